@@ -1,0 +1,130 @@
+"""Thread-local dispatch state: the local include and exclude key sets, and their guards.
+
+Layer: _c10. Mirrors c10/core/impl/LocalDispatchKeySet.h and the guards of
+c10/core/impl/LocalDispatchKeySet.h / LegacyTypeDispatch.h.
+Every thread starts from PyTorch's defaults: include {BackendSelect,
+ADInplaceOrView}, exclude the ten Autocast keys. State changes only through
+guards that restore what they found, even when the body raises.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .dispatch_key import DispatchKey
+from .dispatch_key_set import (
+    FUNCTIONALITY_MASK,
+    DispatchKeySet,
+    autocast_dispatch_keyset,
+    autograd_dispatch_keyset,
+    key_bits,
+)
+
+DEFAULT_INCLUDED = key_bits(DispatchKey.BackendSelect) | key_bits(DispatchKey.ADInplaceOrView)
+DEFAULT_EXCLUDED = autocast_dispatch_keyset.raw_repr()
+
+
+class _LocalDispatchState(threading.local):
+    """Per-thread raw include/exclude bits; a new thread starts from the defaults."""
+
+    def __init__(self) -> None:
+        self.included = DEFAULT_INCLUDED
+        self.excluded = DEFAULT_EXCLUDED
+
+
+# The dispatcher's hot path reads ``local_state.included`` / ``.excluded`` directly.
+local_state = _LocalDispatchState()
+
+
+def tls_local_include_set() -> DispatchKeySet:
+    return DispatchKeySet.from_raw(local_state.included)
+
+
+def tls_local_exclude_set() -> DispatchKeySet:
+    return DispatchKeySet.from_raw(local_state.excluded)
+
+
+def tls_is_dispatch_key_included(key: DispatchKey) -> bool:
+    bits = key_bits(key)
+    return local_state.included & bits == bits
+
+
+def tls_is_dispatch_key_excluded(key: DispatchKey) -> bool:
+    bits = key_bits(key)
+    return local_state.excluded & bits == bits
+
+
+def tls_set_dispatch_key_included(key: DispatchKey, desired: bool) -> None:
+    bits = key_bits(key)
+    if desired:
+        local_state.included |= bits
+    else:
+        local_state.included &= ~(bits & FUNCTIONALITY_MASK)
+
+
+def tls_set_dispatch_key_excluded(key: DispatchKey, desired: bool) -> None:
+    bits = key_bits(key)
+    if desired:
+        local_state.excluded |= bits
+    else:
+        local_state.excluded &= ~(bits & FUNCTIONALITY_MASK)
+
+
+def _bits_of(keys: DispatchKeySet | DispatchKey) -> int:
+    if isinstance(keys, DispatchKeySet):
+        return keys.raw_repr()
+    return key_bits(keys)
+
+
+class IncludeDispatchKeyGuard:
+    """Adds keys to the local include set; restores the previous set on exit."""
+
+    __slots__ = ("_bits", "_saved")
+
+    def __init__(self, keys: DispatchKeySet | DispatchKey) -> None:
+        self._bits = _bits_of(keys)
+        self._saved = None
+
+    def __enter__(self) -> IncludeDispatchKeyGuard:
+        self._saved = local_state.included
+        local_state.included = self._saved | self._bits
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        local_state.included = self._saved
+
+
+class ExcludeDispatchKeyGuard:
+    """Adds keys to the local exclude set; restores the previous set on exit."""
+
+    __slots__ = ("_bits", "_saved")
+
+    def __init__(self, keys: DispatchKeySet | DispatchKey) -> None:
+        self._bits = _bits_of(keys)
+        self._saved = None
+
+    def __enter__(self) -> ExcludeDispatchKeyGuard:
+        self._saved = local_state.excluded
+        local_state.excluded = self._saved | self._bits
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        local_state.excluded = self._saved
+
+
+class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
+    """Excludes the autograd keys, so ADInplaceOrView still runs (view and in-place ops)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(autograd_dispatch_keyset)
+
+
+class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
+    """Excludes the autograd keys and ADInplaceOrView (functional ops)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(autograd_dispatch_keyset | DispatchKeySet(DispatchKey.ADInplaceOrView))

@@ -1,0 +1,365 @@
+"""TensorImpl: storage + sizes + strides + offset + dtype + device + key set.
+
+Layer: _c10 (imports nothing of ember outside _c10). Mirrors c10/core/TensorImpl.h
+(and the version counter of c10/core/TensorImpl.h VariableVersion).
+In: storages or fresh NumPy arrays. Out: tensor implementations that kernels
+read and write through NumPy views; ``ember.Tensor`` subclasses this class.
+
+Note [Kernel contract for tensor data]
+--------------------------------------
+Kernels never touch storages directly; they use four entry points:
+
+* ``t.ndarray()`` -- a NumPy array VIEW of ``t`` honouring sizes, strides and
+  storage offset (writes through it are visible in every alias). It is cached
+  on the tensor, so calling it again is one attribute read. Meta tensors raise.
+* ``cls._wrap(array, dtype=None)`` (``ember._tensor.wrap_array``) -- a new
+  tensor over a FRESH NumPy array (a ufunc result, ``np.empty``...): no copy
+  when the array is dense (C-contiguous, or a permutation of that such as the
+  F-ordered result of an op on transposed inputs). Strides follow the array.
+  The array must not alias any other tensor's memory: pass ``arr.copy()`` if
+  in doubt. A NumPy scalar is accepted (it becomes a 0-dim tensor).
+* ``cls._empty(sizes, dtype, device, strides=None)`` -- fresh storage,
+  contiguous unless ``strides`` is given (then the storage spans the strides).
+* ``make_view(base, sizes, strides, storage_offset)`` -- a view sharing
+  ``base``'s storage and version counter (``base`` is any tensor; the caller
+  records autograd view bookkeeping separately).
+
+A metadata change in place (``as_strided_``, ``transpose_``, ``resize_``...)
+must go through ``t._set_sizes_strides(sizes, strides, offset)``, which drops
+the cached NumPy view.
+
+Note [Lazy storage and version counter]
+---------------------------------------
+So that wrapping a result costs well under a microsecond, a tensor made by
+``_wrap`` keeps its array in ``_array`` and builds its ``Storage`` only when
+asked (``storage()``, ``data_ptr``, ``make_view``). Likewise ``_version_counter``
+is None until a view shares it or an in-place op bumps it: read it through
+``version_counter()``. Inference tensors have none (facts §7.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .device import CPU, META
+from .dispatch_key import DispatchKey
+from .dispatch_key_set import key_bits, keys_bits
+from .dtypes import _BY_NUMPY, from_numpy_dtype
+from .storage import Storage
+
+# Key sets of fresh tensors (facts §3.5, §7.2, §8.1).
+CPU_KEY_BITS = keys_bits(
+    [DispatchKey.CPU, DispatchKey.ADInplaceOrView, DispatchKey.AutogradCPU, DispatchKey.AutocastCPU]
+)
+META_KEY_BITS = keys_bits([DispatchKey.Meta, DispatchKey.ADInplaceOrView, DispatchKey.AutogradMeta])
+CPU_INFERENCE_KEY_BITS = keys_bits([DispatchKey.CPU, DispatchKey.AutocastCPU])
+META_INFERENCE_KEY_BITS = key_bits(DispatchKey.Meta)
+PYTHON_KEY_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+
+
+def device_key_bits(device, inference: bool = False) -> int:
+    """The key set a fresh tensor on ``device`` carries."""
+    if device.type == "cpu":
+        return CPU_INFERENCE_KEY_BITS if inference else CPU_KEY_BITS
+    return META_INFERENCE_KEY_BITS if inference else META_KEY_BITS
+
+
+class VersionCounter:
+    """Shared by a base and all its views; in-place ops ``bump()`` it."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: int = 0) -> None:
+        self.version = version
+
+    def bump(self) -> None:
+        self.version += 1
+
+
+_CONTIGUOUS_STRIDES: dict[tuple, tuple] = {}
+
+
+def contiguous_strides(sizes: tuple) -> tuple:
+    """Row-major strides in elements (size-0 and size-1 dims count as 1), cached."""
+    found = _CONTIGUOUS_STRIDES.get(sizes)
+    if found is None:
+        strides = []
+        step = 1
+        for size in reversed(sizes):
+            strides.append(step)
+            step *= size if size > 1 else 1
+        found = tuple(reversed(strides))
+        if len(_CONTIGUOUS_STRIDES) > 4096:
+            _CONTIGUOUS_STRIDES.clear()
+        _CONTIGUOUS_STRIDES[sizes] = found
+    return found
+
+
+def compute_numel(sizes: tuple) -> int:
+    numel = 1
+    for size in sizes:
+        numel *= size
+    return numel
+
+
+def storage_span(sizes: tuple, strides: tuple, storage_offset: int) -> int:
+    """Elements a storage needs for this geometry (0 when any size is 0)."""
+    if 0 in sizes:
+        return 0
+    return storage_offset + 1 + sum((size - 1) * stride for size, stride in zip(sizes, strides))
+
+
+class TensorImpl:
+    """The data of a tensor. See Note [Kernel contract for tensor data]."""
+
+    __slots__ = (
+        "_storage",  # Storage, or None while _array is the whole storage (lazy)
+        "_array",  # cached NumPy view, or None
+        "_sizes",  # tuple of ints
+        "_strides",  # tuple of ints, in elements
+        "_storage_offset",  # in elements
+        "dtype",
+        "device",
+        "_key_bits",  # raw DispatchKeySet bits
+        "_version_counter",  # VersionCounter, or None (lazy; always None on inference tensors)
+        "_is_inference",
+        "_python_dispatch",  # the class defines __torch_dispatch__
+        # Reserved for autograd (ember.autograd owns their meaning).
+        "_requires_grad",
+        "_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_base",
+        "_view_info",
+        "_backward_hooks",
+        "_retains_grad",
+    )
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def _wrap(cls, array, dtype=None, inference: bool = False):
+        """A new tensor over a fresh NumPy array. See Note [Kernel contract for tensor data]."""
+        if array.__class__ is not np.ndarray:
+            array = np.asarray(array)
+        if dtype is None:
+            dtype = _BY_NUMPY.get(array.dtype)
+            if dtype is None:
+                dtype = from_numpy_dtype(array.dtype)
+        self = object.__new__(cls)
+        sizes = array.shape
+        if array.flags.c_contiguous:
+            self._storage = None
+            self._array = array
+            self._strides = contiguous_strides(sizes)
+        else:
+            _adopt_strided(self, array)
+        self._sizes = sizes
+        self._storage_offset = 0
+        self.dtype = dtype
+        self.device = CPU
+        if inference:
+            self._key_bits = CPU_INFERENCE_KEY_BITS
+            self._is_inference = True
+        else:
+            self._key_bits = CPU_KEY_BITS
+            self._is_inference = False
+        self._version_counter = None
+        self._python_dispatch = False
+        self._requires_grad = False
+        self._grad = None
+        self._grad_fn = None
+        self._output_nr = 0
+        self._base = None
+        self._view_info = None
+        self._backward_hooks = None
+        self._retains_grad = False
+        return self
+
+    @classmethod
+    def _from_storage(
+        cls, storage, sizes, strides, storage_offset, dtype, device, key_bits=None, inference=False
+    ):
+        """A tensor over an existing storage (the general constructor)."""
+        self = object.__new__(cls)
+        self._storage = storage
+        self._array = None
+        self._sizes = tuple(sizes)
+        self._strides = tuple(strides)
+        self._storage_offset = storage_offset
+        self.dtype = dtype
+        self.device = device
+        if key_bits is None:
+            key_bits = device_key_bits(device, inference)
+        self._key_bits = key_bits
+        self._is_inference = inference
+        self._version_counter = None
+        self._python_dispatch = False
+        self._requires_grad = False
+        self._grad = None
+        self._grad_fn = None
+        self._output_nr = 0
+        self._base = None
+        self._view_info = None
+        self._backward_hooks = None
+        self._retains_grad = False
+        return self
+
+    @classmethod
+    def _empty(cls, sizes, dtype, device=CPU, strides=None, inference: bool = False):
+        """Fresh memory for ``sizes`` (contiguous unless ``strides`` is given)."""
+        sizes = tuple(sizes)
+        if device.type == "cpu" and strides is None:
+            return cls._wrap(np.empty(sizes, dtype=_numpy_dtype(dtype)), dtype, inference)
+        if strides is None:
+            strides = contiguous_strides(sizes)
+        span = storage_span(sizes, tuple(strides), 0)
+        if device.type == "meta":
+            storage = Storage(None, span * dtype.itemsize, META)
+        else:
+            storage = Storage.from_array(np.empty(span, dtype=_numpy_dtype(dtype)))
+        return cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
+
+    # -- storage, views, versions -------------------------------------------
+    def storage(self) -> Storage:
+        storage = self._storage
+        if storage is None:
+            storage = self._storage = Storage.from_array(self._array)
+        return storage
+
+    def version_counter(self) -> VersionCounter:
+        """The counter shared with this tensor's views (created on first use)."""
+        counter = self._version_counter
+        if counter is None:
+            if self._is_inference:
+                raise RuntimeError("Inference tensors do not track version counter.")
+            counter = self._version_counter = VersionCounter()
+        return counter
+
+    def _set_sizes_strides(self, sizes, strides, storage_offset=None) -> None:
+        """Change the geometry in place (as_strided_, resize_...): drops the cached view."""
+        self.storage()
+        self._sizes = tuple(sizes)
+        self._strides = tuple(strides)
+        if storage_offset is not None:
+            self._storage_offset = storage_offset
+        self._array = None
+
+    def ndarray(self) -> np.ndarray:
+        """A NumPy view of this tensor's elements. See Note [Kernel contract for tensor data]."""
+        array = self._array
+        if array is None:
+            storage = self._storage
+            if storage.data is None:
+                raise RuntimeError(
+                    f"Cannot access data of a {self.device.type} tensor: it has no storage data"
+                )
+            itemsize = self.dtype.itemsize
+            array = np.ndarray(
+                self._sizes,
+                self.dtype.np_dtype,
+                storage.data,
+                self._storage_offset * itemsize,
+                tuple(stride * itemsize for stride in self._strides),
+            )
+            self._array = array
+        return array
+
+    # -- geometry ----------------------------------------------------------
+    def numel(self) -> int:
+        return compute_numel(self._sizes)
+
+    def dim(self) -> int:
+        return len(self._sizes)
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return compute_numel(self._sizes) * self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        """Row-major contiguity, ignoring size-1 dims; any empty tensor is contiguous."""
+        if memory_format is not None and getattr(memory_format, "_name", None) not in (
+            None,
+            "contiguous_format",
+        ):
+            return _is_channels_last(self._sizes, self._strides, memory_format._name)
+        return is_contiguous_strides(self._sizes, self._strides)
+
+    def is_inference(self) -> bool:
+        return self._is_inference
+
+
+def make_view(base, sizes, strides, storage_offset):
+    """A tensor of ``base``'s class sharing its storage, version counter and key set."""
+    view = base._from_storage(
+        base.storage(),
+        sizes,
+        strides,
+        storage_offset,
+        base.dtype,
+        base.device,
+        key_bits=base._key_bits,
+        inference=base._is_inference,
+    )
+    view._python_dispatch = base._python_dispatch
+    if not base._is_inference:
+        view._version_counter = base.version_counter()
+    return view
+
+
+def is_contiguous_strides(sizes, strides) -> bool:
+    expected = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def _is_channels_last(sizes, strides, name) -> bool:
+    dims = 4 if name == "channels_last" else 5
+    if len(sizes) != dims:
+        return False
+    order = (1, *range(dims - 1, 1, -1), 0)  # fastest-varying first: C, W, H, (D), N
+    expected = 1
+    for d in order:
+        size = sizes[d]
+        if size == 0:
+            return True
+        if size != 1:
+            if strides[d] != expected:
+                return False
+            expected *= size
+    return True
+
+
+def _numpy_dtype(dtype):
+    np_dtype = dtype.np_dtype
+    if np_dtype is None:
+        raise RuntimeError(f"ember cannot store {dtype} on cpu: NumPy has no such type")
+    return np_dtype
+
+
+def _adopt_strided(self, array) -> None:
+    """Take a dense but not C-ordered fresh array without copying; copy anything else."""
+    itemsize = array.itemsize
+    order = sorted(range(array.ndim), key=lambda d: -abs(array.strides[d]))
+    memory_order = array.transpose(order)
+    if not memory_order.flags.c_contiguous or any(s < 0 for s in array.strides):
+        array = np.ascontiguousarray(array)
+        self._storage = None
+        self._array = array
+        self._strides = contiguous_strides(array.shape)
+        return
+    self._storage = Storage.from_array(memory_order)
+    self._array = array
+    self._strides = tuple(s // itemsize for s in array.strides)

@@ -1,0 +1,372 @@
+"""ember.Tensor: the Python face of TensorImpl, with what needs no operator.
+
+Layer: torch face (imports only _c10 and its siblings _size / _tensor_str).
+Mirrors torch/_tensor.py and the parts of torch/csrc/autograd/python_variable.cpp
+that read tensor metadata. In: TensorImpls. Out: shape, strides, dtype, device,
+item/tolist/numpy, Python protocols, printing, subclass constructors.
+
+Operators (``+``, ``view``, ``sum``...) are attached to this class by the ATen
+layer's generated bindings; autograd may replace the autograd properties here
+(``requires_grad``, ``grad``, ``grad_fn``, ``is_leaf``) with fuller ones.
+See Note [Kernel contract for tensor data] in _c10/tensor_impl.py for the
+helpers kernels use (``wrap_array``, ``empty_tensor``, ``make_view``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._c10 import dtypes as _dtypes
+from ._c10.device import CPU, as_device
+from ._c10.storage import Storage
+from ._c10.tensor_impl import (
+    PYTHON_KEY_BITS,
+    TensorImpl,
+    contiguous_strides,
+    device_key_bits,
+    make_view,  # noqa: F401 (re-exported for kernels)
+)
+from ._size import Size
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    bound = max(ndim, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], "
+            f"but got {dim})"
+        )
+    return dim + bound if dim < 0 else dim
+
+
+def _python_scalar(value, dtype):
+    """A NumPy element as the Python scalar torch's ``item()`` gives."""
+    if dtype.is_floating_point:
+        return float(value)
+    if dtype.is_complex:
+        return complex(value)
+    if dtype is _dtypes.bool:
+        return bool(value)
+    return int(value)
+
+
+def _defines_torch_dispatch(cls) -> bool:
+    return getattr(cls, "__torch_dispatch__", None) is not None
+
+
+class Tensor(TensorImpl):
+    """A tensor. Subclass freely; instances accept new attributes as torch's do."""
+
+    # -- metadata ----------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._sizes)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._sizes)
+        return self._sizes[_wrap_dim(dim, len(self._sizes))] if self._sizes else 1
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._strides
+        return self._strides[_wrap_dim(dim, len(self._sizes))] if self._sizes else 1
+
+    def storage_offset(self) -> int:
+        return self._storage_offset
+
+    @property
+    def ndim(self) -> int:
+        return len(self._sizes)
+
+    def ndimension(self) -> int:
+        return len(self._sizes)
+
+    def nelement(self) -> int:
+        return self.numel()
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.device.type == "cpu"
+
+    @property
+    def is_meta(self) -> bool:
+        return self.device.type == "meta"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self.dtype.is_complex
+
+    def is_signed(self) -> bool:
+        return self.dtype.is_signed
+
+    def get_device(self) -> int:
+        return -1
+
+    def untyped_storage(self) -> Storage:
+        return self.storage()
+
+    def data_ptr(self) -> int:
+        storage = self.storage()
+        if storage.data is None:
+            return 0
+        return storage.data_ptr() + self._storage_offset * self.dtype.itemsize
+
+    @property
+    def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        counter = self._version_counter
+        return 0 if counter is None else counter.version
+
+    # -- autograd slots (ember.autograd may install fuller properties) ------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None and not value:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        self._requires_grad = bool(value)
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        self._grad = value
+
+    # -- values as Python / NumPy objects ------------------------------------
+    def _check_has_data(self, what: str) -> None:
+        if self.device.type == "meta":
+            if what == "item":
+                raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if self._storage is not None and self._storage.data is None:
+            raise RuntimeError(
+                f"Cannot access the data of a {type(self).__name__} that has no storage "
+                "(a wrapper subclass)"
+            )
+
+    def item(self):
+        numel = self.numel()
+        if numel != 1:
+            if self.device.type == "meta":
+                self._check_has_data("item")
+            raise RuntimeError(f"a Tensor with {numel} elements cannot be converted to Scalar")
+        self._check_has_data("item")
+        return _python_scalar(self.ndarray().reshape(()).item(), self.dtype)
+
+    def tolist(self):
+        self._check_has_data("tolist")
+        array = self.ndarray()
+        if self.dtype is _dtypes.bfloat16:
+            array = array.astype(np.float32)
+        return array.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead."
+            )
+        if self.device.type != "cpu":
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. "
+                "Use Tensor.cpu() to copy the tensor to host memory first."
+            )
+        if self.dtype is _dtypes.bfloat16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        self._check_has_data("numpy")
+        return self.ndarray().view()  # a new view object: callers may reshape it freely
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        if dtype is not None:
+            array = array.astype(dtype, copy=False)
+        return array
+
+    def _one_element(self, kind: str):
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __float__(self) -> float:
+        value = self._one_element("float")
+        if isinstance(value, complex):
+            if value.imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            value = value.real
+        return float(value)
+
+    def __int__(self) -> int:
+        value = self._one_element("int")
+        if isinstance(value, complex):
+            if value.imag != 0:
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            value = value.real
+        return int(value)
+
+    def __complex__(self) -> complex:
+        return complex(self._one_element("complex"))
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.dtype.is_complex or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        numel = self.numel()
+        if numel == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if numel > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self) -> int:
+        if not self._sizes:
+            raise TypeError("len() of a 0-d tensor")
+        return self._sizes[0]
+
+    def __iter__(self):
+        # Iteration is unbind(0) in PyTorch; the ATen layer provides ``unbind``.
+        if not self._sizes:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    __hash__ = object.__hash__  # operators may define __eq__; identity stays the hash
+
+    # -- printing ----------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._tensor_str import _str
+
+        return _str(self, tensor_contents=tensor_contents)
+
+    def __format__(self, spec: str) -> str:
+        if not self._sizes and self.device.type == "cpu":
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    # -- subclasses ----------------------------------------------------------
+    @staticmethod
+    def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
+        """A ``cls`` tensor sharing ``data``'s storage and version counter, detached."""
+        result = _alias_as(data, cls)
+        result._requires_grad = bool(require_grad)
+        return result
+
+    def as_subclass(self, cls):
+        """This tensor's data, as a ``cls`` (keeps requires_grad and grad_fn)."""
+        result = _alias_as(self, cls)
+        result._requires_grad = self._requires_grad
+        result._grad_fn = self._grad_fn
+        result._output_nr = self._output_nr
+        return result
+
+    @staticmethod
+    def _make_wrapper_subclass(
+        cls,
+        size,
+        strides=None,
+        storage_offset=None,
+        memory_format=None,
+        dtype=None,
+        layout=None,
+        device=None,
+        pin_memory=False,
+        requires_grad=False,
+        **_ignored,
+    ):
+        """A ``cls`` tensor with metadata but no storage data (facts §8.1)."""
+        sizes = tuple(int(s) for s in size)
+        strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
+        dtype = _dtypes.get_default_dtype() if dtype is None else dtype
+        device = as_device(device)
+        key_bits = device_key_bits(device)
+        dispatches = _defines_torch_dispatch(cls)
+        if dispatches:
+            key_bits |= PYTHON_KEY_BITS
+        storage = Storage(None, 0, device)
+        self = cls._from_storage(
+            storage, sizes, strides, storage_offset or 0, dtype, device, key_bits=key_bits
+        )
+        self._python_dispatch = dispatches
+        self._requires_grad = bool(requires_grad)
+        return self
+
+
+def _alias_as(source, cls):
+    """A ``cls`` alias of ``source`` (same storage and version counter), with the
+    Python keys iff ``cls`` defines __torch_dispatch__ (facts §8.1)."""
+    dispatches = _defines_torch_dispatch(cls)
+    key_bits = source._key_bits & ~PYTHON_KEY_BITS
+    if dispatches:
+        key_bits |= PYTHON_KEY_BITS
+    result = cls._from_storage(
+        source.storage(),
+        source._sizes,
+        source._strides,
+        source._storage_offset,
+        source.dtype,
+        source.device,
+        key_bits=key_bits,
+        inference=source._is_inference,
+    )
+    result._python_dispatch = dispatches
+    if not source._is_inference:
+        result._version_counter = source.version_counter()
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Kernel-facing constructors. See Note [Kernel contract for tensor data].
+
+
+def wrap_array(array, dtype=None, inference: bool = False) -> Tensor:
+    """A Tensor over a fresh NumPy array (no copy when dense)."""
+    return Tensor._wrap(array, dtype, inference)
+
+
+def empty_tensor(sizes, dtype=None, device=CPU, strides=None, inference: bool = False) -> Tensor:
+    """Fresh, uninitialised memory (contiguous unless ``strides`` is given)."""
+    dtype = _dtypes.get_default_dtype() if dtype is None else dtype
+    return Tensor._empty(sizes, dtype, as_device(device), strides, inference)
+
+
+def tensor_from_numpy(
+    array, device=None, requires_grad: bool = False, dtype=None, inference: bool = False
+) -> Tensor:
+    """A Tensor holding a COPY of ``array`` (tests and factory kernels).
+
+    ``dtype`` converts the values; on meta only the shape and dtype are kept.
+    """
+    array = np.asarray(array)
+    if dtype is None:
+        dtype = _dtypes.from_numpy_dtype(array.dtype)
+    device = as_device(device)
+    if device.type == "meta":
+        result = Tensor._empty(array.shape, dtype, device, inference=inference)
+    else:
+        result = Tensor._wrap(np.array(array, dtype=dtype.np_dtype, order="C"), dtype, inference)
+    result._requires_grad = bool(requires_grad)
+    return result

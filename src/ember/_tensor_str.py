@@ -1,0 +1,287 @@
+"""Tensor printing: ``tensor([1., 2.])`` exactly as PyTorch prints it.
+
+Layer: torch face (imports _c10 only). Mirrors torch/_tensor_str.py: print
+options, the per-tensor number formatter (integer mode, fixed point or
+scientific, one width for all elements), summarisation with ``...`` above the
+threshold, line wrapping at the line width, and the suffixes (device, size,
+dtype, grad_fn / requires_grad). Works on a NumPy copy of the values, so it
+needs no operator; dtypes print as ``ember.int32`` where PyTorch prints
+``torch.int32``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+import numpy as np
+
+from ._c10 import dtypes as _dtypes
+
+
+class _PrintOptions:
+    __slots__ = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+
+    def __init__(self) -> None:
+        self.precision = 4
+        self.threshold = 1000
+        self.edgeitems = 3
+        self.linewidth = 80
+        self.sci_mode = None
+
+
+PRINT_OPTS = _PrintOptions()
+
+_PROFILES = {
+    "default": (4, 1000, 3, 80),
+    "short": (2, 1000, 2, 80),
+    "full": (4, math.inf, 3, 80),
+}
+
+
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+) -> None:
+    """torch.set_printoptions: the same arguments and profiles."""
+    if profile is not None:
+        (
+            PRINT_OPTS.precision,
+            PRINT_OPTS.threshold,
+            PRINT_OPTS.edgeitems,
+            PRINT_OPTS.linewidth,
+        ) = _PROFILES[profile]
+    if precision is not None:
+        PRINT_OPTS.precision = precision
+    if threshold is not None:
+        PRINT_OPTS.threshold = threshold
+    if edgeitems is not None:
+        PRINT_OPTS.edgeitems = edgeitems
+    if linewidth is not None:
+        PRINT_OPTS.linewidth = linewidth
+    PRINT_OPTS.sci_mode = sci_mode
+
+
+def get_printoptions() -> dict:
+    return {name: getattr(PRINT_OPTS, name) for name in _PrintOptions.__slots__}
+
+
+@contextlib.contextmanager
+def printoptions(**kwargs):
+    saved = get_printoptions()
+    set_printoptions(**kwargs)
+    try:
+        yield
+    finally:
+        set_printoptions(**saved)
+
+
+class _Formatter:
+    """One number format for every element of a (real) array: see torch's _Formatter."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.floating = values.dtype.kind == "f"
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+        flat = values.reshape(-1)
+        if not self.floating:
+            for value in flat.tolist():
+                self.max_width = max(self.max_width, len(f"{value}"))
+        else:
+            self._scan_floats(flat)
+        if PRINT_OPTS.sci_mode is not None:
+            self.sci_mode = PRINT_OPTS.sci_mode
+
+    def _scan_floats(self, flat: np.ndarray) -> None:
+        finite = flat[np.isfinite(flat) & (flat != 0)]
+        if finite.size == 0:
+            return
+        magnitudes = np.abs(finite.astype(np.float64))
+        smallest = float(magnitudes.min())
+        largest = float(magnitudes.max())
+        values = finite.tolist()
+        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        precision = PRINT_OPTS.precision
+        if self.int_mode:
+            if largest / smallest > 1000.0 or largest > 1.0e8:
+                self.sci_mode = True
+                widths = (len(f"{value:.{precision}e}") for value in values)
+            else:
+                widths = (len(f"{value:.0f}") + 1 for value in values)
+        elif largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4:
+            self.sci_mode = True
+            widths = (len(f"{value:.{precision}e}") for value in values)
+        else:
+            widths = (len(f"{value:.{precision}f}") for value in values)
+        self.max_width = max(self.max_width, max(widths))
+
+    def width(self) -> int:
+        return self.max_width
+
+    def format(self, value) -> str:
+        if self.floating:
+            precision = PRINT_OPTS.precision
+            if self.sci_mode:
+                text = f"{value:{self.max_width}.{precision}e}"
+            elif self.int_mode:
+                text = f"{value:.0f}"
+                if not (math.isinf(value) or math.isnan(value)):
+                    text += "."
+            else:
+                text = f"{value:.{precision}f}"
+        else:
+            text = f"{value}"
+        return (self.max_width - len(text)) * " " + text
+
+
+def _summarized(values: np.ndarray) -> np.ndarray:
+    """The edge items of every dimension (torch's get_summarized_data)."""
+    edge = PRINT_OPTS.edgeitems
+    if values.ndim == 0:
+        return values
+    if values.ndim == 1:
+        if values.shape[0] > 2 * edge:
+            return np.concatenate((values[:edge], values[-edge:] if edge else values[:0]))
+        return values
+    if not edge:
+        return np.empty((0,) * values.ndim, values.dtype)
+    if values.shape[0] > 2 * edge:
+        rows = [values[i] for i in range(edge)]
+        rows += [values[i] for i in range(len(values) - edge, len(values))]
+    else:
+        rows = list(values)
+    return np.stack([_summarized(row) for row in rows])
+
+
+def _complex_text(real: str, imag: str) -> str:
+    imag = (imag + "j").lstrip()
+    if imag[0] in "+-":
+        return real + imag
+    return real + "+" + imag
+
+
+def _vector_str(values, indent, summarize, real_fmt, imag_fmt) -> str:
+    element_length = real_fmt.width() + 2
+    if imag_fmt is not None:
+        element_length += imag_fmt.width() + 1
+    per_line = max(1, int(math.floor((PRINT_OPTS.linewidth - indent) / element_length)))
+
+    def text(value):
+        if imag_fmt is not None:
+            return _complex_text(real_fmt.format(value.real), imag_fmt.format(value.imag))
+        return real_fmt.format(value)
+
+    edge = PRINT_OPTS.edgeitems
+    if summarize and not edge:
+        data = ["..."]
+    elif summarize and values.shape[0] > 2 * edge:
+        data = [text(v) for v in values[:edge].tolist()] + [" ..."]
+        data += [text(v) for v in values[-edge:].tolist()]
+    else:
+        data = [text(v) for v in values.tolist()]
+    lines = [", ".join(data[i : i + per_line]) for i in range(0, len(data), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _nested_str(values, indent, summarize, real_fmt, imag_fmt) -> str:
+    ndim = values.ndim
+    if ndim == 0:
+        value = values.item()
+        if imag_fmt is not None:
+            return _complex_text(real_fmt.format(value.real), imag_fmt.format(value.imag))
+        return real_fmt.format(value)
+    if ndim == 1:
+        return _vector_str(values, indent, summarize, real_fmt, imag_fmt)
+    edge = PRINT_OPTS.edgeitems
+    count = values.shape[0]
+    if summarize and count > 2 * edge:
+        rows = list(range(edge)) + [None] + list(range(count - edge, count))
+    else:
+        rows = range(count)
+    slices = [
+        "..." if i is None else _nested_str(values[i], indent + 1, summarize, real_fmt, imag_fmt)
+        for i in rows
+    ]
+    return "[" + ("," + "\n" * (ndim - 1) + " " * (indent + 1)).join(slices) + "]"
+
+
+def _printable_values(tensor) -> np.ndarray:
+    """The tensor's values as NumPy, half types widened to float32 (as torch does)."""
+    values = tensor.ndarray()
+    if tensor.dtype is _dtypes.float16 or tensor.dtype is _dtypes.bfloat16:
+        values = values.astype(np.float32)
+    return values
+
+
+def _tensor_str(tensor, indent: int) -> str:
+    if tensor.numel() == 0:
+        return "[]"
+    values = _printable_values(tensor)
+    summarize = values.size > PRINT_OPTS.threshold
+    sample = _summarized(values) if summarize else values
+    if values.dtype.kind == "c":
+        real_fmt = _Formatter(np.ascontiguousarray(sample.real))
+        imag_fmt = _Formatter(np.ascontiguousarray(sample.imag))
+        return _nested_str(values, indent, summarize, real_fmt, imag_fmt)
+    return _nested_str(values, indent, summarize, _Formatter(sample), None)
+
+
+def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
+    parts = [text]
+    last_line_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)
+
+
+def _has_data(tensor) -> bool:
+    storage = tensor._storage
+    return storage is None or storage.data is not None
+
+
+def _str(tensor, *, tensor_contents=None) -> str:
+    """repr(tensor). See the module docstring."""
+    from ._tensor import Tensor
+
+    prefix = "tensor(" if type(tensor) is Tensor else f"{type(tensor).__name__}("
+    indent = len(prefix)
+    suffixes = []
+    if tensor.device.type != "cpu":
+        suffixes.append(f"device='{tensor.device}'")
+    default = _dtypes.get_default_dtype()
+    default_complex = _dtypes.complex128 if default is _dtypes.float64 else _dtypes.complex64
+    dtype = tensor.dtype
+    has_default_dtype = dtype in (default, default_complex, _dtypes.int64, _dtypes.bool)
+    shape = str(tuple(tensor._sizes))
+    if tensor.device.type == "meta" or not _has_data(tensor):
+        # A storage-less wrapper subclass prints like a meta tensor.
+        suffixes.append("size=" + shape)
+        if dtype is not default:
+            suffixes.append(f"dtype={dtype}")
+        text = "..."
+    elif tensor.numel() == 0:
+        if len(tensor._sizes) != 1:
+            suffixes.append("size=" + shape)
+        if dtype is not default:
+            suffixes.append(f"dtype={dtype}")
+        text = "[]"
+    else:
+        if not PRINT_OPTS.edgeitems:
+            suffixes.append("size=" + shape)
+        if not has_default_dtype:
+            suffixes.append(f"dtype={dtype}")
+        text = None if tensor_contents is not None else _tensor_str(tensor, indent)
+    if tensor_contents is not None:
+        text = tensor_contents
+    grad_fn = tensor._grad_fn
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
+    elif tensor._requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + text, suffixes, indent)

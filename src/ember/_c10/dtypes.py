@@ -104,6 +104,8 @@ complex128 = dtype("complex128", 10, 16, _COMPLEX, True, _np("complex128"))
 for _c, _r in ((complex32, float16), (complex64, float32), (complex128, float64)):
     _c._real = _r
     _r._complex = _c
+    _c._complex = _c
+bfloat16._complex = complex64  # as torch.bfloat16.to_complex()
 
 # PyTorch's aliases (torch.float is torch.float32, ...).
 half = float16
@@ -173,7 +175,7 @@ def set_default_dtype(d: dtype) -> None:
 
 def get_default_complex_dtype() -> dtype:
     complex_type = _default[0]._complex
-    if complex_type is None:
+    if complex_type is None or _default[0] is bfloat16:
         raise RuntimeError("invalid default scalar type for complex")
     return complex_type
 

@@ -113,8 +113,9 @@ class Tensor(TensorImpl):
         return self.storage()
 
     def data_ptr(self) -> int:
+        """The first element's address; 0 without data or elements (as TensorImpl::data())."""
         storage = self.storage()
-        if storage.data is None:
+        if storage.data is None or 0 in self._sizes:
             return 0
         return storage.data_ptr() + self._storage_offset * self.dtype.itemsize
 
@@ -171,8 +172,6 @@ class Tensor(TensorImpl):
     def item(self):
         numel = self.numel()
         if numel != 1:
-            if self.device.type == "meta":
-                self._check_has_data("item")
             raise RuntimeError(f"a Tensor with {numel} elements cannot be converted to Scalar")
         self._check_has_data("item")
         return _python_scalar(self.ndarray().reshape(()).item(), self.dtype)

@@ -314,10 +314,10 @@ def make_view(base, sizes, strides, storage_offset):
 
 
 def is_contiguous_strides(sizes, strides) -> bool:
+    if 0 in sizes:
+        return True
     expected = 1
     for size, stride in zip(reversed(sizes), reversed(strides)):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False
@@ -330,11 +330,11 @@ def _is_channels_last(sizes, strides, name) -> bool:
     if len(sizes) != dims:
         return False
     order = (1, *range(dims - 1, 1, -1), 0)  # fastest-varying first: C, W, H, (D), N
+    if 0 in sizes:
+        return True
     expected = 1
     for d in order:
         size = sizes[d]
-        if size == 0:
-            return True
         if size != 1:
             if strides[d] != expected:
                 return False

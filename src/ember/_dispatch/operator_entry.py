@@ -1,0 +1,333 @@
+"""OperatorEntry: one operator's registrations and its computed dispatch table.
+
+Layer: _dispatch. Mirrors ATen/core/dispatch/OperatorEntry.h / OperatorEntry.cpp
+(and the fallthrough bookkeeping of DispatchKeyExtractor.cpp).
+In: a schema (or none), kernels per dispatch key (runtime or alias), the
+dispatcher's backend fallbacks. Out: a 137-slot table of (kernel, label), the
+fallthrough mask, and the ``_dispatch_dump`` / ``_dispatch_dump_table`` texts.
+
+Note [Computing the dispatch table]
+-----------------------------------
+Every slot of the table is computed by ONE pure function,
+``compute_dispatch_table_entry``, from (the slot's key, the kernels registered
+per key, the backend fallbacks). It follows facts §4.1 step by step. The table
+is a cache of that function: it is recomputed in full, lazily, after any
+registration or deregistration on the op or any change of a backend fallback
+(``mark_dirty``). Because the function looks only at the *current* set of
+registrations, any order of registrations gives the same table, and removing a
+registration restores the previous table exactly. ``check_invariants``
+recomputes and compares. The dispatcher's per-op key-set caches are derived
+from the table and are dropped whenever it is (see Note [Dispatch caches] in
+dispatcher.py).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .._c10.dispatch_key import (
+    ALIAS_KEYS,
+    DispatchKey,
+    is_per_backend_functionality,
+    key_name,
+    to_backend_component,
+    to_functionality_key,
+)
+from .._c10.dispatch_key_set import (
+    BACKEND_MASK,
+    FULL_MASK,
+    NUM_RUNTIME_ENTRIES,
+    TABLE_KEYS,
+    autogradother_backends,
+    functionality_bit,
+    get_backend_key_set_from_autograd,
+    is_included_in_alias,
+    key_bits,
+)
+from .kernel import AMBIGUOUS_AUTOGRADOTHER, KernelFunction
+
+_D = DispatchKey
+CEANF = _D.CompositeExplicitAutogradNonFunctional
+CEA = _D.CompositeExplicitAutograd
+CIA = _D.CompositeImplicitAutograd
+CIANT = _D.CompositeImplicitAutogradNestedTensor
+AUTOGRAD = _D.Autograd
+BATCHED_DECOMP = _D.FuncTorchBatchedDecomposition
+_ALIAS_SET = frozenset(ALIAS_KEYS)
+
+# Labels of the computed table (OperatorEntry.cpp computeDispatchTableEntryWithDebug).
+KERNEL = "kernel"
+DEFAULT_BACKEND = "default backend kernel"
+NESTED = "nested kernel"
+MATH = "math kernel"
+AMBIGUOUS = "ambiguous autogradother"
+AUTOGRAD_KERNEL = "autograd kernel"
+BATCHED = "batched kernel"
+FALLBACK = "backend fallback"
+
+
+class _SlotFacts(NamedTuple):
+    """What the table computation needs to know about one slot's key, precomputed."""
+
+    key: DispatchKey
+    in_ceanf: bool
+    in_cea: bool
+    in_ciant: bool
+    in_cia: bool
+    in_autograd: bool
+    in_batched_decomp: bool
+    backend_bits_from_autograd: int  # raw bits of getBackendKeySetFromAutograd(key)
+
+
+def _slot_facts(key: DispatchKey) -> _SlotFacts:
+    undefined = key == _D.Undefined
+    return _SlotFacts(
+        key=key,
+        in_ceanf=undefined or is_included_in_alias(key, CEANF),
+        in_cea=undefined or is_included_in_alias(key, CEA),
+        in_ciant=not undefined and is_included_in_alias(key, CIANT),
+        in_cia=undefined or is_included_in_alias(key, CIA),
+        in_autograd=is_included_in_alias(key, AUTOGRAD),
+        in_batched_decomp=is_included_in_alias(key, BATCHED_DECOMP),
+        backend_bits_from_autograd=get_backend_key_set_from_autograd(key).raw_repr(),
+    )
+
+
+SLOT_FACTS = tuple(_slot_facts(key) for key in TABLE_KEYS)
+_AUTOGRADOTHER_BACKEND_BITS = autogradother_backends.raw_repr()
+
+
+def _has_kernel_for_any(kernels: dict, keyset_bits: int) -> bool:
+    """hasKernelForAnyDispatchKey: a direct (non-alias) kernel on a key the set has."""
+    for key in kernels:
+        if key in _ALIAS_SET:
+            continue
+        bits = key_bits(key)
+        if keyset_bits & bits == bits:
+            return True
+    return False
+
+
+def compute_dispatch_table_entry(
+    facts: _SlotFacts, kernels: dict, fallback: KernelFunction | None
+) -> tuple[KernelFunction, str] | None:
+    """The (kernel, label) for one table slot, or None when missing. Facts §4.1.
+
+    ``kernels`` maps each key with registrations to its list, newest first;
+    ``fallback`` is the dispatcher's backend fallback for this slot, if any.
+    See Note [Computing the dispatch table].
+    """
+    key = facts.key
+    # 1. A kernel registered directly at this key.
+    direct = kernels.get(key)
+    if direct:
+        return direct[0], KERNEL
+    # 2.1 CompositeExplicitAutogradNonFunctional (Undefined included).
+    if facts.in_ceanf and CEANF in kernels:
+        return kernels[CEANF][0], DEFAULT_BACKEND
+    # 2.2 CompositeExplicitAutograd (Undefined included).
+    if facts.in_cea and CEA in kernels:
+        return kernels[CEA][0], DEFAULT_BACKEND
+    # 2.3 has_backend_kernel: a direct kernel on a backend this (autograd) key serves, or CEA.
+    has_backend_kernel = (
+        _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
+    )
+    # 2.4 CompositeImplicitAutogradNestedTensor: no has_backend_kernel check (C++ behaviour).
+    if facts.in_ciant and CIANT in kernels:
+        return kernels[CIANT][0], NESTED
+    # 2.5 CompositeImplicitAutograd, with the ambiguous-AutogradOther rule.
+    if facts.in_cia and CIA in kernels:
+        if key == _D.AutogradOther and _has_kernel_for_any(kernels, _AUTOGRADOTHER_BACKEND_BITS):
+            return AMBIGUOUS_AUTOGRADOTHER, AMBIGUOUS
+        if not has_backend_kernel:
+            return kernels[CIA][0], MATH
+    # 2.6 The Autograd alias.
+    if facts.in_autograd and AUTOGRAD in kernels:
+        return kernels[AUTOGRAD][0], AUTOGRAD_KERNEL
+    # 2.7 FuncTorchBatchedDecomposition.
+    if facts.in_batched_decomp and BATCHED_DECOMP in kernels:
+        return kernels[BATCHED_DECOMP][0], BATCHED
+    # 3. The dispatcher's backend fallback for this key (possibly a fallthrough).
+    if fallback is not None:
+        return fallback, FALLBACK
+    # 4. Missing.
+    return None
+
+
+def compute_table(kernels: dict, fallbacks: list) -> list:
+    """All 137 slots. See Note [Computing the dispatch table]."""
+    return [
+        compute_dispatch_table_entry(SLOT_FACTS[i], kernels, fallbacks[i])
+        for i in range(NUM_RUNTIME_ENTRIES)
+    ]
+
+
+_NUM_BACKEND_COPIES = 16
+
+
+def compute_fallthrough_masks(table: list) -> tuple[int, ...]:
+    """The 16 per-backend non-fallthrough masks of facts §3.3.
+
+    A fallthrough at a per-backend runtime key clears its functionality bit in
+    that backend's copy only; any other key clears its bit in every copy.
+    """
+    masks = [FULL_MASK] * _NUM_BACKEND_COPIES
+    for index in range(1, NUM_RUNTIME_ENTRIES):
+        entry = table[index]
+        if entry is None or not entry[0].is_fallthrough:
+            continue
+        key = TABLE_KEYS[index]
+        functionality = to_functionality_key(key)
+        clear = ~functionality_bit(functionality)
+        if is_per_backend_functionality(functionality):
+            backend = to_backend_component(key)
+            masks[backend - 1] &= clear
+        else:
+            masks = [mask & clear for mask in masks]
+    return tuple(masks)
+
+
+class OperatorEntry:
+    """Registrations for one operator name and the table computed from them."""
+
+    def __init__(self, name: str, fallbacks: list) -> None:
+        self.name = name  # "ns::op" or "ns::op.overload"
+        self.schema = None
+        self.debug = ""
+        self.alias_analysis = "FROM_SCHEMA"
+        self.tags: tuple = ()
+        # key -> list of KernelFunction, newest first. Keys with no kernels are absent.
+        self.kernels: dict[DispatchKey, list[KernelFunction]] = {}
+        self._fallbacks = fallbacks  # the dispatcher's, indexed like the table
+        self._table: list | None = None
+        self._masks: tuple[int, ...] = ()
+        self._mask: int | None = FULL_MASK  # None when the per-backend copies differ
+
+    # -- registration -------------------------------------------------------
+    def register_schema(self, schema, debug: str, alias_analysis: str, tags: tuple) -> None:
+        self.schema = schema
+        self.debug = debug
+        self.alias_analysis = alias_analysis or "FROM_SCHEMA"
+        self.tags = tuple(tags)
+
+    def deregister_schema(self) -> None:
+        self.schema = None
+        self.debug = ""
+        self.alias_analysis = "FROM_SCHEMA"
+        self.tags = ()
+
+    def register_kernel(self, key: DispatchKey, kernel: KernelFunction) -> bool:
+        """Adds ``kernel`` as the newest at ``key``; returns whether it overrides one."""
+        existing = self.kernels.setdefault(key, [])
+        overrides = bool(existing)
+        existing.insert(0, kernel)
+        self.mark_dirty()
+        return overrides
+
+    def deregister_kernel(self, key: DispatchKey, kernel: KernelFunction) -> None:
+        kernels = self.kernels.get(key, [])
+        for i, candidate in enumerate(kernels):
+            if candidate is kernel:
+                del kernels[i]
+                break
+        else:
+            raise RuntimeError(f"{self.name}: kernel {kernel!r} is not registered at {key.name}")
+        if not kernels:
+            del self.kernels[key]
+        self.mark_dirty()
+
+    def mark_dirty(self) -> None:
+        self._table = None
+
+    # -- the computed table -------------------------------------------------
+    def table(self) -> list:
+        table = self._table
+        if table is None:
+            table = compute_table(self.kernels, self._fallbacks)
+            self._masks = compute_fallthrough_masks(table)
+            first = self._masks[0]
+            self._mask = first if all(m == first for m in self._masks) else None
+            self._table = table
+        return table
+
+    def fallthrough_mask(self, bits: int) -> int:
+        """The non-fallthrough mask for a call whose ``(ks | included) - excluded`` is ``bits``."""
+        self.table()
+        if self._mask is not None:
+            return self._mask
+        backend = (bits & BACKEND_MASK).bit_length()
+        return self._masks[backend - 1 if backend else 0]
+
+    def lookup_index(self, index: int) -> tuple[KernelFunction, str] | None:
+        return self.table()[index]
+
+    def has_kernel_for_key(self, key: DispatchKey) -> bool:
+        return bool(self.kernels.get(key))
+
+    def is_empty(self) -> bool:
+        return self.schema is None and not self.kernels
+
+    # -- diagnostics --------------------------------------------------------
+    def list_all_dispatch_keys(self) -> str:
+        """``[CPU, Meta, ...]``: every runtime key with a valid entry (Undefined excluded)."""
+        table = self.table()
+        names = [key_name(TABLE_KEYS[i]) for i in range(1, NUM_RUNTIME_ENTRIES) if table[i]]
+        return "[" + ", ".join(names) + "]"
+
+    def dump_table(self) -> str:
+        """The ``_dispatch_dump_table`` text (OperatorEntry::dumpComputedTable)."""
+        lines = []
+        for index, entry in enumerate(self.table()):
+            if entry is None:
+                continue
+            kernel, label = entry
+            fallthrough = "fallthrough " if kernel.is_fallthrough else ""
+            lines.append(f"{key_name(TABLE_KEYS[index])}: {fallthrough}{kernel.debug} [{label}]\n")
+        return "".join(lines)
+
+    def dump(self) -> str:
+        """The ``_dispatch_dump`` text (OperatorEntry::dumpState)."""
+        out = [f"name: {self.name}\n"]
+        if self.schema is not None:
+            out.append(f"schema: {self.schema}\n")
+            out.append(f"debug: {self.debug}\n")
+            out.append(f"alias analysis kind: {self.alias_analysis}\n")
+        else:
+            out.append("schema: (none)\n")
+        for key in sorted(self.kernels):
+            alias = "[alias]" if key in _ALIAS_SET else ""
+            for i, kernel in enumerate(self.kernels[key]):
+                inactive = " (inactive)" if i > 0 else ""
+                out.append(
+                    f"{key_name(key)}{alias}{inactive}: {kernel.debug} :: (none) "
+                    f"[ {kernel.dump_state()}]\n"
+                )
+        return "".join(out)
+
+    def check_invariants(self) -> None:
+        """OperatorEntry::checkInvariants, plus the fallthrough mask. Raises RuntimeError."""
+        if self.schema is not None and self.schema.qualified_name != self.name:
+            raise RuntimeError(f"{self.name}: schema names {self.schema.qualified_name}")
+        for key, kernels in self.kernels.items():
+            if not kernels:
+                raise RuntimeError(f"{self.name}: empty kernel list at {key.name}\n{self.dump()}")
+            if key == _D.Undefined:
+                raise RuntimeError(f"{self.name}: kernel registered at Undefined\n{self.dump()}")
+        table = self.table()
+        expected = compute_table(self.kernels, self._fallbacks)
+        for index, (have, want) in enumerate(zip(table, expected)):
+            key = TABLE_KEYS[index]
+            direct = self.kernels.get(key)
+            if direct and (have is None or have[0] is not direct[0]):
+                raise RuntimeError(
+                    f"{self.name}: table entry for {key_name(key)} is not the newest kernel "
+                    f"registered there\n{self.dump()}"
+                )
+            if have != want:
+                raise RuntimeError(
+                    f"{self.name}: stale table entry for {key_name(key)}\n"
+                    f"Canonical state\n~~~~~~~~~~~\n{self.dump()}\n\n"
+                    f"Computed table:\n~~~~~~~~~~~\n{self.dump_table()}"
+                )
+        if self._masks != compute_fallthrough_masks(table):
+            raise RuntimeError(f"{self.name}: fallthrough mask out of date")

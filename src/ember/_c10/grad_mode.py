@@ -1,0 +1,37 @@
+"""AutogradState: the thread-local grad mode and inference mode flags.
+
+Layer: _c10. Mirrors c10/core/AutogradState.h, GradMode.h and InferenceMode.h.
+The user-facing context managers (ember.no_grad, inference_mode, ...) live in
+ember.autograd.grad_mode; this module holds only the state they change.
+See Note [Inference mode] there for what inference mode does to dispatch TLS.
+"""
+
+from __future__ import annotations
+
+import threading
+
+
+class _AutogradState(threading.local):
+    """Per-thread flags; a new thread starts with grad on and inference mode off."""
+
+    def __init__(self) -> None:
+        self.grad_mode = True
+        self.inference_mode = False
+        self.fw_grad_mode = True
+        self.multithreading_enabled = True
+        self.view_replay_enabled = False
+
+
+autograd_state = _AutogradState()
+
+
+def is_grad_enabled() -> bool:
+    return autograd_state.grad_mode
+
+
+def set_grad_enabled(enabled: bool) -> None:
+    autograd_state.grad_mode = bool(enabled)
+
+
+def is_inference_mode_enabled() -> bool:
+    return autograd_state.inference_mode

@@ -1,0 +1,67 @@
+"""What the generated Python API calls: operator handles, wrapped numbers, factory finishing.
+
+Layer: aten. In: overload names and Python values. Out: bound dispatcher
+entry points (see Note [Dispatcher calling convention] in docs/architecture.md).
+Mirrors the helpers of torch/csrc/utils/python_arg_parser.h and
+wrapped_scalar_tensor (ATen/ScalarOps.h).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._dispatch.dispatcher import dispatcher
+from ember._tensor import Tensor
+
+
+def handle(overload: str):
+    """The dispatcher's handle for ``add.Tensor`` / ``mm`` (namespace aten).
+
+    Callers keep the handle and call ``handle.call(...)`` each time: the handle
+    swaps its call path when tracing starts or stops, so a bound ``.call`` saved
+    earlier would miss the trace.
+    """
+    name, _, overload_name = overload.partition(".")
+    return dispatcher.find_schema_or_throw("aten::" + name, overload_name)
+
+
+_NUMBER_DTYPES = {
+    bool: (dtypes.bool, np.bool_),
+    int: (dtypes.int64, np.int64),
+    complex: (dtypes.complex128, np.complex128),
+    float: (dtypes.float64, np.float64),
+}
+
+
+def scalar_to_tensor(value) -> Tensor:
+    """A 0-dim tensor for a Python number, marked as a wrapped number for type promotion."""
+    dtype, np_type = (
+        _NUMBER_DTYPES[type(value)] if type(value) in _NUMBER_DTYPES else (_number_dtype(value))
+    )
+    result = Tensor._wrap(np.array(value, dtype=np_type), dtype)
+    result._is_wrapped_number = True
+    return result
+
+
+def _number_dtype(value):
+    for kind in (bool, int, float, complex):
+        if isinstance(value, kind):
+            return _NUMBER_DTYPES[kind]
+    raise TypeError(f"expected a number, got {type(value).__name__}")
+
+
+def wrap_number(value):
+    """A Python number in a Tensor position becomes a wrapped-number tensor (else unchanged)."""
+    if isinstance(value, Tensor) or value is None:
+        return value
+    if isinstance(value, (bool, int, float, complex)):
+        return scalar_to_tensor(value)
+    return value
+
+
+def finish_factory(result, requires_grad: bool):
+    """The `requires_grad=` of Python factory functions (set after the op ran)."""
+    if requires_grad:
+        result.requires_grad_(True)
+    return result

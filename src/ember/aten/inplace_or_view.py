@@ -1,0 +1,59 @@
+"""Runtime of the generated ADInplaceOrView kernels: version bumps and view bookkeeping.
+
+Layer: aten. In: results of in-place, out= and view operators, redispatched
+below ADInplaceOrView. Out: bumped version counters; views that know their
+base. Mirrors torch/csrc/autograd/VariableTypeUtils.h (increment_version,
+as_view) and the kernels gen_inplace_or_view_type.py writes.
+The autograd layer adds its part of a view's bookkeeping through
+`view_hooks` (creation meta, backward view functions).
+"""
+
+from __future__ import annotations
+
+from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
+from ember._c10.tls import AutoDispatchBelowADInplaceOrView
+
+AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()
+
+# Called as hook(op_name, base, view) for every view made; autograd registers one.
+view_hooks: list = []
+
+
+def below() -> AutoDispatchBelowADInplaceOrView:
+    """The guard PyTorch's ADInplaceOrView kernels hold while they redispatch."""
+    return AutoDispatchBelowADInplaceOrView()
+
+
+def _bump(tensor) -> None:
+    if tensor is None:
+        return
+    if isinstance(tensor, (list, tuple)):
+        for item in tensor:
+            _bump(item)
+        return
+    if not tensor._is_inference:
+        tensor.version_counter().bump()
+
+
+def finish_inplace(result, *mutated):
+    """increment_version for every argument the op wrote."""
+    for tensor in mutated:
+        _bump(tensor)
+    return result
+
+
+def _as_view(op_name: str, base, view) -> None:
+    root = base if base._base is None else base._base
+    view._base = root
+    for hook in view_hooks:
+        hook(op_name, base, view)
+
+
+def finish_view(op_name: str, base, result):
+    """as_view: each output remembers the tensor it is a view of."""
+    if isinstance(result, (list, tuple)):
+        for view in result:
+            _as_view(op_name, base, view)
+    else:
+        _as_view(op_name, base, result)
+    return result

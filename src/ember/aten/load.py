@@ -1,0 +1,16 @@
+"""Load the aten layer into the dispatcher, in the order PyTorch's static initialisers run.
+
+Layer: aten. Definitions first (TORCH_LIBRARY(aten)), then the kernels of
+each key (TORCH_LIBRARY_IMPL blocks), then the Python API that calls them.
+"""
+
+from __future__ import annotations
+
+from ember.aten._generated import (  # noqa: F401  (registers kernels)
+    definitions,  # noqa: F401  (defines every aten operator)
+    register_backend_select,
+    register_composite,
+    register_cpu,
+    register_inplace_or_view,
+    register_meta,
+)

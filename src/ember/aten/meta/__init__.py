@@ -1,0 +1,16 @@
+"""Meta functions: shapes, dtypes, strides and argument checks of every structured operator.
+
+Layer: aten. In: an operator's functional arguments (tensors may be meta).
+Out: a StructuredMeta (aten/structured.py) describing the outputs. One
+function per structured group, named after its functional overload's kernel
+(`add_Tensor`, `mm`, `sum_dim_IntList`); CPU and Meta kernels share it.
+Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
+"""
+
+from .pointwise import *  # noqa: F403
+
+
+def __getattr__(name: str):
+    from ember.aten._dev import missing
+
+    return missing(__name__, name)

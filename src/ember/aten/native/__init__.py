@@ -1,0 +1,18 @@
+"""Hand-written aten kernels, one module per family; the codegen refers to them by name.
+
+Layer: aten (CPU via NumPy, device-generic composites). In: the full,
+schema-ordered argument list (Note [Dispatcher calling convention]). Out:
+tensors. native_functions.yaml names each kernel in its `dispatch:` section;
+structured operators name here only their CPU implementation
+(`fn(meta, *args, *outs)`), since aten/_generated/ writes the rest.
+Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
+(native/at.py), i.e. through the dispatcher, as at::add does.
+"""
+
+from .pointwise import *  # noqa: F403
+
+
+def __getattr__(name: str):
+    from ember.aten._dev import missing
+
+    return missing(__name__, name)

@@ -1,0 +1,243 @@
+"""Bind the Python arguments of a public function to one of its Python signatures.
+
+Layer: aten (imports only ``ember._c10``, lazily, through python_signature.py).
+In: ``args`` / ``kwargs`` of a call such as ``ember.sum(x, 1, keepdim=True)``;
+out: ``(index of the matching signature, values in its parameter order, defaults
+filled)``, or PyTorch's TypeError text for text. Mirrors PythonArgParser and
+FunctionSignature::parse in torch/csrc/utils/python_arg_parser.cpp.
+
+    parser = PythonArgParser(["sum(Tensor input, *, ScalarType? dtype=None)",
+                              "sum(Tensor input, int[1]? dim, bool keepdim=False, *, "
+                              "ScalarType? dtype=None, Tensor? out=None)"])
+    index, (x, dim, keepdim, dtype, out) = parser.parse((t, 1), {"keepdim": True})
+
+Signatures are tried in order (deprecated ones last), as PyTorch does. A method's
+signatures do not list ``self``; the caller passes it as ``self=`` (kept for
+``__torch_function__``; it takes no part in binding).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ember.aten.invalid_arguments import format_invalid_args
+from ember.aten.python_signature import (
+    FAIL,
+    FunctionSignature,
+    UnpackError,
+    should_allow_numbers_as_tensors,
+    tp_name,
+    unpack_int_list,
+)
+
+__all__ = ["PythonArgParser", "FunctionSignature", "should_allow_numbers_as_tensors"]
+
+_MISSING = object()
+
+
+def _fast_bind(sig: FunctionSignature, args: tuple):
+    """The common case: no kwargs, no more positionals than positional parameters."""
+    count = len(args)
+    if count > sig.max_pos_args or sig.tail_defaults[count] is None:
+        return _bind(sig, args, None, False)
+    values = []
+    for convert, obj in zip(sig.pos_convert, args):
+        value = convert(obj)
+        if value is FAIL:
+            return _bind(sig, args, None, False) if sig.intlist_first else None
+        values.append(value)
+    values += sig.tail_defaults[count]
+    return values
+
+
+def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_exception: bool):
+    """FunctionSignature::parse: the values, or None (or a TypeError when raising)."""
+    nargs = len(args)
+    remaining_kwargs = len(kwargs) if kwargs else 0
+    arg_pos = 0
+    params = sig.params
+    # A single positional int list accepts var-args: x.view(2, 3) is x.view((2, 3)).
+    first = params[0] if params else None
+    allow_varargs = sig.intlist_first and first.convert(args) is not FAIL
+    if nargs > sig.max_pos_args and not allow_varargs:
+        if raise_exception:
+            _extra_args(sig, nargs)
+        return None
+    values = []
+    for param in params:
+        obj, is_kwd = _MISSING, False
+        if arg_pos < nargs:
+            if param.keyword_only:
+                if raise_exception:
+                    _extra_args(sig, nargs)
+                return None
+            obj = args[arg_pos]
+        elif kwargs:
+            obj = kwargs.get(param.name, _MISSING)
+            for numpy_name in param.numpy_names:
+                if obj is not _MISSING:
+                    break
+                obj = kwargs.get(numpy_name, _MISSING)
+            is_kwd = True
+        varargs_eligible = allow_varargs and arg_pos == 0 and not is_kwd
+        if obj is _MISSING and param.optional:
+            values.append(param.default)
+        elif obj is None and param.allow_none:
+            values.append(None)
+        elif obj is _MISSING:
+            if raise_exception:
+                _missing_args(sig, param.index)
+            return None
+        elif (value := param.convert(obj)) is not FAIL:
+            values.append(value)
+        elif varargs_eligible:
+            values.append(_varargs_value(param, args))
+            arg_pos = nargs
+            continue
+        elif raise_exception:
+            _wrong_type(sig, param, obj, is_kwd, arg_pos, args, varargs_eligible)
+        else:
+            return None
+        if not is_kwd:
+            arg_pos += 1
+        elif obj is not _MISSING:
+            remaining_kwargs -= 1
+    if remaining_kwargs > 0:
+        if raise_exception:
+            _extra_kwargs(sig, kwargs, nargs)
+        return None
+    return values
+
+
+def _varargs_value(param, args: tuple):
+    prefix = (
+        f"{param.signature_name}(): argument '{param.name}' failed to unpack the object at pos "
+    )
+    return unpack_int_list(args, prefix, param.type_name)
+
+
+def _extra_args(sig: FunctionSignature, nargs: int):
+    if sig.min_args != sig.max_pos_args:
+        raise TypeError(
+            f"{sig.name}() takes from {sig.min_args} to {sig.max_pos_args} positional "
+            f"arguments but {nargs} were given"
+        )
+    plural = "" if sig.max_pos_args == 1 else "s"
+    were = "was" if nargs == 1 else "were"
+    raise TypeError(
+        f"{sig.name}() takes {sig.max_pos_args} positional argument{plural} "
+        f"but {nargs} {were} given"
+    )
+
+
+def _missing_args(sig: FunctionSignature, index: int):
+    missing = [f'"{p.name}"' for p in sig.params[index:] if not p.optional]
+    # PyTorch's plural is inverted: "missing 1 required positional arguments".
+    plural = "s" if len(missing) == 1 else ""
+    raise TypeError(
+        f"{sig.name}() missing {len(missing)} required positional argument{plural}: "
+        + ", ".join(missing)
+    )
+
+
+def _extra_kwargs(sig: FunctionSignature, kwargs: dict, nargs: int):
+    for key in kwargs:
+        if not isinstance(key, str):
+            raise TypeError("keywords must be strings")
+        index = sig.names.get(key, -1)
+        if index < 0:
+            raise TypeError(f"{sig.name}() got an unexpected keyword argument '{key}'")
+        if index < nargs:
+            raise TypeError(f"{sig.name}() got multiple values for argument '{key}'")
+    raise TypeError("invalid keyword arguments")
+
+
+def _wrong_type(sig, param, obj, is_kwd: bool, arg_pos: int, args: tuple, varargs_eligible: bool):
+    head = f"{sig.name}(): argument '{param.name}'"
+    if is_kwd:
+        raise TypeError(f"{head} must be {param.type_name}, not {tp_name(obj)}")
+    failed = param.failed_index(obj)
+    if failed < 0 and varargs_eligible:
+        failed = param.failed_index(args)
+    if failed >= 0:
+        items = obj if isinstance(obj, tuple | list) else args
+        raise TypeError(
+            f"{head} (position {arg_pos + 1}) must be {param.type_name}, but found element "
+            f"of type {tp_name(items[failed])} at pos {failed}"
+        )
+    raise TypeError(
+        f"{head} (position {arg_pos + 1}) must be {param.type_name}, not {tp_name(obj)}"
+    )
+
+
+class PythonArgParser:
+    """Binds a call to the first of several Python signatures that accepts it."""
+
+    def __init__(self, signatures: list[str], *, numbers_as_tensors: bool = False):
+        self.signatures = [
+            FunctionSignature(fmt, index, numbers_as_tensors)
+            for index, fmt in enumerate(signatures)
+        ]
+        if not self.signatures:
+            raise ValueError("PythonArgParser needs at least one signature")
+        self.function_name = self.signatures[0].name
+        # Check deprecated signatures last (a stable partition, as in PyTorch).
+        self._order = [s for s in self.signatures if not s.deprecated]
+        self._order += [s for s in self.signatures if s.deprecated]
+        self._warned = set()
+
+    def parse(parser, args: tuple, kwargs: dict | None = None, self=None) -> tuple[int, list]:  # noqa: N805
+        """The index of the first matching signature and its values in parameter order."""
+        for sig in parser._order:
+            if kwargs:
+                values = _bind(sig, args, kwargs, False)
+            else:
+                values = _fast_bind(sig, args)
+            if values is not None:
+                if sig.deferred:
+                    _raise_deferred(values, sig.deferred)
+                if sig.deprecated:
+                    parser._warn_deprecated(sig)
+                return sig.index, values
+        parser._raise(args, kwargs)
+
+    def _raise(self, args: tuple, kwargs: dict | None):
+        """print_error: the one plausible signature's own error, else the summary."""
+        if len(self.signatures) == 1:
+            _bind(self.signatures[0], args, kwargs, True)
+        num_args = len(args) + (len(kwargs) if kwargs else 0)
+        plausible = [
+            sig
+            for sig in self._order
+            if sig.min_args <= num_args <= sig.max_args and not sig.hidden
+        ]
+        if len(plausible) == 1:
+            _bind(plausible[0], args, kwargs, True)
+        raise TypeError(
+            format_invalid_args(args, kwargs, self.function_name + "()", self.options())
+        )
+
+    def options(self) -> list[str]:
+        """get_signatures: the printed signatures that are not hidden."""
+        return [str(sig) for sig in self._order if not sig.hidden]
+
+    def _warn_deprecated(self, sig: FunctionSignature):
+        if sig.index in self._warned:
+            return
+        self._warned.add(sig.index)
+        message = f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}"
+        options = self.options()
+        if options:
+            message += "\nConsider using one of the following signatures instead:"
+            message += "".join(f"\n\t{sig.name}{option}" for option in options)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+    def __repr__(self) -> str:
+        return f"PythonArgParser({[f'{s.name}{s}' for s in self.signatures]})"
+
+
+def _raise_deferred(values: list, positions: tuple):
+    for position in positions:
+        value = values[position]
+        if value.__class__ is UnpackError:
+            raise TypeError(value.message)

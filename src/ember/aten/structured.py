@@ -1,0 +1,98 @@
+"""The result of a structured meta function, shared by functional, in-place and out= kernels.
+
+Layer: aten. In: OutputSpecs computed by a meta function (aten/meta/).
+Out: allocated outputs (functional), checked `self` (in-place), resized
+`out` tensors (out=). See Note [Structured kernels] in
+codegen/gen_registrations.py. Mirrors the set_output / check_inplace /
+resize_out helpers that torchgen writes into RegisterCPU.cpp.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ember._c10 import dtypes
+from ember._tensor import empty_tensor
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _can_cast(source, target) -> bool:
+    """c10::canCast: no complex -> non-complex, float -> integral, non-bool -> bool."""
+    if source.is_complex and not target.is_complex:
+        return False
+    if source.is_floating_point and not (target.is_floating_point or target.is_complex):
+        return False
+    if source is not dtypes.bool and target is dtypes.bool:
+        return False
+    return True
+
+
+def resize_output(out, sizes, strides=None) -> None:
+    """at::native::resize_output: warn when resizing a non-empty tensor, then resize."""
+    if out._sizes == tuple(sizes):
+        return
+    if out.numel() != 0:
+        warnings.warn(
+            "An output with one or more elements was resized since it had shape "
+            f"{_shape_text(out._sizes)}, which does not match the required output shape "
+            f"{_shape_text(sizes)}. This behavior is deprecated, and in a future PyTorch "
+            "release outputs will not be resized unless they have zero elements. You can "
+            "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0).",
+            UserWarning,
+            stacklevel=2,
+        )
+    fresh = empty_tensor(sizes, out.dtype, out.device, strides)
+    out._adopt_storage_of(fresh)
+
+
+class StructuredMeta:
+    """Outputs described by a meta function, plus the dtype the op computes in."""
+
+    __slots__ = ("specs", "compute_dtype", "inplace_checks_dtype")
+
+    def __init__(self, specs, compute_dtype=None, *, inplace_checks_dtype: bool = True) -> None:
+        self.specs = specs if isinstance(specs, tuple) else (specs,)
+        self.compute_dtype = compute_dtype if compute_dtype is not None else self.specs[0].dtype
+        self.inplace_checks_dtype = inplace_checks_dtype
+
+    @property
+    def spec(self):
+        return self.specs[0]
+
+    def allocate(self):
+        """The functional variant: fresh outputs as the meta function describes them."""
+        outs = tuple(empty_tensor(s.sizes, s.dtype, s.device, s.strides) for s in self.specs)
+        return outs[0] if len(outs) == 1 else outs
+
+    def check_inplace(self, self_tensor) -> None:
+        """The in-place variant: `self` must already have the output's shape and a castable dtype."""
+        spec = self.specs[0]
+        if self_tensor._sizes != spec.sizes:
+            raise RuntimeError(
+                f"output with shape {_shape_text(self_tensor._sizes)} doesn't match the "
+                f"broadcast shape {_shape_text(spec.sizes)}"
+            )
+        if self.inplace_checks_dtype and not _can_cast(spec.dtype, self_tensor.dtype):
+            raise RuntimeError(
+                f"result type {dtypes.scalar_type_name(spec.dtype)} can't be cast to the desired "
+                f"output type {dtypes.scalar_type_name(self_tensor.dtype)}"
+            )
+
+    def resize_outputs(self, *outs) -> None:
+        """The out= variant: check dtypes, resize outputs that have the wrong shape."""
+        for out, spec in zip(outs, self.specs):
+            if out.device != spec.device and spec.device is not None:
+                raise RuntimeError(
+                    "Expected out tensor to have device "
+                    f"{spec.device}, but got {out.device} instead"
+                )
+            if not _can_cast(spec.dtype, out.dtype):
+                raise RuntimeError(
+                    f"result type {dtypes.scalar_type_name(spec.dtype)} can't be cast to the "
+                    f"desired output type {dtypes.scalar_type_name(out.dtype)}"
+                )
+            resize_output(out, spec.sizes, spec.strides)

@@ -1,0 +1,95 @@
+"""The Tensor methods and Python operators, installed onto ember.Tensor at import.
+
+Layer: aten. In: the generated methods (aten/_generated/tensor_methods.py)
+and the hand-written ones (indexing, `to`, type conversions). Out: attributes
+of `ember.Tensor`. Mirrors torch/_tensor.py and the operator table of
+torch/csrc/autograd/python_variable_methods.cpp: `a * 2` is the `mul` method,
+which reaches `aten::mul.Tensor`; a TypeError raised while parsing the
+arguments of a binary operator becomes NotImplemented, so Python reports
+`unsupported operand type(s)`.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+
+from ember.aten._generated import tensor_methods
+from ember.aten.binding import wrap_number
+
+
+def _binary(method):
+    """A binary operator: its method, with argument-type errors turned into NotImplemented."""
+
+    @functools.wraps(method)
+    def operator(self, other):
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
+
+    return operator
+
+
+def _reflected(function_name: str):
+    """`2 - t`: the operator with the number wrapped as the left operand."""
+
+    def operator(self, other):
+        if not isinstance(other, numbers.Number):
+            return NotImplemented
+        return getattr(tensor_methods, function_name)(wrap_number(other), self)
+
+    operator.__name__ = f"__r{function_name}__"
+    return operator
+
+
+def _commuted(method):
+    def operator(self, other):
+        if not isinstance(other, numbers.Number):
+            return NotImplemented
+        return method(self, other)
+
+    return operator
+
+
+def _operators(m) -> dict:
+    return {
+        "__add__": _binary(m.add),
+        "__radd__": _commuted(m.add),
+        "__iadd__": _binary(m.add_),
+        "__sub__": _binary(m.sub),
+        "__rsub__": _reflected("sub"),
+        "__isub__": _binary(m.sub_),
+        "__mul__": _binary(m.mul),
+        "__rmul__": _commuted(m.mul),
+        "__imul__": _binary(m.mul_),
+        "__truediv__": _binary(m.div),
+        "__rtruediv__": _reflected("div"),
+        "__itruediv__": _binary(m.div_),
+        "__floordiv__": _binary(m.floor_divide),
+        "__rfloordiv__": _reflected("floor_divide"),
+        "__ifloordiv__": _binary(m.floor_divide_),
+        "__mod__": _binary(m.remainder),
+        "__rmod__": _reflected("remainder"),
+        "__imod__": _binary(m.remainder_),
+        "__pow__": _binary(m.pow),
+        "__ipow__": _binary(m.pow_),
+        "__matmul__": _binary(m.matmul),
+        "__eq__": _binary(m.eq),
+        "__ne__": _binary(m.ne),
+        "__lt__": _binary(m.lt),
+        "__le__": _binary(m.le),
+        "__gt__": _binary(m.gt),
+        "__ge__": _binary(m.ge),
+        "__neg__": m.neg,
+        "__abs__": m.abs,
+        "__hash__": object.__hash__,
+    }
+
+
+def install(tensor_class) -> None:
+    """Set every generated method and operator on `tensor_class` (ember.Tensor)."""
+    for name in tensor_methods.__all__:
+        setattr(tensor_class, name, getattr(tensor_methods, name))
+    for name, fn in _operators(tensor_methods).items():
+        setattr(tensor_class, name, fn)

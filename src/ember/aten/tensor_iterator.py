@@ -1,0 +1,166 @@
+"""TensorIterator, the part ember needs: broadcasting, the common dtype, output strides.
+
+Layer: aten. In: the operands of a pointwise op. Out: an OutputSpec per
+output (sizes, strides, dtype, device) and the dtype to compute in.
+Mirrors ATen/TensorIterator.cpp: compute_shape (broadcast, with PyTorch's
+error text), compute_types (promotion, `promote_integer_inputs_to_float`),
+and compute_strides / reorder_dimensions (the output takes the memory layout
+of its inputs: a transposed input gives a transposed output).
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember._c10.tensor_impl import contiguous_strides
+
+
+def broadcast_shapes(a: tuple, b: tuple) -> tuple:
+    """infer_size: the broadcast of two shapes, or PyTorch's RuntimeError."""
+    if a == b:
+        return a
+    ndim = max(len(a), len(b))
+    result = []
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        dim_a = len(a) - 1 - offset
+        dim_b = len(b) - 1 - offset
+        size_a = a[dim_a] if dim_a >= 0 else 1
+        size_b = b[dim_b] if dim_b >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {i}"
+            )
+        result.append(size_b if size_a == 1 else size_a)
+    return tuple(reversed(result))
+
+
+def broadcast_all(shapes) -> tuple:
+    result = ()
+    for shape in shapes:
+        result = broadcast_shapes(result, shape)
+    return result
+
+
+def _broadcast_strides(tensor, shape: tuple) -> list[int]:
+    """The operand's strides in the broadcast shape (0 where it is broadcast)."""
+    offset = len(shape) - len(tensor._sizes)
+    strides = [0] * offset
+    for size, stride, full in zip(tensor._sizes, tensor._strides, shape[offset:]):
+        strides.append(0 if size == 1 and full != 1 else stride)
+    return strides
+
+
+def _should_swap(operands: list[list[int]], shape: tuple, dim0: int, dim1: int) -> int:
+    for strides in operands:
+        stride0, stride1 = strides[dim0], strides[dim1]
+        if stride0 == 0 or stride1 == 0:
+            continue
+        if stride0 < stride1:
+            return -1
+        if stride0 > stride1:
+            return 1
+        if shape[dim0] > shape[dim1]:
+            return 1
+    return 0
+
+
+def output_strides(inputs, shape: tuple) -> tuple:
+    """compute_strides + reorder_dimensions: the output strides TensorIterator picks."""
+    ndim = len(shape)
+    if ndim <= 1:
+        return contiguous_strides(shape)
+    first = inputs[0]
+    if all(t._sizes == shape and t._strides == first._strides for t in inputs):
+        if _non_overlapping_and_dense(first):
+            return first._strides
+    operands = [_broadcast_strides(t, shape) for t in inputs]
+    perm = list(range(ndim - 1, -1, -1))  # fastest-moving dimension first
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = _should_swap(operands, shape, perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    strides = [0] * ndim
+    running = 1
+    for dim in perm:
+        strides[dim] = running
+        running *= max(shape[dim], 1)
+    return tuple(strides)
+
+
+def _non_overlapping_and_dense(t) -> bool:
+    """is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
+    if t._strides == contiguous_strides(t._sizes):
+        return True
+    dims = sorted(range(len(t._sizes)), key=lambda d: (t._strides[d], t._sizes[d]))
+    expected = 1
+    for d in dims:
+        if t._sizes[d] == 1:
+            continue
+        if t._strides[d] != expected:
+            return False
+        expected *= t._sizes[d]
+    return True
+
+
+class OutputSpec:
+    """What a structured meta function says about one output."""
+
+    __slots__ = ("sizes", "strides", "dtype", "device")
+
+    def __init__(self, sizes: tuple, strides: tuple | None, dtype, device) -> None:
+        self.sizes = sizes
+        self.strides = strides if strides is not None else contiguous_strides(sizes)
+        self.dtype = dtype
+        self.device = device
+
+    def __repr__(self) -> str:
+        return f"OutputSpec({self.sizes}, {self.strides}, {self.dtype}, {self.device})"
+
+
+def check_same_device(op_name: str, tensors) -> object:
+    """All tensor operands on one device (a 0-dim CPU tensor may join any device)."""
+    device = None
+    for t in tensors:
+        if device is None:
+            device = t.device
+        elif t.device != device:
+            if t.device.type == "cpu" and not t._sizes:
+                continue
+            if device.type == "cpu" and len(tensors) > 1 and not tensors[0]._sizes:
+                device = t.device
+                continue
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two "
+                f"devices, {device} and {t.device}!"
+            )
+    return device
+
+
+def pointwise_spec(
+    tensors,
+    *,
+    promote_integer_inputs_to_float: bool = False,
+    out_dtype=None,
+):
+    """Broadcast shape, common dtype and output spec of a TensorIterator over ``tensors``.
+
+    Returns ``(spec, common_dtype)``: the dtype to compute in, and the output
+    (whose dtype is ``out_dtype`` when given, e.g. bool for comparisons).
+    """
+    device = check_same_device("", tensors)
+    if len(tensors) == 1:
+        shape = tensors[0]._sizes
+    else:
+        shape = broadcast_all(t._sizes for t in tensors)
+    common = dtypes.result_type(*tensors)
+    if promote_integer_inputs_to_float and not (common.is_floating_point or common.is_complex):
+        common = dtypes.get_default_dtype()
+    strides = output_strides(tensors, shape)
+    spec = OutputSpec(shape, strides, out_dtype if out_dtype is not None else common, device)
+    return spec, common

@@ -1,0 +1,188 @@
+"""Write the aten registrations: definitions, per-backend kernels, BackendSelect, ADInplaceOrView.
+
+Layer: codegen. In: NativeFunctions and StructuredGroups. Out: the source of
+aten/_generated/{definitions,register_cpu,register_meta,register_composite,
+register_backend_select,register_inplace_or_view}.py.
+Mirrors torchgen/gen.py (RegisterCPU.cpp, RegisterMeta.cpp,
+RegisterCompositeExplicitAutograd.cpp, RegisterBackendSelect.cpp) and
+gen_inplace_or_view_type.py.
+
+Note [Structured kernels]
+-------------------------
+A structured out= overload owns one meta function (aten/meta/: shapes,
+dtypes, strides, checks) and one implementation (a ufunc formula in
+aten/ufunc.py when `ufunc_inner_loop` names one, else the CPU kernel its
+dispatch names). The functional, in-place and out= variants are three short
+generated functions that share both: functional allocates what the meta
+function describes, in-place checks `self` against it, out= resizes `out`.
+The Meta backend runs the same meta function and never computes.
+"""
+
+from __future__ import annotations
+
+from .gen_python import HEADER
+from .model import NativeFunction, StructuredGroup
+
+COMPOSITE_KEYS = (
+    "CompositeExplicitAutogradNonFunctional",
+    "CompositeExplicitAutograd",
+    "CompositeImplicitAutograd",
+)
+
+
+def _arg_names(f: NativeFunction, *, outs: bool) -> list[str]:
+    return [a.name for a in f.func.arguments if outs or not a.is_out]
+
+
+def _out_names(f: NativeFunction) -> list[str]:
+    return [a.name for a in f.func.arguments if a.is_out]
+
+
+def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) -> str:
+    out = group.out
+    args = ", ".join(["meta", *inputs, *out_exprs])
+    if "Generic" in out.ufunc_inner_loop:
+        return f"U.{out.ufunc_inner_loop['Generic']}({args})"
+    return f"N.{out.dispatch['CPU']}({args})"
+
+
+def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
+    """The functional / in-place / out= kernels of one structured group."""
+    out = group.out
+    inputs = _arg_names(out, outs=False)
+    outs = _out_names(out)
+    meta_call = f"M.{group.meta_name}({', '.join(inputs)})"
+    lines = [
+        f"# {out.name}: structured"
+        + (
+            f", ufunc {out.ufunc_inner_loop['Generic']}"
+            if "Generic" in out.ufunc_inner_loop
+            else ""
+        )
+    ]
+    if group.functional is not None:
+        lines += ["", "", f"def {group.functional.kernel}({', '.join(inputs)}):"]
+        lines.append(f"    meta = {meta_call}")
+        lines.append(
+            f"    {', '.join(outs)} = meta.allocate()"
+            if len(outs) > 1
+            else f"    {outs[0]} = meta.allocate()"
+        )
+        if compute:
+            lines.append(f"    {_impl_call(group, outs, inputs)}")
+        lines.append(f"    return {', '.join(outs)}")
+    if group.inplace is not None:
+        lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
+        lines.append(f"    meta = {meta_call}")
+        lines.append("    meta.check_inplace(self)")
+        if compute:
+            lines.append(f"    {_impl_call(group, ['self'], inputs)}")
+        lines.append("    return self")
+    lines += ["", "", f"def {out.kernel}({', '.join(inputs + outs)}):"]
+    lines.append(f"    meta = {meta_call}")
+    lines.append(f"    meta.resize_outputs({', '.join(outs)})")
+    if compute:
+        lines.append(f"    {_impl_call(group, outs, inputs)}")
+    lines.append(f"    return {', '.join(outs)}")
+    return lines
+
+
+def write_definitions(functions: list[NativeFunction]) -> str:
+    lines = [
+        HEADER + '"""Every aten operator of native_functions.yaml, defined in the dispatcher."""',
+        "",
+    ]
+    lines.append("from ember.aten.registration import define")
+    lines.append("")
+    for f in functions:
+        schema = str(f.func).removeprefix("aten::")
+        lines.append(f"define({schema!r}, tags={f.tags!r})")
+    return "\n".join(lines) + "\n"
+
+
+def write_backend(functions, groups, key: str) -> str:
+    compute = key == "CPU"
+    doc = f"The {key} kernels of the aten operators (mirrors Register{key}.cpp)."
+    lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember.aten import meta as M")
+    if compute:
+        lines.append("from ember.aten import native as N")
+        lines.append("from ember.aten import ufunc as U")
+    else:
+        lines.append("from ember.aten import native as N")
+    lines.append("from ember.aten.registration import impl")
+    registrations = []
+    for group in groups:
+        lines += ["", ""] + structured_kernels(group, compute=compute)
+        registrations += [(f.name, f.kernel) for f in group.members]
+    for f in functions:
+        if f.structured or f.structured_delegate:
+            continue
+        if key in f.dispatch:
+            registrations.append((f.name, f"N.{f.dispatch[key]}"))
+    lines += ["", ""]
+    for name, kernel in registrations:
+        lines.append(f'impl("{name}", "{key}", {kernel})')
+    return "\n".join(lines) + "\n"
+
+
+def write_composite(functions: list[NativeFunction]) -> str:
+    doc = "The composite kernels of the aten operators (CompositeImplicitAutograd and friends)."
+    lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember.aten import native as N")
+    lines.append("from ember.aten.registration import impl")
+    lines.append("")
+    for f in functions:
+        for key in COMPOSITE_KEYS:
+            if key in f.dispatch:
+                lines.append(f'impl("{f.name}", "{key}", N.{f.dispatch[key]})')
+    return "\n".join(lines) + "\n"
+
+
+def write_backend_select(functions: list[NativeFunction]) -> str:
+    doc = "BackendSelect kernels: factory functions pick their backend from their arguments."
+    lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember.aten.binding import handle")
+    lines.append("from ember.aten.registration import backend_select_bits, impl")
+    for f in functions:
+        if not f.is_factory:
+            continue
+        args = _arg_names(f, outs=True)
+        lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
+        lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
+        lines.append("    keyset = backend_select_bits(keyset, dtype, layout, device)")
+        lines.append(f"    return _{f.kernel}.redispatch(keyset, {', '.join(args)})")
+    lines += ["", ""]
+    for f in functions:
+        if f.is_factory:
+            lines.append(f'impl("{f.name}", "BackendSelect", {f.kernel}, keyset_arg="raw")')
+    return "\n".join(lines) + "\n"
+
+
+def write_inplace_or_view(functions: list[NativeFunction]) -> str:
+    doc = "ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."
+    lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember.aten.binding import handle")
+    lines.append(
+        "from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, below, "
+        "finish_inplace, finish_view"
+    )
+    lines.append("from ember.aten.registration import impl")
+    chosen = [f for f in functions if f.is_view or f.is_out or f.func.is_mutable]
+    for f in chosen:
+        args = _arg_names(f, outs=True)
+        mutated = [
+            a.name for a in f.func.arguments if a.alias_info is not None and a.alias_info.is_write
+        ]
+        lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
+        lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
+        lines.append("    with below():")
+        lines.append(f"        result = _{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})")
+        if f.is_view:
+            lines.append(f'    return finish_view("{f.name}", self, result)')
+        else:
+            lines.append(f"    return finish_inplace(result, {', '.join(mutated)})")
+    lines += ["", ""]
+    for f in chosen:
+        lines.append(f'impl("{f.name}", "ADInplaceOrView", {f.kernel}, keyset_arg="raw")')
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,46 @@
+"""Every generated file, as a mapping from its path to its text (deterministic).
+
+Layer: codegen. The single list of what the generator owns; `__main__` writes
+it and tests/test_codegen.py checks the committed files against it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import gen_python, gen_registrations
+from .model import load_native_functions, structured_groups
+from .python_api import group_python_signatures, nn_python_signatures
+
+PACKAGE = Path(__file__).resolve().parent.parent
+ATEN_GENERATED = PACKAGE / "aten" / "_generated"
+
+
+def generated_files() -> dict[Path, str]:
+    functions = load_native_functions()
+    groups = structured_groups(functions)
+    files = {
+        "__init__.py": gen_python.HEADER + '"""Code generated from native_functions.yaml."""\n',
+        "definitions.py": gen_registrations.write_definitions(functions),
+        "register_cpu.py": gen_registrations.write_backend(functions, groups, "CPU"),
+        "register_meta.py": gen_registrations.write_backend(functions, groups, "Meta"),
+        "register_composite.py": gen_registrations.write_composite(functions),
+        "register_backend_select.py": gen_registrations.write_backend_select(functions),
+        "register_inplace_or_view.py": gen_registrations.write_inplace_or_view(functions),
+        "python_functions.py": gen_python.write_functions(
+            group_python_signatures(functions, method=False),
+            "ember.<fn>: the Python functions of the aten operators.",
+            method=False,
+        ),
+        "python_nn_functions.py": gen_python.write_functions(
+            nn_python_signatures(functions),
+            "ember._C._nn.<fn>: the Python functions of the nn operators.",
+            method=False,
+        ),
+        "tensor_methods.py": gen_python.write_functions(
+            group_python_signatures(functions, method=True),
+            "Tensor.<method>: the methods of the aten operators.",
+            method=True,
+        ),
+    }
+    return {ATEN_GENERATED / name: text for name, text in files.items()}

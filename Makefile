@@ -28,7 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 generate: $(STAMP)
-	$(BIN)/python -m ember.codegen
+	EMBER_CODEGEN=1 $(BIN)/python -m ember.codegen
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

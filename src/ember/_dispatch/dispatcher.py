@@ -219,7 +219,7 @@ class OperatorHandle:
     def _lookup(self, final: int) -> KernelFunction:
         entry = self.entry.lookup_index(raw_table_index(final))
         if entry is None:
-            raise self._missing_kernel_error(final)
+            raise self.entry.missing_kernel_error(raw_highest_priority_key(final))
         return entry[0]
 
     def _slow_call(self, pre: int) -> tuple:
@@ -238,31 +238,6 @@ class OperatorHandle:
                 self._redispatch_cache.clear()
             value = self._redispatch_cache[bits] = (fn, mode, bits)
             return value
-
-    def _missing_kernel_error(self, final: int) -> NotImplementedError:
-        """Facts §5.1 / §5.3 (OperatorEntry::reportError)."""
-        key = raw_highest_priority_key(final)
-        entry = self.entry
-        available = entry.list_all_dispatch_keys()
-        if key == DispatchKey.Undefined:
-            message = (
-                "There were no tensor arguments to this function (e.g., you passed an empty "
-                f"list of Tensors), but no fallback function is registered for schema {self.name}."
-                "  This usually means that this function requires a non-empty list of Tensors, "
-                "or that you (the operator writer) forgot to register a fallback function.  "
-                f"Available functions are {available}.\n\n{entry.dump_table()}"
-            )
-        else:
-            message = (
-                f"Could not run '{self.name}' with arguments from the '{key_name(key)}' backend. "
-                "This could be because the operator doesn't exist for this backend, or was "
-                "omitted during the selective/custom build process (if using custom build). If "
-                "you are a Facebook employee using PyTorch on mobile, please visit "
-                "https://fburl.com/ptmfixes for possible resolutions. "
-                f"'{self.name}' is only available for these backends: {available}.\n\n"
-                f"{entry.dump_table()}"
-            )
-        return NotImplementedError(message)
 
     def __repr__(self) -> str:
         return f"<OperatorHandle {self.name}>"
@@ -325,8 +300,9 @@ class Dispatcher:
             message += " but we found an implementation; did you forget to def() the operator?"
         raise RuntimeError(message)
 
-    def all_op_names(self) -> list[str]:
-        return sorted(self._ops)
+    def all_op_names(self, sort: bool = True) -> list[str]:
+        """Every registered name; ``sort=False`` keeps registration order."""
+        return sorted(self._ops) if sort else list(self._ops)
 
     def has_backend_fallback(self, key: DispatchKey) -> bool:
         return self._fallbacks[raw_table_index(DispatchKeySet(key).raw_repr())] is not None

@@ -274,6 +274,29 @@ class OperatorEntry:
         names = [key_name(TABLE_KEYS[i]) for i in range(1, NUM_RUNTIME_ENTRIES) if table[i]]
         return "[" + ", ".join(names) + "]"
 
+    def missing_kernel_error(self, key: DispatchKey) -> NotImplementedError:
+        """Facts §5.1 / §5.3 (OperatorEntry::reportError) for a call that found no kernel."""
+        available = self.list_all_dispatch_keys()
+        if key == _D.Undefined:
+            message = (
+                "There were no tensor arguments to this function (e.g., you passed an empty "
+                f"list of Tensors), but no fallback function is registered for schema {self.name}."
+                "  This usually means that this function requires a non-empty list of Tensors, "
+                "or that you (the operator writer) forgot to register a fallback function.  "
+                f"Available functions are {available}.\n\n{self.dump_table()}"
+            )
+        else:
+            message = (
+                f"Could not run '{self.name}' with arguments from the '{key_name(key)}' backend. "
+                "This could be because the operator doesn't exist for this backend, or was "
+                "omitted during the selective/custom build process (if using custom build). If "
+                "you are a Facebook employee using PyTorch on mobile, please visit "
+                "https://fburl.com/ptmfixes for possible resolutions. "
+                f"'{self.name}' is only available for these backends: {available}.\n\n"
+                f"{self.dump_table()}"
+            )
+        return NotImplementedError(message)
+
     def dump_table(self) -> str:
         """The ``_dispatch_dump_table`` text (OperatorEntry::dumpComputedTable)."""
         lines = []

@@ -1,0 +1,220 @@
+"""OpOverload, OpOverloadPacket and the ``ember.ops`` namespaces.
+
+Layer: above _dispatch (imports _dispatch and _c10 only). Mirrors torch/_ops.py
+(facts §8.5). In: Python calls with positional and keyword arguments. Out: the
+schema-bound full argument list handed to ``OperatorHandle.call`` (Note
+[Dispatcher calling convention], docs/architecture.md).
+
+``ember.ops.<ns>`` is an ``_OpNamespace``; attribute access finds the operator's
+overloads in the dispatcher and caches an ``OpOverloadPacket``; attribute
+access on the packet caches an ``OpOverload``. ``clear_cache`` (called when a
+Library is destroyed) drops cached packets so the next access sees the
+current registrations.
+"""
+
+from __future__ import annotations
+
+import types
+
+from ._c10.dispatch_key_set import DispatchKeySet
+from ._dispatch.dispatcher import OperatorHandle, dispatcher
+
+
+def _is_view(schema) -> bool:
+    """Some argument has a non-write alias and none has a write alias (torch/_ops.py)."""
+    is_write = None
+    for argument in schema.arguments:
+        alias = argument.alias_info
+        if alias is None:
+            continue
+        is_write = alias.is_write if is_write is None else (alias.is_write or is_write)
+    return is_write is not None and not is_write
+
+
+class OpOverload:
+    """One overload (``ember.ops.aten.add.Tensor``): binds Python arguments and dispatches."""
+
+    def __init__(self, packet: OpOverloadPacket, handle: OperatorHandle) -> None:
+        schema = handle.schema
+        self._op = handle
+        self._schema = schema
+        self._overloadpacket = packet
+        self._overloadname = schema.overload_name or "default"
+        self._name = schema.name
+        self.namespace, op_name = schema.name.split("::", 1)
+        self.__name__ = f"{op_name}.{self._overloadname}"
+        self.__qualname__ = schema.qualified_name
+        self.__module__ = packet.__module__
+        self.is_view = _is_view(schema)
+        self.tags = list(handle.entry.tags)
+
+    def name(self) -> str:
+        return self._schema.qualified_name
+
+    @property
+    def overloadpacket(self) -> OpOverloadPacket:
+        return self._overloadpacket
+
+    @property
+    def op(self) -> OperatorHandle:
+        return self._op
+
+    def __call__(self, /, *args, **kwargs):
+        return self._op.call(*self._schema.bind(args, kwargs))
+
+    def redispatch(self, /, keyset: DispatchKeySet, *args, **kwargs):
+        """Boxed redispatch with ``keyset`` used as-is (facts §8.5)."""
+        bits = keyset if isinstance(keyset, int) else keyset.raw_repr()
+        return self._op.redispatch(bits, *self._schema.bind(args, kwargs))
+
+    def __str__(self) -> str:
+        return f"{self.namespace}.{self._overloadpacket.__name__}.{self._overloadname}"
+
+    def __repr__(self) -> str:
+        packet = self._overloadpacket
+        return f"<OpOverload(op='{self.namespace}.{packet.__name__}', overload='{self._overloadname}')>"
+
+    def __hash__(self) -> int:
+        return hash(self._op)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OpOverload) and other._op is self._op
+
+
+class OpOverloadPacket:
+    """All overloads of one name (``ember.ops.aten.add``)."""
+
+    def __init__(self, namespace: str, op_name: str, overload_names: list[str]) -> None:
+        self._qualified_op_name = f"{namespace}::{op_name}"
+        self.__name__ = op_name
+        self.__qualname__ = op_name
+        self.__module__ = f"ember.ops.{namespace}"
+        self._namespace = namespace
+        self._overload_names = list(overload_names)
+        self._dir: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='{self._namespace}.{self.__name__}')>"
+
+    def __str__(self) -> str:
+        return f"{self._namespace}.{self.__name__}"
+
+    def overloads(self) -> list[str]:
+        return [name or "default" for name in self._overload_names]
+
+    def __getattr__(self, key: str) -> OpOverload:
+        if key.startswith("__") and key.endswith("__"):
+            raise AttributeError(key)
+        overload_name = "" if key == "default" else key
+        handle = dispatcher.find_schema(self._qualified_op_name, overload_name)
+        if handle is None:
+            raise AttributeError(f"The underlying op of '{self}' has no overload name '{key}'")
+        overload = OpOverload(self, handle)
+        setattr(self, key, overload)
+        self._dir.append(key)
+        return overload
+
+    def __call__(self, /, *args, **kwargs):
+        """Pick the first overload (in registration order) whose schema binds the arguments."""
+        errors = []
+        for name in self._overload_names:
+            overload = getattr(self, name or "default")
+            try:
+                full = overload._schema.bind(args, kwargs)
+            except (RuntimeError, TypeError) as error:
+                errors.append(str(error))
+                continue
+            return overload._op.call(*full)
+        if len(errors) == 1:
+            raise RuntimeError(errors[0])
+        raise RuntimeError(
+            "Overloaded torch operator invoked from Python failed to match any schema:\n"
+            + "".join(f"{error}\n\n" for error in errors)
+        )
+
+
+def _overload_names(namespace: str, op_name: str) -> list[str]:
+    prefix = f"{namespace}::{op_name}"
+    names = []
+    for name in dispatcher.all_op_names(sort=False):
+        if name == prefix or name.startswith(prefix + "."):
+            handle = dispatcher.find_op(name)
+            if handle is not None and handle.has_schema():
+                names.append(name[len(prefix) + 1 :])
+    return names
+
+
+class _OpNamespace(types.ModuleType):
+    """``ember.ops.<ns>``: operators of one namespace, cached as packets on first access."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"ember.ops.{name}")
+        self.name = name
+        self.__file__ = "ember.ops"
+        self._dir: list[str] = []
+
+    def __iter__(self):
+        return iter(self._dir)
+
+    def __getattr__(self, op_name: str) -> OpOverloadPacket:
+        if op_name.startswith("__") and op_name.endswith("__"):
+            raise AttributeError(op_name)
+        overloads = _overload_names(self.name, op_name)
+        if not overloads:
+            raise AttributeError(
+                f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'"
+            )
+        packet = OpOverloadPacket(self.name, op_name, overloads)
+        setattr(self, op_name, packet)
+        self._dir.append(op_name)
+        return packet
+
+
+class _Ops(types.ModuleType):
+    """``ember.ops``: namespaces are created on first access."""
+
+    __file__ = "_ops.py"
+
+    def __init__(self) -> None:
+        super().__init__("ember.ops")
+
+    def __getattr__(self, name: str) -> _OpNamespace:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        namespace = _OpNamespace(name)
+        setattr(self, name, namespace)
+        return namespace
+
+
+ops = _Ops()
+
+
+def refresh_packet(namespace: str, op_name: str) -> None:
+    """A new overload was defined: update a cached packet's overload list (``_refresh_packet``)."""
+    ns = vars(ops).get(namespace)
+    if ns is None:
+        return
+    packet = vars(ns).get(op_name)
+    if packet is not None:
+        packet._overload_names = _overload_names(namespace, op_name)
+
+
+def clear_cache(qualified_names) -> None:
+    """Drop cached packets for these ``ns::op[.overload]`` names (``_clear_torch_ops_cache``)."""
+    for qualname in qualified_names:
+        namespace, name_with_overload = qualname.split("::", 1)
+        name = name_with_overload.split(".")[0]
+        ns = vars(ops).get(namespace)
+        if ns is None or name not in vars(ns):
+            continue
+        delattr(ns, name)
+        if name in ns._dir:
+            ns._dir.remove(name)
+
+
+def overload_for_handle(handle: OperatorHandle) -> OpOverload:
+    """The cached OpOverload of an operator handle (for boxed fallbacks that receive a handle)."""
+    namespace, rest = handle.name.split("::", 1)
+    op_name, _, overload_name = rest.partition(".")
+    packet = getattr(getattr(ops, namespace), op_name)
+    return getattr(packet, overload_name or "default")

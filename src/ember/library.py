@@ -1,0 +1,386 @@
+"""The torch.library face: Library (DEF / IMPL / FRAGMENT), define, impl, fallback.
+
+Layer: top (imports _dispatch, _c10, _ops, _C). Mirrors torch/library.py and
+the C++ behind it (aten/src/ATen/core/library.cpp, torch/csrc/utils/python_dispatch.cpp).
+In: schema strings, Python kernels, key names. Out: registrations in the
+dispatcher, each kept as a handle so that ``_destroy()`` (or garbage
+collection) undoes exactly what the library did (facts §10.1, errors §5.5-5.10).
+
+User kernels get PyTorch's Python-kernel arguments (facts §8.6) through an
+adapter; see Note [Dispatcher calling convention] in docs/architecture.md.
+Only the parts of §10.2 that registration needs live here; register_fake,
+register_autograd, custom_op and opcheck belong to the custom-op layer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+import weakref
+from collections.abc import Callable, Sequence
+
+from . import _ops
+from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
+from ._c10.dispatch_key import DispatchKey
+from ._dispatch.dispatcher import RegistrationHandle, dispatcher
+from ._dispatch.kernel import KernelFunction, make_fallthrough
+
+__all__ = ["Library", "define", "impl", "fallthrough_kernel"]
+
+# "ns/op_name/dispatch_key" of every live Python impl; "ns::op" of every live def.
+_impls: set[str] = set()
+_defs: set[str] = set()
+_reserved_namespaces = ["prim"]
+_keep_alive: list[Library] = []
+
+_EMBER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_KIND_NAMES = {
+    "DEF": "TORCH_LIBRARY",
+    "FRAGMENT": "TORCH_LIBRARY_FRAGMENT",
+    "IMPL": "TORCH_LIBRARY_IMPL",
+}
+
+
+def fallthrough_kernel():
+    """A dummy function to pass to ``Library.impl`` in order to register a fallthrough."""
+    raise NotImplementedError("fallthrough_kernel() should never be called.")
+
+
+def _user_frame_debug() -> str:
+    """``registered at FILE:LINE`` of the first caller outside ember's own files."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_EMBER_DIR):
+        frame = frame.f_back
+    if frame is None:
+        frame = sys._getframe(1)
+    return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
+    """Adapt a user kernel to ember's full-argument convention (facts §8.6)."""
+
+    def to_python(full_args: tuple) -> tuple[tuple, dict]:
+        handle = dispatcher.find_op(qualname)
+        schema = None if handle is None else handle.schema
+        if schema is None:
+            return full_args, {}
+        return schema.python_kernel_args(list(full_args))
+
+    if with_keyset:
+
+        def kernel(keyset, *full_args):
+            args, kwargs = to_python(full_args)
+            return fn(keyset, *args, **kwargs)
+
+        return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
+
+    def kernel(*full_args):
+        args, kwargs = to_python(full_args)
+        return fn(*args, **kwargs)
+
+    return KernelFunction(kernel, name=getattr(fn, "__qualname__", ""))
+
+
+def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:
+    """Adapt a user fallback ``fn(op, *args, **kwargs)`` to the boxed convention."""
+
+    def fallback(handle, keyset, *full_args):
+        op = _ops.overload_for_handle(handle)
+        args, kwargs = handle.schema.python_kernel_args(list(full_args))
+        if with_keyset:
+            return fn(keyset, op, *args, **kwargs)
+        return fn(op, *args, **kwargs)
+
+    return fallback
+
+
+class _LibraryState:
+    """What a Library registered; kept apart from the Library so a finalizer can undo it."""
+
+    def __init__(self) -> None:
+        self.handles: list[RegistrationHandle] = []
+        self.op_defs: set[str] = set()
+        self.op_impls: set[str] = set()
+
+    def destroy(self) -> None:
+        for handle in reversed(self.handles):
+            handle.remove()
+        self.handles.clear()
+        global _impls
+        _impls -= self.op_impls
+        _defs.difference_update(self.op_defs)
+        _ops.clear_cache(self.op_defs)
+
+
+class Library:
+    """A set of registrations for one namespace; destroyed with ``_destroy()`` or by GC."""
+
+    def __init__(self, ns: str, kind: str, dispatch_key: str = "") -> None:
+        if kind not in ("IMPL", "DEF", "FRAGMENT"):
+            raise ValueError(f"Unsupported kind: {kind}")
+        if ns in _reserved_namespaces and kind in ("DEF", "FRAGMENT"):
+            raise ValueError(
+                f"{ns} is a reserved namespace. Please try creating a library with another name."
+            )
+        self._debug = _user_frame_debug()
+        self._context = f"(Error occurred while processing {_KIND_NAMES[kind]} block at {self._debug[len('registered at ') :]})"
+        if dispatch_key:
+            parse_dispatch_key(dispatch_key)
+        self._state = _LibraryState()
+        if kind == "DEF":
+            self._state.handles.append(dispatcher.register_library(ns, self._debug))
+        if kind in ("DEF", "FRAGMENT"):
+            if ns == "_":
+                self._state.destroy()
+                name = _KIND_NAMES[kind]
+                raise RuntimeError(
+                    f"{name}: cannot define {name} with the wildcard namespace _ (every {name} "
+                    "defines operators for a distinct namespace!) Did you mean to use "
+                    f"TORCH_LIBRARY_IMPL instead?  {self._context}"
+                )
+            if dispatch_key:
+                self._state.destroy()
+                raise RuntimeError(
+                    '!dispatch_key_.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+                    'aten/src/ATen/core/library.cpp":108, please report a bug to PyTorch. '
+                    + self._context
+                )
+        self.ns = ns
+        self.kind = kind
+        self.dispatch_key = dispatch_key
+        self._destroyed = False
+        self._finalizer = weakref.finalize(self, self._state.destroy)
+
+    def __repr__(self) -> str:
+        return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
+
+    @property
+    def _op_defs(self) -> set[str]:
+        return self._state.op_defs
+
+    @property
+    def _op_impls(self) -> set[str]:
+        return self._state.op_impls
+
+    def _check_alive(self) -> None:
+        if self._destroyed:
+            raise AssertionError("Library object has been destroyed")
+
+    # -- define ---------------------------------------------------------------
+    def define(self, schema: str, alias_analysis: str = "", *, tags=()) -> str:
+        """Define an operator in this library's namespace; returns its name (facts §10.1)."""
+        if alias_analysis not in ("", "FROM_SCHEMA", "CONSERVATIVE"):
+            raise RuntimeError(f"Invalid alias_analysis type {alias_analysis}")
+        self._check_alive()
+        if not isinstance(tags, Sequence) or isinstance(tags, str):
+            tags = (tags,)
+        name = schema.split("(")[0]
+        if self.kind == "IMPL":
+            raise RuntimeError(
+                f'def("{name}"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  '
+                "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
+                f"namespace.  {self._context}"
+            )
+        parsed = parse_schema(schema)
+        if "::" in name:
+            ns = name.split("::")[0]
+            if ns != self.ns:
+                raise RuntimeError(
+                    f"Explicitly provided namespace ({ns}) in schema string does not match "
+                    f"namespace of enclosing {_KIND_NAMES[self.kind]} block ({self.ns}).  Move "
+                    "this definition to the (unique) TORCH_LIBRARY block corresponding to this "
+                    "namespace (and consider deleting the namespace from your schema string.)  "
+                    + self._context
+                )
+        else:
+            parsed = parse_schema(f"{self.ns}::{schema}")
+        self._state.handles.append(
+            dispatcher.register_def(parsed, self._debug, alias_analysis, tuple(tags))
+        )
+        qualname = parsed.qualified_name
+        self._state.op_defs.add(qualname)
+        _defs.add(qualname)
+        _ops.refresh_packet(self.ns, parsed.name.split("::")[1])
+        return name.split(".")[0]
+
+    # -- impl -----------------------------------------------------------------
+    def _resolve_op_name(self, op_name, api_name: str) -> str:
+        if isinstance(op_name, str):
+            return op_name
+        if isinstance(op_name, _ops.OpOverload):
+            name = op_name._schema.name
+            if op_name._schema.overload_name:
+                name += "." + op_name._schema.overload_name
+            return name
+        raise RuntimeError(
+            f"{api_name} should be passed either a name or an OpOverload object "
+            f"as the first argument, got {type(op_name)}"
+        )
+
+    def impl(self, op_name, fn, dispatch_key: str = "", *, with_keyset=False, allow_override=True):
+        """Register ``fn`` for ``op_name`` at ``dispatch_key`` (facts §10.1)."""
+        if not callable(fn):
+            raise TypeError(
+                f"Input function is required to be a callable but found type {type(fn)}"
+            )
+        if dispatch_key == "":
+            dispatch_key = self.dispatch_key
+        name = self._resolve_op_name(op_name, "impl")
+        key = self.ns + "/" + name.split("::")[-1] + "/" + dispatch_key
+        if not allow_override and key in _impls:
+            raise RuntimeError(
+                "This is not allowed since there's already a kernel registered from python "
+                f"overriding {name.split('::')[-1]}'s behavior for {dispatch_key} dispatch key "
+                f"and {self.ns} namespace."
+            )
+        qualname = name if "::" in name else f"{self.ns}::{name}"
+        if dispatch_key == "Meta":
+            handle = dispatcher.find_op(qualname)
+            if handle is not None and handle.entry.has_kernel_for_key(
+                DispatchKey.CompositeImplicitAutograd
+            ):
+                raise RuntimeError(
+                    f"We should not register a meta kernel directly to the operator '{name}', "
+                    "because it has a CompositeImplicitAutograd kernel in core. Instead we should "
+                    "let the operator decompose, and ensure that we have meta kernels for the base "
+                    "ops that it decomposes into."
+                )
+        self._check_alive()
+        dispatch = parse_dispatch_key(dispatch_key or "CompositeImplicitAutograd")
+        if "::" in name and name.split("::")[0] != self.ns:
+            raise RuntimeError(
+                f'impl("{name}", ...): Explicitly provided namespace ({name.split("::")[0]}) in '
+                f"operator name does not match namespace of enclosing {_KIND_NAMES[self.kind]} "
+                f"block ({self.ns}).  Move this definition to the {_KIND_NAMES[self.kind]} block "
+                "corresponding to this namespace (and consider deleting the namespace from your "
+                f"schema string.)  {self._context}"
+            )
+        if fn is fallthrough_kernel:
+            kernel = make_fallthrough(self._debug)
+        else:
+            kernel = _python_kernel(qualname, fn, with_keyset)
+            kernel.debug = self._debug
+        self._state.handles.append(dispatcher.register_impl(qualname, dispatch, kernel))
+        _impls.add(key)
+        self._state.op_impls.add(key)
+
+    # -- fallback -------------------------------------------------------------
+    def fallback(self, fn, dispatch_key: str = "", *, with_keyset=False) -> None:
+        """A backend fallback for every operator at ``dispatch_key`` (namespace ``_`` only)."""
+        if dispatch_key == "":
+            dispatch_key = self.dispatch_key
+        if self.ns != "_":
+            raise RuntimeError(
+                "Fallback can only be registered using library fragment on the global namespace "
+                f'"_" but it is {self.ns}'
+            )
+        if dispatch_key == "":
+            raise AssertionError("dispatch_key must not be empty for fallback")
+        self._check_alive()
+        key = parse_dispatch_key(dispatch_key)
+        if fn is fallthrough_kernel:
+            kernel = make_fallthrough(self._debug)
+        else:
+            kernel = KernelFunction(
+                _python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
+            )
+        self._state.handles.append(dispatcher.register_fallback(key, kernel))
+
+    # -- lifetime -------------------------------------------------------------
+    def _destroy(self) -> None:
+        self._destroyed = True
+        self._finalizer()
+
+
+@contextlib.contextmanager
+def _scoped_library(*args, **kwargs):
+    lib = Library(*args, **kwargs)
+    try:
+        yield lib
+    finally:
+        lib._destroy()
+
+
+def _parse_namespace(qualname: str) -> tuple[str, str]:
+    splits = qualname.split("::")
+    if len(splits) != 2:
+        raise ValueError(
+            f'Expected `qualname` to be of the form "namespace::name", but got {qualname}. '
+            "The qualname passed to the torch.library APIs must consist of a namespace and a "
+            "name, e.g. aten::sin"
+        )
+    return splits[0], splits[1]
+
+
+@functools.singledispatch
+def define(qualname, schema, *, lib=None, tags=()):
+    """Define ``qualname`` with a nameless schema ``(Tensor x) -> Tensor``."""
+    if not isinstance(qualname, str):
+        raise ValueError(
+            f"define(qualname, schema): expected qualname to be instance of str, got {type(qualname)}"
+        )
+    namespace, name = _parse_namespace(qualname)
+    if lib is None:
+        lib = Library(namespace, "FRAGMENT")
+        _keep_alive.append(lib)
+    if not (schema.startswith("(") and ") -> " in schema):
+        raise ValueError(
+            "define(qualname, schema, ...): expected schema to look like e.g. "
+            f'"(Tensor x) -> Tensor" but got "{schema}"'
+        )
+    lib.define(name + schema, alias_analysis="", tags=tags)
+
+
+@define.register
+def _(lib: Library, schema, alias_analysis=""):
+    """The legacy ``define(lib, schema)`` decorator: define, then impl at CIA."""
+
+    def wrap(f):
+        name = lib.define(schema, alias_analysis)
+        lib.impl(name, f)
+        return f
+
+    return wrap
+
+
+def _device_type_to_key(device_type: str) -> str:
+    if device_type == "default":
+        return "CompositeExplicitAutograd"
+    return _dispatch_key_for_device(device_type)
+
+
+@functools.singledispatch
+def impl(qualname, types, func=None, *, lib=None):
+    """Register ``func`` for device types (or key names) of ``qualname``; a decorator without func."""
+    if isinstance(types, str):
+        types = (types,)
+    keys = set()
+    for typ in types:
+        keys.add(typ if _parse_dispatch_key(typ) else _device_type_to_key(typ))
+
+    def register(func):
+        namespace, _ = _parse_namespace(qualname)
+        use_lib = lib
+        if use_lib is None:
+            use_lib = Library(namespace, "FRAGMENT")
+            _keep_alive.append(use_lib)
+        for key in sorted(keys):
+            use_lib.impl(qualname, func, key)
+
+    if func is None:
+        return register
+    register(func)
+    return None
+
+
+@impl.register
+def _(lib: Library, name: str, dispatch_key: str = ""):
+    """The legacy ``impl(lib, name, dispatch_key)`` decorator."""
+
+    def wrap(f):
+        lib.impl(name, f, dispatch_key)
+        return f
+
+    return wrap

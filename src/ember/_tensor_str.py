@@ -89,28 +89,25 @@ class _Formatter:
                 self.max_width = max(self.max_width, len(f"{value}"))
         else:
             self._scan_floats(flat)
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
 
     def _scan_floats(self, flat: np.ndarray) -> None:
         finite = flat[np.isfinite(flat) & (flat != 0)]
         if finite.size == 0:
-            return
+            return  # no finite non-zero value: the defaults stand (sci_mode option too)
         magnitudes = np.abs(finite.astype(np.float64))
         smallest = float(magnitudes.min())
         largest = float(magnitudes.max())
-        values = finite.tolist()
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        if PRINT_OPTS.sci_mode is None:
+            self.sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+        else:
+            self.sci_mode = PRINT_OPTS.sci_mode
         precision = PRINT_OPTS.precision
-        if self.int_mode:
-            if largest / smallest > 1000.0 or largest > 1.0e8:
-                self.sci_mode = True
-                widths = (len(f"{value:.{precision}e}") for value in values)
-            else:
-                widths = (len(f"{value:.0f}") + 1 for value in values)
-        elif largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4:
-            self.sci_mode = True
+        values = finite.tolist()
+        if self.sci_mode:
             widths = (len(f"{value:.{precision}e}") for value in values)
+        elif self.int_mode:  # a "." follows each integer
+            widths = (len(f"{value:.0f}") + 1 for value in values)
         else:
             widths = (len(f"{value:.{precision}f}") for value in values)
         self.max_width = max(self.max_width, max(widths))
@@ -141,7 +138,7 @@ def _summarized(values: np.ndarray) -> np.ndarray:
         return values
     if values.ndim == 1:
         if values.shape[0] > 2 * edge:
-            return np.concatenate((values[:edge], values[-edge:] if edge else values[:0]))
+            return np.concatenate((values[:edge], values[-edge:]))  # [-0:] is all, as in torch
         return values
     if not edge:
         return np.empty((0,) * values.ndim, values.dtype)

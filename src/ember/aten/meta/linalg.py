@@ -1,0 +1,97 @@
+"""Meta functions of the matrix products: mm, bmm, addmm.
+
+Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
+StructuredMeta with one contiguous output. Mirrors TORCH_META_FUNC(mm),
+TORCH_META_FUNC(bmm) and TORCH_META_FUNC(addmm) of ATen/native/LinearAlgebra.cpp,
+with their error texts (the dtype check of mm prints C++ type names).
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
+
+__all__ = ["cpp_type_name", "mm", "bmm", "addmm"]
+
+# caffe2::TypeMeta names, as `self.dtype()` prints in C++ error messages.
+_CPP_TYPE_NAMES = {
+    dtypes.bool: "bool",
+    dtypes.uint8: "unsigned char",
+    dtypes.int8: "signed char",
+    dtypes.int16: "short int",
+    dtypes.int32: "int",
+    dtypes.int64: "long int",
+    dtypes.float16: "c10::Half",
+    dtypes.bfloat16: "c10::BFloat16",
+    dtypes.float32: "float",
+    dtypes.float64: "double",
+    dtypes.complex32: "c10::complex<c10::Half>",
+    dtypes.complex64: "c10::complex<float>",
+    dtypes.complex128: "c10::complex<double>",
+}
+
+
+def cpp_type_name(dtype) -> str:
+    return _CPP_TYPE_NAMES[dtype]
+
+
+def _shape(t) -> str:
+    return f"{t._sizes[0]}x{t._sizes[1]}"
+
+
+def mm(self, mat2) -> StructuredMeta:
+    if self.dim() != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.dim() != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if self.dtype is not mat2.dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{cpp_type_name(self.dtype)} != {cpp_type_name(mat2.dtype)}"
+        )
+    if self._sizes[1] != mat2._sizes[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(self)} and {_shape(mat2)})"
+        )
+    sizes = (self._sizes[0], mat2._sizes[1])
+    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+
+
+def bmm(self, mat2) -> StructuredMeta:
+    if self.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    batch, rows, contraction = self._sizes
+    if mat2._sizes[0] != batch or mat2._sizes[1] != contraction:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{batch}, {contraction}] but got: [{mat2._sizes[0]}, {mat2._sizes[1]}]."
+        )
+    sizes = (batch, rows, mat2._sizes[2])
+    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+
+
+def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
+    name = dtypes.scalar_type_name
+    if self.dtype is not mat2.dtype:
+        raise RuntimeError(
+            "self and mat2 must have the same dtype, but got "
+            f"{name(self.dtype)} and {name(mat2.dtype)}"
+        )
+    if mat1.dtype is not mat2.dtype:
+        raise RuntimeError(
+            "mat1 and mat2 must have the same dtype, but got "
+            f"{name(mat1.dtype)} and {name(mat2.dtype)}"
+        )
+    if mat1.dim() != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.dim()}-D tensor")
+    if mat2.dim() != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.dim()}-D tensor")
+    if mat1._sizes[1] != mat2._sizes[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(mat1)} and {_shape(mat2)})"
+        )
+    sizes = (mat1._sizes[0], mat2._sizes[1])
+    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device))

@@ -1,0 +1,226 @@
+"""Meta functions of the reduction operators: sum, mean, prod, amax/amin, argmax/argmin,
+max/min over a dim, all/any, norm, cumsum.
+
+Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
+StructuredMeta whose outputs are contiguous tensors of the reduced shape.
+Mirrors the TORCH_META_FUNCs of ATen/native/ReduceOps.cpp and the helpers of
+ReduceOpsUtils.h (make_dim_mask, resize_reduction, zero_numel_check_dims).
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember.aten.native.common import as_dtype, wrap_dim, wrap_dims
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
+
+__all__ = [
+    "reduced_dims",
+    "reduction_shape",
+    "reduction_spec",
+    "sum_dim_IntList",
+    "mean_dim",
+    "prod_dim_int",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "max_dim",
+    "min_dim",
+    "all",
+    "all_dim",
+    "all_dims",
+    "any",
+    "any_dim",
+    "any_dims",
+    "norm_ScalarOpt_dim",
+    "norm_ScalarOpt_dim_dtype",
+    "cumsum",
+    "zero_numel_check_dims",
+]
+
+
+def _is_integral(dtype, include_bool: bool = True) -> bool:
+    if dtype is dtypes.bool:
+        return include_bool
+    return not (dtype.is_floating_point or dtype.is_complex)
+
+
+def reduced_dims(self, dim, allow_empty_dims: bool = False) -> list[int]:
+    """make_dim_mask: the wrapped dims a reduction removes (None or [] means every dim)."""
+    ndim = self.dim()
+    if dim is None:
+        return list(range(ndim))
+    if isinstance(dim, int):
+        dim = [dim]
+    if len(dim) == 0:
+        return [] if allow_empty_dims else list(range(ndim))
+    wrapped = wrap_dims(dim, ndim)
+    # A 0-dim tensor accepts dim 0 / -1, but has no dim to remove.
+    return [d for d in wrapped if d < ndim]
+
+
+def reduction_shape(self, dims, keepdim: bool) -> tuple:
+    """get_reduction_shape: the sizes left after reducing `dims`."""
+    shape = []
+    for d, size in enumerate(self._sizes):
+        if d in dims:
+            if keepdim:
+                shape.append(1)
+        else:
+            shape.append(size)
+    return tuple(shape)
+
+
+def reduction_spec(self, dims, keepdim: bool, dtype) -> OutputSpec:
+    """resize_reduction: a contiguous output of the reduced shape."""
+    return OutputSpec(reduction_shape(self, dims, keepdim), None, dtype, self.device)
+
+
+def zero_numel_check_dims(self, dims, fn_name: str) -> None:
+    """An empty input must name reduction dims, and none of them may have size 0."""
+    if self.numel() != 0:
+        return
+    if len(dims) == 0:
+        raise RuntimeError(
+            f"{fn_name}: Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    for d in dims:
+        if self.dim() == 0 or self._sizes[d] == 0:
+            raise IndexError(f"{fn_name}: Expected reduction dim {d} to have non-zero size.")
+
+
+def _promoting_dtype(self, dtype):
+    """get_dtype_from_self(promote_integers=True): integral and bool inputs sum to int64."""
+    if dtype is not None:
+        return dtype
+    if _is_integral(self.dtype):
+        return dtypes.int64
+    return self.dtype
+
+
+def sum_dim_IntList(self, dim, keepdim, dtype) -> StructuredMeta:  # noqa: N802
+    out_dtype = _promoting_dtype(self, as_dtype(dtype))
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+
+
+def mean_dim(self, dim, keepdim, dtype) -> StructuredMeta:
+    dtype = as_dtype(dtype)
+    in_dtype = _promoting_dtype(self, dtype)
+    if not (in_dtype.is_floating_point or in_dtype.is_complex):
+        what = "Input" if dtype is None else "Optional"
+        name = dtypes.scalar_type_name(self.dtype if dtype is None else dtype)
+        raise RuntimeError(
+            f"mean(): could not infer output dtype. {what} dtype must be either a floating "
+            f"point or complex dtype. Got: {name}"
+        )
+    out_dtype = self.dtype if dtype is None else dtype
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+
+
+def prod_dim_int(self, dim, keepdim, dtype) -> StructuredMeta:
+    out_dtype = _promoting_dtype(self, as_dtype(dtype))
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, [dim]), keepdim, out_dtype))
+
+
+def _amax_amin(name: str, self, dim, keepdim) -> StructuredMeta:
+    dims = reduced_dims(self, dim)
+    if self.numel() == 0:
+        named = [] if len(dim) == 0 else wrap_dims(dim, self.dim())
+        zero_numel_check_dims(self, named, f"{name}()")
+    return StructuredMeta(reduction_spec(self, dims, keepdim, self.dtype))
+
+
+def amax(self, dim, keepdim) -> StructuredMeta:
+    return _amax_amin("amax", self, dim, keepdim)
+
+
+def amin(self, dim, keepdim) -> StructuredMeta:
+    return _amax_amin("amin", self, dim, keepdim)
+
+
+def _argmax_argmin(name: str, self, dim, keepdim) -> StructuredMeta:
+    if dim is not None:
+        wrapped = wrap_dim(dim, self.dim())
+        zero_numel_check_dims(self, [wrapped], f"{name}()")
+    elif self.numel() == 0:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+    dims = reduced_dims(self, dim)
+    return StructuredMeta(reduction_spec(self, dims, keepdim, dtypes.int64))
+
+
+def argmax(self, dim, keepdim) -> StructuredMeta:
+    return _argmax_argmin("argmax", self, dim, keepdim)
+
+
+def argmin(self, dim, keepdim) -> StructuredMeta:
+    return _argmax_argmin("argmin", self, dim, keepdim)
+
+
+def _max_min_dim(name: str, self, dim, keepdim) -> StructuredMeta:
+    wrapped = wrap_dim(dim, self.dim())
+    zero_numel_check_dims(self, [wrapped], f"{name}()")
+    dims = reduced_dims(self, [dim])
+    values = reduction_spec(self, dims, keepdim, self.dtype)
+    indices = reduction_spec(self, dims, keepdim, dtypes.int64)
+    return StructuredMeta((values, indices))
+
+
+def max_dim(self, dim, keepdim) -> StructuredMeta:
+    return _max_min_dim("max", self, dim, keepdim)
+
+
+def min_dim(self, dim, keepdim) -> StructuredMeta:
+    return _max_min_dim("min", self, dim, keepdim)
+
+
+def _allany(self, dims, keepdim) -> StructuredMeta:
+    """allany_meta: uint8 stays uint8, everything else gives bool."""
+    out_dtype = dtypes.uint8 if self.dtype is dtypes.uint8 else dtypes.bool
+    return StructuredMeta(reduction_spec(self, dims, keepdim, out_dtype))
+
+
+def all(self) -> StructuredMeta:  # noqa: A001 (aten's name)
+    return _allany(self, reduced_dims(self, None), False)
+
+
+def all_dim(self, dim, keepdim) -> StructuredMeta:
+    return _allany(self, reduced_dims(self, [dim]), keepdim)
+
+
+def all_dims(self, dim, keepdim) -> StructuredMeta:
+    return _allany(self, reduced_dims(self, dim, allow_empty_dims=True), keepdim)
+
+
+any = all  # noqa: A001
+any_dim = all_dim
+any_dims = all_dims
+
+
+def _check_norm_input(self) -> None:
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. "
+            f"Got {dtypes.scalar_type_name(self.dtype)} instead."
+        )
+
+
+def norm_ScalarOpt_dim(self, p, dim, keepdim) -> StructuredMeta:  # noqa: N802
+    _check_norm_input(self)
+    out_dtype = self.dtype.to_real()
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+
+
+def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype) -> StructuredMeta:  # noqa: N802
+    _check_norm_input(self)
+    out_dtype = as_dtype(dtype)
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+
+
+def cumsum(self, dim, dtype) -> StructuredMeta:
+    wrap_dim(dim, self.dim())
+    out_dtype = _promoting_dtype(self, as_dtype(dtype))
+    return StructuredMeta(OutputSpec(self._sizes, None, out_dtype, self.device))

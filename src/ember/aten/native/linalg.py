@@ -1,0 +1,241 @@
+"""CPU kernels of the matrix products, and the composites built on them.
+
+Layer: aten/native. In: StructuredMeta + out tensors (mm, bmm, addmm), or the
+plain schema arguments (dot, matmul, outer, linear). Out: tensors. The
+composites call other operators only through `at`, so autograd sees them.
+Mirrors ATen/native/LinearAlgebra.cpp (addmm_impl_cpu_, dot, _matmul_impl,
+outer) and ATen/native/Linear.cpp (linear).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._tensor import empty_tensor
+from ember.aten.native import at
+from ember.aten.native.reduction import accumulate_dtype, store
+
+__all__ = ["mm_out", "bmm_out", "addmm_out", "dot", "matmul", "outer", "linear"]
+
+
+def _operand(t):
+    """A matrix operand in the dtype NumPy multiplies in (float32 for half/bfloat16)."""
+    values = t.ndarray()
+    compute = accumulate_dtype(t.dtype)
+    return values if values.dtype == compute else values.astype(compute)
+
+
+def _check_not_bool(name: str, t) -> None:
+    if t.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+
+
+def mm_out(meta, self, mat2, out) -> None:
+    _check_not_bool("addmm_impl_cpu_", self)
+    store(out, np.matmul(_operand(self), _operand(mat2)))
+
+
+def bmm_out(meta, self, mat2, out) -> None:
+    if self.dtype is not mat2.dtype:
+        raise RuntimeError(
+            f"expected scalar type {dtypes.scalar_type_name(self.dtype)} but found "
+            f"{dtypes.scalar_type_name(mat2.dtype)}"
+        )
+    _check_not_bool("bmm", self)
+    store(out, np.matmul(_operand(self), _operand(mat2)))
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _expand_size(t, sizes: tuple, name: str) -> None:
+    """expand_size: `self` of addmm must broadcast to the output, with expand's error text."""
+    if t.dim() > len(sizes):
+        raise RuntimeError(
+            f"{name}: the number of sizes provided ({len(sizes)}) must be greater or equal "
+            f"to the number of dimensions in the tensor ({t.dim()})"
+        )
+    offset = len(sizes) - t.dim()
+    for i, size in enumerate(t._sizes):
+        target = sizes[offset + i]
+        if size != target and size != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target}) must match the existing size "
+                f"({size}) at non-singleton dimension {offset + i}.  Target sizes: "
+                f"{_shape_text(sizes)}.  Tensor sizes: {_shape_text(t._sizes)}"
+            )
+
+
+def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
+    _expand_size(self, out._sizes, "addmm")
+    _check_not_bool("addmm_impl_cpu_", mat1)
+    product = np.matmul(_operand(mat1), _operand(mat2))
+    if alpha != 1:
+        product = product * alpha
+    if beta != 0:
+        addend = _operand(self)
+        if beta != 1:
+            addend = addend * beta
+        product = product + addend
+    store(out, np.broadcast_to(product, out._sizes))
+
+
+def dot(self, tensor):
+    """dot: CPU and Meta; the sum of the products of two 1-D tensors (no conjugation)."""
+    if self.dim() != 1 or tensor.dim() != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors"
+        )
+    if self.dtype is not tensor.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{dtypes.scalar_type_name(self.dtype)} and {dtypes.scalar_type_name(tensor.dtype)}"
+        )
+    if self.numel() != tensor.numel():
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{self.numel()}] and src "
+            f"[{tensor.numel()}] to have the same number of elements, but got "
+            f"{self.numel()} and {tensor.numel()} elements respectively"
+        )
+    out = empty_tensor((), self.dtype, self.device)
+    if self.device.type != "meta":
+        _check_not_bool("dot", self)
+        store(out, np.dot(_operand(self), _operand(tensor)))
+    return out
+
+
+# -- matmul ---------------------------------------------------------------------
+
+
+def _mv(matrix, vector):
+    """matrix @ vector as mm on a column (ember has no `mv` operator)."""
+    column = at.unsqueeze(vector, 1)
+    return at.squeeze_dim(at.mm(matrix, column), 1)
+
+
+def _should_fold(tensor1, tensor2) -> bool:
+    """should_fold: multiply the larger operand as one matrix (mm) instead of bmm."""
+    tensor1_larger = tensor1.dim() >= tensor2.dim()
+    if tensor1_larger:
+        t1, dim_t2, t2_requires_grad = tensor1, tensor2.dim(), tensor2.requires_grad
+    else:
+        t1 = at.transpose_int(tensor2, -1, -2)
+        dim_t2, t2_requires_grad = tensor1.dim(), tensor1.requires_grad
+    if not (t1.dim() >= 3 and dim_t2 <= 2):
+        return False
+    if t2_requires_grad:
+        return True
+    if tensor1.dim() == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    sizes, strides = t1._sizes, t1._strides
+    for i in range(t1.dim() - 2):
+        if strides[i] != strides[i + 1] * sizes[i + 1]:
+            return False
+    return True
+
+
+def _matmul_folded(tensor1, tensor2):
+    transpose = tensor2.dim() > tensor1.dim()
+    if transpose:
+        t1 = at.transpose_int(tensor2, -1, -2)
+        t2 = at.t(tensor1) if tensor1.dim() == 2 else tensor1
+    else:
+        t1, t2 = tensor1, tensor2
+    output_shape = list(t1._sizes[:-1])
+    folded_dim1 = math.prod(output_shape)
+    if t2.dim() == 2:
+        output_shape.append(t2._sizes[1])
+    t1_folded = at.reshape(t1, [folded_dim1, t1._sizes[-1]])
+    if t2.dim() == 2:
+        output = at._unsafe_view(at.mm(t1_folded, t2), output_shape)
+        if transpose:
+            return at.contiguous(at.transpose_int(output, -1, -2), 0)
+        return output
+    return at._unsafe_view(_mv(t1_folded, t2), output_shape)
+
+
+def _broadcast_batches(a: tuple, b: tuple) -> list[int]:
+    from ember.aten.tensor_iterator import broadcast_shapes
+
+    return list(broadcast_shapes(tuple(a), tuple(b)))
+
+
+def _matmul_batched(tensor1, tensor2):
+    dim1, dim2 = tensor1.dim(), tensor2.dim()
+    n = tensor1._sizes[-2] if dim1 > 1 else 1
+    m1 = tensor1._sizes[-1]
+    batch1 = tensor1._sizes[: max(dim1 - 2, 0)]
+    m2 = tensor2._sizes[-2] if dim2 > 1 else tensor2._sizes[0]
+    p = tensor2._sizes[-1] if dim2 > 1 else 1
+    batch2 = tensor2._sizes[: max(dim2 - 2, 0)]
+    output_shape = _broadcast_batches(batch1, batch2)
+    batch_product = math.prod(output_shape)
+    expanded1 = at.expand(tensor1, [*output_shape, n, m1], False)
+    expanded1 = at.reshape(expanded1, [batch_product, n, m1])
+    vector_rhs = dim2 == 1
+    if vector_rhs:
+        expanded2 = at.expand(tensor2, [*output_shape, m2], False)
+        expanded2 = at.unsqueeze(at.reshape(expanded2, [batch_product, m2]), 2)
+    else:
+        expanded2 = at.expand(tensor2, [*output_shape, m2, p], False)
+        expanded2 = at.reshape(expanded2, [batch_product, m2, p])
+    if dim1 > 1:
+        output_shape.append(n)
+    if dim2 > 1:
+        output_shape.append(p)
+    product = at.bmm(expanded1, expanded2)
+    if vector_rhs:
+        product = at.squeeze_dim(product, -1)
+    return at._unsafe_view(product, output_shape)
+
+
+def matmul(self, other):
+    """_matmul_impl: dot, mv, mm, folded mm or broadcast bmm by the operands' dims."""
+    dim1, dim2 = self.dim(), other.dim()
+    if dim1 == 0 or dim2 == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D"
+        )
+    if dim1 == 1 and dim2 == 1:
+        return at.dot(self, other)
+    if dim1 == 2 and dim2 == 1:
+        return _mv(self, other)
+    if dim1 == 1 and dim2 == 2:
+        return at.squeeze_dim(at.mm(at.unsqueeze(self, 0), other), 0)
+    if dim1 == 2 and dim2 == 2:
+        return at.mm(self, other)
+    if _should_fold(self, other):
+        return _matmul_folded(self, other)
+    return _matmul_batched(self, other)
+
+
+def outer(self, vec2):
+    for name, t in (("self", self), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+    return at.mul_Tensor(at.reshape(self, [self._sizes[0], 1]), vec2)
+
+
+def _flatten_nd_linear(input, weight, bias):
+    sizes = input._sizes
+    flattened = at.reshape(input, [math.prod(sizes[:-1]), sizes[-1]])
+    result = at.addmm(bias, flattened, at.t(weight), 1, 1)
+    return at.view(result, [*sizes[:-1], result._sizes[1]])
+
+
+def linear(input, weight, bias):  # noqa: A002 (PyTorch's argument name)
+    if input.dim() == 2 and bias is not None:
+        return at.addmm(bias, input, at.t(weight), 1, 1)
+    if bias is not None and input.is_contiguous():
+        if input.dim() == 3 or bias.dim() == 1:
+            return _flatten_nd_linear(input, weight, bias)
+    output = at.matmul(input, at.t(weight))
+    if bias is not None:
+        output = at.add__Tensor(output, bias, 1)
+    return output

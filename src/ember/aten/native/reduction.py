@@ -1,0 +1,258 @@
+"""CPU kernels of the reduction operators, computed by NumPy into the outputs' views.
+
+Layer: aten/native. In: a StructuredMeta (from aten/meta/reduction.py), the
+schema's arguments and the already-shaped out tensors. Out: values written
+into `out.ndarray()`. Half and bfloat16 accumulate in float32, as PyTorch's
+CPU reductions do. Mirrors ATen/native/ReduceOps.cpp (TORCH_IMPL_FUNCs) and
+the composite full reductions `sum(self, dtype)` / `mean(self, dtype)`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._tensor import empty_tensor
+from ember.aten.meta import reduction as meta_reduction
+from ember.aten.native import at
+from ember.aten.native.common import as_dtype
+
+__all__ = [
+    "sum",
+    "sum_IntList_out",
+    "mean",
+    "mean_out",
+    "prod",
+    "prod_int_out",
+    "amax_out",
+    "amin_out",
+    "argmax_out",
+    "argmin_out",
+    "max",
+    "min",
+    "max_dim_max",
+    "min_dim_min",
+    "max_other",
+    "min_other",
+    "max_out",
+    "min_out",
+    "all_all_out",
+    "all_out",
+    "all_dims_out",
+    "any_all_out",
+    "any_out",
+    "any_dims_out",
+    "cumsum_out",
+    "accumulate_dtype",
+    "reduced_axes",
+    "store",
+]
+
+_LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
+
+
+def accumulate_dtype(dtype):
+    """The NumPy dtype a reduction computes in: float32 for half and bfloat16."""
+    if dtype in _LOW_PRECISION:
+        return np.dtype(np.float32)
+    return dtype.np_dtype
+
+
+def reduced_axes(self, dim, allow_empty_dims: bool = False) -> tuple:
+    return tuple(meta_reduction.reduced_dims(self, dim, allow_empty_dims))
+
+
+def store(out, values) -> None:
+    """Write a NumPy result into an out tensor's view (casting to its dtype)."""
+    target = out.ndarray()
+    target[...] = np.asarray(values).astype(target.dtype, copy=False).reshape(target.shape)
+
+
+def _input(self, dtype):
+    """The input's values in the dtype the reduction computes in."""
+    values = self.ndarray()
+    compute = accumulate_dtype(dtype)
+    if values.dtype != compute:
+        values = values.astype(compute)
+    return values
+
+
+# -- sum, mean, prod ----------------------------------------------------------
+
+
+def sum(self, dtype):  # noqa: A001 (aten's name)
+    """sum(self, *, dtype): the full reduction, as `sum.dim_IntList` over every dim."""
+    return at.sum_dim_IntList(self, [], False, dtype)
+
+
+def sum_IntList_out(meta, self, dim, keepdim, dtype, out) -> None:  # noqa: N802
+    axes = reduced_axes(self, dim)
+    values = np.sum(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
+    store(out, values)
+
+
+def mean(self, dtype):
+    return at.mean_dim(self, [], False, dtype)
+
+
+def mean_out(meta, self, dim, keepdim, dtype, out) -> None:
+    axes = reduced_axes(self, dim)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.mean(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
+    store(out, values)
+
+
+def prod(self, dtype):
+    """prod(self, *, dtype): CPU and Meta; the product of every element."""
+    meta = meta_reduction.sum_dim_IntList(self, [], False, dtype)
+    spec = meta.spec
+    out = empty_tensor(spec.sizes, spec.dtype, spec.device)
+    if self.device.type != "meta":
+        store(out, np.prod(_input(self, spec.dtype)))
+    return out
+
+
+def prod_int_out(meta, self, dim, keepdim, dtype, out) -> None:
+    axes = reduced_axes(self, [dim])
+    values = np.prod(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
+    store(out, values)
+
+
+# -- amax, amin, argmax, argmin, max, min ---------------------------------------
+
+
+def _extreme(reducer, self, axes, keepdim):
+    values = self.ndarray()
+    if values.size == 0:  # reducing only over non-empty dims of an empty tensor
+        shape = meta_reduction.reduction_shape(self, axes, keepdim)
+        return np.empty(shape, values.dtype)
+    return reducer(values, axis=axes, keepdims=keepdim)
+
+
+def amax_out(meta, self, dim, keepdim, out) -> None:
+    store(out, _extreme(np.max, self, reduced_axes(self, dim), keepdim))
+
+
+def amin_out(meta, self, dim, keepdim, out) -> None:
+    store(out, _extreme(np.min, self, reduced_axes(self, dim), keepdim))
+
+
+def _arg_extreme(finder, self, dim, keepdim):
+    """argmax/argmin: NaN counts as the extreme, the first occurrence wins."""
+    values = self.ndarray()
+    if dim is None:
+        index = finder(values.reshape(-1))
+        shape = (1,) * self.dim() if keepdim else ()
+        return np.full(shape, index, dtype=np.int64)
+    axis = meta_reduction.reduced_dims(self, [dim])
+    if not axis:  # a 0-dim tensor
+        return np.zeros((), dtype=np.int64)
+    if values.size == 0:
+        shape = meta_reduction.reduction_shape(self, axis, keepdim)
+        return np.empty(shape, np.int64)
+    return finder(values, axis=axis[0], keepdims=keepdim)
+
+
+def argmax_out(meta, self, dim, keepdim, out) -> None:
+    store(out, _arg_extreme(np.argmax, self, dim, keepdim))
+
+
+def argmin_out(meta, self, dim, keepdim, out) -> None:
+    store(out, _arg_extreme(np.argmin, self, dim, keepdim))
+
+
+def _full_extreme(name: str, reducer, self):
+    """max(self) / min(self): CPU and Meta; a 0-dim tensor of self's dtype."""
+    meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
+    out = empty_tensor((), self.dtype, self.device)
+    if self.device.type != "meta":
+        store(out, reducer(self.ndarray()))
+    return out
+
+
+def max(self):  # noqa: A001
+    return _full_extreme("max", np.max, self)
+
+
+def min(self):  # noqa: A001
+    return _full_extreme("min", np.min, self)
+
+
+def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
+    index = _arg_extreme(finder, self, dim, keepdim)
+    store(indices, index)
+    source = self.ndarray()
+    if self.dim() == 0:
+        store(values, source)
+        return
+    axis = meta_reduction.reduced_dims(self, [dim])[0]
+    expanded = index if keepdim else np.expand_dims(index, axis)
+    store(values, np.take_along_axis(source, expanded, axis=axis))
+
+
+def max_dim_max(meta, self, dim, keepdim, max, max_values) -> None:  # noqa: A002
+    _dim_extreme(np.argmax, self, dim, keepdim, max, max_values)
+
+
+def min_dim_min(meta, self, dim, keepdim, min, min_indices) -> None:  # noqa: A002
+    _dim_extreme(np.argmin, self, dim, keepdim, min, min_indices)
+
+
+def max_other(self, other):
+    return at.maximum(self, other)
+
+
+def min_other(self, other):
+    return at.minimum(self, other)
+
+
+def max_out(self, other, out):
+    return at.maximum_out(self, other, out)
+
+
+def min_out(self, other, out):
+    return at.minimum_out(self, other, out)
+
+
+# -- all, any -------------------------------------------------------------------
+
+
+def _allany(reducer, self, axes, keepdim, out) -> None:
+    values = self.ndarray()
+    store(out, reducer(values != 0, axis=axes, keepdims=keepdim))
+
+
+def all_all_out(meta, self, out) -> None:
+    _allany(np.all, self, reduced_axes(self, None), False, out)
+
+
+def all_out(meta, self, dim, keepdim, out) -> None:
+    _allany(np.all, self, reduced_axes(self, [dim]), keepdim, out)
+
+
+def all_dims_out(meta, self, dim, keepdim, out) -> None:
+    _allany(np.all, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
+
+
+def any_all_out(meta, self, out) -> None:
+    _allany(np.any, self, reduced_axes(self, None), False, out)
+
+
+def any_out(meta, self, dim, keepdim, out) -> None:
+    _allany(np.any, self, reduced_axes(self, [dim]), keepdim, out)
+
+
+def any_dims_out(meta, self, dim, keepdim, out) -> None:
+    _allany(np.any, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
+
+
+# -- cumsum ------------------------------------------------------------------------
+
+
+def cumsum_out(meta, self, dim, dtype, out) -> None:
+    values = _input(self, as_dtype(dtype, meta.compute_dtype))
+    if self.dim() == 0:
+        store(out, values)
+        return
+    axis = meta_reduction.reduced_dims(self, [dim])[0]
+    store(out, np.cumsum(values, axis=axis))

@@ -1,0 +1,53 @@
+"""CPU kernels of sort and topk.
+
+Layer: aten/native. In: a StructuredMeta, the schema arguments and the
+(values, indices) out tensors. Out: values written into the outputs' views.
+Sorting is always stable (PyTorch's CPU sort is stable too); NaN sorts as the
+largest value, as in PyTorch. Mirrors ATen/native/Sorting.cpp and
+ATen/native/cpu/SortingKernel.cpp.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.aten.native.common import wrap_dim
+from ember.aten.native.reduction import store
+
+__all__ = ["sort_values_stable", "topk_values"]
+
+
+def _order(values, axis: int, descending: bool):
+    """Stable argsort along `axis`; descending keeps equal elements in their original order."""
+    if not descending:
+        return np.argsort(values, axis=axis, kind="stable")
+    # Reverse, sort ascending stably, reverse back, then map indices: this gives a
+    # descending order in which ties keep ascending index order.
+    length = values.shape[axis]
+    flipped = np.flip(values, axis=axis)
+    order = np.argsort(flipped, axis=axis, kind="stable")
+    order = np.flip(order, axis=axis)
+    return length - 1 - order
+
+
+def _as_vectors(self):
+    """The values with 0-dim inputs treated as one element along axis 0."""
+    values = self.ndarray()
+    return values.reshape(1) if self.dim() == 0 else values
+
+
+def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> None:
+    data = _as_vectors(self)
+    axis = wrap_dim(dim, self.dim())
+    order = _order(data, axis, descending)
+    store(indices, order)
+    store(values, np.take_along_axis(data, order, axis=axis))
+
+
+def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
+    data = _as_vectors(self)
+    axis = wrap_dim(dim, self.dim())
+    order = _order(data, axis, descending=largest)
+    chosen = np.take(order, np.arange(k), axis=axis)
+    store(indices, chosen)
+    store(values, np.take_along_axis(data, chosen, axis=axis))

@@ -16,3 +16,7 @@ def __getattr__(name: str):
     from ember.aten._dev import missing
 
     return missing(__name__, name)
+from .reduction import *  # noqa: F403
+from .linalg import *  # noqa: F403
+from .softmax import *  # noqa: F403
+from .sorting import *  # noqa: F403

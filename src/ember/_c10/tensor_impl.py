@@ -136,6 +136,9 @@ class TensorImpl:
     )
 
     # -- construction ------------------------------------------------------
+    # Every constructor sets every slot (an unset slot would raise on read);
+    # they are written out in full because allocation is on every op's hot path.
+
     @classmethod
     def _wrap(cls, array, dtype=None, inference: bool = False):
         """A new tensor over a fresh NumPy array. See Note [Kernel contract for tensor data]."""
@@ -150,7 +153,8 @@ class TensorImpl:
         if array.flags.c_contiguous:
             self._storage = None
             self._array = array
-            self._strides = contiguous_strides(sizes)
+            strides = _CONTIGUOUS_STRIDES.get(sizes)
+            self._strides = strides if strides is not None else contiguous_strides(sizes)
         else:
             _adopt_strided(self, array)
         self._sizes = sizes
@@ -206,13 +210,46 @@ class TensorImpl:
 
     @classmethod
     def _empty(cls, sizes, dtype, device=CPU, strides=None, inference: bool = False):
-        """Fresh memory for ``sizes`` (contiguous unless ``strides`` is given)."""
-        sizes = tuple(sizes)
-        if device.type == "cpu" and strides is None:
-            return cls._wrap(np.empty(sizes, dtype=_numpy_dtype(dtype)), dtype, inference)
+        """Fresh memory for ``sizes`` (contiguous unless other ``strides`` are given)."""
+        if sizes.__class__ is not tuple:
+            sizes = tuple(sizes)
+        contiguous = _CONTIGUOUS_STRIDES.get(sizes) or contiguous_strides(sizes)
+        if strides is not None:
+            strides = tuple(strides)
+            if strides == contiguous:
+                strides = None
+        if device is CPU and strides is None:
+            np_dtype = dtype.np_dtype
+            if np_dtype is None:
+                _numpy_dtype(dtype)  # raises
+            self = object.__new__(cls)
+            self._storage = None
+            self._array = np.empty(sizes, np_dtype)
+            self._sizes = sizes
+            self._strides = contiguous
+            self._storage_offset = 0
+            self.dtype = dtype
+            self.device = CPU
+            if inference:
+                self._key_bits = CPU_INFERENCE_KEY_BITS
+                self._is_inference = True
+            else:
+                self._key_bits = CPU_KEY_BITS
+                self._is_inference = False
+            self._version_counter = None
+            self._python_dispatch = False
+            self._requires_grad = False
+            self._grad = None
+            self._grad_fn = None
+            self._output_nr = 0
+            self._base = None
+            self._view_info = None
+            self._backward_hooks = None
+            self._retains_grad = False
+            return self
         if strides is None:
-            strides = contiguous_strides(sizes)
-        span = storage_span(sizes, tuple(strides), 0)
+            strides = contiguous
+        span = storage_span(sizes, strides, 0)
         if device.type == "meta":
             storage = Storage(None, span * dtype.itemsize, META)
         else:

@@ -94,6 +94,7 @@ _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
 _op_index_Tensor = handle("index.Tensor")
 _op_index_Tensor_out = handle("index.Tensor_out")
+_op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
@@ -247,6 +248,7 @@ _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_ScalarSelf = handle("where.ScalarSelf")
 _op_where_self = handle("where.self")
 _op_where_self_out = handle("where.self_out")
+_op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_like = handle("zeros_like")
 
@@ -979,6 +981,20 @@ def index(*args, **kwargs):
     if v[2] is None:
         return _op_index_Tensor.call(v[0], v[1])
     return _op_index_Tensor_out.call(v[0], v[1], v[2])
+
+
+
+_parser_f_index_put = PythonArgParser(
+    [
+        "index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)",
+    ],
+)
+
+
+def index_put(*args, **kwargs):
+    """index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
+    v = _parser_f_index_put.parse(args, kwargs)[1]
+    return _op_index_put.call(v[0], v[1], v[2], v[3])
 
 
 
@@ -2272,6 +2288,20 @@ def where(*args, **kwargs):
 
 
 
+_parser_f_zero_ = PythonArgParser(
+    [
+        "zero_(Tensor input)",
+    ],
+)
+
+
+def zero_(*args, **kwargs):
+    """zero_(Tensor input)"""
+    v = _parser_f_zero_.parse(args, kwargs)[1]
+    return _op_zero_.call(v[0])
+
+
+
 _parser_f_zeros = PythonArgParser(
     [
         "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
@@ -2299,4 +2329,4 @@ def zeros_like(*args, **kwargs):
     return finish_factory(_op_zeros_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
 
 
-__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -336,20 +336,20 @@ def exp_out(self, out):
     return out
 
 
-# index.Tensor_out: structured, ufunc index
+# index.Tensor_out: structured
 
 
 def index_Tensor(self, indices):
     meta = M.index_Tensor(self, indices)
     out = meta.allocate()
-    U.index(meta, self, indices, out)
+    N.index_out(meta, self, indices, out)
     return out
 
 
 def index_Tensor_out(self, indices, out):
     meta = M.index_Tensor(self, indices)
     meta.resize_outputs(out)
-    U.index(meta, self, indices, out)
+    N.index_out(meta, self, indices, out)
     return out
 
 
@@ -1720,6 +1720,7 @@ impl("var.correction", "CPU", N.var_correction)
 impl("var.correction_out", "CPU", N.var_correction_out)
 impl("where.self", "CPU", N.where_self)
 impl("where.self_out", "CPU", N.where_self_out)
+impl("zero_", "CPU", N.zero_)
 impl("_local_scalar_dense", "CPU", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "CPU", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "CPU", N.masked_fill__Tensor)

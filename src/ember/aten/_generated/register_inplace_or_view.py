@@ -934,6 +934,15 @@ def where_self_out(keyset, condition, self, other, out):
     return finish_inplace(result, out)
 
 
+_zero_ = handle("zero_")
+
+
+def zero_(keyset, self):
+    with below():
+        result = _zero_.redispatch(keyset & AFTER, self)
+    return finish_inplace(result, self)
+
+
 _norm_out = handle("norm.out")
 
 
@@ -1022,6 +1031,15 @@ def to_other(keyset, self, other, non_blocking, copy, memory_format):
     with below():
         result = _to_other.redispatch(keyset & AFTER, self, other, non_blocking, copy, memory_format)
     return finish_view("to.other", self, result)
+
+
+_to_dtype = handle("to.dtype")
+
+
+def to_dtype(keyset, self, dtype, non_blocking, copy, memory_format):
+    with below():
+        result = _to_dtype.redispatch(keyset & AFTER, self, dtype, non_blocking, copy, memory_format)
+    return finish_view("to.dtype", self, result)
 
 
 _masked_fill__Scalar = handle("masked_fill_.Scalar")
@@ -1694,6 +1712,7 @@ impl("unsqueeze", "ADInplaceOrView", unsqueeze, keyset_arg="raw")
 impl("var.correction_out", "ADInplaceOrView", var_correction_out, keyset_arg="raw")
 impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
+impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
@@ -1704,6 +1723,7 @@ impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
 impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
 impl("to.device", "ADInplaceOrView", to_device, keyset_arg="raw")
 impl("to.other", "ADInplaceOrView", to_other, keyset_arg="raw")
+impl("to.dtype", "ADInplaceOrView", to_dtype, keyset_arg="raw")
 impl("masked_fill_.Scalar", "ADInplaceOrView", masked_fill__Scalar, keyset_arg="raw")
 impl("masked_fill_.Tensor", "ADInplaceOrView", masked_fill__Tensor, keyset_arg="raw")
 impl("view", "ADInplaceOrView", view, keyset_arg="raw")

@@ -295,7 +295,7 @@ def exp_out(self, out):
     return out
 
 
-# index.Tensor_out: structured, ufunc index
+# index.Tensor_out: structured
 
 
 def index_Tensor(self, indices):
@@ -1535,6 +1535,7 @@ impl("var.correction", "Meta", N.var_correction)
 impl("var.correction_out", "Meta", N.var_correction_out)
 impl("where.self", "Meta", N.where_self)
 impl("where.self_out", "Meta", N.where_self_out)
+impl("zero_", "Meta", N.zero_)
 impl("_local_scalar_dense", "Meta", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "Meta", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "Meta", N.masked_fill__Tensor)

@@ -67,6 +67,7 @@ _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
 _op_index_Tensor = handle("index.Tensor")
+_op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_isnan = handle("isnan")
@@ -118,6 +119,10 @@ _op_ne__Scalar = handle("ne_.Scalar")
 _op_ne__Tensor = handle("ne_.Tensor")
 _op_neg = handle("neg")
 _op_neg_ = handle("neg_")
+_op_new_empty = handle("new_empty")
+_op_new_full = handle("new_full")
+_op_new_ones = handle("new_ones")
+_op_new_zeros = handle("new_zeros")
 _op_norm_Scalar = handle("norm.Scalar")
 _op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
 _op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
@@ -184,6 +189,7 @@ _op_view = handle("view")
 _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
+_op_zero_ = handle("zero_")
 
 
 _parser_m_abs = PythonArgParser(
@@ -902,6 +908,20 @@ def index(self, *args, **kwargs):
 
 
 
+_parser_m_index_put = PythonArgParser(
+    [
+        "index_put(Tensor?[] indices, Tensor values, bool accumulate=False)",
+    ],
+)
+
+
+def index_put(self, *args, **kwargs):
+    """index_put(Tensor?[] indices, Tensor values, bool accumulate=False)"""
+    v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
+    return _op_index_put.call(self, v[0], v[1], v[2])
+
+
+
 _parser_m_index_put_ = PythonArgParser(
     [
         "index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)",
@@ -1461,6 +1481,62 @@ def neg_(self, *args, **kwargs):
     """neg_()"""
     v = _parser_m_neg_.parse(args, kwargs, self=self)[1]
     return _op_neg_.call(self)
+
+
+
+_parser_m_new_empty = PythonArgParser(
+    [
+        "new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+    ],
+)
+
+
+def new_empty(self, *args, **kwargs):
+    """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
+    return finish_factory(_op_new_empty.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
+
+
+
+_parser_m_new_full = PythonArgParser(
+    [
+        "new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+    ],
+)
+
+
+def new_full(self, *args, **kwargs):
+    """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
+    return finish_factory(_op_new_full.call(self, v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+
+
+
+_parser_m_new_ones = PythonArgParser(
+    [
+        "new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+    ],
+)
+
+
+def new_ones(self, *args, **kwargs):
+    """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
+    return finish_factory(_op_new_ones.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
+
+
+
+_parser_m_new_zeros = PythonArgParser(
+    [
+        "new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+    ],
+)
+
+
+def new_zeros(self, *args, **kwargs):
+    """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
+    return finish_factory(_op_new_zeros.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
 
 
 
@@ -2234,4 +2310,18 @@ def where(self, *args, **kwargs):
         return _op_where_ScalarOther.call(wrap_number(v[0]), self, v[1])
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where']
+
+_parser_m_zero_ = PythonArgParser(
+    [
+        "zero_()",
+    ],
+)
+
+
+def zero_(self, *args, **kwargs):
+    """zero_()"""
+    v = _parser_m_zero_.parse(args, kwargs, self=self)[1]
+    return _op_zero_.call(self)
+
+
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']

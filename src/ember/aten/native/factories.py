@@ -1,0 +1,245 @@
+"""Factory kernels: empty / zeros / ones / full (and their _like and new_ forms), fill_, zero_.
+
+Layer: aten/native. In: the full schema argument list (Note [Dispatcher
+calling convention]); factories reach the CPU or Meta kernel through the
+generated BackendSelect kernel. Out: fresh tensors. Mirrors
+ATen/native/TensorFactories.cpp (empty, empty_like's preserve_format,
+infer_full_options) and ATen/native/Fill.cpp (fill_ and the checked
+Scalar conversion of c10/util/TypeCast.h). Ranges and random factories
+live in factories_range.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._tensor import empty_tensor
+from ember.aten.native import at
+from ember.aten.native.common import as_dtype
+from ember.aten.native.layout import (
+    check_sizes,
+    like_strides,
+    memory_format_name,
+    strides_for,
+    target_device,
+)
+
+__all__ = [
+    "empty_memory_format",
+    "empty_strided",
+    "empty_like",
+    "zeros",
+    "ones",
+    "full",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "new_empty",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "fill__Scalar",
+    "fill__Tensor",
+    "zero_",
+    "_local_scalar_dense",
+]
+
+# The C++ type names c10's checked_convert puts into its overflow message.
+_CPP_NAMES = {
+    dtypes.bool: "bool", dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+    dtypes.int32: "int", dtypes.int64: "int64_t", dtypes.float16: "c10::Half",
+    dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double",
+    dtypes.complex32: "c10::complex<c10::Half>", dtypes.complex64: "c10::complex<float>",
+    dtypes.complex128: "c10::complex<double>",
+}  # fmt: skip
+
+
+def _limits(dtype):
+    if dtype.is_complex:
+        dtype = dtype.to_real()
+    if dtype.is_floating_point:
+        info = np.finfo(dtype.np_dtype)
+        return float(info.min), float(info.max)
+    info = np.iinfo(dtype.np_dtype)
+    return int(info.min), int(info.max)
+
+
+def _overflows(value, dtype) -> bool:
+    """c10::overflows<To>(value) for a Python bool / int / float / complex."""
+    if dtype is dtypes.bool or isinstance(value, bool):
+        return False
+    if isinstance(value, complex):
+        if not dtype.is_complex and value.imag != 0:
+            return True
+        return _overflows(value.real, dtype) or _overflows(value.imag, dtype)
+    low, high = _limits(dtype)
+    floating = dtype.is_floating_point or dtype.is_complex
+    if isinstance(value, float):
+        if math.isinf(value):
+            return not floating
+        if math.isnan(value):
+            return not floating
+        return value < low or value > high
+    if not floating and low == 0 and value < 0:
+        return -value > high  # negative numbers wrap into unsigned types
+    return value < low or value > high
+
+
+def checked_value(value, dtype):
+    """Scalar::to<T>(): ``value`` as a NumPy scalar of ``dtype``, or PyTorch's overflow error."""
+    if _overflows(value, dtype):
+        raise RuntimeError(
+            f"value cannot be converted to type {_CPP_NAMES[dtype]} without overflow"
+        )
+    if isinstance(value, complex) and not dtype.is_complex:
+        value = value.real
+    source = np.array(value)
+    if source.dtype.kind == "i" and dtype.np_dtype.kind == "u":
+        source = source.astype(np.int64)
+    with np.errstate(all="ignore"):
+        return source.astype(dtype.np_dtype)[()]
+
+
+# -- empty --------------------------------------------------------------------
+
+
+def empty_memory_format(size, dtype, layout, device, pin_memory, memory_format):
+    sizes = check_sizes(size)
+    name = memory_format_name(memory_format, "contiguous_format")
+    if name == "preserve_format":
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    strides = None if name == "contiguous_format" else strides_for(sizes, name)
+    dtype = as_dtype(dtype, dtypes.get_default_dtype())
+    return empty_tensor(sizes, dtype, target_device(device), strides)
+
+
+def empty_strided(size, stride, dtype, layout, device, pin_memory):
+    sizes = check_sizes(size)
+    strides = tuple(int(s) for s in stride)
+    if len(strides) != len(sizes):
+        raise RuntimeError(
+            f"mismatch in length of strides and shape: {len(strides)} vs {len(sizes)}"
+        )
+    dtype = as_dtype(dtype, dtypes.get_default_dtype())
+    return empty_tensor(sizes, dtype, target_device(device), strides)
+
+
+def empty_like(self, dtype, layout, device, pin_memory, memory_format):
+    dtype = as_dtype(dtype, self.dtype)
+    device = target_device(device, self.device)
+    return empty_tensor(self._sizes, dtype, device, like_strides(self, memory_format))
+
+
+# -- filled factories -----------------------------------------------------------
+
+
+def zeros(size, dtype, layout, device, pin_memory):
+    return at.zero_(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
+
+
+def ones(size, dtype, layout, device, pin_memory):
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return at.fill__Scalar(result, 1)
+
+
+def _full_dtype(fill_value, dtype):
+    """infer_full_options: bool -> bool, int -> int64, complex -> the default complex."""
+    if dtype is not None:
+        return dtype
+    if isinstance(fill_value, bool):
+        return dtypes.bool
+    if isinstance(fill_value, int):
+        return dtypes.int64
+    if isinstance(fill_value, complex):
+        return dtypes.get_default_complex_dtype()
+    return None
+
+
+def full(size, fill_value, dtype, layout, device, pin_memory):
+    dtype = _full_dtype(fill_value, dtype)
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return at.fill__Scalar(result, fill_value)
+
+
+def zeros_like(self, dtype, layout, device, pin_memory, memory_format):
+    return at.zero_(at.empty_like(self, dtype, layout, device, pin_memory, memory_format))
+
+
+def ones_like(self, dtype, layout, device, pin_memory, memory_format):
+    result = at.empty_like(self, dtype, layout, device, pin_memory, memory_format)
+    return at.fill__Scalar(result, 1)
+
+
+def full_like(self, fill_value, dtype, layout, device, pin_memory, memory_format):
+    result = at.empty_like(self, dtype, layout, device, pin_memory, memory_format)
+    return at.fill__Scalar(result, fill_value)
+
+
+# -- Tensor.new_* (dtype and device default to self's) ---------------------------
+
+
+def _new_options(self, dtype, device):
+    return as_dtype(dtype, self.dtype), target_device(device, self.device)
+
+
+def new_empty(self, size, dtype, layout, device, pin_memory):
+    dtype, device = _new_options(self, dtype, device)
+    return at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+
+
+def new_zeros(self, size, dtype, layout, device, pin_memory):
+    dtype, device = _new_options(self, dtype, device)
+    return at.zeros(size, dtype, layout, device, pin_memory)
+
+
+def new_ones(self, size, dtype, layout, device, pin_memory):
+    dtype, device = _new_options(self, dtype, device)
+    return at.ones(size, dtype, layout, device, pin_memory)
+
+
+def new_full(self, size, fill_value, dtype, layout, device, pin_memory):
+    dtype, device = _new_options(self, dtype, device)
+    return at.full(size, fill_value, dtype, layout, device, pin_memory)
+
+
+# -- fill_ / zero_ / item ----------------------------------------------------------
+
+
+def fill__Scalar(self, value):  # noqa: N802 (kernel names follow overloads)
+    converted = checked_value(value, self.dtype)
+    if self.device.type != "meta" and self.numel():
+        self.ndarray()[...] = converted
+    return self
+
+
+def fill__Tensor(self, value):  # noqa: N802
+    if value.dim() != 0:
+        raise RuntimeError(
+            "fill_ only supports 0-dimension value tensor but got tensor with "
+            f"{value.dim()} dimensions."
+        )
+    if self.device.type == "meta":
+        return self
+    return fill__Scalar(self, at._local_scalar_dense(value))
+
+
+def zero_(self):
+    if self.device.type != "meta" and self.numel():
+        self.ndarray()[...] = 0
+    return self
+
+
+def _local_scalar_dense(self):
+    if self.device.type == "meta":
+        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+    value = self.ndarray().reshape(()).item()
+    if self.dtype.is_floating_point:
+        return float(value)
+    if self.dtype.is_complex:
+        return complex(value)
+    if self.dtype is dtypes.bool:
+        return bool(value)
+    return int(value)

@@ -1,0 +1,306 @@
+"""Range and random factory kernels: arange, linspace, eye, rand, randn, randint, rand(n)_like.
+
+Layer: aten/native. In: the full schema argument list (Scalars arrive as Python
+numbers). Out: fresh tensors, filled on CPU, shaped only on Meta. Mirrors
+ATen/native/RangeFactories.cpp (arange's size computation in the accumulate
+type, linspace's two-sided formula), TensorFactories.cpp (eye, rand*, randint)
+and the bound checks of ATen/native/DistributionTemplates.h. Random values
+come from ember.random's default generator (NumPy streams, not PyTorch's).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ember import random as _random
+from ember._c10 import dtypes
+from ember.aten.native import at
+from ember.aten.native.common import as_dtype
+from ember.aten.native.factories import checked_value
+from ember.aten.native.layout import resize_to
+
+__all__ = [
+    "arange",
+    "arange_start",
+    "arange_start_step",
+    "arange_start_out",
+    "linspace",
+    "linspace_out",
+    "eye",
+    "eye_m",
+    "rand",
+    "randn",
+    "randint",
+    "randint_low",
+    "rand_like",
+    "randn_like",
+]
+
+_SCALAR_NAMES = dtypes._SCALAR_TYPE_NAMES
+
+
+def _has_data(t) -> bool:
+    return t.device.type != "meta" and t.numel() > 0
+
+
+def _not_implemented(kernel: str, dtype) -> NotImplementedError:
+    return NotImplementedError(
+        f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(dtype)}'"
+    )
+
+
+def _cpp(value) -> str:
+    """A number as C++'s ostream prints it (default precision 6)."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# -- arange ---------------------------------------------------------------------
+
+
+def _is_integral(value) -> bool:
+    return isinstance(value, (bool, int))
+
+
+def arange(end, dtype, layout, device, pin_memory):
+    return arange_start_step(0, end, 1, dtype, layout, device, pin_memory)
+
+
+def arange_start(start, end, dtype, layout, device, pin_memory):
+    return arange_start_step(start, end, 1, dtype, layout, device, pin_memory)
+
+
+def arange_start_step(start, end, step, dtype, layout, device, pin_memory):
+    if dtype is None and _is_integral(start) and _is_integral(end) and _is_integral(step):
+        dtype = dtypes.int64
+    result = at.empty_memory_format([0], dtype, layout, device, pin_memory, None)
+    return at.arange_start_out(start, end, step, result)
+
+
+def _acc_dtype(dtype):
+    """at::acc_type<scalar_t, /*is_cuda=*/false>."""
+    if dtype in (dtypes.float16, dtypes.bfloat16):
+        return dtypes.float32
+    if dtype.is_floating_point:
+        return dtypes.float64
+    return dtypes.int64
+
+
+def _trunc_div(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b >= 0) else -quotient
+
+
+def arange_start_out(start, end, step, out):
+    dtype = out.dtype
+    if dtype is dtypes.bool or dtype.is_complex:
+        raise _not_implemented("arange_cpu", dtype)
+    acc = _acc_dtype(dtype)
+    x_start, x_end, x_step = (checked_value(v, acc).item() for v in (start, end, step))
+    if x_step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(x_start) and math.isfinite(x_end)):
+        raise RuntimeError(f"unsupported range: {_cpp(x_start)} -> {_cpp(x_end)}")
+    if not ((x_step > 0 and x_end >= x_start) or (x_step < 0 and x_end <= x_start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is dtypes.int64:
+        sign = (x_step > 0) - (x_step < 0)
+        size_d = float(_trunc_div(x_end - x_start + x_step - sign, x_step))
+    else:
+        size_d = math.ceil((float(end) - float(start)) / float(step))
+    if not (0 <= size_d <= float(2**63 - 1)):
+        raise RuntimeError("invalid size, possible overflow?")
+    size = int(size_d)
+    numel = out.numel()
+    if numel != size:
+        if numel > 0:
+            shape = "[" + ", ".join(str(s) for s in out._sizes) + "]"
+            warnings.warn(
+                f"The number of elements in the out tensor of shape {shape} is {numel} which "
+                f"does not match the computed number of elements {size}. Note that this may "
+                "occur as a result of rounding error. The out tensor will be resized to a "
+                f"tensor of shape ({size},).",
+                UserWarning,
+                stacklevel=2,
+            )
+        resize_to(out, (size,))
+    if _has_data(out):
+        acc_np = acc.np_dtype
+        index = np.arange(size, dtype=acc_np)
+        values = np.asarray(x_start, dtype=acc_np) + np.asarray(x_step, dtype=acc_np) * index
+        with np.errstate(all="ignore"):
+            out.ndarray()[...] = values.astype(dtype.np_dtype)
+    return out
+
+
+# -- linspace ---------------------------------------------------------------------
+
+
+def linspace(start, end, steps, dtype, layout, device, pin_memory):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dtype is None and (isinstance(start, complex) or isinstance(end, complex)):
+        dtype = dtypes.get_default_complex_dtype()
+    result = at.empty_memory_format([steps], dtype, layout, device, pin_memory, None)
+    return at.linspace_out(start, end, steps, result)
+
+
+def linspace_out(start, end, steps, out):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if out.numel() != steps:
+        resize_to(out, (steps,))
+    if steps == 1:
+        return at.fill__Scalar(out, start)
+    if not _has_data(out):
+        return out
+    dtype = out.dtype
+    integral = not (dtype.is_floating_point or dtype.is_complex)
+    x_start = checked_value(start, dtype)
+    x_end = checked_value(end, dtype)
+    # The step is double for integral types, else computed in the tensor's own type.
+    step_np = np.float64 if integral else dtype.np_dtype
+    first, last = np.asarray(x_start, step_np), np.asarray(x_end, step_np)
+    step = (last - first) / np.asarray(steps - 1, step_np)
+    index = np.arange(steps)
+    halfway = steps // 2
+    low = first + step * index[:halfway].astype(step_np)
+    high = last - step * (steps - index[halfway:] - 1).astype(step_np)
+    with np.errstate(all="ignore"):
+        out.ndarray()[...] = np.concatenate([low, high]).astype(dtype.np_dtype)
+    return out
+
+
+# -- eye ------------------------------------------------------------------------------
+
+
+def eye(n, dtype, layout, device, pin_memory):
+    return eye_m(n, n, dtype, layout, device, pin_memory)
+
+
+def eye_m(n, m, dtype, layout, device, pin_memory):
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    result = at.zeros([n, m], dtype, layout, device, pin_memory)
+    if _has_data(result):
+        np.fill_diagonal(result.ndarray(), 1)
+    return result
+
+
+# -- random ---------------------------------------------------------------------------
+
+
+def _rng():
+    return _random.default_generator.numpy()
+
+
+def _fill_uniform(t):
+    """uniform_(0, 1): floating and complex types only."""
+    dtype = t.dtype
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise _not_implemented("check_uniform_bounds", dtype)
+    if _has_data(t):
+        real = dtype.to_real()
+        shape = t._sizes + ((2,) if dtype.is_complex else ())
+        values = _rng().random(shape).astype(real.np_dtype)
+        below_one = np.nextafter(real.np_dtype.type(1), real.np_dtype.type(0))
+        values = np.minimum(values, below_one)  # rounding to a narrow type must not reach 1
+        if dtype.is_complex:
+            values = values[..., 0] + 1j * values[..., 1]
+        t.ndarray()[...] = values
+    return t
+
+
+def _fill_normal(t):
+    dtype = t.dtype
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise _not_implemented("normal_kernel_cpu", dtype)
+    if _has_data(t):
+        if dtype.is_complex:  # each part has variance 1/2
+            parts = _rng().standard_normal(t._sizes + (2,)) * math.sqrt(0.5)
+            values = parts[..., 0] + 1j * parts[..., 1]
+        else:
+            values = _rng().standard_normal(t._sizes)
+        t.ndarray()[...] = values.astype(dtype.np_dtype)
+    return t
+
+
+def rand(size, dtype, layout, device, pin_memory):
+    return _fill_uniform(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
+
+
+def randn(size, dtype, layout, device, pin_memory):
+    return _fill_normal(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
+
+
+def rand_like(self, dtype, layout, device, pin_memory, memory_format):
+    return _fill_uniform(at.empty_like(self, dtype, layout, device, pin_memory, memory_format))
+
+
+def randn_like(self, dtype, layout, device, pin_memory, memory_format):
+    return _fill_normal(at.empty_like(self, dtype, layout, device, pin_memory, memory_format))
+
+
+_BOUND_TYPE_NAMES = {
+    dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "signed char",
+    dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int",
+    dtypes.float16: "c10::Half",
+}  # fmt: skip
+_FLOAT_DIGITS = {dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
+_FLOAT_NAMES = {dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double"}
+
+
+def _check_random_bounds(low: int, high: int, dtype) -> None:
+    """check_from_to_in_range of DistributionTemplates.h."""
+    if dtype.is_complex:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types"
+        )
+    to_inclusive = high - 1
+    if dtype in _FLOAT_DIGITS:
+        digits = _FLOAT_DIGITS[dtype]
+        for value, name in ((low, "from"), (to_inclusive, "to - 1")):
+            if not -(1 << digits) <= value <= (1 << digits):
+                warnings.warn(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {_FLOAT_NAMES[dtype]} can support discrete uniform "
+                    "distribution only within this range. This warning will become an error "
+                    "in version 1.7 release, please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
+        return
+    if dtype is dtypes.float16:
+        minimum, maximum = -65504, 65504
+    elif dtype is dtypes.bool:
+        minimum, maximum = 0, 1
+    else:
+        info = np.iinfo(dtype.np_dtype)
+        minimum, maximum = int(info.min), int(info.max)
+    for value, name in ((low, "from"), (to_inclusive, "to - 1")):
+        if not minimum <= value <= maximum:
+            raise RuntimeError(f"{name} is out of bounds for {_BOUND_TYPE_NAMES[dtype]}")
+
+
+def randint(high, size, dtype, layout, device, pin_memory):
+    return randint_low(0, high, size, dtype, layout, device, pin_memory)
+
+
+def randint_low(low, high, size, dtype, layout, device, pin_memory):
+    dtype = as_dtype(dtype, dtypes.int64)
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    _check_random_bounds(low, high, dtype)
+    if _has_data(result):
+        values = _rng().integers(low, high, size=result._sizes, dtype=np.int64)
+        result.ndarray()[...] = values.astype(dtype.np_dtype)
+    return result

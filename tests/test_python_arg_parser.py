@@ -368,3 +368,49 @@ def test_malformed_signatures_are_rejected():
         PythonArgParser(["f(x)"])
     with pytest.raises(ValueError, match="default value for Tensor"):
         PythonArgParser(["f(Tensor x=1)"])
+
+
+def test_fast_paths_agree_with_the_reference_loop():
+    """The positional and keyword fast paths bind exactly as FunctionSignature::parse."""
+    from itertools import product
+
+    from ember.aten import python_arg_parser as pap
+
+    t = Tensor()
+    pool = [t, 1, 2.5, True, None, "a", (1, 2), [t, t], (1, "a"), dtypes.int64, np.int64(3)]
+    keyword_pool = [
+        {},
+        {"dim": 1},
+        {"keepdim": True},
+        {"alpha": 2},
+        {"out": None},
+        {"dtype": dtypes.float32},
+    ]
+    keyword_pool += [{"axis": 0}, {"size": (2,)}, {"foo": 1}, {"input": t}, {"out": (t, t)}]
+    for parser in PARSERS.values():
+        for sig in parser.signatures:
+            for count in range(4):
+                values = pool if count < 3 else pool[:5]
+                for args, kwargs in product(product(values, repeat=count), keyword_pool):
+                    try:
+                        expected = pap._bind(sig, args, kwargs, False)
+                    except TypeError as error:
+                        expected = str(error)
+                    try:
+                        if kwargs:
+                            got = pap._kwargs_bind(sig, args, kwargs)
+                        else:
+                            got = sig.binders[count](args) if count <= sig.max_pos_args else None
+                            if got is None and sig.intlist_first:
+                                got = pap._varargs_bind(sig, args)
+                    except TypeError as error:
+                        got = str(error)
+                    assert _same(got, expected), (sig, args, kwargs, got, expected)
+
+
+def _same(a, b):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a).__name__ == "UnpackError":
+        return type(b).__name__ == "UnpackError" and a.message == b.message
+    return a is b or a == b

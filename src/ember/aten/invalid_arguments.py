@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ember.aten.python_signature import tp_name
+from ember.aten.python_arg_convert import tp_name
 
 _MULTI_TYPES = {"float": ("float", "int", "long"), "int": ("int", "long")}
 

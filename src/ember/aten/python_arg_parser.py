@@ -21,33 +21,54 @@ from __future__ import annotations
 import warnings
 
 from ember.aten.invalid_arguments import format_invalid_args
-from ember.aten.python_signature import (
-    FAIL,
-    FunctionSignature,
-    UnpackError,
-    should_allow_numbers_as_tensors,
-    tp_name,
-    unpack_int_list,
-)
+from ember.aten.python_arg_convert import FAIL, UnpackError, tp_name
+from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
 
 __all__ = ["PythonArgParser", "FunctionSignature", "should_allow_numbers_as_tensors"]
 
 _MISSING = object()
 
 
-def _fast_bind(sig: FunctionSignature, args: tuple):
-    """The common case: no kwargs, no more positionals than positional parameters."""
+def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):
+    """FunctionSignature::parse without raising, for calls with keyword arguments."""
     count = len(args)
-    if count > sig.max_pos_args or sig.tail_defaults[count] is None:
-        return _bind(sig, args, None, False)
+    if count > sig.max_pos_args:
+        return _bind(sig, args, kwargs, False) if sig.intlist_first else None
     values = []
-    for convert, obj in zip(sig.pos_convert, args):
+    for convert, obj in zip(sig.pos_converts, args):
         value = convert(obj)
         if value is FAIL:
-            return _bind(sig, args, None, False) if sig.intlist_first else None
+            return _bind(sig, args, kwargs, False) if sig.intlist_first else None
         values.append(value)
-    values += sig.tail_defaults[count]
-    return values
+    used = 0
+    for param in sig.params[count:]:
+        obj = kwargs.get(param.name, _MISSING)
+        for numpy_name in param.numpy_names:
+            if obj is not _MISSING:
+                break
+            obj = kwargs.get(numpy_name, _MISSING)
+        if obj is _MISSING:
+            if not param.optional:
+                return None
+            values.append(param.default)
+            continue
+        used += 1
+        value = param.convert(obj)
+        if value is FAIL:
+            return None
+        values.append(value)
+    return values if used == len(kwargs) else None
+
+
+def _varargs_bind(sig: FunctionSignature, args: tuple):
+    """``x.view(2, 3)``: all positional arguments become the one int list parameter."""
+    first = sig.params[0]
+    if not args or first.size:
+        return _bind(sig, args, None, False)
+    value = first.convert(args)
+    if value is FAIL or sig.varargs_tail is None:
+        return None
+    return [value, *sig.varargs_tail]
 
 
 def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_exception: bool):
@@ -58,7 +79,8 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
     params = sig.params
     # A single positional int list accepts var-args: x.view(2, 3) is x.view((2, 3)).
     first = params[0] if params else None
-    allow_varargs = sig.intlist_first and first.convert(args) is not FAIL
+    varargs_value = first.convert(args) if sig.intlist_first else FAIL
+    allow_varargs = varargs_value is not FAIL
     if nargs > sig.max_pos_args and not allow_varargs:
         if raise_exception:
             _extra_args(sig, nargs)
@@ -91,7 +113,7 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         elif (value := param.convert(obj)) is not FAIL:
             values.append(value)
         elif varargs_eligible:
-            values.append(_varargs_value(param, args))
+            values.append(varargs_value)
             arg_pos = nargs
             continue
         elif raise_exception:
@@ -107,13 +129,6 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
             _extra_kwargs(sig, kwargs, nargs)
         return None
     return values
-
-
-def _varargs_value(param, args: tuple):
-    prefix = (
-        f"{param.signature_name}(): argument '{param.name}' failed to unpack the object at pos "
-    )
-    return unpack_int_list(args, prefix, param.type_name)
 
 
 def _extra_args(sig: FunctionSignature, nargs: int):
@@ -188,18 +203,26 @@ class PythonArgParser:
 
     def parse(parser, args: tuple, kwargs: dict | None = None, self=None) -> tuple[int, list]:  # noqa: N805
         """The index of the first matching signature and its values in parameter order."""
+        count = len(args)
         for sig in parser._order:
             if kwargs:
-                values = _bind(sig, args, kwargs, False)
+                values = _kwargs_bind(sig, args, kwargs)
             else:
-                values = _fast_bind(sig, args)
+                values = sig.binders[count](args) if count <= sig.max_pos_args else None
+                if values is None and sig.intlist_first:
+                    values = _varargs_bind(sig, args)
             if values is not None:
-                if sig.deferred:
-                    _raise_deferred(values, sig.deferred)
-                if sig.deprecated:
-                    parser._warn_deprecated(sig)
+                if sig.needs_finish:
+                    parser._finish(sig, values)
                 return sig.index, values
         parser._raise(args, kwargs)
+
+    def _finish(self, sig: FunctionSignature, values: list):
+        for position in sig.deferred:
+            if values[position].__class__ is UnpackError:
+                raise TypeError(values[position].message)
+        if sig.deprecated:
+            self._warn_deprecated(sig)
 
     def _raise(self, args: tuple, kwargs: dict | None):
         """print_error: the one plausible signature's own error, else the summary."""
@@ -234,10 +257,3 @@ class PythonArgParser:
 
     def __repr__(self) -> str:
         return f"PythonArgParser({[f'{s.name}{s}' for s in self.signatures]})"
-
-
-def _raise_deferred(values: list, positions: tuple):
-    for position in positions:
-        value = values[position]
-        if value.__class__ is UnpackError:
-            raise TypeError(value.message)

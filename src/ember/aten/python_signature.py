@@ -15,17 +15,32 @@ Alias annotations such as ``Tensor(a!)`` are ignored.
 
 from __future__ import annotations
 
-import operator
 import re
 
-import numpy as np
-
-FAIL = object()  # a converter's answer when the object does not fit the type
-
-# Parameter kinds (ParameterType in python_arg_parser.h).
-TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
-SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
-TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
+from ember.aten.python_arg_convert import (
+    BOOL,
+    BOOL_LIST,
+    DEVICE,
+    DOUBLE,
+    FAIL,
+    FLOAT_LIST,
+    GENERATOR,
+    INT64,
+    INT_LIST,
+    LAYOUT,
+    MEMORY_FORMAT,
+    SCALAR,
+    SCALARTYPE,
+    STRING,
+    SYM_INT,
+    SYM_INT_LIST,
+    TENSOR,
+    TENSOR_LIST,
+    TYPE_NAMES,
+    first_fails,
+    make_converter,
+    nullable,
+)
 
 _BASE_TYPES = {
     "Tensor": TENSOR,
@@ -52,27 +67,6 @@ _BASE_TYPES = {
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST
 
-# FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
-TYPE_NAMES = {
-    TENSOR: "Tensor",
-    SCALAR: "Number",
-    INT64: "int",
-    SYM_INT: "int",
-    DOUBLE: "float",
-    BOOL: "bool",
-    STRING: "str",
-    SCALARTYPE: "ember.dtype",
-    LAYOUT: "ember.layout",
-    DEVICE: "ember.device",
-    MEMORY_FORMAT: "ember.memory_format",
-    GENERATOR: "ember.Generator",
-    TENSOR_LIST: "tuple of Tensors",
-    INT_LIST: "tuple of ints",
-    SYM_INT_LIST: "tuple of ints",
-    FLOAT_LIST: "tuple of floats",
-    BOOL_LIST: "tuple of bools",
-}
-
 # numpy_compatibility_arg_names in python_arg_parser.cpp.
 NUMPY_NAMES = {
     "dim": ("axis",),
@@ -92,285 +86,6 @@ NUMBERS_AS_TENSORS = frozenset(
 
 def should_allow_numbers_as_tensors(name: str) -> bool:
     return name in NUMBERS_AS_TENSORS
-
-
-# ---------------------------------------------------------------------------
-# Python type names as CPython's tp_name prints them ("int", "numpy.int64",
-# "torch.dtype"); ember's C-level look-alikes print as "ember.X".
-_EMBER_STATIC_TYPES = {"dtype", "device", "layout", "memory_format", "Size", "Generator"}
-_HEAPTYPE = 1 << 9
-_tp_names: dict[type, str] = {}
-
-
-def tp_name(obj) -> str:
-    tp = type(obj)
-    name = _tp_names.get(tp)
-    if name is None:
-        module = getattr(tp, "__module__", "builtins") or "builtins"
-        if module.startswith("ember") and tp.__name__ in _EMBER_STATIC_TYPES:
-            name = "ember." + tp.__name__
-        elif tp.__flags__ & _HEAPTYPE or module == "builtins":
-            name = tp.__name__
-        else:
-            name = f"{module}.{tp.__name__}"
-        _tp_names[tp] = name
-    return name
-
-
-# ---------------------------------------------------------------------------
-# Checks (THPUtils_check*) used by the converters.
-
-
-def is_tensor(obj) -> bool:
-    return hasattr(obj, "_key_bits")
-
-
-def _is_long(obj) -> bool:
-    """THPUtils_checkLong: an int that is not a bool, or a NumPy integer."""
-    return (isinstance(obj, int) and obj.__class__ is not bool) or isinstance(obj, np.integer)
-
-
-def _is_index(obj) -> bool:
-    """THPUtils_checkIndex: not a bool, and ``__index__`` works."""
-    if obj.__class__ is int:
-        return True
-    if isinstance(obj, bool | np.bool_):
-        return False
-    try:
-        operator.index(obj)
-    except Exception:
-        return False
-    return True
-
-
-def _is_numpy_scalar(obj) -> bool:
-    return isinstance(obj, np.number | np.bool_)
-
-
-def _is_scalar(obj) -> bool:
-    """THPUtils_checkScalar: a Python or NumPy number (bools included)."""
-    return isinstance(obj, int | float | complex) or _is_numpy_scalar(obj)
-
-
-def _zero_dim_tensor(obj, integral: bool) -> bool:
-    if not is_tensor(obj):
-        return False
-    try:
-        if obj.requires_grad or obj.dim() != 0:
-            return False
-        dtype = obj.dtype
-        return not integral or not (
-            dtype.is_floating_point or dtype.is_complex or dtype.name == "bool"
-        )
-    except AttributeError:
-        return False
-
-
-class UnpackError:
-    """A conversion error PyTorch raises only once the signature has matched."""
-
-    __slots__ = ("message",)
-
-    def __init__(self, message: str):
-        self.message = message
-
-
-# ---------------------------------------------------------------------------
-# Converters: object -> value, or FAIL. One is built per parameter.
-
-
-def _tensor(obj):
-    return obj if hasattr(obj, "_key_bits") else FAIL
-
-
-def _tensor_or_number(obj):
-    return obj if hasattr(obj, "_key_bits") or _is_scalar(obj) else FAIL
-
-
-def _scalar(obj):
-    cls = obj.__class__
-    if cls is int or cls is float or cls is bool or cls is complex:
-        return obj
-    if isinstance(obj, int | float | complex):
-        return obj
-    if _is_numpy_scalar(obj):
-        return obj.item()
-    if _zero_dim_tensor(obj, integral=False):
-        return obj.item()
-    return FAIL
-
-
-def _int(obj):
-    if obj.__class__ is int:
-        return obj
-    if _is_long(obj):
-        return int(obj)
-    if _zero_dim_tensor(obj, integral=True):
-        return int(obj.item())
-    return FAIL
-
-
-def _symint(obj):
-    if obj.__class__ is int:
-        return obj
-    return operator.index(obj) if _is_index(obj) else FAIL
-
-
-def _float(obj):
-    if obj.__class__ is float:
-        return obj
-    if isinstance(obj, int | float) or _is_numpy_scalar(obj):
-        return float(obj)
-    if _zero_dim_tensor(obj, integral=False):
-        return float(obj.item())
-    return FAIL
-
-
-def _bool(obj):
-    return obj if obj.__class__ is bool else FAIL
-
-
-def _string(obj):
-    return obj if isinstance(obj, str) else FAIL
-
-
-def _generator(obj):
-    return FAIL if obj is None else obj
-
-
-def _make_scalar_type():
-    from ember._c10 import dtypes
-
-    dtype_class = dtypes.dtype
-    python_types = {float: dtypes.float64, int: dtypes.int64, bool: dtypes.bool}
-    python_types[complex] = dtypes.complex128
-
-    def scalar_type(obj):
-        if obj.__class__ is dtype_class:
-            return obj
-        if obj.__class__ is type:
-            return python_types.get(obj, FAIL)
-        return FAIL
-
-    return scalar_type
-
-
-def _make_device():
-    from ember._c10 import device as device_module
-
-    device_class, as_device = device_module.device, device_module.as_device
-
-    def device(obj):
-        if obj.__class__ is device_class:
-            return obj
-        if isinstance(obj, str) or _is_long(obj):
-            return as_device(obj)
-        return FAIL
-
-    return device
-
-
-def _named_enum(class_name: str, suffix: str):
-    """Layout and MemoryFormat: any object of that class name, or printed ``...<suffix>``."""
-
-    def convert(obj):
-        if type(obj).__name__ == class_name or repr(obj).endswith(suffix):
-            return obj
-        return FAIL
-
-    return convert
-
-
-def _first_fails(obj) -> bool:
-    """is_int_list's test: a non-empty tuple/list whose first item is no index."""
-    return len(obj) > 0 and not _is_index(obj[0])
-
-
-def _make_int_list(param: FunctionParameter):
-    size = param.size
-    broadcastable = _is_long if param.kind == INT_LIST else _is_index
-    prefix = (
-        f"{param.signature_name}(): argument '{param.name}' failed to unpack the object at pos "
-    )
-    type_name = param.type_name
-
-    def int_list(obj):
-        if isinstance(obj, tuple | list):
-            if _first_fails(obj):
-                return FAIL
-            return unpack_int_list(obj, prefix, type_name)
-        if size and broadcastable(obj):
-            return [operator.index(obj)] * size
-        return FAIL
-
-    return int_list
-
-
-def unpack_int_list(items, prefix: str, type_name: str):
-    """PythonArgs::intlist: every element to an int, or the deferred unpack error."""
-    values = []
-    for position, item in enumerate(items):
-        if item.__class__ is int:
-            values.append(item)
-            continue
-        try:
-            if is_tensor(item):
-                if item.numel() != 1 or item.dtype.is_floating_point or item.dtype.is_complex:
-                    raise TypeError
-                values.append(int(item.item()))
-            else:
-                values.append(operator.index(item))
-        except Exception:
-            detail = f"type must be {type_name},but got {tp_name(item)}"
-            return UnpackError(f'{prefix}{position + 1} with error "{detail}"')
-    return values
-
-
-def _make_tensor_list(param: FunctionParameter):
-    size, argnum = param.size, param.index
-
-    def tensor_list(obj):
-        if not isinstance(obj, tuple | list):
-            return FAIL
-        for position, item in enumerate(obj):
-            if not hasattr(item, "_key_bits"):
-                raise TypeError(
-                    f"expected Tensor as element {position} in argument {argnum}, "
-                    f"but got {tp_name(item)}"
-                )
-        if size and len(obj) != size:
-            return UnpackError(f"expected tuple of {size} elements but got {len(obj)}")
-        return list(obj)
-
-    return tensor_list
-
-
-def _float_list(obj):
-    if not isinstance(obj, tuple | list):
-        return FAIL
-    if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
-        return FAIL
-    return [float(item) for item in obj]
-
-
-def _make_bool_list(param: FunctionParameter):
-    size = param.size
-
-    def bool_list(obj):
-        if isinstance(obj, tuple | list) and all(item.__class__ is bool for item in obj):
-            return list(obj)
-        if size and obj.__class__ is bool:
-            return [obj] * size
-        return FAIL
-
-    return bool_list
-
-
-def _nullable(convert):
-    def nullable(obj):
-        return None if obj is None else convert(obj)
-
-    return nullable
 
 
 # ---------------------------------------------------------------------------
@@ -420,8 +135,8 @@ class FunctionParameter:
         self.default = None
         if self.optional:
             self.default = self._parse_default(self.default_str)
-        convert = self._make_converter(numbers_as_tensors)
-        self.convert = _nullable(convert) if self.allow_none else convert
+        convert = make_converter(self, numbers_as_tensors)
+        self.convert = nullable(convert) if self.allow_none else convert
 
     def _parse_default(self, text: str):
         """FunctionParameter::set_default_str: the default as a Python value."""
@@ -455,32 +170,10 @@ class FunctionParameter:
             return getattr(dtypes, text.rpartition(".")[2])
         raise ValueError(f"invalid default value for {self.type_name} {self.name}: {text}")
 
-    def _make_converter(self, numbers_as_tensors: bool):
-        kind = self.kind
-        simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
-        simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
-        if kind == TENSOR:
-            return _tensor_or_number if numbers_as_tensors else _tensor
-        if kind in simple:
-            return simple[kind]
-        if kind == SCALARTYPE:
-            return _make_scalar_type()
-        if kind == DEVICE:
-            return _make_device()
-        if kind == LAYOUT:
-            return _named_enum("layout", "strided")
-        if kind == MEMORY_FORMAT:
-            return _named_enum("memory_format", "_format")
-        if kind in (INT_LIST, SYM_INT_LIST):
-            return _make_int_list(self)
-        if kind == TENSOR_LIST:
-            return _make_tensor_list(self)
-        return _make_bool_list(self)
-
     def failed_index(self, obj) -> int:
         """The ``failed_idx`` PyTorch reports for an int list whose first item is wrong."""
         if self.kind in (INT_LIST, SYM_INT_LIST) and isinstance(obj, tuple | list):
-            return 0 if _first_fails(obj) else -1
+            return 0 if first_fails(obj) else -1
         return -1
 
     def __str__(self) -> str:
@@ -549,18 +242,25 @@ class FunctionSignature:
             self.max_pos_args == 1 and first is not None and first.kind in (INT_LIST, SYM_INT_LIST)
         )
         self.names = {p.name: p.index for p in params}
-        # The positional fast path: converters of the positional parameters, and for
-        # each count n of positional arguments the defaults of parameters n.. (None
-        # where one of them is required).
-        self.pos_convert = tuple(p.convert for p in params[: self.max_pos_args])
-        self.tail_defaults = []
-        for count in range(self.max_pos_args + 1):
-            tail = params[count:]
-            ok = all(p.optional for p in tail)
-            self.tail_defaults.append([p.default for p in tail] if ok else None)
+        self.pos_converts = tuple(p.convert for p in params[: self.max_pos_args])
+        rest = params[1:]
+        self.varargs_tail = [p.default for p in rest] if all(p.optional for p in rest) else None
+        # See Note [Positional fast path].
+        self.binders = tuple(
+            positional_binder(
+                [p.convert for p in params[:count]],
+                [p.default for p in params[count:]],
+            )
+            if all(p.optional for p in params[count:])
+            else _no_match
+            for count in range(self.max_pos_args + 1)
+        )
+        # Values that may hold an UnpackError, and whether a match needs more than
+        # returning the values (deferred errors to raise, a deprecation to warn).
         self.deferred = tuple(
             p.index for p in params if p.kind in (INT_LIST, SYM_INT_LIST, TENSOR_LIST)
         )
+        self.needs_finish = bool(self.deferred) or self.deprecated
 
     def __str__(self) -> str:
         """FunctionSignature::toString: ``(Tensor input, *, Number alpha = 1)``."""
@@ -574,3 +274,71 @@ class FunctionSignature:
 
     def __repr__(self) -> str:
         return f"FunctionSignature({self.name}{self})"
+
+
+# Note [Positional fast path]
+# Most calls pass only positional arguments (``ember.add(x, y)``, ``x.view(2, 3)``
+# aside). For each count of positional arguments a signature keeps one binder:
+# a closure, unrolled for up to four arguments, that converts them and appends
+# the defaults of the remaining parameters, or ``_no_match`` where a remaining
+# parameter is required. A binder answers None when a converter fails; the
+# caller then falls back to the full FunctionSignature::parse loop only where
+# var-args int lists make that necessary.
+
+
+def _no_match(args):
+    return None
+
+
+def positional_binder(converts: list, tail: list):
+    """A function ``args -> values | None`` for exactly ``len(converts)`` arguments."""
+    count = len(converts)
+    if count == 0:
+        return lambda args: [*tail]
+    if count == 1:
+        (c0,) = converts
+
+        def bind1(args):
+            a0 = c0(args[0])
+            return None if a0 is FAIL else [a0, *tail]
+
+        return bind1
+    if count == 2:
+        c0, c1 = converts
+
+        def bind2(args):
+            a0, a1 = args
+            a0 = c0(a0)
+            if a0 is FAIL:
+                return None
+            a1 = c1(a1)
+            return None if a1 is FAIL else [a0, a1, *tail]
+
+        return bind2
+    if count == 3:
+        c0, c1, c2 = converts
+
+        def bind3(args):
+            a0, a1, a2 = args
+            a0 = c0(a0)
+            if a0 is FAIL:
+                return None
+            a1 = c1(a1)
+            if a1 is FAIL:
+                return None
+            a2 = c2(a2)
+            return None if a2 is FAIL else [a0, a1, a2, *tail]
+
+        return bind3
+
+    def bind_many(args):
+        values = []
+        for convert, obj in zip(converts, args):
+            value = convert(obj)
+            if value is FAIL:
+                return None
+            values.append(value)
+        values += tail
+        return values
+
+    return bind_many

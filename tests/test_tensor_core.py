@@ -343,3 +343,34 @@ def test_contiguity_ignores_size_one_dims():
     assert is_contiguous_strides((2, 1, 3), (3, 99, 1))
     assert not is_contiguous_strides((2, 3), (1, 2))
     assert is_contiguous_strides((0, 3), (7, 7))
+
+
+def test_tensors_made_in_inference_mode_are_inference_tensors():
+    from ember._c10.grad_mode import autograd_state
+
+    base = empty_tensor((2,))
+    autograd_state.inference_mode = True
+    try:
+        fresh, wrapped = empty_tensor((2,)), wrap_array(np.zeros(2))
+        meta = empty_tensor((2,), device="meta")
+        view = make_view(base, (1,), (1,), 0)
+        wrapper = Tensor._make_wrapper_subclass(Dispatching, (2,))
+    finally:
+        autograd_state.inference_mode = False
+    torch_base = torch.empty(2)
+    with torch.inference_mode():
+        theirs = str(torch._C._dispatch_keys(torch.empty(2)))
+        theirs_meta = str(torch._C._dispatch_keys(torch.empty(2, device="meta")))
+        theirs_view = torch_base[:1]
+    assert fresh.is_inference() and wrapped.is_inference() and meta.is_inference()
+    assert keys(fresh) == keys(wrapped) == theirs and keys(meta) == theirs_meta
+    assert not view.is_inference() and view._version_counter is base._version_counter
+    assert not theirs_view.is_inference() and keys(view) == str(
+        torch._C._dispatch_keys(theirs_view)
+    )
+    assert wrapper.is_inference() and "Python" in keys(wrapper) and "Autograd" not in keys(wrapper)
+
+
+def test_format_of_a_zero_dim_tensor_uses_the_value():
+    ours, theirs = pair(2.5, np.float32)
+    assert f"{ours:.2f}" == f"{theirs:.2f}" == "2.50"

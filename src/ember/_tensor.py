@@ -18,6 +18,7 @@ import numpy as np
 
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
+from ._c10.grad_mode import autograd_state
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
     PYTHON_KEY_BITS,
@@ -51,11 +52,20 @@ def _python_scalar(value, dtype):
 
 
 def _defines_torch_dispatch(cls) -> bool:
-    return getattr(cls, "__torch_dispatch__", None) is not None
+    """Whether ``cls`` has its own __torch_dispatch__ (not one Tensor itself carries)."""
+    handler = getattr(cls, "__torch_dispatch__", None)
+    if handler is None:
+        return False
+    default = Tensor.__dict__.get("__torch_dispatch__")
+    if default is None:
+        return True
+    return getattr(handler, "__func__", handler) is not getattr(default, "__func__", default)
 
 
 class Tensor(TensorImpl):
     """A tensor. Subclass freely; instances accept new attributes as torch's do."""
+
+    __array_priority__ = 1000  # NumPy defers binary operators to the tensor, as for torch
 
     # -- metadata ----------------------------------------------------------
     @property
@@ -262,7 +272,7 @@ class Tensor(TensorImpl):
         return _str(self, tensor_contents=tensor_contents)
 
     def __format__(self, spec: str) -> str:
-        if not self._sizes and self.device.type == "cpu":
+        if not self._sizes and self.device.type == "cpu" and type(self) is Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -301,13 +311,21 @@ class Tensor(TensorImpl):
         strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
         dtype = _dtypes.get_default_dtype() if dtype is None else dtype
         device = as_device(device)
-        key_bits = device_key_bits(device)
+        inference = autograd_state.inference_mode
+        key_bits = device_key_bits(device, inference)
         dispatches = _defines_torch_dispatch(cls)
         if dispatches:
             key_bits |= PYTHON_KEY_BITS
         storage = Storage(None, 0, device)
         self = cls._from_storage(
-            storage, sizes, strides, storage_offset or 0, dtype, device, key_bits=key_bits
+            storage,
+            sizes,
+            strides,
+            storage_offset or 0,
+            dtype,
+            device,
+            key_bits=key_bits,
+            inference=inference,
         )
         self._python_dispatch = dispatches
         self._requires_grad = bool(requires_grad)
@@ -341,19 +359,19 @@ def _alias_as(source, cls):
 # Kernel-facing constructors. See Note [Kernel contract for tensor data].
 
 
-def wrap_array(array, dtype=None, inference: bool = False) -> Tensor:
+def wrap_array(array, dtype=None, inference=None) -> Tensor:
     """A Tensor over a fresh NumPy array (no copy when dense)."""
     return Tensor._wrap(array, dtype, inference)
 
 
-def empty_tensor(sizes, dtype=None, device=CPU, strides=None, inference: bool = False) -> Tensor:
+def empty_tensor(sizes, dtype=None, device=CPU, strides=None, inference=None) -> Tensor:
     """Fresh, uninitialised memory (contiguous unless ``strides`` is given)."""
     dtype = _dtypes.get_default_dtype() if dtype is None else dtype
     return Tensor._empty(sizes, dtype, as_device(device), strides, inference)
 
 
 def tensor_from_numpy(
-    array, device=None, requires_grad: bool = False, dtype=None, inference: bool = False
+    array, device=None, requires_grad: bool = False, dtype=None, inference=None
 ) -> Tensor:
     """A Tensor holding a COPY of ``array`` (tests and factory kernels).
 

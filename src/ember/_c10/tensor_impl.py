@@ -28,6 +28,11 @@ A metadata change in place (``as_strided_``, ``transpose_``, ``resize_``...)
 must go through ``t._set_sizes_strides(sizes, strides, offset)``, which drops
 the cached NumPy view.
 
+Fresh tensors (``_wrap``, ``_empty``, ``_from_storage`` without key bits) are
+inference tensors when inference mode is on, as c10's TensorImpl constructor
+decides (facts §7.2); ``inference=True/False`` overrides. Views keep their
+base's key set and inference flag.
+
 Note [Lazy storage and version counter]
 ---------------------------------------
 So that wrapping a result costs well under a microsecond, a tensor made by
@@ -45,6 +50,7 @@ from .device import CPU, META
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
+from .grad_mode import autograd_state
 from .storage import Storage
 
 # Key sets of fresh tensors (facts §3.5, §7.2, §8.1).
@@ -140,10 +146,12 @@ class TensorImpl:
     # they are written out in full because allocation is on every op's hot path.
 
     @classmethod
-    def _wrap(cls, array, dtype=None, inference: bool = False):
+    def _wrap(cls, array, dtype=None, inference=None):
         """A new tensor over a fresh NumPy array. See Note [Kernel contract for tensor data]."""
         if array.__class__ is not np.ndarray:
             array = np.asarray(array)
+        if inference is None:
+            inference = autograd_state.inference_mode
         if dtype is None:
             dtype = _BY_NUMPY.get(array.dtype)
             if dtype is None:
@@ -181,9 +189,16 @@ class TensorImpl:
 
     @classmethod
     def _from_storage(
-        cls, storage, sizes, strides, storage_offset, dtype, device, key_bits=None, inference=False
+        cls, storage, sizes, strides, storage_offset, dtype, device, key_bits=None, inference=None
     ):
-        """A tensor over an existing storage (the general constructor)."""
+        """A tensor over an existing storage (the general constructor).
+
+        With ``key_bits`` None the tensor is fresh: its keys come from the device
+        and, as in c10's TensorImpl constructor, from inference mode when
+        ``inference`` is None. A view passes its base's key bits and inference flag.
+        """
+        if inference is None:
+            inference = autograd_state.inference_mode
         self = object.__new__(cls)
         self._storage = storage
         self._array = None
@@ -209,8 +224,10 @@ class TensorImpl:
         return self
 
     @classmethod
-    def _empty(cls, sizes, dtype, device=CPU, strides=None, inference: bool = False):
+    def _empty(cls, sizes, dtype, device=CPU, strides=None, inference=None):
         """Fresh memory for ``sizes`` (contiguous unless other ``strides`` are given)."""
+        if inference is None:
+            inference = autograd_state.inference_mode
         if sizes.__class__ is not tuple:
             sizes = tuple(sizes)
         contiguous = _CONTIGUOUS_STRIDES.get(sizes) or contiguous_strides(sizes)

@@ -61,11 +61,10 @@ _UNPARSEABLE = frozenset(
     NestedTensorPrivateUse2 NestedTensorPrivateUse3 AutogradUndefined AutogradHIP AutogradVE
     AutogradMTIA AutogradMAIA""".split()
 )
-_PARSE_TABLE = {
-    key_name(value): DispatchKey(value)
-    for value in range(int(DispatchKey.EndOfAliasKeys) + 1)
-    if key_name(value) not in _UNPARSEABLE
-}
+_PARSE_TABLE: dict[str, DispatchKey] = {}
+for _value in range(int(DispatchKey.EndOfAliasKeys) + 1):
+    if key_name(_value) not in _UNPARSEABLE:  # the first key with a name wins (Undefined, not 48)
+        _PARSE_TABLE.setdefault(key_name(_value), DispatchKey(_value))
 
 
 def _parse_dispatch_key(name: str) -> DispatchKey | None:

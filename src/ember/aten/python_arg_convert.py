@@ -220,8 +220,11 @@ def _named_enum(class_name: str, suffix: str):
     """Layout and MemoryFormat: any object of that class name, or printed ``...<suffix>``."""
 
     def convert(obj):
-        if type(obj).__name__ == class_name or repr(obj).endswith(suffix):
+        if type(obj).__name__ == class_name:
             return obj
+        if not isinstance(obj, int | float | str) and not hasattr(obj, "_key_bits"):
+            if repr(obj).endswith(suffix):
+                return obj
         return FAIL
 
     return convert

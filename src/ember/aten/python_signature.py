@@ -1,16 +1,23 @@
-"""Python signatures and their parameters: parse a signature string once, check and convert values.
+"""Python signatures and their parameters: parse a signature string once, plan its binding.
 
 Layer: aten (imports only ``ember._c10``, lazily). In: signature strings such as
 ``"sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"``;
-out: ``FunctionSignature`` objects whose parameters carry one converter each
-(object -> value, or ``FAIL``). Mirrors FunctionParameter / FunctionSignature in
-torch/csrc/utils/python_arg_parser.{h,cpp}; the binding loop lives in python_arg_parser.py.
+out: ``FunctionSignature`` objects, each parameter with its converter (from
+python_arg_convert.py), each signature with positional binders built once.
+Mirrors FunctionParameter / FunctionSignature in torch/csrc/utils/python_arg_parser.cpp;
+the binding itself lives in python_arg_parser.py.
 
 Signature syntax (native_functions.yaml types, Python argument names):
-``name(TYPE NAME[=DEFAULT], ..., *, KWONLY...)`` optionally followed by ``|hidden``
-or ``|deprecated``. ``T?`` accepts None; ``T[]`` is a list, ``T[N]`` a list of N
-(``int[N]`` also accepts one int, broadcast); a tuple out is ``Tensor[2]? out=None``.
-Alias annotations such as ``Tensor(a!)`` are ignored.
+``name(TYPE NAME[=DEFAULT], ..., *, KWONLY...)``, optionally followed by ``|hidden``
+or ``|deprecated``. Types: Tensor, Scalar, int, SymInt, float, bool, str, ScalarType,
+Layout, Device, MemoryFormat, Generator; ``T?`` also accepts None; ``T[]`` is a list,
+``T[N]`` a list of N (``int[N]`` also takes one int and repeats it); ``Tensor?[]``
+binds like ``Tensor[]``, as in PyTorch. A tuple out is ``Tensor[2]? out=None``
+(printed "tuple of Tensors"; a tuple of another length fails after the match).
+Defaults: ``None``, ints, floats, ``True``/``False``, ``[1,2]``/``{1,2}``, quoted
+strings, dtype names (``torch.int64`` / ``ember.int64``). A parameter with a default
+is optional; one without is required even when typed ``T?``. Alias annotations such
+as ``Tensor(a!)`` are ignored.
 """
 
 from __future__ import annotations

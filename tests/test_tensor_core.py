@@ -374,3 +374,26 @@ def test_tensors_made_in_inference_mode_are_inference_tensors():
 def test_format_of_a_zero_dim_tensor_uses_the_value():
     ours, theirs = pair(2.5, np.float32)
     assert f"{ours:.2f}" == f"{theirs:.2f}" == "2.50"
+
+
+@given(
+    shape=st.lists(st.integers(0, 4), min_size=1, max_size=4),
+    data=st.data(),
+)
+@settings(max_examples=200, deadline=None)
+def test_wrap_keeps_dense_layouts_and_copies_the_rest(shape, data):
+    fresh = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    order = data.draw(st.permutations(range(len(shape))))
+    array = fresh.transpose(order)
+    if data.draw(st.booleans()):  # a step or a reversal makes it non-dense
+        step = data.draw(st.sampled_from([2, -1]))
+        array = array[::step]
+    expected = array.tolist()
+    wrapped = wrap_array(array)
+    assert wrapped.tolist() == expected and wrapped.shape == array.shape
+    if np.shares_memory(wrapped.ndarray(), array) and array.size > 1:  # taken without a copy
+        for size, stride, byte_stride in zip(array.shape, wrapped.stride(), array.strides):
+            assert size == 1 or stride * 4 == byte_stride
+    elif array.size > 1:
+        assert wrapped.is_contiguous()
+    assert wrapped.ndarray().tolist() == expected

@@ -143,3 +143,25 @@ def resize_to(out, sizes) -> None:
         return
     out._storage = fresh.storage()
     out._set_sizes_strides(sizes, fresh._strides, 0)
+
+
+def resize_output(out, sizes) -> None:
+    """at::native::resize_output: warn when resizing a non-empty `out`, then resize it."""
+    import warnings
+
+    sizes = tuple(sizes)
+    if out._sizes == sizes:
+        return
+    if out.numel() != 0:
+        old = "[" + ", ".join(str(s) for s in out._sizes) + "]"
+        new = "[" + ", ".join(str(s) for s in sizes) + "]"
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape {old}, which "
+            f"does not match the required output shape {new}. This behavior is deprecated, and "
+            "in a future PyTorch release outputs will not be resized unless they have zero "
+            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+            "elements with t.resize_(0).",
+            UserWarning,
+            stacklevel=3,
+        )
+    resize_to(out, sizes)

@@ -1,0 +1,114 @@
+"""Meta functions of gather, scatter (src / value) and advanced indexing (index.Tensor).
+
+Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
+StructuredMeta. Mirrors TORCH_META_FUNC(gather) and scatter_meta_impl in
+ATen/native/TensorAdvancedIndexing.cpp with the shape checks of
+ScatterGatherChecks.h, and the index meta (make_info / build_index_op): the
+result shape of PyTorch's advanced indexing rules, and the output strides
+TensorIterator picks from the restrided source and the broadcast indices.
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember.aten.native.common import wrap_dim
+from ember.aten.native.indexing_info import index_info
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec, output_strides
+
+__all__ = ["gather", "scatter_src", "scatter_value", "index_Tensor"]
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _nonempty_dim(t) -> int:
+    return max(len(t._sizes), 1)
+
+
+def _nonempty_size(t, d: int) -> int:
+    """ensure_nonempty_size: 1 for a 0-dim tensor, else t.size(d) (which may raise)."""
+    if not t._sizes:
+        return 1
+    return t._sizes[wrap_dim(d, len(t._sizes))]
+
+
+def gather(self, dim, index, sparse_grad) -> StructuredMeta:
+    dim = wrap_dim(dim, len(self._sizes))
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if index.numel() != 0:
+        if _nonempty_dim(self) != _nonempty_dim(index):
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as input tensor"
+            )
+        for d in range(_nonempty_dim(self)):
+            if d != dim and _nonempty_size(index, d) > _nonempty_size(self, d):
+                raise RuntimeError(
+                    f"Size does not match at dimension {d} expected index "
+                    f"{_shape_text(index._sizes)} to be no larger than self "
+                    f"{_shape_text(self._sizes)} apart from dimension {dim}"
+                )
+    return StructuredMeta(OutputSpec(index._sizes, None, self.dtype, self.device))
+
+
+def _scatter_meta(self, dim, index, src) -> StructuredMeta:
+    dim = wrap_dim(dim, len(self._sizes))
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype is not self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel() != 0:
+        if _nonempty_dim(self) != _nonempty_dim(index):
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as self tensor"
+            )
+        wrong = False
+        for d in range(_nonempty_dim(self)):
+            if d != dim and _nonempty_size(index, d) > _nonempty_size(self, d):
+                wrong = True
+                break
+        if not wrong and src is not None:
+            for d in range(_nonempty_dim(self)):
+                if _nonempty_size(index, d) > _nonempty_size(src, d):
+                    wrong = True
+                    break
+        if wrong:
+            text = (
+                f"Expected index {_shape_text(index._sizes)} to be no larger than self "
+                f"{_shape_text(self._sizes)} apart from dimension {dim}"
+            )
+            if src is not None:
+                text += f" and to be no larger size than src {_shape_text(src._sizes)}"
+            raise RuntimeError(text)
+    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+
+
+def scatter_src(self, dim, index, src) -> StructuredMeta:
+    return _scatter_meta(self, dim, index, src)
+
+
+def scatter_value(self, dim, index, value) -> StructuredMeta:
+    return _scatter_meta(self, dim, index, None)
+
+
+class _Geometry:
+    """An operand as TensorIterator sees it: sizes and strides only."""
+
+    __slots__ = ("_sizes", "_strides")
+
+    def __init__(self, sizes, strides) -> None:
+        self._sizes = tuple(sizes)
+        self._strides = tuple(strides)
+
+
+def index_Tensor(self, indices) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)
+    info = index_info(self, indices)
+    shape = info.result_shape
+    # TensorIterator's operands: self restrided (stride 0 over the indexed dims), then the
+    # broadcast index tensors; the output takes the layout they suggest.
+    operands = [_Geometry(shape, info.src_strides)]
+    operands += [_Geometry(shape, strides) for strides in info.index_strides]
+    strides = output_strides(operands, shape)
+    return StructuredMeta(OutputSpec(shape, strides, self.dtype, self.device))

@@ -1,0 +1,122 @@
+"""Meta functions of cat, tril and triu: output shape, dtype, layout and PyTorch's checks.
+
+Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
+StructuredMeta. Mirrors TORCH_PRECOMPUTE_META_FUNC(cat) in
+ATen/native/TensorShape.cpp (the legacy rule that skips 1-d empty tensors,
+dtype promotion, the output memory format) and TORCH_META_FUNC(tril/triu) in
+ATen/native/TriangularOps.cpp.
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember.aten.native.common import wrap_dim
+from ember.aten.native.layout import strides_for
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
+
+__all__ = ["cat", "tril", "triu"]
+
+
+def cat_should_skip(t) -> bool:
+    """cat_should_skip_tensor: the legacy 1-d empty tensor that cat ignores."""
+    return len(t._sizes) == 1 and t._sizes[0] == 0
+
+
+def cat_wrap_dim(dim: int, tensors) -> int:
+    """legacy_cat_wrap_dim: wrap against the first tensor that is not skipped."""
+    for t in tensors:
+        if cat_should_skip(t):
+            continue
+        return wrap_dim(dim, len(t._sizes))
+    return dim
+
+
+def _suggest_memory_format(t) -> str:
+    ndim = len(t._sizes)
+    if ndim in (4, 5) and not t.is_contiguous():
+        name = "channels_last" if ndim == 4 else "channels_last_3d"
+        if t._strides == strides_for(t._sizes, name):
+            return name
+    return "contiguous_format"
+
+
+def _output_memory_format(tensors) -> str:
+    """cat_compute_output_memory_format: one shared suggestion, else contiguous."""
+    found = None
+    for t in tensors:
+        name = _suggest_memory_format(t)
+        if name == "contiguous_format":
+            return name
+        if found is not None and found != name:
+            return "contiguous_format"
+        found = name
+    return found
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _check_shape_except_dim(first, second, dim: int, index: int) -> None:
+    if len(first._sizes) != len(second._sizes):
+        raise RuntimeError(
+            "Tensors must have same number of dimensions: got "
+            f"{len(first._sizes)} and {len(second._sizes)}"
+        )
+    for d, (a, b) in enumerate(zip(first._sizes, second._sizes)):
+        if d != dim and a != b:
+            raise RuntimeError(
+                f"Sizes of tensors must match except in dimension {dim}. Expected size {a} but "
+                f"got size {b} for tensor number {index} in the list."
+            )
+
+
+def cat(tensors, dim) -> StructuredMeta:
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not t._sizes:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    dim = cat_wrap_dim(dim, tensors)
+    memory_format = _output_memory_format(tensors)
+    out_dtype = dtypes.result_type(tensors)
+    valid = next((t for t in tensors if not cat_should_skip(t)), None)
+    sizes = (0,)
+    device = tensors[0].device
+    if valid is not None:
+        if dim > len(valid._sizes):
+            raise RuntimeError(f"torch.cat(): dimension {dim}out of range")
+        size_at_dim = 0
+        for i, t in enumerate(tensors):
+            if cat_should_skip(t):
+                continue
+            _check_shape_except_dim(valid, t, dim, i)
+            size_at_dim += t._sizes[dim]
+        sizes = list(valid._sizes)
+        sizes[dim] = size_at_dim
+        sizes = tuple(sizes)
+        device = valid.device
+    for t in tensors:
+        if t.device != device:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                f"{device} and {t.device}!"
+            )
+    strides = strides_for(sizes, memory_format)
+    return StructuredMeta(OutputSpec(sizes, strides, out_dtype, device))
+
+
+def _triangle(name: str, self) -> StructuredMeta:
+    if len(self._sizes) < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+
+
+def tril(self, diagonal) -> StructuredMeta:
+    return _triangle("tril", self)
+
+
+def triu(self, diagonal) -> StructuredMeta:
+    return _triangle("triu", self)

@@ -1,0 +1,116 @@
+"""Joining and rearranging kernels: cat, stack, flip, roll, tril, triu.
+
+Layer: aten/native. In: a StructuredMeta plus the arguments (cat, tril, triu:
+structured implementations writing into `out`), or the full schema argument
+list (stack, flip, roll). Out: tensors. Mirrors ATen/native/TensorShape.cpp
+(cat_out_cpu, stack via cat and a view), ATen/native/TensorTransformations.cpp
+(flip, roll_cpu, roll_common) and TriangularOps.cpp.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember._tensor import make_view
+from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
+from ember.aten.native import at
+from ember.aten.native.common import wrap_dim, wrap_dims
+from ember.aten.native.copy import converted
+
+__all__ = ["cat_out", "stack", "flip", "roll", "tril_out", "triu_out"]
+
+
+def cat_out(meta, tensors, dim, out) -> None:
+    tensors = list(tensors)
+    if out.numel() == 0:
+        return
+    dim = cat_wrap_dim(dim, tensors)
+    target = out.ndarray()
+    offset = 0
+    for t in tensors:
+        if cat_should_skip(t):
+            continue
+        length = t._sizes[dim]
+        where = (slice(None),) * dim + (slice(offset, offset + length),)
+        target[where] = converted(t.ndarray(), t.dtype, out.dtype)
+        offset += length
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _unsqueezed(t, dim: int):
+    """unsqueeze(t, dim) as a view (the stride of the new dim follows inferUnsqueezeGeometry)."""
+    sizes = list(t._sizes)
+    strides = list(t._strides)
+    new_stride = 1 if dim >= len(sizes) else sizes[dim] * strides[dim]
+    sizes.insert(dim, 1)
+    strides.insert(dim, new_stride)
+    return make_view(t, sizes, strides, t._storage_offset)
+
+
+def stack(tensors, dim):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]
+    dim = wrap_dim(dim, len(first._sizes) + 1)
+    for i, t in enumerate(tensors):
+        if t._sizes != first._sizes:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {_shape_text(first._sizes)} "
+                f"at entry 0 and {_shape_text(t._sizes)} at entry {i}"
+            )
+    if dim < len(first._sizes):
+        joined = at.cat(tensors, dim)
+        # Split dim (n * k) into (n, k): always expressible as a view of cat's output.
+        inner = first._sizes[dim]
+        sizes = list(joined._sizes)
+        strides = list(joined._strides)
+        sizes[dim : dim + 1] = [len(tensors), inner]
+        strides[dim : dim + 1] = [strides[dim] * inner, strides[dim]]
+        return make_view(joined, sizes, strides, joined._storage_offset)
+    return at.cat([_unsqueezed(t, dim) for t in tensors], dim)
+
+
+def flip(self, dims):
+    axes = wrap_dims(dims, len(self._sizes))
+    out = at.empty_like(self, None, None, None, None, None)
+    if out.device.type != "meta" and out.numel():
+        out.ndarray()[...] = np.flip(self.ndarray(), axis=tuple(axes)) if axes else self.ndarray()
+    return out
+
+
+def roll(self, shifts, dims):
+    shifts, dims = list(shifts), list(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(
+            f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
+        )
+    if not dims and len(shifts) != 1:
+        raise RuntimeError(
+            f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
+        )
+    axes = [wrap_dim(d, len(self._sizes)) for d in dims]
+    out = at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
+    if out.device.type == "meta" or out.numel() == 0:
+        return out
+    source = self.ndarray()
+    if axes:
+        out.ndarray()[...] = np.roll(source, shifts, axis=axes)
+    else:
+        out.ndarray()[...] = np.roll(source.reshape(-1), shifts[0]).reshape(source.shape)
+    return out
+
+
+def tril_out(meta, self, diagonal, out) -> None:
+    if out.numel():
+        out.ndarray()[...] = np.tril(self.ndarray(), diagonal)
+
+
+def triu_out(meta, self, diagonal, out) -> None:
+    if out.numel():
+        out.ndarray()[...] = np.triu(self.ndarray(), diagonal)

@@ -20,3 +20,5 @@ from .reduction import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .reduction_stats import *  # noqa: F403
+from .loss import *  # noqa: F403

@@ -18,3 +18,4 @@ from .reduction import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .loss import *  # noqa: F403

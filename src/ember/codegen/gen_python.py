@@ -44,6 +44,22 @@ def _call_arguments(sig: PythonSignature, target, *, wrap: bool) -> list[str]:
     return exprs
 
 
+def _return_type(sig: PythonSignature, target) -> str | None:
+    """The ember.return_types name for an operator with several named returns (else None).
+
+    As torch's python_return_types.cpp: `max` for the functional call, `max_out` for out=.
+    """
+    from ember import return_types
+
+    returns = target.func.returns
+    if len(returns) < 2 or not all(r.name for r in returns):
+        return None
+    name = sig.function.func.name.split(".")[0].removeprefix("aten::")
+    if target is sig.out:
+        name += "_out"
+    return name if name in return_types.__all__ else None
+
+
 def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str]:
     lines = []
     requires_grad = next(
@@ -56,6 +72,9 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
         )
         if requires_grad is not None:
             text = f"finish_factory({text}, v[{requires_grad}])"
+        named_tuple = _return_type(sig, target)
+        if named_tuple is not None:
+            text = f"return_types.{named_tuple}({text})"
         return text
 
     if sig.out is not None:
@@ -116,6 +135,7 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
 
 def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
+    lines.append("from ember import return_types")
     lines.append("from ember.aten.binding import finish_factory, handle, wrap_number")
     lines.append("from ember.aten.python_arg_parser import PythonArgParser")
     lines.append("")

@@ -301,6 +301,8 @@ define('minimum(Tensor self, Tensor other) -> Tensor', tags=('core', 'pointwise'
 define('minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
 define('min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
 define('min.other(Tensor self, Tensor other) -> Tensor', tags=('pointwise',))
+define('sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', tags=())
+define('sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', tags=('core',))
 define('sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', tags=())
 define('sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', tags=())
 define('topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', tags=())

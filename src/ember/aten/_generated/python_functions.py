@@ -2,6 +2,7 @@
 # Do not edit: change the yaml or the generator (src/ember/codegen/) instead.
 """ember.<fn>: the Python functions of the aten operators."""
 
+from ember import return_types
 from ember.aten.binding import finish_factory, handle, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -208,7 +209,9 @@ _op_sin_out = handle("sin.out")
 _op_sin_ = handle("sin_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_softmax_int = handle("softmax.int")
+_op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
+_op_sort_values = handle("sort.values")
 _op_sort_values_stable = handle("sort.values_stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
@@ -1288,8 +1291,8 @@ def max(*args, **kwargs):
         return _op_max_out.call(v[0], v[1], v[2])
     else:
         if v[3] is None:
-            return _op_max_dim.call(v[0], v[1], v[2])
-        return _op_max_dim_max.call(v[0], v[1], v[2], *v[3])
+            return return_types.max(_op_max_dim.call(v[0], v[1], v[2]))
+        return return_types.max_out(_op_max_dim_max.call(v[0], v[1], v[2], *v[3]))
 
 
 
@@ -1349,8 +1352,8 @@ def min(*args, **kwargs):
         return _op_min_out.call(v[0], v[1], v[2])
     else:
         if v[3] is None:
-            return _op_min_dim.call(v[0], v[1], v[2])
-        return _op_min_dim_min.call(v[0], v[1], v[2], *v[3])
+            return return_types.min(_op_min_dim.call(v[0], v[1], v[2]))
+        return return_types.min_out(_op_min_dim_min.call(v[0], v[1], v[2], *v[3]))
 
 
 
@@ -1947,16 +1950,22 @@ def softmax(*args, **kwargs):
 _parser_f_sort = PythonArgParser(
     [
         "sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None)",
+        "sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)",
     ],
 )
 
 
 def sort(*args, **kwargs):
-    """sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None)"""
-    v = _parser_f_sort.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op_sort_stable.call(v[0], v[1], v[2], v[3])
-    return _op_sort_values_stable.call(v[0], v[1], v[2], v[3], *v[4])
+    """sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None) | sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)"""
+    index, v = _parser_f_sort.parse(args, kwargs)
+    if index == 0:
+        if v[4] is None:
+            return return_types.sort(_op_sort_stable.call(v[0], v[1], v[2], v[3]))
+        return return_types.sort_out(_op_sort_values_stable.call(v[0], v[1], v[2], v[3], *v[4]))
+    else:
+        if v[3] is None:
+            return return_types.sort(_op_sort.call(v[0], v[1], v[2]))
+        return return_types.sort_out(_op_sort_values.call(v[0], v[1], v[2], *v[3]))
 
 
 
@@ -2150,8 +2159,8 @@ def topk(*args, **kwargs):
     """topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)"""
     v = _parser_f_topk.parse(args, kwargs)[1]
     if v[5] is None:
-        return _op_topk.call(v[0], v[1], v[2], v[3], v[4])
-    return _op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5])
+        return return_types.topk(_op_topk.call(v[0], v[1], v[2], v[3], v[4]))
+    return return_types.topk_out(_op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
 
 
 

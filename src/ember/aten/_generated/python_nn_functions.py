@@ -2,6 +2,7 @@
 # Do not edit: change the yaml or the generator (src/ember/codegen/) instead.
 """ember._C._nn.<fn>: the Python functions of the nn operators."""
 
+from ember import return_types
 from ember.aten.binding import finish_factory, handle, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 

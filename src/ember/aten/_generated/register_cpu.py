@@ -1444,20 +1444,20 @@ def pow_Tensor_Scalar_out(self, exponent, out):
     return out
 
 
-# mse_loss.out: structured, ufunc mse_loss
+# mse_loss.out: structured
 
 
 def mse_loss(self, target, reduction):
     meta = M.mse_loss(self, target, reduction)
     out = meta.allocate()
-    U.mse_loss(meta, self, target, reduction, out)
+    N.mse_loss_out(meta, self, target, reduction, out)
     return out
 
 
 def mse_loss_out(self, target, reduction, out):
     meta = M.mse_loss(self, target, reduction)
     meta.resize_outputs(out)
-    U.mse_loss(meta, self, target, reduction, out)
+    N.mse_loss_out(meta, self, target, reduction, out)
     return out
 
 

@@ -1456,6 +1456,15 @@ def min_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_sort_values = handle("sort.values")
+
+
+def sort_values(keyset, self, dim, descending, values, indices):
+    with below():
+        result = _sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
+    return finish_inplace(result, values, indices)
+
+
 _sort_values_stable = handle("sort.values_stable")
 
 
@@ -1770,6 +1779,7 @@ impl("maximum.out", "ADInplaceOrView", maximum_out, keyset_arg="raw")
 impl("max.out", "ADInplaceOrView", max_out, keyset_arg="raw")
 impl("minimum.out", "ADInplaceOrView", minimum_out, keyset_arg="raw")
 impl("min.out", "ADInplaceOrView", min_out, keyset_arg="raw")
+impl("sort.values", "ADInplaceOrView", sort_values, keyset_arg="raw")
 impl("sort.values_stable", "ADInplaceOrView", sort_values_stable, keyset_arg="raw")
 impl("topk.values", "ADInplaceOrView", topk_values, keyset_arg="raw")
 impl("all.all_out", "ADInplaceOrView", all_all_out, keyset_arg="raw")

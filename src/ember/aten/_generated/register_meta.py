@@ -1267,7 +1267,7 @@ def pow_Tensor_Scalar_out(self, exponent, out):
     return out
 
 
-# mse_loss.out: structured, ufunc mse_loss
+# mse_loss.out: structured
 
 
 def mse_loss(self, target, reduction):

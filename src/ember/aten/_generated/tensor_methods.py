@@ -2,6 +2,7 @@
 # Do not edit: change the yaml or the generator (src/ember/codegen/) instead.
 """Tensor.<method>: the methods of the aten operators."""
 
+from ember import return_types
 from ember.aten.binding import finish_factory, handle, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -159,6 +160,7 @@ _op_sin = handle("sin")
 _op_sin_ = handle("sin_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_softmax_int = handle("softmax.int")
+_op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
@@ -1271,7 +1273,7 @@ def max(self, *args, **kwargs):
     elif index == 1:
         return _op_max_other.call(self, v[0])
     else:
-        return _op_max_dim.call(self, v[0], v[1])
+        return return_types.max(_op_max_dim.call(self, v[0], v[1]))
 
 
 
@@ -1324,7 +1326,7 @@ def min(self, *args, **kwargs):
     elif index == 1:
         return _op_min_other.call(self, v[0])
     else:
-        return _op_min_dim.call(self, v[0], v[1])
+        return return_types.min(_op_min_dim.call(self, v[0], v[1]))
 
 
 
@@ -1945,14 +1947,18 @@ def softmax(self, *args, **kwargs):
 _parser_m_sort = PythonArgParser(
     [
         "sort(*, bool? stable, int dim=-1, bool descending=False)",
+        "sort(int dim=-1, bool descending=False)",
     ],
 )
 
 
 def sort(self, *args, **kwargs):
-    """sort(*, bool? stable, int dim=-1, bool descending=False)"""
-    v = _parser_m_sort.parse(args, kwargs, self=self)[1]
-    return _op_sort_stable.call(self, v[0], v[1], v[2])
+    """sort(*, bool? stable, int dim=-1, bool descending=False) | sort(int dim=-1, bool descending=False)"""
+    index, v = _parser_m_sort.parse(args, kwargs, self=self)
+    if index == 0:
+        return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
+    else:
+        return return_types.sort(_op_sort.call(self, v[0], v[1]))
 
 
 
@@ -2135,7 +2141,7 @@ _parser_m_topk = PythonArgParser(
 def topk(self, *args, **kwargs):
     """topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)"""
     v = _parser_m_topk.parse(args, kwargs, self=self)[1]
-    return _op_topk.call(self, v[0], v[1], v[2], v[3])
+    return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
 
 
 

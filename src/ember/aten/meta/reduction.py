@@ -217,6 +217,11 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim) -> StructuredMeta:  # noqa: N802
 def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype) -> StructuredMeta:  # noqa: N802
     _check_norm_input(self)
     out_dtype = as_dtype(dtype)
+    if not (out_dtype.is_floating_point or out_dtype.is_complex):
+        raise RuntimeError(
+            "norm(): the desired output dtype should be either floating point or complex. "
+            f"Got {dtypes.scalar_type_name(out_dtype)} instead."
+        )
     return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.reduction import store
 
-__all__ = ["sort_values_stable", "topk_values"]
+__all__ = ["sort", "sort_values", "sort_values_stable", "topk_values"]
 
 
 def _order(values, axis: int, descending: bool):
@@ -51,3 +52,12 @@ def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  
     chosen = np.take(order, np.arange(k), axis=axis)
     store(indices, chosen)
     store(values, np.take_along_axis(data, chosen, axis=axis))
+
+
+def sort(self, dim, descending):
+    """sort(self, dim, descending): sort.stable with stable=False."""
+    return at.sort_stable(self, False, dim, descending)
+
+
+def sort_values(self, dim, descending, values, indices):
+    return at.sort_values_stable(self, False, dim, descending, values, indices)

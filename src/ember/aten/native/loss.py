@@ -1,0 +1,294 @@
+"""Kernels of the losses (nll_loss, cross_entropy_loss, mse_loss) and of one_hot / dropout.
+
+Layer: aten/native. In: StructuredMeta + out tensors (nll_loss_forward,
+nll_loss_backward, mse_loss), or the schema arguments of the composites,
+which call other operators only through `at`. Out: tensors. `nll_loss_nd`
+is the N-d entry point torch.nn.functional.nll_loss uses (torch._C._nn.nll_loss_nd).
+Mirrors ATen/native/LossNLL.cpp, Loss.cpp, Onehot.cpp and Dropout.cpp.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._tensor import wrap_array
+from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
+from ember.aten.native import at
+from ember.aten.native.reduction import accumulate_dtype, store
+
+__all__ = [
+    "nll_loss",
+    "nll_loss_nd",
+    "nll_loss_forward_output",
+    "nll_loss_backward_grad_input",
+    "cross_entropy_loss",
+    "mse_loss_out",
+    "one_hot",
+    "dropout",
+]
+
+
+# -- nll_loss --------------------------------------------------------------------
+
+
+def _check_nll_dtypes(self, target, weight) -> None:
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(
+            "expected target dtype to be Long or Byte, but got "
+            f"{dtypes.scalar_type_name(target.dtype)}"
+        )
+    if weight is not None and weight.dtype is not self.dtype:
+        raise RuntimeError(
+            f"expected scalar type {dtypes.scalar_type_name(self.dtype)} but found "
+            f"{dtypes.scalar_type_name(weight.dtype)}"
+        )
+
+
+def _picked(self, target, weight, ignore_index):
+    """Per sample: the input at the target class, its weight (0 where ignored)."""
+    values = self.ndarray().astype(accumulate_dtype(self.dtype), copy=False)
+    values = values.reshape(-1, self._sizes[-1])
+    targets = target.ndarray().reshape(-1).astype(np.int64)
+    n_classes = self._sizes[-1]
+    kept = targets != ignore_index
+    for t in targets[kept]:
+        if t < 0 or t >= n_classes:
+            raise IndexError(f"Target {t} is out of bounds.")
+    safe = np.where(kept, targets, 0)
+    if weight is None:
+        weights = np.ones(len(targets), values.dtype)
+    else:
+        weights = weight.ndarray().astype(values.dtype)[safe]
+    weights = np.where(kept, weights, 0).astype(values.dtype)
+    chosen = values[np.arange(len(targets)), safe] if len(targets) else values[:0, 0]
+    return chosen, weights, safe, kept
+
+
+def nll_loss_forward_output(
+    meta, self, target, weight, reduction, ignore_index, output, total_weight
+) -> None:
+    _check_nll_dtypes(self, target, weight)
+    chosen, weights, _, kept = _picked(self, target, weight, ignore_index)
+    losses = np.where(kept, -chosen * weights, 0).astype(chosen.dtype)
+    if reduction == REDUCTION_NONE and self.dim() == 2:
+        store(output, losses)
+        store(total_weight, 0)
+        return
+    if target.numel() == 0:
+        store(output, math.nan if reduction == REDUCTION_MEAN else 0)
+        store(total_weight, 0)
+        return
+    total = np.sum(weights)
+    loss = np.sum(losses)
+    if reduction == REDUCTION_MEAN:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            loss = loss / total
+    store(output, loss)
+    store(total_weight, total)
+
+
+def nll_loss_backward_grad_input(
+    meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input
+) -> None:
+    _check_nll_dtypes(self, target, weight)
+    _, weights, safe, kept = _picked(self, target, weight, ignore_index)
+    grads = np.broadcast_to(grad_output.ndarray().reshape(-1), weights.shape)
+    grads = grads.astype(weights.dtype)
+    if reduction == REDUCTION_MEAN:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            grads = grads / total_weight.ndarray().reshape(())
+    result = np.zeros((len(safe), self._sizes[-1]), weights.dtype)
+    rows = np.arange(len(safe))[kept]
+    result[rows, safe[kept]] = -(weights * grads)[kept]
+    store(grad_input, result)
+
+
+def nll_loss(self, target, weight, reduction, ignore_index):
+    return at.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def nll_loss_nd(self, target, weight=None, reduction=REDUCTION_MEAN, ignore_index=-100):
+    """nll_loss_nd: (N, C, d1, ...) inputs are flattened to (N * d1 * ..., C) rows."""
+    if self.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {self.dim()})")
+    if self.dim() != 1 and self._sizes[0] != target._sizes[0]:
+        raise ValueError(
+            f"Expected input batch_size ({self._sizes[0]}) to match target batch_size "
+            f"({target._sizes[0]})."
+        )
+    if self.dim() <= 2:
+        return at.nll_loss(self, target, weight, reduction, ignore_index)
+    n, c = self._sizes[0], self._sizes[1]
+    out_size = [n, *self._sizes[2:]]
+    if list(target._sizes[1:]) != list(self._sizes[2:]):
+        raise RuntimeError(
+            f"Expected target size {_shape_text(out_size)}, got {_shape_text(target._sizes)}"
+        )
+    rows = at.reshape(at.movedim_int(self, 1, -1), [math.prod(out_size), c])
+    flat_target = at.reshape(target, [math.prod(out_size)])
+    result = at.nll_loss(rows, flat_target, weight, reduction, ignore_index)
+    if reduction == REDUCTION_NONE:
+        result = at.view(result, out_size)
+    return result
+
+
+# -- cross_entropy ------------------------------------------------------------------
+
+
+def _weight_view(weight, ndim: int, class_dim: int):
+    shape = [1] * ndim
+    shape[class_dim] = weight._sizes[0]
+    return at.view(weight, shape)
+
+
+def _prob_target_loss(self, target, weight, reduction, label_smoothing):
+    class_dim = 0 if self.dim() == 1 else 1
+    n_classes = self._sizes[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {n_classes} "
+            f"classes or no classes but got weight tensor of shape: {_shape_text(weight._sizes)}"
+        )
+    log_probs = at.log_softmax_int(self, class_dim, self.dtype)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(
+                f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
+            )
+        target = at.add_Scalar(
+            at.mul_Scalar(target, 1 - label_smoothing), label_smoothing / n_classes, 1
+        )
+    product = at.mul_Tensor(log_probs, target)
+    if weight is not None:
+        if log_probs.dim() > 1:
+            weight = _weight_view(weight, log_probs.dim(), 1)
+        product = at.mul_Tensor(product, weight)
+    if reduction == REDUCTION_NONE:
+        return at.neg(at.sum_dim_IntList(product, [class_dim], False, None))
+    total = at.neg(at.sum(product, None))
+    if reduction == REDUCTION_SUM:
+        return total
+    if log_probs.numel() == 0:
+        return at.fill__Scalar(total, math.nan)
+    return at.div_Scalar(total, log_probs.numel() // n_classes)
+
+
+def _label_smoothing_loss(self, target, weight, reduction, ignore_index, label_smoothing):
+    class_dim = 0 if self.dim() == 1 else 1
+    log_probs = at.log_softmax_int(self, class_dim, self.dtype)
+    nll = nll_loss_nd(log_probs, target, weight, reduction, ignore_index)
+    n_classes = log_probs._sizes[class_dim]
+    ignore_mask = at.eq_Scalar(target, ignore_index)
+    if weight is not None:
+        weighted = at.mul_Tensor(log_probs, _weight_view(weight, log_probs.dim(), class_dim))
+        smooth = at.neg(at.sum_dim_IntList(weighted, [class_dim], False, None))
+    else:
+        smooth = at.neg(at.sum_dim_IntList(log_probs, [class_dim], False, None))
+    smooth = at.masked_fill_Scalar(smooth, ignore_mask, 0.0)
+    if reduction == REDUCTION_MEAN:
+        kept = at.logical_not(ignore_mask)
+        if weight is not None:
+            safe_target = at.masked_fill_Scalar(target, ignore_mask, 0)
+            flat = at.reshape(safe_target, [-1])
+            picked = at.index_select(weight, 0, flat)
+            picked = at.masked_fill_Scalar(picked, at.reshape(ignore_mask, [-1]), 0)
+            denominator = at.sum(picked, None)
+        else:
+            denominator = at.sum(kept, None)
+        smooth = at.div_Tensor(at.sum(smooth, None), denominator)
+    elif reduction == REDUCTION_SUM:
+        smooth = at.sum(smooth, None)
+    left = at.mul_Scalar(nll, 1 - label_smoothing)
+    return at.add_Tensor(left, at.mul_Scalar(smooth, label_smoothing / n_classes), 1)
+
+
+def cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoothing):
+    if self._sizes == target._sizes:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{dtypes.scalar_type_name(target.dtype)}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _prob_target_loss(self, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(
+                f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
+            )
+        return _label_smoothing_loss(self, target, weight, reduction, ignore_index, label_smoothing)
+    class_dim = 0 if self.dim() == 1 else 1
+    log_probs = at.log_softmax_int(self, class_dim, self.dtype)
+    return nll_loss_nd(log_probs, target, weight, reduction, ignore_index)
+
+
+# -- mse_loss -------------------------------------------------------------------------
+
+
+def mse_loss_out(meta, self, target, reduction, out) -> None:
+    compute = meta.compute_dtype
+    if not (compute.is_floating_point or compute.is_complex):
+        raise NotImplementedError(
+            f"\"mse_cpu\" not implemented for '{dtypes.scalar_type_name(compute)}'"
+        )
+    np_compute = accumulate_dtype(compute)
+    difference = self.ndarray().astype(np_compute) - target.ndarray().astype(np_compute)
+    squared = difference * difference
+    if reduction == REDUCTION_MEAN:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            squared = np.mean(squared)
+    elif reduction == REDUCTION_SUM:
+        squared = np.sum(squared)
+    store(out, squared)
+
+
+# -- one_hot, dropout ------------------------------------------------------------------
+
+
+def one_hot(self, num_classes):
+    if self.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if self.device.type == "meta":
+        if num_classes == -1:
+            num_classes = at.max(self).item() + 1
+        index = at.arange(num_classes, dtypes.int64, None, self.device, None)
+        matches = at.eq_Tensor(at.unsqueeze(self, -1), index)
+        return at._to_copy(matches, dtypes.int64, None, None, None, False, None)
+    shape = [*self._sizes]
+    if self.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        sizes = [*shape, num_classes]
+        return at.empty_memory_format(sizes, dtypes.int64, None, self.device, None, None)
+    if at.min(self).item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    largest = at.max(self).item()
+    if num_classes == -1:
+        num_classes = largest + 1
+    elif num_classes <= largest:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    result = at.zeros([*shape, num_classes], dtypes.int64, None, self.device, None)
+    return at.scatter__value(result, -1, at.unsqueeze(self, -1), 1)
+
+
+def dropout(input, p, train):  # noqa: A002 (PyTorch's argument name)
+    if not (0 <= p <= 1):
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = at.zeros([], input.dtype, None, input.device, None)
+        return at.mul_Tensor(input, zero)
+    from ember.random import default_generator
+
+    keep = default_generator().random(input._sizes) < (1 - p)
+    noise = (keep / (1 - p)).astype(input.dtype.np_dtype)
+    return at.mul_Tensor(input, wrap_array(noise, input.dtype))

@@ -1,0 +1,75 @@
+"""`ember.return_types`: the named tuples that operators with named returns give back in Python.
+
+Layer: the Python face (above aten). In: the plain tuple an operator returns
+through the dispatcher (`ember.ops.aten.max.dim` gives a tuple, as in PyTorch).
+Out: a tuple subclass with one attribute per named return, printed as
+`ember.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))`.
+The generated Python functions (aten/_generated/python_functions.py) wrap
+their results in these. Mirrors torch/return_types.py and the PyStructSequence
+types of torch/csrc/autograd/generated/python_return_types.cpp.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "max",
+    "max_out",
+    "min",
+    "min_out",
+    "sort",
+    "sort_out",
+    "topk",
+    "topk_out",
+    "structseq",
+]
+
+
+class _StructSequence(tuple):
+    """A fixed-length tuple whose items also have names (PyStructSequence)."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    n_fields = 0
+    n_sequence_fields = 0
+    n_unnamed_fields = 0
+
+    def __new__(cls, sequence=()):
+        items = tuple(sequence)
+        if len(items) != len(cls._fields):
+            raise TypeError(
+                f"{cls.__module__}.{cls.__name__}() takes a {len(cls._fields)}-sequence "
+                f"({len(items)}-sequence given)"
+            )
+        return super().__new__(cls, items)
+
+    def __repr__(self) -> str:
+        lines = [f"{name}={value!r}" for name, value in zip(self._fields, self)]
+        return f"{self.__module__}.{type(self).__name__}(\n" + ",\n".join(lines) + ")"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (type(self), (tuple(self),))
+
+
+def structseq(name: str, fields: tuple[str, ...]) -> type:
+    """A new named-tuple type `ember.return_types.<name>` with the given field names."""
+    namespace = {"__slots__": (), "_fields": fields, "__module__": __name__}
+    namespace["n_fields"] = namespace["n_sequence_fields"] = len(fields)
+    for index, field in enumerate(fields):
+        namespace[field] = property(lambda self, i=index: tuple.__getitem__(self, i))
+    result = type(name, (_StructSequence,), namespace)
+    result.__qualname__ = name
+    return result
+
+
+_VALUES_INDICES = ("values", "indices")
+
+max = structseq("max", _VALUES_INDICES)  # noqa: A001 (PyTorch's name)
+max_out = structseq("max_out", _VALUES_INDICES)
+min = structseq("min", _VALUES_INDICES)  # noqa: A001
+min_out = structseq("min_out", _VALUES_INDICES)
+sort = structseq("sort", _VALUES_INDICES)
+sort_out = structseq("sort_out", _VALUES_INDICES)
+topk = structseq("topk", _VALUES_INDICES)
+topk_out = structseq("topk_out", _VALUES_INDICES)

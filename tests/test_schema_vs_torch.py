@@ -1,0 +1,454 @@
+"""Differential tests: ember's schema parser against torch._C.parse_schema."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ember._dispatch.schema import Argument, FunctionSchema
+from ember._dispatch.schema_parser import parse_schema
+
+torch = pytest.importorskip("torch")
+
+ALIAS_SETS = re.compile(r"\(([a-z0-9*$|]+)(!?)")
+
+
+def normalise_alias_order(text: str) -> str:
+    """`a|b` prints in an unspecified order in PyTorch; compare sorted."""
+    return ALIAS_SETS.sub(
+        lambda m: "(" + "|".join(sorted(m.group(1).split("|"))) + m.group(2), text
+    )
+
+
+def torch_outcome(text: str):
+    try:
+        return "ok", torch._C.parse_schema(text)
+    except Exception as error:  # noqa: BLE001 - any torch failure is an outcome
+        return type(error).__name__, str(error)
+
+
+def ember_outcome(text: str):
+    try:
+        return "ok", parse_schema(text)
+    except RuntimeError as error:
+        return error, str(error)
+
+
+def default_as_comparable(value):
+    if isinstance(value, torch.device):
+        return str(value)
+    return value
+
+
+def argument_differences(mine: Argument, theirs) -> list[str]:
+    found = []
+    checks = {
+        "name": (mine.name, theirs.name),
+        "type": (str(mine.type), str(theirs.type)),
+        "real_type": (str(mine.real_type), str(theirs.real_type)),
+        "has_default_value": (mine.has_default_value(), theirs.has_default_value()),
+        "kwarg_only": (mine.kwarg_only, theirs.kwarg_only),
+        "is_out": (mine.is_out, theirs.is_out),
+        "is_write": (mine.is_write, theirs.is_write),
+        "N": (mine.N, theirs.N),
+    }
+    default_mine = default_as_comparable(mine.default_value)
+    default_theirs = default_as_comparable(theirs.default_value)
+    if not (default_mine == default_theirs and type(default_mine) is type(default_theirs)):
+        if str(default_mine) != str(default_theirs):
+            checks["default_value"] = (default_mine, default_theirs)
+    their_alias = theirs.alias_info
+    if (mine.alias_info is None) != (their_alias is None):
+        checks["alias_info"] = (mine.alias_info, their_alias)
+    elif their_alias is not None:
+        checks["before_set"] = (mine.alias_info.before_set, their_alias.before_set)
+        checks["after_set"] = (mine.alias_info.after_set, their_alias.after_set)
+        checks["alias.is_write"] = (mine.alias_info.is_write, their_alias.is_write)
+    for what, (a, b) in checks.items():
+        if a != b:
+            found.append(f"{mine.name}.{what}: {a!r} != {b!r}")
+    return found
+
+
+def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
+    found = []
+    if normalise_alias_order(str(mine)) != normalise_alias_order(str(theirs)):
+        found.append(f"str: {mine} != {theirs}")
+    for what in ("name", "overload_name", "is_mutable"):
+        if getattr(mine, what) != getattr(theirs, what):
+            found.append(f"{what}: {getattr(mine, what)!r} != {getattr(theirs, what)!r}")
+    for kind in ("arguments", "returns"):
+        ours, their = getattr(mine, kind), getattr(theirs, kind)
+        if len(ours) != len(their):
+            found.append(f"{kind}: {len(ours)} != {len(their)}")
+            continue
+        for a, b in zip(ours, their):
+            found.extend(argument_differences(a, b))
+    return found
+
+
+def all_torch_schemas() -> list[str]:
+    # Custom classes (`__torch__.torch.classes.*`) are registered in torch,
+    # not in ember; PyTorch itself rejects them when unregistered.
+    return [str(s) for s in torch._C._jit_get_all_schemas() if "__torch__" not in str(s)]
+
+
+def test_every_torch_schema_round_trips_with_the_same_accessors():
+    texts = all_torch_schemas()
+    assert len(texts) > 4000
+    failures = []
+    for text in texts:
+        try:
+            mine = parse_schema(text)
+        except RuntimeError as error:
+            failures.append(f"{text}: {error}")
+            continue
+        if normalise_alias_order(str(mine)) != normalise_alias_order(text):
+            failures.append(f"{text}: printed {mine}")
+            continue
+        differences = schema_differences(mine, torch._C.parse_schema(text))
+        failures.extend(f"{text}: {d}" for d in differences)
+    assert failures == [], "\n".join(failures[:20])
+
+
+def test_reprinting_is_a_fixed_point():
+    for text in all_torch_schemas()[:500]:
+        once = str(parse_schema(text))
+        assert str(parse_schema(once)) == once
+
+
+def test_custom_class_types_are_rejected_like_unregistered_ones():
+    text = "f(__torch__.torch.classes.nons.Nope x) -> int"
+    with pytest.raises(RuntimeError) as error:
+        parse_schema(text)
+    assert str(error.value) == torch_outcome(text)[1]
+
+
+VALID_CORPUS = [
+    "f(int x) -> int",
+    "f(x y) -> int",
+    "f(int from) -> int",
+    "f.from(int x) -> int",
+    "f(t x) -> t",
+    "f(int[2] x=[1,1]) -> int",
+    "f(int[1] x=1) -> int",
+    "f(SymInt[2] x=1) -> int",
+    "f(float x=1e-5, float y=0.1, float z=1e20, float w=-0.0, float v=1e15, float u=1e19) -> int",
+    "f(float x=0x1p3, float y=.5, float z=5., float w=123456789012.5) -> int",
+    "f(float x=3j, complex c=1.5, complex d=-2j, int i=1j) -> int",
+    "f(int x=0x10, int y=1.5, int z='a', int w=True, int v=None, int u=float) -> int",
+    "f(ScalarType dt=float, ScalarType? l=long, Layout la=strided, MemoryFormat m=contiguous_format, int r=Mean) -> int",
+    "f(Device d='cpu', Device e='cuda:1', Device f=\"meta\", Device g='cuda:300', Device? h='cpu') -> int",
+    "f(str x='a\\'b', str y=\"a'b\", str z='a\\nb', str w='''abc''', str v='\\101', str u='a\"b') -> int",
+    "f(str x='a\\tb\\\\', str y='\\a\\b\\f\\v') -> int",
+    "f(Tensor(a!) x, Tensor(a -> *)[] y, Tensor?[] z, Tensor(b|c!)[] w, Tensor(d)? v) -> int",
+    "f(Tensor(a)[][] x, Tensor! y, int(a) z, Tensor(a)[](b) w, Tensor(a!)[]? v) -> Tensor!",
+    "f(int[1.5] x, int[4294967297] y, int[0] z=[], int[2] w=[1]) -> int",
+    "f(bool[2] x=True, float[2] y=1, float[] z=[1, 2.5], complex[] c=[1j, 1.5]) -> int",
+    "f(Storage s, Stream t, QScheme q, Generator? g=None, Any? a=None) -> int",
+    "f(Dict(str, Tensor) d, (int, str) t, Union(int, str) u, Future(int) f) -> int",
+    "f(Union(int, None) x, Await(int) y, RRef(int) z, Tensor?? w) -> int",
+    "f(Quantizer x, ConstQuantizerPtr y, DeviceIndex z, Capsule c, AnyClassType a) -> int",
+    "f(AnyEnumType e, NoneType n, None m, SymBool b, SymBool[] bl) -> SymBool",
+    "f(*, int x) -> int",
+    "f(*) -> int",
+    "f(int x, *, int y, *, int z) -> int",
+    "f(...) -> ...",
+    "f(int x, ...) -> (int, ...)",
+    "f() -> ()",
+    "f() -> (int a, int b)",
+    "f() -> (int a)",
+    "f() -> ((str, t)[])",
+    "f() -> ((int, int)?)",
+    "f(int x) -> int[3] y",
+    "f(Tensor(a -> b) x, Tensor(*) y, Tensor(a|a) z) -> int",
+    "f(int x=1, int[] y, *, int z) -> int",
+    "f(bool x=1, Tensor? y=1, int? z=1.5, float? w=1) -> int",
+    "f(int x) -> int\n",
+    "f(int x) -> int # comment",
+    "f(\n int x) -> int",
+    "\n\nf(int x) -> int",
+    "  f(int x) -> int",
+    "f(int x) -> int\n\\\n",
+    "f(int x) \\\n-> int",
+    "f(int x) -> int\n# c\n",
+    "f(int x) -> int\n  ",
+    "f(int x) -> (int, \n int)",
+    "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "aten::topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    "f(str x='é') -> int",
+]
+
+
+@pytest.mark.parametrize("text", VALID_CORPUS)
+def test_valid_corpus_matches_torch(text):
+    status, theirs = torch_outcome(text)
+    assert status == "ok", theirs
+    mine = parse_schema(text)
+    assert schema_differences(mine, theirs) == []
+
+
+MALFORMED_CORPUS = [
+    "aten::f(Tensor x, ) -> Tensor",
+    "f(int x",
+    "f(",
+    "",
+    "  ",
+    "f",
+    "f.g",
+    "f(int x)",
+    "f(int x) ->",
+    "f(float x=inf) -> int",
+    "f(float x=-inf) -> int",
+    "f(float x=nan) -> int",
+    "f.default(int x) -> int",
+    "f.__x(int x) -> int",
+    "f(int x=1, int z) -> int",
+    "f(int x=1, Tensor(a!) z, *, int w) -> (Tensor(a|b) q)",
+    "f(Dimname x) -> int",
+    "f(int if) -> int",
+    "f(int x)\n -> int",
+    "  f(int x)\n  -> int",
+    "f(int x) -> int g(int y) -> int",
+    "f(int x) -> int\ng(int y)->int",
+    "f(int x) -> int\n\tg",
+    " f(int x) -> int\n g",
+    "f(int x) -> int\n  \n x",
+    "a\n b\n  c\n d",
+    "f(int x) -> int\n\n\n\n\n\nz",
+    "f(int x\n\n\n\n\n,,) -> int",
+    "f(int x\n\n\n\n\n)) -> int\n\n\n\n\n\n\nyy",
+    "f(int x) -> (int\n\n\n\n\n\n\n,,\n\n\n\n\n)",
+    "f(float x=1e) -> int",
+    "f(int x=[1,2]) -> int",
+    "f(Scalar x=[1]) -> int",
+    "f(Device x='foo') -> int",
+    "f(Device x='cuda:x') -> int",
+    "f(Device x=None) -> int",
+    "f(Device x=cpu) -> int",
+    "f(Device x='CPU') -> int",
+    "f(Device x='cuda:01') -> int",
+    "f(Device x='cuda:-1') -> int",
+    "f(Device x='cuda:99999999999999') -> int",
+    "f(Device x='') -> int",
+    "f(Device x='cpu:') -> int",
+    "f(Device x=':0') -> int",
+    "f(str x='a\\x41') -> int",
+    "f(str x='\\u0041') -> int",
+    "f(str x='\\q') -> int",
+    "f(str x='\\0') -> int",
+    "f(Tensor?(a!) x) -> int",
+    "f(int[] x=1) -> int",
+    "f(int[] x=abc) -> int",
+    "f(int[][] x=[[1]]) -> int",
+    "f(str[] x=['a']) -> int",
+    "f(int?[] x=[1]) -> int",
+    "f(int[]? x=[1]) -> int",
+    "f(int[2] x=None) -> int",
+    "f(float[] x=[True]) -> int",
+    "f(int[] x=[1.5]) -> int",
+    "f(bool[] x=[1]) -> int",
+    "f(int[] x=['a']) -> int",
+    "f(Tensor x=1) -> int",
+    "f(Any x=1) -> int",
+    "f(t x=1) -> int",
+    "f(int x=-True) -> int",
+    "f(int x) -> int$",
+    "f(int x`) -> int",
+    "f(int x=1) -> int # type: int",
+    "aten::f:g(int x)->int",
+    "a::b::c(int x) -> int",
+    "f(..., int x) -> int",
+    "f(int x=1, ...) -> int",
+    "f() -> (..., int)",
+    "f(int x) -> int y=1",
+    "f(Tensor(a|*|b) x) -> int",
+    "f(Tensor(*|a) x) -> int",
+    "f(Tensor(a -> *|b) x) -> int",
+    "f(Tensor() x) -> int",
+    "f(Tensor(a! -> b!) x) -> int",
+    "f(Union(int) x) -> int",
+    "f(Union(int, int) x) -> int",
+    "f(_foo x) -> int",
+    "f(Foo x) -> int",
+    "f(__torch__.torch.classes.foo.Bar x) -> int",
+    "f(__torch__.nottorch.classes.foo.Bar x) -> int",
+]
+
+
+@pytest.mark.parametrize("text", MALFORMED_CORPUS)
+def test_malformed_corpus_messages_equal_torchs(text):
+    status, theirs = torch_outcome(text)
+    assert status == "RuntimeError", (status, theirs)
+    error, mine = ember_outcome(text)
+    assert error != "ok"
+    assert normalise_alias_order(mine) == normalise_alias_order(theirs)
+
+
+@pytest.mark.parametrize(
+    "text, torch_type",
+    [
+        ("f(float x=1e400) -> int", IndexError),
+        ("f(float x=1e-400) -> int", IndexError),
+        ("f(float x=1e-310) -> int", IndexError),
+        ("f(int x=99999999999999999999) -> int", IndexError),
+        ("f(complex x=1) -> int", ValueError),
+    ],
+)
+def test_number_conversion_failures_are_runtime_errors_and_torchs_type(text, torch_type):
+    status, theirs = torch_outcome(text)
+    assert status == torch_type.__name__
+    with pytest.raises(RuntimeError) as error:
+        parse_schema(text)
+    assert isinstance(error.value, torch_type)
+    assert str(error.value) == theirs
+
+
+# -- hypothesis: valid schemas built from the grammar -------------------------
+
+BASE = st.sampled_from(
+    ["Tensor", "int", "SymInt", "float", "bool", "str", "Scalar", "ScalarType", "Layout",
+     "MemoryFormat", "Device", "Generator", "Storage", "Stream", "QScheme", "Any", "complex",
+     "t", "SymBool"]
+)  # fmt: skip
+ALIAS = st.sampled_from(["", "(a)", "(a!)", "(b!)", "(a -> *)", "(*)", "(a|b)"])
+NAME = st.sampled_from(["x", "self", "other", "out", "dim", "from", "a1", "_y"])
+
+
+@st.composite
+def argument_text(draw, is_return=False):
+    base = draw(BASE)
+    alias = draw(ALIAS) if base == "Tensor" else ""
+    suffix = draw(st.sampled_from(["", "?", "[]", "[]?", "?[]", "[2]", "[1]?"]))
+    if suffix.startswith("[") and suffix[1:2].isdigit():
+        text = f"{base}{alias}{suffix}"
+    else:
+        text = f"{base}{alias}{suffix}"
+    name = draw(NAME) if not is_return or draw(st.booleans()) else ""
+    if not is_return and draw(st.booleans()):
+        default = draw(default_for(base, suffix))
+        if default is not None:
+            return f"{text} {name}={default}"
+    return f"{text} {name}".rstrip()
+
+
+def default_for(base, suffix):
+    numbers = st.one_of(
+        st.integers(-(2**63), 2**63 - 1).map(str),
+        st.floats(allow_nan=False, allow_infinity=False, width=64).map(repr),
+    )
+    if "?" in suffix and not suffix.endswith("[]"):
+        return st.just("None")
+    if suffix.startswith("[") and base in ("int", "SymInt", "float"):
+        element = numbers if base == "float" else st.integers(-100, 100).map(str)
+        as_list = st.lists(element, max_size=3).map(lambda v: "[" + ", ".join(v) + "]")
+        if suffix[1:2].isdigit():
+            return st.one_of(as_list, element)
+        return as_list
+    if suffix:
+        return st.just(None)
+    if base in ("int", "SymInt"):
+        return st.integers(-(2**63), 2**63 - 1).map(str)
+    if base == "float":
+        return numbers
+    if base == "bool":
+        return st.sampled_from(["True", "False"])
+    if base == "str":
+        return st.text(alphabet="abc'\"\\ntx ", max_size=6).map(
+            lambda s: "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        )
+    if base == "Scalar":
+        return st.one_of(numbers, st.sampled_from(["True", "None"]))
+    if base in ("Tensor", "Generator"):
+        return st.just("None")
+    if base == "ScalarType":
+        return st.sampled_from(["float", "long", "3"])
+    if base == "Device":
+        return st.sampled_from(["'cpu'", "'cuda:1'", "'meta'"])
+    return st.just(None)
+
+
+@st.composite
+def schema_text(draw):
+    arguments = draw(st.lists(argument_text(), max_size=5))
+    star = draw(st.integers(0, len(arguments) + 1))
+    if star <= len(arguments):
+        arguments.insert(star, "*")
+    returns = draw(st.lists(argument_text(is_return=True), max_size=3))
+    if len(returns) == 1 and draw(st.booleans()):
+        ret = returns[0]
+    else:
+        ret = "(" + ", ".join(returns) + ")"
+    name = draw(st.sampled_from(["f", "aten::f", "ns::op.overload", "my_op.Tensor_out"]))
+    return f"{name}({', '.join(arguments)}) -> {ret}"
+
+
+@settings(max_examples=400, deadline=None)
+@given(schema_text())
+def test_generated_schemas_match_torch(text):
+    status, theirs = torch_outcome(text)
+    if status == "ok":
+        assert schema_differences(parse_schema(text), theirs) == []
+    else:
+        error, mine = ember_outcome(text)
+        assert error != "ok", theirs
+        assert normalise_alias_order(mine) == normalise_alias_order(theirs)
+
+
+# -- hypothesis: mutations of real schemas ------------------------------------
+
+SAMPLE = [
+    "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    "aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+    "aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor",
+    "aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "aten::f(str s=\"a\\'b\", Device d='cuda:1', complex c=1j, ScalarType t=float) -> (Tensor a, Tensor(b!) b)",
+]
+PIECES = list("()[]{}<>,.:;=?!*|-+#'\"\\ \n\t") + [
+    "->", "...", "Tensor", "int", "None", "True", "1", "1.5", "e", "0x", "j", "(a!)", "'\\x'",
+    "if", "is not", "# type:", "é",
+]  # fmt: skip
+
+
+@st.composite
+def mutated_schema(draw):
+    text = draw(st.sampled_from(SAMPLE + all_torch_schemas()[:50]))
+    for _ in range(draw(st.integers(1, 4))):
+        position = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert", "delete", "truncate", "replace"]))
+        piece = draw(st.sampled_from(PIECES))
+        if action == "insert":
+            text = text[:position] + piece + text[position:]
+        elif action == "delete":
+            text = text[:position] + text[position + draw(st.integers(1, 5)) :]
+        elif action == "truncate":
+            text = text[:position]
+        else:
+            text = text[:position] + piece + text[position + len(piece) :]
+    return text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(mutated_schema())
+def test_mutated_schemas_fail_like_torch(text):
+    status, theirs = torch_outcome(text)
+    try:
+        mine = parse_schema(text)
+    except RuntimeError as error:
+        assert status != "ok", f"torch accepts: {theirs}"
+        if "é" not in text:
+            assert normalise_alias_order(str(error)) == normalise_alias_order(theirs)
+        return
+    assert status == "ok", f"torch rejects: {theirs}"
+    assert schema_differences(mine, theirs) == []
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(codec="ascii"), max_size=40))
+def test_arbitrary_text_raises_only_runtime_error(text):
+    try:
+        parse_schema(text)
+    except RuntimeError:
+        pass

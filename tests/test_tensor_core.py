@@ -397,3 +397,23 @@ def test_wrap_keeps_dense_layouts_and_copies_the_rest(shape, data):
     elif array.size > 1:
         assert wrapped.is_contiguous()
     assert wrapped.ndarray().tolist() == expected
+
+
+@given(
+    sizes=st.lists(st.integers(0, 4), min_size=1, max_size=4).map(tuple),
+    data=st.data(),
+)
+@settings(max_examples=200, deadline=None)
+def test_empty_with_permuted_strides_matches_torch(sizes, data):
+    order = data.draw(st.permutations(range(len(sizes))))
+    theirs = torch.empty([sizes[d] for d in order]).permute(*np.argsort(order).tolist())
+    ours = empty_tensor(theirs.shape, dtypes.float32, strides=theirs.stride())
+    assert ours.shape == theirs.shape and ours.stride() == theirs.stride()
+    assert ours.is_contiguous() == theirs.is_contiguous()
+    assert ours.storage().nbytes == theirs.untyped_storage().nbytes()
+    values = np.arange(ours.numel(), dtype=np.float32).reshape(ours.shape)
+    ours.ndarray()[...] = values
+    theirs.copy_(torch.from_numpy(values))
+    memory = make_view(ours, (ours.numel(),), (1,), 0)  # the storage in address order
+    assert memory.tolist() == theirs.as_strided((theirs.numel(),), (1,), 0).tolist()
+    assert make_view(ours, ours._sizes, ours._strides, 0).tolist() == values.tolist()

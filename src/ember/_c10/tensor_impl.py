@@ -269,9 +269,15 @@ class TensorImpl:
         span = storage_span(sizes, strides, 0)
         if device.type == "meta":
             storage = Storage(None, span * dtype.itemsize, META)
-        else:
-            storage = Storage.from_array(np.empty(span, dtype=_numpy_dtype(dtype)))
-        return cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
+            return cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
+        memory = np.empty(span, dtype=_numpy_dtype(dtype))
+        storage = Storage.from_array(memory)
+        self = cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
+        order = _dense_order(sizes, strides)
+        if order is not None:  # a permuted dense layout: build the view now, cheaply
+            memory_sizes = tuple(sizes[d] for d in order)
+            self._array = memory.reshape(memory_sizes).transpose(_inverse(order))
+        return self
 
     # -- storage, views, versions -------------------------------------------
     def storage(self) -> Storage:
@@ -394,6 +400,26 @@ def _is_channels_last(sizes, strides, name) -> bool:
                 return False
             expected *= size
     return True
+
+
+def _dense_order(sizes, strides):
+    """The dims from outermost to innermost when the strides are a permutation of a
+    contiguous layout (transposed, channels-last...); None otherwise."""
+    order = sorted(range(len(sizes)), key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(order):
+        if sizes[d] != 1:
+            if strides[d] != expected:
+                return None
+            expected *= sizes[d]
+    return order
+
+
+def _inverse(order):
+    inverse = [0] * len(order)
+    for position, d in enumerate(order):
+        inverse[d] = position
+    return inverse
 
 
 def _numpy_dtype(dtype):

@@ -1,0 +1,145 @@
+"""The conversion methods PyTorch writes by hand in its Python layer: to, float() ..., type, new_tensor.
+
+Layer: torch face (above aten). In: a Tensor and Python arguments. Out: the
+result of the aten `to.*` overload PyTorch's binding would call (so
+__torch_dispatch__ and tracing see the same operators), or `self` when
+nothing changes. Mirrors THPVariable_to / parse_to_conversion / dispatch_to,
+THPVariable_float & co., THPVariable_type and THPVariable_new_tensor in
+torch/csrc/autograd/python_variable_methods.cpp and tensor_new.cpp.
+`install(Tensor)` puts them on ember.Tensor (ember/__init__.py calls it).
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes
+from ember._c10.device import CPU, as_device
+from ember.aten.binding import handle
+from ember.aten.python_arg_parser import PythonArgParser
+
+__all__ = ["install"]
+
+_to_parser = PythonArgParser(
+    [
+        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, "
+        "*, MemoryFormat? memory_format=None)",
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+    ]
+)
+_to_dtype = handle("to.dtype")
+_to_device = handle("to.device")
+_to_dtype_layout = handle("to.dtype_layout")
+
+
+def _canonical(device):
+    return None if device is None else (CPU if device.type == "cpu" else device)
+
+
+def to(self, *args, **kwargs):
+    """Tensor.to(dtype) / to(device, dtype) / to(other), with non_blocking, copy, memory_format."""
+    index, values = _to_parser.parse(args, kwargs, self=self)
+    if index == 0:
+        device, dtype, non_blocking, copy, memory_format = values
+    elif index == 1:
+        dtype, non_blocking, copy, memory_format = values
+        device = None
+    else:
+        other, non_blocking, copy, memory_format = values
+        device, dtype = other.device, other.dtype
+    device = _canonical(device)
+    if device is None and dtype is None:
+        if not copy and memory_format is None:
+            return self
+        return _to_dtype_layout.call(
+            self, self.dtype, None, self.device, None, non_blocking, copy, memory_format
+        )
+    if device is None:
+        return _to_dtype.call(self, dtype, non_blocking, copy, memory_format)
+    if dtype is None:
+        return _to_dtype_layout.call(
+            self, self.dtype, None, device, None, non_blocking, copy, memory_format
+        )
+    return _to_device.call(self, device, dtype, non_blocking, copy, memory_format)
+
+
+def _converter(name: str, dtype):
+    def convert(self, memory_format=None):
+        return _to_dtype.call(self, dtype, False, False, memory_format)
+
+    convert.__name__ = name
+    convert.__doc__ = f"self.to({dtype}) (Tensor.{name})"
+    return convert
+
+
+_CONVERSIONS = {
+    "float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16,
+    "bfloat16": dtypes.bfloat16, "long": dtypes.int64, "int": dtypes.int32,
+    "short": dtypes.int16, "char": dtypes.int8, "byte": dtypes.uint8, "bool": dtypes.bool,
+    "cfloat": dtypes.complex64, "cdouble": dtypes.complex128,
+}  # fmt: skip
+
+
+def cpu(self, memory_format=None):
+    """Tensor.cpu(): self when already on cpu, else a copy there."""
+    return _to_dtype_layout.call(self, self.dtype, None, CPU, None, False, False, memory_format)
+
+
+def _type_string(self) -> str:
+    prefix = "ember." if self.device.type == "cpu" else f"ember.{self.device.type}."
+    return f"{prefix}{dtypes.scalar_type_name(self.dtype)}Tensor"
+
+
+_TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
+
+
+def type_(self, dtype=None, non_blocking=False, **kwargs):
+    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion."""
+    memory_format = kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"type() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if dtype is None:
+        return _type_string(self)
+    if isinstance(dtype, str):
+        module, _, name = dtype.rpartition(".")
+        if name not in _TYPE_NAMES or module.partition(".")[0] not in ("ember", "torch"):
+            raise ValueError(f"invalid type: '{dtype}'")
+        device = as_device("meta") if module.endswith(".meta") else CPU
+        target = _TYPE_NAMES[name]
+        if target is self.dtype and device == self.device:
+            return self
+        return _to_device.call(self, device, target, non_blocking, False, memory_format)
+    if dtype is self.dtype:
+        return self
+    return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    """Tensor.new_tensor: like ember.tensor, but dtype and device default to self's."""
+    from ember._tensor_ctors import _check_requires_grad, _dtype_argument, _new_from_data
+
+    explicit = _dtype_argument(dtype)
+    device = _canonical(as_device(device)) if device is not None else self.device
+    result = _new_from_data(
+        data,
+        explicit if explicit is not None else self.dtype,
+        device,
+        type_inference=False,
+        warning=(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+            "rather than tensor.new_tensor(sourceTensor)."
+        ),
+    )
+    return _check_requires_grad(result, requires_grad)
+
+
+def install(tensor_class) -> None:
+    """Put `to`, the dtype conversions, `cpu`, `type` and `new_tensor` on ember.Tensor."""
+    tensor_class.to = to
+    tensor_class.cpu = cpu
+    tensor_class.type = type_
+    tensor_class.new_tensor = new_tensor
+    for name, dtype in _CONVERSIONS.items():
+        setattr(tensor_class, name, _converter(name, dtype))

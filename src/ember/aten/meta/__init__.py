@@ -19,3 +19,4 @@ from .linalg import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .pointwise_unary import *  # noqa: F403

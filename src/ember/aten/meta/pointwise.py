@@ -1,14 +1,70 @@
-"""Meta functions of the pointwise (TensorIterator) operators.
+"""Meta functions of the binary pointwise (TensorIterator) operators, and their shared helpers.
 
-Layer: aten/meta. Mirrors TORCH_META_FUNC2(add, Tensor) and friends in
-ATen/native/BinaryOps.cpp, UnaryOps.cpp: a TensorIterator over the operands
-decides the output's shape, dtype and strides.
+Layer: aten/meta. In: the functional arguments (tensors, possibly meta;
+Python numbers for Scalar overloads). Out: a StructuredMeta: output shape,
+dtype, strides, and the dtype the formula computes in. Mirrors
+TORCH_META_FUNC2(add, Tensor) and friends in ATen/native/BinaryOps.cpp,
+Pow.cpp, TensorCompare.cpp (clamp), and the TensorIterator configurations
+of ATen/TensorIterator.cpp (binary_op, binary_float_op, unary_op).
+Unary operators and comparisons live in meta/pointwise_unary.py.
 """
 
 from __future__ import annotations
 
-from ember.aten.structured import StructuredMeta
-from ember.aten.tensor_iterator import pointwise_spec
+from ember._c10 import dtypes
+from ember._c10.dtypes import scalar_type_name
+from ember.aten.structured import StructuredMeta, resize_output
+from ember.aten.tensor_iterator import OutputSpec, output_strides, pointwise_spec
+
+__all__ = [
+    "add_Tensor",
+    "sub_Tensor",
+    "mul_Tensor",
+    "div_Tensor",
+    "div_Tensor_mode",
+    "remainder_Tensor",
+    "pow_Tensor_Tensor",
+    "pow_Tensor_Scalar",
+    "pow_Scalar",
+    "maximum",
+    "minimum",
+    "clamp",
+    "clamp_Tensor",
+]
+
+
+# -- helpers shared by the pointwise meta functions ----------------------------
+
+
+class SameDtypeMeta(StructuredMeta):
+    """TensorIterator with check_all_same_dtype: an out= tensor must have the exact dtype."""
+
+    __slots__ = ()
+
+    def resize_outputs(self, *outs) -> None:
+        for out, spec in zip(outs, self.specs):
+            if out.dtype is not spec.dtype:
+                raise RuntimeError(
+                    f"Found dtype {scalar_type_name(out.dtype)} but expected "
+                    f"{scalar_type_name(spec.dtype)}"
+                )
+        StructuredMeta.resize_outputs(self, *outs)
+
+
+class OutDtypeMeta(StructuredMeta):
+    """A meta function that adopts the out= tensor's dtype (pow.Scalar): resize only."""
+
+    __slots__ = ()
+
+    def resize_outputs(self, *outs) -> None:
+        for out, spec in zip(outs, self.specs):
+            resize_output(out, spec.sizes, spec.strides)
+
+
+def unary_spec(self, dtype) -> OutputSpec:
+    """The output of a TensorIterator over ``self`` alone: its shape and memory layout."""
+    sizes = self._sizes
+    return OutputSpec(sizes, output_strides((self,), sizes), dtype, self.device)
 
 
 def binary_op(self, other) -> StructuredMeta:
@@ -21,36 +77,57 @@ def binary_float_op(self, other) -> StructuredMeta:
     return StructuredMeta(spec, common)
 
 
-def unary_op(self) -> StructuredMeta:
-    spec, common = pointwise_spec((self,))
-    return StructuredMeta(spec, common)
+def is_integral(dtype, include_bool: bool) -> bool:
+    if dtype is dtypes.bool:
+        return include_bool
+    return not (dtype.is_floating_point or dtype.is_complex)
 
 
-def unary_float_op(self) -> StructuredMeta:
-    spec, common = pointwise_spec((self,), promote_integer_inputs_to_float=True)
-    return StructuredMeta(spec, common)
+# -- add, sub, mul, div, remainder ----------------------------------------------
 
 
-def _check_alpha(self, other, alpha) -> None:
-    """alpha_check (BinaryOps.h)."""
-    if isinstance(alpha, bool):
-        return
-    integral = not (self.dtype.is_floating_point or self.dtype.is_complex)
-    if integral and isinstance(alpha, float):
+def _alpha_check(dtype, alpha) -> None:
+    """alpha_check (BinaryOps.h), against the common dtype."""
+    if isinstance(alpha, bool) and dtype is not dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if not (dtype.is_floating_point or dtype.is_complex) and not isinstance(alpha, int):
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if not dtype.is_complex and isinstance(alpha, complex):
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number."
         )
 
 
 def add_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)
     meta = binary_op(self, other)
-    _check_alpha(self, other, alpha)
+    if alpha != 1 or alpha.__class__ is not int:
+        _alpha_check(meta.compute_dtype, alpha)
     return meta
 
 
+def _sub_check(self, other) -> None:
+    """sub_check (BinaryOps.h)."""
+    self_bool = self.dtype is dtypes.bool
+    other_bool = other.dtype is dtypes.bool
+    if self_bool and other_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    if self_bool or other_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 def sub_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802
+    _sub_check(self, other)
     meta = binary_op(self, other)
-    _check_alpha(self, other, alpha)
+    if alpha != 1 or alpha.__class__ is not int:
+        _alpha_check(meta.compute_dtype, alpha)
     return meta
 
 
@@ -58,5 +135,118 @@ def mul_Tensor(self, other) -> StructuredMeta:  # noqa: N802
     return binary_op(self, other)
 
 
-def sin(self) -> StructuredMeta:
-    return unary_float_op(self)
+def div_Tensor(self, other) -> StructuredMeta:  # noqa: N802
+    return binary_float_op(self, other)
+
+
+def div_Tensor_mode(self, other, rounding_mode) -> StructuredMeta:  # noqa: N802
+    if rounding_mode is None:
+        return binary_float_op(self, other)
+    if rounding_mode in ("trunc", "floor"):
+        return binary_op(self, other)
+    raise RuntimeError(
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+        f"but found '{rounding_mode}'"
+    )
+
+
+def remainder_Tensor(self, other) -> StructuredMeta:  # noqa: N802
+    return binary_op(self, other)
+
+
+# -- pow -------------------------------------------------------------------------
+
+
+def pow_Tensor_Tensor(self, exponent) -> StructuredMeta:  # noqa: N802
+    return binary_op(self, exponent)
+
+
+def pow_Tensor_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
+    negative_integer = isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0
+    if negative_integer and is_integral(self.dtype, include_bool=True):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    common = dtypes.result_type(self, exponent)
+    return StructuredMeta(unary_spec(self, common), common)
+
+
+def pow_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
+    """pow(Scalar, Tensor): a contiguous output; out= keeps its own dtype."""
+    common = dtypes.result_type(self, exponent)
+    spec = OutputSpec(exponent._sizes, None, common, exponent.device)
+    return OutDtypeMeta(spec, common)
+
+
+# -- maximum, minimum, clamp -----------------------------------------------------
+
+
+def maximum(self, other) -> StructuredMeta:
+    if self.dtype.is_complex or other.dtype.is_complex:
+        raise RuntimeError("maximum not implemented for complex tensors.")
+    return binary_op(self, other)
+
+
+def minimum(self, other) -> StructuredMeta:
+    if self.dtype.is_complex or other.dtype.is_complex:
+        raise RuntimeError("minimum not implemented for complex tensors.")
+    return binary_op(self, other)
+
+
+# caffe2::TypeMeta names, which some errors print (clamp_, masked_fill_).
+TYPE_META_NAMES = {
+    dtypes.bool: "bool",
+    dtypes.uint8: "unsigned char",
+    dtypes.int8: "signed char",
+    dtypes.int16: "short int",
+    dtypes.int32: "int",
+    dtypes.int64: "long int",
+    dtypes.float16: "c10::Half",
+    dtypes.bfloat16: "c10::BFloat16",
+    dtypes.float32: "float",
+    dtypes.float64: "double",
+    dtypes.complex64: "c10::complex<float>",
+    dtypes.complex128: "c10::complex<double>",
+}
+
+
+class ClampMeta(SameDtypeMeta):
+    """clamp(Scalar): an in-place clamp must not promote (its own error text)."""
+
+    __slots__ = ()
+
+    def check_inplace(self, self_tensor) -> None:
+        result = self.specs[0].dtype
+        if result is not self_tensor.dtype:
+            target = TYPE_META_NAMES.get(self_tensor.dtype, str(self_tensor.dtype))
+            raise RuntimeError(
+                f"result type {scalar_type_name(result)} can't be cast to the desired "
+                f"output type {target}"
+            )
+        StructuredMeta.check_inplace(self, self_tensor)
+
+
+def _no_bounds_error():
+    return RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+
+def clamp(self, min, max) -> StructuredMeta:  # noqa: A002 (schema names)
+    if min is None and max is None:
+        raise _no_bounds_error()
+    result = self.dtype
+    if result.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    if not result.is_floating_point:
+        bounds = [bound for bound in (min, max) if bound is not None]
+        result = dtypes.result_type(self, *bounds)
+    if result.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    return ClampMeta(unary_spec(self, result), result)
+
+
+def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002
+    if min is None and max is None:
+        raise _no_bounds_error()
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    operands = (self,) + tuple(bound for bound in (min, max) if bound is not None)
+    spec, common = pointwise_spec(operands)
+    return StructuredMeta(spec, common)

@@ -22,3 +22,4 @@ from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .pointwise_select import *  # noqa: F403

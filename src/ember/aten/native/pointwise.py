@@ -1,15 +1,80 @@
-"""Pointwise kernels that are not structured: composite Scalar overloads and friends.
+"""Pointwise kernels that are not structured: Scalar overloads, abs, floor_divide, logical ops.
 
-Layer: aten/native. Mirrors ATen/native/BinaryOps.cpp (the CompositeExplicitAutograd
-Scalar overloads that wrap the scalar and call the Tensor overload).
+Layer: aten/native. In: the full schema-ordered arguments (Note [Dispatcher
+calling convention]). Out: tensors. Kernels listed under `CPU, Meta` work on
+meta tensors too (they compute shapes and dtypes and skip the data).
+Mirrors ATen/native/BinaryOps.cpp (the CompositeExplicitAutograd Scalar
+overloads that wrap the scalar and call the Tensor overload, floor_divide,
+logical_and/or/not), UnaryOps.cpp (abs), Pow.cpp (pow.Scalar_out),
+Activation.cpp (relu), TensorCompare.cpp (isnan, max/min.other).
 """
 
 from __future__ import annotations
 
-from ember.aten.binding import scalar_to_tensor
-from ember.aten.native import at
+import numpy as np
 
-__all__ = ["add_Scalar", "add__Scalar", "mul_Scalar", "mul__Scalar"]
+from ember._c10 import dtypes
+from ember._c10.dtypes import scalar_type_name
+from ember._tensor import empty_tensor
+from ember.aten import ufunc
+from ember.aten.binding import scalar_to_tensor
+from ember.aten.meta.pointwise import SameDtypeMeta, div_Tensor_mode, unary_spec
+from ember.aten.native import at
+from ember.aten.structured import StructuredMeta, _can_cast, resize_output
+from ember.aten.tensor_iterator import output_strides, pointwise_spec
+from ember.aten.ufunc_special import not_implemented_for
+
+__all__ = [
+    "add_Scalar",
+    "add__Scalar",
+    "sub_Scalar",
+    "sub__Scalar",
+    "mul_Scalar",
+    "mul__Scalar",
+    "div_Scalar",
+    "div__Scalar",
+    "div_Scalar_mode",
+    "div__Scalar_mode",
+    "remainder_Scalar",
+    "remainder__Scalar",
+    "remainder_Scalar_Tensor",
+    "floor_divide",
+    "floor_divide__Tensor",
+    "floor_divide_out",
+    "pow_Scalar_out",
+    "abs",
+    "abs_",
+    "abs_out",
+    "relu",
+    "relu_",
+    "isnan",
+    "max_other",
+    "max_out",
+    "min_other",
+    "min_out",
+    "logical_and",
+    "logical_and_",
+    "logical_and_out",
+    "logical_or",
+    "logical_or_",
+    "logical_or_out",
+    "logical_not",
+    "logical_not_",
+    "logical_not_out",
+]
+
+
+def preserved_strides(self) -> tuple:
+    """The layout TensorIterator gives the output of a unary op over ``self``."""
+    return output_strides((self,), self._sizes)
+
+
+def _computes(tensor) -> bool:
+    """Whether a kernel registered for CPU and Meta has data to compute (not a meta tensor)."""
+    return tensor.device.type != "meta"
+
+
+# -- Scalar overloads: wrap the number, call the Tensor overload ---------------------
 
 
 def add_Scalar(self, other, alpha):  # noqa: N802 (kernel names follow overloads)
@@ -20,9 +85,218 @@ def add__Scalar(self, other, alpha):  # noqa: N802
     return at.add__Tensor(self, scalar_to_tensor(other), alpha)
 
 
+def sub_Scalar(self, other, alpha):  # noqa: N802
+    return at.sub_Tensor(self, scalar_to_tensor(other), alpha)
+
+
+def sub__Scalar(self, other, alpha):  # noqa: N802
+    return at.sub__Tensor(self, scalar_to_tensor(other), alpha)
+
+
 def mul_Scalar(self, other):  # noqa: N802
     return at.mul_Tensor(self, scalar_to_tensor(other))
 
 
 def mul__Scalar(self, other):  # noqa: N802
     return at.mul__Tensor(self, scalar_to_tensor(other))
+
+
+def div_Scalar(self, other):  # noqa: N802
+    return at.div_Tensor(self, scalar_to_tensor(other))
+
+
+def div__Scalar(self, other):  # noqa: N802
+    return at.div__Tensor(self, scalar_to_tensor(other))
+
+
+def div_Scalar_mode(self, other, rounding_mode):  # noqa: N802
+    return at.div_Tensor_mode(self, scalar_to_tensor(other), rounding_mode)
+
+
+def div__Scalar_mode(self, other, rounding_mode):  # noqa: N802
+    return at.div__Tensor_mode(self, scalar_to_tensor(other), rounding_mode)
+
+
+def remainder_Scalar(self, other):  # noqa: N802
+    return at.remainder_Tensor(self, scalar_to_tensor(other))
+
+
+def remainder__Scalar(self, other):  # noqa: N802
+    return at.remainder__Tensor(self, scalar_to_tensor(other))
+
+
+def remainder_Scalar_Tensor(self, other):  # noqa: N802
+    return at.remainder_Tensor(scalar_to_tensor(self), other)
+
+
+# -- floor_divide: a TensorIterator binary op with div_floor's formula ---------------
+
+
+def floor_divide(self, other):
+    meta = div_Tensor_mode(self, other, "floor")
+    out = meta.allocate()
+    if _computes(out):
+        ufunc.div(meta, self, other, "floor", out)
+    return out
+
+
+def floor_divide__Tensor(self, other):  # noqa: N802
+    meta = div_Tensor_mode(self, other, "floor")
+    meta.check_inplace(self)
+    if _computes(self):
+        ufunc.div(meta, self, other, "floor", self)
+    return self
+
+
+def floor_divide_out(self, other, out):
+    meta = div_Tensor_mode(self, other, "floor")
+    meta.resize_outputs(out)
+    if _computes(out):
+        ufunc.div(meta, self, other, "floor", out)
+    return out
+
+
+# -- pow(Scalar, Tensor) -------------------------------------------------------------
+
+
+def pow_Scalar_out(meta, self, exponent, out):  # noqa: N802
+    """TORCH_IMPL_FUNC(pow_Scalar_out): 1 ** x is 1; otherwise pow.Tensor_Tensor_out."""
+    if self == 1:
+        at.fill__Scalar(out, 1)
+    else:
+        at.pow_Tensor_Tensor_out(scalar_to_tensor(self), exponent, out)
+    return out
+
+
+# -- abs: complex inputs give real results -------------------------------------------
+
+
+def abs(self):  # noqa: A001 (the operator's name)
+    if self.dtype.is_complex:
+        out = at.empty_like(self, self.dtype.to_real(), None, None, None, None)
+    else:
+        out = empty_tensor(self._sizes, self.dtype, self.device, preserved_strides(self))
+    return at.abs_out(self, out)
+
+
+def abs_(self):
+    if self.dtype.is_complex:
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
+    return at.abs_out(self, self)
+
+
+def abs_out(self, out):
+    if self.dtype.is_complex and not out.dtype.is_complex:
+        real = self.dtype.to_real()
+        if not _can_cast(real, out.dtype):
+            raise RuntimeError(
+                f"result type {scalar_type_name(real)} can't be cast to the desired output "
+                f"type {scalar_type_name(out.dtype)}"
+            )
+        resize_output(out, self._sizes)
+    else:
+        SameDtypeMeta(unary_spec(self, self.dtype), self.dtype).resize_outputs(out)
+    if _computes(out):
+        if self.dtype is dtypes.bool:
+            not_implemented_for("abs_cpu", self.dtype)
+        np.absolute(self.ndarray(), out=out.ndarray(), casting="unsafe")
+    return out
+
+
+# -- relu, isnan, max / min of two tensors ---------------------------------------------
+
+
+def relu(self):
+    if self.dtype is dtypes.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return at.clamp(self, 0, None)
+
+
+def relu_(self):
+    if self.dtype is dtypes.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return at.clamp_(self, 0, None)
+
+
+def isnan(self):
+    return at.ne_Tensor(self, self)
+
+
+def max_other(self, other):  # noqa: N802
+    return at.maximum(self, other)
+
+
+def max_out(self, other, out):
+    return at.maximum_out(self, other, out)
+
+
+def min_other(self, other):  # noqa: N802
+    return at.minimum(self, other)
+
+
+def min_out(self, other, out):
+    return at.minimum_out(self, other, out)
+
+
+# -- logical_and / or / not: bool results, any output dtype ------------------------------
+
+
+def _truth(tensor):
+    values = tensor.ndarray()
+    if tensor.dtype is dtypes.bool:
+        return values
+    return np.not_equal(values, 0)
+
+
+def _logical_meta(self, other) -> StructuredMeta:
+    spec, common = pointwise_spec((self, other), out_dtype=dtypes.bool)
+    return StructuredMeta(spec, common)
+
+
+def _logical_out(ufunc_, self, other, out):
+    _logical_meta(self, other).resize_outputs(out)
+    if _computes(out):
+        ufunc_(_truth(self), _truth(other), out=out.ndarray(), casting="unsafe")
+    return out
+
+
+def logical_and_out(self, other, out):
+    return _logical_out(np.logical_and, self, other, out)
+
+
+def logical_and(self, other):
+    return at.logical_and_out(self, other, _logical_meta(self, other).allocate())
+
+
+def logical_and_(self, other):
+    _logical_meta(self, other).check_inplace(self)
+    return at.logical_and_out(self, other, self)
+
+
+def logical_or_out(self, other, out):
+    return _logical_out(np.logical_or, self, other, out)
+
+
+def logical_or(self, other):
+    return at.logical_or_out(self, other, _logical_meta(self, other).allocate())
+
+
+def logical_or_(self, other):
+    _logical_meta(self, other).check_inplace(self)
+    return at.logical_or_out(self, other, self)
+
+
+def logical_not_out(self, out):
+    StructuredMeta(unary_spec(self, dtypes.bool)).resize_outputs(out)
+    if _computes(out):
+        np.logical_not(_truth(self), out=out.ndarray(), casting="unsafe")
+    return out
+
+
+def logical_not(self):
+    out = empty_tensor(self._sizes, dtypes.bool, self.device, preserved_strides(self))
+    return at.logical_not_out(self, out)
+
+
+def logical_not_(self):
+    return at.logical_not_out(self, self)

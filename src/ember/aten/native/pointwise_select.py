@@ -1,0 +1,184 @@
+"""Pointwise selection kernels: where (all overloads) and masked_fill.
+
+Layer: aten/native. In: the full schema-ordered arguments. Out: tensors.
+`where.self`, `where.self_out` and `masked_fill_` are registered for CPU and
+Meta (shapes and dtypes always, data only off meta); the Scalar overloads
+and the functional masked_fill compose other operators through `at`.
+Mirrors ATen/native/TensorCompare.cpp (where) and Indexing.cpp (masked_fill).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._c10.dtypes import scalar_type_name
+from ember._tensor import empty_tensor, wrap_array
+from ember.aten.meta.pointwise import TYPE_META_NAMES
+from ember.aten.native import at
+from ember.aten.native.factories import checked_value
+from ember.aten.structured import resize_output
+from ember.aten.tensor_iterator import broadcast_all, pointwise_spec
+
+__all__ = [
+    "where_self",
+    "where_self_out",
+    "where_ScalarSelf",
+    "where_ScalarOther",
+    "where_Scalar",
+    "where",
+    "masked_fill__Scalar",
+    "masked_fill__Tensor",
+    "masked_fill_Scalar",
+    "masked_fill_Tensor",
+]
+
+_warned_uint8_condition = [False]
+
+
+def _out_device(*tensors):
+    """The first device that is not a CPU 0-dim tensor's (a CPU scalar may join any device)."""
+    for t in tensors:
+        if t.device.type != "cpu" or t._sizes:
+            return t.device
+    return tensors[0].device
+
+
+# -- where ------------------------------------------------------------------------------
+
+
+def where_self(condition, self, other):
+    result_type = dtypes.result_type(self, other)
+    _check_condition(condition)
+    spec, _ = pointwise_spec((condition, self, other))
+    device = _out_device(condition, self, other)
+    out = empty_tensor(spec.sizes, result_type, device, spec.strides)
+    return at.where_self_out(condition, self, other, out)
+
+
+def _check_condition(condition) -> None:
+    if condition.dtype not in (dtypes.bool, dtypes.uint8):
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{scalar_type_name(condition.dtype)}"
+        )
+
+
+def where_self_out(condition, self, other, out):
+    result_type = dtypes.result_type(self, other)
+    if out.dtype is not result_type:
+        raise RuntimeError(
+            f"Expected out type to be {scalar_type_name(result_type)} but got "
+            f"{scalar_type_name(out.dtype)}"
+        )
+    if condition.dtype is dtypes.uint8 and not _warned_uint8_condition[0]:
+        _warned_uint8_condition[0] = True
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead.",
+            UserWarning,
+            stacklevel=2,
+        )
+    _check_condition(condition)
+    spec, _ = pointwise_spec((condition, self, other))
+    resize_output(out, spec.sizes, spec.strides)
+    if out.device.type != "meta":
+        chosen = np.where(
+            condition.ndarray().astype(np.bool_, copy=False),
+            self.ndarray().astype(result_type.np_dtype, copy=False),
+            other.ndarray().astype(result_type.np_dtype, copy=False),
+        )
+        np.copyto(out.ndarray(), chosen)
+    return out
+
+
+def _scalar_tensor(value, dtype, device):
+    """at::scalar_tensor: a 0-dim tensor holding ``value`` in ``dtype``."""
+    return at.full([], value, dtype, None, device, None)
+
+
+def where_ScalarSelf(condition, self, other):  # noqa: N802 (kernel names follow overloads)
+    result_type = dtypes.result_type(other, self)
+    self_t = _scalar_tensor(self, result_type, other.device)
+    return at.where_self(condition, self_t, other)
+
+
+def where_ScalarOther(condition, self, other):  # noqa: N802
+    result_type = dtypes.result_type(self, other)
+    other_t = _scalar_tensor(other, result_type, self.device)
+    return at.where_self(condition, self, other_t)
+
+
+def where_Scalar(condition, self, other):  # noqa: N802
+    result_type = dtypes.result_type(self, other)
+    self_t = _scalar_tensor(self, result_type, condition.device)
+    other_t = _scalar_tensor(other, result_type, condition.device)
+    return at.where_self(condition, self_t, other_t)
+
+
+def where(condition):
+    """where(condition) is nonzero(condition, as_tuple=True): one index tensor per dimension."""
+    if condition.device.type == "meta":
+        raise NotImplementedError(
+            "aten::nonzero: attempted to run this operator with Meta tensors, but there was no "
+            "fake impl or Meta kernel registered."
+        )
+    values = np.atleast_1d(condition.ndarray())
+    return tuple(wrap_array(index.astype(np.int64)) for index in np.nonzero(values))
+
+
+# -- masked_fill --------------------------------------------------------------------------
+
+
+def _masked_fill_checks(self, mask) -> None:
+    if mask.dtype is not dtypes.bool:
+        name = TYPE_META_NAMES.get(mask.dtype, str(mask.dtype))
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {name}"
+        )
+    shape = broadcast_all((self._sizes, mask._sizes))
+    if shape != self._sizes:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, self._sizes))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, shape))}]"
+        )
+
+
+def masked_fill__Scalar(self, mask, value):  # noqa: N802
+    _masked_fill_checks(self, mask)
+    if self.device.type != "meta":
+        fill = checked_value(value, self.dtype)
+        target = self.ndarray()
+        np.copyto(target, fill, where=np.broadcast_to(mask.ndarray(), target.shape))
+    return self
+
+
+def masked_fill__Tensor(self, mask, value):  # noqa: N802
+    if value.dim() != 0:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.dim()} dimension(s)."
+        )
+    _masked_fill_checks(self, mask)
+    if self.device.type != "meta":
+        masked_fill__Scalar(self, mask, at._local_scalar_dense(value))
+    return self
+
+
+def _expanded_clone(self, mask):
+    """expand_outplace(mask, self), then self.clone(contiguous_format)."""
+    shape = broadcast_all((mask._sizes, self._sizes))
+    expanded = self if self._sizes == shape else at.expand(self, list(shape), False)
+    return at.clone(expanded, 0), mask
+
+
+def masked_fill_Scalar(self, mask, value):  # noqa: N802
+    result, mask = _expanded_clone(self, mask)
+    return at.masked_fill__Scalar(result, mask, value)
+
+
+def masked_fill_Tensor(self, mask, value):  # noqa: N802
+    result, mask = _expanded_clone(self, mask)
+    return at.masked_fill__Tensor(result, mask, value)

@@ -417,3 +417,10 @@ def test_empty_with_permuted_strides_matches_torch(sizes, data):
     memory = make_view(ours, (ours.numel(),), (1,), 0)  # the storage in address order
     assert memory.tolist() == theirs.as_strided((theirs.numel(),), (1,), 0).tolist()
     assert make_view(ours, ours._sizes, ours._strides, 0).tolist() == values.tolist()
+
+
+def test_zero_size_view_past_the_end_of_storage():
+    base = empty_tensor((2,), dtypes.float32)
+    theirs = torch.empty(2).as_strided((0, 3), (3, 1), 5)
+    ours = make_view(base, (0, 3), (3, 1), 5)
+    assert ours.ndarray().shape == (0, 3) and ours.tolist() == theirs.tolist() == []

@@ -314,6 +314,10 @@ class TensorImpl:
                     f"Cannot access data of a {self.device.type} tensor: it has no storage data"
                 )
             itemsize = self.dtype.itemsize
+            if 0 in self._sizes:  # no element: the offset may lie past the storage's end
+                array = np.empty(self._sizes, self.dtype.np_dtype)
+                self._array = array
+                return array
             array = np.ndarray(
                 self._sizes,
                 self.dtype.np_dtype,

@@ -162,6 +162,7 @@ define('_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', tags=('co
 define('_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]', tags=())
 define('split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]', tags=())
+define('split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]', tags=('core',))
 define('squeeze(Tensor(a) self) -> Tensor(a)', tags=())
 define('squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)', tags=('core',))
 define('squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)', tags=('core',))

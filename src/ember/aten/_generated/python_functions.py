@@ -215,6 +215,7 @@ _op_sort_values = handle("sort.values")
 _op_sort_values_stable = handle("sort.values_stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
+_op_split_with_sizes = handle("split_with_sizes")
 _op_sqrt = handle("sqrt")
 _op_sqrt_out = handle("sqrt.out")
 _op_sqrt_ = handle("sqrt_")
@@ -1987,6 +1988,20 @@ def split(*args, **kwargs):
 
 
 
+_parser_f_split_with_sizes = PythonArgParser(
+    [
+        "split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)",
+    ],
+)
+
+
+def split_with_sizes(*args, **kwargs):
+    """split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
+    v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
+    return _op_split_with_sizes.call(v[0], v[1], v[2])
+
+
+
 _parser_f_sqrt = PythonArgParser(
     [
         "sqrt(Tensor input, *, Tensor? out=None)",
@@ -2338,4 +2353,4 @@ def zeros_like(*args, **kwargs):
     return finish_factory(_op_zeros_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
 
 
-__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

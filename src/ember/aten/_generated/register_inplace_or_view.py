@@ -790,6 +790,15 @@ def split_sizes(keyset, self, split_size, dim):
     return finish_view("split.sizes", self, result)
 
 
+_split_with_sizes = handle("split_with_sizes")
+
+
+def split_with_sizes(keyset, self, split_sizes, dim):
+    with below():
+        result = _split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
+    return finish_view("split_with_sizes", self, result)
+
+
 _squeeze = handle("squeeze")
 
 
@@ -1705,6 +1714,7 @@ impl("slice.Tensor", "ADInplaceOrView", slice_Tensor, keyset_arg="raw")
 impl("_softmax.out", "ADInplaceOrView", _softmax_out, keyset_arg="raw")
 impl("split.Tensor", "ADInplaceOrView", split_Tensor, keyset_arg="raw")
 impl("split.sizes", "ADInplaceOrView", split_sizes, keyset_arg="raw")
+impl("split_with_sizes", "ADInplaceOrView", split_with_sizes, keyset_arg="raw")
 impl("squeeze", "ADInplaceOrView", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "ADInplaceOrView", squeeze_dim, keyset_arg="raw")
 impl("squeeze.dims", "ADInplaceOrView", squeeze_dims, keyset_arg="raw")

@@ -164,6 +164,7 @@ _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
 _op_split_Tensor = handle("split.Tensor")
 _op_split_sizes = handle("split.sizes")
+_op_split_with_sizes = handle("split_with_sizes")
 _op_sqrt = handle("sqrt")
 _op_sqrt_ = handle("sqrt_")
 _op_squeeze = handle("squeeze")
@@ -1980,6 +1981,20 @@ def split(self, *args, **kwargs):
 
 
 
+_parser_m_split_with_sizes = PythonArgParser(
+    [
+        "split_with_sizes(SymInt[] split_sizes, int dim=0)",
+    ],
+)
+
+
+def split_with_sizes(self, *args, **kwargs):
+    """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
+    v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
+    return _op_split_with_sizes.call(self, v[0], v[1])
+
+
+
 _parser_m_sqrt = PythonArgParser(
     [
         "sqrt()",
@@ -2330,4 +2345,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -247,6 +247,10 @@ def test_metadata_matches_torch():
     assert ours.storage_offset() == 0 and ours._version == 0
     raises_like(lambda: ours.size(2), lambda: theirs.size(2))
     raises_like(lambda: ours.stride(-3), lambda: theirs.stride(-3))
+    scalar, torch_scalar = pair(1.0, np.float32)
+    for dim in (0, -1, 1):
+        raises_like(lambda: scalar.size(dim), lambda: torch_scalar.size(dim))  # noqa: B023
+        raises_like(lambda: scalar.stride(dim), lambda: torch_scalar.stride(dim))  # noqa: B023
 
 
 @pytest.mark.parametrize(

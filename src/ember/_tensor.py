@@ -31,7 +31,10 @@ from ._size import Size
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
-    bound = max(ndim, 1)
+    """A dim in [-ndim, ndim) as a non-negative index, with c10's IndexError messages."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    bound = ndim
     if not -bound <= dim < bound:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], "
@@ -75,12 +78,12 @@ class Tensor(TensorImpl):
     def size(self, dim=None):
         if dim is None:
             return Size(self._sizes)
-        return self._sizes[_wrap_dim(dim, len(self._sizes))] if self._sizes else 1
+        return self._sizes[_wrap_dim(dim, len(self._sizes))]
 
     def stride(self, dim=None):
         if dim is None:
             return self._strides
-        return self._strides[_wrap_dim(dim, len(self._sizes))] if self._sizes else 1
+        return self._strides[_wrap_dim(dim, len(self._sizes))]
 
     def storage_offset(self) -> int:
         return self._storage_offset

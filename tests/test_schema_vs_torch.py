@@ -452,3 +452,77 @@ def test_arbitrary_text_raises_only_runtime_error(text):
         parse_schema(text)
     except RuntimeError:
         pass
+
+
+# -- binding: the same call on a torch.library op and on ember's schema -------
+
+BIND_SCHEMA = (
+    "f(Tensor x, int y, float z=1.5, *, int w=3, str s='a', Scalar a=1, int[] l=[], "
+    "int[2] p=1, bool b=False, Tensor? o=None) -> Tensor"
+)
+
+
+class FakeTensor:
+    _key_bits = 1
+
+
+@pytest.fixture(scope="module")
+def torch_op():
+    library = torch.library.Library("embschema", "DEF")
+    library.define(BIND_SCHEMA)
+    seen = []
+
+    def kernel(*args, **kwargs):
+        seen.append((args, kwargs))
+        return args[0]
+
+    library.impl("f", kernel, "CPU")
+    yield torch.ops.embschema.f.default, seen
+    library._destroy()
+
+
+BIND_CALLS = [
+    ((2,), {}),
+    ((2, 1.5), {"w": 3, "s": "a"}),
+    ((2, 2.5), {"w": 4}),
+    ((), {"y": 2}),
+    ((True, 2), {"b": 1, "l": (1, 2)}),
+    ((2,), {"p": 3, "a": 2.5, "o": None}),
+    ((2,), {"p": [1, 2], "s": "b"}),
+    ((2, 1.5, 3), {}),
+    ((), {}),
+    ((2,), {"q": 1}),
+    (("str",), {}),
+    ((2.0,), {}),
+    ((2, "a"), {}),
+    ((2,), {"s": 3}),
+    ((2,), {"y": 3}),
+    ((2,), {"a": None}),
+    ((2,), {"a": "x"}),
+    ((2,), {"l": [1.5]}),
+    ((2,), {"l": 1}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", BIND_CALLS)
+def test_bind_and_python_kernel_args_match_torch(torch_op, args, kwargs):
+    op, seen = torch_op
+    schema = parse_schema("embschema::" + BIND_SCHEMA)
+    real, fake = torch.zeros(1), FakeTensor()
+    seen.clear()
+    try:
+        op(real, *args, **kwargs)
+        theirs = None
+    except RuntimeError as error:
+        theirs = str(error)
+    try:
+        full = schema.bind((fake, *args), kwargs)
+    except RuntimeError as error:
+        assert str(error) == theirs
+        return
+    assert theirs is None
+    mine_args, mine_kwargs = schema.python_kernel_args(full)
+    ((their_args, their_kwargs),) = seen
+    assert mine_args[0] is fake and their_args[0] is real
+    assert mine_args[1:] == their_args[1:]
+    assert mine_kwargs == their_kwargs

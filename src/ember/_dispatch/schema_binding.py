@@ -83,8 +83,15 @@ def _check_str(value: object) -> object:
     raise _pybind_failure(value)
 
 
+_NUMBER_TYPES = frozenset({int, float, bool, complex})
+
+
 def _check_scalar(value: object) -> object:
-    if isinstance(value, int | float | complex) or _is_tensor(value):
+    if (
+        type(value) in _NUMBER_TYPES
+        or isinstance(value, int | float | complex)
+        or _is_tensor(value)
+    ):
         return value
     raise _Mismatch(f"Cannot cast {value} to number")
 
@@ -109,11 +116,21 @@ def _checker(real: SchemaType, size: int | None) -> Callable[[object], object] |
         return check_optional
     if real.kind == "list":
         element = _checker(real.element, None)
+        # lists already of the exact Python type pass without a copy
+        exact = {_check_int: int, _check_float: float, _check_bool: bool, _check_str: str}.get(
+            element
+        )
         broadcast = size is not None and real.element.kind == "base" and real.element.name in (
             "int", "SymInt", "bool", "float"
         )  # fmt: skip
 
         def check_list(value: object) -> object:
+            if exact is not None and type(value) is list:
+                for item in value:
+                    if type(item) is not exact:
+                        break
+                else:
+                    return value
             if broadcast and isinstance(value, int | float) and element is not None:
                 return [element(value)] * size
             if not isinstance(value, list | tuple):
@@ -146,7 +163,7 @@ class BindPlan:
 
     __slots__ = (
         "schema", "names", "checkers", "defaults", "has_default", "num_positional",
-        "index_of", "dispatch_arguments",
+        "index_of", "dispatch_arguments", "checked", "default_tails", "list_defaults",
     )  # fmt: skip
 
     def __init__(self, schema: FunctionSchema) -> None:
@@ -160,6 +177,13 @@ class BindPlan:
         self.has_default = tuple(arg.default is not NO_DEFAULT for arg in arguments)
         self.num_positional = sum(1 for arg in arguments if not arg.kwarg_only)
         self.index_of = {arg.name: i for i, arg in reversed(list(enumerate(arguments)))}
+        self.checked = tuple((i, c) for i, c in enumerate(self.checkers) if c is not None)
+        # default_tails[g]: the defaults of arguments g.. when all have one
+        count = len(arguments)
+        self.default_tails = tuple(
+            self.defaults[g:] if all(self.has_default[g:]) else None for g in range(count + 1)
+        )
+        self.list_defaults = tuple(i for i, d in enumerate(self.defaults) if type(d) is tuple)
         dispatch = []
         for index, arg in enumerate(arguments):
             carries, is_list = arg.real_type.is_tensor_like()
@@ -168,26 +192,44 @@ class BindPlan:
         self.dispatch_arguments = tuple(dispatch)
 
     def bind(self, args: tuple, kwargs: dict) -> list:
-        schema = self.schema
         given = len(args)
-        if given > self.num_positional and not schema.is_vararg:
-            raise RuntimeError(
-                f"{schema.name}() takes {self.num_positional} positional argument(s) but "
-                f"{given} was/were given.  Declaration: {schema}"
-            )
-        checkers = self.checkers
+        if given > self.num_positional and not self.schema.is_vararg:
+            self._too_many(given)
         full = list(args)
-        for index in range(min(given, len(checkers))):
-            check = checkers[index]
-            if check is not None:
-                full[index] = self._convert(check, index, full[index])
+        index = 0
+        try:
+            for index, check in self.checked:
+                if index >= given:
+                    break
+                full[index] = check(full[index])
+        except _Mismatch as mismatch:
+            raise self._type_error(index, full[index], mismatch) from None
+        if not kwargs and given < len(self.default_tails):
+            tail = self.default_tails[given]
+            if tail is not None:
+                full.extend(tail)
+                for index in self.list_defaults:
+                    if index >= given:
+                        full[index] = list(full[index])
+                return full
+        return self._bind_rest(full, given, kwargs)
+
+    def _bind_rest(self, full: list, given: int, kwargs: dict) -> list:
+        """Keyword arguments and defaults, after the positional ones."""
+        schema = self.schema
+        checkers = self.checkers
         used = 0
         for index in range(given, len(checkers)):
             name = self.names[index]
             if kwargs and name in kwargs:
                 value = kwargs[name]
                 check = checkers[index]
-                full.append(value if check is None else self._convert(check, index, value))
+                if check is not None:
+                    try:
+                        value = check(value)
+                    except _Mismatch as mismatch:
+                        raise self._type_error(index, value, mismatch) from None
+                full.append(value)
                 used += 1
             elif self.has_default[index]:
                 default = self.defaults[index]
@@ -200,18 +242,22 @@ class BindPlan:
             self._reject_keywords(given, kwargs)
         return full
 
-    def _convert(self, check: Callable[[object], object], index: int, value: object) -> object:
-        try:
-            return check(value)
-        except _Mismatch as mismatch:
-            schema = self.schema
-            arg = schema.arguments[index]
-            raise RuntimeError(
-                f"{schema.name}() Expected a value of type '{arg.type}' for argument "
-                f"'{arg.name}' but instead found type '{type(value).__name__}'.\n"
-                f"Position: {index}\nValue: {value!r}\nDeclaration: {schema}\n"
-                f"Cast error details: {mismatch}"
-            ) from None
+    def _too_many(self, given: int) -> None:
+        schema = self.schema
+        raise RuntimeError(
+            f"{schema.name}() takes {self.num_positional} positional argument(s) but "
+            f"{given} was/were given.  Declaration: {schema}"
+        )
+
+    def _type_error(self, index: int, value: object, mismatch: _Mismatch) -> RuntimeError:
+        schema = self.schema
+        arg = schema.arguments[index]
+        return RuntimeError(
+            f"{schema.name}() Expected a value of type '{arg.type}' for argument "
+            f"'{arg.name}' but instead found type '{type(value).__name__}'.\n"
+            f"Position: {index}\nValue: {value!r}\nDeclaration: {schema}\n"
+            f"Cast error details: {mismatch}"
+        )
 
     def _reject_keywords(self, given: int, kwargs: dict) -> None:
         schema = self.schema

@@ -44,9 +44,32 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._size import Size
     from ember._tensor import Tensor
     from ember.aten import load as _load_aten  # noqa: F401  (registers every aten kernel)
+    from ember.aten import indexing as _indexing
     from ember.aten import tensor_api as _tensor_api
     from ember.aten._generated.python_functions import *  # noqa: F403
-
-    # ember._C, ember.library and ember.ops land with the dispatcher layer.
+    from ember._tensor_ctors import (
+        as_tensor,
+        channels_last,
+        channels_last_3d,
+        contiguous_format,
+        from_numpy,
+        memory_format,
+        preserve_format,
+        tensor,
+    )
+    from ember._tensor_ctors import install as _install_conversions
+    from ember.random import (
+        Generator,
+        default_generator,
+        get_rng_state,
+        initial_seed,
+        manual_seed,
+        seed,
+        set_rng_state,
+    )
+    from ember import _C, library, nn, return_types
+    from ember._ops import ops
 
     _tensor_api.install(Tensor)
+    _indexing.install(Tensor)
+    _install_conversions(Tensor)

@@ -1,0 +1,102 @@
+"""Per-call cost of tiny ops and throughput of large ops: ember against PyTorch and NumPy.
+
+Everything is measured side by side in one process (best of several timeit
+repeats), and reported as ratios, since single absolute times on a shared
+machine mean little. Targets (issue 3): tiny ops at most 3x PyTorch's per-call
+time, large ops at most 1.1x NumPy's.
+"""
+
+from __future__ import annotations
+
+import timeit
+
+import numpy as np
+
+import ember
+
+try:
+    import torch
+except ImportError:  # the PyTorch columns are left out
+    torch = None
+
+
+def per_call(fn, number: int) -> float:
+    """Best per-call time in microseconds over several repeats."""
+    fn()
+    return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
+
+
+def _row(name: str, times: dict[str, float]) -> str:
+    cells = [f"{name:<28}"]
+    for library in ("ember", "torch", "numpy"):
+        value = times.get(library)
+        cells.append(f"{value:>9.2f}" if value is not None else f"{'-':>9}")
+    base = times["ember"]
+    for library in ("torch", "numpy"):
+        value = times.get(library)
+        cells.append(f"{base / value:>8.2f}x" if value else f"{'-':>9}")
+    return " ".join(cells)
+
+
+def tiny_ops() -> list[str]:
+    a_np = np.arange(4, dtype=np.float32)
+    b_np = np.arange(4, dtype=np.float32) + 1
+    m_np = np.arange(4, dtype=np.float32).reshape(2, 2)
+    a, b, m = ember.from_numpy(a_np), ember.from_numpy(b_np), ember.from_numpy(m_np)
+    cases = {
+        "add, 4 elements": (
+            lambda: ember.add(a, b),
+            (lambda: torch.add(ta, tb)) if torch else None,
+            lambda: np.add(a_np, b_np),
+        ),
+        "a + b, 4 elements": (
+            lambda: a + b,
+            (lambda: ta + tb) if torch else None,
+            lambda: a_np + b_np,
+        ),
+        "mm, 2x2": (
+            lambda: ember.mm(m, m),
+            (lambda: torch.mm(tm, tm)) if torch else None,
+            lambda: np.matmul(m_np, m_np),
+        ),
+    }
+    if torch:
+        ta, tb, tm = torch.from_numpy(a_np), torch.from_numpy(b_np), torch.from_numpy(m_np)
+    rows = []
+    for name, (ours, theirs, numpy_fn) in cases.items():
+        times = {"ember": per_call(ours, 20000), "numpy": per_call(numpy_fn, 20000)}
+        if theirs is not None:
+            times["torch"] = per_call(theirs, 20000)
+        rows.append(_row(name, times))
+    return rows
+
+
+def large_ops() -> list[str]:
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal(4 * 1024 * 1024).astype(np.float32)
+    y_np = rng.standard_normal(4 * 1024 * 1024).astype(np.float32)
+    m_np = rng.standard_normal((512, 512)).astype(np.float32)
+    x, y, m = ember.from_numpy(x_np), ember.from_numpy(y_np), ember.from_numpy(m_np)
+    rows = []
+    cases = {
+        "add, 4M float32": (lambda: ember.add(x, y), lambda: np.add(x_np, y_np)),
+        "mm, 512x512 float32": (lambda: ember.mm(m, m), lambda: np.matmul(m_np, m_np)),
+    }
+    for name, (ours, numpy_fn) in cases.items():
+        rows.append(_row(name, {"ember": per_call(ours, 20), "numpy": per_call(numpy_fn, 20)}))
+    return rows
+
+
+def main() -> None:
+    header = f"{'op (µs per call)':<28} {'ember':>9} {'torch':>9} {'numpy':>9} {'/torch':>9} {'/numpy':>9}"
+    print("Tiny ops: per-call time, ember / torch / numpy")
+    print(header)
+    print("\n".join(tiny_ops()))
+    print()
+    print("Large ops: ember against NumPy (target: at most 1.1x)")
+    print(header)
+    print("\n".join(large_ops()))
+
+
+if __name__ == "__main__":
+    main()

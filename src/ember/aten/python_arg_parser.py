@@ -253,7 +253,7 @@ class PythonArgParser:
         if options:
             message += "\nConsider using one of the following signatures instead:"
             message += "".join(f"\n\t{sig.name}{option}" for option in options)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=5)  # the caller of the binding
 
     def __repr__(self) -> str:
         return f"PythonArgParser({[f'{s.name}{s}' for s in self.signatures]})"

@@ -275,12 +275,24 @@ def scalar_dtype(value) -> dtype:
     raise TypeError(f"result_type: unsupported operand of type {kind.__name__}")
 
 
+def _wrapped(kind: dtype) -> dtype:
+    if kind._category == _FLOAT:
+        return _default[0]
+    if kind._category == _COMPLEX:
+        return get_default_complex_dtype()
+    return kind
+
+
 def result_type(*operands) -> dtype:
     """The dtype PyTorch computes for an operator over ``operands``. See Note [Type promotion]."""
     dim_result = zero_result = wrapped_result = None
     for operand in operands:
         if is_tensor(operand):
-            if len(operand._sizes):
+            if getattr(operand, "_is_wrapped_number", False):
+                # A Python number wrapped into a 0-dim tensor (`a * 2.5`) promotes as a
+                # number: a floating one counts as the default dtype.
+                wrapped_result = _promote_skip_undefined(wrapped_result, _wrapped(operand.dtype))
+            elif len(operand._sizes):
                 dim_result = _promote_skip_undefined(dim_result, operand.dtype)
             else:
                 zero_result = _promote_skip_undefined(zero_result, operand.dtype)
@@ -299,6 +311,12 @@ def result_type(*operands) -> dtype:
 _BINARY_CACHE: dict = {}
 
 
+def _operand_key(tensor) -> tuple:
+    if getattr(tensor, "_is_wrapped_number", False):
+        return (tensor.dtype, "wrapped")
+    return (tensor.dtype, len(tensor._sizes) > 0)
+
+
 def binary_result_dtype(a, b) -> dtype:
     """``result_type(a, b)`` for two operands, each a tensor or a Python scalar, cached.
 
@@ -310,8 +328,8 @@ def binary_result_dtype(a, b) -> dtype:
     if a_dtype is not None and b_dtype is not None and a_dtype is b_dtype:
         if hasattr(a, "_key_bits") and hasattr(b, "_key_bits"):
             return a_dtype
-    a_key = (a_dtype, len(a._sizes) > 0) if is_tensor(a) else (type(a), None)
-    b_key = (b_dtype, len(b._sizes) > 0) if is_tensor(b) else (type(b), None)
+    a_key = _operand_key(a) if is_tensor(a) else (type(a), None)
+    b_key = _operand_key(b) if is_tensor(b) else (type(b), None)
     key = (a_key, b_key)
     found = _BINARY_CACHE.get(key)
     if found is None:

@@ -142,6 +142,28 @@ def check_same_device(op_name: str, tensors) -> object:
     return device
 
 
+def _same_layout_spec(tensors, out_dtype):
+    """The common case: every operand has one shape, one dtype, one device, dense strides.
+
+    Then broadcasting, promotion and stride permutation are all no-ops, and
+    the output takes the operands' layout (TensorIterator's fast setup).
+    """
+    first = tensors[0]
+    sizes, strides, dtype, device = first._sizes, first._strides, first.dtype, first.device
+    for other in tensors[1:]:
+        if (
+            other._sizes != sizes
+            or other._strides != strides
+            or other.dtype is not dtype
+            or other.device is not device
+        ):
+            return None
+    if strides != contiguous_strides(sizes) or getattr(first, "_is_wrapped_number", False):
+        return None
+    spec = OutputSpec(sizes, strides, out_dtype if out_dtype is not None else dtype, device)
+    return spec, dtype
+
+
 def pointwise_spec(
     tensors,
     *,
@@ -153,6 +175,11 @@ def pointwise_spec(
     Returns ``(spec, common_dtype)``: the dtype to compute in, and the output
     (whose dtype is ``out_dtype`` when given, e.g. bool for comparisons).
     """
+    fast = _same_layout_spec(tensors, out_dtype)
+    if fast is not None and not (
+        promote_integer_inputs_to_float and not (fast[1].is_floating_point or fast[1].is_complex)
+    ):
+        return fast
     device = check_same_device("", tensors)
     if len(tensors) == 1:
         shape = tensors[0]._sizes

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from ember._c10 import dtypes
@@ -61,7 +62,7 @@ def _limits(dtype):
     if dtype.is_complex:
         dtype = dtype.to_real()
     if dtype.is_floating_point:
-        info = np.finfo(dtype.np_dtype)
+        info = ml_dtypes.finfo(dtype.np_dtype)
         return float(info.min), float(info.max)
     info = np.iinfo(dtype.np_dtype)
     return int(info.min), int(info.max)
@@ -121,7 +122,13 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory):
     strides = tuple(int(s) for s in stride)
     if len(strides) != len(sizes):
         raise RuntimeError(
-            f"mismatch in length of strides and shape: {len(strides)} vs {len(sizes)}"
+            f"dimensionality of sizes ({len(sizes)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    if any(s < 0 for s in strides):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(sizes)} and "
+            f"strides={list(strides)}"
         )
     dtype = as_dtype(dtype, dtypes.get_default_dtype())
     return empty_tensor(sizes, dtype, target_device(device), strides)
@@ -137,6 +144,8 @@ def empty_like(self, dtype, layout, device, pin_memory, memory_format):
 
 
 def zeros(size, dtype, layout, device, pin_memory):
+    if target_device(device).type != "meta" and any(s < 0 for s in size):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     return at.zero_(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
 
 

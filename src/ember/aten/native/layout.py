@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ember._c10.device import CPU, META, as_device
 from ember._c10.tensor_impl import contiguous_strides
-from ember.aten.tensor_iterator import _non_overlapping_and_dense, output_strides
+from ember.aten.tensor_iterator import output_strides
 
 __all__: list[str] = []
 
@@ -50,12 +50,29 @@ def strides_for(sizes: tuple, name: str) -> tuple:
 
 
 def is_non_overlapping_and_dense(t) -> bool:
-    return _non_overlapping_and_dense(t)
+    """is_non_overlapping_and_dense: empty tensors are; else _compute_non_overlapping_and_dense
+    (c10/core/Contiguity.h), where dims of size < 2 sort last and end the check."""
+    sizes, strides = t._sizes, t._strides
+    if 0 in sizes:  # an empty tensor counts as contiguous (refresh_contiguous)
+        return True
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    order = sorted(
+        range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d] if sizes[d] >= 2 else 0)
+    )
+    required = 1
+    for d in order:
+        if sizes[d] < 2:
+            return True
+        if strides[d] != required:
+            return False
+        required *= sizes[d]
+    return True
 
 
 def preserved_strides(t) -> tuple:
     """preserve_format: ``t``'s strides when dense, else infer_dense_strides."""
-    if _non_overlapping_and_dense(t):
+    if is_non_overlapping_and_dense(t):
         return t._strides
     return tuple(output_strides([t], t._sizes))
 
@@ -99,7 +116,7 @@ _PARTIAL_OVERLAP = (
 
 
 def assert_no_internal_overlap(t) -> None:
-    if _non_overlapping_and_dense(t):
+    if is_non_overlapping_and_dense(t):
         return
     for size, stride in zip(t._sizes, t._strides):
         if size > 1 and stride == 0:
@@ -115,7 +132,7 @@ def assert_no_partial_overlap(a, b) -> None:
     """get_overlap_status(a, b) == Partial raises; full (same elements) and none pass."""
     if a is b or a.numel() == 0 or b.numel() == 0:
         return
-    if not (_non_overlapping_and_dense(a) and _non_overlapping_and_dense(b)):
+    if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
         return
     if a.storage() is not b.storage():
         return

@@ -95,19 +95,27 @@ def _trunc_div(a: int, b: int) -> int:
     return quotient if (a >= 0) == (b >= 0) else -quotient
 
 
+def _check_bounds(start, end, step) -> None:
+    """arange_check_bounds (RangeUtils.h): validated in double precision."""
+    d_start, d_end, d_step = float(start), float(end), float(step)
+    if d_step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(d_start) and math.isfinite(d_end)):
+        raise RuntimeError(f"unsupported range: {_cpp(d_start)} -> {_cpp(d_end)}")
+    if not ((d_step > 0 and d_end >= d_start) or (d_step < 0 and d_end <= d_start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
 def arange_start_out(start, end, step, out):
     dtype = out.dtype
     if dtype is dtypes.bool or dtype.is_complex:
         raise _not_implemented("arange_cpu", dtype)
+    _check_bounds(start, end, step)
     acc = _acc_dtype(dtype)
     x_start, x_end, x_step = (checked_value(v, acc).item() for v in (start, end, step))
-    if x_step == 0:
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(x_start) and math.isfinite(x_end)):
-        raise RuntimeError(f"unsupported range: {_cpp(x_start)} -> {_cpp(x_end)}")
-    if not ((x_step > 0 and x_end >= x_start) or (x_step < 0 and x_end <= x_start)):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is dtypes.int64:
+        if x_step == 0:  # a fractional step truncated to 0
+            raise RuntimeError("step must be nonzero")
         sign = (x_step > 0) - (x_step < 0)
         size_d = float(_trunc_div(x_end - x_start + x_step - sign, x_step))
     else:

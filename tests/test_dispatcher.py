@@ -240,14 +240,14 @@ def test_builtin_fallback_can_be_overridden_and_restored():
         seen.append(op.name)
         return op.redispatch(keyset.raw_repr() & after_autograd_keyset.raw_repr(), *args)
 
-    original = dispatcher.backend_fallback(DispatchKey.AutogradCPU)
+    before = _C._dispatch_dump_table(f"{ns}::o")
     builtin_fallbacks.override(DispatchKey.AutogradCPU, mine)
     try:
         assert getattr(ops, ns).o(CPU) == "cpu"
         assert seen == [f"{ns}::o"]
     finally:
-        builtin_fallbacks.override(DispatchKey.AutogradCPU, original.fn, original.debug)
-    assert "[backend fallback]" in _C._dispatch_dump_table(f"{ns}::o")
+        builtin_fallbacks.restore(DispatchKey.AutogradCPU)
+    assert _C._dispatch_dump_table(f"{ns}::o") == before
 
 
 # -- tracing --------------------------------------------------------------------------

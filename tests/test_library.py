@@ -86,6 +86,7 @@ def test_one_def_library_per_namespace_until_destroyed():
     assert results[-1] == ("OK", None)
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # torch's own
 def test_define_errors_and_return_values():
     def script(L, n):
         frag = L.Library(n, "FRAGMENT")

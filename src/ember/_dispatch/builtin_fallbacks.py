@@ -38,7 +38,7 @@ def _here() -> str:
     return f"registered at {__file__}:{sys._getframe(1).f_lineno}"
 
 
-def meta_fallback(op, keyset, *args):
+def meta_fallback(op, bits, *args):
     """MetaFallbackKernel.cpp: an op with no Meta kernel cannot run on meta tensors (§5.2)."""
     raise NotImplementedError(_META_MESSAGE.format(name=op.name))
 
@@ -47,26 +47,26 @@ def redispatch_below(key: DispatchKey) -> Callable:
     """A boxed fallback that just skips ``key``: redispatch with ``keyset & FULL_AFTER(key)``."""
     after = full_after_bits(key)
 
-    def fallback(op, keyset, *args):
-        return op.redispatch(keyset.raw_repr() & after, *args)
+    def fallback(op, bits, *args):
+        return op.redispatch(bits & after, *args)
 
     fallback.__qualname__ = f"redispatch_below_{key.name}"
     return fallback
 
 
-def autograd_fallback(op, keyset, *args):
+def autograd_fallback(op, bits, *args):
     """VariableFallbackKernel.cpp, for now: redispatch with ``keyset & after_autograd_keyset``.
 
     No TLS guard, so autograd stays live inside the kernel (facts §6.3). The
     autograd layer replaces this with the warn-mode fallback.
     """
-    return op.redispatch(keyset.raw_repr() & _AFTER_AUTOGRAD, *args)
+    return op.redispatch(bits & _AFTER_AUTOGRAD, *args)
 
 
 _AUTOGRAD_BACKENDS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MTIA", "MAIA",
                       "PrivateUse1", "Meta")  # fmt: skip
 
-# (key, boxed fallback or None for a fallthrough, debug). One row per registration.
+# (key, fallback ``fn(op_handle, raw_bits, *args)`` or None for a fallthrough, debug).
 BUILTIN_FALLBACKS: list[tuple[DispatchKey, Callable | None, str]] = [
     (_D.Meta, meta_fallback, _here()),
     (_D.BackendSelect, None, _here()),
@@ -110,7 +110,7 @@ def _register(key: DispatchKey, fn: Callable | None, debug: str) -> None:
     if fn is None:
         kernel = make_fallthrough(debug)
     else:
-        kernel = KernelFunction(fn, keyset_arg="boxed", debug=debug)
+        kernel = KernelFunction(fn, keyset_arg="boxed_raw", debug=debug)
     _handles[key] = dispatcher.register_fallback(key, kernel)
 
 
@@ -119,7 +119,8 @@ def override(
 ) -> None:
     """Replace the built-in fallback at ``key`` (``fn=None``: a fallthrough).
 
-    ``fn`` is boxed, ``fn(op_handle, keyset, *args)``, unless ``keyset_arg`` says otherwise.
+    ``fn`` is boxed, ``fn(op_handle, keyset, *args)``, unless ``keyset_arg`` says otherwise
+    (``"boxed_raw"``: ``fn(op_handle, raw_bits, *args)``, as the built-ins are).
     """
     debug = debug if debug is not None else caller_debug()
     with dispatcher.lock:
@@ -139,6 +140,15 @@ def remove(key: DispatchKey) -> None:
         handle = _handles.pop(key, None)
         if handle is not None:
             handle.remove()
+
+
+def restore(key: DispatchKey) -> None:
+    """Put back ember's built-in fallback at ``key`` (undoing ``override`` / ``remove``)."""
+    with dispatcher.lock:
+        remove(key)
+        for builtin_key, fn, debug in BUILTIN_FALLBACKS:
+            if builtin_key == key:
+                _register(key, fn, debug)
 
 
 for _key, _fn, _debug in BUILTIN_FALLBACKS:

@@ -81,55 +81,70 @@ def _generic_key_bits(args: tuple, positions: tuple) -> int:
     return bits
 
 
-def _key_bits_expression(positions: tuple) -> str:
+def _key_bits_expression(positions: tuple, names: list[str]) -> str:
     terms = []
     for index, is_list in positions:
+        value = names[index]
         if is_list:
-            terms.append(f"_list_bits(args[{index}])")
+            terms.append(f"_list_bits({value})")
         else:
-            terms.append(f"(a._key_bits if (a := args[{index}]) is not None else 0)")
+            terms.append(f"({value}._key_bits if {value} is not None else 0)")
     return " | ".join(terms) or "0"
 
 
 _FAST_PATH_SOURCE = """
 def make(call_cache, redispatch_cache, slow_call, slow_redispatch, tls, fm):
-    def call(*args):
+    def call({params}):
         try:
             ks = {expression}
         except (IndexError, TypeError, AttributeError):
-            ks = _generic(args, {positions!r})
+            ks = _generic({packed}, {positions!r})
         pre = (ks | tls.included) & ~(tls.excluded & fm)
         try:
             fn, mode, final = call_cache[pre]
         except KeyError:
             fn, mode, final = slow_call(pre)
         if mode is None:
-            return fn(*args)
-        return fn(final, *args)
+            return fn({params})
+        return fn(final, {params})
 
-    def redispatch(bits, *args):
+    def redispatch(bits, {params}):
         try:
             fn, mode, _ = redispatch_cache[bits]
         except KeyError:
             fn, mode, _ = slow_redispatch(bits)
         if mode is None:
-            return fn(*args)
-        return fn(bits, *args)
+            return fn({params})
+        return fn(bits, {params})
 
     return call, redispatch
 """
 
 
 @functools.cache
-def _fast_path_factory(positions: tuple) -> Callable:
-    """Generated per tuple of (index, is_list) dispatch positions (DispatchKeyExtractor).
+def _fast_path_factory(positions: tuple, arity: int | None) -> Callable:
+    """Generated per (dispatch positions, number of arguments) (DispatchKeyExtractor).
 
-    The key set of the common case is a few attribute loads inlined into
-    ``call``; anything unusual (a missing argument, an object without
-    ``_key_bits``) takes the generic path. See Note [Dispatch caches].
+    ``call`` takes exactly the schema's arguments as named parameters (``*args``
+    when the arity is unknown) and reads the key bits of the dispatch arguments
+    inline; anything unusual (an object without ``_key_bits``) takes the generic
+    path. See Note [Dispatch caches].
     """
-    source = _FAST_PATH_SOURCE.format(
-        expression=_key_bits_expression(positions), positions=positions
+    if arity is None:
+        names, params, packed = [f"args[{i}]" for i in range(64)], "*args", "args"
+    else:
+        names = [f"a{i}" for i in range(arity)]
+        params = ", ".join(names)
+        packed = f"({params},)" if names else "()"
+    source = (
+        _FAST_PATH_SOURCE.format(
+            params=params,
+            packed=packed,
+            expression=_key_bits_expression(positions, names),
+            positions=positions,
+        )
+        .replace("(bits, )", "(bits)")
+        .replace("(final, )", "(final)")
     )
     namespace = {"_list_bits": _list_bits, "_generic": _generic_key_bits}
     exec(source, namespace)
@@ -140,7 +155,7 @@ class OperatorHandle:
     """One operator (name + overload): its entry, schema, and the fast call paths."""
 
     __slots__ = ("name", "entry", "call", "redispatch", "_call_cache", "_redispatch_cache",
-                 "_positions", "_dispatcher", "__weakref__")  # fmt: skip
+                 "_positions", "_arity", "_dispatcher", "__weakref__")  # fmt: skip
 
     def __init__(self, name: str, entry: OperatorEntry, dispatcher: Dispatcher) -> None:
         self.name = name
@@ -149,6 +164,7 @@ class OperatorHandle:
         self._call_cache: dict[int, tuple] = {}
         self._redispatch_cache: dict[int, tuple] = {}
         self._positions = ()
+        self._arity: int | None = None
         self.rebuild()
 
     @property
@@ -167,6 +183,9 @@ class OperatorHandle:
         schema = self.entry.schema
         positions = tuple(schema.dispatch_arguments()) if schema is not None else ()
         self._positions = positions
+        self._arity = None
+        if schema is not None and not getattr(schema, "is_vararg", False):
+            self._arity = len(schema.arguments)
         self.invalidate()
         if trace.is_active():
             self.call, self.redispatch = self._make_traced()
@@ -174,7 +193,7 @@ class OperatorHandle:
             self.call, self.redispatch = self._make_fast()
 
     def _make_fast(self):
-        make = _fast_path_factory(self._positions)
+        make = _fast_path_factory(self._positions, self._arity)
         return make(
             self._call_cache,
             self._redispatch_cache,
@@ -210,6 +229,9 @@ class OperatorHandle:
         from_raw = DispatchKeySet.from_raw
         if kind == "set":
             return (lambda bits, *args: fn(from_raw(bits), *args)), "raw"
+
+        if kind == "boxed_raw":
+            return (lambda bits, *args: fn(self, bits, *args)), "raw"
 
         def boxed(bits, *args):
             return fn(self, from_raw(bits), *args)

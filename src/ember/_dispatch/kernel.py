@@ -13,13 +13,15 @@ See Note [Dispatcher calling convention] in docs/architecture.md for what
 * ``"raw"``: ``fn(raw_bits: int, *args)`` (ember's own autograd / ADInplaceOrView kernels)
 * ``"boxed"``: ``fn(op_handle, DispatchKeySet, *args)`` (backend fallbacks and the
   ambiguous-AutogradOther kernel, which need to know the operator)
+* ``"boxed_raw"``: ``fn(op_handle, raw_bits: int, *args)`` (ember's own fallbacks on the
+  hot path, which skip building a DispatchKeySet)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-KEYSET_ARG_KINDS = (None, "set", "raw", "boxed")
+KEYSET_ARG_KINDS = (None, "set", "raw", "boxed", "boxed_raw")
 
 _FALLTHROUGH_ASSERT = (
     '0 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/core/boxing/'

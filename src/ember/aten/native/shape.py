@@ -68,12 +68,14 @@ def flatten_using_ints(self, start_dim, end_dim):  # noqa: N802 (kernel names fo
 
 
 def unflatten_int(self, dim, sizes):  # noqa: N802
-    dim = wrap_dim(dim, self.dim())
     sizes = [int(s) for s in sizes]
-    if not sizes:
+    if not sizes:  # torch/_tensor.py checks this before ATen wraps the dim
         raise RuntimeError("unflatten: sizes must be non-empty")
-    dim_size = self._sizes[dim]
+    dim = wrap_dim(dim, self.dim())
     try:
+        if not self._sizes:  # sym_size(dim) refuses a 0-dim tensor
+            raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
+        dim_size = self._sizes[dim]
         inferred = infer_size(sizes, dim_size)
     except RuntimeError as error:
         if "is invalid for input of size" in str(error):

@@ -189,7 +189,7 @@ def as_strided(self, size, stride, storage_offset):
         _check_in_bounds_for_storage(self, sizes, strides, offset)
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if any(s < 0 for s in sizes):
+    if 0 not in sizes and any(s < 0 for s in sizes):
         raise RuntimeError("numel: integer multiplication overflow")
     return make_view(self, sizes, strides, offset)
 
@@ -198,10 +198,9 @@ def _check_in_bounds_for_storage(self, sizes, strides, offset) -> None:
     """checkInBoundsForStorage (ATen/native/Resize.h)."""
     if 0 in sizes:
         return
-    span = 1
-    for size, stride in zip(sizes, strides):
-        span += stride * (size - 1)
-    if span <= 0 or any(s < 0 for s in sizes):
+    terms = [stride * (size - 1) for size, stride in zip(sizes, strides)]
+    span = 1 + sum(terms)
+    if any(term < 0 for term in terms):  # computed unsigned in ATen: a negative term overflows
         raise RuntimeError(
             f"Storage size calculation overflowed with sizes={fmt_ints(sizes)} "
             f"and strides={fmt_ints(strides)}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ember.aten.python_arg_convert import tp_name
+from ember.aten.python_arg_convert import SEQUENCES, tp_name
 
 _MULTI_TYPES = {"float": ("float", "int", "long"), "int": ("int", "long")}
 
@@ -45,7 +45,7 @@ def _arg_count_match(option: _Option, args: tuple, kwargs: list) -> bool:
 
 def _describe(obj, detailed: bool) -> str:
     name = tp_name(obj)
-    if not detailed or not isinstance(obj, tuple | list):
+    if not detailed or not isinstance(obj, SEQUENCES):
         return name
     inner = ", ".join(tp_name(item) for item in obj)
     if isinstance(obj, tuple):

@@ -14,6 +14,14 @@ import numpy as np
 
 FAIL = object()  # a converter's answer when the object does not fit the type
 
+# isinstance() classes, built once (``A | B`` would build a union on every call).
+SEQUENCES = (tuple, list)
+_BOOLS = (bool, np.bool_)
+_NUMPY_SCALARS = (np.number, np.bool_)
+_NUMBERS = (int, float, complex)
+_REALS = (int, float)
+_PLAIN = (int, float, str)
+
 # Parameter kinds (ParameterType in python_arg_parser.h).
 TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
 SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
@@ -73,6 +81,8 @@ def is_tensor(obj) -> bool:
 
 def _is_long(obj) -> bool:
     """THPUtils_checkLong: an int that is not a bool, or a NumPy integer."""
+    if obj.__class__ is int:
+        return True
     return (isinstance(obj, int) and obj.__class__ is not bool) or isinstance(obj, np.integer)
 
 
@@ -80,7 +90,7 @@ def _is_index(obj) -> bool:
     """THPUtils_checkIndex: not a bool, and ``__index__`` works."""
     if obj.__class__ is int:
         return True
-    if isinstance(obj, bool | np.bool_):
+    if isinstance(obj, _BOOLS):
         return False
     try:
         operator.index(obj)
@@ -90,12 +100,12 @@ def _is_index(obj) -> bool:
 
 
 def _is_numpy_scalar(obj) -> bool:
-    return isinstance(obj, np.number | np.bool_)
+    return isinstance(obj, _NUMPY_SCALARS)
 
 
 def _is_scalar(obj) -> bool:
     """THPUtils_checkScalar: a Python or NumPy number (bools included)."""
-    return isinstance(obj, int | float | complex) or _is_numpy_scalar(obj)
+    return isinstance(obj, _NUMBERS) or _is_numpy_scalar(obj)
 
 
 def _zero_dim_tensor(obj, integral: bool) -> bool:
@@ -137,7 +147,7 @@ def _scalar(obj):
     cls = obj.__class__
     if cls is int or cls is float or cls is bool or cls is complex:
         return obj
-    if isinstance(obj, int | float | complex):
+    if isinstance(obj, _NUMBERS):
         return obj
     if _is_numpy_scalar(obj):
         return obj.item()
@@ -165,7 +175,7 @@ def _symint(obj):
 def _float(obj):
     if obj.__class__ is float:
         return obj
-    if isinstance(obj, int | float) or _is_numpy_scalar(obj):
+    if isinstance(obj, _REALS) or _is_numpy_scalar(obj):
         return float(obj)
     if _zero_dim_tensor(obj, integral=False):
         return float(obj.item())
@@ -222,7 +232,7 @@ def _named_enum(class_name: str, suffix: str):
     def convert(obj):
         if type(obj).__name__ == class_name:
             return obj
-        if not isinstance(obj, int | float | str) and not hasattr(obj, "_key_bits"):
+        if not isinstance(obj, _PLAIN) and not hasattr(obj, "_key_bits"):
             if repr(obj).endswith(suffix):
                 return obj
         return FAIL
@@ -244,7 +254,7 @@ def _make_int_list(param):
     type_name = param.type_name
 
     def int_list(obj):
-        if isinstance(obj, tuple | list):
+        if isinstance(obj, SEQUENCES):
             if first_fails(obj):
                 return FAIL
             return unpack_int_list(obj, prefix, type_name)
@@ -279,7 +289,7 @@ def _make_tensor_list(param):
     size, argnum = param.size, param.index
 
     def tensor_list(obj):
-        if not isinstance(obj, tuple | list):
+        if not isinstance(obj, SEQUENCES):
             return FAIL
         for position, item in enumerate(obj):
             if not hasattr(item, "_key_bits"):
@@ -295,7 +305,7 @@ def _make_tensor_list(param):
 
 
 def _float_list(obj):
-    if not isinstance(obj, tuple | list):
+    if not isinstance(obj, SEQUENCES):
         return FAIL
     if obj and not (_float(obj[0]) is not FAIL or isinstance(obj[0], complex)):
         return FAIL
@@ -306,7 +316,7 @@ def _make_bool_list(param):
     size = param.size
 
     def bool_list(obj):
-        if isinstance(obj, tuple | list) and all(item.__class__ is bool for item in obj):
+        if isinstance(obj, SEQUENCES) and all(item.__class__ is bool for item in obj):
             return list(obj)
         if size and obj.__class__ is bool:
             return [obj] * size

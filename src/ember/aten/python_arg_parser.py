@@ -21,7 +21,7 @@ from __future__ import annotations
 import warnings
 
 from ember.aten.invalid_arguments import format_invalid_args
-from ember.aten.python_arg_convert import FAIL, UnpackError, tp_name
+from ember.aten.python_arg_convert import FAIL, SEQUENCES, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
 
 __all__ = ["PythonArgParser", "FunctionSignature", "should_allow_numbers_as_tensors"]
@@ -41,7 +41,7 @@ def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):
             return _bind(sig, args, kwargs, False) if sig.intlist_first else None
         values.append(value)
     used = 0
-    for param in sig.params[count:]:
+    for param in sig.rest_params[count]:
         obj = kwargs.get(param.name, _MISSING)
         for numpy_name in param.numpy_names:
             if obj is not _MISSING:
@@ -175,7 +175,7 @@ def _wrong_type(sig, param, obj, is_kwd: bool, arg_pos: int, args: tuple, vararg
     if failed < 0 and varargs_eligible:
         failed = param.failed_index(args)
     if failed >= 0:
-        items = obj if isinstance(obj, tuple | list) else args
+        items = obj if isinstance(obj, SEQUENCES) else args
         raise TypeError(
             f"{head} (position {arg_pos + 1}) must be {param.type_name}, but found element "
             f"of type {tp_name(items[failed])} at pos {failed}"

@@ -38,6 +38,7 @@ from ember.aten.python_arg_convert import (
     MEMORY_FORMAT,
     SCALAR,
     SCALARTYPE,
+    SEQUENCES,
     STRING,
     SYM_INT,
     SYM_INT_LIST,
@@ -179,7 +180,7 @@ class FunctionParameter:
 
     def failed_index(self, obj) -> int:
         """The ``failed_idx`` PyTorch reports for an int list whose first item is wrong."""
-        if self.kind in (INT_LIST, SYM_INT_LIST) and isinstance(obj, tuple | list):
+        if self.kind in (INT_LIST, SYM_INT_LIST) and isinstance(obj, SEQUENCES):
             return 0 if first_fails(obj) else -1
         return -1
 
@@ -249,6 +250,7 @@ class FunctionSignature:
             self.max_pos_args == 1 and first is not None and first.kind in (INT_LIST, SYM_INT_LIST)
         )
         self.names = {p.name: p.index for p in params}
+        self.rest_params = tuple(tuple(params[count:]) for count in range(self.max_pos_args + 1))
         self.pos_converts = tuple(p.convert for p in params[: self.max_pos_args])
         rest = params[1:]
         self.varargs_tail = [p.default for p in rest] if all(p.optional for p in rest) else None

@@ -335,7 +335,7 @@ class Dispatcher:
     def _find_or_create(self, name: str) -> OperatorHandle:
         handle = self._ops.get(name)
         if handle is None:
-            handle = OperatorHandle(name, OperatorEntry(name, self._fallbacks), self)
+            handle = OperatorHandle(name, OperatorEntry(name, self._fallbacks, self.lock), self)
             self._ops[name] = handle
         return handle
 

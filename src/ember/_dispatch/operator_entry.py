@@ -23,6 +23,7 @@ dispatcher.py).
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 from .._c10.dispatch_key import (
@@ -165,6 +166,17 @@ def compute_table(kernels: dict, fallbacks: list) -> list:
 _NUM_BACKEND_COPIES = 16
 
 
+def _mask_clearing(key: DispatchKey) -> tuple[int, int | None]:
+    """(the functionality bit a fallthrough at ``key`` clears, its backend copy or None)."""
+    functionality = to_functionality_key(key)
+    if is_per_backend_functionality(functionality):
+        return functionality_bit(functionality), to_backend_component(key) - 1
+    return functionality_bit(functionality), None
+
+
+_MASK_CLEARING = tuple(_mask_clearing(key) for key in TABLE_KEYS)
+
+
 def compute_fallthrough_masks(table: list) -> tuple[int, ...]:
     """The 16 per-backend non-fallthrough masks of facts §3.3.
 
@@ -176,22 +188,20 @@ def compute_fallthrough_masks(table: list) -> tuple[int, ...]:
         entry = table[index]
         if entry is None or not entry[0].is_fallthrough:
             continue
-        key = TABLE_KEYS[index]
-        functionality = to_functionality_key(key)
-        clear = ~functionality_bit(functionality)
-        if is_per_backend_functionality(functionality):
-            backend = to_backend_component(key)
-            masks[backend - 1] &= clear
+        bit, copy = _MASK_CLEARING[index]
+        if copy is None:
+            masks = [mask & ~bit for mask in masks]
         else:
-            masks = [mask & clear for mask in masks]
+            masks[copy] &= ~bit
     return tuple(masks)
 
 
 class OperatorEntry:
     """Registrations for one operator name and the table computed from them."""
 
-    def __init__(self, name: str, fallbacks: list) -> None:
+    def __init__(self, name: str, fallbacks: list, lock=None) -> None:
         self.name = name  # "ns::op" or "ns::op.overload"
+        self._lock = lock if lock is not None else threading.RLock()  # the dispatcher's
         self.schema = None
         self.debug = ""
         self.alias_analysis = "FROM_SCHEMA"
@@ -199,9 +209,9 @@ class OperatorEntry:
         # key -> list of KernelFunction, newest first. Keys with no kernels are absent.
         self.kernels: dict[DispatchKey, list[KernelFunction]] = {}
         self._fallbacks = fallbacks  # the dispatcher's, indexed like the table
-        self._table: list | None = None
-        self._masks: tuple[int, ...] = ()
-        self._mask: int | None = FULL_MASK  # None when the per-backend copies differ
+        # (table, per-backend masks, the one mask or None when the copies differ), or None
+        # when a registration changed; replaced as a whole so readers never see a mix.
+        self._computed: tuple[list, tuple[int, ...], int | None] | None = None
 
     # -- registration -------------------------------------------------------
     def register_schema(self, schema, debug: str, alias_analysis: str, tags: tuple) -> None:
@@ -237,26 +247,29 @@ class OperatorEntry:
         self.mark_dirty()
 
     def mark_dirty(self) -> None:
-        self._table = None
+        self._computed = None
 
     # -- the computed table -------------------------------------------------
     def table(self) -> list:
-        table = self._table
-        if table is None:
-            table = compute_table(self.kernels, self._fallbacks)
-            self._masks = compute_fallthrough_masks(table)
-            first = self._masks[0]
-            self._mask = first if all(m == first for m in self._masks) else None
-            self._table = table
-        return table
+        return self._compute()[0]
+
+    def _compute(self) -> tuple[list, tuple[int, ...], int | None]:
+        computed = self._computed
+        if computed is None:
+            with self._lock:  # registrations mutate self.kernels under the same lock
+                table = compute_table(self.kernels, self._fallbacks)
+                masks = compute_fallthrough_masks(table)
+                mask = masks[0] if all(m == masks[0] for m in masks) else None
+                computed = self._computed = (table, masks, mask)
+        return computed
 
     def fallthrough_mask(self, bits: int) -> int:
         """The non-fallthrough mask for a call whose ``(ks | included) - excluded`` is ``bits``."""
-        self.table()
-        if self._mask is not None:
-            return self._mask
+        _, masks, mask = self._compute()
+        if mask is not None:
+            return mask
         backend = (bits & BACKEND_MASK).bit_length()
-        return self._masks[backend - 1 if backend else 0]
+        return masks[backend - 1 if backend else 0]
 
     def lookup_index(self, index: int) -> tuple[KernelFunction, str] | None:
         return self.table()[index]
@@ -336,7 +349,7 @@ class OperatorEntry:
                 raise RuntimeError(f"{self.name}: empty kernel list at {key.name}\n{self.dump()}")
             if key == _D.Undefined:
                 raise RuntimeError(f"{self.name}: kernel registered at Undefined\n{self.dump()}")
-        table = self.table()
+        table, masks, _ = self._compute()
         expected = compute_table(self.kernels, self._fallbacks)
         for index, (have, want) in enumerate(zip(table, expected)):
             key = TABLE_KEYS[index]
@@ -352,5 +365,5 @@ class OperatorEntry:
                     f"Canonical state\n~~~~~~~~~~~\n{self.dump()}\n\n"
                     f"Computed table:\n~~~~~~~~~~~\n{self.dump_table()}"
                 )
-        if self._masks != compute_fallthrough_masks(table):
+        if masks != compute_fallthrough_masks(table):
             raise RuntimeError(f"{self.name}: fallthrough mask out of date")

@@ -1,0 +1,229 @@
+"""The autograd engine: run a backward pass over the graph, dependency-counted.
+
+Layer: autograd. In: root tensors with their gradients, and optionally the
+inputs whose gradients are wanted. Out: gradients accumulated into leaves'
+`.grad` (backward) or returned (grad). Mirrors torch/csrc/autograd/engine.cpp:
+compute_dependencies, a ready queue ordered by sequence number (the node
+created last runs first), InputBuffer accumulation, validate_outputs
+(gradients summed back to the input's shape and cast to its dtype), hooks,
+and freeing saved variables unless retain_graph.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from ember._c10.grad_mode import autograd_state
+
+from .graph import AccumulateGrad, Node, gradient_edge
+
+_NOT_REQUIRING = "element {i} of tensors does not require grad and does not have a grad_fn"
+
+
+class GraphRoot(Node):
+    """The node that feeds the root gradients into the graph."""
+
+    def __init__(self, edges, grads) -> None:
+        super().__init__()
+        self.set_next_edges(edges)
+        self._grads = grads
+
+    def apply(self, grads: list) -> tuple:
+        return tuple(self._grads)
+
+
+def _sum_to(grad, shape: tuple):
+    """at::sum_to: sum a broadcast gradient back to `shape`."""
+    lead = len(grad._sizes) - len(shape)
+    dims = list(range(lead))
+    for i, size in enumerate(shape):
+        if size == 1 and grad._sizes[lead + i] != 1:
+            dims.append(lead + i)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.view(list(shape))
+    return grad
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    if len(shape) > len(target):
+        return False
+    for size, full in zip(reversed(shape), reversed(target)):
+        if size != 1 and size != full:
+            return False
+    return True
+
+
+def _validate_outputs(node: Node, grads: tuple) -> list:
+    edges = node._next_edges
+    if len(grads) != len(edges):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(edges)}, got {len(grads)})"
+        )
+    result = []
+    for index, (grad, (target, nr)) in enumerate(zip(grads, edges)):
+        if grad is None or target is None:
+            result.append(grad if target is not None else None)
+            continue
+        metadata = target._input_metadata[nr]
+        if grad._sizes != metadata.shape:
+            if not _expandable(metadata.shape, grad._sizes):
+                shape = "[" + ", ".join(str(s) for s in grad._sizes) + "]"
+                expected = "[" + ", ".join(str(s) for s in metadata.shape) + "]"
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {index} - "
+                    f"got {shape} but expected shape compatible with {expected}"
+                )
+            grad = _sum_to(grad, metadata.shape)
+        if grad.dtype is not metadata.dtype:
+            grad = grad.to(metadata.dtype)
+        result.append(grad)
+    return result
+
+
+def _dependencies(root: Node) -> dict[Node, int]:
+    counts: dict[Node, int] = {}
+    seen = {root}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child, _ in node._next_edges:
+            if child is None:
+                continue
+            counts[child] = counts.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return counts
+
+
+def _needed(root: Node, targets: set[Node]) -> set[Node]:
+    """Nodes on some path from `root` to a node in `targets` (exec_info)."""
+    needed: set[Node] = set()
+    memo: dict[Node, bool] = {}
+    order = [(root, False)]
+    while order:
+        node, done = order.pop()
+        if done:
+            memo[node] = node in targets or any(
+                memo.get(child, False) for child, _ in node._next_edges if child is not None
+            )
+            if memo[node]:
+                needed.add(node)
+            continue
+        if node in memo:
+            continue
+        memo[node] = False
+        order.append((node, True))
+        for child, _ in node._next_edges:
+            if child is not None and child not in memo:
+                order.append((child, False))
+    return needed
+
+
+def _call_pre_hooks(node: Node, inputs: list) -> list:
+    tensor_hooks = node.__dict__.get("_tensor_pre_hooks")
+    if tensor_hooks:
+        for nr, hooks in tensor_hooks.items():
+            for hook in list(hooks):
+                if inputs[nr] is not None:
+                    result = hook(inputs[nr])
+                    if result is not None:
+                        inputs[nr] = result
+    for hook in node._pre_hooks:
+        result = hook(tuple(inputs))
+        if result is not None:
+            inputs = list(result)
+    return inputs
+
+
+def _should_run(node: Node, needed, capture: dict, accumulate: bool) -> bool:
+    """exec_info: with `inputs`, run only what leads to them; grad() never accumulates."""
+    if needed is not None and node not in needed:
+        return False
+    if isinstance(node, AccumulateGrad):
+        if not accumulate:
+            return False
+        return needed is None or (node, 0) in capture
+    return True
+
+
+def run_backward(
+    roots,
+    root_grads,
+    *,
+    keep_graph: bool,
+    create_graph: bool,
+    inputs=None,
+    allow_unused: bool = False,
+    accumulate: bool = True,
+):
+    """Execute the graph from `roots`; return captured gradients for `inputs` (if given)."""
+    edges = []
+    for i, tensor in enumerate(roots):
+        edge = gradient_edge(tensor)
+        if edge[0] is None:
+            raise RuntimeError(_NOT_REQUIRING.format(i=i))
+        edges.append(edge)
+    root = GraphRoot(edges, root_grads)
+    capture: dict[tuple, int] = {}
+    needed = None
+    if inputs is not None:
+        targets = set()
+        for position, tensor in enumerate(inputs):
+            edge = gradient_edge(tensor)
+            if edge[0] is None:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            capture[(edge[0], edge[1])] = position
+            targets.add(edge[0])
+        needed = _needed(root, targets)
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+    dependencies = _dependencies(root)
+    buffers: dict[Node, list] = {}
+    ready = [(-root._sequence_nr, id(root), root)]
+    previous_mode = autograd_state.grad_mode
+    autograd_state.grad_mode = create_graph
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            inputs_of_node = buffers.pop(node, None)
+            if inputs_of_node is None:
+                inputs_of_node = [None] * len(node._input_metadata)
+            inputs_of_node = _call_pre_hooks(node, inputs_of_node)
+            for nr, grad in enumerate(inputs_of_node):
+                position = capture.get((node, nr))
+                if position is not None:
+                    captured[position] = grad
+            if not _should_run(node, needed, capture, accumulate):
+                outputs = [None] * len(node._next_edges)
+            else:
+                outputs = _validate_outputs(node, tuple(node.apply(inputs_of_node)))
+                for hook in node._hooks:
+                    result = hook(tuple(outputs), tuple(inputs_of_node))
+                    if result is not None:
+                        outputs = list(result)
+                if not keep_graph:
+                    node.release_variables()
+            for grad, (child, nr) in zip(outputs, node._next_edges):
+                if child is None:
+                    continue
+                buffer = buffers.get(child)
+                if buffer is None:
+                    buffer = buffers[child] = [None] * len(child._input_metadata)
+                if grad is not None:
+                    buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    heapq.heappush(ready, (-child._sequence_nr, id(child), child))
+    finally:
+        autograd_state.grad_mode = previous_mode
+    if inputs is not None and not allow_unused:
+        for position, grad in enumerate(captured):
+            if grad is None and not accumulate:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+    return captured

@@ -1,0 +1,203 @@
+"""The autograd graph: Node, edges, AccumulateGrad, and how outputs join the graph.
+
+Layer: autograd. In: tensors produced by autograd kernels. Out: backward
+nodes linked by `next_functions` edges. Mirrors torch/csrc/autograd/function.h
+(Node, Edge, sequence numbers), input_metadata.h, functions/accumulate_grad.h
+and VariableTypeUtils.h (set_history, collect_next_edges).
+
+Note [Autograd metadata on tensors]
+-----------------------------------
+A tensor's autograd state lives in TensorImpl slots: `_requires_grad` (True
+for a leaf that asked for it and for every output given a grad_fn),
+`_grad_fn` and `_output_nr` (its producer node and which output it was),
+`_grad`, `_retains_grad` and `_backward_hooks`. A leaf that requires grad gets
+one AccumulateGrad node, created on first use and cached on the tensor
+(weakly held from the tensor side is not needed in Python: the graph holds
+it). So `requires_grad` is one slot read on the hot path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+from ember._c10.grad_mode import autograd_state
+
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "InputMetadata",
+    "gradient_edge",
+    "collect_next_edges",
+    "set_history",
+    "any_requires_grad",
+]
+
+_sequence = itertools.count()
+_sequence_lock = threading.Lock()
+
+
+class InputMetadata:
+    """Shape, dtype and device a gradient flowing into a node must have."""
+
+    __slots__ = ("shape", "dtype", "device", "is_nested")
+
+    def __init__(self, tensor) -> None:
+        self.shape = tensor._sizes
+        self.dtype = tensor.dtype
+        self.device = tensor.device
+        self.is_nested = False
+
+    def __repr__(self) -> str:
+        return f"InputMetadata({list(self.shape)}, {self.dtype}, {self.device})"
+
+
+class Node:
+    """A backward function: maps gradients of its forward outputs to gradients of its inputs."""
+
+    _sequence_nr: int
+
+    def __init__(self) -> None:
+        with _sequence_lock:
+            self._sequence_nr = next(_sequence)
+        self._next_edges: tuple = ()
+        self._input_metadata: list[InputMetadata] = []
+        self._pre_hooks: list = []
+        self._hooks: list = []
+        self._released = False
+        self.metadata: dict = {}
+
+    # -- what PyTorch's Python face shows ---------------------------------------
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        return tuple((node, nr) if node is not None else (None, 0) for node, nr in self._next_edges)
+
+    def _sequence_number(self) -> int:
+        return self._sequence_nr
+
+    def register_hook(self, hook):
+        """hook(grad_inputs, grad_outputs) -> new grad_inputs or None, after apply."""
+        self._hooks.append(hook)
+        return _RemovableHandle(self._hooks, hook)
+
+    def register_prehook(self, hook):
+        """hook(grad_outputs) -> new grad_outputs or None, before apply."""
+        self._pre_hooks.append(hook)
+        return _RemovableHandle(self._pre_hooks, hook)
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    # -- graph building -----------------------------------------------------------
+    def set_next_edges(self, edges) -> None:
+        self._next_edges = tuple(edges)
+
+    def add_input_metadata(self, tensor) -> int:
+        self._input_metadata.append(InputMetadata(tensor))
+        return len(self._input_metadata) - 1
+
+    def should_compute_output(self, index: int) -> bool:
+        return self._next_edges[index][0] is not None
+
+    @property
+    def num_outputs(self) -> int:
+        return len(self._next_edges)
+
+    # -- running ------------------------------------------------------------------
+    def apply(self, grads: list) -> tuple:  # pragma: no cover - every node overrides it
+        raise NotImplementedError(f"{self.name()}.apply")
+
+    def release_variables(self) -> None:
+        """Free saved tensors after a backward pass that does not retain the graph."""
+        self._released = True
+
+
+class _RemovableHandle:
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list, hook) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf that requires grad: adds incoming gradients into `.grad`."""
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self.variable = variable
+        self._input_metadata = [InputMetadata(variable)]
+
+    def apply(self, grads: list) -> tuple:
+        from .accumulate import accumulate_grad
+
+        accumulate_grad(self.variable, grads[0])
+        return ()
+
+
+def grad_accumulator(tensor) -> AccumulateGrad:
+    node = tensor.__dict__.get("_grad_accumulator")
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor.__dict__["_grad_accumulator"] = node
+    return node
+
+
+def gradient_edge(tensor) -> tuple:
+    """(node, input_nr) a gradient for `tensor` flows into; (None, 0) when it needs none."""
+    if tensor is None or not tensor._requires_grad:
+        return (None, 0)
+    grad_fn = tensor._grad_fn
+    if grad_fn is not None:
+        return (grad_fn, tensor._output_nr)
+    return (grad_accumulator(tensor), 0)
+
+
+def collect_next_edges(*tensors) -> list:
+    edges = []
+    for tensor in tensors:
+        if isinstance(tensor, (list, tuple)):
+            edges.extend(gradient_edge(t) for t in tensor)
+        else:
+            edges.append(gradient_edge(tensor))
+    return edges
+
+
+def any_requires_grad(*tensors) -> bool:
+    """Record a node? Only with grad mode on and some input that requires grad."""
+    if not autograd_state.grad_mode:
+        return False
+    for tensor in tensors:
+        if tensor is None:
+            continue
+        if isinstance(tensor, (list, tuple)):
+            if any(t is not None and t._requires_grad for t in tensor):
+                return True
+        elif tensor._requires_grad:
+            return True
+    return False
+
+
+def set_history(outputs, grad_fn: Node) -> None:
+    """Make each differentiable output an output of `grad_fn` (in order)."""
+    if not isinstance(outputs, (list, tuple)):
+        outputs = (outputs,)
+    for output in outputs:
+        if output is None:
+            continue
+        if not (output.dtype.is_floating_point or output.dtype.is_complex):
+            grad_fn.add_input_metadata(output)  # keeps output numbering; never differentiable
+            continue
+        output._output_nr = grad_fn.add_input_metadata(output)
+        output._grad_fn = grad_fn
+        output._requires_grad = True

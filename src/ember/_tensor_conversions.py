@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
-from ember.aten.binding import handle
+from ember.aten.binding import handle, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = ["install"]
@@ -26,7 +26,8 @@ _to_parser = PythonArgParser(
         "MemoryFormat? memory_format=None)",
         "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
         "MemoryFormat? memory_format=None)",
-    ]
+    ],
+    numbers_as_tensors=True,
 )
 _to_dtype = handle("to.dtype")
 _to_device = handle("to.device")
@@ -47,6 +48,7 @@ def to(self, *args, **kwargs):
         device = None
     else:
         other, non_blocking, copy, memory_format = values
+        other = wrap_number(other)  # `t.to(1.5)`: a number stands for a wrapped tensor
         device, dtype = other.device, other.dtype
     device = _canonical(device)
     if device is None and dtype is None:

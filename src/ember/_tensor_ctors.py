@@ -93,7 +93,11 @@ def _check_numpy_strides(array: np.ndarray) -> None:
 def from_numpy(array) -> Tensor:
     """A CPU tensor sharing ``array``'s memory (torch.from_numpy)."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        kind = type(array)
+        name = (
+            kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        )
+        raise TypeError(f"expected np.ndarray (got {name})")
     dtype = _numpy_dtype(array)
     _check_numpy_strides(array)
     itemsize = array.itemsize

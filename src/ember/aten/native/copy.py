@@ -18,6 +18,7 @@ from ember._c10 import dtypes
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
+    MEMORY_FORMATS,
     assert_no_internal_overlap,
     assert_no_partial_overlap,
     memory_format_name,
@@ -129,7 +130,7 @@ def contiguous(self, memory_format):
         return self
     if name == "preserve_format":
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
-    return at.clone(self, memory_format)
+    return at.clone(self, MEMORY_FORMATS.index(name))
 
 
 class _Format:

@@ -87,7 +87,7 @@ def zero_numel_check_dims(self, dims, fn_name: str) -> None:
             "Specify the reduction dim with the 'dim' argument."
         )
     for d in dims:
-        if self.dim() == 0 or self._sizes[d] == 0:
+        if self._sizes[wrap_dim(d, self.dim())] == 0:
             raise IndexError(f"{fn_name}: Expected reduction dim {d} to have non-zero size.")
 
 
@@ -125,10 +125,9 @@ def prod_dim_int(self, dim, keepdim, dtype) -> StructuredMeta:
 
 
 def _amax_amin(name: str, self, dim, keepdim) -> StructuredMeta:
-    dims = reduced_dims(self, dim)
     if self.numel() == 0:
-        named = [] if len(dim) == 0 else wrap_dims(dim, self.dim())
-        zero_numel_check_dims(self, named, f"{name}()")
+        zero_numel_check_dims(self, list(dim), f"{name}()")
+    dims = reduced_dims(self, dim)
     return StructuredMeta(reduction_spec(self, dims, keepdim, self.dtype))
 
 

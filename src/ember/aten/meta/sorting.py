@@ -16,10 +16,30 @@ from ember.aten.tensor_iterator import OutputSpec, output_strides
 __all__ = ["sort_stable", "topk"]
 
 
+def _non_overlapping_and_dense(sizes, strides) -> bool:
+    """TensorImpl::compute_non_overlapping_and_dense: any empty tensor counts as dense."""
+    if 0 in sizes:
+        return True
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    order = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d]))
+    required = 1
+    for d in order:
+        if sizes[d] < 2:
+            return True
+        if strides[d] != required:
+            return False
+        required *= sizes[d]
+    return True
+
+
 def sort_stable(self, stable, dim, descending) -> StructuredMeta:
     wrap_dim(dim, self.dim())
-    # infer_dense_strides: self's strides when dense, else the layout TensorIterator picks.
-    strides = output_strides([self], self._sizes)
+    # self's strides when dense, else infer_dense_strides (the layout TensorIterator picks).
+    if _non_overlapping_and_dense(self._sizes, self._strides):
+        strides = self._strides
+    else:
+        strides = output_strides([self], self._sizes)
     values = OutputSpec(self._sizes, strides, self.dtype, self.device)
     indices = OutputSpec(self._sizes, strides, dtypes.int64, self.device)
     return StructuredMeta((values, indices))

@@ -20,7 +20,7 @@ __all__ = ["_softmax_out", "_log_softmax_out", "softmax_int", "log_softmax_int"]
 
 
 def _check_floating(kernel: str, self, dim: int) -> None:
-    if not self.dtype.is_floating_point:
+    if self.numel() != 0 and not self.dtype.is_floating_point:
         last = self.dim() == 0 or dim == self.dim() - 1
         name = f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl"
         raise NotImplementedError(

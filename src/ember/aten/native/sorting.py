@@ -49,7 +49,8 @@ def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending=largest)
-    chosen = np.take(order, np.arange(k), axis=axis)
+    count = max(k, 1) if self.dim() == 0 else k  # a 0-dim output holds its element
+    chosen = np.take(order, np.arange(count), axis=axis)
     store(indices, chosen)
     store(values, np.take_along_axis(data, chosen, axis=axis))
 

@@ -90,7 +90,7 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
 def _parser(name: str, parser_name: str, sigs: list[PythonSignature]) -> list[str]:
     numbers = ", numbers_as_tensors=True" if name in NUMBERS_AS_TENSORS else ""
     lines = [f"{parser_name} = PythonArgParser(", "    ["]
-    lines += [f'        "{s.declaration()}",' for s in sigs]
+    lines += [f"        {s.declaration()!r}," for s in sigs]
     lines += [f"    ]{numbers},", ")"]
     return lines
 

@@ -259,7 +259,7 @@ _op_zeros_like = handle("zeros_like")
 
 _parser_f_abs = PythonArgParser(
     [
-        "abs(Tensor input, *, Tensor? out=None)",
+        'abs(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -275,7 +275,7 @@ def abs(*args, **kwargs):
 
 _parser_f_abs_ = PythonArgParser(
     [
-        "abs_(Tensor input)",
+        'abs_(Tensor input)',
     ],
 )
 
@@ -289,7 +289,7 @@ def abs_(*args, **kwargs):
 
 _parser_f_add = PythonArgParser(
     [
-        "add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        'add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -305,7 +305,7 @@ def add(*args, **kwargs):
 
 _parser_f_addmm = PythonArgParser(
     [
-        "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)",
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
     ],
 )
 
@@ -321,7 +321,7 @@ def addmm(*args, **kwargs):
 
 _parser_f_alias = PythonArgParser(
     [
-        "alias(Tensor input)",
+        'alias(Tensor input)',
     ],
 )
 
@@ -335,9 +335,9 @@ def alias(*args, **kwargs):
 
 _parser_f_all = PythonArgParser(
     [
-        "all(Tensor input, *, Tensor? out=None)",
-        "all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)",
-        "all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        'all(Tensor input, *, Tensor? out=None)',
+        'all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
+        'all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -362,7 +362,7 @@ def all(*args, **kwargs):
 
 _parser_f_amax = PythonArgParser(
     [
-        "amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        'amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -378,7 +378,7 @@ def amax(*args, **kwargs):
 
 _parser_f_amin = PythonArgParser(
     [
-        "amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        'amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -394,9 +394,9 @@ def amin(*args, **kwargs):
 
 _parser_f_any = PythonArgParser(
     [
-        "any(Tensor input, *, Tensor? out=None)",
-        "any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)",
-        "any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        'any(Tensor input, *, Tensor? out=None)',
+        'any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
+        'any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -421,9 +421,9 @@ def any(*args, **kwargs):
 
 _parser_f_arange = PythonArgParser(
     [
-        "arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
-        "arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
-        "arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -442,7 +442,7 @@ def arange(*args, **kwargs):
 
 _parser_f_argmax = PythonArgParser(
     [
-        "argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        'argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -458,7 +458,7 @@ def argmax(*args, **kwargs):
 
 _parser_f_argmin = PythonArgParser(
     [
-        "argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        'argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -474,7 +474,7 @@ def argmin(*args, **kwargs):
 
 _parser_f_as_strided = PythonArgParser(
     [
-        "as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)",
+        'as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
     ],
 )
 
@@ -488,7 +488,7 @@ def as_strided(*args, **kwargs):
 
 _parser_f_bmm = PythonArgParser(
     [
-        "bmm(Tensor input, Tensor mat2, *, Tensor? out=None)",
+        'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
     ],
 )
 
@@ -504,7 +504,7 @@ def bmm(*args, **kwargs):
 
 _parser_f_cat = PythonArgParser(
     [
-        "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
+        'cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)',
     ],
 )
 
@@ -520,7 +520,7 @@ def cat(*args, **kwargs):
 
 _parser_f_chunk = PythonArgParser(
     [
-        "chunk(Tensor input, int chunks, int dim=0)",
+        'chunk(Tensor input, int chunks, int dim=0)',
     ],
 )
 
@@ -534,8 +534,8 @@ def chunk(*args, **kwargs):
 
 _parser_f_clamp = PythonArgParser(
     [
-        "clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)",
-        "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)",
+        'clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)',
+        'clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)',
     ],
 )
 
@@ -556,8 +556,8 @@ def clamp(*args, **kwargs):
 
 _parser_f_clamp_ = PythonArgParser(
     [
-        "clamp_(Tensor input, Tensor? min=None, Tensor? max=None)",
-        "clamp_(Tensor input, Scalar? min=None, Scalar? max=None)",
+        'clamp_(Tensor input, Tensor? min=None, Tensor? max=None)',
+        'clamp_(Tensor input, Scalar? min=None, Scalar? max=None)',
     ],
 )
 
@@ -574,7 +574,7 @@ def clamp_(*args, **kwargs):
 
 _parser_f_clone = PythonArgParser(
     [
-        "clone(Tensor input, *, MemoryFormat? memory_format=None)",
+        'clone(Tensor input, *, MemoryFormat? memory_format=None)',
     ],
 )
 
@@ -588,7 +588,7 @@ def clone(*args, **kwargs):
 
 _parser_f_cos = PythonArgParser(
     [
-        "cos(Tensor input, *, Tensor? out=None)",
+        'cos(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -604,7 +604,7 @@ def cos(*args, **kwargs):
 
 _parser_f_cos_ = PythonArgParser(
     [
-        "cos_(Tensor input)",
+        'cos_(Tensor input)',
     ],
 )
 
@@ -618,7 +618,7 @@ def cos_(*args, **kwargs):
 
 _parser_f_cumsum = PythonArgParser(
     [
-        "cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)",
+        'cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
@@ -634,7 +634,7 @@ def cumsum(*args, **kwargs):
 
 _parser_f_detach = PythonArgParser(
     [
-        "detach(Tensor input)",
+        'detach(Tensor input)',
     ],
 )
 
@@ -648,7 +648,7 @@ def detach(*args, **kwargs):
 
 _parser_f_diagonal = PythonArgParser(
     [
-        "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)",
+        'diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)',
     ],
 )
 
@@ -662,8 +662,8 @@ def diagonal(*args, **kwargs):
 
 _parser_f_div = PythonArgParser(
     [
-        "div(Tensor input, Tensor other, *, Tensor? out=None)",
-        "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)",
+        'div(Tensor input, Tensor other, *, Tensor? out=None)',
+        'div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -684,7 +684,7 @@ def div(*args, **kwargs):
 
 _parser_f_dot = PythonArgParser(
     [
-        "dot(Tensor input, Tensor tensor)",
+        'dot(Tensor input, Tensor tensor)',
     ],
 )
 
@@ -698,7 +698,7 @@ def dot(*args, **kwargs):
 
 _parser_f_dropout = PythonArgParser(
     [
-        "dropout(Tensor input, float p, bool train)",
+        'dropout(Tensor input, float p, bool train)',
     ],
 )
 
@@ -712,7 +712,7 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        "empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -726,7 +726,7 @@ def empty(*args, **kwargs):
 
 _parser_f_empty_like = PythonArgParser(
     [
-        "empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -740,7 +740,7 @@ def empty_like(*args, **kwargs):
 
 _parser_f_empty_strided = PythonArgParser(
     [
-        "empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -754,8 +754,8 @@ def empty_strided(*args, **kwargs):
 
 _parser_f_eq = PythonArgParser(
     [
-        "eq(Tensor input, Tensor other, *, Tensor? out=None)",
-        "eq(Tensor input, Scalar other, *, Tensor? out=None)",
+        'eq(Tensor input, Tensor other, *, Tensor? out=None)',
+        'eq(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -776,7 +776,7 @@ def eq(*args, **kwargs):
 
 _parser_f_exp = PythonArgParser(
     [
-        "exp(Tensor input, *, Tensor? out=None)",
+        'exp(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -792,7 +792,7 @@ def exp(*args, **kwargs):
 
 _parser_f_exp_ = PythonArgParser(
     [
-        "exp_(Tensor input)",
+        'exp_(Tensor input)',
     ],
 )
 
@@ -806,8 +806,8 @@ def exp_(*args, **kwargs):
 
 _parser_f_eye = PythonArgParser(
     [
-        "eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
-        "eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -824,8 +824,8 @@ def eye(*args, **kwargs):
 
 _parser_f_fill_ = PythonArgParser(
     [
-        "fill_(Tensor input, Tensor value)",
-        "fill_(Tensor input, Scalar value)",
+        'fill_(Tensor input, Tensor value)',
+        'fill_(Tensor input, Scalar value)',
     ],
 )
 
@@ -842,7 +842,7 @@ def fill_(*args, **kwargs):
 
 _parser_f_flatten = PythonArgParser(
     [
-        "flatten(Tensor input, int start_dim=0, int end_dim=-1)",
+        'flatten(Tensor input, int start_dim=0, int end_dim=-1)',
     ],
 )
 
@@ -856,7 +856,7 @@ def flatten(*args, **kwargs):
 
 _parser_f_flip = PythonArgParser(
     [
-        "flip(Tensor input, int[] dims)",
+        'flip(Tensor input, int[] dims)',
     ],
 )
 
@@ -870,7 +870,7 @@ def flip(*args, **kwargs):
 
 _parser_f_floor_divide = PythonArgParser(
     [
-        "floor_divide(Tensor input, Tensor other, *, Tensor? out=None)",
+        'floor_divide(Tensor input, Tensor other, *, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -886,7 +886,7 @@ def floor_divide(*args, **kwargs):
 
 _parser_f_full = PythonArgParser(
     [
-        "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -900,7 +900,7 @@ def full(*args, **kwargs):
 
 _parser_f_full_like = PythonArgParser(
     [
-        "full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -914,7 +914,7 @@ def full_like(*args, **kwargs):
 
 _parser_f_gather = PythonArgParser(
     [
-        "gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)",
+        'gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)',
     ],
 )
 
@@ -930,8 +930,8 @@ def gather(*args, **kwargs):
 
 _parser_f_ge = PythonArgParser(
     [
-        "ge(Tensor input, Tensor other, *, Tensor? out=None)",
-        "ge(Tensor input, Scalar other, *, Tensor? out=None)",
+        'ge(Tensor input, Tensor other, *, Tensor? out=None)',
+        'ge(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -952,8 +952,8 @@ def ge(*args, **kwargs):
 
 _parser_f_gt = PythonArgParser(
     [
-        "gt(Tensor input, Tensor other, *, Tensor? out=None)",
-        "gt(Tensor input, Scalar other, *, Tensor? out=None)",
+        'gt(Tensor input, Tensor other, *, Tensor? out=None)',
+        'gt(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -974,7 +974,7 @@ def gt(*args, **kwargs):
 
 _parser_f_index = PythonArgParser(
     [
-        "index(Tensor input, Tensor?[] indices, *, Tensor? out=None)",
+        'index(Tensor input, Tensor?[] indices, *, Tensor? out=None)',
     ],
 )
 
@@ -990,7 +990,7 @@ def index(*args, **kwargs):
 
 _parser_f_index_put = PythonArgParser(
     [
-        "index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)",
+        'index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)',
     ],
 )
 
@@ -1004,7 +1004,7 @@ def index_put(*args, **kwargs):
 
 _parser_f_index_put_ = PythonArgParser(
     [
-        "index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)",
+        'index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)',
     ],
 )
 
@@ -1018,7 +1018,7 @@ def index_put_(*args, **kwargs):
 
 _parser_f_index_select = PythonArgParser(
     [
-        "index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)",
+        'index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)',
     ],
 )
 
@@ -1034,7 +1034,7 @@ def index_select(*args, **kwargs):
 
 _parser_f_isnan = PythonArgParser(
     [
-        "isnan(Tensor input)",
+        'isnan(Tensor input)',
     ],
 )
 
@@ -1048,8 +1048,8 @@ def isnan(*args, **kwargs):
 
 _parser_f_le = PythonArgParser(
     [
-        "le(Tensor input, Tensor other, *, Tensor? out=None)",
-        "le(Tensor input, Scalar other, *, Tensor? out=None)",
+        'le(Tensor input, Tensor other, *, Tensor? out=None)',
+        'le(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -1070,7 +1070,7 @@ def le(*args, **kwargs):
 
 _parser_f_linspace = PythonArgParser(
     [
-        "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1084,7 +1084,7 @@ def linspace(*args, **kwargs):
 
 _parser_f_log = PythonArgParser(
     [
-        "log(Tensor input, *, Tensor? out=None)",
+        'log(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1100,7 +1100,7 @@ def log(*args, **kwargs):
 
 _parser_f_log1p = PythonArgParser(
     [
-        "log1p(Tensor input, *, Tensor? out=None)",
+        'log1p(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1116,7 +1116,7 @@ def log1p(*args, **kwargs):
 
 _parser_f_log1p_ = PythonArgParser(
     [
-        "log1p_(Tensor input)",
+        'log1p_(Tensor input)',
     ],
 )
 
@@ -1130,7 +1130,7 @@ def log1p_(*args, **kwargs):
 
 _parser_f_log_ = PythonArgParser(
     [
-        "log_(Tensor input)",
+        'log_(Tensor input)',
     ],
 )
 
@@ -1144,7 +1144,7 @@ def log_(*args, **kwargs):
 
 _parser_f_log_softmax = PythonArgParser(
     [
-        "log_softmax(Tensor input, int dim, ScalarType? dtype=None)",
+        'log_softmax(Tensor input, int dim, ScalarType? dtype=None)',
     ],
 )
 
@@ -1158,7 +1158,7 @@ def log_softmax(*args, **kwargs):
 
 _parser_f_logical_and = PythonArgParser(
     [
-        "logical_and(Tensor input, Tensor other, *, Tensor? out=None)",
+        'logical_and(Tensor input, Tensor other, *, Tensor? out=None)',
     ],
 )
 
@@ -1174,7 +1174,7 @@ def logical_and(*args, **kwargs):
 
 _parser_f_logical_not = PythonArgParser(
     [
-        "logical_not(Tensor input, *, Tensor? out=None)",
+        'logical_not(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1190,7 +1190,7 @@ def logical_not(*args, **kwargs):
 
 _parser_f_logical_or = PythonArgParser(
     [
-        "logical_or(Tensor input, Tensor other, *, Tensor? out=None)",
+        'logical_or(Tensor input, Tensor other, *, Tensor? out=None)',
     ],
 )
 
@@ -1206,7 +1206,7 @@ def logical_or(*args, **kwargs):
 
 _parser_f_logsumexp = PythonArgParser(
     [
-        "logsumexp(Tensor input, int[1] dim, bool keepdim=False)",
+        'logsumexp(Tensor input, int[1] dim, bool keepdim=False)',
     ],
 )
 
@@ -1220,8 +1220,8 @@ def logsumexp(*args, **kwargs):
 
 _parser_f_lt = PythonArgParser(
     [
-        "lt(Tensor input, Tensor other, *, Tensor? out=None)",
-        "lt(Tensor input, Scalar other, *, Tensor? out=None)",
+        'lt(Tensor input, Tensor other, *, Tensor? out=None)',
+        'lt(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -1242,8 +1242,8 @@ def lt(*args, **kwargs):
 
 _parser_f_masked_fill = PythonArgParser(
     [
-        "masked_fill(Tensor input, Tensor mask, Tensor value)",
-        "masked_fill(Tensor input, Tensor mask, Scalar value)",
+        'masked_fill(Tensor input, Tensor mask, Tensor value)',
+        'masked_fill(Tensor input, Tensor mask, Scalar value)',
     ],
 )
 
@@ -1260,7 +1260,7 @@ def masked_fill(*args, **kwargs):
 
 _parser_f_matmul = PythonArgParser(
     [
-        "matmul(Tensor input, Tensor other)",
+        'matmul(Tensor input, Tensor other)',
     ],
 )
 
@@ -1274,9 +1274,9 @@ def matmul(*args, **kwargs):
 
 _parser_f_max = PythonArgParser(
     [
-        "max(Tensor input)",
-        "max(Tensor input, Tensor other, *, Tensor? out=None)",
-        "max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)",
+        'max(Tensor input)',
+        'max(Tensor input, Tensor other, *, Tensor? out=None)',
+        'max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
 )
 
@@ -1299,7 +1299,7 @@ def max(*args, **kwargs):
 
 _parser_f_maximum = PythonArgParser(
     [
-        "maximum(Tensor input, Tensor other, *, Tensor? out=None)",
+        'maximum(Tensor input, Tensor other, *, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -1315,8 +1315,8 @@ def maximum(*args, **kwargs):
 
 _parser_f_mean = PythonArgParser(
     [
-        "mean(Tensor input, *, ScalarType? dtype=None)",
-        "mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        'mean(Tensor input, *, ScalarType? dtype=None)',
+        'mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
@@ -1335,9 +1335,9 @@ def mean(*args, **kwargs):
 
 _parser_f_min = PythonArgParser(
     [
-        "min(Tensor input)",
-        "min(Tensor input, Tensor other, *, Tensor? out=None)",
-        "min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)",
+        'min(Tensor input)',
+        'min(Tensor input, Tensor other, *, Tensor? out=None)',
+        'min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
 )
 
@@ -1360,7 +1360,7 @@ def min(*args, **kwargs):
 
 _parser_f_minimum = PythonArgParser(
     [
-        "minimum(Tensor input, Tensor other, *, Tensor? out=None)",
+        'minimum(Tensor input, Tensor other, *, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -1376,7 +1376,7 @@ def minimum(*args, **kwargs):
 
 _parser_f_mm = PythonArgParser(
     [
-        "mm(Tensor input, Tensor mat2, *, Tensor? out=None)",
+        'mm(Tensor input, Tensor mat2, *, Tensor? out=None)',
     ],
 )
 
@@ -1392,8 +1392,8 @@ def mm(*args, **kwargs):
 
 _parser_f_movedim = PythonArgParser(
     [
-        "movedim(Tensor input, int source, int destination)",
-        "movedim(Tensor input, int[] source, int[] destination)",
+        'movedim(Tensor input, int source, int destination)',
+        'movedim(Tensor input, int[] source, int[] destination)',
     ],
 )
 
@@ -1410,7 +1410,7 @@ def movedim(*args, **kwargs):
 
 _parser_f_mul = PythonArgParser(
     [
-        "mul(Tensor input, Tensor other, *, Tensor? out=None)",
+        'mul(Tensor input, Tensor other, *, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -1426,8 +1426,8 @@ def mul(*args, **kwargs):
 
 _parser_f_narrow = PythonArgParser(
     [
-        "narrow(Tensor input, int dim, Tensor start, SymInt length)",
-        "narrow(Tensor input, int dim, SymInt start, SymInt length)",
+        'narrow(Tensor input, int dim, Tensor start, SymInt length)',
+        'narrow(Tensor input, int dim, SymInt start, SymInt length)',
     ],
 )
 
@@ -1444,8 +1444,8 @@ def narrow(*args, **kwargs):
 
 _parser_f_ne = PythonArgParser(
     [
-        "ne(Tensor input, Tensor other, *, Tensor? out=None)",
-        "ne(Tensor input, Scalar other, *, Tensor? out=None)",
+        'ne(Tensor input, Tensor other, *, Tensor? out=None)',
+        'ne(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
@@ -1466,7 +1466,7 @@ def ne(*args, **kwargs):
 
 _parser_f_neg = PythonArgParser(
     [
-        "neg(Tensor input, *, Tensor? out=None)",
+        'neg(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1482,7 +1482,7 @@ def neg(*args, **kwargs):
 
 _parser_f_neg_ = PythonArgParser(
     [
-        "neg_(Tensor input)",
+        'neg_(Tensor input)',
     ],
 )
 
@@ -1496,10 +1496,10 @@ def neg_(*args, **kwargs):
 
 _parser_f_norm = PythonArgParser(
     [
-        "norm(Tensor input, Scalar p=2)",
-        "norm(Tensor input, Scalar? p, *, ScalarType dtype)",
-        "norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None)",
-        "norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)",
+        'norm(Tensor input, Scalar p=2)',
+        'norm(Tensor input, Scalar? p, *, ScalarType dtype)',
+        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None)',
+        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
@@ -1524,7 +1524,7 @@ def norm(*args, **kwargs):
 
 _parser_f_ones = PythonArgParser(
     [
-        "ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1538,7 +1538,7 @@ def ones(*args, **kwargs):
 
 _parser_f_ones_like = PythonArgParser(
     [
-        "ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -1552,7 +1552,7 @@ def ones_like(*args, **kwargs):
 
 _parser_f_outer = PythonArgParser(
     [
-        "outer(Tensor input, Tensor vec2)",
+        'outer(Tensor input, Tensor vec2)',
     ],
 )
 
@@ -1566,7 +1566,7 @@ def outer(*args, **kwargs):
 
 _parser_f_permute = PythonArgParser(
     [
-        "permute(Tensor input, int[] dims)",
+        'permute(Tensor input, int[] dims)',
     ],
 )
 
@@ -1580,9 +1580,9 @@ def permute(*args, **kwargs):
 
 _parser_f_pow = PythonArgParser(
     [
-        "pow(Tensor input, Tensor exponent, *, Tensor? out=None)",
-        "pow(Scalar input, Tensor exponent, *, Tensor? out=None)",
-        "pow(Tensor input, Scalar exponent, *, Tensor? out=None)",
+        'pow(Tensor input, Tensor exponent, *, Tensor? out=None)',
+        'pow(Scalar input, Tensor exponent, *, Tensor? out=None)',
+        'pow(Tensor input, Scalar exponent, *, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -1607,8 +1607,8 @@ def pow(*args, **kwargs):
 
 _parser_f_prod = PythonArgParser(
     [
-        "prod(Tensor input, *, ScalarType? dtype=None)",
-        "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        'prod(Tensor input, *, ScalarType? dtype=None)',
+        'prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
@@ -1627,7 +1627,7 @@ def prod(*args, **kwargs):
 
 _parser_f_rand = PythonArgParser(
     [
-        "rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1641,7 +1641,7 @@ def rand(*args, **kwargs):
 
 _parser_f_rand_like = PythonArgParser(
     [
-        "rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -1655,8 +1655,8 @@ def rand_like(*args, **kwargs):
 
 _parser_f_randint = PythonArgParser(
     [
-        "randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
-        "randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1673,7 +1673,7 @@ def randint(*args, **kwargs):
 
 _parser_f_randn = PythonArgParser(
     [
-        "randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1687,7 +1687,7 @@ def randn(*args, **kwargs):
 
 _parser_f_randn_like = PythonArgParser(
     [
-        "randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 
@@ -1701,7 +1701,7 @@ def randn_like(*args, **kwargs):
 
 _parser_f_relu = PythonArgParser(
     [
-        "relu(Tensor input)",
+        'relu(Tensor input)',
     ],
 )
 
@@ -1715,7 +1715,7 @@ def relu(*args, **kwargs):
 
 _parser_f_relu_ = PythonArgParser(
     [
-        "relu_(Tensor input)",
+        'relu_(Tensor input)',
     ],
 )
 
@@ -1729,9 +1729,9 @@ def relu_(*args, **kwargs):
 
 _parser_f_remainder = PythonArgParser(
     [
-        "remainder(Tensor input, Tensor other, *, Tensor? out=None)",
-        "remainder(Scalar input, Tensor other)",
-        "remainder(Tensor input, Scalar other)",
+        'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
+        'remainder(Scalar input, Tensor other)',
+        'remainder(Tensor input, Scalar other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1752,7 +1752,7 @@ def remainder(*args, **kwargs):
 
 _parser_f_reshape = PythonArgParser(
     [
-        "reshape(Tensor input, SymInt[] shape)",
+        'reshape(Tensor input, SymInt[] shape)',
     ],
 )
 
@@ -1766,7 +1766,7 @@ def reshape(*args, **kwargs):
 
 _parser_f_roll = PythonArgParser(
     [
-        "roll(Tensor input, SymInt[1] shifts, int[1] dims=[])",
+        'roll(Tensor input, SymInt[1] shifts, int[1] dims=[])',
     ],
 )
 
@@ -1780,7 +1780,7 @@ def roll(*args, **kwargs):
 
 _parser_f_rsqrt = PythonArgParser(
     [
-        "rsqrt(Tensor input, *, Tensor? out=None)",
+        'rsqrt(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1796,7 +1796,7 @@ def rsqrt(*args, **kwargs):
 
 _parser_f_rsqrt_ = PythonArgParser(
     [
-        "rsqrt_(Tensor input)",
+        'rsqrt_(Tensor input)',
     ],
 )
 
@@ -1810,8 +1810,8 @@ def rsqrt_(*args, **kwargs):
 
 _parser_f_scatter = PythonArgParser(
     [
-        "scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)",
-        "scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)",
+        'scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)',
+        'scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)',
     ],
 )
 
@@ -1832,7 +1832,7 @@ def scatter(*args, **kwargs):
 
 _parser_f_select = PythonArgParser(
     [
-        "select(Tensor input, int dim, SymInt index)",
+        'select(Tensor input, int dim, SymInt index)',
     ],
 )
 
@@ -1846,7 +1846,7 @@ def select(*args, **kwargs):
 
 _parser_f_sigmoid = PythonArgParser(
     [
-        "sigmoid(Tensor input, *, Tensor? out=None)",
+        'sigmoid(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1862,7 +1862,7 @@ def sigmoid(*args, **kwargs):
 
 _parser_f_sigmoid_ = PythonArgParser(
     [
-        "sigmoid_(Tensor input)",
+        'sigmoid_(Tensor input)',
     ],
 )
 
@@ -1876,7 +1876,7 @@ def sigmoid_(*args, **kwargs):
 
 _parser_f_sign = PythonArgParser(
     [
-        "sign(Tensor input, *, Tensor? out=None)",
+        'sign(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1892,7 +1892,7 @@ def sign(*args, **kwargs):
 
 _parser_f_sin = PythonArgParser(
     [
-        "sin(Tensor input, *, Tensor? out=None)",
+        'sin(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -1908,7 +1908,7 @@ def sin(*args, **kwargs):
 
 _parser_f_sin_ = PythonArgParser(
     [
-        "sin_(Tensor input)",
+        'sin_(Tensor input)',
     ],
 )
 
@@ -1922,7 +1922,7 @@ def sin_(*args, **kwargs):
 
 _parser_f_slice = PythonArgParser(
     [
-        "slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)",
+        'slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
     ],
 )
 
@@ -1936,7 +1936,7 @@ def slice(*args, **kwargs):
 
 _parser_f_softmax = PythonArgParser(
     [
-        "softmax(Tensor input, int dim, ScalarType? dtype=None)",
+        'softmax(Tensor input, int dim, ScalarType? dtype=None)',
     ],
 )
 
@@ -1950,8 +1950,8 @@ def softmax(*args, **kwargs):
 
 _parser_f_sort = PythonArgParser(
     [
-        "sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None)",
-        "sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)",
+        'sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None)',
+        'sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)',
     ],
 )
 
@@ -1972,8 +1972,8 @@ def sort(*args, **kwargs):
 
 _parser_f_split = PythonArgParser(
     [
-        "split(Tensor input, SymInt split_size, int dim=0)",
-        "split(Tensor input, SymInt[] split_size, int dim=0)",
+        'split(Tensor input, SymInt split_size, int dim=0)',
+        'split(Tensor input, SymInt[] split_size, int dim=0)',
     ],
 )
 
@@ -1990,7 +1990,7 @@ def split(*args, **kwargs):
 
 _parser_f_split_with_sizes = PythonArgParser(
     [
-        "split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)",
+        'split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)',
     ],
 )
 
@@ -2004,7 +2004,7 @@ def split_with_sizes(*args, **kwargs):
 
 _parser_f_sqrt = PythonArgParser(
     [
-        "sqrt(Tensor input, *, Tensor? out=None)",
+        'sqrt(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -2020,7 +2020,7 @@ def sqrt(*args, **kwargs):
 
 _parser_f_sqrt_ = PythonArgParser(
     [
-        "sqrt_(Tensor input)",
+        'sqrt_(Tensor input)',
     ],
 )
 
@@ -2034,9 +2034,9 @@ def sqrt_(*args, **kwargs):
 
 _parser_f_squeeze = PythonArgParser(
     [
-        "squeeze(Tensor input)",
-        "squeeze(Tensor input, int dim)",
-        "squeeze(Tensor input, int[] dim)",
+        'squeeze(Tensor input)',
+        'squeeze(Tensor input, int dim)',
+        'squeeze(Tensor input, int[] dim)',
     ],
 )
 
@@ -2055,7 +2055,7 @@ def squeeze(*args, **kwargs):
 
 _parser_f_stack = PythonArgParser(
     [
-        "stack(Tensor[] tensors, int dim=0)",
+        'stack(Tensor[] tensors, int dim=0)',
     ],
 )
 
@@ -2069,7 +2069,7 @@ def stack(*args, **kwargs):
 
 _parser_f_std = PythonArgParser(
     [
-        "std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        'std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
     ],
 )
 
@@ -2085,7 +2085,7 @@ def std(*args, **kwargs):
 
 _parser_f_sub = PythonArgParser(
     [
-        "sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        'sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
     ], numbers_as_tensors=True,
 )
 
@@ -2101,8 +2101,8 @@ def sub(*args, **kwargs):
 
 _parser_f_sum = PythonArgParser(
     [
-        "sum(Tensor input, *, ScalarType? dtype=None)",
-        "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        'sum(Tensor input, *, ScalarType? dtype=None)',
+        'sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
@@ -2121,7 +2121,7 @@ def sum(*args, **kwargs):
 
 _parser_f_t = PythonArgParser(
     [
-        "t(Tensor input)",
+        't(Tensor input)',
     ],
 )
 
@@ -2135,7 +2135,7 @@ def t(*args, **kwargs):
 
 _parser_f_tanh = PythonArgParser(
     [
-        "tanh(Tensor input, *, Tensor? out=None)",
+        'tanh(Tensor input, *, Tensor? out=None)',
     ],
 )
 
@@ -2151,7 +2151,7 @@ def tanh(*args, **kwargs):
 
 _parser_f_tanh_ = PythonArgParser(
     [
-        "tanh_(Tensor input)",
+        'tanh_(Tensor input)',
     ],
 )
 
@@ -2165,7 +2165,7 @@ def tanh_(*args, **kwargs):
 
 _parser_f_topk = PythonArgParser(
     [
-        "topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)",
+        'topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)',
     ],
 )
 
@@ -2181,7 +2181,7 @@ def topk(*args, **kwargs):
 
 _parser_f_transpose = PythonArgParser(
     [
-        "transpose(Tensor input, int dim0, int dim1)",
+        'transpose(Tensor input, int dim0, int dim1)',
     ],
 )
 
@@ -2195,7 +2195,7 @@ def transpose(*args, **kwargs):
 
 _parser_f_tril = PythonArgParser(
     [
-        "tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)",
+        'tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
     ],
 )
 
@@ -2211,7 +2211,7 @@ def tril(*args, **kwargs):
 
 _parser_f_triu = PythonArgParser(
     [
-        "triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)",
+        'triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
     ],
 )
 
@@ -2227,7 +2227,7 @@ def triu(*args, **kwargs):
 
 _parser_f_unbind = PythonArgParser(
     [
-        "unbind(Tensor input, int dim=0)",
+        'unbind(Tensor input, int dim=0)',
     ],
 )
 
@@ -2241,7 +2241,7 @@ def unbind(*args, **kwargs):
 
 _parser_f_unflatten = PythonArgParser(
     [
-        "unflatten(Tensor input, int dim, SymInt[] sizes)",
+        'unflatten(Tensor input, int dim, SymInt[] sizes)',
     ],
 )
 
@@ -2255,7 +2255,7 @@ def unflatten(*args, **kwargs):
 
 _parser_f_unsqueeze = PythonArgParser(
     [
-        "unsqueeze(Tensor input, int dim)",
+        'unsqueeze(Tensor input, int dim)',
     ],
 )
 
@@ -2269,7 +2269,7 @@ def unsqueeze(*args, **kwargs):
 
 _parser_f_var = PythonArgParser(
     [
-        "var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        'var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
     ],
 )
 
@@ -2285,11 +2285,11 @@ def var(*args, **kwargs):
 
 _parser_f_where = PythonArgParser(
     [
-        "where(Tensor condition)",
-        "where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)",
-        "where(Tensor condition, Scalar input, Tensor other)",
-        "where(Tensor condition, Tensor input, Scalar other)",
-        "where(Tensor condition, Scalar input, Scalar other)",
+        'where(Tensor condition)',
+        'where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)',
+        'where(Tensor condition, Scalar input, Tensor other)',
+        'where(Tensor condition, Tensor input, Scalar other)',
+        'where(Tensor condition, Scalar input, Scalar other)',
     ], numbers_as_tensors=True,
 )
 
@@ -2314,7 +2314,7 @@ def where(*args, **kwargs):
 
 _parser_f_zero_ = PythonArgParser(
     [
-        "zero_(Tensor input)",
+        'zero_(Tensor input)',
     ],
 )
 
@@ -2328,7 +2328,7 @@ def zero_(*args, **kwargs):
 
 _parser_f_zeros = PythonArgParser(
     [
-        "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -2342,7 +2342,7 @@ def zeros(*args, **kwargs):
 
 _parser_f_zeros_like = PythonArgParser(
     [
-        "zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)",
+        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
     ],
 )
 

@@ -23,7 +23,7 @@ _op_one_hot = handle("one_hot")
 
 _parser_f_cross_entropy_loss = PythonArgParser(
     [
-        "cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)",
+        'cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)',
     ],
 )
 
@@ -37,7 +37,7 @@ def cross_entropy_loss(*args, **kwargs):
 
 _parser_f_gelu = PythonArgParser(
     [
-        "gelu(Tensor input, *, str approximate="none", Tensor? out=None)",
+        'gelu(Tensor input, *, str approximate="none", Tensor? out=None)',
     ],
 )
 
@@ -53,7 +53,7 @@ def gelu(*args, **kwargs):
 
 _parser_f_gelu_ = PythonArgParser(
     [
-        "gelu_(Tensor input, *, str approximate="none")",
+        'gelu_(Tensor input, *, str approximate="none")',
     ],
 )
 
@@ -67,7 +67,7 @@ def gelu_(*args, **kwargs):
 
 _parser_f_linear = PythonArgParser(
     [
-        "linear(Tensor input, Tensor weight, Tensor? bias=None)",
+        'linear(Tensor input, Tensor weight, Tensor? bias=None)',
     ],
 )
 
@@ -81,7 +81,7 @@ def linear(*args, **kwargs):
 
 _parser_f_mse_loss = PythonArgParser(
     [
-        "mse_loss(Tensor input, Tensor target, int reduction=1, *, Tensor? out=None)",
+        'mse_loss(Tensor input, Tensor target, int reduction=1, *, Tensor? out=None)',
     ],
 )
 
@@ -97,7 +97,7 @@ def mse_loss(*args, **kwargs):
 
 _parser_f_nll_loss = PythonArgParser(
     [
-        "nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)",
+        'nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)',
     ],
 )
 
@@ -111,7 +111,7 @@ def nll_loss(*args, **kwargs):
 
 _parser_f_nll_loss_backward = PythonArgParser(
     [
-        "nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)",
+        'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)',
     ],
 )
 
@@ -127,7 +127,7 @@ def nll_loss_backward(*args, **kwargs):
 
 _parser_f_nll_loss_forward = PythonArgParser(
     [
-        "nll_loss_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor[2]? out=None)",
+        'nll_loss_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor[2]? out=None)',
     ],
 )
 
@@ -143,7 +143,7 @@ def nll_loss_forward(*args, **kwargs):
 
 _parser_f_one_hot = PythonArgParser(
     [
-        "one_hot(Tensor input, int num_classes=-1)",
+        'one_hot(Tensor input, int num_classes=-1)',
     ],
 )
 

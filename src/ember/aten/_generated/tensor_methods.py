@@ -197,7 +197,7 @@ _op_zero_ = handle("zero_")
 
 _parser_m_abs = PythonArgParser(
     [
-        "abs()",
+        'abs()',
     ],
 )
 
@@ -211,7 +211,7 @@ def abs(self, *args, **kwargs):
 
 _parser_m_abs_ = PythonArgParser(
     [
-        "abs_()",
+        'abs_()',
     ],
 )
 
@@ -225,7 +225,7 @@ def abs_(self, *args, **kwargs):
 
 _parser_m_add = PythonArgParser(
     [
-        "add(Tensor other, *, Scalar alpha=1)",
+        'add(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
 
@@ -239,7 +239,7 @@ def add(self, *args, **kwargs):
 
 _parser_m_add_ = PythonArgParser(
     [
-        "add_(Tensor other, *, Scalar alpha=1)",
+        'add_(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
 
@@ -253,7 +253,7 @@ def add_(self, *args, **kwargs):
 
 _parser_m_addmm = PythonArgParser(
     [
-        "addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)",
+        'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
     ],
 )
 
@@ -267,7 +267,7 @@ def addmm(self, *args, **kwargs):
 
 _parser_m_addmm_ = PythonArgParser(
     [
-        "addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)",
+        'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
     ],
 )
 
@@ -281,7 +281,7 @@ def addmm_(self, *args, **kwargs):
 
 _parser_m_alias = PythonArgParser(
     [
-        "alias()",
+        'alias()',
     ],
 )
 
@@ -295,9 +295,9 @@ def alias(self, *args, **kwargs):
 
 _parser_m_all = PythonArgParser(
     [
-        "all()",
-        "all(int dim, bool keepdim=False)",
-        "all(int[]? dim=None, bool keepdim=False)",
+        'all()',
+        'all(int dim, bool keepdim=False)',
+        'all(int[]? dim=None, bool keepdim=False)',
     ],
 )
 
@@ -316,7 +316,7 @@ def all(self, *args, **kwargs):
 
 _parser_m_amax = PythonArgParser(
     [
-        "amax(int[1] dim=[], bool keepdim=False)",
+        'amax(int[1] dim=[], bool keepdim=False)',
     ],
 )
 
@@ -330,7 +330,7 @@ def amax(self, *args, **kwargs):
 
 _parser_m_amin = PythonArgParser(
     [
-        "amin(int[1] dim=[], bool keepdim=False)",
+        'amin(int[1] dim=[], bool keepdim=False)',
     ],
 )
 
@@ -344,9 +344,9 @@ def amin(self, *args, **kwargs):
 
 _parser_m_any = PythonArgParser(
     [
-        "any()",
-        "any(int dim, bool keepdim=False)",
-        "any(int[]? dim=None, bool keepdim=False)",
+        'any()',
+        'any(int dim, bool keepdim=False)',
+        'any(int[]? dim=None, bool keepdim=False)',
     ],
 )
 
@@ -365,7 +365,7 @@ def any(self, *args, **kwargs):
 
 _parser_m_argmax = PythonArgParser(
     [
-        "argmax(int? dim=None, bool keepdim=False)",
+        'argmax(int? dim=None, bool keepdim=False)',
     ],
 )
 
@@ -379,7 +379,7 @@ def argmax(self, *args, **kwargs):
 
 _parser_m_argmin = PythonArgParser(
     [
-        "argmin(int? dim=None, bool keepdim=False)",
+        'argmin(int? dim=None, bool keepdim=False)',
     ],
 )
 
@@ -393,7 +393,7 @@ def argmin(self, *args, **kwargs):
 
 _parser_m_as_strided = PythonArgParser(
     [
-        "as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)",
+        'as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
     ],
 )
 
@@ -407,7 +407,7 @@ def as_strided(self, *args, **kwargs):
 
 _parser_m_bmm = PythonArgParser(
     [
-        "bmm(Tensor mat2)",
+        'bmm(Tensor mat2)',
     ],
 )
 
@@ -421,7 +421,7 @@ def bmm(self, *args, **kwargs):
 
 _parser_m_chunk = PythonArgParser(
     [
-        "chunk(int chunks, int dim=0)",
+        'chunk(int chunks, int dim=0)',
     ],
 )
 
@@ -435,8 +435,8 @@ def chunk(self, *args, **kwargs):
 
 _parser_m_clamp = PythonArgParser(
     [
-        "clamp(Tensor? min=None, Tensor? max=None)",
-        "clamp(Scalar? min=None, Scalar? max=None)",
+        'clamp(Tensor? min=None, Tensor? max=None)',
+        'clamp(Scalar? min=None, Scalar? max=None)',
     ],
 )
 
@@ -453,8 +453,8 @@ def clamp(self, *args, **kwargs):
 
 _parser_m_clamp_ = PythonArgParser(
     [
-        "clamp_(Tensor? min=None, Tensor? max=None)",
-        "clamp_(Scalar? min=None, Scalar? max=None)",
+        'clamp_(Tensor? min=None, Tensor? max=None)',
+        'clamp_(Scalar? min=None, Scalar? max=None)',
     ],
 )
 
@@ -471,7 +471,7 @@ def clamp_(self, *args, **kwargs):
 
 _parser_m_clone = PythonArgParser(
     [
-        "clone(*, MemoryFormat? memory_format=None)",
+        'clone(*, MemoryFormat? memory_format=None)',
     ],
 )
 
@@ -485,7 +485,7 @@ def clone(self, *args, **kwargs):
 
 _parser_m_contiguous = PythonArgParser(
     [
-        "contiguous(*, MemoryFormat memory_format=None)",
+        'contiguous(*, MemoryFormat memory_format=None)',
     ],
 )
 
@@ -499,7 +499,7 @@ def contiguous(self, *args, **kwargs):
 
 _parser_m_copy_ = PythonArgParser(
     [
-        "copy_(Tensor src, bool non_blocking=False)",
+        'copy_(Tensor src, bool non_blocking=False)',
     ],
 )
 
@@ -513,7 +513,7 @@ def copy_(self, *args, **kwargs):
 
 _parser_m_cos = PythonArgParser(
     [
-        "cos()",
+        'cos()',
     ],
 )
 
@@ -527,7 +527,7 @@ def cos(self, *args, **kwargs):
 
 _parser_m_cos_ = PythonArgParser(
     [
-        "cos_()",
+        'cos_()',
     ],
 )
 
@@ -541,7 +541,7 @@ def cos_(self, *args, **kwargs):
 
 _parser_m_cumsum = PythonArgParser(
     [
-        "cumsum(int dim, *, ScalarType? dtype=None)",
+        'cumsum(int dim, *, ScalarType? dtype=None)',
     ],
 )
 
@@ -555,7 +555,7 @@ def cumsum(self, *args, **kwargs):
 
 _parser_m_cumsum_ = PythonArgParser(
     [
-        "cumsum_(int dim, *, ScalarType? dtype=None)",
+        'cumsum_(int dim, *, ScalarType? dtype=None)',
     ],
 )
 
@@ -569,7 +569,7 @@ def cumsum_(self, *args, **kwargs):
 
 _parser_m_detach = PythonArgParser(
     [
-        "detach()",
+        'detach()',
     ],
 )
 
@@ -583,7 +583,7 @@ def detach(self, *args, **kwargs):
 
 _parser_m_diagonal = PythonArgParser(
     [
-        "diagonal(int offset=0, int dim1=0, int dim2=1)",
+        'diagonal(int offset=0, int dim1=0, int dim2=1)',
     ],
 )
 
@@ -597,8 +597,8 @@ def diagonal(self, *args, **kwargs):
 
 _parser_m_div = PythonArgParser(
     [
-        "div(Tensor other)",
-        "div(Tensor other, *, str? rounding_mode)",
+        'div(Tensor other)',
+        'div(Tensor other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
@@ -615,8 +615,8 @@ def div(self, *args, **kwargs):
 
 _parser_m_div_ = PythonArgParser(
     [
-        "div_(Tensor other)",
-        "div_(Tensor other, *, str? rounding_mode)",
+        'div_(Tensor other)',
+        'div_(Tensor other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
@@ -633,7 +633,7 @@ def div_(self, *args, **kwargs):
 
 _parser_m_dot = PythonArgParser(
     [
-        "dot(Tensor tensor)",
+        'dot(Tensor tensor)',
     ],
 )
 
@@ -647,8 +647,8 @@ def dot(self, *args, **kwargs):
 
 _parser_m_eq = PythonArgParser(
     [
-        "eq(Tensor other)",
-        "eq(Scalar other)",
+        'eq(Tensor other)',
+        'eq(Scalar other)',
     ],
 )
 
@@ -665,8 +665,8 @@ def eq(self, *args, **kwargs):
 
 _parser_m_eq_ = PythonArgParser(
     [
-        "eq_(Tensor other)",
-        "eq_(Scalar other)",
+        'eq_(Tensor other)',
+        'eq_(Scalar other)',
     ],
 )
 
@@ -683,7 +683,7 @@ def eq_(self, *args, **kwargs):
 
 _parser_m_exp = PythonArgParser(
     [
-        "exp()",
+        'exp()',
     ],
 )
 
@@ -697,7 +697,7 @@ def exp(self, *args, **kwargs):
 
 _parser_m_exp_ = PythonArgParser(
     [
-        "exp_()",
+        'exp_()',
     ],
 )
 
@@ -711,7 +711,7 @@ def exp_(self, *args, **kwargs):
 
 _parser_m_expand = PythonArgParser(
     [
-        "expand(SymInt[] size, *, bool implicit=False)",
+        'expand(SymInt[] size, *, bool implicit=False)',
     ],
 )
 
@@ -725,7 +725,7 @@ def expand(self, *args, **kwargs):
 
 _parser_m_expand_as = PythonArgParser(
     [
-        "expand_as(Tensor other)",
+        'expand_as(Tensor other)',
     ],
 )
 
@@ -739,8 +739,8 @@ def expand_as(self, *args, **kwargs):
 
 _parser_m_fill_ = PythonArgParser(
     [
-        "fill_(Tensor value)",
-        "fill_(Scalar value)",
+        'fill_(Tensor value)',
+        'fill_(Scalar value)',
     ],
 )
 
@@ -757,7 +757,7 @@ def fill_(self, *args, **kwargs):
 
 _parser_m_flatten = PythonArgParser(
     [
-        "flatten(int start_dim=0, int end_dim=-1)",
+        'flatten(int start_dim=0, int end_dim=-1)',
     ],
 )
 
@@ -771,7 +771,7 @@ def flatten(self, *args, **kwargs):
 
 _parser_m_flip = PythonArgParser(
     [
-        "flip(int[] dims)",
+        'flip(int[] dims)',
     ],
 )
 
@@ -785,7 +785,7 @@ def flip(self, *args, **kwargs):
 
 _parser_m_floor_divide = PythonArgParser(
     [
-        "floor_divide(Tensor other)",
+        'floor_divide(Tensor other)',
     ], numbers_as_tensors=True,
 )
 
@@ -799,7 +799,7 @@ def floor_divide(self, *args, **kwargs):
 
 _parser_m_floor_divide_ = PythonArgParser(
     [
-        "floor_divide_(Tensor other)",
+        'floor_divide_(Tensor other)',
     ],
 )
 
@@ -813,7 +813,7 @@ def floor_divide_(self, *args, **kwargs):
 
 _parser_m_gather = PythonArgParser(
     [
-        "gather(int dim, Tensor index, *, bool sparse_grad=False)",
+        'gather(int dim, Tensor index, *, bool sparse_grad=False)',
     ],
 )
 
@@ -827,8 +827,8 @@ def gather(self, *args, **kwargs):
 
 _parser_m_ge = PythonArgParser(
     [
-        "ge(Tensor other)",
-        "ge(Scalar other)",
+        'ge(Tensor other)',
+        'ge(Scalar other)',
     ],
 )
 
@@ -845,8 +845,8 @@ def ge(self, *args, **kwargs):
 
 _parser_m_ge_ = PythonArgParser(
     [
-        "ge_(Tensor other)",
-        "ge_(Scalar other)",
+        'ge_(Tensor other)',
+        'ge_(Scalar other)',
     ],
 )
 
@@ -863,8 +863,8 @@ def ge_(self, *args, **kwargs):
 
 _parser_m_gt = PythonArgParser(
     [
-        "gt(Tensor other)",
-        "gt(Scalar other)",
+        'gt(Tensor other)',
+        'gt(Scalar other)',
     ],
 )
 
@@ -881,8 +881,8 @@ def gt(self, *args, **kwargs):
 
 _parser_m_gt_ = PythonArgParser(
     [
-        "gt_(Tensor other)",
-        "gt_(Scalar other)",
+        'gt_(Tensor other)',
+        'gt_(Scalar other)',
     ],
 )
 
@@ -899,7 +899,7 @@ def gt_(self, *args, **kwargs):
 
 _parser_m_index = PythonArgParser(
     [
-        "index(Tensor?[] indices)",
+        'index(Tensor?[] indices)',
     ],
 )
 
@@ -913,7 +913,7 @@ def index(self, *args, **kwargs):
 
 _parser_m_index_put = PythonArgParser(
     [
-        "index_put(Tensor?[] indices, Tensor values, bool accumulate=False)",
+        'index_put(Tensor?[] indices, Tensor values, bool accumulate=False)',
     ],
 )
 
@@ -927,7 +927,7 @@ def index_put(self, *args, **kwargs):
 
 _parser_m_index_put_ = PythonArgParser(
     [
-        "index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)",
+        'index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)',
     ],
 )
 
@@ -941,7 +941,7 @@ def index_put_(self, *args, **kwargs):
 
 _parser_m_index_select = PythonArgParser(
     [
-        "index_select(int dim, Tensor index)",
+        'index_select(int dim, Tensor index)',
     ],
 )
 
@@ -955,7 +955,7 @@ def index_select(self, *args, **kwargs):
 
 _parser_m_isnan = PythonArgParser(
     [
-        "isnan()",
+        'isnan()',
     ],
 )
 
@@ -969,8 +969,8 @@ def isnan(self, *args, **kwargs):
 
 _parser_m_le = PythonArgParser(
     [
-        "le(Tensor other)",
-        "le(Scalar other)",
+        'le(Tensor other)',
+        'le(Scalar other)',
     ],
 )
 
@@ -987,8 +987,8 @@ def le(self, *args, **kwargs):
 
 _parser_m_le_ = PythonArgParser(
     [
-        "le_(Tensor other)",
-        "le_(Scalar other)",
+        'le_(Tensor other)',
+        'le_(Scalar other)',
     ],
 )
 
@@ -1005,7 +1005,7 @@ def le_(self, *args, **kwargs):
 
 _parser_m_log = PythonArgParser(
     [
-        "log()",
+        'log()',
     ],
 )
 
@@ -1019,7 +1019,7 @@ def log(self, *args, **kwargs):
 
 _parser_m_log1p = PythonArgParser(
     [
-        "log1p()",
+        'log1p()',
     ],
 )
 
@@ -1033,7 +1033,7 @@ def log1p(self, *args, **kwargs):
 
 _parser_m_log1p_ = PythonArgParser(
     [
-        "log1p_()",
+        'log1p_()',
     ],
 )
 
@@ -1047,7 +1047,7 @@ def log1p_(self, *args, **kwargs):
 
 _parser_m_log_ = PythonArgParser(
     [
-        "log_()",
+        'log_()',
     ],
 )
 
@@ -1061,7 +1061,7 @@ def log_(self, *args, **kwargs):
 
 _parser_m_log_softmax = PythonArgParser(
     [
-        "log_softmax(int dim, ScalarType? dtype=None)",
+        'log_softmax(int dim, ScalarType? dtype=None)',
     ],
 )
 
@@ -1075,7 +1075,7 @@ def log_softmax(self, *args, **kwargs):
 
 _parser_m_logical_and = PythonArgParser(
     [
-        "logical_and(Tensor other)",
+        'logical_and(Tensor other)',
     ],
 )
 
@@ -1089,7 +1089,7 @@ def logical_and(self, *args, **kwargs):
 
 _parser_m_logical_and_ = PythonArgParser(
     [
-        "logical_and_(Tensor other)",
+        'logical_and_(Tensor other)',
     ],
 )
 
@@ -1103,7 +1103,7 @@ def logical_and_(self, *args, **kwargs):
 
 _parser_m_logical_not = PythonArgParser(
     [
-        "logical_not()",
+        'logical_not()',
     ],
 )
 
@@ -1117,7 +1117,7 @@ def logical_not(self, *args, **kwargs):
 
 _parser_m_logical_not_ = PythonArgParser(
     [
-        "logical_not_()",
+        'logical_not_()',
     ],
 )
 
@@ -1131,7 +1131,7 @@ def logical_not_(self, *args, **kwargs):
 
 _parser_m_logical_or = PythonArgParser(
     [
-        "logical_or(Tensor other)",
+        'logical_or(Tensor other)',
     ],
 )
 
@@ -1145,7 +1145,7 @@ def logical_or(self, *args, **kwargs):
 
 _parser_m_logical_or_ = PythonArgParser(
     [
-        "logical_or_(Tensor other)",
+        'logical_or_(Tensor other)',
     ],
 )
 
@@ -1159,7 +1159,7 @@ def logical_or_(self, *args, **kwargs):
 
 _parser_m_logsumexp = PythonArgParser(
     [
-        "logsumexp(int[1] dim, bool keepdim=False)",
+        'logsumexp(int[1] dim, bool keepdim=False)',
     ],
 )
 
@@ -1173,8 +1173,8 @@ def logsumexp(self, *args, **kwargs):
 
 _parser_m_lt = PythonArgParser(
     [
-        "lt(Tensor other)",
-        "lt(Scalar other)",
+        'lt(Tensor other)',
+        'lt(Scalar other)',
     ],
 )
 
@@ -1191,8 +1191,8 @@ def lt(self, *args, **kwargs):
 
 _parser_m_lt_ = PythonArgParser(
     [
-        "lt_(Tensor other)",
-        "lt_(Scalar other)",
+        'lt_(Tensor other)',
+        'lt_(Scalar other)',
     ],
 )
 
@@ -1209,8 +1209,8 @@ def lt_(self, *args, **kwargs):
 
 _parser_m_masked_fill = PythonArgParser(
     [
-        "masked_fill(Tensor mask, Tensor value)",
-        "masked_fill(Tensor mask, Scalar value)",
+        'masked_fill(Tensor mask, Tensor value)',
+        'masked_fill(Tensor mask, Scalar value)',
     ],
 )
 
@@ -1227,8 +1227,8 @@ def masked_fill(self, *args, **kwargs):
 
 _parser_m_masked_fill_ = PythonArgParser(
     [
-        "masked_fill_(Tensor mask, Tensor value)",
-        "masked_fill_(Tensor mask, Scalar value)",
+        'masked_fill_(Tensor mask, Tensor value)',
+        'masked_fill_(Tensor mask, Scalar value)',
     ],
 )
 
@@ -1245,7 +1245,7 @@ def masked_fill_(self, *args, **kwargs):
 
 _parser_m_matmul = PythonArgParser(
     [
-        "matmul(Tensor other)",
+        'matmul(Tensor other)',
     ],
 )
 
@@ -1259,9 +1259,9 @@ def matmul(self, *args, **kwargs):
 
 _parser_m_max = PythonArgParser(
     [
-        "max()",
-        "max(Tensor other)",
-        "max(int dim, bool keepdim=False)",
+        'max()',
+        'max(Tensor other)',
+        'max(int dim, bool keepdim=False)',
     ],
 )
 
@@ -1280,7 +1280,7 @@ def max(self, *args, **kwargs):
 
 _parser_m_maximum = PythonArgParser(
     [
-        "maximum(Tensor other)",
+        'maximum(Tensor other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1294,8 +1294,8 @@ def maximum(self, *args, **kwargs):
 
 _parser_m_mean = PythonArgParser(
     [
-        "mean(*, ScalarType? dtype=None)",
-        "mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)",
+        'mean(*, ScalarType? dtype=None)',
+        'mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
     ],
 )
 
@@ -1312,9 +1312,9 @@ def mean(self, *args, **kwargs):
 
 _parser_m_min = PythonArgParser(
     [
-        "min()",
-        "min(Tensor other)",
-        "min(int dim, bool keepdim=False)",
+        'min()',
+        'min(Tensor other)',
+        'min(int dim, bool keepdim=False)',
     ],
 )
 
@@ -1333,7 +1333,7 @@ def min(self, *args, **kwargs):
 
 _parser_m_minimum = PythonArgParser(
     [
-        "minimum(Tensor other)",
+        'minimum(Tensor other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1347,7 +1347,7 @@ def minimum(self, *args, **kwargs):
 
 _parser_m_mm = PythonArgParser(
     [
-        "mm(Tensor mat2)",
+        'mm(Tensor mat2)',
     ],
 )
 
@@ -1361,8 +1361,8 @@ def mm(self, *args, **kwargs):
 
 _parser_m_movedim = PythonArgParser(
     [
-        "movedim(int source, int destination)",
-        "movedim(int[] source, int[] destination)",
+        'movedim(int source, int destination)',
+        'movedim(int[] source, int[] destination)',
     ],
 )
 
@@ -1379,7 +1379,7 @@ def movedim(self, *args, **kwargs):
 
 _parser_m_mul = PythonArgParser(
     [
-        "mul(Tensor other)",
+        'mul(Tensor other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1393,7 +1393,7 @@ def mul(self, *args, **kwargs):
 
 _parser_m_mul_ = PythonArgParser(
     [
-        "mul_(Tensor other)",
+        'mul_(Tensor other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1407,8 +1407,8 @@ def mul_(self, *args, **kwargs):
 
 _parser_m_narrow = PythonArgParser(
     [
-        "narrow(int dim, Tensor start, SymInt length)",
-        "narrow(int dim, SymInt start, SymInt length)",
+        'narrow(int dim, Tensor start, SymInt length)',
+        'narrow(int dim, SymInt start, SymInt length)',
     ],
 )
 
@@ -1425,8 +1425,8 @@ def narrow(self, *args, **kwargs):
 
 _parser_m_ne = PythonArgParser(
     [
-        "ne(Tensor other)",
-        "ne(Scalar other)",
+        'ne(Tensor other)',
+        'ne(Scalar other)',
     ],
 )
 
@@ -1443,8 +1443,8 @@ def ne(self, *args, **kwargs):
 
 _parser_m_ne_ = PythonArgParser(
     [
-        "ne_(Tensor other)",
-        "ne_(Scalar other)",
+        'ne_(Tensor other)',
+        'ne_(Scalar other)',
     ],
 )
 
@@ -1461,7 +1461,7 @@ def ne_(self, *args, **kwargs):
 
 _parser_m_neg = PythonArgParser(
     [
-        "neg()",
+        'neg()',
     ],
 )
 
@@ -1475,7 +1475,7 @@ def neg(self, *args, **kwargs):
 
 _parser_m_neg_ = PythonArgParser(
     [
-        "neg_()",
+        'neg_()',
     ],
 )
 
@@ -1489,7 +1489,7 @@ def neg_(self, *args, **kwargs):
 
 _parser_m_new_empty = PythonArgParser(
     [
-        "new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1503,7 +1503,7 @@ def new_empty(self, *args, **kwargs):
 
 _parser_m_new_full = PythonArgParser(
     [
-        "new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1517,7 +1517,7 @@ def new_full(self, *args, **kwargs):
 
 _parser_m_new_ones = PythonArgParser(
     [
-        "new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1531,7 +1531,7 @@ def new_ones(self, *args, **kwargs):
 
 _parser_m_new_zeros = PythonArgParser(
     [
-        "new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)",
+        'new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
@@ -1545,10 +1545,10 @@ def new_zeros(self, *args, **kwargs):
 
 _parser_m_norm = PythonArgParser(
     [
-        "norm(Scalar p=2)",
-        "norm(Scalar? p, *, ScalarType dtype)",
-        "norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)",
-        "norm(Scalar? p, int[1] dim, bool keepdim=False)",
+        'norm(Scalar p=2)',
+        'norm(Scalar? p, *, ScalarType dtype)',
+        'norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)',
+        'norm(Scalar? p, int[1] dim, bool keepdim=False)',
     ],
 )
 
@@ -1569,7 +1569,7 @@ def norm(self, *args, **kwargs):
 
 _parser_m_outer = PythonArgParser(
     [
-        "outer(Tensor vec2)",
+        'outer(Tensor vec2)',
     ],
 )
 
@@ -1583,7 +1583,7 @@ def outer(self, *args, **kwargs):
 
 _parser_m_permute = PythonArgParser(
     [
-        "permute(int[] dims)",
+        'permute(int[] dims)',
     ],
 )
 
@@ -1597,8 +1597,8 @@ def permute(self, *args, **kwargs):
 
 _parser_m_pow = PythonArgParser(
     [
-        "pow(Tensor exponent)",
-        "pow(Scalar exponent)",
+        'pow(Tensor exponent)',
+        'pow(Scalar exponent)',
     ], numbers_as_tensors=True,
 )
 
@@ -1615,8 +1615,8 @@ def pow(self, *args, **kwargs):
 
 _parser_m_pow_ = PythonArgParser(
     [
-        "pow_(Tensor exponent)",
-        "pow_(Scalar exponent)",
+        'pow_(Tensor exponent)',
+        'pow_(Scalar exponent)',
     ],
 )
 
@@ -1633,8 +1633,8 @@ def pow_(self, *args, **kwargs):
 
 _parser_m_prod = PythonArgParser(
     [
-        "prod(*, ScalarType? dtype=None)",
-        "prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)",
+        'prod(*, ScalarType? dtype=None)',
+        'prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)',
     ],
 )
 
@@ -1651,7 +1651,7 @@ def prod(self, *args, **kwargs):
 
 _parser_m_relu = PythonArgParser(
     [
-        "relu()",
+        'relu()',
     ],
 )
 
@@ -1665,7 +1665,7 @@ def relu(self, *args, **kwargs):
 
 _parser_m_relu_ = PythonArgParser(
     [
-        "relu_()",
+        'relu_()',
     ],
 )
 
@@ -1679,8 +1679,8 @@ def relu_(self, *args, **kwargs):
 
 _parser_m_remainder = PythonArgParser(
     [
-        "remainder(Tensor other)",
-        "remainder(Scalar other)",
+        'remainder(Tensor other)',
+        'remainder(Scalar other)',
     ], numbers_as_tensors=True,
 )
 
@@ -1697,8 +1697,8 @@ def remainder(self, *args, **kwargs):
 
 _parser_m_remainder_ = PythonArgParser(
     [
-        "remainder_(Tensor other)",
-        "remainder_(Scalar other)",
+        'remainder_(Tensor other)',
+        'remainder_(Scalar other)',
     ],
 )
 
@@ -1715,7 +1715,7 @@ def remainder_(self, *args, **kwargs):
 
 _parser_m_reshape = PythonArgParser(
     [
-        "reshape(SymInt[] shape)",
+        'reshape(SymInt[] shape)',
     ],
 )
 
@@ -1729,7 +1729,7 @@ def reshape(self, *args, **kwargs):
 
 _parser_m_resize_ = PythonArgParser(
     [
-        "resize_(SymInt[] size, *, MemoryFormat? memory_format=None)",
+        'resize_(SymInt[] size, *, MemoryFormat? memory_format=None)',
     ],
 )
 
@@ -1743,7 +1743,7 @@ def resize_(self, *args, **kwargs):
 
 _parser_m_roll = PythonArgParser(
     [
-        "roll(SymInt[1] shifts, int[1] dims=[])",
+        'roll(SymInt[1] shifts, int[1] dims=[])',
     ],
 )
 
@@ -1757,7 +1757,7 @@ def roll(self, *args, **kwargs):
 
 _parser_m_rsqrt = PythonArgParser(
     [
-        "rsqrt()",
+        'rsqrt()',
     ],
 )
 
@@ -1771,7 +1771,7 @@ def rsqrt(self, *args, **kwargs):
 
 _parser_m_rsqrt_ = PythonArgParser(
     [
-        "rsqrt_()",
+        'rsqrt_()',
     ],
 )
 
@@ -1785,8 +1785,8 @@ def rsqrt_(self, *args, **kwargs):
 
 _parser_m_scatter = PythonArgParser(
     [
-        "scatter(int dim, Tensor index, Tensor src)",
-        "scatter(int dim, Tensor index, Scalar value)",
+        'scatter(int dim, Tensor index, Tensor src)',
+        'scatter(int dim, Tensor index, Scalar value)',
     ],
 )
 
@@ -1803,8 +1803,8 @@ def scatter(self, *args, **kwargs):
 
 _parser_m_scatter_ = PythonArgParser(
     [
-        "scatter_(int dim, Tensor index, Tensor src)",
-        "scatter_(int dim, Tensor index, Scalar value)",
+        'scatter_(int dim, Tensor index, Tensor src)',
+        'scatter_(int dim, Tensor index, Scalar value)',
     ],
 )
 
@@ -1821,7 +1821,7 @@ def scatter_(self, *args, **kwargs):
 
 _parser_m_select = PythonArgParser(
     [
-        "select(int dim, SymInt index)",
+        'select(int dim, SymInt index)',
     ],
 )
 
@@ -1835,7 +1835,7 @@ def select(self, *args, **kwargs):
 
 _parser_m_sigmoid = PythonArgParser(
     [
-        "sigmoid()",
+        'sigmoid()',
     ],
 )
 
@@ -1849,7 +1849,7 @@ def sigmoid(self, *args, **kwargs):
 
 _parser_m_sigmoid_ = PythonArgParser(
     [
-        "sigmoid_()",
+        'sigmoid_()',
     ],
 )
 
@@ -1863,7 +1863,7 @@ def sigmoid_(self, *args, **kwargs):
 
 _parser_m_sign = PythonArgParser(
     [
-        "sign()",
+        'sign()',
     ],
 )
 
@@ -1877,7 +1877,7 @@ def sign(self, *args, **kwargs):
 
 _parser_m_sign_ = PythonArgParser(
     [
-        "sign_()",
+        'sign_()',
     ],
 )
 
@@ -1891,7 +1891,7 @@ def sign_(self, *args, **kwargs):
 
 _parser_m_sin = PythonArgParser(
     [
-        "sin()",
+        'sin()',
     ],
 )
 
@@ -1905,7 +1905,7 @@ def sin(self, *args, **kwargs):
 
 _parser_m_sin_ = PythonArgParser(
     [
-        "sin_()",
+        'sin_()',
     ],
 )
 
@@ -1919,7 +1919,7 @@ def sin_(self, *args, **kwargs):
 
 _parser_m_slice = PythonArgParser(
     [
-        "slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)",
+        'slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
     ],
 )
 
@@ -1933,7 +1933,7 @@ def slice(self, *args, **kwargs):
 
 _parser_m_softmax = PythonArgParser(
     [
-        "softmax(int dim, ScalarType? dtype=None)",
+        'softmax(int dim, ScalarType? dtype=None)',
     ],
 )
 
@@ -1947,8 +1947,8 @@ def softmax(self, *args, **kwargs):
 
 _parser_m_sort = PythonArgParser(
     [
-        "sort(*, bool? stable, int dim=-1, bool descending=False)",
-        "sort(int dim=-1, bool descending=False)",
+        'sort(*, bool? stable, int dim=-1, bool descending=False)',
+        'sort(int dim=-1, bool descending=False)',
     ],
 )
 
@@ -1965,8 +1965,8 @@ def sort(self, *args, **kwargs):
 
 _parser_m_split = PythonArgParser(
     [
-        "split(SymInt split_size, int dim=0)",
-        "split(SymInt[] split_size, int dim=0)",
+        'split(SymInt split_size, int dim=0)',
+        'split(SymInt[] split_size, int dim=0)',
     ],
 )
 
@@ -1983,7 +1983,7 @@ def split(self, *args, **kwargs):
 
 _parser_m_split_with_sizes = PythonArgParser(
     [
-        "split_with_sizes(SymInt[] split_sizes, int dim=0)",
+        'split_with_sizes(SymInt[] split_sizes, int dim=0)',
     ],
 )
 
@@ -1997,7 +1997,7 @@ def split_with_sizes(self, *args, **kwargs):
 
 _parser_m_sqrt = PythonArgParser(
     [
-        "sqrt()",
+        'sqrt()',
     ],
 )
 
@@ -2011,7 +2011,7 @@ def sqrt(self, *args, **kwargs):
 
 _parser_m_sqrt_ = PythonArgParser(
     [
-        "sqrt_()",
+        'sqrt_()',
     ],
 )
 
@@ -2025,9 +2025,9 @@ def sqrt_(self, *args, **kwargs):
 
 _parser_m_squeeze = PythonArgParser(
     [
-        "squeeze()",
-        "squeeze(int dim)",
-        "squeeze(int[] dim)",
+        'squeeze()',
+        'squeeze(int dim)',
+        'squeeze(int[] dim)',
     ],
 )
 
@@ -2046,7 +2046,7 @@ def squeeze(self, *args, **kwargs):
 
 _parser_m_std = PythonArgParser(
     [
-        "std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        'std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
     ],
 )
 
@@ -2060,7 +2060,7 @@ def std(self, *args, **kwargs):
 
 _parser_m_sub = PythonArgParser(
     [
-        "sub(Tensor other, *, Scalar alpha=1)",
+        'sub(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
 
@@ -2074,7 +2074,7 @@ def sub(self, *args, **kwargs):
 
 _parser_m_sub_ = PythonArgParser(
     [
-        "sub_(Tensor other, *, Scalar alpha=1)",
+        'sub_(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
 
@@ -2088,8 +2088,8 @@ def sub_(self, *args, **kwargs):
 
 _parser_m_sum = PythonArgParser(
     [
-        "sum(*, ScalarType? dtype=None)",
-        "sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)",
+        'sum(*, ScalarType? dtype=None)',
+        'sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
     ],
 )
 
@@ -2106,7 +2106,7 @@ def sum(self, *args, **kwargs):
 
 _parser_m_t = PythonArgParser(
     [
-        "t()",
+        't()',
     ],
 )
 
@@ -2120,7 +2120,7 @@ def t(self, *args, **kwargs):
 
 _parser_m_tanh = PythonArgParser(
     [
-        "tanh()",
+        'tanh()',
     ],
 )
 
@@ -2134,7 +2134,7 @@ def tanh(self, *args, **kwargs):
 
 _parser_m_tanh_ = PythonArgParser(
     [
-        "tanh_()",
+        'tanh_()',
     ],
 )
 
@@ -2148,7 +2148,7 @@ def tanh_(self, *args, **kwargs):
 
 _parser_m_topk = PythonArgParser(
     [
-        "topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)",
+        'topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)',
     ],
 )
 
@@ -2162,7 +2162,7 @@ def topk(self, *args, **kwargs):
 
 _parser_m_transpose = PythonArgParser(
     [
-        "transpose(int dim0, int dim1)",
+        'transpose(int dim0, int dim1)',
     ],
 )
 
@@ -2176,7 +2176,7 @@ def transpose(self, *args, **kwargs):
 
 _parser_m_tril = PythonArgParser(
     [
-        "tril(SymInt diagonal=0)",
+        'tril(SymInt diagonal=0)',
     ],
 )
 
@@ -2190,7 +2190,7 @@ def tril(self, *args, **kwargs):
 
 _parser_m_tril_ = PythonArgParser(
     [
-        "tril_(SymInt diagonal=0)",
+        'tril_(SymInt diagonal=0)',
     ],
 )
 
@@ -2204,7 +2204,7 @@ def tril_(self, *args, **kwargs):
 
 _parser_m_triu = PythonArgParser(
     [
-        "triu(SymInt diagonal=0)",
+        'triu(SymInt diagonal=0)',
     ],
 )
 
@@ -2218,7 +2218,7 @@ def triu(self, *args, **kwargs):
 
 _parser_m_triu_ = PythonArgParser(
     [
-        "triu_(SymInt diagonal=0)",
+        'triu_(SymInt diagonal=0)',
     ],
 )
 
@@ -2232,7 +2232,7 @@ def triu_(self, *args, **kwargs):
 
 _parser_m_unbind = PythonArgParser(
     [
-        "unbind(int dim=0)",
+        'unbind(int dim=0)',
     ],
 )
 
@@ -2246,7 +2246,7 @@ def unbind(self, *args, **kwargs):
 
 _parser_m_unflatten = PythonArgParser(
     [
-        "unflatten(int dim, SymInt[] sizes)",
+        'unflatten(int dim, SymInt[] sizes)',
     ],
 )
 
@@ -2260,7 +2260,7 @@ def unflatten(self, *args, **kwargs):
 
 _parser_m_unsqueeze = PythonArgParser(
     [
-        "unsqueeze(int dim)",
+        'unsqueeze(int dim)',
     ],
 )
 
@@ -2274,7 +2274,7 @@ def unsqueeze(self, *args, **kwargs):
 
 _parser_m_var = PythonArgParser(
     [
-        "var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        'var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
     ],
 )
 
@@ -2288,7 +2288,7 @@ def var(self, *args, **kwargs):
 
 _parser_m_view = PythonArgParser(
     [
-        "view(SymInt[] size)",
+        'view(SymInt[] size)',
     ],
 )
 
@@ -2302,7 +2302,7 @@ def view(self, *args, **kwargs):
 
 _parser_m_view_as = PythonArgParser(
     [
-        "view_as(Tensor other)",
+        'view_as(Tensor other)',
     ],
 )
 
@@ -2316,8 +2316,8 @@ def view_as(self, *args, **kwargs):
 
 _parser_m_where = PythonArgParser(
     [
-        "where(Tensor condition, Tensor other)",
-        "where(Tensor condition, Scalar other)",
+        'where(Tensor condition, Tensor other)',
+        'where(Tensor condition, Scalar other)',
     ], numbers_as_tensors=True,
 )
 
@@ -2334,7 +2334,7 @@ def where(self, *args, **kwargs):
 
 _parser_m_zero_ = PythonArgParser(
     [
-        "zero_()",
+        'zero_()',
     ],
 )
 

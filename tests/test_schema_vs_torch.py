@@ -1,5 +1,6 @@
 """Differential tests: ember's schema parser against torch._C.parse_schema."""
 
+import functools
 import re
 
 import pytest
@@ -88,6 +89,7 @@ def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
     return found
 
 
+@functools.cache
 def all_torch_schemas() -> list[str]:
     # Custom classes (`__torch__.torch.classes.*`) are registered in torch,
     # not in ember; PyTorch itself rejects them when unregistered.
@@ -178,6 +180,11 @@ VALID_CORPUS = [
     "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     "aten::topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     "f(str x='é') -> int",
+    "f(Dict(SymInt, t) a, Dict(bool, t) b, Dict(Device, t) c, Dict(Any, t) d) -> int",
+    "f(Dict(ScalarType, t) a, Dict(Tensor, t) b, Dict(complex, t) c) -> int",
+    "f(int.foo x, a.b.c y, int . b z) -> int",
+    "f(ScalarType? out_dtype=bool, ScalarType a=bfloat16, ScalarType b=uint8) -> int",
+    "f(ScalarType? a=float8_e4m3fn, ScalarType b=int, ScalarType c=Mean) -> int",
 ]
 
 
@@ -274,6 +281,18 @@ MALFORMED_CORPUS = [
     "f(Foo x) -> int",
     "f(__torch__.torch.classes.foo.Bar x) -> int",
     "f(__torch__.nottorch.classes.foo.Bar x) -> int",
+    "f(Dict(t, int) x) -> int",
+    "f(Dict(Scalar, int) x) -> int",
+    "f(Dict(int[], int) x) -> int",
+    "f(Dict(Tensor?, int) x) -> int",
+    "f(Dict(None, int) x) -> int",
+    "f(Dict(fl1oat, t)(a!) l, float(b ->0x1pidx) -> ()",
+    "f(bool a=False, Tensor(a!) out) -> Tensor!)",
+    "f(int? x=bool) -> int",
+    "f(ScalarType? x=xyz) -> int",
+    "f(Scalar.Type x) -> int",
+    "f(a.None x) -> int",
+    "f(None.a x) -> int",
 ]
 
 
@@ -303,6 +322,16 @@ def test_number_conversion_failures_are_runtime_errors_and_torchs_type(text, tor
         parse_schema(text)
     assert isinstance(error.value, torch_type)
     assert str(error.value) == theirs
+
+
+@pytest.mark.parametrize(
+    "name", [name for name in dir(torch) if isinstance(getattr(torch, name), torch.dtype)]
+)
+def test_every_dtype_name_is_a_scalar_type_default(name):
+    text = f"f(ScalarType? x={name}, ScalarType y={name}) -> int"
+    status, theirs = torch_outcome(text)
+    assert status == "ok"
+    assert schema_differences(parse_schema(text), theirs) == []
 
 
 # -- hypothesis: valid schemas built from the grammar -------------------------
@@ -430,7 +459,7 @@ def mutated_schema(draw):
     return text
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(mutated_schema())
 def test_mutated_schemas_fail_like_torch(text):
     status, theirs = torch_outcome(text)

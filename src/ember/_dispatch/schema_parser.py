@@ -53,6 +53,20 @@ _BASE_TYPES = {
 # Enum names accepted as defaults, as their integer values.
 _ENUM_DEFAULTS = {"float": 6, "complex": 9, "long": 4, "strided": 0, "Mean": 1,
                   "contiguous_format": 0}  # fmt: skip
+# A ScalarType default may also name any torch dtype (`torch.<name>`).
+_DTYPE_DEFAULTS = {
+    "uint8": 0, "int8": 1, "int16": 2, "short": 2, "int32": 3, "int": 3, "int64": 4,
+    "long": 4, "float16": 5, "half": 5, "float32": 6, "float": 6, "float64": 7, "double": 7,
+    "complex32": 8, "chalf": 8, "complex64": 9, "cfloat": 9, "complex": 9, "complex128": 10,
+    "cdouble": 10, "bool": 11, "qint8": 12, "quint8": 13, "qint32": 14, "bfloat16": 15,
+    "quint4x2": 16, "quint2x4": 17, "bits1x8": 18, "bits2x4": 19, "bits4x2": 20, "bits8": 21,
+    "bits16": 22, "float8_e5m2": 23, "float8_e4m3fn": 24, "float8_e5m2fnuz": 25,
+    "float8_e4m3fnuz": 26, "uint16": 27, "uint32": 28, "uint64": 29, "uint1": 30, "bit": 30,
+    "uint2": 31, "uint3": 32, "uint4": 33, "uint5": 34, "uint6": 35, "uint7": 36, "int1": 37,
+    "int2": 38, "int3": 39, "int4": 40, "int5": 41, "int6": 42, "int7": 43,
+    "float8_e8m0fnu": 44, "float4_e2m1fn_x2": 45,
+}  # fmt: skip
+_DICT_KEYS = frozenset({"int", "float", "complex", "Tensor", "Device", "str", "bool", "Any"})
 _UNKNOWN_TYPE = (
     "unknown type specifier. Common valid schema types include Tensor, SymInt, int, "
     "float, bool, Scalar; for a full list, please see "
@@ -142,7 +156,6 @@ class _Parser:
             raise SchemaError(
                 "Tried to parse a function schema but only the operator name was given"
             )
-        self._check_defaults(schema)
         return schema
 
     def _parse_name(self) -> tuple[str, str]:
@@ -195,9 +208,11 @@ class _Parser:
             self._parse_list("(", ",", ")", return_)
         else:
             returns.append(self._parse_argument(True, False))
-        return FunctionSchema(
+        schema = FunctionSchema(
             name, overload, tuple(arguments), tuple(returns), state["vararg"], state["varret"]
         )
+        self._check_defaults(schema)  # in FunctionSchema's constructor, before EOF
+        return schema
 
     def _parse_list(self, begin: str | None, sep: str, end: str | None, callback) -> None:
         L = self.L
@@ -239,7 +254,10 @@ class _Parser:
         else:
             name = L.expect(IDENT).text
             if L.next_if("="):
-                default = self._parse_default(fake, size)
+                enums = _ENUM_DEFAULTS
+                if real.unwrap_optional() == _base("ScalarType"):
+                    enums = {**_ENUM_DEFAULTS, **_DTYPE_DEFAULTS}
+                default = self._parse_default(fake, size, enums)
         kwarg_only = not is_return and kwarg_only
         return Argument(name, fake, real, size, default, kwarg_only, alias)
 
@@ -272,6 +290,11 @@ class _Parser:
             value = self._parse_type()
             L.expect(")")
             alias = self._parse_alias_annotation()
+            if key.kind != "base" or key.name not in _DICT_KEYS:
+                raise SchemaError(
+                    f"Cannot create dict for key type '{key.schema_str()}', only int, float, "
+                    "complex, Tensor, device and string keys are supported"
+                )
             result = SchemaType("dict", "", (key, value))
         elif word == "Union":
             L.next()
@@ -360,7 +383,7 @@ class _Parser:
         return sets
 
     # -- defaults --------------------------------------------------------------
-    def _parse_default(self, fake: SchemaType, size: int | None) -> object:
+    def _parse_default(self, fake: SchemaType, size: int | None, enums: dict) -> object:
         L = self.L
         where = L.cur().range
         kind = fake.name if fake.kind == "base" else fake.kind
@@ -368,7 +391,7 @@ class _Parser:
             L.expect(NONE)
             return None
         if kind in ("str", "optional", "Scalar", "int", "bool", "float", "complex"):
-            return self._parse_constant(kind)
+            return self._parse_constant(kind, enums)
         if kind == "Device":
             token = L.expect(STRING)
             return parse_device(parse_string_literal(token.range, token.text))
@@ -390,7 +413,7 @@ class _Parser:
             return self._to_list(element_kind, bracket.range, values)
         raise error_report("unexpected type, file a bug report", where)
 
-    def _parse_constant(self, kind: str) -> object:
+    def _parse_constant(self, kind: str, enums: dict = _ENUM_DEFAULTS) -> object:
         L = self.L
         token = L.cur()
         if token.kind in (TRUE, FALSE, NONE):
@@ -401,8 +424,8 @@ class _Parser:
             return parse_string_literal(token.range, token.text)
         if token.kind == IDENT:
             L.next()
-            if token.text in _ENUM_DEFAULTS:
-                return _ENUM_DEFAULTS[token.text]
+            if token.text in enums:
+                return enums[token.text]
             raise error_report("invalid numeric default value", L.cur().range)
         number = "-" + L.expect(NUMBER).text if L.next_if("-") else L.expect(NUMBER).text
         if kind == "complex" or "j" in number:

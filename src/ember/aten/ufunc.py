@@ -68,27 +68,55 @@ def _dtype(meta):
     return meta.compute_dtype.np_dtype
 
 
+def apply(ufunc, compute, arrays, target=None, **options):
+    """``ufunc(*arrays)`` computed in ``compute``, written into ``target`` (or returned).
+
+    ml_dtypes registers only some of bfloat16's casts with the ufunc machinery
+    (int16 or float16 into a bfloat16 loop fails), so on a TypeError the
+    inputs are converted with ``astype`` first and the result copied out.
+    """
+    try:
+        return ufunc(*arrays, out=target, casting="unsafe", **options)
+    except TypeError:
+        arrays = [np.asarray(a).astype(compute, copy=False) for a in arrays]
+        result = ufunc(*arrays, **options)
+        if target is None:
+            return result
+        np.copyto(target, result, casting="unsafe")
+        return target
+
+
+def store(out, result, meta) -> None:
+    """Write an opmath (float32) result: round to the compute dtype first, then cast to out."""
+    compute = meta.compute_dtype.np_dtype
+    if result.dtype != compute:
+        result = result.astype(compute)
+    np.copyto(out.ndarray(), result, casting="unsafe")
+
+
 def _binary(ufunc, meta, self, other, out) -> None:
-    ufunc(operand(self), operand(other), out=out.ndarray(), dtype=_dtype(meta), casting="unsafe")
+    compute = meta.compute_dtype.np_dtype
+    apply(ufunc, compute, (operand(self), operand(other)), out.ndarray(), dtype=compute)
 
 
 def _unary(ufunc, meta, self, out) -> None:
-    ufunc(self.ndarray(), out=out.ndarray(), dtype=_dtype(meta), casting="unsafe")
+    compute = meta.compute_dtype.np_dtype
+    apply(ufunc, compute, (self.ndarray(),), out.ndarray(), dtype=compute)
 
 
 def _unary_opmath(formula, meta, self, out) -> None:
     """A composed formula, evaluated in float32 for float16/bfloat16 (PyTorch's opmath)."""
     compute = opmath(_dtype(meta))
     values = self.ndarray().astype(compute, copy=False)
-    np.copyto(out.ndarray(), formula(values), casting="unsafe")
+    store(out, formula(values), meta)
 
 
-def _scaled(meta, other, alpha):
+def _scaled(compute, other, alpha):
     """`alpha * other` in the compute dtype (alpha == 1 costs nothing)."""
     values = operand(other)
     if alpha == 1:
         return values
-    return np.multiply(values, alpha, dtype=_dtype(meta), casting="unsafe")
+    return apply(np.multiply, compute, (values, np.asarray(alpha)), dtype=compute)
 
 
 # -- arithmetic ----------------------------------------------------------------
@@ -96,16 +124,16 @@ def _scaled(meta, other, alpha):
 
 @quiet
 def add(meta, self, other, alpha, out) -> None:
-    target = out.ndarray()
-    np.add(operand(self), _scaled(meta, other, alpha), out=target, dtype=_dtype(meta),
-           casting="unsafe")  # fmt: skip
+    compute = meta.compute_dtype.np_dtype
+    arrays = (operand(self), _scaled(compute, other, alpha))
+    apply(np.add, compute, arrays, out.ndarray(), dtype=compute)
 
 
 @quiet
 def sub(meta, self, other, alpha, out) -> None:
-    target = out.ndarray()
-    np.subtract(operand(self), _scaled(meta, other, alpha), out=target, dtype=_dtype(meta),
-                casting="unsafe")  # fmt: skip
+    compute = meta.compute_dtype.np_dtype
+    arrays = (operand(self), _scaled(compute, other, alpha))
+    apply(np.subtract, compute, arrays, out.ndarray(), dtype=compute)
 
 
 @quiet
@@ -130,7 +158,7 @@ def div(meta, self, other, *mode_and_out) -> None:
     if not (dtype.is_floating_point or dtype.is_complex):
         check_integer_divisor(b)
     result = div_trunc(a, b) if rounding_mode == "trunc" else div_floor(a, b)
-    np.copyto(out.ndarray(), result, casting="unsafe")
+    store(out, result, meta)
 
 
 @quiet
@@ -146,7 +174,7 @@ def remainder(meta, self, other, out) -> None:
     else:
         check_integer_divisor(b)
         result = np.remainder(a, b)
-    np.copyto(out.ndarray(), result, casting="unsafe")
+    store(out, result, meta)
 
 
 @quiet
@@ -157,10 +185,11 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
     if not isinstance(exponent, (bool, int, float, complex)):
         if dtype is dtypes.bool:
             not_implemented_for("pow", dtype)
-        base = np.asarray(operand(self)).astype(dtype.np_dtype, copy=False)
-        power = np.asarray(operand(exponent)).astype(dtype.np_dtype, copy=False)
+        compute = opmath(dtype.np_dtype)
+        base = np.asarray(operand(self)).astype(compute, copy=False)
+        power = np.asarray(operand(exponent)).astype(compute, copy=False)
         if dtype.is_floating_point or dtype.is_complex:
-            np.power(base, power, out=target, dtype=opmath(dtype.np_dtype), casting="unsafe")
+            store(out, np.power(base, power), meta)
         else:
             np.copyto(target, pow_integer(base, power), casting="unsafe")
         return
@@ -176,7 +205,7 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
         result = _pow_float_scalar(base, exponent)
     else:
         result = pow_integer(base, np.asarray(exponent).astype(compute))
-    np.copyto(target, result, casting="unsafe")
+    store(out, result, meta)
 
 
 def _pow_float_scalar(base, exponent):
@@ -224,12 +253,12 @@ def clamp(meta, self, low, high, out) -> None:
     values = self.ndarray()
     target = out.ndarray()
     if low is not None and high is not None:
-        bounded = np.maximum(values, low, dtype=compute, casting="unsafe")
-        np.minimum(bounded, high, out=target, dtype=compute, casting="unsafe")
+        bounded = apply(np.maximum, compute, (values, low), dtype=compute)
+        apply(np.minimum, compute, (bounded, high), target, dtype=compute)
     elif low is not None:
-        np.maximum(values, low, out=target, dtype=compute, casting="unsafe")
+        apply(np.maximum, compute, (values, low), target, dtype=compute)
     else:
-        np.minimum(values, high, out=target, dtype=compute, casting="unsafe")
+        apply(np.minimum, compute, (values, high), target, dtype=compute)
 
 
 _NUMBERS = (bool, int, float, complex)
@@ -266,7 +295,8 @@ def sign(meta, self, out) -> None:
     values = self.ndarray()
     compute = dtype.np_dtype
     positive = np.greater(values, 0).astype(compute)
-    np.subtract(positive, np.less(values, 0), out=out.ndarray(), dtype=compute, casting="unsafe")
+    negative = np.less(values, 0).astype(compute)
+    np.subtract(positive, negative, out=out.ndarray(), casting="unsafe")
 
 
 @quiet
@@ -342,8 +372,8 @@ def gelu(meta, self, approximate, out) -> None:
 
 def _compare(ufunc, meta, self, other, out) -> None:
     compute = _dtype(meta)
-    ufunc(operand(self), operand(other), out=out.ndarray(), signature=(compute, compute, np.bool_),
-          casting="unsafe")  # fmt: skip
+    arrays = (operand(self), operand(other))
+    apply(ufunc, compute, arrays, out.ndarray(), signature=(compute, compute, np.bool_))
 
 
 def _ordered(name, ufunc):

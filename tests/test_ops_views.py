@@ -313,3 +313,82 @@ def test_split_and_chunk_of_empty_dims():
     compare(lambda lib, x: x.chunk(3), x_e, x_t)
     compare(lambda lib, x: x.split(0), x_e, x_t)
     compare(lambda lib, x: x.split([0, 0]), x_e, x_t)
+
+
+# -- the nested operator calls, as torch's profiler records them -----------------------------
+
+
+def _torch_calls(fn):
+    from torch.profiler import profile
+
+    with profile() as prof:
+        fn()
+    calls = []
+    for event in prof.events():
+        if not event.name.startswith("aten::"):
+            continue
+        depth, parent = 0, event.cpu_parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.cpu_parent
+        calls.append((depth, event.name))
+    return calls
+
+
+def _ember_calls(fn):
+    from ember._dispatch import trace
+
+    events = []
+    remove = trace.add_listener(lambda label, op, bits, depth: events.append((label, op, depth)))
+    try:
+        fn()
+    finally:
+        remove()
+    calls, stack = [], []  # stack of (dispatch depth, is a [call])
+    for label, op, depth in events:
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        is_call = label == "[call]"
+        if is_call:
+            calls.append((sum(1 for _, c in stack if c), op.split(".")[0]))
+        stack.append((depth, is_call))
+    return calls
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "x.transpose(0, 1)",
+        "x.transpose(1, 1)",
+        "x[0].t()",
+        "x.permute(2, 0, 1)",
+        "x.select(1, -1)",
+        "x.unsqueeze(0)",
+        "x.squeeze()",
+        "x.squeeze(0)",
+        "x.squeeze((0, 1))",
+        "x.expand(2, 2, 3, 4)",
+        "x.expand_as(x)",
+        "x.diagonal()",
+        "x.unbind(1)",
+        "x.split(2, 1)",
+        "x.split_with_sizes([1, 2], 1)",
+        "x.chunk(2, 1)",
+        "x.view(6, 4)",
+        "x.reshape(6, 4)",
+        "x.flatten()",
+        "x.flatten(1)",
+        "x.flatten(0, 0)",
+        "x.unflatten(1, (3, 1))",
+        "x.narrow(1, 0, 2)",
+        "x.movedim(0, 1)",
+        "x.movedim((0, 1), (1, 0))",
+        "x.view_as(x)",
+        "x.detach()",
+        "x.as_strided((2,), (1,))",
+    ],
+)
+def test_nested_calls_match_torch(expr):
+    x_e, x_t = _x()
+    assert _ember_calls(lambda: eval(expr, {"x": x_e})) == _torch_calls(
+        lambda: eval(expr, {"x": x_t})
+    )

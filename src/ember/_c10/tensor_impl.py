@@ -130,6 +130,7 @@ class TensorImpl:
         "_version_counter",  # VersionCounter, or None (lazy; always None on inference tensors)
         "_is_inference",
         "_python_dispatch",  # the class defines __torch_dispatch__
+        "_is_wrapped_number",  # a Python number wrapped as a 0-dim tensor (promotes as one)
         # Reserved for autograd (ember.autograd owns their meaning).
         "_requires_grad",
         "_grad",
@@ -177,6 +178,7 @@ class TensorImpl:
             self._is_inference = False
         self._version_counter = None
         self._python_dispatch = False
+        self._is_wrapped_number = False
         self._requires_grad = False
         self._grad = None
         self._grad_fn = None
@@ -213,6 +215,7 @@ class TensorImpl:
         self._is_inference = inference
         self._version_counter = None
         self._python_dispatch = False
+        self._is_wrapped_number = False
         self._requires_grad = False
         self._grad = None
         self._grad_fn = None
@@ -255,6 +258,7 @@ class TensorImpl:
                 self._is_inference = False
             self._version_counter = None
             self._python_dispatch = False
+            self._is_wrapped_number = False
             self._requires_grad = False
             self._grad = None
             self._grad_fn = None

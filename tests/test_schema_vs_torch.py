@@ -293,6 +293,8 @@ MALFORMED_CORPUS = [
     "f(Scalar.Type x) -> int",
     "f(a.None x) -> int",
     "f(None.a x) -> int",
+    "f(None? x) -> int",
+    "f(Union(int, int, int) x) -> int",
 ]
 
 
@@ -555,3 +557,25 @@ def test_bind_and_python_kernel_args_match_torch(torch_op, args, kwargs):
     assert mine_args[0] is fake and their_args[0] is real
     assert mine_args[1:] == their_args[1:]
     assert mine_kwargs == their_kwargs
+
+
+TOKEN_SOUP = [
+    "f", "(", ")", "->", "int", "Tensor", "x", ",", "=", "1", "1.5", "'a'", '"b"', "[", "]",
+    "?", "!", "*", "...", "|", "a", "\n", " ", "  ", "\t", "#c\n", "\\\n", "None", "True", "-",
+    "0x1", "e5", "j", "::", ".", "ScalarType", "Device", "'cpu'", "int[2]", "(a!)", "'''x'''",
+    "\\", "SymInt", "str", "float", "Dict(", "Union(", "Tensor(a)", "\r", "\v",
+]  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(TOKEN_SOUP), max_size=14), st.booleans())
+def test_token_soup_behaves_like_torch(tokens, open_call):
+    text = ("f(" if open_call else "") + "".join(tokens)
+    status, theirs = torch_outcome(text)
+    error, mine = ember_outcome(text)
+    if status == "ok":
+        assert error == "ok", mine
+        assert schema_differences(mine, theirs) == []
+    else:
+        assert error != "ok", theirs
+        assert normalise_alias_order(mine) == normalise_alias_order(theirs)

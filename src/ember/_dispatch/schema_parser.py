@@ -108,6 +108,8 @@ def _base(name: str) -> SchemaType:
 def _wrap_type(kind: str, element: SchemaType) -> SchemaType:
     if kind == "optional" and element.kind == "optional":
         return element  # `T??` is `T?`
+    if kind == "optional" and element == _base("None"):
+        raise _union_error([element, element], element)  # Optional is Union(T, None)
     return SchemaType(kind, "", (element,))
 
 
@@ -122,6 +124,12 @@ def _contain(container: AliasInfo | None, element: AliasInfo | None) -> AliasInf
     )
 
 
+def _union_error(types: list[SchemaType], single: SchemaType) -> SchemaError:
+    first, *rest = (str(t) for t in types)
+    original = first + " " + "".join(f"{name}, " for name in rest)
+    return SchemaError(_UNION_ASSERT.format(original, single))
+
+
 def _make_union(types: list[SchemaType]) -> SchemaType:
     flat: list[SchemaType] = []
     for member in types:
@@ -129,8 +137,7 @@ def _make_union(types: list[SchemaType]) -> SchemaType:
             if inner not in flat:
                 flat.append(inner)
     if len(flat) == 1:
-        original = " ".join(t.schema_str() for t in types) + (", " if len(types) > 1 else " ")
-        raise SchemaError(_UNION_ASSERT.format(original, flat[0].schema_str()))
+        raise _union_error(types, flat[0])
     none = _base("None")
     if len(flat) == 2 and none in flat:
         return _wrap_type("optional", flat[1 - flat.index(none)])

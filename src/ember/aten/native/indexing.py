@@ -61,6 +61,10 @@ def _single_mask(self, indices, values):
         position += index.dim()
     if mask is None:
         return None
+    if mask.dtype is dtypes.uint8:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+        )
     return mask, start
 
 

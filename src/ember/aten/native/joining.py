@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import make_view
 from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
 from ember.aten.native import at
-from ember.aten.native.common import wrap_dim, wrap_dims
+from ember.aten.native.common import wrap_dim
 from ember.aten.native.copy import converted
 
 __all__ = ["cat_out", "stack", "flip", "roll", "tril_out", "triu_out"]
@@ -70,12 +71,25 @@ def stack(tensors, dim):
         strides = list(joined._strides)
         sizes[dim : dim + 1] = [len(tensors), inner]
         strides[dim : dim + 1] = [strides[dim] * inner, strides[dim]]
+        if joined.numel() == 0:  # computeStride: an empty view is laid out contiguously
+            strides = list(contiguous_strides(tuple(sizes)))
         return make_view(joined, sizes, strides, joined._storage_offset)
     return at.cat([_unsqueezed(t, dim) for t in tensors], dim)
 
 
+def _flip_dims(dims, ndim: int) -> list[int]:
+    """dim_list_to_bitset: wrap each dim in turn, failing on the first repeat."""
+    seen: list[int] = []
+    for d in dims:
+        d = wrap_dim(d, ndim)
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.append(d)
+    return seen
+
+
 def flip(self, dims):
-    axes = wrap_dims(dims, len(self._sizes))
+    axes = _flip_dims(dims, len(self._sizes))
     out = at.empty_like(self, None, None, None, None, None)
     if out.device.type != "meta" and out.numel():
         out.ndarray()[...] = np.flip(self.ndarray(), axis=tuple(axes)) if axes else self.ndarray()
@@ -86,23 +100,40 @@ def roll(self, shifts, dims):
     shifts, dims = list(shifts), list(dims)
     if not shifts:
         raise RuntimeError("`shifts` required")
-    if dims and len(shifts) != len(dims):
+    if not dims and len(shifts) == 1:
+        return _roll_flat(self, shifts[0])
+    if len(shifts) != len(dims):
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
-    if not dims and len(shifts) != 1:
-        raise RuntimeError(
-            f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
-        )
-    axes = [wrap_dim(d, len(self._sizes)) for d in dims]
+    result = self
+    for shift, dim in zip(shifts, dims):
+        result = _roll_one(result, shift, dim)
+    return result
+
+
+def _roll_one(self, shift: int, dim: int):
+    """roll_cpu for one dim: an empty input is cloned (before its dim is even checked)."""
+    if self.numel() == 0:
+        return at.clone(self, None)
+    dim = wrap_dim(dim, len(self._sizes))
     out = at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
-    if out.device.type == "meta" or out.numel() == 0:
-        return out
-    source = self.ndarray()
-    if axes:
-        out.ndarray()[...] = np.roll(source, shifts, axis=axes)
-    else:
-        out.ndarray()[...] = np.roll(source.reshape(-1), shifts[0]).reshape(source.shape)
+    if out.device.type != "meta":
+        out.ndarray()[...] = np.roll(self.ndarray(), shift, axis=dim)
+    return out
+
+
+def _roll_flat(self, shift: int):
+    """roll_common without dims: roll the flattened tensor, then view it in self's shape."""
+    if self.numel() == 0:
+        strides = self._strides if len(self._sizes) == 1 else contiguous_strides(self._sizes)
+        return at.empty_strided(
+            list(self._sizes), list(strides), self.dtype, None, self.device, None
+        )
+    out = at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
+    if out.device.type != "meta":
+        flat = np.roll(self.ndarray().reshape(-1), shift)
+        out.ndarray()[...] = flat.reshape(self._sizes)
     return out
 
 

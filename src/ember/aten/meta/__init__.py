@@ -20,3 +20,5 @@ from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
+from .joining import *  # noqa: F403
+from .gather_scatter import *  # noqa: F403

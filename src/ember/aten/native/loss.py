@@ -289,6 +289,6 @@ def dropout(input, p, train):  # noqa: A002 (PyTorch's argument name)
         return at.mul_Tensor(input, zero)
     from ember.random import default_generator
 
-    keep = default_generator().random(input._sizes) < (1 - p)
+    keep = default_generator.numpy().random(input._sizes) < (1 - p)
     noise = (keep / (1 - p)).astype(input.dtype.np_dtype)
     return at.mul_Tensor(input, wrap_array(noise, input.dtype))

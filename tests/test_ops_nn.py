@@ -53,7 +53,7 @@ def test_nll_loss_and_cross_entropy(data, shape, reduction, weighted, ignore_ind
     weight = (w_e, w_t) if weighted else (None, None)
     for smoothing in (0.0, 0.2):
         compare(
-            lambda lib, x, t, w: functional(lib).cross_entropy(
+            lambda lib, x, t, w, smoothing=smoothing: functional(lib).cross_entropy(
                 x, t, w, ignore_index=ignore_index, reduction=reduction, label_smoothing=smoothing
             ),
             [x_e, t_e, weight[0]],
@@ -96,7 +96,7 @@ def test_nll_loss_forward_backward_operators():
     t_e, t_t = pair(np.array([0, 2, -100, 1]))
     for reduction in (0, 1, 2):
         compare(
-            lambda lib, x, t: (
+            lambda lib, x, t, reduction=reduction: (
                 at.nll_loss_forward(x, t, None, reduction, -100)
                 if lib is ember
                 else torch.ops.aten.nll_loss_forward(x, t, None, reduction, -100)
@@ -108,7 +108,7 @@ def test_nll_loss_forward_backward_operators():
         g_e, g_t = pair(grad)
         w_e, w_t = pair(np.float32(3.0))
         compare(
-            lambda lib, g, x, t, w: (
+            lambda lib, g, x, t, w, reduction=reduction: (
                 at.nll_loss_backward(g, x, t, None, reduction, -100, w)
                 if lib is ember
                 else torch.ops.aten.nll_loss_backward(g, x, t, None, reduction, -100, w)
@@ -203,7 +203,7 @@ def test_one_hot_errors():
         (np.array([], np.int64), -1),
     ):
         t_e, t_t = pair(array)
-        compare(lambda lib, t: functional(lib).one_hot(t, num_classes), [t_e], [t_t])
+        compare(lambda lib, t, n=num_classes: functional(lib).one_hot(t, n), [t_e], [t_t])
 
 
 @SETTINGS

@@ -4,6 +4,8 @@ Expected texts were taken from PyTorch 2.13; test_schema_vs_torch.py
 re-checks them against torch when it is installed."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ember._dispatch.schema import FunctionSchema
 from ember._dispatch.schema_parser import parse_schema, parse_unnamed_schema
@@ -199,3 +201,48 @@ def test_python_kernel_args_drop_defaults():
     assert F.python_kernel_args(F.bind((X, 2), {"y": 2} if False else {})) == ((X, 2), {})
     out = parse_schema("f(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
     assert out.python_kernel_args([X, X]) == ((X,), {"out": X})
+
+
+REAL_SCHEMAS = [
+    F_TEXT,
+    "aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    "aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0) -> Tensor",
+    "aten::randn(SymInt[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "f(str s='a\\'b', complex c=1j, Dict(str, t) d, Union(int, str) u, ...) -> (Tensor a, ...)",
+]
+PIECES = list("()[]{},.:=?!*|-+#'\"\\ \n\t") + ["->", "...", "None", "1e", "0x", "j", "é"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(REAL_SCHEMAS),
+    st.lists(
+        st.tuples(st.integers(0, 200), st.sampled_from(["insert", "delete", "cut"]),
+                  st.sampled_from(PIECES)),
+        min_size=1, max_size=4,
+    ),
+)  # fmt: skip
+def test_mutated_schemas_raise_only_runtime_error(text, edits):
+    for position, action, piece in edits:
+        if action == "insert":
+            text = text[:position] + piece + text[position:]
+        elif action == "delete":
+            text = text[:position] + text[position + 3 :]
+        else:
+            text = text[:position]
+    try:
+        schema = parse_schema(text)
+    except RuntimeError:
+        return
+    printed = str(schema)
+    if "$" not in printed:  # `Tensor!` prints as `Tensor($0! -> )`, as in torch
+        assert str(parse_schema(printed)) == printed
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40))
+def test_arbitrary_text_raises_only_runtime_error(text):
+    try:
+        parse_schema(text)
+    except RuntimeError:
+        pass

@@ -156,7 +156,7 @@ def div(meta, self, other, *mode_and_out) -> None:
     a = np.asarray(operand(self)).astype(compute, copy=False)
     b = np.asarray(operand(other)).astype(compute, copy=False)
     if not (dtype.is_floating_point or dtype.is_complex):
-        check_integer_divisor(b)
+        check_integer_divisor(b, out)
     result = div_trunc(a, b) if rounding_mode == "trunc" else div_floor(a, b)
     store(out, result, meta)
 
@@ -172,7 +172,7 @@ def remainder(meta, self, other, out) -> None:
     if dtype.is_floating_point:
         result = remainder_float(a, b)
     else:
-        check_integer_divisor(b)
+        check_integer_divisor(b, out)
         result = np.remainder(a, b)
     store(out, result, meta)
 
@@ -240,7 +240,8 @@ def clamp(meta, self, low, high, out) -> None:
     """clamp.out (Python-number bounds) and clamp.Tensor_out (tensor bounds)."""
     dtype = meta.compute_dtype
     compute = dtype.np_dtype
-    if low.__class__ in _NUMBERS or high.__class__ in _NUMBERS:
+    scalar_bounds = low.__class__ in _NUMBERS or high.__class__ in _NUMBERS
+    if scalar_bounds:
         if dtype is dtypes.bool:
             not_implemented_for(_clamp_scalar_kernel(low, high), dtype)
         low = None if low is None else _checked_bound(low, dtype)
@@ -252,13 +253,19 @@ def clamp(meta, self, low, high, out) -> None:
         high = None if high is None else high.ndarray()
     values = self.ndarray()
     target = out.ndarray()
+
+    # On ties NumPy returns its second operand. PyTorch keeps the value against a
+    # Scalar bound (relu(-0.0) is -0.0) and the bound against a Tensor bound.
+    def bound(ufunc, limit, source, into=None):
+        pair = (limit, source) if scalar_bounds else (source, limit)
+        return apply(ufunc, compute, pair, into, dtype=compute)
+
     if low is not None and high is not None:
-        bounded = apply(np.maximum, compute, (values, low), dtype=compute)
-        apply(np.minimum, compute, (bounded, high), target, dtype=compute)
+        bound(np.minimum, high, bound(np.maximum, low, values), target)
     elif low is not None:
-        apply(np.maximum, compute, (values, low), target, dtype=compute)
+        bound(np.maximum, low, values, target)
     else:
-        apply(np.minimum, compute, (values, high), target, dtype=compute)
+        bound(np.minimum, high, values, target)
 
 
 _NUMBERS = (bool, int, float, complex)

@@ -43,9 +43,12 @@ def not_implemented_for(kernel: str, dtype) -> None:
     )
 
 
-def check_integer_divisor(divisor) -> None:
-    """Integer division and remainder by zero raise, as in PyTorch's CPU kernels."""
-    if not np.all(divisor):
+def check_integer_divisor(divisor, out) -> None:
+    """Integer division and remainder by zero raise, as in PyTorch's CPU kernels.
+
+    Every divisor element reaches a non-empty output; an empty one computes nothing.
+    """
+    if out.numel() and not np.all(divisor):
         raise RuntimeError("ZeroDivisionError")
 
 

@@ -6,6 +6,8 @@ storage offsets, contiguity, values, whether the result aliases the input
 (a write through it shows in the base), `_base`, and the error type and text.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -218,6 +220,35 @@ def test_meta_geometry_matches(spec, data):
     compare(lambda lib, x: x.select(dim, 0), x_e, x_t)
 
 
+@SETTINGS
+@given(inputs(), st.data())
+def test_unfold_swapaxes_and_transposes(spec, data):
+    x_e, x_t, b_e, b_t = _strided_pair(*spec)
+    ndim = x_t.dim()
+    dim = data.draw(st.integers(-ndim - 1, ndim))
+    size = data.draw(st.integers(-1, 4))
+    step = data.draw(st.integers(0, 3))
+    compare(lambda lib, x: x.unfold(dim, size, step), x_e, x_t, b_e, b_t)
+    compare(lambda lib, x: x.swapaxes(dim, -1), x_e, x_t, b_e, b_t)
+    compare(lambda lib, x: x.swapdims(0, dim), x_e, x_t, b_e, b_t)
+
+
+@SETTINGS
+@given(inputs(), st.sampled_from(["int8", "int16", "int32", "float64", "bool", "complex64"]))
+def test_view_dtype(spec, dtype_name):
+    x_e, x_t, b_e, b_t = _strided_pair(*spec)
+    compare(lambda lib, x: x.view(getattr(lib, dtype_name)), x_e, x_t, b_e, b_t, check_base=False)
+
+
+def test_numpy_T_and_mT():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for shape in [(), (3,), (2, 3), (2, 3, 4)]:
+            x_e, x_t = _pair(np.zeros(shape, np.float32))
+            compare(lambda lib, x: x.numpy_T() if lib is ember else x.T, x_e, x_t)
+            compare(lambda lib, x: x.mT() if lib is ember else x.mT, x_e, x_t)
+
+
 # -- fixed cases and messages ------------------------------------------------------------
 
 
@@ -385,6 +416,8 @@ def _ember_calls(fn):
         "x.view_as(x)",
         "x.detach()",
         "x.as_strided((2,), (1,))",
+        "x.unfold(1, 2, 1)",
+        "x.swapaxes(0, 1)",
     ],
 )
 def test_nested_calls_match_torch(expr):

@@ -1,5 +1,5 @@
 """The restriding view kernels: transpose, t, permute, expand, squeeze, unsqueeze,
-select, slice, diagonal, unbind, split, split_with_sizes.
+select, slice, diagonal, unfold, unbind, split, split_with_sizes.
 
 Layer: aten/native, CompositeExplicitAutograd (device-generic). In: the full
 schema argument list. Out: views computed as new sizes, strides and storage
@@ -29,6 +29,7 @@ __all__ = [
     "t",
     "transpose_int",
     "unbind_int",
+    "unfold",
     "unsqueeze",
 ]
 
@@ -247,6 +248,29 @@ def diagonal(self, offset, dim1, dim2):
     sizes.append(diag_size)
     strides.append(joint_stride)
     return _restrided(self, sizes, strides, storage_offset)
+
+
+def unfold(self, dimension, size, step):
+    """Every window of `size` elements along `dimension`, `step` apart, as a new last dim."""
+    ndim = self.dim()
+    d = wrap_dim(dimension, ndim)
+    sizes = list(self._sizes)
+    strides = list(self._strides)
+    max_size = 1 if ndim == 0 else sizes[d]
+    if size > max_size:
+        raise RuntimeError(
+            f"maximum size for tensor at dimension {d} is {max_size} but size is {size}"
+        )
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    sizes.append(size)
+    strides.append(1 if ndim == 0 else strides[d])
+    if d < ndim:
+        sizes[d] = (sizes[d] - size) // step + 1
+        strides[d] *= step
+    return _restrided(self, sizes, strides)
 
 
 # -- unbind / split ---------------------------------------------------------------------

@@ -11,6 +11,8 @@ plain Python call here too. Mirrors ATen/native/TensorShape.cpp.
 
 from __future__ import annotations
 
+import warnings
+
 from ember._c10 import dtypes
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
@@ -22,12 +24,16 @@ __all__ = [
     "chunk",
     "expand_as",
     "flatten_using_ints",
+    "mT",
     "movedim_int",
     "movedim_intlist",
     "narrow",
     "narrow_Tensor",
+    "numpy_T",
     "reshape",
     "split_sizes",
+    "swapaxes",
+    "swapdims",
     "unflatten_int",
     "view_as",
 ]
@@ -165,3 +171,52 @@ def movedim_intlist(self, source, destination):
 
 def movedim_int(self, source, destination):
     return movedim_intlist(self, [source], [destination])
+
+
+def swapaxes(self, axis0, axis1):
+    return at.transpose_int(self, axis0, axis1)
+
+
+def swapdims(self, dim0, dim1):
+    return at.transpose_int(self, dim0, dim1)
+
+
+_WARNED_ONCE: set = set()
+
+
+def _warn_once(message: str) -> None:
+    """TORCH_WARN_ONCE: a UserWarning the first time in the process only."""
+    if message not in _WARNED_ONCE:
+        _WARNED_ONCE.add(message)
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def mT(self):  # noqa: N802 (PyTorch's name)
+    if self.dim() == 0:
+        _warn_once(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+        )
+        return self
+    if self.dim() < 2:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. "
+            f"Got {self.dim()}-D tensor."
+        )
+    return at.transpose_int(self, -2, -1)
+
+
+def numpy_T(self):  # noqa: N802 (PyTorch's name)
+    """Tensor.T: all dims reversed (deprecated for anything but matrices)."""
+    ndim = self.dim()
+    if ndim not in (0, 2):
+        _warn_once(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor."
+        )
+    if ndim == 0:
+        _warn_once(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+        )
+    return at.permute(self, list(range(ndim - 1, -1, -1)))

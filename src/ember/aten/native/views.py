@@ -4,7 +4,7 @@ Layer: aten/native (device-generic: cpu and meta alike). In: the full schema
 argument list (Note [Dispatcher calling convention]). Out: tensors that share
 their input's storage and version counter (`make_view`), or, for resize_, the
 input itself with new geometry. Mirrors ATen/native/TensorShape.cpp (view,
-alias, as_strided_tensorimpl, detach), ATen/InferSize.h (infer_size),
+alias, as_strided_tensorimpl, detach, view_dtype), ATen/InferSize.h (infer_size),
 ATen/TensorUtils.cpp (computeStride) and ATen/native/Resize.cpp (resize_).
 
 Note [Views go through as_strided]
@@ -24,6 +24,7 @@ import numpy as np
 
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.tensor_impl import contiguous_strides, make_view
+from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "detach",
     "resize_",
     "view",
+    "view_dtype",
 ]
 
 INT64_MAX = 2**63 - 1
@@ -214,6 +216,51 @@ def _check_in_bounds_for_storage(self, sizes, strides, offset) -> None:
             f"{offset}, and itemsize {itemsize} requiring a storage size of {needed} are out of "
             f"bounds for storage of size {available}"
         )
+
+
+def view_dtype(self, dtype):
+    """The same bytes read as another dtype; the last dim grows or shrinks by the size ratio."""
+    dtype = as_dtype(dtype)
+    old, new = self.dtype.itemsize, dtype.itemsize
+    sizes = list(self._sizes)
+    strides = list(self._strides)
+    offset = self._storage_offset
+    what = f"to view {scalar_type_name_of(self.dtype)} as {scalar_type_name_of(dtype)}"
+    what += " (different element sizes)"
+    if old == new:
+        pass
+    elif not sizes:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    elif old > new:
+        ratio = old // new
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        strides = [s * ratio for s in strides[:-1]] + [1]
+        sizes[-1] *= ratio
+        offset *= ratio
+    else:
+        ratio = new // old
+        if sizes[-1] % ratio:
+            raise RuntimeError(
+                f"self.size(-1) must be divisible by {ratio} {what}, but got {sizes[-1]}"
+            )
+        if offset % ratio:
+            raise RuntimeError(
+                f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}"
+            )
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        for i, stride in enumerate(strides[:-1]):
+            if stride % ratio:
+                raise RuntimeError(
+                    f"self.stride({i}) must be divisible by {ratio} {what}, but got {stride}"
+                )
+        strides = [s // ratio for s in strides[:-1]] + [1]
+        sizes[-1] //= ratio
+        offset //= ratio
+    result = make_view(self, sizes, strides, offset)
+    result.dtype = dtype
+    return result
 
 
 # -- resize_ --------------------------------------------------------------------

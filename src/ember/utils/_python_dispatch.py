@@ -1,0 +1,200 @@
+"""TorchDispatchMode and the thread-local mode stack behind the Python key.
+
+Layer: top (imports _c10, _ops). Mirrors torch/utils/_python_dispatch.py and
+c10/core/impl/TorchDispatchModeTLS.cpp. In: modes entered with ``with``.
+Out: the stack the Python fallback (``_python_fallback.py``) consults, and the
+Python / PythonTLSSnapshot keys in the TLS include set while any mode is on
+the stack (facts §8.1, §8.3).
+
+Note [Mode stack]
+-----------------
+Each thread has one stack of user modes plus dedicated slots for the "infra"
+modes (FakeTensorMode and friends, ``_mode_key`` set), which always rank below
+user modes: the stack reads infra modes first, then user modes, and the last
+entry handles a call first. Pushing onto an empty stack adds Python and
+PythonTLSSnapshot to the TLS include set; popping the last mode removes them.
+While a mode's ``__torch_dispatch__`` runs, that mode is popped
+(``_pop_mode_temporarily``) so that ``func(*args)`` inside it reaches the next
+mode down, or the kernels when there is none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+import warnings
+
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.tls import tls_set_dispatch_key_included
+
+__all__ = [
+    "TorchDispatchMode",
+    "_get_current_dispatch_mode",
+    "_get_current_dispatch_mode_stack",
+    "_push_mode",
+    "_pop_mode",
+    "_pop_mode_temporarily",
+    "_len_torch_dispatch_stack",
+    "_get_dispatch_stack_at",
+    "_push_on_torch_dispatch_stack",
+    "_pop_torch_dispatch_stack",
+    "_disable_current_modes",
+    "is_traceable_wrapper_subclass",
+]
+
+
+class _TorchDispatchModeKey(enum.IntEnum):
+    """The infra slots (torch._C._TorchDispatchModeKey), lowest rank first."""
+
+    FAKE = 0
+    PROXY = 1
+    FUNCTIONAL = 2
+
+
+class _ModeStack(threading.local):
+    def __init__(self) -> None:
+        self.user: list = []
+        self.infra: dict[_TorchDispatchModeKey, object] = {}
+
+
+_stack = _ModeStack()
+
+
+def _set_python_keys(on: bool) -> None:
+    tls_set_dispatch_key_included(DispatchKey.Python, on)
+    tls_set_dispatch_key_included(DispatchKey.PythonTLSSnapshot, on)
+
+
+# -- the C++ stack API (torch._C._push_on_torch_dispatch_stack & co) -----------
+
+
+def _len_torch_dispatch_stack() -> int:
+    return len(_stack.user) + len(_stack.infra)
+
+
+def _get_dispatch_stack_at(index: int):
+    infra = [_stack.infra[key] for key in sorted(_stack.infra)]
+    return (infra + _stack.user)[index]
+
+
+def _push_on_torch_dispatch_stack(mode) -> None:
+    """Push ``mode``; an infra mode (``_mode_key`` set) takes its dedicated slot."""
+    if _len_torch_dispatch_stack() == 0:
+        _set_python_keys(True)
+    key = getattr(mode, "_mode_key", None)
+    if key is None:
+        _stack.user.append(mode)
+    else:
+        if key in _stack.infra:
+            raise AssertionError(f"a mode is already in the {key.name} slot")
+        _stack.infra[key] = mode
+
+
+def _pop_torch_dispatch_stack(mode_key: _TorchDispatchModeKey | None = None):
+    """Pop the top user mode, or the mode in ``mode_key``'s slot, or the highest infra mode."""
+    if mode_key is not None:
+        mode = _stack.infra.pop(mode_key)
+    elif _stack.user:
+        mode = _stack.user.pop()
+    elif _stack.infra:
+        mode = _stack.infra.pop(max(_stack.infra))
+    else:
+        raise AssertionError("trying to pop from empty mode stack")
+    if _len_torch_dispatch_stack() == 0:
+        _set_python_keys(False)
+    return mode
+
+
+def _get_dispatch_mode(mode_key: _TorchDispatchModeKey):
+    return _stack.infra.get(mode_key)
+
+
+# -- torch/utils/_python_dispatch.py ------------------------------------------------
+
+
+def _get_current_dispatch_mode():
+    """The mode that would handle the next call, or None."""
+    if _stack.user:
+        return _stack.user[-1]
+    if _stack.infra:
+        return _stack.infra[max(_stack.infra)]
+    return None
+
+
+def _get_current_dispatch_mode_stack() -> list:
+    return [_get_dispatch_stack_at(i) for i in range(_len_torch_dispatch_stack())]
+
+
+def _push_mode(mode) -> None:
+    _push_on_torch_dispatch_stack(mode)
+
+
+def _pop_mode(k: _TorchDispatchModeKey | None = None):
+    return _pop_torch_dispatch_stack(k)
+
+
+@contextlib.contextmanager
+def _pop_mode_temporarily(k: _TorchDispatchModeKey | None = None):
+    """Pop the top mode (or slot ``k``) for the body, then push it back."""
+    old = _pop_mode(k)
+    try:
+        yield old
+    finally:
+        _push_mode(old)
+
+
+@contextlib.contextmanager
+def _disable_current_modes():
+    """Pop every mode for the body; restore them in order afterwards."""
+    popped = [_pop_mode() for _ in range(_len_torch_dispatch_stack())]
+    try:
+        yield popped
+    finally:
+        for mode in reversed(popped):
+            _push_mode(mode)
+
+
+class TorchDispatchMode:
+    """A context manager whose ``__torch_dispatch__`` sees every operator below autograd.
+
+    ``with Mode() as m`` pushes the mode and returns it; modes nest, the
+    innermost handling calls first. Subclasses override
+    ``__torch_dispatch__(self, func, types, args=(), kwargs=None)``; calling
+    ``func(*args, **kwargs)`` inside it runs the operator with this mode popped.
+    """
+
+    def __init__(self, _dispatch_key=None) -> None:
+        if _dispatch_key is not None:
+            self.__dict__["_dispatch_key"] = _dispatch_key
+        self.old_dispatch_mode_flags: list = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        raise NotImplementedError
+
+    def __enter__(self):
+        _push_mode(self)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb) -> None:
+        _pop_mode(getattr(self, "_mode_key", None))
+
+    @classmethod
+    def push(cls, *args, **kwargs):
+        warnings.warn(
+            "`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
+            stacklevel=2,
+        )
+        return cls(*args, **kwargs)
+
+    @classmethod
+    def is_infra_mode(cls) -> bool:
+        return False
+
+
+def is_traceable_wrapper_subclass(t) -> bool:
+    """A tensor subclass with ``__torch_dispatch__`` that can flatten itself."""
+    return bool(getattr(t, "_python_dispatch", False)) and hasattr(type(t), "__tensor_flatten__")
+
+
+from ember.utils import _python_fallback  # noqa: E402,F401  (registers the fallbacks)

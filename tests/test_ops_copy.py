@@ -207,6 +207,8 @@ def test_to_returns_self_when_nothing_changes():
         x = lib.ones(2, 3)
         assert x.to(lib.float32) is x
         assert x.to("cpu") is x
+        assert x.to("cpu:0") is not x
+        assert x.to(device="cpu:0", dtype=lib.float32) is not x
         assert x.to(x) is x
         assert x.to() is x
         assert x.to("cpu", lib.float32) is x

@@ -34,10 +34,6 @@ _to_device = handle("to.device")
 _to_dtype_layout = handle("to.dtype_layout")
 
 
-def _canonical(device):
-    return None if device is None else (CPU if device.type == "cpu" else device)
-
-
 def to(self, *args, **kwargs):
     """Tensor.to(dtype) / to(device, dtype) / to(other), with non_blocking, copy, memory_format."""
     index, values = _to_parser.parse(args, kwargs, self=self)
@@ -50,7 +46,6 @@ def to(self, *args, **kwargs):
         other, non_blocking, copy, memory_format = values
         other = wrap_number(other)  # `t.to(1.5)`: a number stands for a wrapped tensor
         device, dtype = other.device, other.dtype
-    device = _canonical(device)
     if device is None and dtype is None:
         if not copy and memory_format is None:
             return self
@@ -122,7 +117,7 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     from ember._tensor_ctors import _check_requires_grad, _dtype_argument, _new_from_data
 
     explicit = _dtype_argument(dtype)
-    device = _canonical(as_device(device)) if device is not None else self.device
+    device = as_device(device) if device is not None else self.device
     result = _new_from_data(
         data,
         explicit if explicit is not None else self.dtype,

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import as_device
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
@@ -164,7 +165,7 @@ def _to_will_alias(self, dtype, device, copy, memory_format) -> bool:
     name = memory_format_name(memory_format)
     return (
         (dtype is None or as_dtype(dtype) is self.dtype)
-        and (device is None or target_device(device) == self.device)
+        and (device is None or as_device(device) == self.device)  # cpu:0 is not cpu
         and not copy
         and (name == "preserve_format" or _suggest_memory_format(self) == name)
     )

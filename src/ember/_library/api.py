@@ -1,0 +1,165 @@
+"""The module-level torch.library registration functions beside ``Library``.
+
+Layer: top (custom-op layer; imports ember.library, _ops, _C). Mirrors the
+second half of torch/library.py (facts §10.2): register_kernel, register_fake,
+register_autograd, get_kernel. In: an operator as ``"ns::op"``, an OpOverload
+or a CustomOpDef. Out: registrations on the given ``lib``, or on a FRAGMENT
+library kept alive forever; a CustomOpDef forwards to its own methods.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from ember import _C, _ops
+from ember._c10.dispatch_key_set import DispatchKeySet, raw_table_index
+from ember._dispatch.dispatcher import dispatcher
+from ember._dispatch.kernel import KernelFunction
+
+from . import autograd as _autograd
+from . import fake_impl
+
+__all__ = ["register_kernel", "register_fake", "register_autograd", "get_kernel"]
+
+
+def _library():
+    from ember import library  # the Library face sits above this module's import time
+
+    return library
+
+
+def resolve_op(op, registration_name: str):
+    """A qualname ``ns::op[.overload]``, or the CustomOpDef that owns it."""
+    from .custom_ops import OPDEFS
+
+    if not isinstance(op, (str, _ops.OpOverload)) and type(op).__name__ != "CustomOpDef":
+        raise ValueError(f"{registration_name}({op}): got unexpected type for op: {type(op)}")
+    if isinstance(op, _ops.OpOverload):
+        op = op._name
+    if isinstance(op, str) and op in OPDEFS:
+        return OPDEFS[op]
+    return op
+
+
+def library_for_registration(namespace: str, lib):
+    """``lib``, or a new FRAGMENT library kept alive forever, debug-tagged with this file."""
+    if lib is not None:
+        return lib
+    library = _library()
+    use_lib = library.Library(namespace, "FRAGMENT")
+    use_lib._debug = f"registered at {__file__}:{sys._getframe(0).f_lineno}"
+    library._keep_alive.append(use_lib)
+    return use_lib
+
+
+def lookup_op(qualname: str) -> _ops.OpOverload:
+    """torch._library.utils.lookup_op: ``ns::op[.overload]`` -> OpOverload."""
+    namespace, rest = qualname.split("::", 1)
+    name, _, overload = rest.partition(".")
+    packet = getattr(getattr(_ops.ops, namespace), name)
+    return getattr(packet, overload or "default")
+
+
+def register_kernel(op, device_types, func=None, /, *, lib=None):
+    """Register ``func`` for device types (None: CompositeExplicitAutograd) of ``op``."""
+    op = resolve_op(op, "register_kernel")
+    if not isinstance(op, str):
+        return op.register_kernel(device_types, func)
+    if device_types is None:
+        device_types = "CompositeExplicitAutograd"
+    return _library().impl(op, device_types, func, lib=lib)
+
+
+def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
+    """Register a fake impl: a Meta kernel calling ``func`` (decorator without func)."""
+    op = resolve_op(op, "register_fake")
+    if not isinstance(op, str):
+        return op.register_fake if func is None else op.register_fake(func)
+    frame = sys._getframe(_stacklevel)
+    source = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+
+    def register(func):
+        namespace, _ = op.split("::", 1)
+        use_lib = library_for_registration(namespace, lib)
+        fake_impl.holder_for(op).register(func, source, use_lib, allow_override=allow_override)
+        return func
+
+    if func is None:
+        return register
+    return register(func)
+
+
+def register_autograd(op, backward: Callable, /, *, setup_context=None, lib=None) -> None:
+    """Install the §6.4 autograd kernel for ``op`` at the Autograd alias."""
+    op = resolve_op(op, "register_autograd")
+    if not isinstance(op, str):
+        op.register_autograd(backward, setup_context=setup_context)
+        return
+    qualname = op
+    overload = lookup_op(qualname)
+    schema = overload._schema
+    if _autograd.is_out(overload):
+        raise RuntimeError(
+            "Cannot register autograd formula for operator tagged with torch.Tag.out: "
+            f"{overload}. Out variants do not support autograd."
+        )
+    if schema.is_mutable or any(ret.alias_info is not None for ret in schema.returns):
+        raise RuntimeError(
+            f"Cannot register autograd formula for non-functional operator {overload} with "
+            f"schema {schema}. Please create a functional operator and register an autograd "
+            "formula for that."
+        )
+    if any(arg.kwarg_only and arg.type.is_tensor_like()[0] for arg in schema.arguments):
+        raise NotImplementedError(
+            "register_autograd with kwarg-only Tensor args. In the original definition of the "
+            f"op, please make your tensors not kwarg-only. Got: {schema}"
+        )
+    info = _autograd.Info(backward, setup_context)
+    kernel = _autograd.make_autograd_impl(overload, info)
+    namespace, opname = qualname.split("::", 1)
+    use_lib = library_for_registration(namespace, lib)
+    use_lib.impl(opname, kernel, "Autograd", with_keyset=True)
+
+
+class SafeKernelFunction:
+    """The computed kernel of one operator at one dispatch key (``get_kernel``)."""
+
+    def __init__(self, handle, kernel: KernelFunction, key_name: str) -> None:
+        self._handle = handle
+        self._kernel = kernel
+        self._key_name = key_name
+
+    def call_boxed(self, keyset, *args, **kwargs):
+        """Run this kernel on Python arguments; ``keyset`` goes to with-keyset kernels."""
+        full = self._handle.schema.bind(args, kwargs)
+        fn, mode = self._handle._invoker(self._kernel)
+        if mode is None:
+            return fn(*full)
+        bits = keyset if isinstance(keyset, int) else keyset.raw_repr()
+        return fn(bits, *full)
+
+    def __repr__(self) -> str:
+        return (
+            f"SafeKernelFunction(op={self._handle.name}, dispatch_key={self._key_name}, "
+            f"debug={self._kernel.debug!r})"
+        )
+
+
+def get_kernel(op, dispatch_key) -> SafeKernelFunction:
+    """The computed table entry of ``op`` at a runtime ``dispatch_key``."""
+    if isinstance(op, _ops.OpOverload):
+        qualname = op.name()
+    elif isinstance(op, str):
+        qualname = op
+    else:
+        raise ValueError(f"get_kernel(): got unexpected type for op: {type(op)}")
+    key = dispatch_key if not isinstance(dispatch_key, str) else _C.parse_dispatch_key(dispatch_key)
+    handle = dispatcher.find_schema_or_throw(*(qualname.split(".", 1) + [""])[:2])
+    index = raw_table_index(DispatchKeySet(key).raw_repr())
+    entry = handle.entry.lookup_index(index)
+    if entry is None:
+        raise RuntimeError(
+            f"{qualname} has kernel for dispatch key {_C._dispatch_key_name(key)}: none"
+        )
+    return SafeKernelFunction(handle, entry[0], _C._dispatch_key_name(key))

@@ -1,0 +1,140 @@
+"""The autograd kernel that register_autograd / custom_op install at the Autograd alias.
+
+Layer: top (custom-op layer; imports _C, autograd). Mirrors torch/_library/autograd.py
+(facts §6.4). In: an OpOverload and an ``Info`` holding the user's backward and
+setup_context. Out: ``autograd_impl(keyset, *args, **kwonly)``, registered with
+``with_keyset=True``. With grad on and an input requiring grad it runs a
+generated ``autograd.Function`` named ``GeneratedBackwardFor_<ns>_<op>_<overload>``
+(so grad_fn is ``...Backward``); its forward redispatches below autograd under
+``_AutoDispatchBelowAutograd``. Otherwise the same redispatch, no node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ember import _C
+from ember._c10.grad_mode import autograd_state
+from ember.autograd.function import Function
+
+__all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "any_requires_grad"]
+
+
+@dataclasses.dataclass
+class Info:
+    """What the autograd kernel reads at call time (a CustomOpDef fills the same slots)."""
+
+    _backward_fn: Callable | None
+    _setup_context_fn: Callable | None
+
+
+@dataclasses.dataclass
+class _Metadata:
+    keyset: _C.DispatchKeySet
+    keyword_only_args: dict
+
+
+def _requires_grad(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_requires_grad(item) for item in value)
+    return bool(getattr(value, "_requires_grad", False))
+
+
+def any_requires_grad(*args, **kwargs) -> bool:
+    """torch._C._any_requires_grad: some tensor (or tensor in a list) requires grad."""
+    return _requires_grad(args) or _requires_grad(tuple(kwargs.values()))
+
+
+def is_out(op) -> bool:
+    """An out= op: tagged out, or it writes keyword-only arguments it returns."""
+    schema = op._schema
+    if "out" in op.tags:
+        return True
+    return any(argument.is_out for argument in schema.arguments)
+
+
+def fill_defaults(schema, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """Positional and keyword-only arguments with every default filled in."""
+    new_args = []
+    new_kwargs = {}
+    for index, argument in enumerate(schema.arguments):
+        if argument.kwarg_only:
+            if argument.name in kwargs:
+                new_kwargs[argument.name] = kwargs[argument.name]
+            elif argument.has_default_value():
+                new_kwargs[argument.name] = argument.default_value
+        elif index < len(args):
+            new_args.append(args[index])
+        else:
+            new_args.append(argument.default_value)
+    return tuple(new_args), new_kwargs
+
+
+def make_autograd_impl(op, info) -> Callable:
+    """The §6.4 kernel for ``op``; ``info`` is read on every call, so later registrations apply."""
+    opname = op._schema.name.split("::", 1)[1]
+    name = f"GeneratedBackwardFor_{op.namespace}_{opname}_{op._overloadname}"
+    has_kwarg_only_args = any(argument.kwarg_only for argument in op._schema.arguments)
+    after_autograd = _C._after_autograd_keyset
+
+    def forward_no_grad(*args):
+        metadata = args[-1]
+        with _C._AutoDispatchBelowAutograd():
+            return op.redispatch(
+                metadata.keyset & after_autograd, *args[:-1], **metadata.keyword_only_args
+            )
+
+    def forward(ctx, *args):
+        metadata = args[-1]
+        args = args[:-1]
+        with _C._AutoDispatchBelowAutograd():
+            kwargs = metadata.keyword_only_args
+            result = op.redispatch(metadata.keyset & after_autograd, *args, **kwargs)
+            if info._setup_context_fn:
+                args, kwargs = fill_defaults(op._schema, args, kwargs)
+                if has_kwarg_only_args:
+                    info._setup_context_fn(
+                        ctx=ctx, inputs=args, keyword_only_inputs=kwargs, output=result
+                    )
+                else:
+                    info._setup_context_fn(ctx=ctx, inputs=args, output=result)
+            return result
+
+    def backward(ctx, *grads):
+        if info._backward_fn:
+            previous = ctx.needs_input_grad
+            try:
+                ctx.needs_input_grad = previous[:-1]
+                result = info._backward_fn(ctx, *grads)
+            finally:
+                ctx.needs_input_grad = previous
+            if isinstance(result, tuple):
+                return (*result, None)
+            return result, None
+        raise RuntimeError(
+            f"Trying to backward through {op} but no autograd formula was registered. "
+            "Please use register_autograd to add one."
+        )
+
+    generated = type(
+        name,
+        (Function,),
+        {"forward": staticmethod(forward), "backward": staticmethod(backward)},
+    )
+
+    def autograd_impl(keyset, *args, **keyword_only_args):
+        metadata = _Metadata(keyset, keyword_only_args)
+        if is_out(op):
+            if autograd_state.grad_mode and any_requires_grad(*args, **keyword_only_args):
+                raise RuntimeError(
+                    f"{opname}(): functions with out=... arguments don't support automatic "
+                    "differentiation, but one of the arguments requires grad."
+                )
+            return forward_no_grad(*args, metadata)
+        if autograd_state.grad_mode and any_requires_grad(*args):
+            return generated.apply(*args, metadata)
+        return forward_no_grad(*args, metadata)
+
+    autograd_impl.__qualname__ = f"autograd_impl_{name}"
+    return autograd_impl

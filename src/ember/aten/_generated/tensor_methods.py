@@ -92,6 +92,7 @@ _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
 _op_lt__Scalar = handle("lt_.Scalar")
 _op_lt__Tensor = handle("lt_.Tensor")
+_op_mT = handle("mT")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_fill__Scalar = handle("masked_fill_.Scalar")
@@ -128,6 +129,7 @@ _op_norm_Scalar = handle("norm.Scalar")
 _op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
 _op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
 _op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
+_op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
 _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
@@ -175,6 +177,8 @@ _op_sub_Tensor = handle("sub.Tensor")
 _op_sub__Tensor = handle("sub_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_swapaxes = handle("swapaxes")
+_op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
@@ -186,9 +190,11 @@ _op_triu = handle("triu")
 _op_triu_ = handle("triu_")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
+_op_unfold = handle("unfold")
 _op_unsqueeze = handle("unsqueeze")
 _op_var_correction = handle("var.correction")
 _op_view = handle("view")
+_op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
@@ -1207,6 +1213,20 @@ def lt_(self, *args, **kwargs):
 
 
 
+_parser_m_mT = PythonArgParser(
+    [
+        'mT()',
+    ],
+)
+
+
+def mT(self, *args, **kwargs):
+    """mT()"""
+    v = _parser_m_mT.parse(args, kwargs, self=self)[1]
+    return _op_mT.call(self)
+
+
+
 _parser_m_masked_fill = PythonArgParser(
     [
         'masked_fill(Tensor mask, Tensor value)',
@@ -1564,6 +1584,20 @@ def norm(self, *args, **kwargs):
         return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
     else:
         return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_numpy_T = PythonArgParser(
+    [
+        'numpy_T()',
+    ],
+)
+
+
+def numpy_T(self, *args, **kwargs):
+    """numpy_T()"""
+    v = _parser_m_numpy_T.parse(args, kwargs, self=self)[1]
+    return _op_numpy_T.call(self)
 
 
 
@@ -2104,6 +2138,34 @@ def sum(self, *args, **kwargs):
 
 
 
+_parser_m_swapaxes = PythonArgParser(
+    [
+        'swapaxes(int axis0, int axis1)',
+    ],
+)
+
+
+def swapaxes(self, *args, **kwargs):
+    """swapaxes(int axis0, int axis1)"""
+    v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
+    return _op_swapaxes.call(self, v[0], v[1])
+
+
+
+_parser_m_swapdims = PythonArgParser(
+    [
+        'swapdims(int dim0, int dim1)',
+    ],
+)
+
+
+def swapdims(self, *args, **kwargs):
+    """swapdims(int dim0, int dim1)"""
+    v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
+    return _op_swapdims.call(self, v[0], v[1])
+
+
+
 _parser_m_t = PythonArgParser(
     [
         't()',
@@ -2258,6 +2320,20 @@ def unflatten(self, *args, **kwargs):
 
 
 
+_parser_m_unfold = PythonArgParser(
+    [
+        'unfold(int dimension, int size, int step)',
+    ],
+)
+
+
+def unfold(self, *args, **kwargs):
+    """unfold(int dimension, int size, int step)"""
+    v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
+    return _op_unfold.call(self, v[0], v[1], v[2])
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -2288,15 +2364,19 @@ def var(self, *args, **kwargs):
 
 _parser_m_view = PythonArgParser(
     [
+        'view(ScalarType dtype)',
         'view(SymInt[] size)',
     ],
 )
 
 
 def view(self, *args, **kwargs):
-    """view(SymInt[] size)"""
-    v = _parser_m_view.parse(args, kwargs, self=self)[1]
-    return _op_view.call(self, v[0])
+    """view(ScalarType dtype) | view(SymInt[] size)"""
+    index, v = _parser_m_view.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_view_dtype.call(self, v[0])
+    else:
+        return _op_view.call(self, v[0])
 
 
 
@@ -2345,4 +2425,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -263,7 +263,7 @@ def test_trace_prints_calls_and_redispatches_with_nesting(capsys):
         trace.set_show_dispatch_trace(False)
     err = capsys.readouterr().err
     assert err == (
-        f"[call] op=[{ns}::t], key=[AutogradCPU]\n [redispatch] op=[{ns}::t], key=[CPU]\n"
+        f" [call] op=[{ns}::t], key=[AutogradCPU]\n  [redispatch] op=[{ns}::t], key=[CPU]\n"
     )
     getattr(ops, ns).t(CPU)
     assert capsys.readouterr().err == ""

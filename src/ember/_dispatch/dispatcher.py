@@ -211,10 +211,11 @@ class OperatorHandle:
             ks = _generic_key_bits(args, positions)
             pre = (ks | local_state.included) & ~(local_state.excluded & FUNCTIONALITY_MASK)
             final = pre & self.entry.fallthrough_mask(pre)
-            return trace.traced("[call]", name, final, lambda: fast_call(*args))
+            return trace.traced("[call]", name, final, lambda: fast_call(*args), self, args)
 
         def redispatch(bits, *args):
-            return trace.traced("[redispatch]", name, bits, lambda: fast_redispatch(bits, *args))
+            thunk = lambda: fast_redispatch(bits, *args)  # noqa: E731
+            return trace.traced("[redispatch]", name, bits, thunk, self, args)
 
         return call, redispatch
 

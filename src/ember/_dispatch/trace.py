@@ -2,9 +2,12 @@
 
 Layer: _dispatch. Mirrors the TORCH_SHOW_DISPATCH_TRACE code of
 ATen/core/dispatch/Dispatcher.cpp (facts §11), which ember has in every build.
-In: the dispatcher's calls and redispatches (op name, final key set). Out: one
-line per dispatch on stderr, ``<one space per nesting level>[call] op=[aten::add.Tensor],
-key=[AutogradCPU]``, and/or a callback per dispatch to registered listeners.
+In: the dispatcher's calls and redispatches (op name, final key set, and for
+recorders the operator handle and its arguments). Out: one line per dispatch on
+stderr, ``<one space per nesting level>[call] op=[aten::add.Tensor],
+key=[AutogradCPU]`` (the outermost call is at level 1, as PyTorch's
+DispatchTraceNestingGuard counts it), a callback per dispatch to registered
+listeners, and a begin/end pair per dispatch to recorders (ember.dispatch.trace).
 
 Note [Dispatch tracing costs nothing when off]
 ----------------------------------------------
@@ -21,6 +24,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable
 
@@ -47,6 +51,9 @@ def _read_env() -> bool:
 _show = _read_env()
 # listener(label, op_name, final_bits, depth); label is "[call]" or "[redispatch]".
 _listeners: list[Callable[[str, str, int, int], None]] = []
+# Recorders (ember.dispatch.trace) see each dispatch around its kernel: ``begin(label,
+# handle, bits, args, depth)`` returns a token, ``end(token, result, error, elapsed_ns)``.
+_recorders: list = []
 # Called with the new "tracing active" flag whenever it changes (the dispatcher swaps paths).
 _on_change: list[Callable[[bool], None]] = []
 
@@ -60,7 +67,7 @@ _depth = _Depth()
 
 
 def is_active() -> bool:
-    return _show or bool(_listeners)
+    return _show or bool(_listeners) or bool(_recorders)
 
 
 def _changed(before: bool) -> None:
@@ -97,16 +104,62 @@ def add_listener(listener: Callable[[str, str, int, int], None]) -> Callable[[],
     return remove
 
 
-def traced(label: str, op_name: str, bits: int, thunk: Callable[[], object]) -> object:
+def add_recorder(recorder) -> Callable[[], None]:
+    """Adds an object with ``begin``/``end`` (see ``_recorders``); returns a remover."""
+    before = is_active()
+    _recorders.append(recorder)
+    _changed(before)
+
+    def remove() -> None:
+        before = is_active()
+        if recorder in _recorders:
+            _recorders.remove(recorder)
+        _changed(before)
+
+    return remove
+
+
+def format_line(label: str, op_name: str, bits: int, depth: int) -> str:
+    """One line of PyTorch's debug-build trace (Dispatcher.cpp ``_print_dispatch_trace``)."""
+    key = key_name(raw_highest_priority_key(bits))
+    return f"{' ' * (depth + 1)}{label} op=[{op_name}], key=[{key}]"
+
+
+def traced(
+    label: str,
+    op_name: str,
+    bits: int,
+    thunk: Callable[[], object],
+    handle: object = None,
+    args: tuple = (),
+) -> object:
     """Report one dispatch, then run ``thunk`` one nesting level deeper."""
     depth = _depth.value
     if _show:
-        key = key_name(raw_highest_priority_key(bits))
-        sys.stderr.write(f"{' ' * depth}{label} op=[{op_name}], key=[{key}]\n")
+        sys.stderr.write(format_line(label, op_name, bits, depth) + "\n")
     for listener in list(_listeners):
         listener(label, op_name, bits, depth)
     _depth.value = depth + 1
     try:
+        if _recorders:
+            return _recorded(label, handle, bits, args, depth, thunk)
         return thunk()
     finally:
         _depth.value = depth
+
+
+def _recorded(label, handle, bits, args, depth, thunk) -> object:
+    recorders = list(_recorders)
+    tokens = [recorder.begin(label, handle, bits, args, depth) for recorder in recorders]
+    start = time.perf_counter_ns()
+    try:
+        result = thunk()
+    except BaseException as error:
+        elapsed = time.perf_counter_ns() - start
+        for recorder, token in zip(recorders, tokens):
+            recorder.end(token, None, error, elapsed)
+        raise
+    elapsed = time.perf_counter_ns() - start
+    for recorder, token in zip(recorders, tokens):
+        recorder.end(token, result, None, elapsed)
+    return result

@@ -129,40 +129,37 @@ def infer_expand_geometry(tensor_sizes, tensor_strides, sizes):
 # -- squeeze / unsqueeze ------------------------------------------------------------
 
 
-def _squeezed(self, dims_to_squeeze):
+def squeeze_geometry(self, dims_to_squeeze):
+    """Sizes and strides without the size-1 dims among `dims_to_squeeze`."""
     sizes, strides = [], []
     for d, (size, stride) in enumerate(zip(self._sizes, self._strides)):
         if d in dims_to_squeeze and size == 1:
             continue
         sizes.append(size)
         strides.append(stride)
-    return _restrided(self, sizes, strides)
+    return sizes, strides
 
 
-def squeeze(self):
-    return _squeezed(self, range(self.dim()))
-
-
-def squeeze_dim(self, dim):
-    ndim = self.dim()
-    dim = wrap_dim(dim, ndim)
-    if ndim == 0 or self._sizes[dim] != 1:
-        return _restrided(self, self._sizes, self._strides)
-    return _squeezed(self, (dim,))
-
-
-def squeeze_dims(self, dim):
-    ndim = self.dim()
+def squeeze_dims_to_set(self, dims) -> set:
+    """dim_list_to_bitset: the wrapped dims, each at most once."""
     wrapped = set()
-    for d in dim:
-        d = wrap_dim(int(d), ndim)
+    for d in dims:
+        d = wrap_dim(int(d), self.dim())
         if d in wrapped:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         wrapped.add(d)
-    return _squeezed(self, wrapped)
+    return wrapped
 
 
-def unsqueeze(self, dim):
+def squeeze_dim_geometry(self, dim):
+    ndim = self.dim()
+    dim = wrap_dim(dim, ndim)
+    if ndim == 0 or self._sizes[dim] != 1:
+        return list(self._sizes), list(self._strides)
+    return squeeze_geometry(self, (dim,))
+
+
+def unsqueeze_geometry(self, dim):
     ndim = self.dim()
     dim = wrap_dim(dim, ndim + 1)
     sizes = list(self._sizes)
@@ -170,7 +167,23 @@ def unsqueeze(self, dim):
     new_stride = 1 if dim >= ndim else sizes[dim] * strides[dim]
     sizes.insert(dim, 1)
     strides.insert(dim, new_stride)
-    return _restrided(self, sizes, strides)
+    return sizes, strides
+
+
+def squeeze(self):
+    return _restrided(self, *squeeze_geometry(self, range(self.dim())))
+
+
+def squeeze_dim(self, dim):
+    return _restrided(self, *squeeze_dim_geometry(self, dim))
+
+
+def squeeze_dims(self, dim):
+    return _restrided(self, *squeeze_geometry(self, squeeze_dims_to_set(self, dim)))
+
+
+def unsqueeze(self, dim):
+    return _restrided(self, *unsqueeze_geometry(self, dim))
 
 
 # -- select / slice / diagonal ----------------------------------------------------------

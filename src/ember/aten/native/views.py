@@ -177,6 +177,12 @@ def detach(self):
 
 
 def as_strided(self, size, stride, storage_offset):
+    sizes, strides, offset = checked_strided_geometry(self, size, stride, storage_offset)
+    return make_view(self, sizes, strides, offset)
+
+
+def checked_strided_geometry(self, size, stride, storage_offset):
+    """setStrided's checks: the geometry must fit the storage (not checked on meta)."""
     sizes = tuple(int(s) for s in size)
     strides = tuple(int(s) for s in stride)
     offset = self._storage_offset if storage_offset is None else int(storage_offset)
@@ -193,7 +199,7 @@ def as_strided(self, size, stride, storage_offset):
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     if 0 not in sizes and any(s < 0 for s in sizes):
         raise RuntimeError("numel: integer multiplication overflow")
-    return make_view(self, sizes, strides, offset)
+    return sizes, strides, offset
 
 
 def _check_in_bounds_for_storage(self, sizes, strides, offset) -> None:

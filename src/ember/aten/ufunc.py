@@ -95,13 +95,25 @@ def store(out, result, meta) -> None:
 
 
 def _binary(ufunc, meta, self, other, out) -> None:
+    """Fast path: operands and output already in the compute dtype need no casting options."""
     compute = meta.compute_dtype.np_dtype
-    apply(ufunc, compute, (operand(self), operand(other)), out.ndarray(), dtype=compute)
+    a = operand(self)
+    b = operand(other)
+    target = out.ndarray()
+    if a.dtype is compute and b.dtype is compute and target.dtype is compute:
+        ufunc(a, b, out=target)
+    else:
+        apply(ufunc, compute, (a, b), target, dtype=compute)
 
 
 def _unary(ufunc, meta, self, out) -> None:
     compute = meta.compute_dtype.np_dtype
-    apply(ufunc, compute, (self.ndarray(),), out.ndarray(), dtype=compute)
+    values = self.ndarray()
+    target = out.ndarray()
+    if values.dtype is compute and target.dtype is compute:
+        ufunc(values, out=target)
+    else:
+        apply(ufunc, compute, (values,), target, dtype=compute)
 
 
 def _unary_opmath(formula, meta, self, out) -> None:
@@ -124,6 +136,9 @@ def _scaled(compute, other, alpha):
 
 @quiet
 def add(meta, self, other, alpha, out) -> None:
+    if alpha == 1:
+        _binary(np.add, meta, self, other, out)
+        return
     compute = meta.compute_dtype.np_dtype
     arrays = (operand(self), _scaled(compute, other, alpha))
     apply(np.add, compute, arrays, out.ndarray(), dtype=compute)
@@ -131,6 +146,9 @@ def add(meta, self, other, alpha, out) -> None:
 
 @quiet
 def sub(meta, self, other, alpha, out) -> None:
+    if alpha == 1:
+        _binary(np.subtract, meta, self, other, out)
+        return
     compute = meta.compute_dtype.np_dtype
     arrays = (operand(self), _scaled(compute, other, alpha))
     apply(np.subtract, compute, arrays, out.ndarray(), dtype=compute)

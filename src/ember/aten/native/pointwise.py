@@ -160,8 +160,11 @@ def floor_divide_out(self, other, out):
 
 
 def pow_Scalar_out(meta, self, exponent, out):  # noqa: N802
-    """TORCH_IMPL_FUNC(pow_Scalar_out): 1 ** x is 1; otherwise pow.Tensor_Tensor_out."""
-    if self == 1:
+    """TORCH_IMPL_FUNC(pow_Scalar_out): 1 ** x is 1; otherwise pow.Tensor_Tensor_out.
+
+    Scalar::equal never holds for a bool scalar, so True ** x goes the long way.
+    """
+    if self == 1 and not isinstance(self, bool):
         at.fill__Scalar(out, 1)
     else:
         at.pow_Tensor_Tensor_out(scalar_to_tensor(self), exponent, out)

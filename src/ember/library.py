@@ -385,8 +385,10 @@ def _(lib: Library, name: str, dispatch_key: str = ""):
 
     return wrap
 
+
 # The custom-operator layer (ember/_library/, mirrors torch/_library/).
 from ember._library.api import get_kernel, register_autograd, register_fake, register_kernel  # noqa: E402,F401
 from ember._library.custom_ops import CustomOpDef, custom_op  # noqa: E402,F401
 from ember._library.fake_impl import get_ctx  # noqa: E402,F401
 from ember._library.infer_schema import infer_schema  # noqa: E402,F401
+from ember._library.opcheck import opcheck  # noqa: E402,F401

@@ -110,49 +110,96 @@ def _has_kernel_for_any(kernels: dict, keyset_bits: int) -> bool:
 
 
 def compute_dispatch_table_entry(
-    facts: _SlotFacts, kernels: dict, fallback: KernelFunction | None
+    facts: _SlotFacts, kernels: dict, fallback: KernelFunction | None, why: list | None = None
 ) -> tuple[KernelFunction, str] | None:
     """The (kernel, label) for one table slot, or None when missing. Facts §4.1.
 
     ``kernels`` maps each key with registrations to its list, newest first;
     ``fallback`` is the dispatcher's backend fallback for this slot, if any.
-    See Note [Computing the dispatch table].
+    When ``why`` is a list, the steps that decided the slot are appended to it as
+    readable sentences (ember.dispatch.explain shows them); the table itself never
+    asks. See Note [Computing the dispatch table].
     """
     key = facts.key
     # 1. A kernel registered directly at this key.
     direct = kernels.get(key)
     if direct:
+        _say(why, f"kernel registered directly here, {direct[0].debug}")
         return direct[0], KERNEL
+    _say(why, "no kernel registered here")
     # 2.1 CompositeExplicitAutogradNonFunctional (Undefined included).
     if facts.in_ceanf and CEANF in kernels:
+        _say(why, f"CompositeExplicitAutogradNonFunctional kernel, {kernels[CEANF][0].debug}")
         return kernels[CEANF][0], DEFAULT_BACKEND
+    _not_covered(why, kernels, CEANF, facts.in_ceanf)
     # 2.2 CompositeExplicitAutograd (Undefined included).
     if facts.in_cea and CEA in kernels:
+        _say(why, f"CompositeExplicitAutograd kernel, {kernels[CEA][0].debug}")
         return kernels[CEA][0], DEFAULT_BACKEND
+    _not_covered(why, kernels, CEA, facts.in_cea)
     # 2.3 has_backend_kernel: a direct kernel on a backend this (autograd) key serves, or CEA.
     has_backend_kernel = (
         _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
     )
     # 2.4 CompositeImplicitAutogradNestedTensor: no has_backend_kernel check (C++ behaviour).
     if facts.in_ciant and CIANT in kernels:
+        _say(why, f"CompositeImplicitAutogradNestedTensor kernel, {kernels[CIANT][0].debug}")
         return kernels[CIANT][0], NESTED
+    _not_covered(why, kernels, CIANT, facts.in_ciant)
     # 2.5 CompositeImplicitAutograd, with the ambiguous-AutogradOther rule.
     if facts.in_cia and CIA in kernels:
         if key == _D.AutogradOther and _has_kernel_for_any(kernels, _AUTOGRADOTHER_BACKEND_BITS):
+            _say(
+                why, "CompositeImplicitAutograd and a kernel on an AutogradOther backend: ambiguous"
+            )
             return AMBIGUOUS_AUTOGRADOTHER, AMBIGUOUS
         if not has_backend_kernel:
+            _say(why, f"CompositeImplicitAutograd kernel, {kernels[CIA][0].debug}")
             return kernels[CIA][0], MATH
+        if why is not None:
+            _say(
+                why, f"CompositeImplicitAutograd not used because {_backend_kernel(facts, kernels)}"
+            )
+    else:
+        _not_covered(why, kernels, CIA, facts.in_cia)
     # 2.6 The Autograd alias.
     if facts.in_autograd and AUTOGRAD in kernels:
+        _say(why, f"Autograd kernel, {kernels[AUTOGRAD][0].debug}")
         return kernels[AUTOGRAD][0], AUTOGRAD_KERNEL
+    _not_covered(why, kernels, AUTOGRAD, facts.in_autograd)
     # 2.7 FuncTorchBatchedDecomposition.
     if facts.in_batched_decomp and BATCHED_DECOMP in kernels:
+        _say(why, f"FuncTorchBatchedDecomposition kernel, {kernels[BATCHED_DECOMP][0].debug}")
         return kernels[BATCHED_DECOMP][0], BATCHED
+    _not_covered(why, kernels, BATCHED_DECOMP, facts.in_batched_decomp)
     # 3. The dispatcher's backend fallback for this key (possibly a fallthrough).
     if fallback is not None:
+        fallthrough = "fallthrough " if fallback.is_fallthrough else ""
+        _say(why, f"{fallthrough}backend fallback {fallback.debug}")
         return fallback, FALLBACK
     # 4. Missing.
+    _say(why, "no backend fallback either: missing")
     return None
+
+
+def _say(why: list | None, sentence: str) -> None:
+    if why is not None:
+        why.append(sentence)
+
+
+def _not_covered(why: list | None, kernels: dict, alias: DispatchKey, covers: bool) -> None:
+    """Note an alias kernel the op has that this step could not use (the slot is outside it)."""
+    if why is not None and alias in kernels and not covers:
+        why.append(f"the {key_name(alias)} kernel does not cover this key")
+
+
+def _backend_kernel(facts: _SlotFacts, kernels: dict) -> str:
+    """Which registration made ``has_backend_kernel`` true (for step 2.5's sentence)."""
+    for key in kernels:
+        bits = key_bits(key) if key not in _ALIAS_SET else 0
+        if bits and facts.backend_bits_from_autograd & bits == bits:
+            return f"{key_name(key)} has a kernel"
+    return "CompositeExplicitAutograd has a kernel"
 
 
 def compute_table(kernels: dict, fallbacks: list) -> list:
@@ -273,6 +320,15 @@ class OperatorEntry:
 
     def lookup_index(self, index: int) -> tuple[KernelFunction, str] | None:
         return self.table()[index]
+
+    def explain_index(self, index: int) -> tuple[tuple[KernelFunction, str] | None, list[str]]:
+        """The slot's entry recomputed by the table function, and the steps that decided it."""
+        why: list[str] = []
+        with self._lock:
+            entry = compute_dispatch_table_entry(
+                SLOT_FACTS[index], self.kernels, self._fallbacks[index], why
+            )
+        return entry, why
 
     def has_kernel_for_key(self, key: DispatchKey) -> bool:
         return bool(self.kernels.get(key))

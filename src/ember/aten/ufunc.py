@@ -168,7 +168,7 @@ def div(meta, self, other, *mode_and_out) -> None:
         _binary(np.true_divide, meta, self, other, out)
         return
     dtype = meta.compute_dtype
-    if dtype is dtypes.bool:
+    if dtype is dtypes.bool or dtype.is_complex:
         not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
     compute = opmath(dtype.np_dtype)
     a = np.asarray(operand(self)).astype(compute, copy=False)
@@ -389,7 +389,13 @@ def gelu(meta, self, approximate, out) -> None:
     dtype = meta.compute_dtype
     if not dtype.is_floating_point:
         not_implemented_for("GeluKernelImpl", dtype)
-    _unary_opmath(_gelu_tanh if approximate == "tanh" else _gelu_erf, meta, self, out)
+    if approximate == "tanh":
+        _unary_opmath(_gelu_tanh, meta, self, out)
+    elif dtype is dtypes.float32 and self.numel() > 1 and self.is_contiguous():
+        # PyTorch hands this case to oneDNN, whose results carry no negative zeros.
+        _unary_opmath(lambda x: _gelu_erf(x) + np.float32(0), meta, self, out)
+    else:
+        _unary_opmath(_gelu_erf, meta, self, out)
 
 
 # -- comparisons ---------------------------------------------------------------

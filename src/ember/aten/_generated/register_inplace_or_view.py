@@ -673,6 +673,69 @@ def unfold(keyset, self, dimension, size, step):
     return finish_view("unfold", self, result)
 
 
+_as_strided_ = handle("as_strided_")
+
+
+def as_strided_(keyset, self, size, stride, storage_offset):
+    with below():
+        result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+    return finish_inplace(result, self)
+
+
+_squeeze_ = handle("squeeze_")
+
+
+def squeeze_(keyset, self):
+    with below():
+        result = _squeeze_.redispatch(keyset & AFTER, self)
+    return finish_inplace(result, self)
+
+
+_squeeze__dim = handle("squeeze_.dim")
+
+
+def squeeze__dim(keyset, self, dim):
+    with below():
+        result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
+_squeeze__dims = handle("squeeze_.dims")
+
+
+def squeeze__dims(keyset, self, dim):
+    with below():
+        result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
+_t_ = handle("t_")
+
+
+def t_(keyset, self):
+    with below():
+        result = _t_.redispatch(keyset & AFTER, self)
+    return finish_inplace(result, self)
+
+
+_transpose_ = handle("transpose_")
+
+
+def transpose_(keyset, self, dim0, dim1):
+    with below():
+        result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
+    return finish_inplace(result, self)
+
+
+_unsqueeze_ = handle("unsqueeze_")
+
+
+def unsqueeze_(keyset, self, dim):
+    with below():
+        result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
 _neg_ = handle("neg_")
 
 
@@ -1755,6 +1818,13 @@ impl("mT", "ADInplaceOrView", mT, keyset_arg="raw")
 impl("swapaxes", "ADInplaceOrView", swapaxes, keyset_arg="raw")
 impl("swapdims", "ADInplaceOrView", swapdims, keyset_arg="raw")
 impl("unfold", "ADInplaceOrView", unfold, keyset_arg="raw")
+impl("as_strided_", "ADInplaceOrView", as_strided_, keyset_arg="raw")
+impl("squeeze_", "ADInplaceOrView", squeeze_, keyset_arg="raw")
+impl("squeeze_.dim", "ADInplaceOrView", squeeze__dim, keyset_arg="raw")
+impl("squeeze_.dims", "ADInplaceOrView", squeeze__dims, keyset_arg="raw")
+impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
+impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
+impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")

@@ -24,6 +24,7 @@ _op_any_dims = handle("any.dims")
 _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
+_op_as_strided_ = handle("as_strided_")
 _op_bmm = handle("bmm")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
@@ -172,6 +173,9 @@ _op_sqrt_ = handle("sqrt_")
 _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
+_op_squeeze_ = handle("squeeze_")
+_op_squeeze__dim = handle("squeeze_.dim")
+_op_squeeze__dims = handle("squeeze_.dims")
 _op_std_correction = handle("std.correction")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub__Tensor = handle("sub_.Tensor")
@@ -180,10 +184,12 @@ _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_t_ = handle("t_")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
 _op_topk = handle("topk")
 _op_transpose_int = handle("transpose.int")
+_op_transpose_ = handle("transpose_")
 _op_tril = handle("tril")
 _op_tril_ = handle("tril_")
 _op_triu = handle("triu")
@@ -192,6 +198,7 @@ _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
 _op_unsqueeze = handle("unsqueeze")
+_op_unsqueeze_ = handle("unsqueeze_")
 _op_var_correction = handle("var.correction")
 _op_view = handle("view")
 _op_view_dtype = handle("view.dtype")
@@ -408,6 +415,20 @@ def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
     return _op_as_strided.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_as_strided_ = PythonArgParser(
+    [
+        'as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_(self, *args, **kwargs):
+    """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
+    return _op_as_strided_.call(self, v[0], v[1], v[2])
 
 
 
@@ -2078,6 +2099,27 @@ def squeeze(self, *args, **kwargs):
 
 
 
+_parser_m_squeeze_ = PythonArgParser(
+    [
+        'squeeze_()',
+        'squeeze_(int dim)',
+        'squeeze_(int[] dim)',
+    ],
+)
+
+
+def squeeze_(self, *args, **kwargs):
+    """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
+    index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_squeeze_.call(self)
+    elif index == 1:
+        return _op_squeeze__dim.call(self, v[0])
+    else:
+        return _op_squeeze__dims.call(self, v[0])
+
+
+
 _parser_m_std = PythonArgParser(
     [
         'std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
@@ -2180,6 +2222,20 @@ def t(self, *args, **kwargs):
 
 
 
+_parser_m_t_ = PythonArgParser(
+    [
+        't_()',
+    ],
+)
+
+
+def t_(self, *args, **kwargs):
+    """t_()"""
+    v = _parser_m_t_.parse(args, kwargs, self=self)[1]
+    return _op_t_.call(self)
+
+
+
 _parser_m_tanh = PythonArgParser(
     [
         'tanh()',
@@ -2233,6 +2289,20 @@ def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
     v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
     return _op_transpose_int.call(self, v[0], v[1])
+
+
+
+_parser_m_transpose_ = PythonArgParser(
+    [
+        'transpose_(int dim0, int dim1)',
+    ],
+)
+
+
+def transpose_(self, *args, **kwargs):
+    """transpose_(int dim0, int dim1)"""
+    v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
+    return _op_transpose_.call(self, v[0], v[1])
 
 
 
@@ -2348,6 +2418,20 @@ def unsqueeze(self, *args, **kwargs):
 
 
 
+_parser_m_unsqueeze_ = PythonArgParser(
+    [
+        'unsqueeze_(int dim)',
+    ],
+)
+
+
+def unsqueeze_(self, *args, **kwargs):
+    """unsqueeze_(int dim)"""
+    v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
+    return _op_unsqueeze_.call(self, v[0])
+
+
+
 _parser_m_var = PythonArgParser(
     [
         'var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
@@ -2425,4 +2509,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

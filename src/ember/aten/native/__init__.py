@@ -32,3 +32,4 @@ from .joining import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
+from .inplace_views import *  # noqa: F403

@@ -425,3 +425,41 @@ def test_nested_calls_match_torch(expr):
     assert _ember_calls(lambda: eval(expr, {"x": x_e})) == _torch_calls(
         lambda: eval(expr, {"x": x_t})
     )
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "x.unsqueeze_(1)",
+        "x.unsqueeze_(-1)",
+        "x.unsqueeze_(5)",
+        "x.squeeze_()",
+        "x.squeeze_(1)",
+        "x.squeeze_(0)",
+        "x.squeeze_((1, 3))",
+        "x.transpose_(0, 2)",
+        "x.transpose_(1, 1)",
+        "x.t_()",
+        "x[0, :, 0].t_()",
+        "x.as_strided_((2, 3), (1, 2))",
+        "x.as_strided_((2, 3), (1, 2), 4)",
+        "x.as_strided_((30,), (1,))",
+    ],
+)
+def test_inplace_views_match_torch(expr):
+    x_e, x_t = _pair(np.arange(12, dtype=np.float32).reshape(2, 3, 1, 2))
+    versions = x_e._version, x_t._version
+    ours, theirs = (
+        _outcome(lambda lib, x: eval(expr), ember, x_e),
+        _outcome(lambda lib, x: eval(expr), torch, x_t),
+    )
+    if theirs[1] is not None or ours[1] is not None:
+        assert type(ours[1]) is type(theirs[1]) and str(ours[1]) == str(theirs[1])
+        return
+    _check_geometry(x_e, x_t)
+    assert x_e._version - versions[0] == x_t._version - versions[1]
+    np.testing.assert_array_equal(x_e.numpy(), x_t.numpy())
+    fresh_e, fresh_t = _pair(np.zeros((2, 3, 1, 2), np.float32))
+    assert _ember_calls(lambda: eval(expr, {"x": fresh_e})) == _torch_calls(
+        lambda: eval(expr, {"x": fresh_t})
+    )

@@ -485,7 +485,8 @@ class Dispatcher:
 
     def _trace_changed(self, active: bool) -> None:
         with self.lock:
-            for handle in self._ops.values():
+            # A copy: a Library collected during a rebuild deregisters (and may drop an op).
+            for handle in list(self._ops.values()):
                 handle.rebuild()
 
     # -- calling (convenience; the hot path is handle.call) ---------------------

@@ -38,7 +38,6 @@ _op_argmax_out = handle("argmax.out")
 _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
-_op_as_strided_ = handle("as_strided_")
 _op_bmm = handle("bmm")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
@@ -224,15 +223,16 @@ _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
 _op_stack = handle("stack")
+_op_std = handle("std")
 _op_std_correction = handle("std.correction")
 _op_std_correction_out = handle("std.correction_out")
+_op_std_dim = handle("std.dim")
+_op_std_out = handle("std.out")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub_out = handle("sub.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
-_op_swapaxes = handle("swapaxes")
-_op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
@@ -247,8 +247,11 @@ _op_triu_out = handle("triu.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unsqueeze = handle("unsqueeze")
+_op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
+_op_var_dim = handle("var.dim")
+_op_var_out = handle("var.out")
 _op_where = handle("where")
 _op_where_Scalar = handle("where.Scalar")
 _op_where_ScalarOther = handle("where.ScalarOther")
@@ -486,20 +489,6 @@ def as_strided(*args, **kwargs):
     """as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     v = _parser_f_as_strided.parse(args, kwargs)[1]
     return _op_as_strided.call(v[0], v[1], v[2], v[3])
-
-
-
-_parser_f_as_strided_ = PythonArgParser(
-    [
-        'as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
-    ],
-)
-
-
-def as_strided_(*args, **kwargs):
-    """as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_f_as_strided_.parse(args, kwargs)[1]
-    return _op_as_strided_.call(v[0], v[1], v[2], v[3])
 
 
 
@@ -2086,17 +2075,26 @@ def stack(*args, **kwargs):
 
 _parser_f_std = PythonArgParser(
     [
+        'std(Tensor input, bool unbiased=True)',
+        'std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
     ],
 )
 
 
 def std(*args, **kwargs):
-    """std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
-    v = _parser_f_std.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op_std_correction.call(v[0], v[1], v[2], v[3])
-    return _op_std_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+    """std(Tensor input, bool unbiased=True) | std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
+    index, v = _parser_f_std.parse(args, kwargs)
+    if index == 0:
+        return _op_std.call(v[0], v[1])
+    elif index == 1:
+        if v[4] is None:
+            return _op_std_dim.call(v[0], v[1], v[2], v[3])
+        return _op_std_out.call(v[0], v[1], v[2], v[3], v[4])
+    else:
+        if v[4] is None:
+            return _op_std_correction.call(v[0], v[1], v[2], v[3])
+        return _op_std_correction_out.call(v[0], v[1], v[2], v[3], v[4])
 
 
 
@@ -2133,34 +2131,6 @@ def sum(*args, **kwargs):
         if v[4] is None:
             return _op_sum_dim_IntList.call(v[0], v[1], v[2], v[3])
         return _op_sum_IntList_out.call(v[0], v[1], v[2], v[3], v[4])
-
-
-
-_parser_f_swapaxes = PythonArgParser(
-    [
-        'swapaxes(Tensor input, int axis0, int axis1)',
-    ],
-)
-
-
-def swapaxes(*args, **kwargs):
-    """swapaxes(Tensor input, int axis0, int axis1)"""
-    v = _parser_f_swapaxes.parse(args, kwargs)[1]
-    return _op_swapaxes.call(v[0], v[1], v[2])
-
-
-
-_parser_f_swapdims = PythonArgParser(
-    [
-        'swapdims(Tensor input, int dim0, int dim1)',
-    ],
-)
-
-
-def swapdims(*args, **kwargs):
-    """swapdims(Tensor input, int dim0, int dim1)"""
-    v = _parser_f_swapdims.parse(args, kwargs)[1]
-    return _op_swapdims.call(v[0], v[1], v[2])
 
 
 
@@ -2314,17 +2284,26 @@ def unsqueeze(*args, **kwargs):
 
 _parser_f_var = PythonArgParser(
     [
+        'var(Tensor input, bool unbiased=True)',
+        'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
     ],
 )
 
 
 def var(*args, **kwargs):
-    """var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
-    v = _parser_f_var.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op_var_correction.call(v[0], v[1], v[2], v[3])
-    return _op_var_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+    """var(Tensor input, bool unbiased=True) | var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
+    index, v = _parser_f_var.parse(args, kwargs)
+    if index == 0:
+        return _op_var.call(v[0], v[1])
+    elif index == 1:
+        if v[4] is None:
+            return _op_var_dim.call(v[0], v[1], v[2], v[3])
+        return _op_var_out.call(v[0], v[1], v[2], v[3], v[4])
+    else:
+        if v[4] is None:
+            return _op_var_correction.call(v[0], v[1], v[2], v[3])
+        return _op_var_correction_out.call(v[0], v[1], v[2], v[3], v[4])
 
 
 
@@ -2398,4 +2377,4 @@ def zeros_like(*args, **kwargs):
     return finish_factory(_op_zeros_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
 
 
-__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

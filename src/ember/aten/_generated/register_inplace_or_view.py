@@ -628,114 +628,6 @@ def movedim_int(keyset, self, source, destination):
     return finish_view("movedim.int", self, result)
 
 
-_numpy_T = handle("numpy_T")
-
-
-def numpy_T(keyset, self):
-    with below():
-        result = _numpy_T.redispatch(keyset & AFTER, self)
-    return finish_view("numpy_T", self, result)
-
-
-_mT = handle("mT")
-
-
-def mT(keyset, self):
-    with below():
-        result = _mT.redispatch(keyset & AFTER, self)
-    return finish_view("mT", self, result)
-
-
-_swapaxes = handle("swapaxes")
-
-
-def swapaxes(keyset, self, axis0, axis1):
-    with below():
-        result = _swapaxes.redispatch(keyset & AFTER, self, axis0, axis1)
-    return finish_view("swapaxes", self, result)
-
-
-_swapdims = handle("swapdims")
-
-
-def swapdims(keyset, self, dim0, dim1):
-    with below():
-        result = _swapdims.redispatch(keyset & AFTER, self, dim0, dim1)
-    return finish_view("swapdims", self, result)
-
-
-_unfold = handle("unfold")
-
-
-def unfold(keyset, self, dimension, size, step):
-    with below():
-        result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
-    return finish_view("unfold", self, result)
-
-
-_as_strided_ = handle("as_strided_")
-
-
-def as_strided_(keyset, self, size, stride, storage_offset):
-    with below():
-        result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
-    return finish_inplace(result, self)
-
-
-_squeeze_ = handle("squeeze_")
-
-
-def squeeze_(keyset, self):
-    with below():
-        result = _squeeze_.redispatch(keyset & AFTER, self)
-    return finish_inplace(result, self)
-
-
-_squeeze__dim = handle("squeeze_.dim")
-
-
-def squeeze__dim(keyset, self, dim):
-    with below():
-        result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
-    return finish_inplace(result, self)
-
-
-_squeeze__dims = handle("squeeze_.dims")
-
-
-def squeeze__dims(keyset, self, dim):
-    with below():
-        result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
-    return finish_inplace(result, self)
-
-
-_t_ = handle("t_")
-
-
-def t_(keyset, self):
-    with below():
-        result = _t_.redispatch(keyset & AFTER, self)
-    return finish_inplace(result, self)
-
-
-_transpose_ = handle("transpose_")
-
-
-def transpose_(keyset, self, dim0, dim1):
-    with below():
-        result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
-    return finish_inplace(result, self)
-
-
-_unsqueeze_ = handle("unsqueeze_")
-
-
-def unsqueeze_(keyset, self, dim):
-    with below():
-        result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
-    return finish_inplace(result, self)
-
-
 _neg_ = handle("neg_")
 
 
@@ -961,6 +853,15 @@ def sqrt_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_std_out = handle("std.out")
+
+
+def std_out(keyset, self, dim, unbiased, keepdim, out):
+    with below():
+        result = _std_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
+    return finish_inplace(result, out)
+
+
 _std_correction_out = handle("std.correction_out")
 
 
@@ -1022,6 +923,15 @@ def unsqueeze(keyset, self, dim):
     with below():
         result = _unsqueeze.redispatch(keyset & AFTER, self, dim)
     return finish_view("unsqueeze", self, result)
+
+
+_var_out = handle("var.out")
+
+
+def var_out(keyset, self, dim, unbiased, keepdim, out):
+    with below():
+        result = _var_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
+    return finish_inplace(result, out)
 
 
 _var_correction_out = handle("var.correction_out")
@@ -1184,15 +1094,6 @@ def view(keyset, self, size):
     with below():
         result = _view.redispatch(keyset & AFTER, self, size)
     return finish_view("view", self, result)
-
-
-_view_dtype = handle("view.dtype")
-
-
-def view_dtype(keyset, self, dtype):
-    with below():
-        result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
-    return finish_view("view.dtype", self, result)
 
 
 _scatter__src = handle("scatter_.src")
@@ -1813,18 +1714,6 @@ impl("narrow.Tensor", "ADInplaceOrView", narrow_Tensor, keyset_arg="raw")
 impl("permute", "ADInplaceOrView", permute, keyset_arg="raw")
 impl("movedim.intlist", "ADInplaceOrView", movedim_intlist, keyset_arg="raw")
 impl("movedim.int", "ADInplaceOrView", movedim_int, keyset_arg="raw")
-impl("numpy_T", "ADInplaceOrView", numpy_T, keyset_arg="raw")
-impl("mT", "ADInplaceOrView", mT, keyset_arg="raw")
-impl("swapaxes", "ADInplaceOrView", swapaxes, keyset_arg="raw")
-impl("swapdims", "ADInplaceOrView", swapdims, keyset_arg="raw")
-impl("unfold", "ADInplaceOrView", unfold, keyset_arg="raw")
-impl("as_strided_", "ADInplaceOrView", as_strided_, keyset_arg="raw")
-impl("squeeze_", "ADInplaceOrView", squeeze_, keyset_arg="raw")
-impl("squeeze_.dim", "ADInplaceOrView", squeeze__dim, keyset_arg="raw")
-impl("squeeze_.dims", "ADInplaceOrView", squeeze__dims, keyset_arg="raw")
-impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
-impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
-impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
@@ -1850,6 +1739,7 @@ impl("squeeze.dims", "ADInplaceOrView", squeeze_dims, keyset_arg="raw")
 impl("sum.IntList_out", "ADInplaceOrView", sum_IntList_out, keyset_arg="raw")
 impl("sqrt_", "ADInplaceOrView", sqrt_, keyset_arg="raw")
 impl("sqrt.out", "ADInplaceOrView", sqrt_out, keyset_arg="raw")
+impl("std.out", "ADInplaceOrView", std_out, keyset_arg="raw")
 impl("std.correction_out", "ADInplaceOrView", std_correction_out, keyset_arg="raw")
 impl("prod.int_out", "ADInplaceOrView", prod_int_out, keyset_arg="raw")
 impl("t", "ADInplaceOrView", t, keyset_arg="raw")
@@ -1857,6 +1747,7 @@ impl("tanh_", "ADInplaceOrView", tanh_, keyset_arg="raw")
 impl("tanh.out", "ADInplaceOrView", tanh_out, keyset_arg="raw")
 impl("transpose.int", "ADInplaceOrView", transpose_int, keyset_arg="raw")
 impl("unsqueeze", "ADInplaceOrView", unsqueeze, keyset_arg="raw")
+impl("var.out", "ADInplaceOrView", var_out, keyset_arg="raw")
 impl("var.correction_out", "ADInplaceOrView", var_correction_out, keyset_arg="raw")
 impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
@@ -1875,7 +1766,6 @@ impl("to.dtype", "ADInplaceOrView", to_dtype, keyset_arg="raw")
 impl("masked_fill_.Scalar", "ADInplaceOrView", masked_fill__Scalar, keyset_arg="raw")
 impl("masked_fill_.Tensor", "ADInplaceOrView", masked_fill__Tensor, keyset_arg="raw")
 impl("view", "ADInplaceOrView", view, keyset_arg="raw")
-impl("view.dtype", "ADInplaceOrView", view_dtype, keyset_arg="raw")
 impl("scatter_.src", "ADInplaceOrView", scatter__src, keyset_arg="raw")
 impl("scatter.src_out", "ADInplaceOrView", scatter_src_out, keyset_arg="raw")
 impl("scatter_.value", "ADInplaceOrView", scatter__value, keyset_arg="raw")

@@ -31,6 +31,12 @@ __all__ = [
     "norm_Scalar",
     "norm_ScalarOpt_dtype",
     "logsumexp",
+    "var",
+    "var_dim",
+    "var_out",
+    "std",
+    "std_dim",
+    "std_out",
 ]
 
 
@@ -177,3 +183,30 @@ def logsumexp(self, dim, keepdim):
         result = result.reshape(sizes)
     store(out, result)
     return out
+
+
+# -- the `unbiased` overloads: correction 1 (unbiased) or 0 ----------------------------
+
+
+def var(self, unbiased):
+    return at.var_correction(self, None, int(unbiased), False)
+
+
+def var_dim(self, dim, unbiased, keepdim):
+    return at.var_correction(self, dim, int(unbiased), keepdim)
+
+
+def var_out(self, dim, unbiased, keepdim, out):
+    return at.var_correction_out(self, dim, int(unbiased), keepdim, out)
+
+
+def std(self, unbiased):
+    return at.std_correction(self, None, int(unbiased), False)
+
+
+def std_dim(self, dim, unbiased, keepdim):
+    return at.std_correction(self, dim, int(unbiased), keepdim)
+
+
+def std_out(self, dim, unbiased, keepdim, out):
+    return at.std_correction_out(self, dim, int(unbiased), keepdim, out)

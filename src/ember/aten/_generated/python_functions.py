@@ -38,6 +38,7 @@ _op_argmax_out = handle("argmax.out")
 _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
+_op_as_strided_ = handle("as_strided_")
 _op_bmm = handle("bmm")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
@@ -233,6 +234,8 @@ _op_sub_out = handle("sub.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_swapaxes = handle("swapaxes")
+_op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
@@ -489,6 +492,20 @@ def as_strided(*args, **kwargs):
     """as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     v = _parser_f_as_strided.parse(args, kwargs)[1]
     return _op_as_strided.call(v[0], v[1], v[2], v[3])
+
+
+
+_parser_f_as_strided_ = PythonArgParser(
+    [
+        'as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_(*args, **kwargs):
+    """as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    v = _parser_f_as_strided_.parse(args, kwargs)[1]
+    return _op_as_strided_.call(v[0], v[1], v[2], v[3])
 
 
 
@@ -2134,6 +2151,34 @@ def sum(*args, **kwargs):
 
 
 
+_parser_f_swapaxes = PythonArgParser(
+    [
+        'swapaxes(Tensor input, int axis0, int axis1)',
+    ],
+)
+
+
+def swapaxes(*args, **kwargs):
+    """swapaxes(Tensor input, int axis0, int axis1)"""
+    v = _parser_f_swapaxes.parse(args, kwargs)[1]
+    return _op_swapaxes.call(v[0], v[1], v[2])
+
+
+
+_parser_f_swapdims = PythonArgParser(
+    [
+        'swapdims(Tensor input, int dim0, int dim1)',
+    ],
+)
+
+
+def swapdims(*args, **kwargs):
+    """swapdims(Tensor input, int dim0, int dim1)"""
+    v = _parser_f_swapdims.parse(args, kwargs)[1]
+    return _op_swapdims.call(v[0], v[1], v[2])
+
+
+
 _parser_f_t = PythonArgParser(
     [
         't(Tensor input)',
@@ -2377,4 +2422,4 @@ def zeros_like(*args, **kwargs):
     return finish_factory(_op_zeros_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
 
 
-__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

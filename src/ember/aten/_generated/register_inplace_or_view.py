@@ -628,6 +628,114 @@ def movedim_int(keyset, self, source, destination):
     return finish_view("movedim.int", self, result)
 
 
+_numpy_T = handle("numpy_T")
+
+
+def numpy_T(keyset, self):
+    with below():
+        result = _numpy_T.redispatch(keyset & AFTER, self)
+    return finish_view("numpy_T", self, result)
+
+
+_mT = handle("mT")
+
+
+def mT(keyset, self):
+    with below():
+        result = _mT.redispatch(keyset & AFTER, self)
+    return finish_view("mT", self, result)
+
+
+_swapaxes = handle("swapaxes")
+
+
+def swapaxes(keyset, self, axis0, axis1):
+    with below():
+        result = _swapaxes.redispatch(keyset & AFTER, self, axis0, axis1)
+    return finish_view("swapaxes", self, result)
+
+
+_swapdims = handle("swapdims")
+
+
+def swapdims(keyset, self, dim0, dim1):
+    with below():
+        result = _swapdims.redispatch(keyset & AFTER, self, dim0, dim1)
+    return finish_view("swapdims", self, result)
+
+
+_unfold = handle("unfold")
+
+
+def unfold(keyset, self, dimension, size, step):
+    with below():
+        result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
+    return finish_view("unfold", self, result)
+
+
+_as_strided_ = handle("as_strided_")
+
+
+def as_strided_(keyset, self, size, stride, storage_offset):
+    with below():
+        result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+    return finish_inplace(result, self)
+
+
+_squeeze_ = handle("squeeze_")
+
+
+def squeeze_(keyset, self):
+    with below():
+        result = _squeeze_.redispatch(keyset & AFTER, self)
+    return finish_inplace(result, self)
+
+
+_squeeze__dim = handle("squeeze_.dim")
+
+
+def squeeze__dim(keyset, self, dim):
+    with below():
+        result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
+_squeeze__dims = handle("squeeze_.dims")
+
+
+def squeeze__dims(keyset, self, dim):
+    with below():
+        result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
+_t_ = handle("t_")
+
+
+def t_(keyset, self):
+    with below():
+        result = _t_.redispatch(keyset & AFTER, self)
+    return finish_inplace(result, self)
+
+
+_transpose_ = handle("transpose_")
+
+
+def transpose_(keyset, self, dim0, dim1):
+    with below():
+        result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
+    return finish_inplace(result, self)
+
+
+_unsqueeze_ = handle("unsqueeze_")
+
+
+def unsqueeze_(keyset, self, dim):
+    with below():
+        result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
+    return finish_inplace(result, self)
+
+
 _neg_ = handle("neg_")
 
 
@@ -1094,6 +1202,15 @@ def view(keyset, self, size):
     with below():
         result = _view.redispatch(keyset & AFTER, self, size)
     return finish_view("view", self, result)
+
+
+_view_dtype = handle("view.dtype")
+
+
+def view_dtype(keyset, self, dtype):
+    with below():
+        result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
+    return finish_view("view.dtype", self, result)
 
 
 _scatter__src = handle("scatter_.src")
@@ -1714,6 +1831,18 @@ impl("narrow.Tensor", "ADInplaceOrView", narrow_Tensor, keyset_arg="raw")
 impl("permute", "ADInplaceOrView", permute, keyset_arg="raw")
 impl("movedim.intlist", "ADInplaceOrView", movedim_intlist, keyset_arg="raw")
 impl("movedim.int", "ADInplaceOrView", movedim_int, keyset_arg="raw")
+impl("numpy_T", "ADInplaceOrView", numpy_T, keyset_arg="raw")
+impl("mT", "ADInplaceOrView", mT, keyset_arg="raw")
+impl("swapaxes", "ADInplaceOrView", swapaxes, keyset_arg="raw")
+impl("swapdims", "ADInplaceOrView", swapdims, keyset_arg="raw")
+impl("unfold", "ADInplaceOrView", unfold, keyset_arg="raw")
+impl("as_strided_", "ADInplaceOrView", as_strided_, keyset_arg="raw")
+impl("squeeze_", "ADInplaceOrView", squeeze_, keyset_arg="raw")
+impl("squeeze_.dim", "ADInplaceOrView", squeeze__dim, keyset_arg="raw")
+impl("squeeze_.dims", "ADInplaceOrView", squeeze__dims, keyset_arg="raw")
+impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
+impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
+impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
@@ -1766,6 +1895,7 @@ impl("to.dtype", "ADInplaceOrView", to_dtype, keyset_arg="raw")
 impl("masked_fill_.Scalar", "ADInplaceOrView", masked_fill__Scalar, keyset_arg="raw")
 impl("masked_fill_.Tensor", "ADInplaceOrView", masked_fill__Tensor, keyset_arg="raw")
 impl("view", "ADInplaceOrView", view, keyset_arg="raw")
+impl("view.dtype", "ADInplaceOrView", view_dtype, keyset_arg="raw")
 impl("scatter_.src", "ADInplaceOrView", scatter__src, keyset_arg="raw")
 impl("scatter.src_out", "ADInplaceOrView", scatter_src_out, keyset_arg="raw")
 impl("scatter_.value", "ADInplaceOrView", scatter__value, keyset_arg="raw")

@@ -24,6 +24,7 @@ _op_any_dims = handle("any.dims")
 _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
+_op_as_strided_ = handle("as_strided_")
 _op_bmm = handle("bmm")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
@@ -92,6 +93,7 @@ _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
 _op_lt__Scalar = handle("lt_.Scalar")
 _op_lt__Tensor = handle("lt_.Tensor")
+_op_mT = handle("mT")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_fill__Scalar = handle("masked_fill_.Scalar")
@@ -128,6 +130,7 @@ _op_norm_Scalar = handle("norm.Scalar")
 _op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
 _op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
 _op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
+_op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
 _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
@@ -170,6 +173,9 @@ _op_sqrt_ = handle("sqrt_")
 _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
+_op_squeeze_ = handle("squeeze_")
+_op_squeeze__dim = handle("squeeze_.dim")
+_op_squeeze__dims = handle("squeeze_.dims")
 _op_std = handle("std")
 _op_std_correction = handle("std.correction")
 _op_std_dim = handle("std.dim")
@@ -177,22 +183,29 @@ _op_sub_Tensor = handle("sub.Tensor")
 _op_sub__Tensor = handle("sub_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_swapaxes = handle("swapaxes")
+_op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_t_ = handle("t_")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
 _op_topk = handle("topk")
 _op_transpose_int = handle("transpose.int")
+_op_transpose_ = handle("transpose_")
 _op_tril = handle("tril")
 _op_tril_ = handle("tril_")
 _op_triu = handle("triu")
 _op_triu_ = handle("triu_")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
+_op_unfold = handle("unfold")
 _op_unsqueeze = handle("unsqueeze")
+_op_unsqueeze_ = handle("unsqueeze_")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_dim = handle("var.dim")
 _op_view = handle("view")
+_op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
@@ -406,6 +419,20 @@ def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
     return _op_as_strided.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_as_strided_ = PythonArgParser(
+    [
+        'as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
+    ],
+)
+
+
+def as_strided_(self, *args, **kwargs):
+    """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
+    v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
+    return _op_as_strided_.call(self, v[0], v[1], v[2])
 
 
 
@@ -1211,6 +1238,20 @@ def lt_(self, *args, **kwargs):
 
 
 
+_parser_m_mT = PythonArgParser(
+    [
+        'mT()',
+    ],
+)
+
+
+def mT(self, *args, **kwargs):
+    """mT()"""
+    v = _parser_m_mT.parse(args, kwargs, self=self)[1]
+    return _op_mT.call(self)
+
+
+
 _parser_m_masked_fill = PythonArgParser(
     [
         'masked_fill(Tensor mask, Tensor value)',
@@ -1568,6 +1609,20 @@ def norm(self, *args, **kwargs):
         return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
     else:
         return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_numpy_T = PythonArgParser(
+    [
+        'numpy_T()',
+    ],
+)
+
+
+def numpy_T(self, *args, **kwargs):
+    """numpy_T()"""
+    v = _parser_m_numpy_T.parse(args, kwargs, self=self)[1]
+    return _op_numpy_T.call(self)
 
 
 
@@ -2048,6 +2103,27 @@ def squeeze(self, *args, **kwargs):
 
 
 
+_parser_m_squeeze_ = PythonArgParser(
+    [
+        'squeeze_()',
+        'squeeze_(int dim)',
+        'squeeze_(int[] dim)',
+    ],
+)
+
+
+def squeeze_(self, *args, **kwargs):
+    """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
+    index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_squeeze_.call(self)
+    elif index == 1:
+        return _op_squeeze__dim.call(self, v[0])
+    else:
+        return _op_squeeze__dims.call(self, v[0])
+
+
+
 _parser_m_std = PythonArgParser(
     [
         'std(bool unbiased=True)',
@@ -2115,6 +2191,34 @@ def sum(self, *args, **kwargs):
 
 
 
+_parser_m_swapaxes = PythonArgParser(
+    [
+        'swapaxes(int axis0, int axis1)',
+    ],
+)
+
+
+def swapaxes(self, *args, **kwargs):
+    """swapaxes(int axis0, int axis1)"""
+    v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
+    return _op_swapaxes.call(self, v[0], v[1])
+
+
+
+_parser_m_swapdims = PythonArgParser(
+    [
+        'swapdims(int dim0, int dim1)',
+    ],
+)
+
+
+def swapdims(self, *args, **kwargs):
+    """swapdims(int dim0, int dim1)"""
+    v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
+    return _op_swapdims.call(self, v[0], v[1])
+
+
+
 _parser_m_t = PythonArgParser(
     [
         't()',
@@ -2126,6 +2230,20 @@ def t(self, *args, **kwargs):
     """t()"""
     v = _parser_m_t.parse(args, kwargs, self=self)[1]
     return _op_t.call(self)
+
+
+
+_parser_m_t_ = PythonArgParser(
+    [
+        't_()',
+    ],
+)
+
+
+def t_(self, *args, **kwargs):
+    """t_()"""
+    v = _parser_m_t_.parse(args, kwargs, self=self)[1]
+    return _op_t_.call(self)
 
 
 
@@ -2182,6 +2300,20 @@ def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
     v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
     return _op_transpose_int.call(self, v[0], v[1])
+
+
+
+_parser_m_transpose_ = PythonArgParser(
+    [
+        'transpose_(int dim0, int dim1)',
+    ],
+)
+
+
+def transpose_(self, *args, **kwargs):
+    """transpose_(int dim0, int dim1)"""
+    v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
+    return _op_transpose_.call(self, v[0], v[1])
 
 
 
@@ -2269,6 +2401,20 @@ def unflatten(self, *args, **kwargs):
 
 
 
+_parser_m_unfold = PythonArgParser(
+    [
+        'unfold(int dimension, int size, int step)',
+    ],
+)
+
+
+def unfold(self, *args, **kwargs):
+    """unfold(int dimension, int size, int step)"""
+    v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
+    return _op_unfold.call(self, v[0], v[1], v[2])
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -2280,6 +2426,20 @@ def unsqueeze(self, *args, **kwargs):
     """unsqueeze(int dim)"""
     v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
     return _op_unsqueeze.call(self, v[0])
+
+
+
+_parser_m_unsqueeze_ = PythonArgParser(
+    [
+        'unsqueeze_(int dim)',
+    ],
+)
+
+
+def unsqueeze_(self, *args, **kwargs):
+    """unsqueeze_(int dim)"""
+    v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
+    return _op_unsqueeze_.call(self, v[0])
 
 
 
@@ -2306,15 +2466,19 @@ def var(self, *args, **kwargs):
 
 _parser_m_view = PythonArgParser(
     [
+        'view(ScalarType dtype)',
         'view(SymInt[] size)',
     ],
 )
 
 
 def view(self, *args, **kwargs):
-    """view(SymInt[] size)"""
-    v = _parser_m_view.parse(args, kwargs, self=self)[1]
-    return _op_view.call(self, v[0])
+    """view(ScalarType dtype) | view(SymInt[] size)"""
+    index, v = _parser_m_view.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_view_dtype.call(self, v[0])
+    else:
+        return _op_view.call(self, v[0])
 
 
 
@@ -2363,4 +2527,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unsqueeze', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

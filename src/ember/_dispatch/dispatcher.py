@@ -29,7 +29,6 @@ so a stale entry can never be stored.
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 import warnings
@@ -46,6 +45,7 @@ from .._c10.dispatch_key_set import (
 )
 from .._c10.tls import local_state
 from . import trace
+from .fast_path import fast_path_factory, generic_key_bits
 from .kernel import KernelFunction, make_fallthrough
 from .operator_entry import OperatorEntry
 
@@ -56,99 +56,6 @@ def caller_debug(depth: int = 1) -> str:
     """``registered at FILE:LINE`` for the frame ``depth`` levels above the caller."""
     frame = sys._getframe(depth + 1)
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
-
-
-def _list_bits(values) -> int:
-    bits = 0
-    for value in values:
-        if value is not None:
-            bits |= getattr(value, "_key_bits", 0)
-    return bits
-
-
-def _generic_key_bits(args: tuple, positions: tuple) -> int:
-    bits = 0
-    for index, is_list in positions:
-        if index >= len(args):
-            continue
-        value = args[index]
-        if value is None:
-            continue
-        if is_list:
-            bits |= _list_bits(value)
-        else:
-            bits |= getattr(value, "_key_bits", 0)
-    return bits
-
-
-def _key_bits_expression(positions: tuple, names: list[str]) -> str:
-    terms = []
-    for index, is_list in positions:
-        value = names[index]
-        if is_list:
-            terms.append(f"_list_bits({value})")
-        else:
-            terms.append(f"({value}._key_bits if {value} is not None else 0)")
-    return " | ".join(terms) or "0"
-
-
-_FAST_PATH_SOURCE = """
-def make(call_cache, redispatch_cache, slow_call, slow_redispatch, tls, fm):
-    def call({params}):
-        try:
-            ks = {expression}
-        except (IndexError, TypeError, AttributeError):
-            ks = _generic({packed}, {positions!r})
-        pre = (ks | tls.included) & ~(tls.excluded & fm)
-        try:
-            fn, mode, final = call_cache[pre]
-        except KeyError:
-            fn, mode, final = slow_call(pre)
-        if mode is None:
-            return fn({params})
-        return fn(final, {params})
-
-    def redispatch(bits, {params}):
-        try:
-            fn, mode, _ = redispatch_cache[bits]
-        except KeyError:
-            fn, mode, _ = slow_redispatch(bits)
-        if mode is None:
-            return fn({params})
-        return fn(bits, {params})
-
-    return call, redispatch
-"""
-
-
-@functools.cache
-def _fast_path_factory(positions: tuple, arity: int | None) -> Callable:
-    """Generated per (dispatch positions, number of arguments) (DispatchKeyExtractor).
-
-    ``call`` takes exactly the schema's arguments as named parameters (``*args``
-    when the arity is unknown) and reads the key bits of the dispatch arguments
-    inline; anything unusual (an object without ``_key_bits``) takes the generic
-    path. See Note [Dispatch caches].
-    """
-    if arity is None:
-        names, params, packed = [f"args[{i}]" for i in range(64)], "*args", "args"
-    else:
-        names = [f"a{i}" for i in range(arity)]
-        params = ", ".join(names)
-        packed = f"({params},)" if names else "()"
-    source = (
-        _FAST_PATH_SOURCE.format(
-            params=params,
-            packed=packed,
-            expression=_key_bits_expression(positions, names),
-            positions=positions,
-        )
-        .replace("(bits, )", "(bits)")
-        .replace("(final, )", "(final)")
-    )
-    namespace = {"_list_bits": _list_bits, "_generic": _generic_key_bits}
-    exec(source, namespace)
-    return namespace["make"]
 
 
 class OperatorHandle:
@@ -193,7 +100,7 @@ class OperatorHandle:
             self.call, self.redispatch = self._make_fast()
 
     def _make_fast(self):
-        make = _fast_path_factory(self._positions, self._arity)
+        make = fast_path_factory(self._positions, self._arity)
         return make(
             self._call_cache,
             self._redispatch_cache,
@@ -208,7 +115,7 @@ class OperatorHandle:
         positions, name = self._positions, self.name
 
         def call(*args):
-            ks = _generic_key_bits(args, positions)
+            ks = generic_key_bits(args, positions)
             pre = (ks | local_state.included) & ~(local_state.excluded & FUNCTIONALITY_MASK)
             final = pre & self.entry.fallthrough_mask(pre)
             return trace.traced("[call]", name, final, lambda: fast_call(*args), self, args)

@@ -299,3 +299,16 @@ def test_index_put_accumulates_duplicates():
             (make(lib, [0, 0, 1]),), make(lib, np.array([1.0, 2, 3])), accumulate=True
         )
     )
+
+
+@pytest.mark.parametrize(
+    "shape, indices",
+    [
+        ((0, 1), lambda lib: [None, make(lib, [0])]),
+        ((0, 3, 0), lambda lib: [None, make(lib, [False, False, False]), make(lib, np.zeros(0))]),
+        ((2, 0), lambda lib: [make(lib, [1, 0]), make(lib, np.zeros(0, dtype=np.int64))]),
+    ],
+)
+def test_index_error_order_and_empty_dims(shape, indices):
+    array = np.zeros(shape, dtype=np.float32)
+    same_outcome(lambda lib: index(lib, make(lib, array), indices(lib)))

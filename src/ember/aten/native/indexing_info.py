@@ -28,6 +28,9 @@ _META_NONZERO = (
 )
 
 
+_INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool)
+
+
 def _shape_text(sizes) -> str:
     return "[" + ", ".join(str(s) for s in sizes) + "]"
 
@@ -73,17 +76,18 @@ def expand_indices(self, indices) -> list:
         raise IndexError(
             f"too many indices for tensor of dimension {len(self._sizes)} (got {len(indices)})"
         )
+    for index in indices:  # checkIndexTensorTypes runs before any mask is expanded
+        if index is not None and index.dtype not in _INDEX_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     result: list = []
     for index in indices:
         if index is None:
             result.append(None)
         elif index.dtype in (dtypes.bool, dtypes.uint8):
             result.extend(_expand_mask(self, index, len(result)))
-        elif index.dtype in (dtypes.int64, dtypes.int32):
+        else:
             values = None if index.device.type == "meta" else index.ndarray()
             result.append(_Index(index._sizes, index._strides, values))
-        else:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     while len(result) < len(self._sizes):
         result.append(None)
     return result
@@ -115,6 +119,9 @@ class IndexInfo:
                 f"{shapes}"
             ) from None
         sizes, strides = self_tensor._sizes, self_tensor._strides
+        if any(sizes[i] == 0 for i in positions) and 0 not in index_shape:
+            # No index is valid for an empty dim (AdvancedIndex's early check).
+            raise IndexError("index is out of bounds for dimension with size 0")
         if not positions:
             self.result_shape, self.src_strides, self.index_strides = sizes, strides, []
             return

@@ -67,7 +67,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         seed,
         set_rng_state,
     )
-    from ember import _C, library, nn, return_types
+    from ember import _C, dispatch, library, nn, return_types
     from ember._ops import ops
 
     _tensor_api.install(Tensor)

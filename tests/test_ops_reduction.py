@@ -275,6 +275,9 @@ def test_var_std_norm_logsumexp(inputs, data, keepdim):
     compare(lambda m, x: m.var(x, dims, correction=correction, keepdim=keepdim), [x_e], [x_t],
             **tolerance)  # fmt: skip
     compare(lambda m, x: m.std(x, dims, correction=correction), [x_e], [x_t], **tolerance)
+    compare(lambda m, x: m.var(x, dims, False, keepdim), [x_e], [x_t], **tolerance)
+    compare(lambda m, x: m.std(x, unbiased=False), [x_e], [x_t], **tolerance)
+    compare(lambda m, x: x.std(dims, keepdim=keepdim), [x_e], [x_t], **tolerance)
     compare(lambda m, x: m.ops.aten.norm.Scalar(x, p) if m is torch else m.norm(x, p),
             [x_e], [x_t], **tolerance)  # fmt: skip
     compare(lambda m, x: m.ops.aten.norm.ScalarOpt_dim(x, p, dims, keepdim) if m is torch

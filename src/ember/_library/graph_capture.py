@@ -192,7 +192,8 @@ def _fresh(tensor: Tensor) -> Tensor:
     if tensor.dtype.is_floating_point:
         with ember.no_grad():
             result.copy_(ember.randn(tuple(tensor.shape), dtype=tensor.dtype))
-    return result.requires_grad_(tensor.requires_grad)
+    result.requires_grad = tensor.requires_grad
+    return result
 
 
 def aot_dispatch_check(op, args, kwargs, *, rtol=None, atol=None, **_):

@@ -74,7 +74,7 @@ def deepcopy_tensors(tree):
 
     def copy(tensor):
         result = tensor.detach().clone()
-        result.requires_grad_(tensor.requires_grad)
+        result.requires_grad = tensor.requires_grad
         return result
 
     return _map_tensors(copy, tree)

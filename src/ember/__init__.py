@@ -69,7 +69,17 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember import _C, dispatch, library, nn, return_types
     from ember._ops import ops
+    from ember import autograd
+    from ember.autograd.grad_mode import (
+        enable_grad,
+        inference_mode,
+        is_grad_enabled,
+        is_inference_mode_enabled,
+        no_grad,
+        set_grad_enabled,
+    )
 
     _tensor_api.install(Tensor)
     _indexing.install(Tensor)
     _install_conversions(Tensor)
+    autograd.install(Tensor)

@@ -14,3 +14,4 @@ from ember.aten._generated import (  # noqa: F401  (registers kernels)
     register_inplace_or_view,
     register_meta,
 )
+from ember.autograd import load as _load_autograd  # noqa: E402, F401  (autograd kernels)

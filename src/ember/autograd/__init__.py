@@ -1,0 +1,52 @@
+"""ember.autograd: grad modes, the graph, the engine's API, custom Functions, gradcheck.
+
+Layer: autograd (above aten). Mirrors torch/autograd/__init__.py. The
+autograd kernels themselves are generated (autograd/_generated/) and loaded
+by ember.aten.load; see Note [Generated autograd kernels].
+"""
+
+from __future__ import annotations
+
+from . import grad_mode, graph
+from .api import backward, grad
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = [
+    "backward",
+    "grad",
+    "Function",
+    "FunctionCtx",
+    "once_differentiable",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
+    "grad_mode",
+    "graph",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+    "install",
+]
+
+
+def install(tensor_class) -> None:
+    """Put the autograd face on Tensor and the fallback-mode switches on ember._C."""
+    from ember import _C
+
+    from . import fallback, variable
+
+    variable.install(tensor_class)
+    _C._get_autograd_fallback_mode = fallback.get_autograd_fallback_mode
+    _C._set_autograd_fallback_mode = fallback.set_autograd_fallback_mode

@@ -127,11 +127,16 @@ def _call_pre_hooks(node: Node, inputs: list) -> list:
     tensor_hooks = node.__dict__.get("_tensor_pre_hooks")
     if tensor_hooks:
         for nr, hooks in tensor_hooks.items():
-            for hook in list(hooks):
+            for hook in list(hooks.values()):
                 if inputs[nr] is not None:
                     result = hook(inputs[nr])
                     if result is not None:
                         inputs[nr] = result
+    retains = node.__dict__.get("_retains_grad_hooks")
+    if retains:
+        for nr, hook in retains.items():
+            if inputs[nr] is not None:
+                hook(inputs[nr])
     for hook in node._pre_hooks:
         result = hook(tuple(inputs))
         if result is not None:
@@ -176,7 +181,7 @@ def run_backward(
             edge = gradient_edge(tensor)
             if edge[0] is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-            capture[(edge[0], edge[1])] = position
+            capture.setdefault((edge[0], edge[1]), position)
             targets.add(edge[0])
         needed = _needed(root, targets)
     captured = [None] * (len(inputs) if inputs is not None else 0)
@@ -219,11 +224,22 @@ def run_backward(
                     heapq.heappush(ready, (-child._sequence_nr, id(child), child))
     finally:
         autograd_state.grad_mode = previous_mode
-    if inputs is not None and not allow_unused:
+    if inputs is not None and accumulate:
+        _accumulate_non_leaf_inputs(inputs, captured)
+    if inputs is not None and not allow_unused and not accumulate:
         for position, grad in enumerate(captured):
-            if grad is None and not accumulate:
+            if grad is None:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {position} appears to not have been "
+                    "used in the graph. Set allow_unused=True if this is the desired behavior."
                 )
     return captured
+
+
+def _accumulate_non_leaf_inputs(inputs, captured) -> None:
+    """backward(inputs=[t]) fills t.grad also when t is not a leaf."""
+    from .accumulate import accumulate_grad
+
+    for tensor, grad in zip(inputs, captured):
+        if grad is not None and tensor._grad_fn is not None:
+            accumulate_grad(tensor, grad)

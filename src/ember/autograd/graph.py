@@ -23,6 +23,8 @@ import threading
 
 from ember._c10.grad_mode import autograd_state
 
+from .views import grad_fn_of
+
 __all__ = [
     "Node",
     "AccumulateGrad",
@@ -105,6 +107,9 @@ class Node:
     def should_compute_output(self, index: int) -> bool:
         return self._next_edges[index][0] is not None
 
+    def any_output_needed(self, start: int, count: int) -> bool:
+        return any(self.should_compute_output(i) for i in range(start, start + count))
+
     @property
     def num_outputs(self) -> int:
         return len(self._next_edges)
@@ -157,7 +162,7 @@ def gradient_edge(tensor) -> tuple:
     """(node, input_nr) a gradient for `tensor` flows into; (None, 0) when it needs none."""
     if tensor is None or not tensor._requires_grad:
         return (None, 0)
-    grad_fn = tensor._grad_fn
+    grad_fn = tensor._grad_fn if tensor._view_info is None else grad_fn_of(tensor)
     if grad_fn is not None:
         return (grad_fn, tensor._output_nr)
     return (grad_accumulator(tensor), 0)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import gen_python, gen_registrations
+from . import gen_autograd, gen_python, gen_registrations
+from .autograd_model import autograd_ops, load_derivatives
 from .model import load_native_functions, structured_groups
 from .python_api import group_python_signatures, nn_python_signatures
 
 PACKAGE = Path(__file__).resolve().parent.parent
 ATEN_GENERATED = PACKAGE / "aten" / "_generated"
+AUTOGRAD_GENERATED = PACKAGE / "autograd" / "_generated"
 
 
 def generated_files() -> dict[Path, str]:
@@ -43,4 +45,12 @@ def generated_files() -> dict[Path, str]:
             method=True,
         ),
     }
-    return {ATEN_GENERATED / name: text for name, text in files.items()}
+    result = {ATEN_GENERATED / name: text for name, text in files.items()}
+    ops = autograd_ops(functions, load_derivatives())
+    autograd_files = {
+        "__init__.py": gen_python.HEADER + '"""Code generated from derivatives.yaml."""\n',
+        "nodes.py": gen_autograd.write_nodes(ops, gen_autograd.used_helpers(ops)),
+        "autograd_kernels.py": gen_autograd.write_kernels(ops),
+    }
+    result.update({AUTOGRAD_GENERATED / name: text for name, text in autograd_files.items()})
+    return result

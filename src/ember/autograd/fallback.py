@@ -1,0 +1,121 @@
+"""The autograd fallback: what runs at the Autograd keys of an op without an autograd kernel.
+
+Layer: autograd. In: calls of operators (custom ones, usually) that have no
+kernel at the Autograd keys. Out: their results; in "warn" mode, outputs of
+calls whose inputs require grad get a WarnNotImplemented grad_fn that warns
+in backward and yields no gradient. Registered through the dispatcher's
+fallback API (_dispatch never imports autograd). Mirrors
+torch/csrc/autograd/autograd_not_implemented_fallback.cpp (facts §6.3).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.grad_mode import autograd_state
+from ember._dispatch import builtin_fallbacks
+
+from .graph import Node, collect_next_edges, set_history
+from .variable_type import AFTER_AUTOGRAD
+
+_WARNING = (
+    "{op}: an autograd kernel was not registered to the Autograd key(s) but we are trying to "
+    "backprop through it. This may lead to silently incorrect behavior. This behavior is "
+    "deprecated and will be removed in a future version of PyTorch. If your operator is "
+    "differentiable, please ensure you have registered an autograd kernel to the correct "
+    "Autograd key (e.g. DispatchKey::Autograd, DispatchKey::CompositeImplicitAutograd). If "
+    "your operator is not differentiable, or to squash this warning and use the previous "
+    "behavior, please register torch::CppFunction::makeFallthrough() to DispatchKey::Autograd."
+)
+_MODES = ("nothing", "warn")
+
+
+class _FallbackMode:
+    mode = "warn"
+
+
+def get_autograd_fallback_mode() -> str:
+    return _FallbackMode.mode
+
+
+def set_autograd_fallback_mode(mode: str) -> None:
+    if mode == "error":
+        raise RuntimeError("NYI: mode='error'")
+    if mode not in _MODES:
+        raise RuntimeError(f"Unsupported AutogradFallbackMode: {mode}")
+    _FallbackMode.mode = mode
+
+
+class WarnNotImplemented(Node):
+    """Warns in backward that no autograd kernel exists; returns undefined gradients."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__()
+        self._op_name = op_name
+
+    def apply(self, grads: list) -> list:
+        warnings.warn(_WARNING.format(op=self._op_name), UserWarning, stacklevel=2)
+        return [None] * len(self._next_edges)
+
+
+def _tensors(values) -> list:
+    from ember._tensor import Tensor
+
+    found = []
+    for value in values:
+        if isinstance(value, Tensor):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            found.extend(v for v in value if isinstance(v, Tensor))
+    return found
+
+
+def _warn_hook(op_name: str):
+    def hook(grad):
+        warnings.warn(_WARNING.format(op=op_name), UserWarning, stacklevel=2)
+
+    return hook
+
+
+def autograd_fallback(op, bits, *args):
+    """Redispatch below autograd with no TLS guard; in warn mode, mark what it produced."""
+    result = op.redispatch(bits & AFTER_AUTOGRAD, *args)
+    if _FallbackMode.mode != "warn" or not autograd_state.grad_mode:
+        return result
+    inputs = _tensors(args)
+    if not any(t._requires_grad for t in inputs):
+        return result
+    outputs = _tensors(result if isinstance(result, (list, tuple)) else (result,))
+    node = None
+    for out in outputs:
+        if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            continue
+        if any(out is t for t in inputs):
+            continue
+        if out._requires_grad:
+            out.register_hook(_warn_hook(op.name))
+            continue
+        if node is None:
+            node = WarnNotImplemented(op.name)
+            node.set_next_edges(collect_next_edges(*inputs))
+        set_history(out, node)
+    return result
+
+
+_AUTOGRAD_FALLBACK_KEYS = ("AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA",
+                           "AutogradMPS", "AutogradXPU", "AutogradHPU", "AutogradLazy",
+                           "AutogradMTIA", "AutogradMAIA", "AutogradPrivateUse1",
+                           "AutogradMeta")  # fmt: skip
+
+
+def install() -> None:
+    """Make this the built-in fallback at the autograd keys (so `restore` brings it back)."""
+    keys = {DispatchKey[name] for name in _AUTOGRAD_FALLBACK_KEYS}
+    debug = f"registered at {__file__}:{sys._getframe().f_lineno}"
+    table = builtin_fallbacks.BUILTIN_FALLBACKS
+    for index, (key, _fn, _debug) in enumerate(table):
+        if key in keys:
+            table[index] = (key, autograd_fallback, debug)
+            builtin_fallbacks.restore(key)

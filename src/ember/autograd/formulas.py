@@ -1,0 +1,414 @@
+"""Helpers the derivative formulas of derivatives.yaml call, written with ember operators.
+
+Layer: autograd. In: gradients and saved values. Out: input gradients. Every
+helper is built from dispatched ember operators, so a backward pass under
+create_graph records its own graph and double backward works.
+Mirrors torch/csrc/autograd/FunctionsManual.cpp. See Note [Formulas in derivatives.yaml].
+"""
+
+from __future__ import annotations
+
+import math
+
+import ember
+
+
+def _wrap_dims(dims, ndim: int) -> list[int]:
+    if dims is None:
+        return list(range(ndim))
+    if isinstance(dims, int):
+        dims = [dims]
+    result = [d + ndim if d < 0 else d for d in dims]
+    return result if result or ndim == 0 else list(range(ndim))
+
+
+def sum_to(grad, sizes):
+    """Sum a broadcast gradient back to `sizes` (at::sum_to)."""
+    sizes = tuple(sizes)
+    if grad._sizes == sizes:
+        return grad
+    lead = len(grad._sizes) - len(sizes)
+    dims = list(range(lead))
+    dims += [lead + i for i, s in enumerate(sizes) if s == 1 and grad._sizes[lead + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.view(list(sizes)) if lead else grad
+
+
+def restore_reduced_dims(grad, dim, keepdim: bool, ndim: int | None = None):
+    """Unsqueeze the reduced dims back (so the gradient broadcasts over the input)."""
+    if keepdim:
+        return grad
+    total = ndim if ndim is not None else len(grad._sizes) + len(_as_list(dim))
+    for d in sorted(_wrap_dims(dim, total)):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def _as_list(dim):
+    if dim is None:
+        return []
+    return [dim] if isinstance(dim, int) else list(dim)
+
+
+def sum_backward(grad, sizes, dim, keepdim: bool):
+    if dim is not None and len(_as_list(dim)) == 0 and len(sizes) > 0:
+        dim = None
+    if not keepdim and len(sizes) > 0:
+        grad = restore_reduced_dims(grad, dim, False, len(sizes))
+    return grad.expand(list(sizes))
+
+
+def mean_backward(grad, sizes, dim, numel: int, keepdim: bool):
+    dims = _wrap_dims(dim, len(sizes)) if _as_list(dim) else list(range(len(sizes)))
+    count = 1
+    for d in dims:
+        count *= sizes[d]
+    return sum_backward(grad, sizes, dim, keepdim) / count
+
+
+def value_selecting_reduction_backward(grad, dim: int, indices, sizes, keepdim: bool):
+    if not keepdim and len(sizes) > 0:
+        grad = grad.unsqueeze(dim)
+        indices = indices.unsqueeze(dim)
+    return grad.new_zeros(list(sizes)).scatter(dim, indices, grad)
+
+
+def evenly_distribute_backward(grad, input, value):
+    mask = (input == value) | (input.isnan() & value.isnan())
+    count = mask.sum()
+    return mask * (grad / count)
+
+
+def scale_grad_by_count(grad, mask, dims):
+    return (grad / mask.sum(_wrap_dims(dims, len(mask._sizes)), keepdim=True)) * mask
+
+
+def mm_mat1_backward(grad, mat2, alpha=1):
+    return maybe_multiply(grad.mm(mat2.t()), alpha)
+
+
+def mm_mat2_backward(grad, mat1, alpha=1):
+    return maybe_multiply(mat1.t().mm(grad), alpha)
+
+
+def maybe_multiply(tensor, factor):
+    return tensor if factor == 1 else tensor * factor
+
+
+def softmax_backward(grad, output, dim: int):
+    return output * (grad - (grad * output).sum(dim, keepdim=True))
+
+
+def log_softmax_backward(grad, output, dim: int):
+    return grad - output.exp() * grad.sum(dim, keepdim=True)
+
+
+def logsumexp_backward(grad, self, result, dim, keepdim: bool):
+    ndim = len(self._sizes)
+    grad = restore_reduced_dims(grad, dim, keepdim, ndim)
+    result = restore_reduced_dims(result, dim, keepdim, ndim)
+    return grad * (self - result).exp()
+
+
+def threshold_backward(grad, result, threshold):
+    return grad * (result > threshold)
+
+
+def sigmoid_backward(grad, result):
+    return grad * result * (1 - result)
+
+
+def tanh_backward(grad, result):
+    return grad * (1 - result * result)
+
+
+def gelu_backward(grad, self, approximate: str):
+    if approximate == "tanh":
+        k = math.sqrt(2 / math.pi)
+        inner = k * (self + 0.044715 * self * self * self)
+        t = inner.tanh()
+        d_inner = k * (1 + 3 * 0.044715 * self * self)
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * d_inner)
+    pdf = (self * self * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
+    zero = self == 0
+    safe = ember.where(zero, ember.ones_like(self), self)
+    cdf = ember.where(zero, ember.full_like(self, 0.5), ember.gelu(safe) / safe)
+    return grad * (cdf + self * pdf)
+
+
+def pow_backward(grad, self, exponent):
+    if exponent == 0:
+        return ember.zeros_like(self)
+    return grad * exponent * self.pow(exponent - 1)
+
+
+def pow_backward_self(grad, self, exponent):
+    derivative = exponent * self.pow(exponent - 1)
+    return ember.where(exponent == 0, ember.zeros_like(derivative), grad * derivative)
+
+
+def pow_backward_exponent(grad, self, exponent, result):
+    if not isinstance(self, ember.Tensor):
+        if self == 0:
+            return ember.where(exponent >= 0, ember.zeros_like(result), grad * result * -math.inf)
+        return grad * result * math.log(self)
+    zero = (self == 0) & (exponent >= 0)
+    log = ember.where(zero, ember.ones_like(self), self).log()
+    return ember.where(zero, ember.zeros_like(result), grad * result * log)
+
+
+def clamp_backward(grad, self, min, max):
+    mask = ember.ones_like(self, dtype=ember.bool)
+    if min is not None:
+        mask = mask & (self >= min)
+    if max is not None:
+        mask = mask & (self <= max)
+    return grad * mask
+
+
+def clamp_backward_min(grad, self, min, max):
+    mask = self < min
+    if max is not None:
+        mask = mask & (min < max)
+    return grad * mask
+
+
+def clamp_backward_max(grad, self, min, max):
+    mask = self > max
+    if min is not None:
+        mask = mask | (min >= max)
+    return grad * mask
+
+
+def cumsum_backward(grad, dim: int):
+    if len(grad._sizes) == 0:
+        return grad
+    return grad.flip([dim]).cumsum(dim).flip([dim])
+
+
+def _zeros_into(grad, sizes, view_of):
+    """A zero tensor of `sizes` whose `view_of(result)` slot holds grad (select/slice/...)."""
+    result = grad.new_zeros(list(sizes))
+    view_of(result).copy_(grad)
+    return result
+
+
+def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
+    return _zeros_into(grad, sizes, lambda r: r.diagonal(offset, dim1, dim2))
+
+
+def select_backward(grad, sizes, dim: int, index: int):
+    return _zeros_into(grad, sizes, lambda r: r.select(dim, index))
+
+
+def slice_backward(grad, sizes, dim: int, start, end, step: int):
+    return _zeros_into(grad, sizes, lambda r: r.slice(dim, start, end, step))
+
+
+def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offset):
+    target = storage_offset if storage_offset is not None else offset
+    result = ember.empty_strided(list(sizes), list(strides), dtype=grad.dtype, device=grad.device)
+    result.zero_()
+    result.as_strided(list(size), list(stride), target - offset).copy_(grad)
+    return result
+
+
+def permute_backwards(grad, dims):
+    ndim = len(dims)
+    inverse = [0] * ndim
+    for position, d in enumerate(dims):
+        inverse[d % ndim if ndim else 0] = position
+    return grad.permute(inverse)
+
+
+def split_backward(grads, split_size: int, dim: int, sizes, dtype):
+    dim = dim % len(sizes)
+    total = sizes[dim]
+    split_sizes = [min(split_size, total - start) for start in range(0, total, split_size)]
+    return split_with_sizes_backward(grads, split_sizes or [0], dim, sizes, dtype)
+
+
+def split_with_sizes_backward(grads, split_sizes, dim: int, sizes, dtype):
+    dim = dim % len(sizes)
+    pieces = []
+    for grad, length in zip(grads, split_sizes):
+        if grad is None:
+            shape = list(sizes)
+            shape[dim] = length
+            grad = ember.zeros(shape, dtype=dtype)
+        pieces.append(grad)
+    return ember.cat(pieces, dim)
+
+
+def unbind_backward(grads, dim: int, sizes, dtype):
+    shape = list(sizes)
+    del shape[dim % len(sizes)]
+    pieces = [g if g is not None else ember.zeros(shape, dtype=dtype) for g in grads]
+    return ember.stack(pieces, dim)
+
+
+def cat_tensors_backward(grad, sizes_list, dim: int):
+    grads = []
+    ndim = max(len(s) for s in sizes_list)
+    dim = dim % ndim if ndim else 0
+    start = 0
+    for sizes in sizes_list:
+        if len(sizes) == 1 and sizes[0] == 0 and ndim != 1:  # legacy empty inputs
+            grads.append(None)
+            continue
+        length = sizes[dim]
+        grads.append(grad.narrow(dim, start, length))
+        start += length
+    return grads
+
+
+def stack_tensors_backward(grad, dim: int):
+    return list(grad.unbind(dim % len(grad._sizes)))
+
+
+def index_backward(zeros, indices, grad):
+    return zeros.index_put(indices, grad, True)
+
+
+def index_select_backward(grad, sizes, dim: int, index):
+    dim = dim % len(sizes) if sizes else 0
+    indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
+    return grad.new_zeros(list(sizes)).index_put(indices, grad, True)
+
+
+def gather_backward(grad, sizes, dim: int, index):
+    """scatter_add into zeros, as index_put with one full index tensor per dimension."""
+    ndim = len(index._sizes)
+    if ndim == 0:
+        return grad.new_zeros(list(sizes)).index_put([index.reshape([1])], grad.reshape([1]), True)
+    dim = dim % ndim
+    indices = []
+    for d in range(ndim):
+        if d == dim:
+            indices.append(index)
+        else:
+            shape = [1] * ndim
+            shape[d] = index._sizes[d]
+            indices.append(ember.arange(index._sizes[d]).view(shape).expand(list(index._sizes)))
+    return grad.new_zeros(list(sizes)).index_put(indices, grad, True)
+
+
+def masked_fill_backward(grad, mask):
+    return (grad * mask).sum()
+
+
+def mse_loss_backward(grad, self, target, reduction: int):
+    scale = 2.0 / self.numel() if reduction == 1 else 2.0
+    return scale * (self - target) * grad
+
+
+def div_tensor_other_backward(grad, self, other, rounding_mode=None):
+    if rounding_mode is not None:
+        return ember.zeros_like(grad)
+    return -grad * (self / other) / other
+
+
+def div_tensor_self_backward(grad, other, rounding_mode=None):
+    if rounding_mode is not None:
+        return ember.zeros_like(grad)
+    return grad / other
+
+
+def var_backward(grad, self, dim, correction, keepdim: bool):
+    ndim = len(self._sizes)
+    dims = _wrap_dims(dim, ndim) if _as_list(dim) else list(range(ndim))
+    count = 1
+    for d in dims:
+        count *= self._sizes[d]
+    correction = 1 if correction is None else correction
+    grad = restore_reduced_dims(grad, dims, keepdim, ndim)
+    return (2.0 / max(count - correction, 0)) * grad * (self - self.mean(dims, keepdim=True))
+
+
+def std_backward(result, grad, self, dim, correction, keepdim: bool):
+    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    return var_backward(grad_var, self, dim, correction, keepdim)
+
+
+def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
+    """d prod / d x_i: the product of the others, safe where inputs are zero."""
+    if dim is None:
+        if self.numel() == 0:
+            return ember.zeros_like(self)
+        grad, result, dims = grad, result, list(range(len(self._sizes)))
+    else:
+        dims = [dim % max(len(self._sizes), 1)]
+        grad = restore_reduced_dims(grad, dims, keepdim, len(self._sizes))
+        result = restore_reduced_dims(result, dims, keepdim, len(self._sizes))
+    zero = self == 0
+    if not bool(zero.any()):
+        return grad * result / self
+    zeros = zero.sum(dims, keepdim=True) if dims else zero.to(ember.int64)
+    safe = ember.where(zero, ember.ones_like(self), self)
+    others = safe.prod() if dim is None else safe.prod(dims[0], keepdim=True)
+    no_zero = grad * result / safe
+    one_zero = ember.where(zero, grad * others, ember.zeros_like(no_zero))
+    return ember.where(zeros == 0, no_zero, ember.where(zeros == 1, one_zero, 0 * no_zero))
+
+
+def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
+    p = 2.0 if p is None else float(p)
+    ndim = len(self._sizes)
+    if dim is not None:
+        grad = restore_reduced_dims(grad, dim, keepdim, ndim)
+        result = restore_reduced_dims(result, dim, keepdim, ndim)
+    if p == 0:
+        return ember.zeros_like(self)
+    if p == 1:
+        return self.sign() * grad
+    if p == 2:
+        return (self * (grad / result)).masked_fill(result == 0, 0)
+    if math.isinf(p):
+        mask = self.abs() == result
+        count = mask.sum(_wrap_dims(dim, ndim), keepdim=True) if dim is not None else mask.sum()
+        return self.sign() * mask * grad / count
+    scale = self * self.abs().pow(p - 2) * grad / result.pow(p - 1)
+    return scale.masked_fill(result == 0, 0)
+
+
+def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
+    return ember.ops.aten.nll_loss_backward(
+        grad, self, target, weight, reduction, ignore_index, total_weight
+    )
+
+
+def nll_loss(self, target, weight, reduction, ignore_index):
+    return ember.ops.aten.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
+
+
+def roll_backward(grad, shifts, dims):
+    return grad.roll([-s for s in shifts], list(dims))
+
+
+def where_self_grad(condition, grad):
+    return ember.where(condition, grad, ember.zeros_like(grad))
+
+
+def where_other_grad(condition, grad):
+    return ember.where(condition, ember.zeros_like(grad), grad)
+
+
+def maximum_backward(grad, self, other, pick_self: bool):
+    half = ember.where(self == other, grad / 2, grad)
+    losing = (self < other) if pick_self else (self > other)
+    return half.masked_fill(losing, 0)
+
+
+def minimum_backward(grad, self, other, pick_self: bool):
+    return maximum_backward(grad, self, other, not pick_self)
+
+
+def index_put_self_backward(grad, indices, values, accumulate: bool):
+    if accumulate:
+        return grad
+    return grad.index_put(indices, ember.zeros_like(values).expand_as(grad[indices]), False)
+
+
+def index_values_backward(grad, indices):
+    return ember.ops.aten.index.Tensor(grad, indices)

@@ -1,0 +1,17 @@
+"""Load the autograd layer into the dispatcher: kernels, view hook, fallback.
+
+Layer: autograd. Imported from ember/aten/load.py after the aten registrations,
+as PyTorch's VariableType registrations follow ATen's.
+"""
+
+from __future__ import annotations
+
+from . import (
+    fallback,
+    manual_kernels,  # noqa: F401  (registers resize_)
+    views,
+)
+from ._generated import autograd_kernels  # noqa: F401  (registers every autograd kernel)
+
+views.install()
+fallback.install()

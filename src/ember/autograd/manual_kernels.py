@@ -1,0 +1,29 @@
+"""Autograd kernels PyTorch writes by hand (VariableTypeManual.cpp): resize_.
+
+Layer: autograd. In: calls at the Autograd keys. Out: the same redispatch as
+the generated kernels, with the checks PyTorch's manual kernels make.
+"""
+
+from __future__ import annotations
+
+from ember.aten.binding import handle
+from ember.aten.registration import impl
+
+from .variable_type import AFTER_AUTOGRAD, BELOW_AUTOGRAD, tls
+
+_resize_ = handle("resize_")
+
+
+def resize_(ks, self, size, memory_format):
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AUTOGRAD
+    try:
+        _resize_.redispatch(ks & AFTER_AUTOGRAD, self, size, memory_format)
+    finally:
+        tls.excluded = prev
+    return self
+
+
+impl("resize_", "Autograd", resize_, keyset_arg="raw")

@@ -1,0 +1,190 @@
+"""The autograd face of Tensor: requires_grad, grad_fn, grad, data, hooks, backward.
+
+Layer: autograd. In: the Tensor class (installed once by ember/__init__).
+Out: PyTorch's autograd properties and methods on it, with PyTorch's errors.
+Mirrors torch/csrc/autograd/python_variable.cpp and torch/_tensor.py
+(backward, register_hook, retain_grad). See Note [Autograd metadata on tensors].
+"""
+
+from __future__ import annotations
+
+from ember._c10.grad_mode import autograd_state
+
+from .graph import grad_accumulator
+from .views import grad_fn_of
+
+_NOT_LEAF = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+    "var.detach()."
+)
+_INFERENCE_REQUIRES = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+)
+
+
+def _requires_grad(self) -> bool:
+    if self._requires_grad:
+        return True
+    return self._view_info is not None and grad_fn_of(self) is not None
+
+
+def _set_requires_grad(self, value) -> None:
+    value = bool(value)
+    if grad_fn_of(self) is not None:
+        if value:
+            return
+        raise RuntimeError(_NOT_LEAF)
+    if value:
+        dtype = self.dtype
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self._is_inference and not autograd_state.inference_mode:
+            raise RuntimeError(_INFERENCE_REQUIRES)
+    self._requires_grad = value
+
+
+def requires_grad_(self, requires_grad: bool = True):
+    _set_requires_grad(self, requires_grad)
+    return self
+
+
+def _grad_fn(self):
+    return grad_fn_of(self)
+
+
+def _is_leaf(self) -> bool:
+    return grad_fn_of(self) is None
+
+
+def _get_grad(self):
+    return self._grad
+
+
+def _set_grad(self, value) -> None:
+    if value is not None:
+        if value.dtype is not self.dtype:
+            raise RuntimeError("assigned grad has data of a different type")
+        if value._sizes != self._sizes:
+            raise RuntimeError("assigned grad has data of a different size")
+    self._grad = value
+
+
+def _get_data(self):
+    """A new tensor sharing storage, detached, with its own version counter (facts §6.2)."""
+    from ember._tensor import _alias_as
+
+    counter = self._version_counter if not self._is_inference else None
+    result = _alias_as(self, type(self))
+    if counter is not None:
+        from ember._c10.tensor_impl import VersionCounter
+
+        result._version_counter = VersionCounter()
+    return result
+
+
+def _set_data(self, value) -> None:
+    self._storage = value.storage()
+    self._array = value._array
+    self._set_sizes_strides(value._sizes, value._strides, value._storage_offset)
+    self.dtype = value.dtype
+
+
+def detach_(self):
+    if self._view_info is not None and self._base is not None:
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."  # noqa: E501
+        )
+    self._grad_fn = None
+    self._output_nr = 0
+    self._requires_grad = False
+    return self
+
+
+def retain_grad(self) -> None:
+    if not _requires_grad(self):
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    node = grad_fn_of(self)
+    if node is None or self._retains_grad:
+        return
+    self._retains_grad = True
+    tensor = self
+
+    def hook(grad):
+        if tensor._grad is None:
+            tensor._grad = grad.detach().clone() if grad._requires_grad else grad.clone()
+        else:
+            tensor._grad = tensor._grad + grad
+        return None
+
+    hooks = node.__dict__.setdefault("_retains_grad_hooks", {})
+    hooks[self._output_nr] = hook
+
+
+def _retains_grad_prop(self) -> bool:
+    return bool(self._retains_grad)
+
+
+class RemovableHandle:
+    __slots__ = ("_hooks", "_key")
+    _next_id = 0
+
+    def __init__(self, hooks: dict, key) -> None:
+        self._hooks = hooks
+        self._key = key
+
+    def remove(self) -> None:
+        self._hooks.pop(self._key, None)
+
+
+def register_hook(self, hook):
+    if not _requires_grad(self):
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    RemovableHandle._next_id += 1
+    key = RemovableHandle._next_id
+    node = grad_fn_of(self)
+    if node is None:  # a leaf: AccumulateGrad runs these before accumulating
+        if self._backward_hooks is None:
+            self._backward_hooks = {}
+        grad_accumulator(self)
+        self._backward_hooks[key] = hook
+        return RemovableHandle(self._backward_hooks, key)
+    table = node.__dict__.setdefault("_tensor_pre_hooks", {})
+    hooks = table.setdefault(self._output_nr, {})
+    hooks[key] = hook
+    return RemovableHandle(hooks, key)
+
+
+def register_post_accumulate_grad_hook(self, hook):
+    if grad_fn_of(self) is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", {})
+    RemovableHandle._next_id += 1
+    hooks[RemovableHandle._next_id] = hook
+    return RemovableHandle(hooks, RemovableHandle._next_id)
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    from .api import backward as run
+
+    run(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def _output_nr(self) -> int:
+    return self._output_nr
+
+
+def install(tensor_class) -> None:
+    tensor_class.requires_grad = property(_requires_grad, _set_requires_grad)
+    tensor_class.requires_grad_ = requires_grad_
+    tensor_class.grad_fn = property(_grad_fn)
+    tensor_class.is_leaf = property(_is_leaf)
+    tensor_class.grad = property(_get_grad, _set_grad)
+    tensor_class.data = property(_get_data, _set_data)
+    tensor_class.detach_ = detach_
+    tensor_class.retain_grad = retain_grad
+    tensor_class.retains_grad = property(_retains_grad_prop)
+    tensor_class.register_hook = register_hook
+    tensor_class.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
+    tensor_class.backward = backward
+    tensor_class.output_nr = property(_output_nr)

@@ -1,0 +1,216 @@
+"""What the generated autograd kernels call: guards' bits, history, in-place checks, CopySlices.
+
+Layer: autograd. In: tensors passing through the autograd kernels of
+autograd/_generated/autograd_kernels.py. Out: nodes linked into the graph.
+Mirrors torch/csrc/autograd/VariableTypeUtils.h (check_inplace,
+rebase_history), variable.cpp (the view's lazily rebuilt grad_fn),
+functions/tensor.cpp (CopySlices) and autograd/functions/basic_ops.h
+(NotImplemented).
+
+Note [Generated autograd kernels]
+---------------------------------
+Each kernel reads one flag per input (`_requires_grad`, see Note [Autograd
+metadata on tensors]) and grad mode. Only when both say so does it build the
+node, set its edges (one per differentiable input, schema order) and save
+what the formulas use. It then redispatches with `ks & after_autograd_keyset`
+with the TLS exclude set widened inline (no guard object: this runs on every
+call): functional ops exclude ADInplaceOrView too, view and in-place ops do
+not, so the ADInplaceOrView kernel still bumps versions and records views
+(facts §6.1). Afterwards outputs get the node as grad_fn (set_history), or,
+for in-place ops, the mutated tensor's history is rebased (rebase_history),
+which for a view rewrites its base's history through CopySlices.
+"""
+
+from __future__ import annotations
+
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import (
+    after_autograd_keyset,
+    autograd_dispatch_keyset,
+    key_bits,
+)
+from ember._c10.grad_mode import autograd_state as state
+from ember._c10.tls import local_state as tls
+
+from .graph import (
+    Node,
+    any_requires_grad,
+    gradient_edge,
+    set_history,
+)
+from .saved_variable import SavedVariable, node_short_name
+from .views import CreationMeta, grad_fn_of
+
+__all__ = [
+    "AFTER_AUTOGRAD",
+    "BELOW_AUTOGRAD",
+    "BELOW_AD_INPLACE_OR_VIEW",
+    "OUT_ERROR",
+    "GeneratedNode",
+    "NotImplementedNode",
+    "CopySlices",
+    "SavedVariable",
+    "any_requires_grad",
+    "check_inplace",
+    "gradient_edge",
+    "rebase_history",
+    "set_history",
+    "state",
+    "tls",
+]
+
+AFTER_AUTOGRAD = after_autograd_keyset.raw_repr()
+BELOW_AUTOGRAD = autograd_dispatch_keyset.raw_repr()
+BELOW_AD_INPLACE_OR_VIEW = BELOW_AUTOGRAD | key_bits(DispatchKey.ADInplaceOrView)
+
+OUT_ERROR = (
+    "{name}(): functions with out=... arguments don't support automatic differentiation, "
+    "but one of the arguments requires grad."
+)
+_LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
+_VIEW_OF_LEAF = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."  # noqa: E501
+)
+_CLARIFY = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the {block} block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+    + _CLARIFY.format(block="no_grad")
+)
+_INFERENCE_VIEW = (
+    "A view was created in inference mode and is being modified inplace in normal mode."
+    + _CLARIFY.format(block="inference_mode")
+)
+_MULTI_OUTPUT = (
+    "{prefix} is a view and is being modified inplace. This view is the output of a function "
+    "that returns multiple views. Such functions do not allow the output views to be modified "
+    "inplace. You should replace the inplace operation by an out-of-place one."
+)
+
+
+class GeneratedNode(Node):
+    """Base of the generated nodes: saved variables named in `_saved_names`."""
+
+    _saved_names: tuple[str, ...] = ()
+
+    def release_variables(self) -> None:
+        for name in self._saved_names:
+            value = getattr(self, "_saved_" + name, None)
+            if isinstance(value, SavedVariable):
+                value.release()
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, SavedVariable):
+                        item.release()
+        self._released = True
+
+    def any_output_needed(self, start: int, count: int) -> bool:
+        return any(self.should_compute_output(i) for i in range(start, start + count))
+
+
+class NotImplementedNode(Node):
+    """The grad_fn of an operator without a derivative formula; backward through it fails."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__()
+        self._op_name = op_name
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def apply(self, grads: list) -> tuple:
+        raise RuntimeError(f"derivative for {self._op_name} is not implemented")
+
+
+def _handle_view_on_rebase(view, info) -> None:
+    meta = info.creation_meta
+    if meta == CreationMeta.DEFAULT:
+        return
+    if meta == CreationMeta.NO_GRAD_MODE:
+        raise RuntimeError(_NO_GRAD_VIEW)
+    if meta == CreationMeta.INFERENCE_MODE:
+        raise RuntimeError(_INFERENCE_VIEW)
+    producer = view._grad_fn
+    if producer is not None:
+        prefix = f"Output {view._output_nr} of {node_short_name(producer)}"
+    else:
+        prefix = "A view"
+    raise RuntimeError(_MULTI_OUTPUT.format(prefix=prefix))
+
+
+def check_inplace(tensor) -> None:
+    """Called when an in-place op will record: the view and leaf checks of PyTorch."""
+    info = tensor._view_info
+    if info is not None and tensor._base is not None:
+        _handle_view_on_rebase(tensor, info)
+        if tensor._requires_grad and tensor._base._grad_fn is None:
+            raise RuntimeError(_VIEW_OF_LEAF)
+    if tensor._requires_grad and grad_fn_of(tensor) is None:
+        raise RuntimeError(_LEAF)
+
+
+def rebase_history(tensor, node: Node) -> None:
+    """The in-place output `tensor` is now output 0 of `node` (its base's, if a view)."""
+    info = tensor._view_info
+    if info is not None and tensor._base is not None:
+        base = tensor._base
+        copy = CopySlices(base, tensor, node)
+        base._grad_fn = copy
+        base._output_nr = 0
+        base._requires_grad = True
+        info.attr_version = -1  # the view's grad_fn is rebuilt from the base's
+        grad_fn_of(tensor)
+        return
+    node.add_input_metadata(tensor)
+    tensor._grad_fn = node
+    tensor._output_nr = 0
+    tensor._requires_grad = True
+
+
+class CopySlices(Node):
+    """An in-place op on a view, seen from its base: run `fn` on the view's slice of grad."""
+
+    def __init__(self, base, view, fn: Node) -> None:
+        super().__init__()
+        self._base_geometry = (base._sizes, base._strides, base._storage_offset)
+        self._view_geometry = (view._sizes, view._strides, view._storage_offset)
+        self.fn = fn
+        self.add_input_metadata(base)
+        base_edge = gradient_edge(base)
+        fn.add_input_metadata(view)
+        fn.set_next_edges((base_edge, *fn._next_edges[1:]))
+        self.set_next_edges(fn._next_edges)
+
+    def apply(self, grads: list) -> list:
+        import ember
+
+        grad = grads[0]
+        if grad is None:
+            return [None] * len(self._next_edges)
+        sizes, strides, offset = self._base_geometry
+        result = ember.empty_strided(sizes, strides, dtype=grad.dtype, device=grad.device)
+        result.copy_(grad)
+        view_sizes, view_strides, view_offset = self._view_geometry
+        grad_slice = result.as_strided(view_sizes, view_strides, view_offset - offset)
+        res = self.fn.apply([grad_slice.clone()])
+        out = [None] * len(self._next_edges)
+        for i, value in enumerate(res):
+            if not self.should_compute_output(i):
+                continue
+            if i == 0:
+                if value is None:
+                    grad_slice.zero_()
+                else:
+                    grad_slice.copy_(value)
+                out[0] = result
+            else:
+                out[i] = value
+        return out
+
+    def release_variables(self) -> None:
+        self.fn.release_variables()
+        self._released = True

@@ -1,0 +1,258 @@
+"""Write the autograd layer: backward node classes and the Autograd kernels.
+
+Layer: codegen. In: AutogradOps (codegen/autograd_model.py). Out: the source of
+autograd/_generated/nodes.py (one Node class per derivatives.yaml entry) and
+autograd/_generated/autograd_kernels.py (one kernel per operator, registered
+at the Autograd alias). Mirrors torchgen/packaged/autograd/gen_autograd_functions.py
+(Functions.h/.cpp) and gen_variable_type.py (VariableType.cpp).
+See Note [Formulas in derivatives.yaml] and Note [Generated autograd kernels].
+"""
+
+from __future__ import annotations
+
+from .autograd_model import METADATA_SUFFIXES, AutogradOp, helper_names, is_tensor_type
+from .gen_python import HEADER
+
+_HEADER = HEADER.replace("aten/native_functions.yaml", "autograd/derivatives.yaml")
+
+_METADATA_EXPR = {
+    "_sizes": "{v}._sizes",
+    "_strides": "{v}._strides",
+    "_dtype": "{v}.dtype",
+    "_numel": "{v}.numel()",
+    "_dim": "len({v}._sizes)",
+    "_storage_offset": "{v}._storage_offset",
+}
+
+
+def _outputs(op: AutogradOp) -> list[str]:
+    return [r.name or f"result{i}" for i, r in enumerate(op.f.func.returns)]
+
+
+def _plan_saves(op: AutogradOp):
+    """(inputs saved before the call, outputs saved after): (attribute, expression) pairs."""
+    f, d = op.f, op.derivative
+    used = d.names_used()
+    args = {a.name: a for a in f.func.arguments}
+    before, after = [], []
+    outputs = _outputs(op)
+    for name in sorted(used):
+        if name in args:
+            arg = args[name]
+            tensor, is_list = arg.type.is_tensor_like() if is_tensor_type(arg) else (False, False)
+            if not tensor:
+                before.append((name, name))
+            elif is_list:
+                before.append((name, f"[SavedVariable(t) for t in {name}]"))
+            elif op.f.is_inplace and name == "self":
+                before.append((name, "SavedVariable(self.clone())"))
+            else:
+                before.append((name, f"SavedVariable({name})"))
+            continue
+        if name == "result" or name in outputs:
+            if len(outputs) == 1 or name == "result":
+                source = "self" if f.is_inplace else "result"
+            else:
+                source = f"result[{outputs.index(name)}]"
+            after.append((name, f"SavedVariable({source}, True)"))
+            continue
+        for suffix in METADATA_SUFFIXES:
+            arg_name = name[: -len(suffix)]
+            if name.endswith(suffix) and arg_name in args:
+                template = _METADATA_EXPR[suffix]
+                if args[arg_name].type.is_tensor_like()[1]:
+                    expr = "[" + template.format(v="t") + f" for t in {arg_name}]"
+                else:
+                    expr = template.format(v=arg_name)
+                before.append((name, expr))
+                break
+    return before, after
+
+
+def _unpack(op: AutogradOp, name: str) -> str:
+    f = op.f
+    args = {a.name: a for a in f.func.arguments}
+    if name in args and is_tensor_type(args[name]):
+        if args[name].type.is_tensor_like()[1]:
+            return f"[s.unpack(node) for s in node._saved_{name}]"
+        return f"node._saved_{name}.unpack(node)"
+    if name == "result" or name in _outputs(op):
+        return f"node._saved_{name}.unpack(node)"
+    return f"node._saved_{name}"
+
+
+def node_class(op: AutogradOp) -> list[str]:
+    d = op.derivative
+    before, after = _plan_saves(op)
+    saved = [name for name, _ in before + after]
+    lines = ["", "", f"class {d.node}(GeneratedNode):"]
+    lines.append(f'    """Backward of aten::{d.op}."""')
+    lines.append("")
+    lines.append(f"    _saved_names = {tuple(saved)!r}")
+    lines.append("")
+    lines.append("    def apply(node, grads):")
+    used = d.names_used()
+    inputs = op.differentiable_inputs
+    if "grad" in used:
+        lines.append("        grad = grads[0]")
+        lines.append("        if grad is None:")
+        lines.append("            return (None,) * len(node._next_edges)")
+    for name in saved:
+        lines.append(f"        {name} = {_unpack(op, name)}")
+    lines.append("        out = []")
+    for arg in inputs:
+        formula = d.formulas[arg.name]
+        if arg.type.is_tensor_like()[1]:
+            lines.append(f"        n, start = node._n_{arg.name}, len(out)")
+            lines.append("        if node.any_output_needed(start, n):")
+            lines.append(f"            out.extend({formula})")
+            lines.append("        else:")
+            lines.append("            out.extend([None] * n)")
+        else:
+            lines.append("        if node.should_compute_output(len(out)):")
+            lines.append(f"            out.append({formula})")
+            lines.append("        else:")
+            lines.append("            out.append(None)")
+    lines.append("        return out")
+    return lines
+
+
+def write_nodes(ops: list[AutogradOp], helpers: list[str]) -> str:
+    doc = "Backward nodes, one per derivatives.yaml entry (mirrors torch/csrc/autograd/generated/Functions.cpp)."  # noqa: E501
+    lines = [_HEADER + f'"""{doc}"""', "", "# ruff: noqa", ""]
+    lines.append("import ember")
+    lines.append("from ember.autograd.formulas import (")
+    lines += [f"    {name}," for name in helpers]
+    lines.append(")")
+    lines.append("from ember.autograd.variable_type import GeneratedNode")
+    seen = set()
+    for op in ops:
+        if op.kind != "record" or op.derivative.node in seen:
+            continue
+        seen.add(op.derivative.node)
+        lines += node_class(op)
+    return "\n".join(lines) + "\n"
+
+
+def _requires_expr(inputs) -> str:
+    parts = []
+    for arg in inputs:
+        optional = arg.type.kind == "optional"
+        if arg.type.is_tensor_like()[1]:
+            parts.append(f"any_requires_grad({arg.name})")
+        elif optional:
+            parts.append(f"({arg.name} is not None and {arg.name}._requires_grad)")
+        else:
+            parts.append(f"{arg.name}._requires_grad")
+    return " or ".join(parts) if parts else "False"
+
+
+def _edges_expr(inputs) -> str:
+    parts = []
+    for arg in inputs:
+        if arg.type.is_tensor_like()[1]:
+            parts.append(f"*[gradient_edge(t) for t in {arg.name}]")
+        else:
+            parts.append(f"gradient_edge({arg.name})")
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def _history(op: AutogradOp) -> str:
+    f, d = op.f, op.derivative
+    if f.is_inplace:
+        return "rebase_history(self, node)"
+    returns = f.func.returns
+    if len(returns) == 1:
+        return "set_history(result, node)"
+    flags = d.output_differentiability if d and d.output_differentiability else None
+    flags = flags or (True,) * len(returns)
+    chosen = [f"result[{i}]" for i, flag in enumerate(flags) if flag]
+    return f"set_history(({', '.join(chosen)},), node)"
+
+
+def kernel(op: AutogradOp) -> list[str]:
+    f = op.f
+    args = [a.name for a in f.func.arguments]
+    handle = f"_{f.kernel}"
+    lines = ["", "", f'{handle} = handle("{f.name}")', "", ""]
+    lines.append(f"def {f.kernel}(ks, {', '.join(args)}):")
+    functional = not (f.is_view or f.is_inplace or f.is_out or f.func.is_mutable)
+    below = "BELOW_AD_INPLACE_OR_VIEW" if functional else "BELOW_AUTOGRAD"
+    call = f"{handle}.redispatch(ks & AFTER_AUTOGRAD, {', '.join(args)})"
+    records = op.kind in ("record", "not_implemented")
+    if op.kind == "out":
+        tensors = [a for a in f.func.arguments if is_tensor_type(a) and not a.is_out]
+        lines.append(f"    if state.grad_mode and ({_requires_expr(tensors)}):")
+        lines.append(f'        raise RuntimeError(OUT_ERROR.format(name="{f.base_name}"))')
+    if records:
+        inputs = op.differentiable_inputs
+        lines.append(f"    requires = state.grad_mode and ({_requires_expr(inputs)})")
+        lines.append("    if requires:")
+        if f.is_inplace:
+            lines.append("        check_inplace(self)")
+        if op.kind == "not_implemented":
+            lines.append(f'        node = NotImplementedNode("aten::{f.base_name}")')
+        else:
+            lines.append(f"        node = nodes.{op.derivative.node}()")
+        lines.append(f"        node._next_edges = {_edges_expr(inputs)}")
+        for arg in inputs:
+            if arg.type.is_tensor_like()[1]:
+                lines.append(f"        node._n_{arg.name} = len({arg.name})")
+        before, after = _plan_saves(op) if op.kind == "record" else ([], [])
+        for name, expr in before:
+            lines.append(f"        node._saved_{name} = {expr}")
+    lines.append("    prev = tls.excluded")
+    lines.append(f"    tls.excluded = prev | {below}")
+    lines.append("    try:")
+    lines.append(f"        result = {call}")
+    lines.append("    finally:")
+    lines.append("        tls.excluded = prev")
+    if records:
+        lines.append("    if requires:")
+        lines.append(f"        {_history(op)}")
+        for name, expr in after:
+            lines.append(f"        node._saved_{name} = {expr}")
+    lines.append("    return result")
+    return lines
+
+
+def write_kernels(ops: list[AutogradOp]) -> str:
+    doc = "Autograd kernels, one per operator (mirrors torch/csrc/autograd/generated/VariableType.cpp)."  # noqa: E501
+    lines = [_HEADER + f'"""{doc}"""', "", "# ruff: noqa", ""]
+    lines.append("from ember.aten.binding import handle")
+    lines.append("from ember.aten.registration import impl")
+    lines.append("from ember.autograd._generated import nodes")
+    lines.append("from ember.autograd.variable_type import (")
+    for name in (
+        "AFTER_AUTOGRAD",
+        "BELOW_AD_INPLACE_OR_VIEW",
+        "BELOW_AUTOGRAD",
+        "OUT_ERROR",
+        "NotImplementedNode",
+        "SavedVariable",
+        "any_requires_grad",
+        "check_inplace",
+        "gradient_edge",
+        "rebase_history",
+        "set_history",
+        "state",
+        "tls",
+    ):
+        lines.append(f"    {name},")
+    lines.append(")")
+    chosen = [op for op in ops if op.kind != "manual"]
+    for op in chosen:
+        lines += kernel(op)
+    lines += ["", ""]
+    for op in chosen:
+        lines.append(f'impl("{op.f.name}", "Autograd", {op.f.kernel}, keyset_arg="raw")')
+    return "\n".join(lines) + "\n"
+
+
+def used_helpers(ops: list[AutogradOp]) -> list[str]:
+    helpers = helper_names()
+    names = set()
+    for op in ops:
+        if op.kind == "record":
+            names |= op.derivative.names_used() & helpers
+    return sorted(names)

@@ -37,6 +37,7 @@ __all__ = ["trace", "explain", "Trace", "DispatchEvent", "Explanation", "TRACE_S
 
 TRACE_SCHEMA_VERSION = "ember.dispatch.trace/1"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_TOOLS_DIR = os.path.join(_PACKAGE_DIR, "tools") + os.sep  # ember's tools call ember as users do
 _VALUE_PREVIEW_LIMIT = 16  # results with at most this many elements keep their values
 
 
@@ -61,6 +62,7 @@ class DispatchEvent:
     caller: str | None = None  # FILE:LINE of the Python code, for calls made outside ember
     source: str | None = None  # that line's text
     binding: str | None = None  # the ember function that made the call (module.function)
+    schema: str | None = None  # the operator's schema, for top-level calls
     elapsed_ns: int = 0
     result: list[dict] | None = None
     error: str | None = None
@@ -114,6 +116,7 @@ class DispatchEvent:
             "caller": self.caller,
             "source": self.source,
             "binding": self.binding,
+            "schema": self.schema,
             "elapsed_ns": self.elapsed_ns,
             "result": self.result,
             "error": self.error,
@@ -216,6 +219,7 @@ class Trace:
         )
         if not self._stack:
             event.caller, event.source, event.binding = _caller()
+            event.schema = str(schema) if schema is not None else None
         return event
 
     # -- reading and rendering -------------------------------------------------------
@@ -268,7 +272,7 @@ def _caller() -> tuple[str | None, str | None, str | None]:
     """(FILE:LINE, source line, binding) of the first frame outside ember, for a top-level call."""
     frame = sys._getframe(2)
     binding = None
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and _is_internal(frame.f_code.co_filename):
         module = frame.f_globals.get("__name__", "")
         if not module.startswith(("ember._dispatch", "ember.dispatch")):
             binding = f"{module}.{frame.f_code.co_name}"
@@ -278,6 +282,10 @@ def _caller() -> tuple[str | None, str | None, str | None]:
     filename, line = frame.f_code.co_filename, frame.f_lineno
     source = linecache.getline(filename, line).strip() or None
     return f"{filename}:{line}", source, binding
+
+
+def _is_internal(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_TOOLS_DIR)
 
 
 def _describe_result(result, with_values: bool) -> list[dict] | None:

@@ -1,38 +1,216 @@
-"""The `ember` command line.
+"""The `ember` command line: trace, table, explain, keys, demo.
 
-Layer: tools. `ember demo` registers an operator through ember.library, calls
-it, and prints the dispatch table the registration computed.
+Layer: tools (the only importer of ember.tools). In: argv. Out: text on stdout
+(coloured by rich when the terminal supports it; NO_COLOR is honoured), files
+(--json, --html, route.html), and exit codes scripts can rely on:
+0 ok, 1 the traced script failed, 2 usage (bad arguments, unknown operator).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import runpy
 import sys
+import traceback
+
+OK, SCRIPT_FAILED, USAGE = 0, 1, 2
 
 
-def demo(args: argparse.Namespace) -> int:
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, stderr=stderr)
+
+
+def _usage_error(message: str) -> int:
+    print(f"ember: error: {message}", file=sys.stderr)
+    return USAGE
+
+
+# -- ember trace ---------------------------------------------------------------------------
+def cmd_trace(args: argparse.Namespace) -> int:
     import ember
 
-    lib = ember.library.Library("ember_demo", "DEF")
-    lib.define("twice(Tensor x) -> Tensor")
-    lib.impl("twice", lambda x: x * 2, "CPU")
-    x = ember.tensor([1.0, 3.0])
-    print(">>> ember.ops.ember_demo.twice(ember.tensor([1.0, 3.0]))")
-    print(ember.ops.ember_demo.twice(x))
-    print()
-    print(">>> print(ember._C._dispatch_dump_table('ember_demo::twice'))")
-    print(ember._C._dispatch_dump_table("ember_demo::twice"))
-    return 0
+    if not os.path.isfile(args.script):
+        return _usage_error(f"no such script: {args.script}")
+    status = OK
+    saved_argv = sys.argv
+    sys.argv = [args.script, *args.script_args]
+    recorded = ember.dispatch.trace()
+    try:
+        with recorded:
+            runpy.run_path(args.script, run_name="__main__")
+    except SystemExit as stop:
+        status = OK if stop.code in (None, 0) else SCRIPT_FAILED
+    except BaseException:  # the script's own failure: report it, keep the partial trace
+        traceback.print_exc()
+        status = SCRIPT_FAILED
+    finally:
+        sys.argv = saved_argv
+    data = recorded.to_dict()
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+    if args.html and data["events"]:
+        from .route import trace_page
+
+        with open(args.html, "w", encoding="utf-8") as out:
+            out.write(trace_page(data, f"ember trace {os.path.basename(args.script)}"))
+    if args.tree:
+        from .render import trace_tree
+
+        _console().print(trace_tree(data, f"ember trace {args.script}"))
+    elif args.text or not (args.json or args.html):
+        sys.stdout.write(recorded.text())
+    return status
+
+
+# -- ember table -----------------------------------------------------------------------------
+def cmd_table(args: argparse.Namespace) -> int:
+    import ember
+    from ember._dispatch.dispatcher import dispatcher
+
+    name = args.op.removesuffix(".default")
+    if dispatcher.find_op(name) is None:
+        return _usage_error(f"no operator named {args.op}")
+    if args.registrations:
+        sys.stdout.write(ember._C._dispatch_dump(name))
+    else:
+        sys.stdout.write(ember._C._dispatch_dump_table(name))
+    return OK
+
+
+# -- ember explain ---------------------------------------------------------------------------
+def _placeholder(argument, device: str, requires_grad: bool):
+    """A value of the argument's type: tensors of shape [2, 2] (ones), others a neutral value."""
+    import ember
+
+    text = str(argument.type)
+    if "Tensor" in text:
+        tensor = ember.ones(2, 2, device=device)
+        if requires_grad:
+            tensor.requires_grad_(True)
+        return [tensor, ember.ones(2, 2, device=device)] if "[]" in text else tensor
+    if argument.default is not None or text.endswith("?"):
+        return None
+    for prefix, value in (("int[", [0]), ("SymInt[", [0]), ("int", 0), ("SymInt", 0),
+                          ("float", 1.0), ("bool", False), ("Scalar", 1), ("str", "")):  # fmt: skip
+        if text.startswith(prefix):
+            return value
+    return None
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    import ember
+    from ember._dispatch.dispatcher import dispatcher
+
+    name = args.op.removesuffix(".default")
+    handle = dispatcher.find_op(name)
+    if handle is None or handle.schema is None:
+        return _usage_error(f"no operator named {args.op}")
+    from .demo import _context
+
+    with _context(args.mode):
+        values, first = [], True
+        for argument in handle.schema.arguments:
+            if argument.kwarg_only:
+                break
+            value = _placeholder(argument, args.device, args.requires_grad and first)
+            first = first and "Tensor" not in str(argument.type)
+            values.append(value)
+        explanation = ember.dispatch.explain(name, *values)
+    if args.json:
+        print(json.dumps(explanation.to_dict(), indent=1))
+    else:
+        _console().print(str(explanation), markup=False)
+    return OK
+
+
+# -- ember keys ------------------------------------------------------------------------------
+def cmd_keys(args: argparse.Namespace) -> int:
+    from .keys import key_rows
+
+    console = _console()
+    console.print("[bold]DispatchKey order[/] (higher value = dispatched first; facts §1)")
+    for value, name, kind, used in key_rows(all_backends=args.all):
+        style = "" if used else "[dim]"
+        end = "" if used else "[/]"
+        console.print(f"{style}{value:>4}  {name:<38} {kind:<25} {used or '-'}{end}")
+    return OK
+
+
+# -- ember demo ------------------------------------------------------------------------------
+def cmd_demo(args: argparse.Namespace) -> int:
+    from . import demo
+
+    console = _console()
+    if console.is_terminal:
+        with console.status("recording torch.mm(a, b) under each condition..."):
+            variants = demo.record_all()
+    else:
+        variants = demo.record_all()
+    for variant in variants:
+        lines = demo.summary_lines(variant)
+        console.print(f"[bold cyan]{lines[0]}[/]")
+        for line in lines[1:]:
+            console.print(line, markup=False)
+    demo.write_page(args.output, variants)
+    console.print(f"wrote {args.output} (open it in a browser; it needs no network)")
+    return OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ember",
+        description="ember: PyTorch's dispatcher in Python. See which kernel runs, and why.",
+        epilog="Exit status: 0 ok, 1 the traced script failed, 2 usage error.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    trace = commands.add_parser("trace", help="run a script under ember.dispatch.trace()")
+    trace.add_argument("script", help="the Python script to run (with `import ember as torch`)")
+    trace.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments for the script")
+    trace.add_argument("--json", metavar="FILE", help="write the trace as JSON (trace.schema.json)")
+    trace.add_argument(
+        "--html", metavar="FILE", help="write the route view of every top-level call"
+    )
+    trace.add_argument("--tree", action="store_true", help="print the trace as a tree")
+    trace.add_argument("--text", action="store_true", help="print the debug-build text lines")
+    trace.set_defaults(run=cmd_trace)
+
+    table = commands.add_parser("table", help="an operator's computed dispatch table")
+    table.add_argument("op", help="e.g. aten::mm or aten::add.Tensor")
+    table.add_argument("--registrations", action="store_true",
+                       help="the registrations (torch._C._dispatch_dump) instead")  # fmt: skip
+    table.set_defaults(run=cmd_table)
+
+    explain = commands.add_parser("explain", help="why a call reaches its kernel (runs nothing)")
+    explain.add_argument("op", help="e.g. aten::mm")
+    explain.add_argument("--device", choices=("cpu", "meta"), default="cpu")
+    explain.add_argument("--requires-grad", action="store_true",
+                         help="the first tensor argument requires grad")  # fmt: skip
+    explain.add_argument("--mode", choices=("grad", "no_grad", "inference_mode"), default="grad",
+                         help="tensors are made and the call explained inside this mode")  # fmt: skip
+    explain.add_argument("--json", action="store_true", help="print the facts as JSON")
+    explain.set_defaults(run=cmd_explain)
+
+    keys = commands.add_parser("keys", help="the dispatch key order, with what ember implements")
+    keys.add_argument("--all", action="store_true", help="list every per-backend runtime key")
+    keys.set_defaults(run=cmd_keys)
+
+    demo = commands.add_parser(
+        "demo", help="seed 000's mm program in four modes; writes route.html"
+    )
+    demo.add_argument("--output", "-o", default="route.html", metavar="FILE")
+    demo.set_defaults(run=cmd_demo)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="ember", description="ember: PyTorch's dispatcher, in Python"
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="register an operator, call it, print its dispatch table")
-    args = parser.parse_args(argv)
-    return {"demo": demo}[args.command](args)
+    args = build_parser().parse_args(argv)
+    return args.run(args)
 
 
 if __name__ == "__main__":

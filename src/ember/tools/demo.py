@@ -1,0 +1,86 @@
+"""`ember demo`: seed 000's mm program under each condition, traced, and its route view.
+
+Layer: tools. In: nothing (the program is fixed: a [1, 2] @ [3, 4]^T product,
+the same values every time). Out: for each condition (grad / plain / no_grad /
+inference_mode, on cpu and on meta) the recorded trace of the ``mm`` call, a
+printed summary of each route, and ``route.html`` built from those traces.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+MODES = ("grad", "plain", "no_grad", "inference_mode")
+DEVICES = ("cpu", "meta")
+
+PROGRAM = """\
+import ember as torch
+with CONTEXT:          # grad, plain: nothing; no_grad: torch.no_grad(); inference_mode: torch.inference_mode()
+    a = torch.tensor([[1., 2.]], requires_grad=REQUIRES_GRAD, device=DEVICE)   # plain: False
+    b = torch.tensor([[3.], [4.]], device=DEVICE)
+    with ember.dispatch.trace() as t:
+        y = torch.mm(a, b)
+print(y, y.grad_fn)    # grad: 11 and MmBackward0; the others: 11 and None"""
+
+
+def _context(mode: str):
+    import ember
+
+    if mode == "no_grad":
+        return ember.no_grad()
+    if mode == "inference_mode":
+        return ember.inference_mode()
+    return contextlib.nullcontext()
+
+
+def record(mode: str, device: str = "cpu") -> dict:
+    """The trace (JSON form) of seed 000's ``torch.mm(a, b)`` under one condition."""
+    import ember
+
+    with _context(mode):
+        a = ember.tensor([[1.0, 2.0]], requires_grad=mode != "plain", device=device)
+        b = ember.tensor([[3.0], [4.0]], device=device)
+        with ember.dispatch.trace() as recorded:
+            y = ember.mm(a, b)
+    del y
+    return recorded.to_dict()
+
+
+def record_all() -> list[dict]:
+    """Every condition, as the variants ``route.page`` takes."""
+    return [
+        {"condition": {"mode": mode, "device": device}, "trace": record(mode, device)}
+        for device in DEVICES
+        for mode in MODES
+    ]
+
+
+def write_page(path, variants: list[dict] | None = None) -> list[dict]:
+    from . import route
+
+    variants = variants if variants is not None else record_all()
+    html = route.page(
+        variants,
+        {"mode": list(MODES), "device": list(DEVICES)},
+        "ember: the route of torch.mm(a, b)",
+        PROGRAM,
+    )
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(html)
+    return variants
+
+
+def summary_lines(variant: dict) -> list[str]:
+    """The printed account of one condition's route."""
+    from . import route
+
+    condition = variant["condition"]
+    path = route.route_of(variant["trace"]["events"][0])
+    facts = path["summary"]
+    return [
+        f"== {condition['mode']} on {condition['device']} ==",
+        *path["text"].rstrip("\n").split("\n"),
+        f"   key set {facts['dispatch_keys']}",
+        f"   kernels {facts['kernels']}",
+        f"   backward node {facts['backward_node']}; result {facts['result']}",
+    ]

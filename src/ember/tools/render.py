@@ -1,0 +1,76 @@
+"""Terminal renderings of traces: a rich tree, and validation against the JSON schema.
+
+Layer: tools. In: trace dictionaries (ember.dispatch's JSON form). Out: a
+``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel,
+time, result) and the schema checks used by the tests and ``ember trace --json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SCHEMA_PATH = Path(__file__).with_name("trace.schema.json")
+
+
+def load_schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def validate(trace: dict) -> None:
+    """Raise ``jsonschema.ValidationError`` when ``trace`` does not follow trace.schema.json."""
+    import jsonschema
+
+    jsonschema.validate(trace, load_schema())
+
+
+def _duration(ns: int) -> str:
+    if ns < 1_000:
+        return f"{ns} ns"
+    if ns < 1_000_000:
+        return f"{ns / 1_000:.1f} µs"
+    return f"{ns / 1_000_000:.2f} ms"
+
+
+def _result(event: dict) -> str:
+    if event.get("error"):
+        return f"[red]{event['error']}[/]"
+    parts = []
+    for tensor in event.get("result") or []:
+        grad = f" grad_fn={tensor['grad_fn']}" if tensor.get("grad_fn") else ""
+        parts.append(f"{tensor['dtype']}{list(tensor['shape'])}{grad}")
+    return ", ".join(parts)
+
+
+def event_label(event: dict) -> str:
+    """One node's text, in rich markup."""
+    from rich.markup import escape
+
+    kernel = event["kernel"]
+    colour = "cyan" if event["kind"] == "call" else "magenta"
+    text = f"[{colour}]{escape('[' + event['kind'] + ']')}[/] [bold]{escape(event['op'])}[/]"
+    text += f" -> [yellow]{escape(event['key'])}[/]"
+    if kernel is not None:
+        fall = "fallthrough " if kernel["fallthrough"] else ""
+        text += f" [dim]{escape(kernel['name'])} [{fall}{escape(kernel['label'])}][/]"
+    text += f" [green]{_duration(event['elapsed_ns'])}[/]"
+    result = _result(event)
+    if result:
+        text += f" => {escape(result) if not event.get('error') else result}"
+    return text
+
+
+def trace_tree(trace: dict, title: str = "dispatch trace"):
+    """A ``rich.tree.Tree`` with one node per dispatch, children nested under their kernel."""
+    from rich.tree import Tree
+
+    root = Tree(f"[bold]{title}[/]")
+
+    def add(parent, event: dict) -> None:
+        node = parent.add(event_label(event))
+        for child in event["children"]:
+            add(node, child)
+
+    for event in trace["events"]:
+        add(root, event)
+    return root

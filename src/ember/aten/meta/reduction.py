@@ -140,6 +140,8 @@ def amin(self, dim, keepdim) -> StructuredMeta:
 
 
 def _argmax_argmin(name: str, self, dim, keepdim) -> StructuredMeta:
+    if self.dtype is dtypes.bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is not None:
         wrapped = wrap_dim(dim, self.dim())
         zero_numel_check_dims(self, [wrapped], f"{name}()")

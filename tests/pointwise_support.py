@@ -182,7 +182,7 @@ def run_both(e_call, t_call, m_call=None, *, values: bool = True, tol_dtype=None
     except Exception as exc:  # noqa: BLE001 (any torch error must be matched)
         with pytest.raises(type(exc)) as info:
             e_call()
-        assert str(info.value) == str(exc)
+        assert str(info.value) == str(exc), (str(info.value), str(exc))
         return None
     got = e_call()
     if tol_dtype is not None and not isinstance(tol_dtype, str):

@@ -23,6 +23,8 @@ from pointwise_support import (
     values,
 )
 
+from ember._c10.tensor_impl import make_view
+
 torch = pytest.importorskip("torch")
 
 # (name, functional overload, in-place overload, out overload, keyword arguments)
@@ -208,3 +210,27 @@ def test_float_special_values():
         t_result = t_op(t_a, t_b, **kwargs)
         np.testing.assert_array_equal(e_result.ndarray(), t_result.numpy())
         np.testing.assert_array_equal(np.signbit(e_result.ndarray()), np.signbit(t_result.numpy()))
+
+
+@pytest.mark.parametrize(
+    "name, overload, args",
+    [
+        ("add_", "Tensor", (1.0,)),
+        ("neg_", "default", ()),
+        ("clamp_", "default", (0,)),
+        ("logical_not_", "default", ()),
+        ("eq_", "Scalar", (1,)),
+        ("floor_divide_", "Tensor", (2.0,)),
+        ("abs_", "default", ()),
+    ],
+)
+def test_inplace_on_expanded_tensor(name, overload, args):
+    """TensorIterator's memory-overlap check: an expanded tensor cannot be written to."""
+    e_base, t_base, _ = pair(np.zeros(1, dtype=np.float32))
+    e_self = make_view(e_base, (3,), (0,), 0)
+    t_self = t_base.expand(3)
+    e_op, t_op = aten(name, overload)
+    as_tensor = overload == "Tensor"
+    e_args = [pair(np.array(a, dtype=np.float32))[0] if as_tensor else a for a in args]
+    t_args = [torch.tensor(a) if as_tensor else a for a in args]
+    run_both(lambda: e_op(e_self, *e_args), lambda: t_op(t_self, *t_args))

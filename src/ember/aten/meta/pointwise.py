@@ -36,7 +36,33 @@ __all__ = [
 # -- helpers shared by the pointwise meta functions ----------------------------
 
 
-class SameDtypeMeta(StructuredMeta):
+def check_no_internal_overlap(tensor) -> None:
+    """has_internal_overlap (MemoryOverlap.cpp): an expanded tensor cannot be written to."""
+    for size, stride in zip(tensor._sizes, tensor._strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
+
+
+class PointwiseMeta(StructuredMeta):
+    """A TensorIterator op (set_check_mem_overlap): outputs must not overlap themselves."""
+
+    __slots__ = ()
+
+    def check_inplace(self, self_tensor) -> None:
+        check_no_internal_overlap(self_tensor)
+        StructuredMeta.check_inplace(self, self_tensor)
+
+    def resize_outputs(self, *outs) -> None:
+        for out in outs:
+            check_no_internal_overlap(out)
+        StructuredMeta.resize_outputs(self, *outs)
+
+
+class SameDtypeMeta(PointwiseMeta):
     """TensorIterator with check_all_same_dtype: an out= tensor must have the exact dtype."""
 
     __slots__ = ()
@@ -48,7 +74,7 @@ class SameDtypeMeta(StructuredMeta):
                     f"Found dtype {scalar_type_name(out.dtype)} but expected "
                     f"{scalar_type_name(spec.dtype)}"
                 )
-        StructuredMeta.resize_outputs(self, *outs)
+        PointwiseMeta.resize_outputs(self, *outs)
 
 
 class OutDtypeMeta(StructuredMeta):
@@ -69,12 +95,12 @@ def unary_spec(self, dtype) -> OutputSpec:
 
 def binary_op(self, other) -> StructuredMeta:
     spec, common = pointwise_spec((self, other))
-    return StructuredMeta(spec, common)
+    return PointwiseMeta(spec, common)
 
 
 def binary_float_op(self, other) -> StructuredMeta:
     spec, common = pointwise_spec((self, other), promote_integer_inputs_to_float=True)
-    return StructuredMeta(spec, common)
+    return PointwiseMeta(spec, common)
 
 
 def is_integral(dtype, include_bool: bool) -> bool:
@@ -166,7 +192,7 @@ def pow_Tensor_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
     if negative_integer and is_integral(self.dtype, include_bool=True):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     common = dtypes.result_type(self, exponent)
-    return StructuredMeta(unary_spec(self, common), common)
+    return PointwiseMeta(unary_spec(self, common), common)
 
 
 def pow_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
@@ -221,7 +247,7 @@ class ClampMeta(SameDtypeMeta):
                 f"result type {scalar_type_name(result)} can't be cast to the desired "
                 f"output type {target}"
             )
-        StructuredMeta.check_inplace(self, self_tensor)
+        PointwiseMeta.check_inplace(self, self_tensor)
 
 
 def _no_bounds_error():
@@ -249,4 +275,4 @@ def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002
         raise NotImplementedError("clamp is not supported for complex types")
     operands = (self,) + tuple(bound for bound in (min, max) if bound is not None)
     spec, common = pointwise_spec(operands)
-    return StructuredMeta(spec, common)
+    return PointwiseMeta(spec, common)

@@ -10,7 +10,7 @@ and CREATE_COMPARISON_SCALAR_TENSOR_META_FUNC(eq) in BinaryOps.cpp.
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember.aten.meta.pointwise import SameDtypeMeta, is_integral, unary_spec
+from ember.aten.meta.pointwise import PointwiseMeta, SameDtypeMeta, is_integral, unary_spec
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import pointwise_spec
 
@@ -54,7 +54,7 @@ def unary_float_op(self) -> StructuredMeta:
     dtype = self.dtype
     if is_integral(dtype, include_bool=True):
         dtype = dtypes.get_default_dtype()
-    return StructuredMeta(unary_spec(self, dtype), dtype)
+    return PointwiseMeta(unary_spec(self, dtype), dtype)
 
 
 def neg(self) -> StructuredMeta:
@@ -121,12 +121,12 @@ def gelu(self, approximate) -> StructuredMeta:
 
 def _compare_tensors(self, other) -> StructuredMeta:
     spec, common = pointwise_spec((self, other), out_dtype=dtypes.bool)
-    return StructuredMeta(spec, common)
+    return PointwiseMeta(spec, common)
 
 
 def _compare_scalar(self, other) -> StructuredMeta:
     common = dtypes.result_type(self, other)
-    return StructuredMeta(unary_spec(self, dtypes.bool), common)
+    return PointwiseMeta(unary_spec(self, dtypes.bool), common)
 
 
 eq_Tensor = ne_Tensor = lt_Tensor = le_Tensor = gt_Tensor = ge_Tensor = _compare_tensors

@@ -18,7 +18,13 @@ from ember._c10.dtypes import scalar_type_name
 from ember._tensor import empty_tensor
 from ember.aten import ufunc
 from ember.aten.binding import scalar_to_tensor
-from ember.aten.meta.pointwise import SameDtypeMeta, div_Tensor_mode, unary_spec
+from ember.aten.meta.pointwise import (
+    PointwiseMeta,
+    SameDtypeMeta,
+    check_no_internal_overlap,
+    div_Tensor_mode,
+    unary_spec,
+)
 from ember.aten.native import at
 from ember.aten.structured import StructuredMeta, _can_cast, resize_output
 from ember.aten.tensor_iterator import output_strides, pointwise_spec
@@ -196,6 +202,7 @@ def abs_out(self, out):
                 f"result type {scalar_type_name(real)} can't be cast to the desired output "
                 f"type {scalar_type_name(out.dtype)}"
             )
+        check_no_internal_overlap(out)
         resize_output(out, self._sizes)
     else:
         SameDtypeMeta(unary_spec(self, self.dtype), self.dtype).resize_outputs(out)
@@ -253,7 +260,7 @@ def _truth(tensor):
 
 def _logical_meta(self, other) -> StructuredMeta:
     spec, common = pointwise_spec((self, other), out_dtype=dtypes.bool)
-    return StructuredMeta(spec, common)
+    return PointwiseMeta(spec, common)
 
 
 def _logical_out(ufunc_, self, other, out):
@@ -290,7 +297,7 @@ def logical_or_(self, other):
 
 
 def logical_not_out(self, out):
-    StructuredMeta(unary_spec(self, dtypes.bool)).resize_outputs(out)
+    PointwiseMeta(unary_spec(self, dtypes.bool)).resize_outputs(out)
     if _computes(out):
         np.logical_not(_truth(self), out=out.ndarray(), casting="unsafe")
     return out

@@ -183,36 +183,37 @@ def as_strided(self, size, stride, storage_offset):
 
 def checked_strided_geometry(self, size, stride, storage_offset):
     """setStrided's checks: the geometry must fit the storage (not checked on meta)."""
-    sizes = tuple(int(s) for s in size)
-    strides = tuple(int(s) for s in stride)
+    sizes = tuple(map(int, size))
+    strides = tuple(map(int, stride))
     offset = self._storage_offset if storage_offset is None else int(storage_offset)
     if len(sizes) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
-    if any(s < 0 for s in strides):
+    if strides and min(strides) < 0:
         raise RuntimeError(
             "as_strided: Negative strides are not supported at the moment, "
             f"got strides: {fmt_ints(strides)}"
         )
-    if self.device.type != "meta":
+    has_elements = 0 not in sizes
+    if has_elements and self.device.type != "meta":
         _check_in_bounds_for_storage(self, sizes, strides, offset)
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if 0 not in sizes and any(s < 0 for s in sizes):
+    if has_elements and sizes and min(sizes) < 0:
         raise RuntimeError("numel: integer multiplication overflow")
     return sizes, strides, offset
 
 
 def _check_in_bounds_for_storage(self, sizes, strides, offset) -> None:
-    """checkInBoundsForStorage (ATen/native/Resize.h)."""
-    if 0 in sizes:
-        return
-    terms = [stride * (size - 1) for size, stride in zip(sizes, strides)]
-    span = 1 + sum(terms)
-    if any(term < 0 for term in terms):  # computed unsigned in ATen: a negative term overflows
-        raise RuntimeError(
-            f"Storage size calculation overflowed with sizes={fmt_ints(sizes)} "
-            f"and strides={fmt_ints(strides)}"
-        )
+    """checkInBoundsForStorage (ATen/native/Resize.h), for a geometry with elements."""
+    span = 1
+    for size, stride in zip(sizes, strides):
+        term = stride * (size - 1)
+        if term < 0:  # computed unsigned in ATen: a negative term overflows
+            raise RuntimeError(
+                f"Storage size calculation overflowed with sizes={fmt_ints(sizes)} "
+                f"and strides={fmt_ints(strides)}"
+            )
+        span += term
     itemsize = self.dtype.itemsize
     needed = (span + offset) * itemsize
     available = self.storage().nbytes

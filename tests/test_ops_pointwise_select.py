@@ -161,3 +161,10 @@ def test_masked_fill_value_errors():
     e_tensor_op, t_tensor_op = aten("masked_fill_", "Tensor")
     value = pair(np.ones(1, dtype=np.float32))
     run_both(lambda: e_tensor_op(e, mask[0], value[0]), lambda: t_tensor_op(t, mask[1], value[1]))
+
+
+def test_where_condition_only_on_meta():
+    e_op, t_op = aten("where", "default")
+    condition = torch.ones(2, dtype=torch.bool, device="meta")
+    e_condition = pair(np.ones(2, dtype=bool))[2]
+    run_both(lambda: e_op(e_condition), lambda: t_op(condition))

@@ -122,8 +122,11 @@ def where(condition):
     """where(condition) is nonzero(condition, as_tuple=True): one index tensor per dimension."""
     if condition.device.type == "meta":
         raise NotImplementedError(
-            "aten::nonzero: attempted to run this operator with Meta tensors, but there was no "
-            "fake impl or Meta kernel registered."
+            "The register_meta function for torch.nonzero() raises unimplemented by default, "
+            "as a correct data-independent implementation does not exist. This implementation "
+            "returns a fake value, assuming all elements of the tensor are non-zero. To enable "
+            "this registration, please set "
+            "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
         )
     values = np.atleast_1d(condition.ndarray())
     return tuple(wrap_array(index.astype(np.int64)) for index in np.nonzero(values))

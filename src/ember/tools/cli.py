@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import runpy
 import sys
 import traceback
@@ -18,10 +19,22 @@ import traceback
 OK, SCRIPT_FAILED, USAGE = 0, 1, 2
 
 
-def _console(stderr: bool = False):
-    from rich.console import Console
+class _PlainConsole:
+    """Stands in for rich's Console when rich is not installed: no colour, markup removed."""
 
-    return Console(highlight=False, soft_wrap=True, stderr=stderr)
+    is_terminal = False
+
+    def print(self, text: object = "", markup: bool = True) -> None:
+        text = str(text)
+        print(re.sub(r"\[/?[a-z ]*\]", "", text) if markup else text)
+
+
+def _console():
+    try:
+        from rich.console import Console
+    except ImportError:
+        return _PlainConsole()
+    return Console(highlight=False, soft_wrap=True)
 
 
 def _usage_error(message: str) -> int:

@@ -104,6 +104,7 @@ def route_of(event: dict) -> dict:
             + [
                 ["| included", _keys(first["tls_included"])],
                 ["- excluded", _keys(first["tls_excluded"])],
+                ["which removes", _keys(_removed(first))],
                 ["& mask drops", _keys(first["mask_dropped"])],
                 ["=", _keys(first["dispatch_keys"])],
                 ["highest key", first["key"]],
@@ -157,6 +158,13 @@ def route_of(event: dict) -> dict:
         },
         "text": "".join(_text_lines(event)),
     }
+
+
+def _removed(event: dict) -> list[str]:
+    """Keys of (arguments | included) that the exclude set took away."""
+    present = [k for a in event["arguments"] for k in a["keys"]] + event["tls_included"]
+    kept = set(event["keys_before_mask"])
+    return [k for k in dict.fromkeys(present) if k not in kept]
 
 
 def _skipped(stage_id: str, layer: str, reason: str) -> dict:

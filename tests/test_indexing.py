@@ -321,3 +321,19 @@ def test_delitem_is_refused():
         del x[0]
 
     _same_error(_run_ember(lambda: delete(x_e))[0], _run_torch(lambda: delete(x_t))[0])
+
+
+def test_gradients_flow_through_indexing_like_torch():
+    import ember
+
+    grads = []
+    for lib in (ember, torch):
+        x = lib.arange(12.0).reshape(3, 4).requires_grad_()
+        y = x * 2
+        y[0] = 5.0
+        y[:, 1] = x[:, 2]
+        y[lib.tensor([True, False, True])] *= 3
+        picked = y[1:, ::2].sum() + y[[0, 2]].sum() + y[..., None, 3].sum() + y[True][0, 1, 1]
+        picked.backward()
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1]

@@ -21,6 +21,7 @@ from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.factories import checked_value
 from ember.aten.native.layout import resize_to
+from ember.aten.native.range_values import arange_values, linspace_values
 
 __all__ = [
     "arange",
@@ -114,8 +115,8 @@ def arange_start_out(start, end, step, out):
     acc = _acc_dtype(dtype)
     x_start, x_end, x_step = (checked_value(v, acc).item() for v in (start, end, step))
     if dtype is dtypes.int64:
-        if x_step == 0:  # a fractional step truncated to 0
-            raise RuntimeError("step must be nonzero")
+        if x_step == 0:  # a fractional step truncated to 0 (TORCH_CHECK_VALUE there)
+            raise ValueError("step must be nonzero")
         sign = (x_step > 0) - (x_step < 0)
         size_d = float(_trunc_div(x_end - x_start + x_step - sign, x_step))
     else:
@@ -136,12 +137,8 @@ def arange_start_out(start, end, step, out):
                 stacklevel=2,
             )
         resize_to(out, (size,))
-    if _has_data(out):
-        acc_np = acc.np_dtype
-        index = np.arange(size, dtype=acc_np)
-        values = np.asarray(x_start, dtype=acc_np) + np.asarray(x_step, dtype=acc_np) * index
-        with np.errstate(all="ignore"):
-            out.ndarray()[...] = values.astype(dtype.np_dtype)
+    if _has_data(out):  # See Note [Vectorized range values]
+        out.ndarray()[...] = arange_values(size, x_start, x_step, dtype.np_dtype, acc.np_dtype)
     return out
 
 
@@ -167,19 +164,9 @@ def linspace_out(start, end, steps, out):
     if not _has_data(out):
         return out
     dtype = out.dtype
-    integral = not (dtype.is_floating_point or dtype.is_complex)
     x_start = checked_value(start, dtype)
     x_end = checked_value(end, dtype)
-    # The step is double for integral types, else computed in the tensor's own type.
-    step_np = np.float64 if integral else dtype.np_dtype
-    first, last = np.asarray(x_start, step_np), np.asarray(x_end, step_np)
-    step = (last - first) / np.asarray(steps - 1, step_np)
-    index = np.arange(steps)
-    halfway = steps // 2
-    low = first + step * index[:halfway].astype(step_np)
-    high = last - step * (steps - index[halfway:] - 1).astype(step_np)
-    with np.errstate(all="ignore"):
-        out.ndarray()[...] = np.concatenate([low, high]).astype(dtype.np_dtype)
+    out.ndarray()[...] = linspace_values(steps, x_start, x_end, dtype.np_dtype)
     return out
 
 

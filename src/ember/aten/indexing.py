@@ -359,10 +359,6 @@ def set_index(self, index, value) -> None:
     at.index_put_(sliced, indices, value, False)
 
 
-def _setitem(self, index, value) -> None:
-    set_index(self, index, value)
-
-
 def _delitem(self, index) -> None:
     raise TypeError("Tensor does not support deleting items")
 
@@ -370,5 +366,5 @@ def _delitem(self, index) -> None:
 def install(tensor_class) -> None:
     """Give `tensor_class` PyTorch's indexing: __getitem__, __setitem__, __delitem__."""
     tensor_class.__getitem__ = index_tensor
-    tensor_class.__setitem__ = _setitem
+    tensor_class.__setitem__ = set_index
     tensor_class.__delitem__ = _delitem

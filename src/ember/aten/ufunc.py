@@ -28,6 +28,7 @@ from ember.aten.ufunc_special import (
     div_floor,
     div_trunc,
     erf,
+    gelu_onednn,
     not_implemented_for,
     operand,
     opmath,
@@ -392,8 +393,7 @@ def gelu(meta, self, approximate, out) -> None:
     if approximate == "tanh":
         _unary_opmath(_gelu_tanh, meta, self, out)
     elif dtype is dtypes.float32 and self.numel() > 1 and self.is_contiguous():
-        # PyTorch hands this case to oneDNN, whose results carry no negative zeros.
-        _unary_opmath(lambda x: _gelu_erf(x) + np.float32(0), meta, self, out)
+        _unary_opmath(gelu_onednn, meta, self, out)
     else:
         _unary_opmath(_gelu_erf, meta, self, out)
 

@@ -391,4 +391,4 @@ from ember._library.api import get_kernel, register_autograd, register_fake, reg
 from ember._library.custom_ops import CustomOpDef, custom_op  # noqa: E402,F401
 from ember._library.fake_impl import get_ctx  # noqa: E402,F401
 from ember._library.infer_schema import infer_schema  # noqa: E402,F401
-from ember._library.opcheck import opcheck  # noqa: E402,F401
+from ember._library.opcheck import OpCheckError, opcheck  # noqa: E402,F401

@@ -2,7 +2,8 @@
 
 Layer: top (custom-op layer; imports ember, autograd, utils._python_dispatch).
 Mirrors what torch/testing/_internal/optests/aot_autograd.py checks with
-AOTAutograd, without a compiler: forward and backward run under
+AOTAutograd, without a compiler: forward and backward are traced once on
+FakeTensors (their metadata must match the real run) and once under
 ``GraphCaptureMode``, which records each aten call below autograd as a node
 (operator, arguments with tensors replaced by references to graph values).
 In: an OpOverload and sample arguments. Out: nothing, or an AssertionError
@@ -196,6 +197,30 @@ def _fresh(tensor: Tensor) -> Tensor:
     return result
 
 
+def _metadata(tree) -> list:
+    return [None if t is None else (tuple(t.shape), t.dtype) for t in _flat_or_none(tree)]
+
+
+def _check_fake_trace(op, args, kwargs, real_out, real_grads) -> None:
+    """Trace again on FakeTensors (as AOTAutograd does): metadata must match the real run."""
+    from ember._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode(allow_non_fake_inputs=True) as fake_mode:  # constants may be real
+        replacements = {id(t): fake_mode.from_tensor(t) for t in _flat_tensors((args, kwargs))}
+        fake_args, fake_kwargs = _rebuild((args, kwargs), replacements)
+        fake_out, fake_grads = _forwards_backwards(op, fake_args, fake_kwargs)
+    if _metadata(fake_out) != _metadata(real_out):
+        raise AssertionError(
+            f"{_OUTPUTS_MSG} (traced output metadata {_metadata(fake_out)} != eager "
+            f"{_metadata(real_out)})"
+        )
+    if _metadata(fake_grads) != _metadata(real_grads):
+        raise AssertionError(
+            f"{_GRADS_MSG} (traced gradient metadata {_metadata(fake_grads)} != eager "
+            f"{_metadata(real_grads)})"
+        )
+
+
 def aot_dispatch_check(op, args, kwargs, *, rtol=None, atol=None, **_):
     """Trace forward + backward, replay on the same and on fresh inputs, compare with eager."""
     inputs = _flat_tensors((args, kwargs))
@@ -203,6 +228,7 @@ def aot_dispatch_check(op, args, kwargs, *, rtol=None, atol=None, **_):
         return
     with GraphCaptureMode(inputs) as mode:
         traced_out, traced_grads = _forwards_backwards(op, args, kwargs)
+    _check_fake_trace(op, args, kwargs, traced_out, traced_grads)
     graph = mode.graph
     output_refs = graph.output_refs((traced_out, tuple(traced_grads)))
     for attempt in ("same", "fresh"):

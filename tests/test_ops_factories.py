@@ -362,3 +362,17 @@ def test_from_numpy_shares_memory():
         )
         _, t_error = outcome(lambda lib, bad=bad: torch.from_numpy(bad), torch)
         assert type(e_error) is type(t_error) and str(e_error) == str(t_error)
+
+
+def test_generator_argument():
+    generator = ember_random.Generator().manual_seed(7)
+    first = [ember.rand(4, generator=generator), ember.randn(2, 2, generator=generator)]
+    first.append(ember.randint(3, 9, (5,), generator=generator, dtype=ember.int32))
+    generator.manual_seed(7)
+    second = [ember.rand(4, generator=generator), ember.randn(2, 2, generator=generator)]
+    second.append(ember.randint(3, 9, (5,), generator=generator, dtype=ember.int32))
+    for a, b in zip(first, second):
+        assert a.dtype == b.dtype and a.tolist() == b.tolist()
+    same_outcome(lambda lib: lib.randint(4, (2, 3), generator=None), values=False)
+    same_outcome(lambda lib: lib.rand(2, generator=lib.Generator(), device="meta"))
+    assert repr(generator).startswith("<ember._C.Generator object at 0x")

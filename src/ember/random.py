@@ -72,7 +72,7 @@ class Generator:
         return self._rng
 
     def __repr__(self) -> str:
-        return f"<ember.Generator object at {id(self):#x}>"
+        return f"<ember._C.Generator object at {id(self):#x}>"
 
 
 default_generator = Generator()

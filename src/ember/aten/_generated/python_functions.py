@@ -179,10 +179,14 @@ _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
 _op_rand = handle("rand")
+_op_rand_generator = handle("rand.generator")
 _op_rand_like = handle("rand_like")
 _op_randint = handle("randint")
+_op_randint_generator = handle("randint.generator")
 _op_randint_low = handle("randint.low")
+_op_randint_low_generator = handle("randint.low_generator")
 _op_randn = handle("randn")
+_op_randn_generator = handle("randn.generator")
 _op_randn_like = handle("randn_like")
 _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
@@ -1650,15 +1654,19 @@ def prod(*args, **kwargs):
 
 _parser_f_rand = PythonArgParser(
     [
+        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
         'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
 
 def rand(*args, **kwargs):
-    """rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_rand.parse(args, kwargs)[1]
-    return finish_factory(_op_rand.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    index, v = _parser_f_rand.parse(args, kwargs)
+    if index == 0:
+        return finish_factory(_op_rand_generator.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    else:
+        return finish_factory(_op_rand.call(v[0], v[1], v[2], v[3], v[4]), v[5])
 
 
 
@@ -1678,17 +1686,23 @@ def rand_like(*args, **kwargs):
 
 _parser_f_randint = PythonArgParser(
     [
+        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
         'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
         'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
 
 def randint(*args, **kwargs):
-    """randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_randint.parse(args, kwargs)
     if index == 0:
+        return finish_factory(_op_randint_generator.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+    elif index == 1:
         return finish_factory(_op_randint.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    elif index == 2:
+        return finish_factory(_op_randint_low_generator.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]), v[8])
     else:
         return finish_factory(_op_randint_low.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
 
@@ -1696,15 +1710,19 @@ def randint(*args, **kwargs):
 
 _parser_f_randn = PythonArgParser(
     [
+        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
         'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
     ],
 )
 
 
 def randn(*args, **kwargs):
-    """randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_randn.parse(args, kwargs)[1]
-    return finish_factory(_op_randn.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    index, v = _parser_f_randn.parse(args, kwargs)
+    if index == 0:
+        return finish_factory(_op_randn_generator.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    else:
+        return finish_factory(_op_randn.call(v[0], v[1], v[2], v[3], v[4]), v[5])
 
 
 

@@ -94,6 +94,14 @@ def rand(keyset, size, dtype, layout, device, pin_memory):
     return _rand.redispatch(keyset, size, dtype, layout, device, pin_memory)
 
 
+_rand_generator = handle("rand.generator")
+
+
+def rand_generator(keyset, size, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _rand_generator.redispatch(keyset, size, generator, dtype, layout, device, pin_memory)
+
+
 _randint = handle("randint")
 
 
@@ -110,12 +118,36 @@ def randint_low(keyset, low, high, size, dtype, layout, device, pin_memory):
     return _randint_low.redispatch(keyset, low, high, size, dtype, layout, device, pin_memory)
 
 
+_randint_generator = handle("randint.generator")
+
+
+def randint_generator(keyset, high, size, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _randint_generator.redispatch(keyset, high, size, generator, dtype, layout, device, pin_memory)
+
+
+_randint_low_generator = handle("randint.low_generator")
+
+
+def randint_low_generator(keyset, low, high, size, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _randint_low_generator.redispatch(keyset, low, high, size, generator, dtype, layout, device, pin_memory)
+
+
 _randn = handle("randn")
 
 
 def randn(keyset, size, dtype, layout, device, pin_memory):
     keyset = backend_select_bits(keyset, dtype, layout, device)
     return _randn.redispatch(keyset, size, dtype, layout, device, pin_memory)
+
+
+_randn_generator = handle("randn.generator")
+
+
+def randn_generator(keyset, size, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _randn_generator.redispatch(keyset, size, generator, dtype, layout, device, pin_memory)
 
 
 _zeros = handle("zeros")
@@ -137,7 +169,11 @@ impl("full", "BackendSelect", full, keyset_arg="raw")
 impl("linspace", "BackendSelect", linspace, keyset_arg="raw")
 impl("ones", "BackendSelect", ones, keyset_arg="raw")
 impl("rand", "BackendSelect", rand, keyset_arg="raw")
+impl("rand.generator", "BackendSelect", rand_generator, keyset_arg="raw")
 impl("randint", "BackendSelect", randint, keyset_arg="raw")
 impl("randint.low", "BackendSelect", randint_low, keyset_arg="raw")
+impl("randint.generator", "BackendSelect", randint_generator, keyset_arg="raw")
+impl("randint.low_generator", "BackendSelect", randint_low_generator, keyset_arg="raw")
 impl("randn", "BackendSelect", randn, keyset_arg="raw")
+impl("randn.generator", "BackendSelect", randn_generator, keyset_arg="raw")
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")

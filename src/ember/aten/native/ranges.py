@@ -36,6 +36,10 @@ __all__ = [
     "randn",
     "randint",
     "randint_low",
+    "rand_generator",
+    "randn_generator",
+    "randint_generator",
+    "randint_low_generator",
     "rand_like",
     "randn_like",
 ]
@@ -191,11 +195,11 @@ def eye_m(n, m, dtype, layout, device, pin_memory):
 # -- random ---------------------------------------------------------------------------
 
 
-def _rng():
-    return _random.default_generator.numpy()
+def _rng(generator=None):
+    return (generator if generator is not None else _random.default_generator).numpy()
 
 
-def _fill_uniform(t):
+def _fill_uniform(t, generator=None):
     """uniform_(0, 1): floating and complex types only."""
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
@@ -203,7 +207,7 @@ def _fill_uniform(t):
     if _has_data(t):
         real = dtype.to_real()
         shape = t._sizes + ((2,) if dtype.is_complex else ())
-        values = _rng().random(shape).astype(real.np_dtype)
+        values = _rng(generator).random(shape).astype(real.np_dtype)
         below_one = np.nextafter(real.np_dtype.type(1), real.np_dtype.type(0))
         values = np.minimum(values, below_one)  # rounding to a narrow type must not reach 1
         if dtype.is_complex:
@@ -212,16 +216,16 @@ def _fill_uniform(t):
     return t
 
 
-def _fill_normal(t):
+def _fill_normal(t, generator=None):
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise _not_implemented("normal_kernel_cpu", dtype)
     if _has_data(t):
         if dtype.is_complex:  # each part has variance 1/2
-            parts = _rng().standard_normal(t._sizes + (2,)) * math.sqrt(0.5)
+            parts = _rng(generator).standard_normal(t._sizes + (2,)) * math.sqrt(0.5)
             values = parts[..., 0] + 1j * parts[..., 1]
         else:
-            values = _rng().standard_normal(t._sizes)
+            values = _rng(generator).standard_normal(t._sizes)
         t.ndarray()[...] = values.astype(dtype.np_dtype)
     return t
 
@@ -232,6 +236,16 @@ def rand(size, dtype, layout, device, pin_memory):
 
 def randn(size, dtype, layout, device, pin_memory):
     return _fill_normal(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
+
+
+def rand_generator(size, generator, dtype, layout, device, pin_memory):
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return _fill_uniform(result, generator)
+
+
+def randn_generator(size, generator, dtype, layout, device, pin_memory):
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return _fill_normal(result, generator)
 
 
 def rand_like(self, dtype, layout, device, pin_memory, memory_format):
@@ -287,7 +301,15 @@ def randint(high, size, dtype, layout, device, pin_memory):
     return randint_low(0, high, size, dtype, layout, device, pin_memory)
 
 
+def randint_generator(high, size, generator, dtype, layout, device, pin_memory):
+    return randint_low_generator(0, high, size, generator, dtype, layout, device, pin_memory)
+
+
 def randint_low(low, high, size, dtype, layout, device, pin_memory):
+    return randint_low_generator(low, high, size, None, dtype, layout, device, pin_memory)
+
+
+def randint_low_generator(low, high, size, generator, dtype, layout, device, pin_memory):
     dtype = as_dtype(dtype, dtypes.int64)
     result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
     if low >= high:
@@ -296,6 +318,6 @@ def randint_low(low, high, size, dtype, layout, device, pin_memory):
         )
     _check_random_bounds(low, high, dtype)
     if _has_data(result):
-        values = _rng().integers(low, high, size=result._sizes, dtype=np.int64)
+        values = _rng(generator).integers(low, high, size=result._sizes, dtype=np.int64)
         result.ndarray()[...] = values.astype(dtype.np_dtype)
     return result

@@ -2190,6 +2190,19 @@ def rand(ks, size, dtype, layout, device, pin_memory):
     return result
 
 
+_rand_generator = handle("rand.generator")
+
+
+def rand_generator(ks, size, generator, dtype, layout, device, pin_memory):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rand_generator.redispatch(ks & AFTER_AUTOGRAD, size, generator, dtype, layout, device, pin_memory)
+    finally:
+        tls.excluded = prev
+    return result
+
+
 _rand_like = handle("rand_like")
 
 
@@ -2229,6 +2242,32 @@ def randint_low(ks, low, high, size, dtype, layout, device, pin_memory):
     return result
 
 
+_randint_generator = handle("randint.generator")
+
+
+def randint_generator(ks, high, size, generator, dtype, layout, device, pin_memory):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_generator.redispatch(ks & AFTER_AUTOGRAD, high, size, generator, dtype, layout, device, pin_memory)
+    finally:
+        tls.excluded = prev
+    return result
+
+
+_randint_low_generator = handle("randint.low_generator")
+
+
+def randint_low_generator(ks, low, high, size, generator, dtype, layout, device, pin_memory):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_low_generator.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, dtype, layout, device, pin_memory)
+    finally:
+        tls.excluded = prev
+    return result
+
+
 _randn = handle("randn")
 
 
@@ -2237,6 +2276,19 @@ def randn(ks, size, dtype, layout, device, pin_memory):
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randn.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
+    finally:
+        tls.excluded = prev
+    return result
+
+
+_randn_generator = handle("randn.generator")
+
+
+def randn_generator(ks, size, generator, dtype, layout, device, pin_memory):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randn_generator.redispatch(ks & AFTER_AUTOGRAD, size, generator, dtype, layout, device, pin_memory)
     finally:
         tls.excluded = prev
     return result
@@ -5619,10 +5671,14 @@ impl("t_", "Autograd", t_, keyset_arg="raw")
 impl("transpose_", "Autograd", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "Autograd", unsqueeze_, keyset_arg="raw")
 impl("rand", "Autograd", rand, keyset_arg="raw")
+impl("rand.generator", "Autograd", rand_generator, keyset_arg="raw")
 impl("rand_like", "Autograd", rand_like, keyset_arg="raw")
 impl("randint", "Autograd", randint, keyset_arg="raw")
 impl("randint.low", "Autograd", randint_low, keyset_arg="raw")
+impl("randint.generator", "Autograd", randint_generator, keyset_arg="raw")
+impl("randint.low_generator", "Autograd", randint_low_generator, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
+impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
 impl("neg", "Autograd", neg, keyset_arg="raw")
 impl("neg_", "Autograd", neg_, keyset_arg="raw")

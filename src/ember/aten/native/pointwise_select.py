@@ -141,6 +141,14 @@ def _masked_fill_checks(self, mask) -> None:
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {name}"
         )
+    if any(stride == 0 and size > 1 for size, stride in zip(self._sizes, self._strides)):
+        warnings.warn(
+            "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
+            "before performing this operation. This also applies to advanced indexing e.g. "
+            "tensor[mask] = scalar",
+            UserWarning,
+            stacklevel=2,
+        )
     shape = broadcast_all((self._sizes, mask._sizes))
     if shape != self._sizes:
         raise RuntimeError(

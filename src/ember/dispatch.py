@@ -304,9 +304,36 @@ def _describe_result(result, with_values: bool) -> list[dict] | None:
             "grad_fn": type(grad_fn).__name__ if grad_fn is not None else None,
         }
         if with_values and str(item.device) != "meta" and item.numel() <= _VALUE_PREVIEW_LIMIT:
-            try:
-                info["values"] = item.detach().tolist()
-            except Exception:  # a value we cannot read back is simply not shown
-                pass
+            values = _values(item)
+            if values is not None:
+                info["values"] = values
         described.append(info)
     return described if described or result is not None else None
+
+
+def _values(tensor) -> list | float | int | bool | None:
+    """The values as nested lists, read from storage without dispatching (JSON-safe: a
+    non-finite float becomes its string); None when the dtype has no plain number form."""
+    import math
+
+    import numpy as np
+
+    try:
+        array = tensor.ndarray()
+    except Exception:  # no readable storage: the values are simply not shown
+        return None
+    if array.dtype.kind in "biu":
+        return array.tolist()
+    if array.dtype.kind in "c":
+        return None
+    try:
+        floats = np.asarray(array, dtype=np.float64).tolist()
+    except (TypeError, ValueError):
+        return None
+
+    def safe(value):
+        if isinstance(value, list):
+            return [safe(v) for v in value]
+        return value if math.isfinite(value) else str(value)
+
+    return safe(floats)

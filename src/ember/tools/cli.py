@@ -182,9 +182,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    trace = commands.add_parser("trace", help="run a script under ember.dispatch.trace()")
+    trace = commands.add_parser(
+        "trace",
+        help="run a script under ember.dispatch.trace()",
+        usage="ember trace [-h] [--json FILE] [--html FILE] [--tree] [--text] SCRIPT [-- ARGS...]",
+        description="Run SCRIPT (arguments after -- go to it) and report every dispatch it made: "
+        "the debug-build text by default, a tree with --tree, files with --json / --html.",
+    )
     trace.add_argument("script", help="the Python script to run (with `import ember as torch`)")
-    trace.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments for the script")
     trace.add_argument("--json", metavar="FILE", help="write the trace as JSON (trace.schema.json)")
     trace.add_argument(
         "--html", metavar="FILE", help="write the route view of every top-level call"
@@ -222,7 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if argv[:1] == ["trace"] and "--" in argv:
+        split = argv.index("--")
+        argv, script_args = argv[:split], argv[split + 1 :]
     args = build_parser().parse_args(argv)
+    args.script_args = script_args
     return args.run(args)
 
 

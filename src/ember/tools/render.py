@@ -1,7 +1,7 @@
 """Terminal renderings of traces: a rich tree, and validation against the JSON schema.
 
-Layer: tools. In: trace dictionaries (ember.dispatch's JSON form). Out: a
-``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel,
+Layer: tools. In: trace dictionaries (ember.dispatch's JSON form). Out: the
+debug-build text lines, a ``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel,
 time, result) and the schema checks used by the tests and ``ember trace --json``.
 """
 
@@ -22,6 +22,19 @@ def validate(trace: dict) -> None:
     import jsonschema
 
     jsonschema.validate(trace, load_schema())
+
+
+def text_lines(event: dict):
+    """PyTorch's debug-build trace lines for one event and everything below it."""
+    label = "[call]" if event["kind"] == "call" else "[redispatch]"
+    yield f"{' ' * (event['depth'] + 1)}{label} op=[{event['op']}], key=[{event['key']}]\n"
+    for child in event["children"]:
+        yield from text_lines(child)
+
+
+def trace_text(trace: dict) -> str:
+    """The lines EMBER_SHOW_DISPATCH_TRACE=1 prints, from a trace's JSON form."""
+    return "".join(line for event in trace["events"] for line in text_lines(event))
 
 
 def _duration(ns: int) -> str:

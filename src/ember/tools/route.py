@@ -15,6 +15,8 @@ import html
 import json
 from pathlib import Path
 
+from .render import text_lines
+
 _TEMPLATE = Path(__file__).with_name("route_template.html")
 _AUTOGRAD_PREFIXES = ("Autograd",)
 
@@ -156,7 +158,7 @@ def route_of(event: dict) -> dict:
             "backward_node": _backward_node(event),
             "result": _result_text(event),
         },
-        "text": "".join(_text_lines(event)),
+        "text": "".join(text_lines(event)),
     }
 
 
@@ -175,13 +177,6 @@ def _skipped(stage_id: str, layer: str, reason: str) -> dict:
         "lines": [["why", reason]],
         "skipped": True,
     }
-
-
-def _text_lines(event: dict):
-    label = "[call]" if event["kind"] == "call" else "[redispatch]"
-    yield f"{' ' * (event['depth'] + 1)}{label} op=[{event['op']}], key=[{event['key']}]\n"
-    for child in event["children"]:
-        yield from _text_lines(child)
 
 
 def page(

@@ -170,9 +170,17 @@ def _slot(handle, bits: int) -> SlotChoice:
     if entry is None:
         return SlotChoice(key, None, None, None, False, steps)
     kernel, label = entry
-    module = getattr(kernel.fn, "__module__", None)
-    name = f"{module}.{kernel.name}" if module else kernel.name
-    return SlotChoice(key, name, label, kernel.debug, kernel.is_fallthrough, steps)
+    return SlotChoice(key, kernel_name(kernel), label, kernel.debug, kernel.is_fallthrough, steps)
+
+
+def kernel_name(kernel) -> str:
+    """``module.qualname`` of the kernel's function; just the recorded name when the
+    function is an adapter around a user's kernel (ember.library keeps the user's name)."""
+    fn = kernel.fn
+    module = getattr(fn, "__module__", None)
+    if module and getattr(fn, "__qualname__", None) == kernel.name:
+        return f"{module}.{kernel.name}"
+    return kernel.name
 
 
 def _mask_reason(handle, key: DispatchKey) -> str:
@@ -231,10 +239,16 @@ def explain(op, *args, **kwargs) -> Explanation:
     )
     key = raw_highest_priority_key(final)
     if final and to_functionality_key(key) in _AUTOGRAD_FUNCTIONALITIES:
-        explanation.autograd_note = _autograd_note(arguments, autograd_state.grad_mode)
-        below = final & after_autograd_keyset.raw_repr()
-        explanation.below_autograd_keys = names(below)
-        explanation.below_autograd = _slot(handle, below)
+        if explanation.slot.label in ("math kernel", "nested kernel"):
+            explanation.autograd_note = (
+                "a composite kernel fills the autograd slot: it runs here, above autograd, "
+                "and the operators it calls record their own backward nodes (no redispatch)"
+            )
+        elif explanation.slot.label is not None:
+            explanation.autograd_note = _autograd_note(arguments, autograd_state.grad_mode)
+            below = final & after_autograd_keyset.raw_repr()
+            explanation.below_autograd_keys = names(below)
+            explanation.below_autograd = _slot(handle, below)
     return explanation
 
 

@@ -31,7 +31,7 @@ from ._c10.dispatch_key_set import (
 from ._c10.grad_mode import autograd_state
 from ._c10.tls import local_state
 from ._dispatch import trace as _trace
-from ._explain import Explanation, explain, names
+from ._explain import Explanation, explain, kernel_name, names
 
 __all__ = ["trace", "explain", "Trace", "DispatchEvent", "Explanation", "TRACE_SCHEMA_VERSION"]
 
@@ -210,7 +210,7 @@ class Trace:
             tls_excluded=excluded,
             keys_before_mask=before_mask,
             dispatch_keys=bits,
-            kernel_name=_kernel_name(kernel) if kernel is not None else None,
+            kernel_name=kernel_name(kernel) if kernel is not None else None,
             kernel_label=entry[1] if entry is not None else None,
             kernel_debug=kernel.debug if kernel is not None else None,
             fallthrough=bool(kernel is not None and kernel.is_fallthrough),
@@ -261,11 +261,6 @@ class Trace:
 def trace() -> Trace:
     """Record every dispatch made by this thread inside ``with ember.dispatch.trace() as t:``."""
     return Trace()
-
-
-def _kernel_name(kernel) -> str:
-    module = getattr(kernel.fn, "__module__", None)
-    return f"{module}.{kernel.name}" if module else kernel.name
 
 
 def _caller() -> tuple[str | None, str | None, str | None]:

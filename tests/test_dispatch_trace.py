@@ -1,0 +1,168 @@
+"""ember.dispatch.trace(): what each recorded event holds, and that recording leaves no trace.
+
+Layer: tests (ember.dispatch, ember.tools.render / route). Uses operators defined
+here through ember.library, so the facts checked do not depend on aten's kernels.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import ember
+from ember._dispatch import trace as trace_state
+from ember._dispatch.dispatcher import dispatcher
+from ember.tools.render import trace_text, trace_tree, validate
+from ember.tools.route import route_of, trace_page
+
+_count = [0]
+
+
+@pytest.fixture
+def op():
+    """A fresh ``ns::f(Tensor x, Tensor? y=None) -> Tensor`` with a CPU kernel that calls aten::mul."""
+    _count[0] += 1
+    ns = f"trace_test{_count[0]}"
+    lib = ember.library.Library(ns, "DEF")
+    lib.define("f(Tensor x, Tensor? y=None) -> Tensor")
+    lib.define("boom(Tensor x) -> Tensor")
+
+    def f_cpu(x, y=None):
+        return x * 2
+
+    def boom(x):
+        raise ValueError("boom from the kernel")
+
+    lib.impl("f", f_cpu, "CPU")
+    lib.impl("boom", boom, "CPU")
+    yield getattr(ember.ops, ns), ns
+    lib._destroy()
+
+
+def test_records_call_redispatch_and_nested_calls(op):
+    ops, ns = op
+    x = ember.ones(2)
+    with ember.dispatch.trace() as recorded:
+        ops.f(x)
+    text = recorded.text()
+    assert trace_text(recorded.to_dict()) == text
+    assert text.startswith(
+        f" [call] op=[{ns}::f], key=[AutogradCPU]\n"
+        f"  [redispatch] op=[{ns}::f], key=[CPU]\n"
+        "   [call] op=[aten::mul.Tensor], key=["
+    )
+    call = recorded.events[0]
+    assert call.kind == "call" and call.depth == 0 and call.key == "AutogradCPU"
+    assert call.to_dict()["arguments"] == [
+        {"name": "x", "keys": ["CPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"]}
+    ]  # y is None: it contributes nothing
+    assert call.to_dict()["tls_included"] == ["BackendSelect", "ADInplaceOrView"]
+    assert call.mask_dropped == ["BackendSelect", "ADInplaceOrView"]
+    assert call.kernel_label == "backend fallback" and call.kernel_debug.startswith(
+        "registered at "
+    )
+    assert call.grad_mode and not call.inference_mode
+    assert call.caller.endswith(f"test_dispatch_trace.py:{test_line('ops.f(x)')}")
+    assert (
+        call.source == "ops.f(x)" and call.schema == f"{ns}::f(Tensor x, Tensor? y=None) -> Tensor"
+    )
+    below = call.children[0]
+    assert below.kind == "redispatch" and below.key == "CPU" and below.kernel_label == "kernel"
+    assert below.kernel_name.endswith("f_cpu") and below.mask_dropped == []
+    assert below.children[0].op == "aten::mul.Tensor" and below.children[0].depth == 2
+    assert call.result == [
+        {"shape": [2], "dtype": "ember.float32", "device": "cpu", "requires_grad": False,
+         "grad_fn": None, "values": [2.0, 2.0]}
+    ]  # fmt: skip
+    assert "values" not in below.result[0]  # values only for top-level calls
+    assert call.elapsed_ns >= below.elapsed_ns > 0
+    validate(recorded.to_dict())
+
+
+def test_modes_and_tls_are_recorded(op):
+    ops, _ = op
+    with ember.inference_mode():
+        x = ember.ones(2)
+        with ember.dispatch.trace() as recorded:
+            ops.f(x)
+    call = recorded.events[0]
+    assert call.inference_mode and not call.grad_mode and call.key == "CPU"
+    assert "AutogradOther" in call.to_dict()["tls_excluded"]
+    x = ember.ones(2)
+    with ember.no_grad(), ember.dispatch.trace() as recorded:
+        ops.f(x)
+    assert not recorded.events[0].grad_mode and recorded.events[0].key == "AutogradCPU"
+
+
+def test_errors_are_recorded_and_raised(op):
+    ops, ns = op
+    x = ember.ones(1)
+    with pytest.raises(ValueError, match="boom"), ember.dispatch.trace() as recorded:
+        ops.boom(x)
+    assert recorded.events[0].error == "ValueError: boom from the kernel"  # it left both
+    assert recorded.events[0].children[0].error == "ValueError: boom from the kernel"
+    assert recorded.events[0].result is None
+    validate(recorded.to_dict())
+
+
+def test_off_again_after_the_block(op):
+    ops, _ = op
+    handle = dispatcher.find_op(f"{op[1]}::f")
+    fast = handle.call
+    with ember.dispatch.trace():
+        assert trace_state.is_active() and handle.call is not fast
+    assert not trace_state.is_active()
+    x = ember.ones(2)
+    with ember.dispatch.trace() as outer:
+        ops.f(x)
+        with ember.dispatch.trace() as inner:
+            ops.f(x)
+    assert len(outer.events) == 2 and len(inner.events) == 1  # nested traces both record
+    assert inner.events[0].depth == 0
+
+
+def test_other_threads_are_not_recorded(op):
+    ops, _ = op
+    x = ember.ones(2)
+    with ember.dispatch.trace() as recorded:
+        worker = threading.Thread(target=lambda: ops.f(x))
+        worker.start()
+        worker.join()
+    assert recorded.events == []
+
+
+def test_renderings(op):
+    ops, ns = op
+    x = ember.ones(2)
+    with ember.dispatch.trace() as recorded:
+        ops.f(x)
+        ops.f(x, x)
+    data = recorded.to_dict()
+    from rich.console import Console
+
+    console = Console(record=True, width=200, color_system=None)
+    console.print(trace_tree(data, "t"))
+    tree = console.export_text()
+    assert f"[call] {ns}::f -> AutogradCPU" in tree and "[redispatch]" in tree
+    route = route_of(data["events"][0])
+    assert [s["id"] for s in route["stages"]] == [
+        "binding", "entry", "dispatcher", "autograd", "redispatch", "backend"
+    ]  # fmt: skip
+    assert len(route["arrows"]) == 5 and route["summary"]["kernels"].endswith("CPU [kernel]")
+    page = recorded.to_html()
+    assert page == trace_page(data, "ember dispatch trace")
+    assert "<script" in page and "http://" not in page and "https://" not in page
+    assert f"2: {ns}::f" in page
+
+
+def test_line(text: str) -> int:
+    """The line of this file that contains ``text`` (for the recorded caller)."""
+    with open(__file__, encoding="utf-8") as source:
+        for number, line in enumerate(source, start=1):
+            if line.strip() == text:
+                return number
+    raise AssertionError(text)
+
+
+test_line.__test__ = False  # a helper, not a test

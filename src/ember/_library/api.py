@@ -61,6 +61,22 @@ def lookup_op(qualname: str) -> _ops.OpOverload:
     return getattr(packet, overload or "default")
 
 
+def register_raw_kernel(lib, qualname: str, key_name: str, fn, keyset_arg=None) -> None:
+    """Register an ember-convention kernel (full argument list) as part of ``lib``.
+
+    What ``lib.impl`` does, minus the Python-argument adapter: the custom-op
+    layer's own kernels take the full argument list (Note [Dispatcher calling
+    convention]); the registration is undone with the Library.
+    """
+    lib._check_alive()
+    kernel = KernelFunction(fn, keyset_arg=keyset_arg, debug=lib._debug)
+    key = _C.parse_dispatch_key(key_name)
+    lib._state.handles.append(dispatcher.register_impl(qualname, key, kernel))
+    impl_key = f"{lib.ns}/{qualname.split('::')[-1]}/{key_name}"
+    _library()._impls.add(impl_key)
+    lib._state.op_impls.add(impl_key)
+
+
 def register_kernel(op, device_types, func=None, /, *, lib=None):
     """Register ``func`` for device types (None: CompositeExplicitAutograd) of ``op``."""
     op = resolve_op(op, "register_kernel")
@@ -119,7 +135,7 @@ def register_autograd(op, backward: Callable, /, *, setup_context=None, lib=None
     kernel = _autograd.make_autograd_impl(overload, info)
     namespace, opname = qualname.split("::", 1)
     use_lib = library_for_registration(namespace, lib)
-    use_lib.impl(opname, kernel, "Autograd", with_keyset=True)
+    register_raw_kernel(use_lib, qualname, "Autograd", kernel, keyset_arg="raw")
 
 
 class SafeKernelFunction:

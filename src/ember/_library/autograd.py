@@ -2,8 +2,9 @@
 
 Layer: top (custom-op layer; imports _C, autograd). Mirrors torch/_library/autograd.py
 (facts §6.4). In: an OpOverload and an ``Info`` holding the user's backward and
-setup_context. Out: ``autograd_impl(keyset, *args, **kwonly)``, registered with
-``with_keyset=True``. With grad on and an input requiring grad it runs a
+setup_context. Out: the kernel, registered at the Autograd alias (PyTorch
+registers ``autograd_impl(keyset, *args, **kwonly)`` with ``with_keyset=True``;
+ember's takes the raw key bits and the full argument list). With grad on and an input requiring grad it runs a
 generated ``autograd.Function`` named ``GeneratedBackwardFor_<ns>_<op>_<overload>``
 (so grad_fn is ``...Backward``); its forward redispatches below autograd under
 ``_AutoDispatchBelowAutograd``. Otherwise the same redispatch, no node.
@@ -15,7 +16,9 @@ import dataclasses
 from collections.abc import Callable
 
 from ember import _C
+from ember._c10.dispatch_key_set import autograd_dispatch_keyset
 from ember._c10.grad_mode import autograd_state
+from ember._c10.tls import local_state
 from ember.autograd.function import Function
 
 __all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "any_requires_grad"]
@@ -33,6 +36,9 @@ class Info:
 class _Metadata:
     keyset: _C.DispatchKeySet
     keyword_only_args: dict
+
+
+_AUTOGRAD_BITS = autograd_dispatch_keyset.raw_repr()
 
 
 def _requires_grad(value) -> bool:
@@ -72,18 +78,25 @@ def fill_defaults(schema, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
 
 
 def make_autograd_impl(op, info) -> Callable:
-    """The §6.4 kernel for ``op``; ``info`` is read on every call, so later registrations apply."""
-    opname = op._schema.name.split("::", 1)[1]
-    name = f"GeneratedBackwardFor_{op.namespace}_{opname}_{op._overloadname}"
-    has_kwarg_only_args = any(argument.kwarg_only for argument in op._schema.arguments)
-    after_autograd = _C._after_autograd_keyset
+    """The §6.4 kernel for ``op``; ``info`` is read on every call, so later registrations apply.
 
-    def forward_no_grad(*args):
-        metadata = args[-1]
-        with _C._AutoDispatchBelowAutograd():
-            return op.redispatch(
-                metadata.keyset & after_autograd, *args[:-1], **metadata.keyword_only_args
-            )
+    The kernel uses ember's raw convention, ``kernel(bits, *full_args)`` (Note
+    [Dispatcher calling convention]), so the common no-grad call redispatches
+    without converting arguments; the user's setup_context / backward see
+    PyTorch's Python arguments.
+    """
+    schema = op._schema
+    opname = schema.name.split("::", 1)[1]
+    name = f"GeneratedBackwardFor_{op.namespace}_{opname}_{op._overloadname}"
+    has_kwarg_only_args = any(argument.kwarg_only for argument in schema.arguments)
+    # Positional tensor (or tensor list) arguments: the ones `_any_requires_grad(*args)` sees.
+    grad_positions = [
+        i for i, _ in schema.dispatch_arguments() if not schema.arguments[i].kwarg_only
+    ]
+    op_is_out = is_out(op)
+    after_autograd = _C._after_autograd_keyset
+    after_bits = after_autograd.raw_repr()
+    handle = op._op
 
     def forward(ctx, *args):
         metadata = args[-1]
@@ -92,7 +105,7 @@ def make_autograd_impl(op, info) -> Callable:
             kwargs = metadata.keyword_only_args
             result = op.redispatch(metadata.keyset & after_autograd, *args, **kwargs)
             if info._setup_context_fn:
-                args, kwargs = fill_defaults(op._schema, args, kwargs)
+                args, kwargs = fill_defaults(schema, args, kwargs)
                 if has_kwarg_only_args:
                     info._setup_context_fn(
                         ctx=ctx, inputs=args, keyword_only_inputs=kwargs, output=result
@@ -123,18 +136,28 @@ def make_autograd_impl(op, info) -> Callable:
         {"forward": staticmethod(forward), "backward": staticmethod(backward)},
     )
 
-    def autograd_impl(keyset, *args, **keyword_only_args):
-        metadata = _Metadata(keyset, keyword_only_args)
-        if is_out(op):
-            if autograd_state.grad_mode and any_requires_grad(*args, **keyword_only_args):
+    def forward_no_grad(bits: int, full_args: tuple):
+        saved = local_state.excluded
+        local_state.excluded = saved | _AUTOGRAD_BITS  # _AutoDispatchBelowAutograd
+        try:
+            return handle.redispatch(bits & after_bits, *full_args)
+        finally:
+            local_state.excluded = saved
+
+    def autograd_kernel(bits: int, *full_args):
+        grad_mode = autograd_state.grad_mode
+        if op_is_out:
+            if grad_mode and _requires_grad(full_args):
                 raise RuntimeError(
                     f"{opname}(): functions with out=... arguments don't support automatic "
                     "differentiation, but one of the arguments requires grad."
                 )
-            return forward_no_grad(*args, metadata)
-        if autograd_state.grad_mode and any_requires_grad(*args):
-            return generated.apply(*args, metadata)
-        return forward_no_grad(*args, metadata)
+            return forward_no_grad(bits, full_args)
+        if grad_mode and any(_requires_grad(full_args[i]) for i in grad_positions):
+            args, kwargs = schema.python_kernel_args(list(full_args))
+            keyset = _C.DispatchKeySet.from_raw(bits)
+            return generated.apply(*args, _Metadata(keyset, kwargs))
+        return forward_no_grad(bits, full_args)
 
-    autograd_impl.__qualname__ = f"autograd_impl_{name}"
-    return autograd_impl
+    autograd_kernel.__qualname__ = f"autograd_impl_{name}"
+    return autograd_kernel

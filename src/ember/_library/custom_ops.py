@@ -20,7 +20,7 @@ from ember import _C, _ops
 
 from . import autograd as _autograd
 from . import fake_impl
-from .api import lookup_op
+from .api import lookup_op, register_raw_kernel
 from .infer_schema import infer_schema
 
 __all__ = ["custom_op", "CustomOpDef", "OPDEFS"]
@@ -83,34 +83,36 @@ def _is_tensor(value) -> bool:
     return hasattr(value, "_key_bits") and hasattr(value, "_sizes")
 
 
-def _storage_of(tensor):
-    return tensor.storage() if tensor.device.type != "meta" else None
+def _memory(tensor):
+    """What identifies a tensor's memory: its Storage, or (still lazy) its own array."""
+    storage = tensor._storage
+    return storage if storage is not None else tensor._array
 
 
-def _check_aliasing(name: str, args, kwargs, result, module) -> None:
+def _check_aliasing(name: str, full_args: tuple, result, backend_fn) -> None:
     """Outputs must be fresh: not an input, no alias of an input or another output."""
-    inputs = [value for value in (*args, *kwargs.values()) if _is_tensor(value)]
-    for value in (*args, *kwargs.values()):
-        if isinstance(value, (list, tuple)):
-            inputs.extend(item for item in value if _is_tensor(item))
     outputs = result if isinstance(result, (tuple, list)) else (result,)
-    outputs = [out for out in outputs if _is_tensor(out)]
-    storages = [_storage_of(t) for t in inputs]
-    for position, out in enumerate(outputs):
-        storage = _storage_of(out)
-        others = storages + [_storage_of(o) for o in outputs[:position]]
-        clash = any(out is t for t in inputs) or (
-            storage is not None and any(storage is other for other in others)
-        )
-        if clash:
+    seen = []
+    for value in full_args:
+        if isinstance(value, (list, tuple)):
+            seen.extend(_memory(item) for item in value if _is_tensor(item))
+        elif _is_tensor(value):
+            seen.append(_memory(value))
+    for out in outputs:
+        if not _is_tensor(out):
+            continue
+        memory = _memory(out)
+        if memory is not None and any(memory is other for other in seen):
             raise RuntimeError(
-                f"{name} (with implementation in {module}): The output of this custom operator "
-                "(1) must not also be an input to this custom operator and (2) may not alias "
-                "any inputs to this custom operator or other returns. The most common way to "
-                "trigger this error is if we have y = custom_op(x) and y and x are the same "
-                "Tensor. Please instead return a clone of the offending output tensor(s) (e.g. "
-                "return x.clone()) or refactor the custom operator to not return y."
+                f"{name} (with implementation in {inspect.getmodule(backend_fn)}): The output "
+                "of this custom operator (1) must not also be an input to this custom operator "
+                "and (2) may not alias any inputs to this custom operator or other returns. The "
+                "most common way to trigger this error is if we have y = custom_op(x) and y and "
+                "x are the same Tensor. Please instead return a clone of the offending output "
+                "tensor(s) (e.g. return x.clone()) or refactor the custom operator to not "
+                "return y."
             )
+        seen.append(memory)
 
 
 class CustomOpDef:
@@ -153,8 +155,8 @@ class CustomOpDef:
         self._lib.define(schema_str, tags=_with_pt2_compliant_tag(self._tags))
         self._opoverload = lookup_op(self._qualname)
         self._register_fake_impl()
-        autograd_impl = _autograd.make_autograd_impl(self._opoverload, self)
-        self._lib.impl(self._name, autograd_impl, "Autograd", with_keyset=True)
+        autograd_kernel = _autograd.make_autograd_impl(self._opoverload, self)
+        register_raw_kernel(self._lib, self._qualname, "Autograd", autograd_kernel, "raw")
         if self._opoverload._schema.is_mutable:
             self._register_mutation_version_bump()
 
@@ -175,22 +177,21 @@ class CustomOpDef:
         fake_impl.holder_for(self._qualname).register(fake_impl_fn, source, self._lib)
 
     def _register_mutation_version_bump(self) -> None:
-        """A Python ADInplaceOrView kernel: bump each mutated argument, then redispatch."""
+        """An ADInplaceOrView kernel: bump each mutated argument, then redispatch below it."""
         schema = self._opoverload._schema
         mutated = [i for i, a in enumerate(schema.arguments) if a.alias_info is not None
                    and a.alias_info.is_write]  # fmt: skip
-        after = _C._after_ADInplaceOrView_keyset
-        op = self._opoverload
+        after = _C._after_ADInplaceOrView_keyset.raw_repr()
+        handle = self._opoverload._op
 
-        def adinplaceorview_impl(keyset, *args, **kwargs):
-            all_args, all_kwargs = _autograd.fill_defaults(schema, args, kwargs)
+        def adinplaceorview_kernel(bits, *full_args):
             for index in mutated:
-                argument = schema.arguments[index]
-                value = all_kwargs[argument.name] if argument.kwarg_only else all_args[index]
-                _bump(value)
-            return op.redispatch(keyset & after, *args, **kwargs)
+                _bump(full_args[index])
+            return handle.redispatch(bits & after, *full_args)
 
-        self._lib.impl(self._name, adinplaceorview_impl, "ADInplaceOrView", with_keyset=True)
+        register_raw_kernel(
+            self._lib, self._qualname, "ADInplaceOrView", adinplaceorview_kernel, "raw"
+        )
 
     # -- the public methods ---------------------------------------------------------------
     def register_kernel(self, device_types, fn=None, /):
@@ -220,17 +221,21 @@ class CustomOpDef:
         return wrapped_fn
 
     def _register_backend(self, device_type) -> None:
-        def backend_impl(*args, **kwargs):
+        schema = self._opoverload._schema
+        check_aliasing = not _ops._is_view(schema)
+        name = self._name
+
+        def backend_kernel(*full_args):
+            args, kwargs = schema.python_kernel_args(list(full_args))
             backend_fn = self._backend_fns[device_type]
             result = backend_fn(*args, **kwargs)
-            if not _ops._is_view(self._opoverload._schema):
-                _check_aliasing(self._name, args, kwargs, result, inspect.getmodule(backend_fn))
+            if check_aliasing:
+                _check_aliasing(name, full_args, result, backend_fn)
             return result
 
-        if device_type is None:
-            self._lib.impl(self._name, backend_impl, "CompositeExplicitAutograd")
-        else:
-            self._lib.impl(self._name, backend_impl, _C._dispatch_key_for_device(device_type))
+        key = "CompositeExplicitAutograd" if device_type is None else None
+        key = key or _C._dispatch_key_for_device(device_type)
+        register_raw_kernel(self._lib, self._qualname, key, backend_kernel)
 
     @contextlib.contextmanager
     def set_kernel_enabled(self, device_type: str, enabled: bool = True):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
 
@@ -60,8 +61,15 @@ def wrap_number(value):
     return value
 
 
-def finish_factory(result, requires_grad: bool):
-    """The `requires_grad=` of Python factory functions (set after the op ran)."""
+def make_factory(op, args: tuple, requires_grad: bool):
+    """A Python factory function (`ember.zeros(..., requires_grad=True)`).
+
+    As PyTorch's variable_factories.h, the operator runs below ADInplaceOrView
+    (a fresh tensor's own initialisation is no in-place update: `_version` stays
+    0), and requires_grad is set on the result afterwards.
+    """
+    with AutoDispatchBelowADInplaceOrView():
+        result = op.call(*args)
     if requires_grad:
         result.requires_grad_(True)
     return result

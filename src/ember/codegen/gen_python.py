@@ -67,11 +67,11 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
     )
 
     def call(target) -> str:
-        text = (
-            f"{handle_name(target.name)}.call({', '.join(_call_arguments(sig, target, wrap=wrap))})"
-        )
+        arguments = ", ".join(_call_arguments(sig, target, wrap=wrap))
         if requires_grad is not None:
-            text = f"finish_factory({text}, v[{requires_grad}])"
+            text = f"make_factory({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
+        else:
+            text = f"{handle_name(target.name)}.call({arguments})"
         named_tuple = _return_type(sig, target)
         if named_tuple is not None:
             text = f"return_types.{named_tuple}({text})"
@@ -136,7 +136,7 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
 def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember import return_types")
-    lines.append("from ember.aten.binding import finish_factory, handle, wrap_number")
+    lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
     lines.append("from ember.aten.python_arg_parser import PythonArgParser")
     lines.append("")
     lines += _handles(groups)

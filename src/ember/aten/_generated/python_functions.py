@@ -3,7 +3,7 @@
 """ember.<fn>: the Python functions of the aten operators."""
 
 from ember import return_types
-from ember.aten.binding import finish_factory, handle, wrap_number
+from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
 _op_abs = handle("abs")
@@ -445,11 +445,11 @@ def arange(*args, **kwargs):
     """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_arange.parse(args, kwargs)
     if index == 0:
-        return finish_factory(_op_arange.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+        return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
     elif index == 1:
-        return finish_factory(_op_arange_start.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+        return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     else:
-        return finish_factory(_op_arange_start_step.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+        return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
 
 
@@ -747,7 +747,7 @@ _parser_f_empty = PythonArgParser(
 def empty(*args, **kwargs):
     """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_empty.parse(args, kwargs)[1]
-    return finish_factory(_op_empty_memory_format.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -761,7 +761,7 @@ _parser_f_empty_like = PythonArgParser(
 def empty_like(*args, **kwargs):
     """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_empty_like.parse(args, kwargs)[1]
-    return finish_factory(_op_empty_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -775,7 +775,7 @@ _parser_f_empty_strided = PythonArgParser(
 def empty_strided(*args, **kwargs):
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_f_empty_strided.parse(args, kwargs)[1]
-    return finish_factory(_op_empty_strided.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -843,9 +843,9 @@ def eye(*args, **kwargs):
     """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_eye.parse(args, kwargs)
     if index == 0:
-        return finish_factory(_op_eye.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+        return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
     else:
-        return finish_factory(_op_eye_m.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+        return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -921,7 +921,7 @@ _parser_f_full = PythonArgParser(
 def full(*args, **kwargs):
     """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_f_full.parse(args, kwargs)[1]
-    return finish_factory(_op_full.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -935,7 +935,7 @@ _parser_f_full_like = PythonArgParser(
 def full_like(*args, **kwargs):
     """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_full_like.parse(args, kwargs)[1]
-    return finish_factory(_op_full_like.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+    return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
 
 
@@ -1105,7 +1105,7 @@ _parser_f_linspace = PythonArgParser(
 def linspace(*args, **kwargs):
     """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_f_linspace.parse(args, kwargs)[1]
-    return finish_factory(_op_linspace.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+    return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
 
 
@@ -1559,7 +1559,7 @@ _parser_f_ones = PythonArgParser(
 def ones(*args, **kwargs):
     """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_f_ones.parse(args, kwargs)[1]
-    return finish_factory(_op_ones.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+    return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -1573,7 +1573,7 @@ _parser_f_ones_like = PythonArgParser(
 def ones_like(*args, **kwargs):
     """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_ones_like.parse(args, kwargs)[1]
-    return finish_factory(_op_ones_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -1664,9 +1664,9 @@ def rand(*args, **kwargs):
     """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_rand.parse(args, kwargs)
     if index == 0:
-        return finish_factory(_op_rand_generator.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+        return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     else:
-        return finish_factory(_op_rand.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+        return make_factory(_op_rand, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -1680,7 +1680,7 @@ _parser_f_rand_like = PythonArgParser(
 def rand_like(*args, **kwargs):
     """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_rand_like.parse(args, kwargs)[1]
-    return finish_factory(_op_rand_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -1698,13 +1698,13 @@ def randint(*args, **kwargs):
     """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_randint.parse(args, kwargs)
     if index == 0:
-        return finish_factory(_op_randint_generator.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+        return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
     elif index == 1:
-        return finish_factory(_op_randint.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+        return make_factory(_op_randint, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     elif index == 2:
-        return finish_factory(_op_randint_low_generator.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]), v[8])
+        return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
     else:
-        return finish_factory(_op_randint_low.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6]), v[7])
+        return make_factory(_op_randint_low, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
 
 
@@ -1720,9 +1720,9 @@ def randn(*args, **kwargs):
     """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     index, v = _parser_f_randn.parse(args, kwargs)
     if index == 0:
-        return finish_factory(_op_randn_generator.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+        return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     else:
-        return finish_factory(_op_randn.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+        return make_factory(_op_randn, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -1736,7 +1736,7 @@ _parser_f_randn_like = PythonArgParser(
 def randn_like(*args, **kwargs):
     """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_randn_like.parse(args, kwargs)[1]
-    return finish_factory(_op_randn_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -2423,7 +2423,7 @@ _parser_f_zeros = PythonArgParser(
 def zeros(*args, **kwargs):
     """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_f_zeros.parse(args, kwargs)[1]
-    return finish_factory(_op_zeros.call(v[0], v[1], v[2], v[3], v[4]), v[5])
+    return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -2437,7 +2437,7 @@ _parser_f_zeros_like = PythonArgParser(
 def zeros_like(*args, **kwargs):
     """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
     v = _parser_f_zeros_like.parse(args, kwargs)[1]
-    return finish_factory(_op_zeros_like.call(v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 __all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -3,7 +3,7 @@
 """ember._C._nn.<fn>: the Python functions of the nn operators."""
 
 from ember import return_types
-from ember.aten.binding import finish_factory, handle, wrap_number
+from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
 _op_cross_entropy_loss = handle("cross_entropy_loss")

@@ -3,7 +3,7 @@
 """Tensor.<method>: the methods of the aten operators."""
 
 from ember import return_types
-from ember.aten.binding import finish_factory, handle, wrap_number
+from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
 _op_abs = handle("abs")
@@ -1542,7 +1542,7 @@ _parser_m_new_empty = PythonArgParser(
 def new_empty(self, *args, **kwargs):
     """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
-    return finish_factory(_op_new_empty.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
+    return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -1556,7 +1556,7 @@ _parser_m_new_full = PythonArgParser(
 def new_full(self, *args, **kwargs):
     """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
-    return finish_factory(_op_new_full.call(self, v[0], v[1], v[2], v[3], v[4], v[5]), v[6])
+    return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
 
@@ -1570,7 +1570,7 @@ _parser_m_new_ones = PythonArgParser(
 def new_ones(self, *args, **kwargs):
     """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
-    return finish_factory(_op_new_ones.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
+    return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 
@@ -1584,7 +1584,7 @@ _parser_m_new_zeros = PythonArgParser(
 def new_zeros(self, *args, **kwargs):
     """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
     v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
-    return finish_factory(_op_new_zeros.call(self, v[0], v[1], v[2], v[3], v[4]), v[5])
+    return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
 
 

@@ -34,7 +34,10 @@ def _console():
         from rich.console import Console
     except ImportError:
         return _PlainConsole()
-    return Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:  # piped: never crop a tree's lines at 80 columns
+        console = Console(highlight=False, soft_wrap=True, width=1000)
+    return console
 
 
 def _usage_error(message: str) -> int:

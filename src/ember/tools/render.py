@@ -65,7 +65,7 @@ def event_label(event: dict) -> str:
     text += f" -> [yellow]{escape(event['key'])}[/]"
     if kernel is not None:
         fall = "fallthrough " if kernel["fallthrough"] else ""
-        text += f" [dim]{escape(kernel['name'])} [{fall}{escape(kernel['label'])}][/]"
+        text += f" [dim]{escape(kernel['name'])} {escape('[' + fall + kernel['label'] + ']')}[/]"
     text += f" [green]{_duration(event['elapsed_ns'])}[/]"
     result = _result(event)
     if result:

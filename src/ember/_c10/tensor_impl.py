@@ -308,6 +308,15 @@ class TensorImpl:
             self._storage_offset = storage_offset
         self._array = None
 
+    def _adopt_storage_of(self, fresh) -> None:
+        """Take over `fresh`'s storage and geometry (resize_ of an out= argument).
+
+        Like c10's resize, the tensor keeps its identity, dtype, key set and
+        version counter; only its memory and geometry change.
+        """
+        self._storage = fresh.storage()
+        self._set_sizes_strides(fresh._sizes, fresh._strides, fresh._storage_offset)
+
     def ndarray(self) -> np.ndarray:
         """A NumPy view of this tensor's elements. See Note [Kernel contract for tensor data]."""
         array = self._array

@@ -9,10 +9,9 @@ resize_out helpers that torchgen writes into RegisterCPU.cpp.
 
 from __future__ import annotations
 
-import warnings
-
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
+from ember.aten.native import layout
 
 
 def _shape_text(sizes) -> str:
@@ -31,22 +30,15 @@ def _can_cast(source, target) -> bool:
 
 
 def resize_output(out, sizes, strides=None) -> None:
-    """at::native::resize_output: warn when resizing a non-empty tensor, then resize."""
-    if out._sizes == tuple(sizes):
+    """The resize_out of generated structured kernels: at::native::resize_output, then,
+    when `out` had to be resized, the strides the meta function computed (as_strided_)."""
+    sizes = tuple(sizes)
+    if out._sizes == sizes:
         return
-    if out.numel() != 0:
-        warnings.warn(
-            "An output with one or more elements was resized since it had shape "
-            f"{_shape_text(out._sizes)}, which does not match the required output shape "
-            f"{_shape_text(sizes)}. This behavior is deprecated, and in a future PyTorch "
-            "release outputs will not be resized unless they have zero elements. You can "
-            "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-            "t.resize_(0).",
-            UserWarning,
-            stacklevel=2,
-        )
-    fresh = empty_tensor(sizes, out.dtype, out.device, strides)
-    out._adopt_storage_of(fresh)
+    layout.resize_output(out, sizes)
+    if strides is not None and tuple(strides) != out._strides:
+        fresh = empty_tensor(sizes, out.dtype, out.device, strides)
+        out._adopt_storage_of(fresh)
 
 
 class StructuredMeta:

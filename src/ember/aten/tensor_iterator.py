@@ -94,18 +94,10 @@ def output_strides(inputs, shape: tuple) -> tuple:
 
 
 def _non_overlapping_and_dense(t) -> bool:
-    """is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
-    if t._strides == contiguous_strides(t._sizes):
-        return True
-    dims = sorted(range(len(t._sizes)), key=lambda d: (t._strides[d], t._sizes[d]))
-    expected = 1
-    for d in dims:
-        if t._sizes[d] == 1:
-            continue
-        if t._strides[d] != expected:
-            return False
-        expected *= t._sizes[d]
-    return True
+    """is_non_overlapping_and_dense, as c10/core/Contiguity.h computes it."""
+    from ember.aten.native.layout import is_non_overlapping_and_dense
+
+    return is_non_overlapping_and_dense(t)
 
 
 class OutputSpec:

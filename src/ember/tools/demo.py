@@ -18,7 +18,7 @@ import ember as torch
 with CONTEXT:          # grad, plain: nothing; no_grad: torch.no_grad(); inference_mode: torch.inference_mode()
     a = torch.tensor([[1., 2.]], requires_grad=REQUIRES_GRAD, device=DEVICE)   # plain: False
     b = torch.tensor([[3.], [4.]], device=DEVICE)
-    with ember.dispatch.trace() as t:
+    with torch.dispatch.trace() as t:
         y = torch.mm(a, b)
 print(y, y.grad_fn)    # grad: 11 and MmBackward0; the others: 11 and None"""
 

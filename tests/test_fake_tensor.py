@@ -117,3 +117,15 @@ def test_custom_op_fake_impl_runs_under_fake_mode():
         out = rows(mode.from_tensor(ember.ones(2, 5)), 7)
     assert isinstance(out, FakeTensor) and tuple(out.shape) == (7, 5)
     assert str(out.device) == "cpu" and seen == ["fake"]
+
+
+@needs_torch
+def test_repr_matches_torch():
+    def reprs(lib, mode_cls):
+        with mode_cls() as mode:
+            return [
+                repr(lib.ones(2, 3)),
+                repr(mode.from_tensor(lib.tensor([1.0, 2.0], requires_grad=True))),
+            ]
+
+    assert reprs(ember, FakeTensorMode) == reprs(torch, TorchFakeTensorMode)

@@ -87,9 +87,31 @@ def _operators(m) -> dict:
     }
 
 
+def _contiguous(self, memory_format=None):
+    """Tensor.contiguous: `self` itself, without dispatching, when already contiguous."""
+    if self.is_contiguous(memory_format):
+        return self
+    if memory_format is None:
+        return tensor_methods.contiguous(self)
+    return tensor_methods.contiguous(self, memory_format=memory_format)
+
+
+def _properties(m) -> dict:
+    """The view properties of python_variable.cpp: `T`, `mT` (`x.T` is aten::numpy_T)."""
+    return {
+        "T": property(lambda self: m.numpy_T(self)),
+        "mT": property(lambda self: m.mT(self)),
+    }
+
+
 def install(tensor_class) -> None:
     """Set every generated method and operator on `tensor_class` (ember.Tensor)."""
+    hidden = {"numpy_T", "mT"}  # properties in PyTorch, not methods
     for name in tensor_methods.__all__:
-        setattr(tensor_class, name, getattr(tensor_methods, name))
+        if name not in hidden:
+            setattr(tensor_class, name, getattr(tensor_methods, name))
     for name, fn in _operators(tensor_methods).items():
         setattr(tensor_class, name, fn)
+    for name, prop in _properties(tensor_methods).items():
+        setattr(tensor_class, name, prop)
+    tensor_class.contiguous = _contiguous

@@ -60,6 +60,11 @@ def _return_type(sig: PythonSignature, target) -> str | None:
     return name if name in return_types.__all__ else None
 
 
+def _returns_tensor_list(target) -> bool:
+    returns = target.func.returns
+    return len(returns) == 1 and str(returns[0].type) == "List[Tensor]"
+
+
 def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str]:
     lines = []
     requires_grad = next(
@@ -72,6 +77,8 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
             text = f"make_factory({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
         else:
             text = f"{handle_name(target.name)}.call({arguments})"
+        if _returns_tensor_list(target):
+            text = f"tuple({text})"  # PyTorch's bindings wrap a TensorList as a tuple
         named_tuple = _return_type(sig, target)
         if named_tuple is not None:
             text = f"return_types.{named_tuple}({text})"

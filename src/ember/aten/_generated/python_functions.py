@@ -555,7 +555,7 @@ _parser_f_chunk = PythonArgParser(
 def chunk(*args, **kwargs):
     """chunk(Tensor input, int chunks, int dim=0)"""
     v = _parser_f_chunk.parse(args, kwargs)[1]
-    return _op_chunk.call(v[0], v[1], v[2])
+    return tuple(_op_chunk.call(v[0], v[1], v[2]))
 
 
 
@@ -2023,9 +2023,9 @@ def split(*args, **kwargs):
     """split(Tensor input, SymInt split_size, int dim=0) | split(Tensor input, SymInt[] split_size, int dim=0)"""
     index, v = _parser_f_split.parse(args, kwargs)
     if index == 0:
-        return _op_split_Tensor.call(v[0], v[1], v[2])
+        return tuple(_op_split_Tensor.call(v[0], v[1], v[2]))
     else:
-        return _op_split_sizes.call(v[0], v[1], v[2])
+        return tuple(_op_split_sizes.call(v[0], v[1], v[2]))
 
 
 
@@ -2039,7 +2039,7 @@ _parser_f_split_with_sizes = PythonArgParser(
 def split_with_sizes(*args, **kwargs):
     """split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
     v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
-    return _op_split_with_sizes.call(v[0], v[1], v[2])
+    return tuple(_op_split_with_sizes.call(v[0], v[1], v[2]))
 
 
 
@@ -2313,7 +2313,7 @@ _parser_f_unbind = PythonArgParser(
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
     v = _parser_f_unbind.parse(args, kwargs)[1]
-    return _op_unbind_int.call(v[0], v[1])
+    return tuple(_op_unbind_int.call(v[0], v[1]))
 
 
 
@@ -2385,7 +2385,7 @@ def where(*args, **kwargs):
     """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar input, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar input, Scalar other)"""
     index, v = _parser_f_where.parse(args, kwargs)
     if index == 0:
-        return _op_where.call(wrap_number(v[0]))
+        return tuple(_op_where.call(wrap_number(v[0])))
     elif index == 1:
         if v[3] is None:
             return _op_where_self.call(wrap_number(v[0]), wrap_number(v[1]), wrap_number(v[2]))

@@ -460,7 +460,7 @@ _parser_m_chunk = PythonArgParser(
 def chunk(self, *args, **kwargs):
     """chunk(int chunks, int dim=0)"""
     v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
-    return _op_chunk.call(self, v[0], v[1])
+    return tuple(_op_chunk.call(self, v[0], v[1]))
 
 
 
@@ -2034,9 +2034,9 @@ def split(self, *args, **kwargs):
     """split(SymInt split_size, int dim=0) | split(SymInt[] split_size, int dim=0)"""
     index, v = _parser_m_split.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_split_Tensor.call(self, v[0], v[1])
+        return tuple(_op_split_Tensor.call(self, v[0], v[1]))
     else:
-        return _op_split_sizes.call(self, v[0], v[1])
+        return tuple(_op_split_sizes.call(self, v[0], v[1]))
 
 
 
@@ -2050,7 +2050,7 @@ _parser_m_split_with_sizes = PythonArgParser(
 def split_with_sizes(self, *args, **kwargs):
     """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
     v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
-    return _op_split_with_sizes.call(self, v[0], v[1])
+    return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
 
 
 
@@ -2383,7 +2383,7 @@ _parser_m_unbind = PythonArgParser(
 def unbind(self, *args, **kwargs):
     """unbind(int dim=0)"""
     v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
-    return _op_unbind_int.call(self, v[0])
+    return tuple(_op_unbind_int.call(self, v[0]))
 
 
 

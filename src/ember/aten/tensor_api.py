@@ -14,8 +14,7 @@ from __future__ import annotations
 import functools
 import numbers
 
-from ember.aten._generated import tensor_methods
-from ember.aten.binding import wrap_number
+from ember.aten._generated import python_functions, tensor_methods
 
 
 def _binary(method):
@@ -32,12 +31,13 @@ def _binary(method):
 
 
 def _reflected(function_name: str):
-    """`2 - t`: the operator with the number wrapped as the left operand."""
+    """`2 ** t`: the function with the operands swapped, as torch/_tensor.py does."""
+    function = getattr(python_functions, function_name)
 
     def operator(self, other):
         if not isinstance(other, numbers.Number):
             return NotImplemented
-        return getattr(tensor_methods, function_name)(wrap_number(other), self)
+        return function(other, self)
 
     operator.__name__ = f"__r{function_name}__"
     return operator
@@ -73,6 +73,7 @@ def _operators(m) -> dict:
         "__rmod__": _reflected("remainder"),
         "__imod__": _binary(m.remainder_),
         "__pow__": _binary(m.pow),
+        "__rpow__": _reflected("pow"),
         "__ipow__": _binary(m.pow_),
         "__matmul__": _binary(m.matmul),
         "__eq__": _binary(m.eq),

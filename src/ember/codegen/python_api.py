@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ember.aten import python_signature
+
 from .model import NativeFunction
 
 # Overloads PyTorch keeps out of its Python bindings (a Tensor overload covers them).
@@ -21,12 +23,8 @@ SKIP_PYTHON_BINDINGS = frozenset(
     {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
      "div.Scalar", "div_.Scalar", "div.Scalar_mode", "div_.Scalar_mode"}
 )  # fmt: skip
-# Functions whose Tensor parameters also take Python numbers (python_arg_parser.cpp).
-NUMBERS_AS_TENSORS = frozenset(
-    {"add", "add_", "__radd__", "sub", "sub_", "__rsub__", "mul", "mul_", "__rmul__",
-     "div", "div_", "__rdiv__", "__rtruediv__", "true_divide", "floor_divide", "remainder",
-     "__rpow__", "pow", "where", "maximum", "minimum"}
-)  # fmt: skip
+# Functions whose Tensor parameters also take Python numbers: the parser's own list.
+NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 # Python names that PyTorch does not expose at top level, or exposes elsewhere.
 HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view", "_softmax",
                               "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to"})  # fmt: skip

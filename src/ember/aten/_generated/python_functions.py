@@ -1327,7 +1327,7 @@ def max(*args, **kwargs):
 _parser_f_maximum = PythonArgParser(
     [
         'maximum(Tensor input, Tensor other, *, Tensor? out=None)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1335,8 +1335,8 @@ def maximum(*args, **kwargs):
     """maximum(Tensor input, Tensor other, *, Tensor? out=None)"""
     v = _parser_f_maximum.parse(args, kwargs)[1]
     if v[2] is None:
-        return _op_maximum.call(wrap_number(v[0]), wrap_number(v[1]))
-    return _op_maximum_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+        return _op_maximum.call(v[0], v[1])
+    return _op_maximum_out.call(v[0], v[1], v[2])
 
 
 
@@ -1388,7 +1388,7 @@ def min(*args, **kwargs):
 _parser_f_minimum = PythonArgParser(
     [
         'minimum(Tensor input, Tensor other, *, Tensor? out=None)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1396,8 +1396,8 @@ def minimum(*args, **kwargs):
     """minimum(Tensor input, Tensor other, *, Tensor? out=None)"""
     v = _parser_f_minimum.parse(args, kwargs)[1]
     if v[2] is None:
-        return _op_minimum.call(wrap_number(v[0]), wrap_number(v[1]))
-    return _op_minimum_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+        return _op_minimum.call(v[0], v[1])
+    return _op_minimum_out.call(v[0], v[1], v[2])
 
 
 
@@ -1610,7 +1610,7 @@ _parser_f_pow = PythonArgParser(
         'pow(Tensor input, Tensor exponent, *, Tensor? out=None)',
         'pow(Scalar input, Tensor exponent, *, Tensor? out=None)',
         'pow(Tensor input, Scalar exponent, *, Tensor? out=None)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1619,16 +1619,16 @@ def pow(*args, **kwargs):
     index, v = _parser_f_pow.parse(args, kwargs)
     if index == 0:
         if v[2] is None:
-            return _op_pow_Tensor_Tensor.call(wrap_number(v[0]), wrap_number(v[1]))
-        return _op_pow_Tensor_Tensor_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+            return _op_pow_Tensor_Tensor.call(v[0], v[1])
+        return _op_pow_Tensor_Tensor_out.call(v[0], v[1], v[2])
     elif index == 1:
         if v[2] is None:
-            return _op_pow_Scalar.call(v[0], wrap_number(v[1]))
-        return _op_pow_Scalar_out.call(v[0], wrap_number(v[1]), v[2])
+            return _op_pow_Scalar.call(v[0], v[1])
+        return _op_pow_Scalar_out.call(v[0], v[1], v[2])
     else:
         if v[2] is None:
-            return _op_pow_Tensor_Scalar.call(wrap_number(v[0]), v[1])
-        return _op_pow_Tensor_Scalar_out.call(wrap_number(v[0]), v[1], v[2])
+            return _op_pow_Tensor_Scalar.call(v[0], v[1])
+        return _op_pow_Tensor_Scalar_out.call(v[0], v[1], v[2])
 
 
 
@@ -1773,7 +1773,7 @@ _parser_f_remainder = PythonArgParser(
         'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
         'remainder(Scalar input, Tensor other)',
         'remainder(Tensor input, Scalar other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1782,12 +1782,12 @@ def remainder(*args, **kwargs):
     index, v = _parser_f_remainder.parse(args, kwargs)
     if index == 0:
         if v[2] is None:
-            return _op_remainder_Tensor.call(wrap_number(v[0]), wrap_number(v[1]))
-        return _op_remainder_Tensor_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+            return _op_remainder_Tensor.call(v[0], v[1])
+        return _op_remainder_Tensor_out.call(v[0], v[1], v[2])
     elif index == 1:
-        return _op_remainder_Scalar_Tensor.call(v[0], wrap_number(v[1]))
+        return _op_remainder_Scalar_Tensor.call(v[0], v[1])
     else:
-        return _op_remainder_Scalar.call(wrap_number(v[0]), v[1])
+        return _op_remainder_Scalar.call(v[0], v[1])
 
 
 
@@ -2377,7 +2377,7 @@ _parser_f_where = PythonArgParser(
         'where(Tensor condition, Scalar input, Tensor other)',
         'where(Tensor condition, Tensor input, Scalar other)',
         'where(Tensor condition, Scalar input, Scalar other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -2385,17 +2385,17 @@ def where(*args, **kwargs):
     """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar input, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar input, Scalar other)"""
     index, v = _parser_f_where.parse(args, kwargs)
     if index == 0:
-        return tuple(_op_where.call(wrap_number(v[0])))
+        return tuple(_op_where.call(v[0]))
     elif index == 1:
         if v[3] is None:
-            return _op_where_self.call(wrap_number(v[0]), wrap_number(v[1]), wrap_number(v[2]))
-        return _op_where_self_out.call(wrap_number(v[0]), wrap_number(v[1]), wrap_number(v[2]), v[3])
+            return _op_where_self.call(v[0], v[1], v[2])
+        return _op_where_self_out.call(v[0], v[1], v[2], v[3])
     elif index == 2:
-        return _op_where_ScalarSelf.call(wrap_number(v[0]), v[1], wrap_number(v[2]))
+        return _op_where_ScalarSelf.call(v[0], v[1], v[2])
     elif index == 3:
-        return _op_where_ScalarOther.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+        return _op_where_ScalarOther.call(v[0], v[1], v[2])
     else:
-        return _op_where_Scalar.call(wrap_number(v[0]), v[1], v[2])
+        return _op_where_Scalar.call(v[0], v[1], v[2])
 
 
 

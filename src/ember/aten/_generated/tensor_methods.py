@@ -531,14 +531,14 @@ def contiguous(self, *args, **kwargs):
 _parser_m_copy_ = PythonArgParser(
     [
         'copy_(Tensor src, bool non_blocking=False)',
-    ],
+    ], numbers_as_tensors=True,
 )
 
 
 def copy_(self, *args, **kwargs):
     """copy_(Tensor src, bool non_blocking=False)"""
     v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
-    return _op_copy_.call(self, v[0], v[1])
+    return _op_copy_.call(self, wrap_number(v[0]), v[1])
 
 
 
@@ -831,14 +831,14 @@ def floor_divide(self, *args, **kwargs):
 _parser_m_floor_divide_ = PythonArgParser(
     [
         'floor_divide_(Tensor other)',
-    ],
+    ], numbers_as_tensors=True,
 )
 
 
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other)"""
     v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
-    return _op_floor_divide__Tensor.call(self, v[0])
+    return _op_floor_divide__Tensor.call(self, wrap_number(v[0]))
 
 
 
@@ -1326,14 +1326,14 @@ def max(self, *args, **kwargs):
 _parser_m_maximum = PythonArgParser(
     [
         'maximum(Tensor other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
     v = _parser_m_maximum.parse(args, kwargs, self=self)[1]
-    return _op_maximum.call(self, wrap_number(v[0]))
+    return _op_maximum.call(self, v[0])
 
 
 
@@ -1379,14 +1379,14 @@ def min(self, *args, **kwargs):
 _parser_m_minimum = PythonArgParser(
     [
         'minimum(Tensor other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
     v = _parser_m_minimum.parse(args, kwargs, self=self)[1]
-    return _op_minimum.call(self, wrap_number(v[0]))
+    return _op_minimum.call(self, v[0])
 
 
 
@@ -1658,7 +1658,7 @@ _parser_m_pow = PythonArgParser(
     [
         'pow(Tensor exponent)',
         'pow(Scalar exponent)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1666,7 +1666,7 @@ def pow(self, *args, **kwargs):
     """pow(Tensor exponent) | pow(Scalar exponent)"""
     index, v = _parser_m_pow.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_pow_Tensor_Tensor.call(self, wrap_number(v[0]))
+        return _op_pow_Tensor_Tensor.call(self, v[0])
     else:
         return _op_pow_Tensor_Scalar.call(self, v[0])
 
@@ -1740,7 +1740,7 @@ _parser_m_remainder = PythonArgParser(
     [
         'remainder(Tensor other)',
         'remainder(Scalar other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -1748,7 +1748,7 @@ def remainder(self, *args, **kwargs):
     """remainder(Tensor other) | remainder(Scalar other)"""
     index, v = _parser_m_remainder.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_remainder_Tensor.call(self, wrap_number(v[0]))
+        return _op_remainder_Tensor.call(self, v[0])
     else:
         return _op_remainder_Scalar.call(self, v[0])
 
@@ -2500,7 +2500,7 @@ _parser_m_where = PythonArgParser(
     [
         'where(Tensor condition, Tensor other)',
         'where(Tensor condition, Scalar other)',
-    ], numbers_as_tensors=True,
+    ],
 )
 
 
@@ -2508,9 +2508,9 @@ def where(self, *args, **kwargs):
     """where(Tensor condition, Tensor other) | where(Tensor condition, Scalar other)"""
     index, v = _parser_m_where.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_where_self.call(wrap_number(v[0]), self, wrap_number(v[1]))
+        return _op_where_self.call(v[0], self, v[1])
     else:
-        return _op_where_ScalarOther.call(wrap_number(v[0]), self, v[1])
+        return _op_where_ScalarOther.call(v[0], self, v[1])
 
 
 

@@ -11,7 +11,11 @@ of its inputs: a transposed input gives a transposed output).
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tensor_impl import (
+    _is_channels_last,
+    contiguous_strides,
+    is_contiguous_strides,
+)
 
 
 def broadcast_shapes(a: tuple, b: tuple) -> tuple:
@@ -65,15 +69,34 @@ def _should_swap(operands: list[list[int]], shape: tuple, dim0: int, dim1: int) 
     return 0
 
 
+def _fast_setup_strides(inputs, shape: tuple) -> tuple | None:
+    """compute_fast_setup_type: same-shape operands that share a dense layout pass it on."""
+    if any(t._sizes != shape for t in inputs):
+        return None
+    if all(is_contiguous_strides(t._sizes, t._strides) for t in inputs):
+        return contiguous_strides(shape)
+    if len(shape) == 4 and all(
+        _is_channels_last(t._sizes, t._strides, "channels_last") for t in inputs
+    ):
+        return channels_last_strides(shape)
+    if all(_non_overlapping_and_dense(t) for t in inputs):
+        first = inputs[0]._strides
+        if all(t._strides == first for t in inputs):
+            return first
+    return None
+
+
 def output_strides(inputs, shape: tuple) -> tuple:
-    """compute_strides + reorder_dimensions: the output strides TensorIterator picks."""
+    """The strides TensorIterator gives a fresh output: the fast setup when it applies,
+    else reorder_dimensions' permutation (the output follows its inputs' memory order)."""
     ndim = len(shape)
     if ndim <= 1:
         return contiguous_strides(shape)
-    first = inputs[0]
-    if all(t._sizes == shape and t._strides == first._strides for t in inputs):
-        if _non_overlapping_and_dense(first):
-            return first._strides
+    fast = _fast_setup_strides(inputs, shape)
+    if fast is not None:
+        return fast
+    if 0 in shape:
+        return contiguous_strides(shape)
     operands = [_broadcast_strides(t, shape) for t in inputs]
     perm = list(range(ndim - 1, -1, -1))  # fastest-moving dimension first
     for i in range(1, ndim):
@@ -85,11 +108,13 @@ def output_strides(inputs, shape: tuple) -> tuple:
                 dim1 = dim0
             elif comparison < 0:
                 break
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous_strides(shape)  # "just an inverted order": a contiguous output
     strides = [0] * ndim
     running = 1
-    for dim in perm:
+    for dim in perm:  # compatible_stride, then invert_perm
         strides[dim] = running
-        running *= max(shape[dim], 1)
+        running *= shape[dim]
     return tuple(strides)
 
 
@@ -132,6 +157,12 @@ def check_same_device(op_name: str, tensors) -> object:
                 f"devices, {device} and {t.device}!"
             )
     return device
+
+
+def channels_last_strides(shape: tuple) -> tuple:
+    """Strides of a dense NHWC layout for an NCHW shape (get_channels_last_strides_2d)."""
+    _, c, h, w = (max(size, 1) for size in shape)
+    return (h * w * c, 1, w * c, c)
 
 
 def _same_layout_spec(tensors, out_dtype):

@@ -1,0 +1,77 @@
+"""TensorIterator's shape, promotion and output-stride rules against PyTorch (property tests)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ember
+
+torch = pytest.importorskip("torch")
+
+
+@st.composite
+def permuted_pairs(draw):
+    """A permuted (non-contiguous) tensor, a same-shape contiguous one, as ember and torch."""
+    ndim = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=ndim, max_size=ndim)))
+    perm = draw(st.permutations(range(ndim)))
+    a = np.random.default_rng(0).random(shape).astype(np.float32)
+    permuted = tuple(shape[p] for p in perm)
+    b = np.random.default_rng(1).random(permuted).astype(np.float32)
+    x = (ember.tensor(a).permute(*perm), torch.from_numpy(a.copy()).permute(*perm))
+    y = (ember.tensor(b), torch.from_numpy(b.copy()))
+    return x, y
+
+
+OPS = [
+    lambda x, y: x + 1,
+    lambda x, y: x + x,
+    lambda x, y: x.exp(),
+    lambda x, y: x * y,
+    lambda x, y: y - x,
+    lambda x, y: x + y[..., :1],
+    lambda x, y: x.unsqueeze(0) * y,
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(permuted_pairs(), st.sampled_from(range(len(OPS))))
+def test_output_layout_follows_the_inputs_like_torch(pair, op_index):
+    (x_e, x_t), (y_e, y_t) = pair
+    op = OPS[op_index]
+    try:
+        expected = op(x_t, y_t)
+    except RuntimeError as error:
+        with pytest.raises(RuntimeError) as ours:
+            op(x_e, y_e)
+        assert str(ours.value) == str(error)
+        return
+    result = op(x_e, y_e)
+    assert tuple(result.shape) == tuple(expected.shape)
+    assert result.stride() == expected.stride()
+    np.testing.assert_allclose(result.numpy(), expected.numpy(), rtol=1e-6)
+
+
+def test_channels_last_inputs_give_channels_last_outputs():
+    x_t = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last)
+    x_e = ember.ones(2, 4, 5, 3).permute(0, 3, 1, 2)
+    assert (x_e + x_e).stride() == (x_t + x_t).stride() == (60, 1, 15, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 3), min_size=0, max_size=4),
+    st.lists(st.integers(0, 3), min_size=0, max_size=4),
+)
+def test_broadcasting_shapes_and_errors_like_torch(a, b):
+    x_e, x_t = ember.zeros(a), torch.zeros(a)
+    y_e, y_t = ember.zeros(b), torch.zeros(b)
+    try:
+        expected = x_t + y_t
+    except RuntimeError as error:
+        with pytest.raises(RuntimeError) as ours:
+            x_e + y_e
+        assert str(ours.value) == str(error)
+        return
+    assert tuple((x_e + y_e).shape) == tuple(expected.shape)

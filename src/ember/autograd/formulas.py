@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import ember
 
 
@@ -75,7 +77,7 @@ def value_selecting_reduction_backward(grad, dim: int, indices, sizes, keepdim: 
 
 
 def evenly_distribute_backward(grad, input, value):
-    mask = (input == value) | (input.isnan() & value.isnan())
+    mask = (input == value).logical_or(input.isnan().logical_and(value.isnan()))
     count = mask.sum()
     return mask * (grad / count)
 
@@ -131,10 +133,16 @@ def gelu_backward(grad, self, approximate: str):
         d_inner = k * (1 + 3 * 0.044715 * self * self)
         return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * d_inner)
     pdf = (self * self * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
-    zero = self == 0
-    safe = ember.where(zero, ember.ones_like(self), self)
-    cdf = ember.where(zero, ember.full_like(self, 0.5), ember.gelu(safe) / safe)
-    return grad * (cdf + self * pdf)
+    return grad * (_normal_cdf(self, pdf) + self * pdf)
+
+
+def _normal_cdf(x, pdf):
+    """Phi(x) with slope pdf: the value from math.erf, the derivative kept by autograd."""
+    erf = np.frompyfunc(math.erf, 1, 1)
+    detached = x.detach()
+    values = 0.5 * (1 + erf(detached.ndarray() / math.sqrt(2)).astype(np.float64))
+    constant = ember.from_numpy(np.asarray(values)).to(x.dtype)
+    return constant + (x - detached) * pdf
 
 
 def pow_backward(grad, self, exponent):
@@ -153,7 +161,7 @@ def pow_backward_exponent(grad, self, exponent, result):
         if self == 0:
             return ember.where(exponent >= 0, ember.zeros_like(result), grad * result * -math.inf)
         return grad * result * math.log(self)
-    zero = (self == 0) & (exponent >= 0)
+    zero = (self == 0).logical_and(exponent >= 0)
     log = ember.where(zero, ember.ones_like(self), self).log()
     return ember.where(zero, ember.zeros_like(result), grad * result * log)
 
@@ -161,23 +169,23 @@ def pow_backward_exponent(grad, self, exponent, result):
 def clamp_backward(grad, self, min, max):
     mask = ember.ones_like(self, dtype=ember.bool)
     if min is not None:
-        mask = mask & (self >= min)
+        mask = mask.logical_and(self >= min)
     if max is not None:
-        mask = mask & (self <= max)
+        mask = mask.logical_and(self <= max)
     return grad * mask
 
 
 def clamp_backward_min(grad, self, min, max):
     mask = self < min
     if max is not None:
-        mask = mask & (min < max)
+        mask = mask.logical_and(min < max)
     return grad * mask
 
 
 def clamp_backward_max(grad, self, min, max):
     mask = self > max
     if min is not None:
-        mask = mask | (min >= max)
+        mask = mask.logical_or(min >= max)
     return grad * mask
 
 
@@ -274,7 +282,7 @@ def index_backward(zeros, indices, grad):
 def index_select_backward(grad, sizes, dim: int, index):
     dim = dim % len(sizes) if sizes else 0
     indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
-    return grad.new_zeros(list(sizes)).index_put(indices, grad, True)
+    return ember.ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
 
 
 def gather_backward(grad, sizes, dim: int, index):
@@ -407,7 +415,7 @@ def minimum_backward(grad, self, other, pick_self: bool):
 def index_put_self_backward(grad, indices, values, accumulate: bool):
     if accumulate:
         return grad
-    return grad.index_put(indices, ember.zeros_like(values).expand_as(grad[indices]), False)
+    return grad.index_put(indices, grad.new_zeros(()), False)
 
 
 def index_values_backward(grad, indices):

@@ -1266,7 +1266,7 @@ def fill__Scalar(ks, self, value):
     requires = state.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.FillBackward0()
+        node = nodes.FillBackward2()
         node._next_edges = (gradient_edge(self),)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
@@ -1286,7 +1286,7 @@ def fill__Tensor(ks, self, value):
     requires = state.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.FillBackward1()
+        node = nodes.FillBackward3()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
@@ -1509,7 +1509,7 @@ _log1p = handle("log1p")
 def log1p(ks, self):
     requires = state.grad_mode and (self._requires_grad)
     if requires:
-        node = nodes.Log1pBackward0()
+        node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
     prev = tls.excluded
@@ -1530,7 +1530,7 @@ def log1p_(ks, self):
     requires = state.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.Log1pBackward0()
+        node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
     prev = tls.excluded

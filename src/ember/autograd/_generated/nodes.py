@@ -457,7 +457,7 @@ class ExpandBackward0(GeneratedNode):
         return out
 
 
-class FillBackward0(GeneratedNode):
+class FillBackward2(GeneratedNode):
     """Backward of aten::fill_.Scalar."""
 
     _saved_names = ()
@@ -474,7 +474,7 @@ class FillBackward0(GeneratedNode):
         return out
 
 
-class FillBackward1(GeneratedNode):
+class FillBackward3(GeneratedNode):
     """Backward of aten::fill_.Tensor."""
 
     _saved_names = ()
@@ -556,7 +556,7 @@ class LogBackward0(GeneratedNode):
         return out
 
 
-class Log1pBackward0(GeneratedNode):
+class Log1PBackward0(GeneratedNode):
     """Backward of aten::log1p."""
 
     _saved_names = ('self',)

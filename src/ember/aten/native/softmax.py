@@ -63,7 +63,7 @@ def _log_softmax_out(meta, self, dim, half_to_float, out) -> None:
 
 def _converted(self, dtype):
     dtype = as_dtype(dtype)
-    if dtype is None:
+    if dtype is None or dtype is self.dtype:  # Tensor.to(dtype): no copy when it matches
         return self
     return at._to_copy(self, dtype, None, None, None, False, None)
 

@@ -33,9 +33,18 @@ def _check_not_bool(name: str, t) -> None:
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
 
 
+def _matmul_into(out, a, b) -> None:
+    """out = a @ b, written straight into `out` when NumPy can (no temporary copy)."""
+    target = out.ndarray()
+    if target.dtype == a.dtype == b.dtype:
+        np.matmul(a, b, out=target)
+    else:
+        store(out, np.matmul(a, b))
+
+
 def mm_out(meta, self, mat2, out) -> None:
     _check_not_bool("addmm_impl_cpu_", self)
-    store(out, np.matmul(_operand(self), _operand(mat2)))
+    _matmul_into(out, _operand(self), _operand(mat2))
 
 
 def bmm_out(meta, self, mat2, out) -> None:
@@ -45,7 +54,7 @@ def bmm_out(meta, self, mat2, out) -> None:
             f"{dtypes.scalar_type_name(mat2.dtype)}"
         )
     _check_not_bool("bmm", self)
-    store(out, np.matmul(_operand(self), _operand(mat2)))
+    _matmul_into(out, _operand(self), _operand(mat2))
 
 
 def _shape_text(sizes) -> str:

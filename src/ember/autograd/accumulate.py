@@ -8,6 +8,7 @@ out of place so that it stays differentiable.
 
 from __future__ import annotations
 
+import ember
 from ember._c10.grad_mode import autograd_state
 
 
@@ -20,8 +21,8 @@ def accumulate_grad(variable, grad) -> None:
             grad = result
     current = variable._grad
     if current is None:
-        if autograd_state.grad_mode:
-            variable._grad = grad  # create_graph: keep the history
+        if autograd_state.grad_mode:  # create_graph: a copy that keeps the history
+            variable._grad = ember.empty_like(grad).copy_(grad)
         else:
             variable._grad = grad.detach() if grad._requires_grad else grad.clone()
     elif autograd_state.grad_mode:

@@ -65,11 +65,9 @@ def _tensors_and_grads(tensors, grad_tensors):
         grads = [None] * len(tensors)
     else:
         grads = list(_as_tuple(grad_tensors))
-    if len(grads) != len(tensors):
-        raise RuntimeError(
-            f"Mismatch in number of gradients: expected {len(tensors)} but got {len(grads)}"
-        )
-    return tensors, _make_grads(tensors, grads)
+    if len(grads) < len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
+    return tensors, _make_grads(tensors, grads[: len(tensors)])
 
 
 def backward(

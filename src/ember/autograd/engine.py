@@ -28,6 +28,9 @@ class GraphRoot(Node):
         self.set_next_edges(edges)
         self._grads = grads
 
+    def name(self) -> str:
+        return "torch::autograd::GraphRoot"
+
     def apply(self, grads: list) -> tuple:
         return tuple(self._grads)
 

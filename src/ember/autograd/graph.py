@@ -143,6 +143,9 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._input_metadata = [InputMetadata(variable)]
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
     def apply(self, grads: list) -> tuple:
         from .accumulate import accumulate_grad
 

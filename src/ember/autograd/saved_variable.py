@@ -62,7 +62,7 @@ class SavedVariable:
         self._is_output = is_output
         self._output_nr = tensor._output_nr
         self._was_leaf = tensor._grad_fn is None
-        self._grad_fn_name = None
+        self._grad_fn_name = None if self._was_leaf else node_short_name(tensor._grad_fn)
 
     def unpack(self, node=None):
         if self._freed:
@@ -78,9 +78,8 @@ class SavedVariable:
     def _version_error(self, tensor, node, current: int) -> str:
         shape = "[" + ", ".join(str(s) for s in tensor._sizes) + "]"
         where = ""
-        producer = tensor._grad_fn if not self._was_leaf else None
-        if producer is not None:
-            where = f", which is output {self._output_nr} of {node_short_name(producer)},"
+        if self._grad_fn_name is not None:
+            where = f", which is output {self._output_nr} of {self._grad_fn_name},"
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [{tensor_type_name(tensor)} {shape}]{where} is at version "

@@ -13,10 +13,10 @@ from ember._c10.grad_mode import autograd_state
 from .graph import grad_accumulator
 from .views import grad_fn_of
 
-_NOT_LEAF = (
-    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-    "variable in a subgraph that doesn't require differentiation use var_no_grad = "
-    "var.detach()."
+_NOT_LEAF = "you can only change requires_grad flags of leaf variables."
+_NOT_LEAF_HINT = (
+    " If you want to use a computed variable in a subgraph that doesn't require "
+    "differentiation use var_no_grad = var.detach()."
 )
 _INFERENCE_REQUIRES = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
@@ -30,11 +30,14 @@ def _requires_grad(self) -> bool:
 
 
 def _set_requires_grad(self, value) -> None:
+    """The `requires_grad` setter: only leaves may change it."""
     value = bool(value)
     if grad_fn_of(self) is not None:
-        if value:
-            return
-        raise RuntimeError(_NOT_LEAF)
+        raise RuntimeError(_NOT_LEAF + ("" if value else _NOT_LEAF_HINT))
+    _change_requires_grad(self, value)
+
+
+def _change_requires_grad(self, value: bool) -> None:
     if value:
         dtype = self.dtype
         if not (dtype.is_floating_point or dtype.is_complex):
@@ -45,7 +48,12 @@ def _set_requires_grad(self, value) -> None:
 
 
 def requires_grad_(self, requires_grad: bool = True):
-    _set_requires_grad(self, requires_grad)
+    requires_grad = bool(requires_grad)
+    if grad_fn_of(self) is not None:
+        if not requires_grad:
+            raise RuntimeError(_NOT_LEAF + _NOT_LEAF_HINT)
+        return self
+    _change_requires_grad(self, requires_grad)
     return self
 
 

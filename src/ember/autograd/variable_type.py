@@ -174,6 +174,9 @@ def rebase_history(tensor, node: Node) -> None:
 class CopySlices(Node):
     """An in-place op on a view, seen from its base: run `fn` on the view's slice of grad."""
 
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
     def __init__(self, base, view, fn: Node) -> None:
         super().__init__()
         self._base_geometry = (base._sizes, base._strides, base._storage_offset)

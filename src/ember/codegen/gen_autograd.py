@@ -90,6 +90,10 @@ def node_class(op: AutogradOp) -> list[str]:
     lines.append("")
     lines.append(f"    _saved_names = {tuple(saved)!r}")
     lines.append("")
+    if d.node == "CopyBackwards":  # a hand-written node in PyTorch: its C++ name
+        lines.append("    def name(node):")
+        lines.append('        return "torch::autograd::CopyBackwards"')
+        lines.append("")
     lines.append("    def apply(node, grads):")
     used = d.names_used()
     inputs = op.differentiable_inputs

@@ -240,6 +240,9 @@ class CopyBackwards(GeneratedNode):
 
     _saved_names = ()
 
+    def name(node):
+        return "torch::autograd::CopyBackwards"
+
     def apply(node, grads):
         grad = grads[0]
         if grad is None:

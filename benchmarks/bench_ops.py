@@ -8,6 +8,7 @@ time, large ops at most 1.1x NumPy's.
 
 from __future__ import annotations
 
+import time
 import timeit
 
 import numpy as np
@@ -21,9 +22,14 @@ except ImportError:  # the PyTorch columns are left out
 
 
 def per_call(fn, number: int) -> float:
-    """Best per-call time in microseconds over several repeats."""
+    """Best per-call CPU time of this process in microseconds over several repeats.
+
+    CPU time rather than wall time: on a shared, loaded machine wall time swings
+    2-3x between repeats, while all three libraries run single-threaded here
+    (large NumPy ops may use BLAS threads, which CPU time also counts).
+    """
     fn()
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
+    return min(timeit.repeat(fn, number=number, repeat=7, timer=time.process_time)) / number * 1e6
 
 
 def _row(name: str, times: dict[str, float]) -> str:

@@ -9,8 +9,12 @@ resize_out helpers that torchgen writes into RegisterCPU.cpp.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ember._c10 import dtypes
-from ember._tensor import empty_tensor
+from ember._c10.device import CPU
+from ember._c10.tensor_impl import contiguous_strides
+from ember._tensor import Tensor, empty_tensor
 from ember.aten.native import layout
 
 
@@ -57,8 +61,14 @@ class StructuredMeta:
 
     def allocate(self):
         """The functional variant: fresh outputs as the meta function describes them."""
-        outs = tuple(empty_tensor(s.sizes, s.dtype, s.device, s.strides) for s in self.specs)
-        return outs[0] if len(outs) == 1 else outs
+        specs = self.specs
+        if len(specs) == 1:
+            spec = specs[0]
+            if spec.device is CPU and spec.strides == contiguous_strides(spec.sizes):
+                # The common case, one contiguous CPU output: straight from NumPy.
+                return Tensor._wrap(np.empty(spec.sizes, spec.dtype.np_dtype), spec.dtype)
+            return empty_tensor(spec.sizes, spec.dtype, spec.device, spec.strides)
+        return tuple(empty_tensor(s.sizes, s.dtype, s.device, s.strides) for s in specs)
 
     def check_inplace(self, self_tensor) -> None:
         """The in-place variant: `self` must already have the output's shape and a castable dtype."""

@@ -14,7 +14,9 @@ from __future__ import annotations
 import functools
 import numbers
 
+from ember._tensor import Tensor
 from ember.aten._generated import python_functions, tensor_methods
+from ember.aten.binding import handle, scalar_to_tensor
 
 
 def _binary(method):
@@ -52,18 +54,35 @@ def _commuted(method):
     return operator
 
 
+def _direct(overload: str, extra: tuple, general):
+    """`a + b`, `a * 2`: straight to the operator when the other operand is a tensor or a
+    plain number (what the method's argument parser would decide anyway), else `general`."""
+    op = handle(overload)
+    numbers = (int, float, bool)
+
+    def operator(self, other):
+        if isinstance(other, Tensor):
+            return op.call(self, other, *extra)
+        if type(other) in numbers:
+            return op.call(self, scalar_to_tensor(other), *extra)
+        return general(self, other)
+
+    operator.__name__ = general.__name__
+    return operator
+
+
 def _operators(m) -> dict:
     return {
-        "__add__": _binary(m.add),
+        "__add__": _direct("add.Tensor", (1,), _binary(m.add)),
         "__radd__": _commuted(m.add),
         "__iadd__": _binary(m.add_),
-        "__sub__": _binary(m.sub),
+        "__sub__": _direct("sub.Tensor", (1,), _binary(m.sub)),
         "__rsub__": _reflected("sub"),
         "__isub__": _binary(m.sub_),
-        "__mul__": _binary(m.mul),
+        "__mul__": _direct("mul.Tensor", (), _binary(m.mul)),
         "__rmul__": _commuted(m.mul),
         "__imul__": _binary(m.mul_),
-        "__truediv__": _binary(m.div),
+        "__truediv__": _direct("div.Tensor", (), _binary(m.div)),
         "__rtruediv__": _reflected("div"),
         "__itruediv__": _binary(m.div_),
         "__floordiv__": _binary(m.floor_divide),

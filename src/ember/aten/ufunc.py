@@ -432,9 +432,3 @@ lt = _ordered("lt", np.less)
 le = _ordered("le", np.less_equal)
 gt = _ordered("gt", np.greater)
 ge = _ordered("ge", np.greater_equal)
-
-
-def __getattr__(name: str):
-    from ember.aten._dev import missing
-
-    return missing(__name__, name)

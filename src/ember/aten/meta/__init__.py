@@ -7,18 +7,12 @@ function per structured group, named after its functional overload's kernel
 Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
 """
 
-from .pointwise import *  # noqa: F403
-
-
-def __getattr__(name: str):
-    from ember.aten._dev import missing
-
-    return missing(__name__, name)
-from .reduction import *  # noqa: F403
+from .gather_scatter import *  # noqa: F403
+from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .loss import *  # noqa: F403
+from .pointwise import *  # noqa: F403
+from .pointwise_unary import *  # noqa: F403
+from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
-from .loss import *  # noqa: F403
-from .pointwise_unary import *  # noqa: F403
-from .joining import *  # noqa: F403
-from .gather_scatter import *  # noqa: F403

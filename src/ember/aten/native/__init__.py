@@ -9,27 +9,21 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 (native/at.py), i.e. through the dispatcher, as at::add does.
 """
 
-from .pointwise import *  # noqa: F403
-
-
-def __getattr__(name: str):
-    from ember.aten._dev import missing
-
-    return missing(__name__, name)
-from .reduction import *  # noqa: F403
-from .linalg import *  # noqa: F403
-from .softmax import *  # noqa: F403
-from .sorting import *  # noqa: F403
-from .reduction_stats import *  # noqa: F403
-from .factories import *  # noqa: F403
-from .ranges import *  # noqa: F403
 from .copy import *  # noqa: F403
-from .views import *  # noqa: F403
-from .restride import *  # noqa: F403
-from .shape import *  # noqa: F403
-from .loss import *  # noqa: F403
-from .joining import *  # noqa: F403
+from .factories import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .indexing import *  # noqa: F403
-from .pointwise_select import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
+from .joining import *  # noqa: F403
+from .linalg import *  # noqa: F403
+from .loss import *  # noqa: F403
+from .pointwise import *  # noqa: F403
+from .pointwise_select import *  # noqa: F403
+from .ranges import *  # noqa: F403
+from .reduction import *  # noqa: F403
+from .reduction_stats import *  # noqa: F403
+from .restride import *  # noqa: F403
+from .shape import *  # noqa: F403
+from .softmax import *  # noqa: F403
+from .sorting import *  # noqa: F403
+from .views import *  # noqa: F403

@@ -393,3 +393,78 @@ def test_seed_examples_03_04_05_pass():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith("3 passed, 0 failed")
+
+
+# -- ember.ops: packets and overloads (facts §8.5) ---------------------------------------------------
+
+
+@needs_torch
+def test_op_overload_and_packet_faces_match_torch():
+    def scenario(lib, ns):
+        library = lib.library.Library(ns, "DEF")
+        library.define("f(Tensor x) -> Tensor")
+        library.define("f.two(Tensor x, Tensor y) -> Tensor")
+        library.define("v(Tensor(a) x) -> Tensor(a)")
+        library.define("w(Tensor(a!) x) -> Tensor(a!)")
+        library.impl("f", lambda x: x + 1, "CPU")
+        library.impl("f.two", lambda x, y: x + y, "CPU")
+        library.impl("v", lambda x: x, "CPU")
+        packet = getattr(lib.ops, ns).f
+        rows = [repr(packet), str(packet), sorted(packet.overloads()), packet.__name__]
+        for op in (packet.default, packet.two, getattr(lib.ops, ns).v.default):
+            rows.append(
+                (
+                    str(op),
+                    repr(op),
+                    op.name(),
+                    op.__name__,
+                    op.__qualname__,
+                    op._overloadname,
+                    op.namespace,
+                    op.is_view,
+                    op._opname,
+                )  # fmt: skip
+            )
+        rows.append(getattr(lib.ops, ns).w.default.is_view)
+        rows.append(packet.default is packet.default)
+        rows.append(values(packet(lib.ones(1))))
+        rows.append(values(packet(lib.ones(1), lib.ones(1))))
+        cpu = lib._C.DispatchKeySet(lib._C.DispatchKey.CPU)
+        rows.append(values(packet.default.redispatch(cpu, lib.ones(1))))
+        rows.append(outcome(lambda: packet.nosuch))
+        library.define("f.three(Tensor x, int n) -> Tensor")
+        rows.append(sorted(packet.overloads()))
+        library._destroy()
+        rows.append(outcome(lambda: getattr(lib.ops, ns).f))
+        return rows
+
+    both(scenario)
+
+
+@needs_torch
+def test_numbers_in_tensor_positions_match_torch():
+    def scenario(lib, ns):
+        import warnings
+
+        seen = []
+        library = lib.library.Library(ns, "DEF")
+        library.define("f(Tensor x, Tensor other) -> Tensor")
+        library.impl("f", lambda x, other: x.clone(), "CPU")
+        rows = [values(lib.ops.aten.mul.Tensor(lib.ones(1), 3))]
+        rows.append(outcome(lambda: getattr(lib.ops, ns).f(lib.ones(1), 3)))
+        aten = lib.library.Library("aten", "IMPL")
+
+        def mul(x, other):
+            seen.append((type(other).__name__, other))
+            return x.clone()
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            aten.impl("mul.Tensor", mul, "CPU")
+        lib.ones(1) * 3
+        lib.ops.aten.mul.Tensor(lib.ones(1), 2.5)
+        aten._destroy()
+        library._destroy()
+        return rows + seen
+
+    both(scenario)

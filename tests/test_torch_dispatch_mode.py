@@ -195,7 +195,7 @@ def subclass_program(name: str) -> list:
         s * 2
     rows.append(seen)
     try:
-        Refuses(lib.ones(1)) + lib.ones(1)
+        lib.ops.aten.add.Tensor(Refuses(lib.ones(1)), lib.ones(1))
     except TypeError as error:
         rows.append(re.sub(r"<class '[^']*\.(\w+)'>", r"<class \1>", str(error)))
     return rows
@@ -262,8 +262,10 @@ def test_logging_mode_lines():
         c = a @ b
         c.sum()
         ember.split(c, 1)
+        c.add_(1)
     assert log.lines == [
         "$2: f32[2, 3] = aten.mm.default($0, $1)",
         "$3: f32[] = aten.sum.default($2)",
         "['$4: f32[1, 3]', '$5: f32[1, 3]'] = aten.split.Tensor($2, 1)",
+        "$2: f32[2, 3] = aten.add_.Tensor($2, 1)",  # a wrapped number reaches Python as a number
     ]

@@ -42,6 +42,8 @@ class OpOverload:
         self._overloadname = schema.overload_name or "default"
         self._name = schema.name
         self.namespace, op_name = schema.name.split("::", 1)
+        self._namespace = self.namespace
+        self._opname = op_name
         self.__name__ = f"{op_name}.{self._overloadname}"
         self.__qualname__ = schema.qualified_name
         self.__module__ = packet.__module__
@@ -60,12 +62,46 @@ class OpOverload:
         return self._op
 
     def __call__(self, /, *args, **kwargs):
-        return self._op.call(*self._schema.bind(args, kwargs))
+        try:
+            full = self._schema.bind(args, kwargs)
+        except RuntimeError:
+            full = self._bind_numbers_as_tensors(args, kwargs)
+        return self._op.call(*full)
 
     def redispatch(self, /, keyset: DispatchKeySet, *args, **kwargs):
         """Boxed redispatch with ``keyset`` used as-is (facts §8.5)."""
         bits = keyset if isinstance(keyset, int) else keyset.raw_repr()
-        return self._op.redispatch(bits, *self._schema.bind(args, kwargs))
+        try:
+            full = self._schema.bind(args, kwargs)
+        except RuntimeError:
+            full = self._bind_numbers_as_tensors(args, kwargs)
+        return self._op.redispatch(bits, *full)
+
+    def _bind_numbers_as_tensors(self, args: tuple, kwargs: dict) -> list:
+        """aten operators accept Python numbers for Tensor arguments (as wrapped numbers).
+
+        PyTorch's boxed path allows this for the aten namespace only
+        (ToIValueAllowNumbersAsTensors); other namespaces keep the binding error.
+        It runs only after a plain bind failed, so the common path pays nothing.
+        """
+        if self.namespace != "aten":
+            return self._schema.bind(args, kwargs)
+        names = [argument.name for argument in self._schema.arguments]
+        tensor_slots = {i for i, (is_tensor, is_list) in enumerate(
+            argument.type.is_tensor_like() for argument in self._schema.arguments
+        ) if is_tensor and not is_list}  # fmt: skip
+        args = tuple(_number_as_tensor(a) if i in tensor_slots else a for i, a in enumerate(args))
+        kwargs = {
+            key: _number_as_tensor(value)
+            if key in names and names.index(key) in tensor_slots
+            else value
+            for key, value in kwargs.items()
+        }
+        return self._schema.bind(args, kwargs)
+
+    def has_kernel_for_dispatch_key(self, key) -> bool:
+        """A kernel registered directly at ``key`` (torch._C._dispatch_has_kernel_for_dispatch_key)."""
+        return self._op.entry.has_kernel_for_key(key)
 
     def __str__(self) -> str:
         return f"{self.namespace}.{self._overloadpacket.__name__}.{self._overloadname}"
@@ -79,6 +115,32 @@ class OpOverload:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, OpOverload) and other._op is self._op
+
+
+_NUMBER_TYPES = (bool, int, float, complex)
+
+
+def _number_as_tensor(value):
+    """c10::scalar_to_tensor, marked as a wrapped number (promotes as a Python number)."""
+    if type(value) not in _NUMBER_TYPES:
+        return value
+    import numpy as np
+
+    from ._c10 import dtypes
+    from ._tensor import Tensor  # the tensor class sits beside this layer; needed only here
+
+    dtype = {bool: dtypes.bool, int: dtypes.int64, float: dtypes.float64,
+             complex: dtypes.complex128}[type(value)]  # fmt: skip
+    result = Tensor._wrap(np.array(value, dtype=dtype.np_dtype), dtype)
+    result._is_wrapped_number = True
+    return result
+
+
+def unwrap_number(value):
+    """Boxing into Python turns a wrapped-number tensor back into the number (toPyObject)."""
+    if getattr(value, "_is_wrapped_number", False):
+        return value.item()
+    return value
 
 
 class OpOverloadPacket:

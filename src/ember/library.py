@@ -61,12 +61,22 @@ def _user_frame_debug() -> str:
 def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
     """Adapt a user kernel to ember's full-argument convention (facts §8.6)."""
 
+    found = []  # the operator's handle, looked up once (it lives as long as this kernel)
+
     def to_python(full_args: tuple) -> tuple[tuple, dict]:
-        handle = dispatcher.find_op(qualname)
-        schema = None if handle is None else handle.schema
+        if not found:
+            handle = dispatcher.find_op(qualname)
+            if handle is None:
+                return full_args, {}
+            found.append(handle)
+        schema = found[0].schema
         if schema is None:
             return full_args, {}
-        return schema.python_kernel_args(list(full_args))
+        args, kwargs = schema.python_kernel_args(list(full_args))
+        for value in args:
+            if getattr(value, "_is_wrapped_number", False):  # boxed to Python as a number
+                return tuple(_ops.unwrap_number(a) for a in args), kwargs
+        return args, kwargs
 
     if with_keyset:
 
@@ -89,6 +99,7 @@ def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:
     def fallback(handle, keyset, *full_args):
         op = _ops.overload_for_handle(handle)
         args, kwargs = handle.schema.python_kernel_args(list(full_args))
+        args = tuple(_ops.unwrap_number(value) for value in args)
         if with_keyset:
             return fn(keyset, op, *args, **kwargs)
         return fn(op, *args, **kwargs)

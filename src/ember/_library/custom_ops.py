@@ -163,8 +163,9 @@ class CustomOpDef:
     def _register_fake_impl(self) -> None:
         def fake_impl_fn(*args, **kwargs):
             if self._abstract_fn is None:
-                if not self._opoverload._schema.returns:
-                    return None  # can_generate_trivial_fake_impl: nothing to describe
+                schema = self._opoverload._schema
+                if schema.is_mutable and not schema.returns:
+                    return None  # can_generate_trivial_fake_impl: mutates, returns nothing
                 raise RuntimeError(
                     f"There was no fake impl registered for {self}. This is necessary for "
                     "torch.compile/export/fx tracing to work. Please use "

@@ -104,6 +104,7 @@ def dispatch_to_python(handle, full_args: tuple):
     """handle_torch_function_no_python_arg_parser for TorchDispatch."""
     op = _ops.overload_for_handle(handle)
     args, kwargs = handle.schema.python_kernel_args(list(full_args))
+    args = tuple(_ops.unwrap_number(value) for value in args)  # as torch::jit::toPyObject
     overloaded = overloaded_args(full_args)
     types = tuple(type(arg) for arg in overloaded)
     tried: list[str] = []

@@ -214,3 +214,37 @@ def _dispatch_kernel_for_dispatch_key_is_fallthrough(name: str, key: DispatchKey
 
 def _dispatch_has_backend_fallback(key: DispatchKey | str) -> bool:
     return dispatcher.has_backend_fallback(_as_key(key))
+
+
+# -- the TorchDispatchMode stack (torch._C._push_on_torch_dispatch_stack & co) -------------------
+# They live in ember.utils._python_dispatch (a layer above); imported on first use.
+
+
+def _push_on_torch_dispatch_stack(mode) -> None:
+    from .utils import _python_dispatch
+
+    _python_dispatch._push_on_torch_dispatch_stack(mode)
+
+
+def _pop_torch_dispatch_stack(mode_key=None):
+    from .utils import _python_dispatch
+
+    return _python_dispatch._pop_torch_dispatch_stack(mode_key)
+
+
+def _len_torch_dispatch_stack() -> int:
+    from .utils import _python_dispatch
+
+    return _python_dispatch._len_torch_dispatch_stack()
+
+
+def _get_dispatch_stack_at(index: int):
+    from .utils import _python_dispatch
+
+    return _python_dispatch._get_dispatch_stack_at(index)
+
+
+def _get_dispatch_mode(mode_key):
+    from .utils import _python_dispatch
+
+    return _python_dispatch._get_dispatch_mode(mode_key)

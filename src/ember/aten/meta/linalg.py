@@ -9,31 +9,16 @@ with their error texts (the dtype check of mm prints C++ type names).
 from __future__ import annotations
 
 from ember._c10 import dtypes
+from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = ["cpp_type_name", "mm", "bmm", "addmm"]
 
+
 # caffe2::TypeMeta names, as `self.dtype()` prints in C++ error messages.
-_CPP_TYPE_NAMES = {
-    dtypes.bool: "bool",
-    dtypes.uint8: "unsigned char",
-    dtypes.int8: "signed char",
-    dtypes.int16: "short int",
-    dtypes.int32: "int",
-    dtypes.int64: "long int",
-    dtypes.float16: "c10::Half",
-    dtypes.bfloat16: "c10::BFloat16",
-    dtypes.float32: "float",
-    dtypes.float64: "double",
-    dtypes.complex32: "c10::complex<c10::Half>",
-    dtypes.complex64: "c10::complex<float>",
-    dtypes.complex128: "c10::complex<double>",
-}
-
-
 def cpp_type_name(dtype) -> str:
-    return _CPP_TYPE_NAMES[dtype]
+    return type_meta_name(dtype)
 
 
 def _shape(t) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
+from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec, output_strides, pointwise_spec
 
@@ -217,23 +218,6 @@ def minimum(self, other) -> StructuredMeta:
     return binary_op(self, other)
 
 
-# caffe2::TypeMeta names, which some errors print (clamp_, masked_fill_).
-TYPE_META_NAMES = {
-    dtypes.bool: "bool",
-    dtypes.uint8: "unsigned char",
-    dtypes.int8: "signed char",
-    dtypes.int16: "short int",
-    dtypes.int32: "int",
-    dtypes.int64: "long int",
-    dtypes.float16: "c10::Half",
-    dtypes.bfloat16: "c10::BFloat16",
-    dtypes.float32: "float",
-    dtypes.float64: "double",
-    dtypes.complex64: "c10::complex<float>",
-    dtypes.complex128: "c10::complex<double>",
-}
-
-
 class ClampMeta(SameDtypeMeta):
     """clamp(Scalar): an in-place clamp must not promote (its own error text)."""
 
@@ -242,7 +226,7 @@ class ClampMeta(SameDtypeMeta):
     def check_inplace(self, self_tensor) -> None:
         result = self.specs[0].dtype
         if result is not self_tensor.dtype:
-            target = TYPE_META_NAMES.get(self_tensor.dtype, str(self_tensor.dtype))
+            target = type_meta_name(self_tensor.dtype)
             raise RuntimeError(
                 f"result type {scalar_type_name(result)} can't be cast to the desired "
                 f"output type {target}"

@@ -10,33 +10,17 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember.aten.native.common import wrap_dim
+from ember.aten.native.layout import is_non_overlapping_and_dense
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, output_strides
 
 __all__ = ["sort_stable", "topk"]
 
 
-def _non_overlapping_and_dense(sizes, strides) -> bool:
-    """TensorImpl::compute_non_overlapping_and_dense: any empty tensor counts as dense."""
-    if 0 in sizes:
-        return True
-    if len(sizes) == 1:
-        return sizes[0] < 2 or strides[0] == 1
-    order = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d]))
-    required = 1
-    for d in order:
-        if sizes[d] < 2:
-            return True
-        if strides[d] != required:
-            return False
-        required *= sizes[d]
-    return True
-
-
 def sort_stable(self, stable, dim, descending) -> StructuredMeta:
     wrap_dim(dim, self.dim())
     # self's strides when dense, else infer_dense_strides (the layout TensorIterator picks).
-    if _non_overlapping_and_dense(self._sizes, self._strides):
+    if is_non_overlapping_and_dense(self):
         strides = self._strides
     else:
         strides = output_strides([self], self._sizes)

@@ -48,3 +48,25 @@ def wrap_dims(dims, ndim: int) -> list[int]:
 
 def np_dtype(dtype):
     return dtype.np_dtype
+
+
+# caffe2::TypeMeta names (the C++ type names), which some errors print: clamp_,
+# masked_fill_, mm's "expected m1 and m2 to have the same dtype".
+TYPE_META_NAMES = {
+    dtypes.bool: "bool",
+    dtypes.uint8: "unsigned char",
+    dtypes.int8: "signed char",
+    dtypes.int16: "short int",
+    dtypes.int32: "int",
+    dtypes.int64: "long int",
+    dtypes.float16: "c10::Half",
+    dtypes.bfloat16: "c10::BFloat16",
+    dtypes.float32: "float",
+    dtypes.float64: "double",
+    dtypes.complex64: "c10::complex<float>",
+    dtypes.complex128: "c10::complex<double>",
+}
+
+
+def type_meta_name(dtype) -> str:
+    return TYPE_META_NAMES.get(dtype, str(dtype))

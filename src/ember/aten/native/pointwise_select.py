@@ -16,8 +16,8 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
 from ember._tensor import empty_tensor, wrap_array
-from ember.aten.meta.pointwise import TYPE_META_NAMES
 from ember.aten.native import at
+from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
 from ember.aten.structured import resize_output
 from ember.aten.tensor_iterator import broadcast_all, pointwise_spec
@@ -137,7 +137,7 @@ def where(condition):
 
 def _masked_fill_checks(self, mask) -> None:
     if mask.dtype is not dtypes.bool:
-        name = TYPE_META_NAMES.get(mask.dtype, str(mask.dtype))
+        name = type_meta_name(mask.dtype)
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {name}"
         )

@@ -184,8 +184,14 @@ def test_register_autograd_errors_match_torch():
         library.define("mut(Tensor(a!) x) -> ()")
         library.define("kw(Tensor x, *, Tensor y) -> Tensor")
         library.define("view(Tensor(a) x) -> Tensor(a)")
+        library.define("nothing(Tensor x) -> ()")
+        library.define("outish(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+        library.define(
+            "tagged(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+            tags=(lib.Tag.out,) if lib is torch else ("out",),
+        )
         rows = []
-        for name in ("mut", "kw", "view"):
+        for name in ("mut", "kw", "view", "nothing", "outish", "tagged"):
             rows.append(
                 outcome(lambda n=name: lib.library.register_autograd(f"{ns}::{n}", lambda c, g: g))
             )

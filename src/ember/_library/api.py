@@ -120,7 +120,7 @@ def register_autograd(op, backward: Callable, /, *, setup_context=None, lib=None
             "Cannot register autograd formula for operator tagged with torch.Tag.out: "
             f"{overload}. Out variants do not support autograd."
         )
-    if schema.is_mutable or any(ret.alias_info is not None for ret in schema.returns):
+    if not _autograd.is_functional_schema(schema):
         raise RuntimeError(
             f"Cannot register autograd formula for non-functional operator {overload} with "
             f"schema {schema}. Please create a functional operator and register an autograd "

@@ -21,7 +21,7 @@ from ember._c10.grad_mode import autograd_state
 from ember._c10.tls import local_state
 from ember.autograd.function import Function
 
-__all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "any_requires_grad"]
+__all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "is_functional_schema"]
 
 
 @dataclasses.dataclass
@@ -53,11 +53,15 @@ def any_requires_grad(*args, **kwargs) -> bool:
 
 
 def is_out(op) -> bool:
-    """An out= op: tagged out, or it writes keyword-only arguments it returns."""
-    schema = op._schema
-    if "out" in op.tags:
-        return True
-    return any(argument.is_out for argument in schema.arguments)
+    """An op with out semantics: tagged ``out`` (torch._library.utils.is_out)."""
+    return "out" in op.tags
+
+
+def is_functional_schema(schema) -> bool:
+    """No mutated input, no returned alias of an input, at least one return."""
+    if schema.is_mutable or not schema.returns:
+        return False
+    return all(ret.alias_info is None for ret in schema.returns)
 
 
 def fill_defaults(schema, args: tuple, kwargs: dict) -> tuple[tuple, dict]:

@@ -271,7 +271,12 @@ class CustomOpDef:
     def register_autograd(self, backward: Callable, /, *, setup_context=None) -> None:
         """backward(ctx, *grads) and setup_context(ctx, inputs, output) (facts §6.4)."""
         schema = self._opoverload._schema
-        if schema.is_mutable or any(r.alias_info is not None for r in schema.returns):
+        if _autograd.is_out(self._opoverload):
+            raise RuntimeError(
+                "Cannot register autograd formula for operator tagged with torch.Tag.out: "
+                f"{self}. Out variants do not support autograd."
+            )
+        if not _autograd.is_functional_schema(schema):
             raise RuntimeError(
                 f"Cannot register autograd formula for non-functional operator {self} with "
                 f"schema {schema}. Please create a functional operator and register an "

@@ -55,6 +55,9 @@ class WarnNotImplemented(Node):
         super().__init__()
         self._op_name = op_name
 
+    def name(self) -> str:
+        return "torch::autograd::WarnNotImplemented"
+
     def apply(self, grads: list) -> list:
         warnings.warn(_WARNING.format(op=self._op_name), UserWarning, stacklevel=2)
         return [None] * len(self._next_edges)

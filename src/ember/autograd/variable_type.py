@@ -50,6 +50,7 @@ __all__ = [
     "NotImplementedNode",
     "CopySlices",
     "SavedVariable",
+    "unpack_saved",
     "any_requires_grad",
     "check_inplace",
     "gradient_edge",
@@ -77,19 +78,27 @@ _CLARIFY = (
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
     "to be tracked)."
 )
-_NO_GRAD_VIEW = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
-    + _CLARIFY.format(block="no_grad")
-)
-_INFERENCE_VIEW = (
-    "A view was created in inference mode and is being modified inplace in normal mode."
-    + _CLARIFY.format(block="inference_mode")
-)
+_DIRECT = {
+    "modified": "is being modified inplace",
+    "no_grad": "is being modified inplace with grad mode enabled",
+    "inference": "is being modified inplace in normal mode",
+}
+_INDIRECT = {
+    "modified": "its base or another view of its base has been modified inplace",
+    "no_grad": "its base or another view of its base has been modified inplace with grad "
+    "mode enabled",
+    "inference": "its base or another view of its base has been modified inplace in normal mode",
+}
 _MULTI_OUTPUT = (
-    "{prefix} is a view and is being modified inplace. This view is the output of a function "
-    "that returns multiple views. Such functions do not allow the output views to be modified "
-    "inplace. You should replace the inplace operation by an out-of-place one."
+    "{prefix} is a view and {what}. This view is the output of a function that returns "
+    "multiple views. Such functions do not allow the output views to be modified inplace. You "
+    "should replace the inplace operation by an out-of-place one."
 )
+
+
+def unpack_saved(saved, node):
+    """A saved variable's tensor; None when it was not saved (its gradient is not needed)."""
+    return None if saved is None else saved.unpack(node)
 
 
 class GeneratedNode(Node):
@@ -126,27 +135,36 @@ class NotImplementedNode(Node):
         raise RuntimeError(f"derivative for {self._op_name} is not implemented")
 
 
-def _handle_view_on_rebase(view, info) -> None:
+def handle_view_on_rebase(view, info, indirect: bool = False) -> None:
+    """The errors for in-place changes to views made in no_grad / inference mode or by
+    multi-output functions (facts §7.3); `indirect`: the base or a sibling changed."""
     meta = info.creation_meta
     if meta == CreationMeta.DEFAULT:
         return
+    what = _INDIRECT if indirect else _DIRECT
     if meta == CreationMeta.NO_GRAD_MODE:
-        raise RuntimeError(_NO_GRAD_VIEW)
+        raise RuntimeError(
+            f"A view was created in no_grad mode and {what['no_grad']}."
+            + _CLARIFY.format(block="no_grad")
+        )
     if meta == CreationMeta.INFERENCE_MODE:
-        raise RuntimeError(_INFERENCE_VIEW)
+        raise RuntimeError(
+            f"A view was created in inference mode and {what['inference']}."
+            + _CLARIFY.format(block="inference_mode")
+        )
     producer = view._grad_fn
     if producer is not None:
         prefix = f"Output {view._output_nr} of {node_short_name(producer)}"
     else:
         prefix = "A view"
-    raise RuntimeError(_MULTI_OUTPUT.format(prefix=prefix))
+    raise RuntimeError(_MULTI_OUTPUT.format(prefix=prefix, what=what["modified"]))
 
 
 def check_inplace(tensor) -> None:
     """Called when an in-place op will record: the view and leaf checks of PyTorch."""
     info = tensor._view_info
     if info is not None and tensor._base is not None:
-        _handle_view_on_rebase(tensor, info)
+        handle_view_on_rebase(tensor, info)
         if tensor._requires_grad and tensor._base._grad_fn is None:
             raise RuntimeError(_VIEW_OF_LEAF)
     if tensor._requires_grad and grad_fn_of(tensor) is None:

@@ -63,9 +63,13 @@ def on_view(op_name: str, base, view) -> None:
     if op_name in _NOT_DIFFERENTIABLE_VIEWS:
         view._base = None  # detach(): shares storage and version, but is no view for autograd
         return
+    if view._is_inference:  # inference tensors carry no autograd metadata
+        return
     counter = view._version_counter
     version = counter.version if counter is not None else 0
     view._view_info = ViewInfo(_creation_meta(op_name, base), version)
+    if base._requires_grad:  # a differentiable view requires grad with its base
+        view._requires_grad = True
 
 
 def grad_fn_of(tensor):
@@ -80,6 +84,10 @@ def grad_fn_of(tensor):
     version = counter.version if counter is not None else 0
     if info.attr_version != version:
         from .graph import gradient_edge
+        from .variable_type import handle_view_on_rebase
+
+        if info.creation_meta != CreationMeta.DEFAULT:
+            handle_view_on_rebase(tensor, info, indirect=True)
 
         node = _as_strided_node(base, tensor)
         node.set_next_edges((gradient_edge(base),))

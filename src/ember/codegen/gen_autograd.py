@@ -10,6 +10,8 @@ See Note [Formulas in derivatives.yaml] and Note [Generated autograd kernels].
 
 from __future__ import annotations
 
+import ast
+
 from .autograd_model import METADATA_SUFFIXES, AutogradOp, helper_names, is_tensor_type
 from .gen_python import HEADER
 
@@ -69,15 +71,31 @@ def _plan_saves(op: AutogradOp):
     return before, after
 
 
+def _save_guard(op: AutogradOp, name: str) -> str | None:
+    """Save `name` only when a gradient whose formula reads it will be computed (as
+    PyTorch's `if (grad_fn->should_compute_output(i))`); None: always needed."""
+    inputs = op.differentiable_inputs
+    if any(a.type.is_tensor_like()[1] for a in inputs):
+        return None
+    users = []
+    for index, arg in enumerate(inputs):
+        tree = ast.parse(op.derivative.formulas[arg.name], mode="eval")
+        if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+            users.append(index)
+    if len(users) == len(inputs):
+        return None
+    return " or ".join(f"node.should_compute_output({i})" for i in users)
+
+
 def _unpack(op: AutogradOp, name: str) -> str:
     f = op.f
     args = {a.name: a for a in f.func.arguments}
     if name in args and is_tensor_type(args[name]):
         if args[name].type.is_tensor_like()[1]:
             return f"[s.unpack(node) for s in node._saved_{name}]"
-        return f"node._saved_{name}.unpack(node)"
+        return f"_unpack(node._saved_{name}, node)"
     if name == "result" or name in _outputs(op):
-        return f"node._saved_{name}.unpack(node)"
+        return f"_unpack(node._saved_{name}, node)"
     return f"node._saved_{name}"
 
 
@@ -89,6 +107,8 @@ def node_class(op: AutogradOp) -> list[str]:
     lines.append(f'    """Backward of aten::{d.op}."""')
     lines.append("")
     lines.append(f"    _saved_names = {tuple(saved)!r}")
+    for name in saved:
+        lines.append(f"    _saved_{name} = None")
     lines.append("")
     if d.node == "CopyBackwards":  # a hand-written node in PyTorch: its C++ name
         lines.append("    def name(node):")
@@ -128,7 +148,7 @@ def write_nodes(ops: list[AutogradOp], helpers: list[str]) -> str:
     lines.append("from ember.autograd.formulas import (")
     lines += [f"    {name}," for name in helpers]
     lines.append(")")
-    lines.append("from ember.autograd.variable_type import GeneratedNode")
+    lines.append("from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack")
     seen = set()
     for op in ops:
         if op.kind != "record" or op.derivative.node in seen:
@@ -174,6 +194,13 @@ def _history(op: AutogradOp) -> str:
     return f"set_history(({', '.join(chosen)},), node)"
 
 
+def _guarded(op: AutogradOp, name: str, statement: str, indent: str) -> list[str]:
+    guard = _save_guard(op, name)
+    if guard is None:
+        return [indent + statement]
+    return [f"{indent}if {guard}:", f"{indent}    {statement}"]
+
+
 def kernel(op: AutogradOp) -> list[str]:
     f = op.f
     args = [a.name for a in f.func.arguments]
@@ -204,7 +231,7 @@ def kernel(op: AutogradOp) -> list[str]:
                 lines.append(f"        node._n_{arg.name} = len({arg.name})")
         before, after = _plan_saves(op) if op.kind == "record" else ([], [])
         for name, expr in before:
-            lines.append(f"        node._saved_{name} = {expr}")
+            lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
     lines.append("    prev = tls.excluded")
     lines.append(f"    tls.excluded = prev | {below}")
     lines.append("    try:")
@@ -215,7 +242,7 @@ def kernel(op: AutogradOp) -> list[str]:
         lines.append("    if requires:")
         lines.append(f"        {_history(op)}")
         for name, expr in after:
-            lines.append(f"        node._saved_{name} = {expr}")
+            lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
     lines.append("    return result")
     return lines
 

@@ -88,7 +88,8 @@ def add_Tensor(ks, self, other, alpha):
     if requires:
         node = nodes.AddBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -109,7 +110,8 @@ def add__Tensor(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.AddBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -553,8 +555,10 @@ def bmm(ks, self, mat2):
     if requires:
         node = nodes.BmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
-        node._saved_mat2 = SavedVariable(mat2)
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -904,7 +908,8 @@ def div_Tensor(ks, self, other):
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -926,7 +931,8 @@ def div__Tensor(ks, self, other):
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self.clone())
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -963,7 +969,8 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -986,7 +993,8 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
-        node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self.clone())
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1105,8 +1113,10 @@ def dot(ks, self, tensor):
     if requires:
         node = nodes.DotBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(tensor))
-        node._saved_self = SavedVariable(self)
-        node._saved_tensor = SavedVariable(tensor)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_tensor = SavedVariable(tensor)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1370,9 +1380,11 @@ def index_put_(ks, self, indices, values, accumulate):
         check_inplace(self)
         node = nodes.IndexPutBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(values))
-        node._saved_accumulate = accumulate
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
         node._saved_indices = [SavedVariable(t) for t in indices]
-        node._saved_values = SavedVariable(values)
+        if node.should_compute_output(0):
+            node._saved_values = SavedVariable(values)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1392,9 +1404,11 @@ def index_put(ks, self, indices, values, accumulate):
     if requires:
         node = nodes.IndexPutBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(values))
-        node._saved_accumulate = accumulate
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
         node._saved_indices = [SavedVariable(t) for t in indices]
-        node._saved_values = SavedVariable(values)
+        if node.should_compute_output(0):
+            node._saved_values = SavedVariable(values)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1839,8 +1853,10 @@ def mm(ks, self, mat2):
     if requires:
         node = nodes.MmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
-        node._saved_mat2 = SavedVariable(mat2)
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1875,8 +1891,10 @@ def mul_Tensor(ks, self, other):
     if requires:
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1897,8 +1915,10 @@ def mul__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self.clone())
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3558,7 +3578,8 @@ def sub_Tensor(ks, self, other, alpha):
     if requires:
         node = nodes.SubBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3579,7 +3600,8 @@ def sub__Tensor(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.SubBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3653,10 +3675,14 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
     if requires:
         node = nodes.AddmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat1), gradient_edge(mat2))
-        node._saved_alpha = alpha
-        node._saved_beta = beta
-        node._saved_mat1 = SavedVariable(mat1)
-        node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._saved_mat1 = SavedVariable(mat1)
+        if node.should_compute_output(1):
+            node._saved_mat2 = SavedVariable(mat2)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3677,10 +3703,14 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         check_inplace(self)
         node = nodes.AddmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat1), gradient_edge(mat2))
-        node._saved_alpha = alpha
-        node._saved_beta = beta
-        node._saved_mat1 = SavedVariable(mat1)
-        node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._saved_mat1 = SavedVariable(mat1)
+        if node.should_compute_output(1):
+            node._saved_mat2 = SavedVariable(mat2)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4856,8 +4886,10 @@ def remainder_Tensor(ks, self, other):
     if requires:
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        if node.should_compute_output(1):
+            node._saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4878,8 +4910,10 @@ def remainder__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(1):
+            node._saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self.clone())
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5224,7 +5258,8 @@ def pow_Tensor_Tensor(ks, self, exponent):
         tls.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        if node.should_compute_output(1):
+            node._saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5342,7 +5377,8 @@ def pow__Tensor(ks, self, exponent):
         tls.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        if node.should_compute_output(1):
+            node._saved_result = SavedVariable(self, True)
     return result
 
 
@@ -5465,10 +5501,14 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
     if requires:
         node = nodes.NllLossBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
-        node._saved_ignore_index = ignore_index
-        node._saved_reduction = reduction
-        node._saved_target = SavedVariable(target)
-        node._saved_weight = SavedVariable(weight)
+        if node.should_compute_output(0):
+            node._saved_ignore_index = ignore_index
+        if node.should_compute_output(0):
+            node._saved_reduction = reduction
+        if node.should_compute_output(0):
+            node._saved_target = SavedVariable(target)
+        if node.should_compute_output(0):
+            node._saved_weight = SavedVariable(weight)
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:

@@ -61,19 +61,20 @@ from ember.autograd.formulas import (
     where_other_grad,
     where_self_grad,
 )
-from ember.autograd.variable_type import GeneratedNode
+from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
 
 
 class AbsBackward0(GeneratedNode):
     """Backward of aten::abs."""
 
     _saved_names = ('self',)
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * self.sign())
@@ -86,6 +87,7 @@ class AddBackward0(GeneratedNode):
     """Backward of aten::add.Tensor."""
 
     _saved_names = ('alpha',)
+    _saved_alpha = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -125,6 +127,12 @@ class AsStridedBackward0(GeneratedNode):
     """Backward of aten::as_strided."""
 
     _saved_names = ('self_sizes', 'self_storage_offset', 'self_strides', 'size', 'storage_offset', 'stride')
+    _saved_self_sizes = None
+    _saved_self_storage_offset = None
+    _saved_self_strides = None
+    _saved_size = None
+    _saved_storage_offset = None
+    _saved_stride = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -148,13 +156,15 @@ class BmmBackward0(GeneratedNode):
     """Backward of aten::bmm."""
 
     _saved_names = ('mat2', 'self')
+    _saved_mat2 = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mat2 = node._saved_mat2.unpack(node)
-        self = node._saved_self.unpack(node)
+        mat2 = _unpack(node._saved_mat2, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad.bmm(mat2.transpose(1, 2)))
@@ -171,6 +181,8 @@ class CatBackward0(GeneratedNode):
     """Backward of aten::cat."""
 
     _saved_names = ('dim', 'tensors_sizes')
+    _saved_dim = None
+    _saved_tensors_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -191,6 +203,9 @@ class ClampBackward1(GeneratedNode):
     """Backward of aten::clamp."""
 
     _saved_names = ('max', 'min', 'self')
+    _saved_max = None
+    _saved_min = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -198,7 +213,7 @@ class ClampBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         max = node._saved_max
         min = node._saved_min
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(clamp_backward(grad, self, min, max))
@@ -211,14 +226,17 @@ class ClampBackward0(GeneratedNode):
     """Backward of aten::clamp.Tensor."""
 
     _saved_names = ('max', 'min', 'self')
+    _saved_max = None
+    _saved_min = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        max = node._saved_max.unpack(node)
-        min = node._saved_min.unpack(node)
-        self = node._saved_self.unpack(node)
+        max = _unpack(node._saved_max, node)
+        min = _unpack(node._saved_min, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(clamp_backward(grad, self, min, max))
@@ -263,12 +281,13 @@ class CosBackward0(GeneratedNode):
     """Backward of aten::cos."""
 
     _saved_names = ('self',)
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * -self.sin())
@@ -281,6 +300,8 @@ class CumsumBackward0(GeneratedNode):
     """Backward of aten::cumsum."""
 
     _saved_names = ('dim', 'self_dtype')
+    _saved_dim = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -300,6 +321,10 @@ class DiagonalBackward0(GeneratedNode):
     """Backward of aten::diagonal."""
 
     _saved_names = ('dim1', 'dim2', 'offset', 'self_sizes')
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -321,13 +346,15 @@ class DivBackward0(GeneratedNode):
     """Backward of aten::div.Tensor."""
 
     _saved_names = ('other', 'self')
+    _saved_other = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
-        self = node._saved_self.unpack(node)
+        other = _unpack(node._saved_other, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(div_tensor_self_backward(grad, other))
@@ -344,14 +371,17 @@ class DivBackward2(GeneratedNode):
     """Backward of aten::div.Tensor_mode."""
 
     _saved_names = ('other', 'rounding_mode', 'self')
+    _saved_other = None
+    _saved_rounding_mode = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
+        other = _unpack(node._saved_other, node)
         rounding_mode = node._saved_rounding_mode
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(div_tensor_self_backward(grad, other, rounding_mode))
@@ -368,6 +398,7 @@ class DivBackward1(GeneratedNode):
     """Backward of aten::div.Scalar."""
 
     _saved_names = ('other',)
+    _saved_other = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -386,6 +417,8 @@ class DivBackward3(GeneratedNode):
     """Backward of aten::div.Scalar_mode."""
 
     _saved_names = ('other', 'rounding_mode')
+    _saved_other = None
+    _saved_rounding_mode = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -405,13 +438,15 @@ class DotBackward0(GeneratedNode):
     """Backward of aten::dot."""
 
     _saved_names = ('self', 'tensor')
+    _saved_self = None
+    _saved_tensor = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
-        tensor = node._saved_tensor.unpack(node)
+        self = _unpack(node._saved_self, node)
+        tensor = _unpack(node._saved_tensor, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * tensor)
@@ -428,12 +463,13 @@ class ExpBackward0(GeneratedNode):
     """Backward of aten::exp."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * result)
@@ -446,6 +482,7 @@ class ExpandBackward0(GeneratedNode):
     """Backward of aten::expand."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -502,6 +539,8 @@ class IndexBackward0(GeneratedNode):
     """Backward of aten::index.Tensor."""
 
     _saved_names = ('indices', 'self_sizes')
+    _saved_indices = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -521,6 +560,9 @@ class IndexPutBackward0(GeneratedNode):
     """Backward of aten::index_put."""
 
     _saved_names = ('accumulate', 'indices', 'values')
+    _saved_accumulate = None
+    _saved_indices = None
+    _saved_values = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -528,7 +570,7 @@ class IndexPutBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         accumulate = node._saved_accumulate
         indices = [s.unpack(node) for s in node._saved_indices]
-        values = node._saved_values.unpack(node)
+        values = _unpack(node._saved_values, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(index_put_self_backward(grad, indices, values, accumulate))
@@ -545,12 +587,13 @@ class LogBackward0(GeneratedNode):
     """Backward of aten::log."""
 
     _saved_names = ('self',)
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad / self)
@@ -563,12 +606,13 @@ class Log1PBackward0(GeneratedNode):
     """Backward of aten::log1p."""
 
     _saved_names = ('self',)
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad / (self + 1))
@@ -581,13 +625,15 @@ class LogSoftmaxBackward0(GeneratedNode):
     """Backward of aten::_log_softmax."""
 
     _saved_names = ('dim', 'result')
+    _saved_dim = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(log_softmax_backward(grad, result, dim))
@@ -600,6 +646,10 @@ class LogsumexpBackward0(GeneratedNode):
     """Backward of aten::logsumexp."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -607,8 +657,8 @@ class LogsumexpBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(logsumexp_backward(grad, self, result, dim, keepdim))
@@ -621,6 +671,10 @@ class MaxBackward0(GeneratedNode):
     """Backward of aten::max.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _saved_indices = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -629,7 +683,7 @@ class MaxBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
-        indices = node._saved_indices.unpack(node)
+        indices = _unpack(node._saved_indices, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim))
@@ -642,6 +696,11 @@ class AmaxBackward0(GeneratedNode):
     """Backward of aten::amax."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
+    _saved_self_dim = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -649,9 +708,9 @@ class AmaxBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         self_dim = node._saved_self_dim
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim))
@@ -664,6 +723,8 @@ class MeanBackward0(GeneratedNode):
     """Backward of aten::mean."""
 
     _saved_names = ('self_numel', 'self_sizes')
+    _saved_self_numel = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -683,6 +744,10 @@ class MeanBackward1(GeneratedNode):
     """Backward of aten::mean.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_numel', 'self_sizes')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_numel = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -704,6 +769,10 @@ class MinBackward0(GeneratedNode):
     """Backward of aten::min.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _saved_indices = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -712,7 +781,7 @@ class MinBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
-        indices = node._saved_indices.unpack(node)
+        indices = _unpack(node._saved_indices, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim))
@@ -725,6 +794,11 @@ class AminBackward0(GeneratedNode):
     """Backward of aten::amin."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
+    _saved_self_dim = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -732,9 +806,9 @@ class AminBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         self_dim = node._saved_self_dim
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim))
@@ -747,13 +821,15 @@ class MmBackward0(GeneratedNode):
     """Backward of aten::mm."""
 
     _saved_names = ('mat2', 'self')
+    _saved_mat2 = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mat2 = node._saved_mat2.unpack(node)
-        self = node._saved_self.unpack(node)
+        mat2 = _unpack(node._saved_mat2, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(mm_mat1_backward(grad, mat2))
@@ -770,13 +846,15 @@ class MulBackward0(GeneratedNode):
     """Backward of aten::mul.Tensor."""
 
     _saved_names = ('other', 'self')
+    _saved_other = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
-        self = node._saved_self.unpack(node)
+        other = _unpack(node._saved_other, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * other)
@@ -793,6 +871,7 @@ class MulBackward1(GeneratedNode):
     """Backward of aten::mul.Scalar."""
 
     _saved_names = ('other',)
+    _saved_other = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -811,6 +890,7 @@ class PermuteBackward0(GeneratedNode):
     """Backward of aten::permute."""
 
     _saved_names = ('dims',)
+    _saved_dims = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -829,6 +909,7 @@ class SqueezeBackward0(GeneratedNode):
     """Backward of aten::squeeze."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -847,6 +928,7 @@ class SqueezeBackward1(GeneratedNode):
     """Backward of aten::squeeze.dim."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -865,6 +947,7 @@ class SqueezeBackward2(GeneratedNode):
     """Backward of aten::squeeze.dims."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -900,6 +983,8 @@ class TransposeBackward0(GeneratedNode):
     """Backward of aten::transpose.int."""
 
     _saved_names = ('dim0', 'dim1')
+    _saved_dim0 = None
+    _saved_dim1 = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -919,6 +1004,7 @@ class UnsqueezeBackward0(GeneratedNode):
     """Backward of aten::unsqueeze."""
 
     _saved_names = ('dim',)
+    _saved_dim = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -954,12 +1040,13 @@ class ReluBackward0(GeneratedNode):
     """Backward of aten::relu."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(threshold_backward(grad, result, 0))
@@ -972,13 +1059,15 @@ class GeluBackward0(GeneratedNode):
     """Backward of aten::gelu."""
 
     _saved_names = ('approximate', 'self')
+    _saved_approximate = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         approximate = node._saved_approximate
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(gelu_backward(grad, self, approximate))
@@ -991,12 +1080,13 @@ class RsqrtBackward0(GeneratedNode):
     """Backward of aten::rsqrt."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(-0.5 * grad * result.pow(3))
@@ -1009,6 +1099,9 @@ class SelectBackward0(GeneratedNode):
     """Backward of aten::select.int."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_dim = None
+    _saved_index = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1029,12 +1122,13 @@ class SigmoidBackward0(GeneratedNode):
     """Backward of aten::sigmoid."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(sigmoid_backward(grad, result))
@@ -1047,12 +1141,13 @@ class SinBackward0(GeneratedNode):
     """Backward of aten::sin."""
 
     _saved_names = ('self',)
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad * self.cos())
@@ -1065,6 +1160,11 @@ class SliceBackward0(GeneratedNode):
     """Backward of aten::slice.Tensor."""
 
     _saved_names = ('dim', 'end', 'self_sizes', 'start', 'step')
+    _saved_dim = None
+    _saved_end = None
+    _saved_self_sizes = None
+    _saved_start = None
+    _saved_step = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1087,13 +1187,15 @@ class SoftmaxBackward0(GeneratedNode):
     """Backward of aten::_softmax."""
 
     _saved_names = ('dim', 'result')
+    _saved_dim = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(softmax_backward(grad, result, dim))
@@ -1106,6 +1208,10 @@ class SplitBackward0(GeneratedNode):
     """Backward of aten::split.Tensor."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_size')
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_size = None
 
     def apply(node, grads):
         dim = node._saved_dim
@@ -1124,6 +1230,10 @@ class SplitWithSizesBackward0(GeneratedNode):
     """Backward of aten::split_with_sizes."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_sizes')
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_sizes = None
 
     def apply(node, grads):
         dim = node._saved_dim
@@ -1142,6 +1252,7 @@ class StackBackward0(GeneratedNode):
     """Backward of aten::stack."""
 
     _saved_names = ('dim',)
+    _saved_dim = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1161,6 +1272,7 @@ class SumBackward0(GeneratedNode):
     """Backward of aten::sum."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1179,6 +1291,9 @@ class SumBackward1(GeneratedNode):
     """Backward of aten::sum.dim_IntList."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1199,12 +1314,13 @@ class SqrtBackward0(GeneratedNode):
     """Backward of aten::sqrt."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad / (2 * result))
@@ -1217,6 +1333,11 @@ class StdBackward0(GeneratedNode):
     """Backward of aten::std.correction."""
 
     _saved_names = ('correction', 'dim', 'keepdim', 'self', 'result')
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1225,8 +1346,8 @@ class StdBackward0(GeneratedNode):
         correction = node._saved_correction
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(std_backward(result, grad, self, dim, correction, keepdim))
@@ -1239,13 +1360,15 @@ class ProdBackward0(GeneratedNode):
     """Backward of aten::prod."""
 
     _saved_names = ('self', 'result')
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(prod_backward(grad, self.to(grad.dtype), result))
@@ -1258,6 +1381,10 @@ class ProdBackward1(GeneratedNode):
     """Backward of aten::prod.dim_int."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1265,8 +1392,8 @@ class ProdBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(prod_backward(grad, self.to(grad.dtype), result, dim, keepdim))
@@ -1279,12 +1406,13 @@ class TanhBackward0(GeneratedNode):
     """Backward of aten::tanh."""
 
     _saved_names = ('result',)
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(tanh_backward(grad, result))
@@ -1297,6 +1425,7 @@ class FlipBackward0(GeneratedNode):
     """Backward of aten::flip."""
 
     _saved_names = ('dims',)
+    _saved_dims = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1315,6 +1444,8 @@ class RollBackward0(GeneratedNode):
     """Backward of aten::roll."""
 
     _saved_names = ('dims', 'shifts')
+    _saved_dims = None
+    _saved_shifts = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1334,6 +1465,7 @@ class UnsafeViewBackward0(GeneratedNode):
     """Backward of aten::_unsafe_view."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1352,6 +1484,10 @@ class VarBackward0(GeneratedNode):
     """Backward of aten::var.correction."""
 
     _saved_names = ('correction', 'dim', 'keepdim', 'self')
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1360,7 +1496,7 @@ class VarBackward0(GeneratedNode):
         correction = node._saved_correction
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(var_backward(grad, self, dim, correction, keepdim))
@@ -1373,12 +1509,13 @@ class WhereBackward0(GeneratedNode):
     """Backward of aten::where.self."""
 
     _saved_names = ('condition',)
+    _saved_condition = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        condition = node._saved_condition.unpack(node)
+        condition = _unpack(node._saved_condition, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(where_self_grad(condition, grad))
@@ -1412,14 +1549,17 @@ class NormBackward2(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dtype."""
 
     _saved_names = ('p', 'self', 'result')
+    _saved_p = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         p = node._saved_p
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(norm_backward(grad, self.to(grad.dtype), p, result))
@@ -1432,14 +1572,17 @@ class NormBackward0(GeneratedNode):
     """Backward of aten::norm.Scalar."""
 
     _saved_names = ('p', 'self', 'result')
+    _saved_p = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         p = node._saved_p
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(norm_backward(grad, self, p, result))
@@ -1452,6 +1595,11 @@ class NormBackward3(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim_dtype."""
 
     _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_p = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1460,8 +1608,8 @@ class NormBackward3(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         p = node._saved_p
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim))
@@ -1474,6 +1622,11 @@ class NormBackward1(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim."""
 
     _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_p = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1482,8 +1635,8 @@ class NormBackward1(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         p = node._saved_p
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(norm_backward(grad, self, p, result, dim, keepdim))
@@ -1513,6 +1666,7 @@ class SubBackward0(GeneratedNode):
     """Backward of aten::sub.Tensor."""
 
     _saved_names = ('alpha',)
+    _saved_alpha = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1552,6 +1706,10 @@ class AddmmBackward0(GeneratedNode):
     """Backward of aten::addmm."""
 
     _saved_names = ('alpha', 'beta', 'mat1', 'mat2')
+    _saved_alpha = None
+    _saved_beta = None
+    _saved_mat1 = None
+    _saved_mat2 = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1559,8 +1717,8 @@ class AddmmBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
         beta = node._saved_beta
-        mat1 = node._saved_mat1.unpack(node)
-        mat2 = node._saved_mat2.unpack(node)
+        mat1 = _unpack(node._saved_mat1, node)
+        mat2 = _unpack(node._saved_mat2, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(maybe_multiply(grad, beta))
@@ -1581,6 +1739,9 @@ class UnbindBackward0(GeneratedNode):
     """Backward of aten::unbind.int."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes')
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         dim = node._saved_dim
@@ -1598,6 +1759,7 @@ class ToCopyBackward0(GeneratedNode):
     """Backward of aten::_to_copy."""
 
     _saved_names = ('self_dtype',)
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1616,12 +1778,13 @@ class MaskedFillBackward0(GeneratedNode):
     """Backward of aten::masked_fill.Scalar."""
 
     _saved_names = ('mask',)
+    _saved_mask = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mask = node._saved_mask.unpack(node)
+        mask = _unpack(node._saved_mask, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad.masked_fill(mask, 0))
@@ -1634,12 +1797,13 @@ class MaskedFillBackward1(GeneratedNode):
     """Backward of aten::masked_fill.Tensor."""
 
     _saved_names = ('mask',)
+    _saved_mask = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mask = node._saved_mask.unpack(node)
+        mask = _unpack(node._saved_mask, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad.masked_fill(mask, 0))
@@ -1656,6 +1820,7 @@ class ViewBackward0(GeneratedNode):
     """Backward of aten::view."""
 
     _saved_names = ('self_sizes',)
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1674,13 +1839,15 @@ class ScatterBackward0(GeneratedNode):
     """Backward of aten::scatter.src."""
 
     _saved_names = ('dim', 'index')
+    _saved_dim = None
+    _saved_index = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = node._saved_index.unpack(node)
+        index = _unpack(node._saved_index, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad.scatter(dim, index, 0))
@@ -1697,13 +1864,15 @@ class ScatterBackward1(GeneratedNode):
     """Backward of aten::scatter.value."""
 
     _saved_names = ('dim', 'index')
+    _saved_dim = None
+    _saved_index = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = node._saved_index.unpack(node)
+        index = _unpack(node._saved_index, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad.scatter(dim, index, 0))
@@ -1754,6 +1923,7 @@ class TrilBackward0(GeneratedNode):
     """Backward of aten::tril."""
 
     _saved_names = ('diagonal',)
+    _saved_diagonal = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1772,6 +1942,7 @@ class TriuBackward0(GeneratedNode):
     """Backward of aten::triu."""
 
     _saved_names = ('diagonal',)
+    _saved_diagonal = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1980,13 +2151,16 @@ class IndexSelectBackward0(GeneratedNode):
     """Backward of aten::index_select."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_dim = None
+    _saved_index = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = node._saved_index.unpack(node)
+        index = _unpack(node._saved_index, node)
         self_sizes = node._saved_self_sizes
         out = []
         if node.should_compute_output(len(out)):
@@ -2000,13 +2174,16 @@ class GatherBackward0(GeneratedNode):
     """Backward of aten::gather."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_dim = None
+    _saved_index = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = node._saved_index.unpack(node)
+        index = _unpack(node._saved_index, node)
         self_sizes = node._saved_self_sizes
         out = []
         if node.should_compute_output(len(out)):
@@ -2054,13 +2231,15 @@ class RemainderBackward1(GeneratedNode):
     """Backward of aten::remainder.Tensor."""
 
     _saved_names = ('other', 'self')
+    _saved_other = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
-        self = node._saved_self.unpack(node)
+        other = _unpack(node._saved_other, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(grad)
@@ -2077,13 +2256,15 @@ class MinBackward1(GeneratedNode):
     """Backward of aten::min."""
 
     _saved_names = ('self', 'result')
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(evenly_distribute_backward(grad, self, result))
@@ -2096,13 +2277,15 @@ class MaxBackward1(GeneratedNode):
     """Backward of aten::max."""
 
     _saved_names = ('self', 'result')
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(evenly_distribute_backward(grad, self, result))
@@ -2115,13 +2298,15 @@ class MaximumBackward0(GeneratedNode):
     """Backward of aten::maximum."""
 
     _saved_names = ('other', 'self')
+    _saved_other = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
-        self = node._saved_self.unpack(node)
+        other = _unpack(node._saved_other, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(maximum_backward(grad, self, other, True))
@@ -2138,13 +2323,15 @@ class MinimumBackward0(GeneratedNode):
     """Backward of aten::minimum."""
 
     _saved_names = ('other', 'self')
+    _saved_other = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = node._saved_other.unpack(node)
-        self = node._saved_self.unpack(node)
+        other = _unpack(node._saved_other, node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(minimum_backward(grad, self, other, True))
@@ -2161,6 +2348,9 @@ class SortBackward0(GeneratedNode):
     """Backward of aten::sort."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_dim = None
+    _saved_self_sizes = None
+    _saved_indices = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -2168,7 +2358,7 @@ class SortBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = node._saved_indices.unpack(node)
+        indices = _unpack(node._saved_indices, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
@@ -2181,6 +2371,9 @@ class SortBackward1(GeneratedNode):
     """Backward of aten::sort.stable."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_dim = None
+    _saved_self_sizes = None
+    _saved_indices = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -2188,7 +2381,7 @@ class SortBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = node._saved_indices.unpack(node)
+        indices = _unpack(node._saved_indices, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
@@ -2201,6 +2394,9 @@ class TopkBackward0(GeneratedNode):
     """Backward of aten::topk."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_dim = None
+    _saved_self_sizes = None
+    _saved_indices = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -2208,7 +2404,7 @@ class TopkBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = node._saved_indices.unpack(node)
+        indices = _unpack(node._saved_indices, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
@@ -2221,14 +2417,17 @@ class PowBackward1(GeneratedNode):
     """Backward of aten::pow.Tensor_Tensor."""
 
     _saved_names = ('exponent', 'self', 'result')
+    _saved_exponent = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        exponent = node._saved_exponent.unpack(node)
-        self = node._saved_self.unpack(node)
-        result = node._saved_result.unpack(node)
+        exponent = _unpack(node._saved_exponent, node)
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(pow_backward_self(grad, self, exponent))
@@ -2245,14 +2444,17 @@ class PowBackward2(GeneratedNode):
     """Backward of aten::pow.Scalar."""
 
     _saved_names = ('exponent', 'self', 'result')
+    _saved_exponent = None
+    _saved_self = None
+    _saved_result = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        exponent = node._saved_exponent.unpack(node)
+        exponent = _unpack(node._saved_exponent, node)
         self = node._saved_self
-        result = node._saved_result.unpack(node)
+        result = _unpack(node._saved_result, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(pow_backward_exponent(grad, self, exponent, result))
@@ -2265,13 +2467,15 @@ class PowBackward0(GeneratedNode):
     """Backward of aten::pow.Tensor_Scalar."""
 
     _saved_names = ('exponent', 'self')
+    _saved_exponent = None
+    _saved_self = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         exponent = node._saved_exponent
-        self = node._saved_self.unpack(node)
+        self = _unpack(node._saved_self, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(pow_backward(grad, self, exponent))
@@ -2301,14 +2505,17 @@ class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 
     _saved_names = ('reduction', 'self', 'target')
+    _saved_reduction = None
+    _saved_self = None
+    _saved_target = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         reduction = node._saved_reduction
-        self = node._saved_self.unpack(node)
-        target = node._saved_target.unpack(node)
+        self = _unpack(node._saved_self, node)
+        target = _unpack(node._saved_target, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(mse_loss_backward(grad, self, target, reduction))
@@ -2325,6 +2532,12 @@ class NllLossBackward0(GeneratedNode):
     """Backward of aten::nll_loss_forward."""
 
     _saved_names = ('ignore_index', 'reduction', 'self', 'target', 'weight', 'total_weight')
+    _saved_ignore_index = None
+    _saved_reduction = None
+    _saved_self = None
+    _saved_target = None
+    _saved_weight = None
+    _saved_total_weight = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -2332,10 +2545,10 @@ class NllLossBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         ignore_index = node._saved_ignore_index
         reduction = node._saved_reduction
-        self = node._saved_self.unpack(node)
-        target = node._saved_target.unpack(node)
-        weight = node._saved_weight.unpack(node)
-        total_weight = node._saved_total_weight.unpack(node)
+        self = _unpack(node._saved_self, node)
+        target = _unpack(node._saved_target, node)
+        weight = _unpack(node._saved_weight, node)
+        total_weight = _unpack(node._saved_total_weight, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight))
@@ -2348,6 +2561,10 @@ class NllLossBackwardBackward0(GeneratedNode):
     """Backward of aten::nll_loss_backward."""
 
     _saved_names = ('ignore_index', 'reduction', 'target', 'weight')
+    _saved_ignore_index = None
+    _saved_reduction = None
+    _saved_target = None
+    _saved_weight = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -2355,8 +2572,8 @@ class NllLossBackwardBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         ignore_index = node._saved_ignore_index
         reduction = node._saved_reduction
-        target = node._saved_target.unpack(node)
-        weight = node._saved_weight.unpack(node)
+        target = _unpack(node._saved_target, node)
+        weight = _unpack(node._saved_weight, node)
         out = []
         if node.should_compute_output(len(out)):
             out.append(nll_loss(grad, target, weight, reduction, ignore_index))

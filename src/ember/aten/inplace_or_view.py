@@ -11,9 +11,15 @@ The autograd layer adds its part of a view's bookkeeping through
 from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
+from ember._c10.grad_mode import autograd_state
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 
 AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()
+_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
 
 # Called as hook(op_name, base, view) for every view made; autograd registers one.
 view_hooks: list = []
@@ -33,6 +39,8 @@ def _bump(tensor) -> None:
         return
     if not tensor._is_inference:
         tensor.version_counter().bump()
+    elif not autograd_state.inference_mode:  # VariableVersion::bump (facts §7.3)
+        raise RuntimeError(_INFERENCE_INPLACE)
 
 
 def finish_inplace(result, *mutated):

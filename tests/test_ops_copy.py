@@ -6,8 +6,6 @@ libraries; results are compared on sizes, strides, dtype, device, values,
 whether `self` is returned, and the error type and text.
 """
 
-import warnings
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +15,8 @@ import ember
 from ember._tensor_ctors import from_numpy, install
 
 torch = pytest.importorskip("torch")
+
+from ops_support import same_outcome  # noqa: E402
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)
@@ -39,46 +39,6 @@ def make(lib, array, dtype=None, device="cpu"):
     if dtype is not None:
         t = t.to(dt(lib, dtype))
     return t.to(device) if device != "cpu" else t
-
-
-def _values(t):
-    if t.device.type == "meta":
-        return None
-    if str(t.dtype).endswith("bfloat16"):
-        t = t.float()
-    return np.asarray(t.numpy())
-
-
-def same(e, t, values=True):
-    assert tuple(e.shape) == tuple(t.shape)
-    assert tuple(e.stride()) == tuple(t.stride())
-    assert e.dtype.name == str(t.dtype).removeprefix("torch.")
-    assert e.device.type == t.device.type
-    if values and t.device.type != "meta":
-        np.testing.assert_array_equal(_values(e), _values(t))
-
-
-def outcome(fn, lib):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(lib), None
-    except Exception as error:  # noqa: BLE001 (compared with torch's)
-        return None, error
-
-
-def same_outcome(fn, values=True):
-    e, e_error = outcome(fn, ember)
-    t, t_error = outcome(fn, torch)
-    if t_error is not None or e_error is not None:
-        assert type(e_error).__name__ == type(t_error).__name__, (e_error, t_error)
-        assert str(e_error) == str(t_error)
-        return None, None
-    if hasattr(t, "shape"):
-        same(e, t, values)
-    else:
-        assert e == t
-    return e, t
 
 
 @st.composite

@@ -20,51 +20,13 @@ from ember.aten.native import at
 
 torch = pytest.importorskip("torch")
 
+from ops_support import _values, outcome, same, same_outcome  # noqa: E402
+
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
           "float32", "float64", "complex64", "complex128"]  # fmt: skip
-
-
-def _values(t):
-    if t.device.type == "meta":
-        return None
-    if str(t.dtype).endswith("bfloat16"):
-        t = t.float()
-    return np.asarray(t.numpy())
-
-
-def same(e, t, values=True):
-    """ember tensor ``e`` matches torch tensor ``t``: geometry, dtype, device, values."""
-    assert tuple(e.shape) == tuple(t.shape)
-    assert tuple(e.stride()) == tuple(t.stride())
-    assert e.dtype.name == str(t.dtype).removeprefix("torch.")
-    assert e.device.type == t.device.type
-    if values and t.device.type != "meta":
-        np.testing.assert_array_equal(_values(e), _values(t))
-
-
-def outcome(fn, lib):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(lib), None
-    except Exception as error:  # noqa: BLE001 (compared with torch's)
-        return None, error
-
-
-def same_outcome(fn, values=True):
-    e, e_error = outcome(fn, ember)
-    t, t_error = outcome(fn, torch)
-    if t_error is not None or e_error is not None:
-        assert type(e_error).__name__ == type(t_error).__name__, (e_error, t_error)
-        assert str(e_error) == str(t_error)
-        return
-    if not hasattr(t, "shape"):
-        assert e == t
-        return
-    same(e, t, values)
 
 
 def dt(lib, name):

@@ -6,8 +6,6 @@ results are compared on sizes, strides, dtype, device and values, with meta
 inputs for shapes only, and the main errors on type and text.
 """
 
-import warnings
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +16,8 @@ from ember._tensor_ctors import from_numpy, install
 from ember.aten.native import at
 
 torch = pytest.importorskip("torch")
+
+from ops_support import outcome, same_outcome  # noqa: E402
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)
@@ -36,46 +36,6 @@ def channels_last(lib):
 def view(lib, array):
     """A tensor sharing ``array``'s (possibly permuted) geometry."""
     return from_numpy(array) if lib is ember else torch.from_numpy(array)
-
-
-def _values(t):
-    if t.device.type == "meta":
-        return None
-    if str(t.dtype).endswith("bfloat16"):
-        t = t.float()
-    return np.asarray(t.numpy())
-
-
-def same(e, t, values=True):
-    assert tuple(e.shape) == tuple(t.shape)
-    assert tuple(e.stride()) == tuple(t.stride())
-    assert e.dtype.name == str(t.dtype).removeprefix("torch.")
-    assert e.device.type == t.device.type
-    if values and t.device.type != "meta":
-        np.testing.assert_array_equal(_values(e), _values(t))
-
-
-def outcome(fn, lib):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(lib), None
-    except Exception as error:  # noqa: BLE001 (compared with torch's)
-        return None, error
-
-
-def same_outcome(fn, values=True):
-    e, e_error = outcome(fn, ember)
-    t, t_error = outcome(fn, torch)
-    if t_error is not None or e_error is not None:
-        assert type(e_error).__name__ == type(t_error).__name__, (e_error, t_error)
-        assert str(e_error) == str(t_error)
-        return
-    if isinstance(t, (list, tuple)):
-        for a, b in zip(e, t):
-            same(a, b, values)
-    else:
-        same(e, t, values)
 
 
 @st.composite

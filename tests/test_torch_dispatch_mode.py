@@ -269,3 +269,31 @@ def test_logging_mode_lines():
         "['$4: f32[1, 3]', '$5: f32[1, 3]'] = aten.split.Tensor($2, 1)",
         "$2: f32[2, 3] = aten.add_.Tensor($2, 1)",  # a wrapped number reaches Python as a number
     ]
+
+
+@needs_torch
+def test_register_torch_dispatch_rules_match_torch():
+    def run(name):
+        lib, dispatch = lib_and_dispatch(name)
+        seen = []
+        ns = f"etdrule{name}{len(seen)}{id(seen) % 1000}"
+        library = lib.library.Library(ns, "DEF")
+        library.define("f(Tensor x) -> Tensor")
+        library.impl("f", lambda x: x + 1, "CPU")
+
+        class Mode(dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                seen.append(("mode", str(func)))
+                return func(*args, **(kwargs or {}))
+
+        def rule(mode, func, types, args, kwargs):
+            seen.append(("rule", type(mode).__name__, str(func).split(".", 1)[1]))
+            return func(*args, **kwargs)
+
+        lib.library.register_torch_dispatch(f"{ns}::f", Mode, rule, lib=library)
+        with Mode():
+            getattr(lib.ops, ns).f(lib.ones(1))
+        library._destroy()
+        return seen
+
+    assert run("ember") == run("torch")

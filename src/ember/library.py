@@ -398,7 +398,13 @@ def _(lib: Library, name: str, dispatch_key: str = ""):
 
 
 # The custom-operator layer (ember/_library/, mirrors torch/_library/).
-from ember._library.api import get_kernel, register_autograd, register_fake, register_kernel  # noqa: E402,F401
+from ember._library.api import (  # noqa: E402,F401
+    get_kernel,
+    register_autograd,
+    register_fake,
+    register_kernel,
+    register_torch_dispatch,
+)
 from ember._library.custom_ops import CustomOpDef, custom_op  # noqa: E402,F401
 from ember._library.fake_impl import get_ctx  # noqa: E402,F401
 from ember._library.infer_schema import infer_schema  # noqa: E402,F401

@@ -14,13 +14,19 @@ from collections.abc import Callable
 
 from ember import _C, _ops
 from ember._c10.dispatch_key_set import DispatchKeySet, raw_table_index
-from ember._dispatch.dispatcher import dispatcher
+from ember._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ember._dispatch.kernel import KernelFunction
 
 from . import autograd as _autograd
 from . import fake_impl
 
-__all__ = ["register_kernel", "register_fake", "register_autograd", "get_kernel"]
+__all__ = [
+    "register_kernel",
+    "register_fake",
+    "register_autograd",
+    "register_torch_dispatch",
+    "get_kernel",
+]
 
 
 def _library():
@@ -136,6 +142,42 @@ def register_autograd(op, backward: Callable, /, *, setup_context=None, lib=None
     namespace, opname = qualname.split("::", 1)
     use_lib = library_for_registration(namespace, lib)
     register_raw_kernel(use_lib, qualname, "Autograd", kernel, keyset_arg="raw")
+
+
+def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None):
+    """``func`` handles ``op`` instead of ``torch_dispatch_class.__torch_dispatch__``.
+
+    ``torch_dispatch_class`` is a tensor subclass (``func(cls, func, types, args,
+    kwargs)``) or a TorchDispatchMode class (``func(mode, ...)``); undone with ``lib``.
+    """
+    op = resolve_op(op, "register_torch_dispatch")
+    if not isinstance(op, str):
+        return op.register_torch_dispatch(torch_dispatch_class, func)
+
+    def register(func):
+        namespace, _ = op.split("::", 1)
+        add_torch_dispatch_rule(
+            library_for_registration(namespace, lib), op, torch_dispatch_class, func
+        )
+        return func
+
+    if func is None:
+        return register
+    return register(func)
+
+
+def add_torch_dispatch_rule(lib, qualname: str, torch_dispatch_class, func) -> None:
+    """Record the rule where the Python fallback looks; ``lib``'s destruction removes it."""
+    from ember.utils import _python_fallback
+
+    rules = _python_fallback.torch_dispatch_rules.setdefault(qualname, {})
+    rules[torch_dispatch_class] = func
+
+    def undo() -> None:
+        if rules.get(torch_dispatch_class) is func:
+            del rules[torch_dispatch_class]
+
+    lib._state.handles.append(RegistrationHandle(undo))
 
 
 class SafeKernelFunction:

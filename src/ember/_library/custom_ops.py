@@ -268,6 +268,16 @@ class CustomOpDef:
         self._abstract_fn = fn
         return fn
 
+    def register_torch_dispatch(self, torch_dispatch_class, fn=None, /):
+        """``fn`` handles this op for ``torch_dispatch_class`` (a subclass or a mode class)."""
+        from .api import add_torch_dispatch_rule
+
+        def register(fn):
+            add_torch_dispatch_rule(self._lib, self._qualname, torch_dispatch_class, fn)
+            return fn
+
+        return register if fn is None else register(fn)
+
     def register_autograd(self, backward: Callable, /, *, setup_context=None) -> None:
         """backward(ctx, *grads) and setup_context(ctx, inputs, output) (facts §6.4)."""
         schema = self._opoverload._schema

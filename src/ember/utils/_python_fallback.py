@@ -76,6 +76,22 @@ def python_fallback(handle, bits: int, *args):
         local_state.included, local_state.excluded = saved_tls
 
 
+# qualname ("ns::op" or "ns::op.overload") -> {subclass or mode class: rule}; filled by
+# ember.library.register_torch_dispatch. A rule replaces that class's __torch_dispatch__
+# for that operator: rule(cls_or_mode, func, types, args, kwargs).
+torch_dispatch_rules: dict[str, dict[type, object]] = {}
+
+
+def _rule_for(handle, cls):
+    if not torch_dispatch_rules:
+        return None
+    for name in (handle.name, handle.name.split(".", 1)[0]):
+        rule = torch_dispatch_rules.get(name, {}).get(cls)
+        if rule is not None:
+            return rule
+    return None
+
+
 def _collect_overloaded(value, found: list) -> None:
     if isinstance(value, (list, tuple)):
         for item in value:
@@ -110,13 +126,20 @@ def dispatch_to_python(handle, full_args: tuple):
     tried: list[str] = []
     if _modes._len_torch_dispatch_stack() > 0:
         with _modes._pop_mode_temporarily() as mode:
-            result = mode.__torch_dispatch__(op, types, args, kwargs)
+            rule = _rule_for(handle, type(mode))
+            if rule is not None:
+                result = rule(mode, op, types, args, kwargs)
+            else:
+                result = mode.__torch_dispatch__(op, types, args, kwargs)
         if result is not NotImplemented:
             return result
         tried.append(f"  - mode object {mode!r}")
     for arg in overloaded:
-        handler = arg.__torch_dispatch__
-        result = handler(op, types, args, kwargs)
+        rule = _rule_for(handle, type(arg))
+        if rule is not None:
+            result = rule(type(arg), op, types, args, kwargs)
+        else:
+            result = arg.__torch_dispatch__(op, types, args, kwargs)
         if result is not NotImplemented:
             return result
         tried.append(f"  - tensor subclass {type(arg)}")

@@ -170,6 +170,7 @@ def _process_outputs(ctx, inputs, outputs):
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
+            out.version_counter().bump()  # as _wrap_outputs does for dirty tensors
             rebase_history(out, ctx)
             ctx._input_metadata[-1:] = []
             out._output_nr = ctx.add_input_metadata(out)

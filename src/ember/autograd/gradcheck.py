@@ -35,8 +35,6 @@ def _differentiable_outputs(outputs) -> list:
 
 def _numerical_jacobian(func, inputs, index: int, outputs, eps: float) -> list[np.ndarray]:
     """One (numel(input), numel(output)) matrix per output, by central differences."""
-    from .grad_mode import no_grad
-
     target = inputs[index]
     array = target.ndarray()
     n_in = target.numel()
@@ -44,12 +42,11 @@ def _numerical_jacobian(func, inputs, index: int, outputs, eps: float) -> list[n
     for k in range(n_in):
         position = np.unravel_index(k, array.shape) if array.ndim else ()
         original = array[position].copy()
-        with no_grad():
-            array[position] = original + eps
-            plus = [o.detach().ndarray().copy() for o in _selected(func(*inputs), outputs)]
-            array[position] = original - eps
-            minus = [o.detach().ndarray().copy() for o in _selected(func(*inputs), outputs)]
-            array[position] = original
+        array[position] = original + eps  # written under autograd: no version bump
+        plus = [o.detach().ndarray().copy() for o in _selected(func(*inputs), outputs)]
+        array[position] = original - eps
+        minus = [o.detach().ndarray().copy() for o in _selected(func(*inputs), outputs)]
+        array[position] = original
         for j, (p, m) in enumerate(zip(plus, minus)):
             columns[j][k] = ((p.astype(np.float64) - m.astype(np.float64)) / (2 * eps)).ravel()
     return columns
@@ -67,8 +64,9 @@ def _analytical_jacobian(inputs, outputs, diff_inputs) -> list[list[np.ndarray]]
     result = [[np.zeros((t.numel(), o.numel())) for t in diff_inputs] for o in outputs]
     for j, out in enumerate(outputs):
         for e in range(out.numel()):
-            seed = ember.zeros_like(out)
-            seed.view(-1)[e] = 1
+            seed = ember.zeros(out.numel(), dtype=out.dtype)
+            seed[e] = 1
+            seed = seed.view(list(out.shape))
             grads = autograd_grad(out, diff_inputs, seed, retain_graph=True, allow_unused=True)
             for i, g in enumerate(grads):
                 if g is not None:

@@ -62,7 +62,9 @@ class SavedVariable:
         self._is_output = is_output
         self._output_nr = tensor._output_nr
         self._was_leaf = tensor._grad_fn is None
-        self._grad_fn_name = None if self._was_leaf else node_short_name(tensor._grad_fn)
+        # An output keeps its producer's name; an input is named by its grad_fn at unpack.
+        producer = tensor._grad_fn if is_output else None
+        self._grad_fn_name = None if producer is None else node_short_name(producer)
 
     def unpack(self, node=None):
         if self._freed:
@@ -78,8 +80,11 @@ class SavedVariable:
     def _version_error(self, tensor, node, current: int) -> str:
         shape = "[" + ", ".join(str(s) for s in tensor._sizes) + "]"
         where = ""
-        if self._grad_fn_name is not None:
-            where = f", which is output {self._output_nr} of {self._grad_fn_name},"
+        name = self._grad_fn_name
+        if name is None and not self._is_output and tensor._grad_fn is not None:
+            name = node_short_name(tensor._grad_fn)
+        if name is not None:
+            where = f", which is output {self._output_nr} of {name},"
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [{tensor_type_name(tensor)} {shape}]{where} is at version "

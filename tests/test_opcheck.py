@@ -186,3 +186,37 @@ def test_custom_op_def_is_accepted():
     neg.register_fake(lambda x: ember.empty_like(x))
     neg.register_autograd(lambda ctx, g: -g)
     assert ember.library.opcheck(neg, (ember.tensor([1.0, 2.0], requires_grad=True),)) == SUCCESS
+
+
+@needs_torch
+@needs_autograd
+def test_mutating_and_keyword_only_custom_ops_pass_like_torch():
+    def run(lib):
+        ns = f"eopcheck{next(_names)}"
+
+        @lib.library.custom_op(f"{ns}::addto", mutates_args={"out"})
+        def addto(x: lib.Tensor, out: lib.Tensor) -> None:
+            out.add_(x)
+
+        @lib.library.custom_op(f"{ns}::kw", mutates_args=())
+        def kw(x: lib.Tensor, *, scale: float = 2.0) -> lib.Tensor:
+            return x * scale
+
+        kw.register_fake(lambda x, *, scale=2.0: lib.empty_like(x))
+        kw.register_autograd(
+            lambda ctx, g: g * ctx.scale,
+            setup_context=lambda ctx, inputs, keyword_only_inputs, output: setattr(
+                ctx, "scale", keyword_only_inputs["scale"]
+            ),
+        )
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = kw(x, scale=3.0)
+        y.sum().backward()
+        return [
+            lib.library.opcheck(addto, (lib.ones(3), lib.zeros(3))),
+            lib.library.opcheck(kw, (x,), {"scale": 3.0}),
+            x.grad.tolist(),
+            type(y.grad_fn).__name__.replace(ns, "NS"),
+        ]
+
+    assert run(ember) == run(torch)

@@ -297,3 +297,37 @@ def test_register_torch_dispatch_rules_match_torch():
         return seen
 
     assert run("ember") == run("torch")
+
+
+@needs_torch
+@needs_autograd
+def test_subclass_under_autograd_matches_torch():
+    def run(name):
+        lib, _ = lib_and_dispatch(name)
+        seen = []
+
+        class Sub(lib.Tensor):
+            @staticmethod
+            def __new__(cls, elem, requires_grad=False):
+                return lib.Tensor._make_wrapper_subclass(
+                    cls, elem.shape, dtype=elem.dtype, requires_grad=requires_grad
+                )
+
+            def __init__(self, elem, requires_grad=False):
+                self.elem = elem
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                unwrapped = [a.elem if isinstance(a, Sub) else a for a in args]
+                out = func(*unwrapped, **(kwargs or {}))
+                return Sub(out) if isinstance(out, lib.Tensor) else out
+
+        s = Sub(lib.ones(2), requires_grad=True)
+        y = s * 2
+        rows = [type(y).__name__, type(y.grad_fn).__name__, y.requires_grad]
+        y.sum().backward()
+        # The last op is AccumulateGrad's copy of the new gradient (torch: detach).
+        return rows + seen[:-1] + [type(s.grad).__name__, s.grad.elem.tolist()]
+
+    assert run("ember") == run("torch")

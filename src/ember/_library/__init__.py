@@ -1,6 +1,7 @@
-"""The custom-operator layer behind ember.library (mirrors torch/_library/).
+"""The custom-operator layer behind ember.library (mirrors torch/_library/ and optests).
 
-infer_schema (type hints -> schema), fake_impl (register_fake's Meta kernel),
-autograd (register_autograd's kernel), custom_ops (custom_op / CustomOpDef),
-api (the module-level register_* functions), opcheck (torch.library.opcheck).
+infer_schema (type hints -> schema), fake_impl (register_fake's Meta kernel,
+get_ctx), autograd (register_autograd's kernel), custom_ops (custom_op /
+CustomOpDef), api (the module-level register_* functions and get_kernel),
+opcheck (torch.library.opcheck) with graph_capture (its traced-graph check).
 """

@@ -62,6 +62,7 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
     """Adapt a user kernel to ember's full-argument convention (facts §8.6)."""
 
     found = []  # the operator's handle, looked up once (it lives as long as this kernel)
+    plain: list = []  # the schema, once known to have no defaults and no keyword-only args
 
     def to_python(full_args: tuple) -> tuple[tuple, dict]:
         if not found:
@@ -72,7 +73,12 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
         schema = found[0].schema
         if schema is None:
             return full_args, {}
-        args, kwargs = schema.python_kernel_args(list(full_args))
+        if plain and schema is plain[-1]:  # nothing to drop or move to kwargs: args as they are
+            args, kwargs = full_args, {}
+        else:
+            args, kwargs = schema.python_kernel_args(list(full_args))
+            if not kwargs and all(not a.has_default_value() for a in schema.arguments):
+                plain.append(schema)
         for value in args:
             if getattr(value, "_is_wrapped_number", False):  # boxed to Python as a number
                 return tuple(_ops.unwrap_number(a) for a in args), kwargs

@@ -127,3 +127,24 @@ def test_demo_writes_an_offline_page(tmp_path, capsys):
     assert page.count("ember.dispatch.trace/1") >= 8  # one embedded trace per condition
     for banned in ("http://", "https://", "<link", " src="):
         assert banned not in page
+
+
+def test_explain_works_for_every_aten_operator(capsys):
+    """Placeholders bind to every aten schema, and explain runs no kernel for any of them."""
+    from ember._dispatch.dispatcher import dispatcher
+
+    names = [n for n in dispatcher.all_op_names() if n.startswith("aten::")]
+    assert len(names) > 300
+    failures = []
+    for name in names:
+        if dispatcher.find_op(name).schema is None:
+            continue
+        try:
+            code = cli.main(["explain", name])
+        except Exception as error:  # collected, so one report names every operator
+            failures.append(f"{name}: {type(error).__name__}: {error}")
+            continue
+        if code != 0:
+            failures.append(f"{name}: exit {code}")
+    capsys.readouterr()
+    assert failures == []

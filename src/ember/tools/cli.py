@@ -99,28 +99,29 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 # -- ember explain ---------------------------------------------------------------------------
-def _placeholder(argument, device: str, requires_grad: bool):
-    """A value of the argument's type: tensors of shape [2, 2] (ones), others a neutral value."""
+def _placeholder(type_text: str, device: str, requires_grad: bool):
+    """A value of a schema type (as ``str(type)`` prints it, e.g. ``List[Tensor]``):
+    tensors are [2, 2] ones, lists of tensors two of them, other types a neutral value."""
     import ember
 
-    text = str(argument.type)
-    if "Tensor" in text:
+    if type_text.startswith("Optional["):
+        return None
+    if "Tensor" in type_text:
         tensor = ember.ones(2, 2, device=device)
         if requires_grad:
             tensor.requires_grad_(True)
-        return [tensor, ember.ones(2, 2, device=device)] if "[]" in text else tensor
-    if argument.default is not None or text.endswith("?"):
-        return None
-    for prefix, value in (("int[", [0]), ("SymInt[", [0]), ("int", 0), ("SymInt", 0),
-                          ("float", 1.0), ("bool", False), ("Scalar", 1), ("str", "")):  # fmt: skip
-        if text.startswith(prefix):
-            return value
-    return None
+        return (
+            [tensor, ember.ones(2, 2, device=device)] if type_text.startswith("List[") else tensor
+        )
+    neutral = {"List[int]": [2], "int": 0, "float": 1.0, "bool": False, "number": 1, "str": "",
+               "Device": device}  # fmt: skip
+    return neutral.get(type_text)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     import ember
     from ember._dispatch.dispatcher import dispatcher
+    from ember._dispatch.schema import NO_DEFAULT
 
     name = args.op.removesuffix(".default")
     handle = dispatcher.find_op(name)
@@ -129,14 +130,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .demo import _context
 
     with _context(args.mode):
-        values, first = [], True
-        for argument in handle.schema.arguments:
+        values, keywords, first = [], {}, True
+        for argument in handle.schema.arguments:  # the required ones; binding fills defaults
+            if argument.default is not NO_DEFAULT:
+                continue
+            type_text = str(argument.type)
+            value = _placeholder(type_text, args.device, args.requires_grad and first)
+            first = first and "Tensor" not in type_text
             if argument.kwarg_only:
-                break
-            value = _placeholder(argument, args.device, args.requires_grad and first)
-            first = first and "Tensor" not in str(argument.type)
-            values.append(value)
-        explanation = ember.dispatch.explain(name, *values)
+                keywords[argument.name] = value
+            else:
+                values.append(value)
+        explanation = ember.dispatch.explain(name, *values, **keywords)
     if args.json:
         print(json.dumps(explanation.to_dict(), indent=1))
     else:

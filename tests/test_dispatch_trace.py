@@ -150,6 +150,12 @@ def test_renderings(op):
         "binding", "entry", "dispatcher", "autograd", "redispatch", "backend"
     ]  # fmt: skip
     assert len(route["arrows"]) == 5 and route["summary"]["kernels"].endswith("CPU [kernel]")
+    with ember.dispatch.trace() as factory:
+        ember.ones(2)
+    stages = route_of(factory.to_dict()["events"][0])["stages"]
+    ids = [stage["id"] for stage in stages]
+    assert ids == ["binding", "entry", "dispatcher", "autograd", "kernel0", "redispatch", "backend"]
+    assert stages[3]["skipped"] and stages[4]["title"] == "BackendSelect"
     page = recorded.to_html()
     assert page == trace_page(data, "ember dispatch trace")
     assert "<script" in page and "http://" not in page and "https://" not in page

@@ -115,10 +115,11 @@ def route_of(event: dict) -> dict:
     ]
     arrows = ["handle.call(...)", "compute the key set"]
     has_autograd = _is_autograd_key(first["key"])
-    if not has_autograd:
+    if not has_autograd:  # keep the layers in place, greyed, so conditions compare
         reason = _skipped_reason(first)
         stages.append(_skipped("autograd", "Autograd kernel", reason))
-        stages.append(_skipped("redispatch", "Redispatch", reason))
+        if len(chain) == 1:
+            stages.append(_skipped("redispatch", "Redispatch", reason))
     for index, step in enumerate(chain):
         if index > 0:
             stages.append(

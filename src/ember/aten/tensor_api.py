@@ -61,10 +61,13 @@ def _direct(overload: str, extra: tuple, general):
     numbers = (int, float, bool)
 
     def operator(self, other):
-        if isinstance(other, Tensor):
-            return op.call(self, other, *extra)
-        if type(other) in numbers:
-            return op.call(self, scalar_to_tensor(other), *extra)
+        try:
+            if isinstance(other, Tensor):
+                return op.call(self, other, *extra)
+            if type(other) in numbers:
+                return op.call(self, scalar_to_tensor(other), *extra)
+        except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+            return NotImplemented
         return general(self, other)
 
     operator.__name__ = general.__name__

@@ -5,11 +5,10 @@ next_functions structure, first and second gradients, on hypothesis inputs
 from __future__ import annotations
 
 import pytest
+from autograd_support import compare_case
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from autograd_support import compare_case
 
 torch = pytest.importorskip("torch")
 

@@ -144,8 +144,21 @@ def cmd_explain(args: argparse.Namespace) -> int:
         explanation = ember.dispatch.explain(name, *values, **keywords)
     if args.json:
         print(json.dumps(explanation.to_dict(), indent=1))
-    else:
-        _console().print(str(explanation), markup=False)
+        return OK
+    console = _console()
+    if not console.is_terminal:
+        console.print(str(explanation), markup=False)
+        return OK
+    from rich.markup import escape
+
+    for line in str(explanation).splitlines():  # labels bold, the chosen key in yellow
+        labelled = re.match(r"([a-z ]+:)(\s+)(.*)", line)
+        if labelled:
+            label, space, rest = labelled.groups()
+            rest = escape(rest).replace(explanation.key, f"[yellow]{explanation.key}[/]", 1)
+            console.print(f"[bold]{label}[/]{space}{rest}")
+        else:
+            console.print(escape(line))
     return OK
 
 

@@ -235,7 +235,13 @@ def test_mutated_schemas_raise_only_runtime_error(text, edits):
     except RuntimeError:
         return
     printed = str(schema)
-    if "$" not in printed:  # `Tensor!` prints as `Tensor($0! -> )`, as in torch
+    # Two inputs print, as in torch, as text that does not parse back: `Tensor!` prints
+    # as `Tensor($0! -> )`, and a string default of a non-string type (`int s="a"`)
+    # prints unquoted (`int s=a`).
+    mistyped = any(
+        isinstance(a.default_value, str) and "str" not in str(a.type) for a in schema.arguments
+    )
+    if "$" not in printed and not mistyped:
         assert str(parse_schema(printed)) == printed
 
 

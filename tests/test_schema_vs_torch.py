@@ -1,6 +1,5 @@
 """Differential tests: ember's schema parser against torch._C.parse_schema."""
 
-import functools
 import re
 
 import pytest
@@ -87,11 +86,16 @@ def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
     return found
 
 
-@functools.cache
+# Read once, when the module is collected, before any test registers operators in
+# torch (an `impl` without a `def` leaves an operator with no schema, and then
+# `_jit_get_all_schemas` fails inside torch). Custom classes
+# (`__torch__.torch.classes.*`) are registered in torch, not in ember; PyTorch
+# itself rejects them when unregistered.
+_ALL_TORCH_SCHEMAS = [str(s) for s in torch._C._jit_get_all_schemas() if "__torch__" not in str(s)]
+
+
 def all_torch_schemas() -> list[str]:
-    # Custom classes (`__torch__.torch.classes.*`) are registered in torch,
-    # not in ember; PyTorch itself rejects them when unregistered.
-    return [str(s) for s in torch._C._jit_get_all_schemas() if "__torch__" not in str(s)]
+    return _ALL_TORCH_SCHEMAS
 
 
 def test_every_torch_schema_round_trips_with_the_same_accessors():

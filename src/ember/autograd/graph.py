@@ -94,7 +94,7 @@ class Node:
         return self.apply(list(grads))
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- graph building -----------------------------------------------------------
     def set_next_edges(self, edges) -> None:

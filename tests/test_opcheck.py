@@ -17,6 +17,11 @@ import ember
 
 try:
     import torch
+
+    # torch's opcheck imports torch._inductor, whose import walks every operator
+    # torch knows. Do that now, at collection, before other test files register
+    # (and destroy) operators in torch: walking a half-destroyed registry crashes.
+    import torch._inductor.decomposition  # noqa: F401
 except ImportError:
     torch = None
 

@@ -90,8 +90,13 @@ def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
 # torch (an `impl` without a `def` leaves an operator with no schema, and then
 # `_jit_get_all_schemas` fails inside torch). Custom classes
 # (`__torch__.torch.classes.*`) are registered in torch, not in ember; PyTorch
-# itself rejects them when unregistered.
-_ALL_TORCH_SCHEMAS = [str(s) for s in torch._C._jit_get_all_schemas() if "__torch__" not in str(s)]
+# itself rejects them when unregistered. `PyObject` is a type only the DTensor ops
+# of torch._inductor use, registered when that package is imported.
+_ALL_TORCH_SCHEMAS = [
+    str(s)
+    for s in torch._C._jit_get_all_schemas()
+    if "__torch__" not in str(s) and "PyObject" not in str(s)
+]
 
 
 def all_torch_schemas() -> list[str]:

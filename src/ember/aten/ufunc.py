@@ -176,7 +176,14 @@ def div(meta, self, other, *mode_and_out) -> None:
     b = np.asarray(operand(other)).astype(compute, copy=False)
     if not (dtype.is_floating_point or dtype.is_complex):
         check_integer_divisor(b, out)
-    result = div_trunc(a, b) if rounding_mode == "trunc" else div_floor(a, b)
+    if rounding_mode == "trunc" and compute != dtype.np_dtype and dtype.is_floating_point:
+        # Half and BFloat16: `std::trunc(a / b)` with scalar_t division, so the quotient
+        # is rounded to the low-precision type before it is truncated.
+        result = np.trunc((a / b).astype(dtype.np_dtype).astype(compute))
+    elif rounding_mode == "trunc":
+        result = div_trunc(a, b)
+    else:
+        result = div_floor(a, b)
     store(out, result, meta)
 
 

@@ -242,32 +242,7 @@ class TensorImpl:
             np_dtype = dtype.np_dtype
             if np_dtype is None:
                 _numpy_dtype(dtype)  # raises
-            self = object.__new__(cls)
-            self._storage = None
-            self._array = np.empty(sizes, np_dtype)
-            self._sizes = sizes
-            self._strides = contiguous
-            self._storage_offset = 0
-            self.dtype = dtype
-            self.device = CPU
-            if inference:
-                self._key_bits = CPU_INFERENCE_KEY_BITS
-                self._is_inference = True
-            else:
-                self._key_bits = CPU_KEY_BITS
-                self._is_inference = False
-            self._version_counter = None
-            self._python_dispatch = False
-            self._is_wrapped_number = False
-            self._requires_grad = False
-            self._grad = None
-            self._grad_fn = None
-            self._output_nr = 0
-            self._base = None
-            self._view_info = None
-            self._backward_hooks = None
-            self._retains_grad = False
-            return self
+            return cls._wrap(np.empty(sizes, np_dtype), dtype, inference)
         if strides is None:
             strides = contiguous
         span = storage_span(sizes, strides, 0)

@@ -10,34 +10,15 @@ recording, and with only EMBER_SHOW_DISPATCH_TRACE-style listeners.
 
 from __future__ import annotations
 
-import time
-import timeit
+from bench_dispatch import Carrier, best_ns, noop  # shared with the dispatch benchmark
 
 import ember
 from ember._c10.dispatch_key import DispatchKey
-from ember._c10.dispatch_key_set import DispatchKeySet
 from ember._dispatch import trace
 from ember._dispatch.dispatcher import dispatcher
 from ember.library import Library
 
 NUMBER = 100_000
-REPEAT = 7
-
-
-class Carrier:
-    __slots__ = ("_key_bits",)
-
-    def __init__(self, *keys: str) -> None:
-        self._key_bits = DispatchKeySet([DispatchKey[k] for k in keys]).raw_repr()
-
-
-def noop(a, b):
-    return None
-
-
-def best_ns(stmt: str, number: int = NUMBER, **names) -> float:
-    runs = timeit.repeat(stmt, number=number, repeat=REPEAT, timer=time.process_time, globals=names)
-    return min(runs) / number * 1e9
 
 
 def main() -> None:
@@ -49,16 +30,16 @@ def main() -> None:
 
     with ember.dispatch.trace():  # switch on and off once: "off" is the path restored after
         handle.call(x, x)
-    off = best_ns("call(x, x)", call=handle.call, x=x)
+    off = best_ns("call(x, x)", NUMBER, call=handle.call, x=x)
     patched_out, _ = handle._make_fast()
-    bare = best_ns("call(x, x)", call=patched_out, x=x)
+    bare = best_ns("call(x, x)", NUMBER, call=patched_out, x=x)
 
     def flagged(*args, _fast=patched_out, _trace=trace):
         if _trace._show:
             raise AssertionError("tracing is off in this benchmark")
         return _fast(*args)
 
-    flag = best_ns("call(x, x)", call=flagged, x=x)
+    flag = best_ns("call(x, x)", NUMBER, call=flagged, x=x)
     remove = trace.add_listener(lambda label, op, bits, depth: None)
     listened = best_ns("handle.call(x, x)", number=NUMBER // 5, handle=handle, x=x)
     remove()

@@ -12,6 +12,7 @@ import sys
 
 def main() -> None:
     here = pathlib.Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))  # benchmarks share helpers (bench_trace uses bench_dispatch's)
     only = set(sys.argv[1:])
     for path in sorted(here.glob("bench_*.py")):
         if only and path.stem.removeprefix("bench_") not in only:

@@ -118,7 +118,8 @@ class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
     __slots__ = ()
 
     def __init__(self) -> None:
-        super().__init__(autograd_dispatch_keyset)
+        self._bits = _BELOW_AUTOGRAD
+        self._saved = None
 
 
 class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
@@ -127,4 +128,10 @@ class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
     __slots__ = ()
 
     def __init__(self) -> None:
-        super().__init__(autograd_dispatch_keyset | DispatchKeySet(DispatchKey.ADInplaceOrView))
+        self._bits = _BELOW_AD_INPLACE_OR_VIEW
+        self._saved = None
+
+
+# The two guards above run around most kernels: their bits are computed once.
+_BELOW_AUTOGRAD = autograd_dispatch_keyset.raw_repr()
+_BELOW_AD_INPLACE_OR_VIEW = _BELOW_AUTOGRAD | key_bits(DispatchKey.ADInplaceOrView)

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
 from ember._c10.grad_mode import autograd_state
-from ember._c10.tls import AutoDispatchBelowADInplaceOrView
+from ember._c10.tls import AutoDispatchBelowADInplaceOrView, local_state
 
 AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()
+# What the generated kernels add to the exclude set while they redispatch
+# (AutoDispatchBelowADInplaceOrView, spelled out inline there).
+BELOW = AutoDispatchBelowADInplaceOrView()._bits
+tls = local_state
 _INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "
@@ -25,11 +29,6 @@ _INFERENCE_INPLACE = (
 view_hooks: list = []
 
 
-def below() -> AutoDispatchBelowADInplaceOrView:
-    """The guard PyTorch's ADInplaceOrView kernels hold while they redispatch."""
-    return AutoDispatchBelowADInplaceOrView()
-
-
 def _bump(tensor) -> None:
     if tensor is None:
         return
@@ -38,7 +37,7 @@ def _bump(tensor) -> None:
             _bump(item)
         return
     if not tensor._is_inference:
-        tensor.version_counter().bump()
+        tensor.version_counter().version += 1
     elif not autograd_state.inference_mode:  # VariableVersion::bump (facts §7.3)
         raise RuntimeError(_INFERENCE_INPLACE)
 
@@ -46,7 +45,11 @@ def _bump(tensor) -> None:
 def finish_inplace(result, *mutated):
     """increment_version for every argument the op wrote."""
     for tensor in mutated:
-        _bump(tensor)
+        counter = getattr(tensor, "_version_counter", None)
+        if counter is not None and not tensor._is_inference:
+            counter.version += 1  # the common case: a normal tensor whose counter exists
+        else:
+            _bump(tensor)
     return result
 
 

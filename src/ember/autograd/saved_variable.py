@@ -47,7 +47,7 @@ def node_short_name(node) -> str:
 
 
 class SavedVariable:
-    __slots__ = ("_tensor", "_version", "_is_output", "_output_nr", "_grad_fn_name", "_freed",
+    __slots__ = ("_tensor", "_version", "_is_output", "_output_nr", "_producer", "_freed",
                  "_was_leaf")  # fmt: skip
 
     def __init__(self, tensor, is_output: bool = False) -> None:
@@ -62,9 +62,9 @@ class SavedVariable:
         self._is_output = is_output
         self._output_nr = tensor._output_nr
         self._was_leaf = tensor._grad_fn is None
-        # An output keeps its producer's name; an input is named by its grad_fn at unpack.
-        producer = tensor._grad_fn if is_output else None
-        self._grad_fn_name = None if producer is None else node_short_name(producer)
+        # An output keeps its producer (named only if an error needs it); an input is
+        # named by its grad_fn at unpack.
+        self._producer = tensor._grad_fn if is_output else None
 
     def unpack(self, node=None):
         if self._freed:
@@ -80,7 +80,8 @@ class SavedVariable:
     def _version_error(self, tensor, node, current: int) -> str:
         shape = "[" + ", ".join(str(s) for s in tensor._sizes) + "]"
         where = ""
-        name = self._grad_fn_name
+        producer = self._producer
+        name = None if producer is None else node_short_name(producer)
         if name is None and not self._is_output and tensor._grad_fn is not None:
             name = node_short_name(tensor._grad_fn)
         if name is not None:

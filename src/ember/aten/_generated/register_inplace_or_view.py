@@ -3,7 +3,7 @@
 """ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."""
 
 from ember.aten.binding import handle
-from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, below, finish_inplace, finish_view
+from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, finish_inplace, finish_view, tls
 from ember.aten.registration import impl
 
 
@@ -11,8 +11,12 @@ _abs_ = handle("abs_")
 
 
 def abs_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _abs_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -20,8 +24,12 @@ _abs_out = handle("abs.out")
 
 
 def abs_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _abs_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -29,8 +37,12 @@ _add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(keyset, self, other, alpha):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -38,8 +50,12 @@ _add_out = handle("add.out")
 
 
 def add_out(keyset, self, other, alpha, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _add_out.redispatch(keyset & AFTER, self, other, alpha, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -47,8 +63,12 @@ _add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(keyset, self, other, alpha):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -56,8 +76,12 @@ _all_out = handle("all.out")
 
 
 def all_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -65,8 +89,12 @@ _all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -74,8 +102,12 @@ _any_out = handle("any.out")
 
 
 def any_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -83,8 +115,12 @@ _any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -92,8 +128,12 @@ _arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(keyset, start, end, step, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -101,8 +141,12 @@ _argmax_out = handle("argmax.out")
 
 
 def argmax_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -110,8 +154,12 @@ _argmin_out = handle("argmin.out")
 
 
 def argmin_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -119,8 +167,12 @@ _as_strided = handle("as_strided")
 
 
 def as_strided(keyset, self, size, stride, storage_offset):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+    finally:
+        tls.excluded = prev
     return finish_view("as_strided", self, result)
 
 
@@ -128,8 +180,12 @@ _logical_not_ = handle("logical_not_")
 
 
 def logical_not_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_not_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -137,8 +193,12 @@ _logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_not_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -146,8 +206,12 @@ _logical_and_ = handle("logical_and_")
 
 
 def logical_and_(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_and_.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -155,8 +219,12 @@ _logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_and_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -164,8 +232,12 @@ _logical_or_ = handle("logical_or_")
 
 
 def logical_or_(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_or_.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -173,8 +245,12 @@ _logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _logical_or_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -182,8 +258,12 @@ _bmm_out = handle("bmm.out")
 
 
 def bmm_out(keyset, self, mat2, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _bmm_out.redispatch(keyset & AFTER, self, mat2, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -191,8 +271,12 @@ _cat_out = handle("cat.out")
 
 
 def cat_out(keyset, tensors, dim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _cat_out.redispatch(keyset & AFTER, tensors, dim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -200,8 +284,12 @@ _chunk = handle("chunk")
 
 
 def chunk(keyset, self, chunks, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _chunk.redispatch(keyset & AFTER, self, chunks, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("chunk", self, result)
 
 
@@ -209,8 +297,12 @@ _clamp_ = handle("clamp_")
 
 
 def clamp_(keyset, self, min, max):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _clamp_.redispatch(keyset & AFTER, self, min, max)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -218,8 +310,12 @@ _clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(keyset, self, min, max):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -227,8 +323,12 @@ _clamp_out = handle("clamp.out")
 
 
 def clamp_out(keyset, self, min, max, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _clamp_out.redispatch(keyset & AFTER, self, min, max, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -236,8 +336,12 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(keyset, self, min, max, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -245,8 +349,12 @@ _contiguous = handle("contiguous")
 
 
 def contiguous(keyset, self, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _contiguous.redispatch(keyset & AFTER, self, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_view("contiguous", self, result)
 
 
@@ -254,8 +362,12 @@ _copy_ = handle("copy_")
 
 
 def copy_(keyset, self, src, non_blocking):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _copy_.redispatch(keyset & AFTER, self, src, non_blocking)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -263,8 +375,12 @@ _cos_ = handle("cos_")
 
 
 def cos_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _cos_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -272,8 +388,12 @@ _cos_out = handle("cos.out")
 
 
 def cos_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _cos_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -281,8 +401,12 @@ _cumsum_ = handle("cumsum_")
 
 
 def cumsum_(keyset, self, dim, dtype):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -290,8 +414,12 @@ _cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(keyset, self, dim, dtype, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -299,8 +427,12 @@ _diagonal = handle("diagonal")
 
 
 def diagonal(keyset, self, offset, dim1, dim2):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
+    finally:
+        tls.excluded = prev
     return finish_view("diagonal", self, result)
 
 
@@ -308,8 +440,12 @@ _div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -317,8 +453,12 @@ _div_out = handle("div.out")
 
 
 def div_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -326,8 +466,12 @@ _div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(keyset, self, other, rounding_mode):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -335,8 +479,12 @@ _div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(keyset, self, other, rounding_mode, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -344,8 +492,12 @@ _div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -353,8 +505,12 @@ _div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(keyset, self, other, rounding_mode):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -362,8 +518,12 @@ _exp_ = handle("exp_")
 
 
 def exp_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _exp_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -371,8 +531,12 @@ _exp_out = handle("exp.out")
 
 
 def exp_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _exp_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -380,8 +544,12 @@ _expand = handle("expand")
 
 
 def expand(keyset, self, size, implicit):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _expand.redispatch(keyset & AFTER, self, size, implicit)
+    finally:
+        tls.excluded = prev
     return finish_view("expand", self, result)
 
 
@@ -389,8 +557,12 @@ _expand_as = handle("expand_as")
 
 
 def expand_as(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _expand_as.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_view("expand_as", self, result)
 
 
@@ -398,8 +570,12 @@ _flatten_using_ints = handle("flatten.using_ints")
 
 
 def flatten_using_ints(keyset, self, start_dim, end_dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _flatten_using_ints.redispatch(keyset & AFTER, self, start_dim, end_dim)
+    finally:
+        tls.excluded = prev
     return finish_view("flatten.using_ints", self, result)
 
 
@@ -407,8 +583,12 @@ _unflatten_int = handle("unflatten.int")
 
 
 def unflatten_int(keyset, self, dim, sizes):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _unflatten_int.redispatch(keyset & AFTER, self, dim, sizes)
+    finally:
+        tls.excluded = prev
     return finish_view("unflatten.int", self, result)
 
 
@@ -416,8 +596,12 @@ _fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(keyset, self, value):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _fill__Scalar.redispatch(keyset & AFTER, self, value)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -425,8 +609,12 @@ _fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(keyset, self, value):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _fill__Tensor.redispatch(keyset & AFTER, self, value)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -434,8 +622,12 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(keyset, self, indices, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -443,8 +635,12 @@ _index_put_ = handle("index_put_")
 
 
 def index_put_(keyset, self, indices, values, accumulate):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -452,8 +648,12 @@ _linspace_out = handle("linspace.out")
 
 
 def linspace_out(keyset, start, end, steps, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -461,8 +661,12 @@ _log_ = handle("log_")
 
 
 def log_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _log_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -470,8 +674,12 @@ _log_out = handle("log.out")
 
 
 def log_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _log_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -479,8 +687,12 @@ _log1p_ = handle("log1p_")
 
 
 def log1p_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _log1p_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -488,8 +700,12 @@ _log1p_out = handle("log1p.out")
 
 
 def log1p_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _log1p_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -497,8 +713,12 @@ __log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(keyset, self, dim, half_to_float, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = __log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -506,8 +726,12 @@ _max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(keyset, self, dim, keepdim, max, max_values):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, max, max_values)
 
 
@@ -515,8 +739,12 @@ _amax_out = handle("amax.out")
 
 
 def amax_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -524,8 +752,12 @@ _mean_out = handle("mean.out")
 
 
 def mean_out(keyset, self, dim, keepdim, dtype, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -533,8 +765,12 @@ _min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, min, min_indices)
 
 
@@ -542,8 +778,12 @@ _amin_out = handle("amin.out")
 
 
 def amin_out(keyset, self, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -551,8 +791,12 @@ _mm_out = handle("mm.out")
 
 
 def mm_out(keyset, self, mat2, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -560,8 +804,12 @@ _mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mul__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -569,8 +817,12 @@ _mul_out = handle("mul.out")
 
 
 def mul_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mul_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -578,8 +830,12 @@ _mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mul__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -587,8 +843,12 @@ _narrow = handle("narrow")
 
 
 def narrow(keyset, self, dim, start, length):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _narrow.redispatch(keyset & AFTER, self, dim, start, length)
+    finally:
+        tls.excluded = prev
     return finish_view("narrow", self, result)
 
 
@@ -596,8 +856,12 @@ _narrow_Tensor = handle("narrow.Tensor")
 
 
 def narrow_Tensor(keyset, self, dim, start, length):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _narrow_Tensor.redispatch(keyset & AFTER, self, dim, start, length)
+    finally:
+        tls.excluded = prev
     return finish_view("narrow.Tensor", self, result)
 
 
@@ -605,8 +869,12 @@ _permute = handle("permute")
 
 
 def permute(keyset, self, dims):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _permute.redispatch(keyset & AFTER, self, dims)
+    finally:
+        tls.excluded = prev
     return finish_view("permute", self, result)
 
 
@@ -614,8 +882,12 @@ _movedim_intlist = handle("movedim.intlist")
 
 
 def movedim_intlist(keyset, self, source, destination):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _movedim_intlist.redispatch(keyset & AFTER, self, source, destination)
+    finally:
+        tls.excluded = prev
     return finish_view("movedim.intlist", self, result)
 
 
@@ -623,8 +895,12 @@ _movedim_int = handle("movedim.int")
 
 
 def movedim_int(keyset, self, source, destination):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _movedim_int.redispatch(keyset & AFTER, self, source, destination)
+    finally:
+        tls.excluded = prev
     return finish_view("movedim.int", self, result)
 
 
@@ -632,8 +908,12 @@ _numpy_T = handle("numpy_T")
 
 
 def numpy_T(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _numpy_T.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("numpy_T", self, result)
 
 
@@ -641,8 +921,12 @@ _mT = handle("mT")
 
 
 def mT(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mT.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("mT", self, result)
 
 
@@ -650,8 +934,12 @@ _swapaxes = handle("swapaxes")
 
 
 def swapaxes(keyset, self, axis0, axis1):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _swapaxes.redispatch(keyset & AFTER, self, axis0, axis1)
+    finally:
+        tls.excluded = prev
     return finish_view("swapaxes", self, result)
 
 
@@ -659,8 +947,12 @@ _swapdims = handle("swapdims")
 
 
 def swapdims(keyset, self, dim0, dim1):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _swapdims.redispatch(keyset & AFTER, self, dim0, dim1)
+    finally:
+        tls.excluded = prev
     return finish_view("swapdims", self, result)
 
 
@@ -668,8 +960,12 @@ _unfold = handle("unfold")
 
 
 def unfold(keyset, self, dimension, size, step):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
+    finally:
+        tls.excluded = prev
     return finish_view("unfold", self, result)
 
 
@@ -677,8 +973,12 @@ _as_strided_ = handle("as_strided_")
 
 
 def as_strided_(keyset, self, size, stride, storage_offset):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -686,8 +986,12 @@ _squeeze_ = handle("squeeze_")
 
 
 def squeeze_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -695,8 +999,12 @@ _squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -704,8 +1012,12 @@ _squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -713,8 +1025,12 @@ _t_ = handle("t_")
 
 
 def t_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _t_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -722,8 +1038,12 @@ _transpose_ = handle("transpose_")
 
 
 def transpose_(keyset, self, dim0, dim1):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -731,8 +1051,12 @@ _unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -740,8 +1064,12 @@ _neg_ = handle("neg_")
 
 
 def neg_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _neg_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -749,8 +1077,12 @@ _neg_out = handle("neg.out")
 
 
 def neg_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _neg_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -758,8 +1090,12 @@ _reshape = handle("reshape")
 
 
 def reshape(keyset, self, shape):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _reshape.redispatch(keyset & AFTER, self, shape)
+    finally:
+        tls.excluded = prev
     return finish_view("reshape", self, result)
 
 
@@ -767,8 +1103,12 @@ _relu_ = handle("relu_")
 
 
 def relu_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _relu_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -776,8 +1116,12 @@ _gelu_out = handle("gelu.out")
 
 
 def gelu_out(keyset, self, approximate, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gelu_out.redispatch(keyset & AFTER, self, approximate, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -785,8 +1129,12 @@ _gelu_ = handle("gelu_")
 
 
 def gelu_(keyset, self, approximate):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gelu_.redispatch(keyset & AFTER, self, approximate)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -794,8 +1142,12 @@ _rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _rsqrt_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -803,8 +1155,12 @@ _rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _rsqrt_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -812,8 +1168,12 @@ _select_int = handle("select.int")
 
 
 def select_int(keyset, self, dim, index):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _select_int.redispatch(keyset & AFTER, self, dim, index)
+    finally:
+        tls.excluded = prev
     return finish_view("select.int", self, result)
 
 
@@ -821,8 +1181,12 @@ _sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sigmoid_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -830,8 +1194,12 @@ _sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sigmoid_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -839,8 +1207,12 @@ _sin_ = handle("sin_")
 
 
 def sin_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sin_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -848,8 +1220,12 @@ _sin_out = handle("sin.out")
 
 
 def sin_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sin_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -857,8 +1233,12 @@ _detach = handle("detach")
 
 
 def detach(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _detach.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("detach", self, result)
 
 
@@ -866,8 +1246,12 @@ _slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(keyset, self, dim, start, end, step):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
+    finally:
+        tls.excluded = prev
     return finish_view("slice.Tensor", self, result)
 
 
@@ -875,8 +1259,12 @@ __softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(keyset, self, dim, half_to_float, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = __softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -884,8 +1272,12 @@ _split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(keyset, self, split_size, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("split.Tensor", self, result)
 
 
@@ -893,8 +1285,12 @@ _split_sizes = handle("split.sizes")
 
 
 def split_sizes(keyset, self, split_size, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _split_sizes.redispatch(keyset & AFTER, self, split_size, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("split.sizes", self, result)
 
 
@@ -902,8 +1298,12 @@ _split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(keyset, self, split_sizes, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("split_with_sizes", self, result)
 
 
@@ -911,8 +1311,12 @@ _squeeze = handle("squeeze")
 
 
 def squeeze(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("squeeze", self, result)
 
 
@@ -920,8 +1324,12 @@ _squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze_dim.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("squeeze.dim", self, result)
 
 
@@ -929,8 +1337,12 @@ _squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _squeeze_dims.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("squeeze.dims", self, result)
 
 
@@ -938,8 +1350,12 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -947,8 +1363,12 @@ _sqrt_ = handle("sqrt_")
 
 
 def sqrt_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sqrt_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -956,8 +1376,12 @@ _sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sqrt_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -965,8 +1389,12 @@ _std_out = handle("std.out")
 
 
 def std_out(keyset, self, dim, unbiased, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _std_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -974,8 +1402,12 @@ _std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(keyset, self, dim, correction, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -983,8 +1415,12 @@ _prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(keyset, self, dim, keepdim, dtype, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -992,8 +1428,12 @@ _t = handle("t")
 
 
 def t(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _t.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("t", self, result)
 
 
@@ -1001,8 +1441,12 @@ _tanh_ = handle("tanh_")
 
 
 def tanh_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _tanh_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1010,8 +1454,12 @@ _tanh_out = handle("tanh.out")
 
 
 def tanh_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _tanh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1019,8 +1467,12 @@ _transpose_int = handle("transpose.int")
 
 
 def transpose_int(keyset, self, dim0, dim1):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
+    finally:
+        tls.excluded = prev
     return finish_view("transpose.int", self, result)
 
 
@@ -1028,8 +1480,12 @@ _unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _unsqueeze.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("unsqueeze", self, result)
 
 
@@ -1037,8 +1493,12 @@ _var_out = handle("var.out")
 
 
 def var_out(keyset, self, dim, unbiased, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _var_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1046,8 +1506,12 @@ _var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(keyset, self, dim, correction, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1055,8 +1519,12 @@ _view_as = handle("view_as")
 
 
 def view_as(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _view_as.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_view("view_as", self, result)
 
 
@@ -1064,8 +1532,12 @@ _where_self_out = handle("where.self_out")
 
 
 def where_self_out(keyset, condition, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1073,8 +1545,12 @@ _zero_ = handle("zero_")
 
 
 def zero_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _zero_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1082,8 +1558,12 @@ _norm_out = handle("norm.out")
 
 
 def norm_out(keyset, self, p, dim, keepdim, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1091,8 +1571,12 @@ _sub_out = handle("sub.out")
 
 
 def sub_out(keyset, self, other, alpha, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1100,8 +1584,12 @@ _sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(keyset, self, other, alpha):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1109,8 +1597,12 @@ _sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(keyset, self, other, alpha):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1118,8 +1610,12 @@ _addmm_out = handle("addmm.out")
 
 
 def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1127,8 +1623,12 @@ _addmm_ = handle("addmm_")
 
 
 def addmm_(keyset, self, mat1, mat2, beta, alpha):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1136,8 +1636,12 @@ _unbind_int = handle("unbind.int")
 
 
 def unbind_int(keyset, self, dim):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _unbind_int.redispatch(keyset & AFTER, self, dim)
+    finally:
+        tls.excluded = prev
     return finish_view("unbind.int", self, result)
 
 
@@ -1145,8 +1649,12 @@ _to_dtype_layout = handle("to.dtype_layout")
 
 
 def to_dtype_layout(keyset, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _to_dtype_layout.redispatch(keyset & AFTER, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_view("to.dtype_layout", self, result)
 
 
@@ -1154,8 +1662,12 @@ _to_device = handle("to.device")
 
 
 def to_device(keyset, self, device, dtype, non_blocking, copy, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _to_device.redispatch(keyset & AFTER, self, device, dtype, non_blocking, copy, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_view("to.device", self, result)
 
 
@@ -1163,8 +1675,12 @@ _to_other = handle("to.other")
 
 
 def to_other(keyset, self, other, non_blocking, copy, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _to_other.redispatch(keyset & AFTER, self, other, non_blocking, copy, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_view("to.other", self, result)
 
 
@@ -1172,8 +1688,12 @@ _to_dtype = handle("to.dtype")
 
 
 def to_dtype(keyset, self, dtype, non_blocking, copy, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _to_dtype.redispatch(keyset & AFTER, self, dtype, non_blocking, copy, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_view("to.dtype", self, result)
 
 
@@ -1181,8 +1701,12 @@ _masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(keyset, self, mask, value):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1190,8 +1714,12 @@ _masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(keyset, self, mask, value):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1199,8 +1727,12 @@ _view = handle("view")
 
 
 def view(keyset, self, size):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _view.redispatch(keyset & AFTER, self, size)
+    finally:
+        tls.excluded = prev
     return finish_view("view", self, result)
 
 
@@ -1208,8 +1740,12 @@ _view_dtype = handle("view.dtype")
 
 
 def view_dtype(keyset, self, dtype):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
+    finally:
+        tls.excluded = prev
     return finish_view("view.dtype", self, result)
 
 
@@ -1217,8 +1753,12 @@ _scatter__src = handle("scatter_.src")
 
 
 def scatter__src(keyset, self, dim, index, src):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1226,8 +1766,12 @@ _scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(keyset, self, dim, index, src, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1235,8 +1779,12 @@ _scatter__value = handle("scatter_.value")
 
 
 def scatter__value(keyset, self, dim, index, value):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1244,8 +1792,12 @@ _scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(keyset, self, dim, index, value, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1253,8 +1805,12 @@ _eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _eq__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1262,8 +1818,12 @@ _eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _eq__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1271,8 +1831,12 @@ _tril_ = handle("tril_")
 
 
 def tril_(keyset, self, diagonal):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _tril_.redispatch(keyset & AFTER, self, diagonal)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1280,8 +1844,12 @@ _triu_ = handle("triu_")
 
 
 def triu_(keyset, self, diagonal):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _triu_.redispatch(keyset & AFTER, self, diagonal)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1289,8 +1857,12 @@ _triu_out = handle("triu.out")
 
 
 def triu_out(keyset, self, diagonal, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _triu_out.redispatch(keyset & AFTER, self, diagonal, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1298,8 +1870,12 @@ _tril_out = handle("tril.out")
 
 
 def tril_out(keyset, self, diagonal, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _tril_out.redispatch(keyset & AFTER, self, diagonal, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1307,8 +1883,12 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1316,8 +1896,12 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1325,8 +1909,12 @@ _ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ne__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1334,8 +1922,12 @@ _ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ne__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1343,8 +1935,12 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1352,8 +1948,12 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1361,8 +1961,12 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1370,8 +1974,12 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1379,8 +1987,12 @@ _ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ge__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1388,8 +2000,12 @@ _ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _ge__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1397,8 +2013,12 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1406,8 +2026,12 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1415,8 +2039,12 @@ _le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _le__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1424,8 +2052,12 @@ _le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _le__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1433,8 +2065,12 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1442,8 +2078,12 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1451,8 +2091,12 @@ _gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gt__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1460,8 +2104,12 @@ _gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gt__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1469,8 +2117,12 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1478,8 +2130,12 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1487,8 +2143,12 @@ _lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _lt__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1496,8 +2156,12 @@ _lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _lt__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1505,8 +2169,12 @@ _index_select_out = handle("index_select.out")
 
 
 def index_select_out(keyset, self, dim, index, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1514,8 +2182,12 @@ _gather_out = handle("gather.out")
 
 
 def gather_out(keyset, self, dim, index, sparse_grad, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1523,8 +2195,12 @@ _sign_ = handle("sign_")
 
 
 def sign_(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sign_.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1532,8 +2208,12 @@ _sign_out = handle("sign.out")
 
 
 def sign_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sign_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1541,8 +2221,12 @@ _remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _remainder__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1550,8 +2234,12 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1559,8 +2247,12 @@ _remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _remainder__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1568,8 +2260,12 @@ _maximum_out = handle("maximum.out")
 
 
 def maximum_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _maximum_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1577,8 +2273,12 @@ _max_out = handle("max.out")
 
 
 def max_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _max_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1586,8 +2286,12 @@ _minimum_out = handle("minimum.out")
 
 
 def minimum_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _minimum_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1595,8 +2299,12 @@ _min_out = handle("min.out")
 
 
 def min_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _min_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1604,8 +2312,12 @@ _sort_values = handle("sort.values")
 
 
 def sort_values(keyset, self, dim, descending, values, indices):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -1613,8 +2325,12 @@ _sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -1622,8 +2338,12 @@ _topk_values = handle("topk.values")
 
 
 def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -1631,8 +2351,12 @@ _all_all_out = handle("all.all_out")
 
 
 def all_all_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _all_all_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1640,8 +2364,12 @@ _any_all_out = handle("any.all_out")
 
 
 def any_all_out(keyset, self, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _any_all_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1649,8 +2377,12 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(keyset, self, exponent, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1658,8 +2390,12 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(keyset, self, exponent, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1667,8 +2403,12 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(keyset, self, exponent, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1676,8 +2416,12 @@ _pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(keyset, self, exponent):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _pow__Scalar.redispatch(keyset & AFTER, self, exponent)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1685,8 +2429,12 @@ _pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(keyset, self, exponent):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _pow__Tensor.redispatch(keyset & AFTER, self, exponent)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1694,8 +2442,12 @@ _alias = handle("alias")
 
 
 def alias(keyset, self):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _alias.redispatch(keyset & AFTER, self)
+    finally:
+        tls.excluded = prev
     return finish_view("alias", self, result)
 
 
@@ -1703,8 +2455,12 @@ _mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(keyset, self, target, reduction, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1712,8 +2468,12 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_index, output, total_weight):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, output, total_weight)
 
 
@@ -1721,8 +2481,12 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, grad_input)
 
 
@@ -1730,8 +2494,12 @@ _resize_ = handle("resize_")
 
 
 def resize_(keyset, self, size, memory_format):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _resize_.redispatch(keyset & AFTER, self, size, memory_format)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1739,8 +2507,12 @@ _floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(keyset, self, other):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1748,8 +2520,12 @@ _floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(keyset, self, other, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _floor_divide_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1757,8 +2533,12 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
-    with below():
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
         result = _norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
+    finally:
+        tls.excluded = prev
     return finish_inplace(result, out)
 
 

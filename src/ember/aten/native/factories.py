@@ -11,6 +11,7 @@ live in factories_range.py.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import ml_dtypes
@@ -58,6 +59,7 @@ _CPP_NAMES = {
 }  # fmt: skip
 
 
+@functools.cache
 def _limits(dtype):
     if dtype.is_complex:
         dtype = dtype.to_real()
@@ -95,6 +97,8 @@ def checked_value(value, dtype):
         raise RuntimeError(
             f"value cannot be converted to type {_CPP_NAMES[dtype]} without overflow"
         )
+    if value.__class__ is float and dtype.is_floating_point:
+        return dtype.np_dtype.type(value)  # in range (checked above): no wrap to care about
     if isinstance(value, complex) and not dtype.is_complex:
         value = value.real
     source = np.array(value)

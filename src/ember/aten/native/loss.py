@@ -54,9 +54,9 @@ def _picked(self, target, weight, ignore_index):
     targets = target.ndarray().reshape(-1).astype(np.int64)
     n_classes = self._sizes[-1]
     kept = targets != ignore_index
-    for t in targets[kept]:
-        if t < 0 or t >= n_classes:
-            raise IndexError(f"Target {t} is out of bounds.")
+    bad = kept & ((targets < 0) | (targets >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {targets[bad.argmax()]} is out of bounds.")
     safe = np.where(kept, targets, 0)
     if weight is None:
         weights = np.ones(len(targets), values.dtype)

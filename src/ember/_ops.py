@@ -32,7 +32,18 @@ def _is_view(schema) -> bool:
 
 
 class OpOverload:
-    """One overload (``ember.ops.aten.add.Tensor``): binds Python arguments and dispatches."""
+    """One overload (``ember.ops.aten.add.Tensor``): binds Python arguments and dispatches.
+
+    Note [OpOverload fast path]
+    ---------------------------
+    When every schema argument is positional and of a type that ``bind``
+    passes through unchanged (Tensor, int, SymInt, float, bool, str), a call
+    with no keywords and exactly one value of exactly that type per argument
+    binds to its own arguments, so ``__call__`` hands them to the handle as
+    they are. Anything else (a subclass, a number for a Tensor, keywords,
+    missing or extra arguments) takes the full ``bind``, so its conversions
+    and error messages are unchanged.
+    """
 
     def __init__(self, packet: OpOverloadPacket, handle: OperatorHandle) -> None:
         schema = handle.schema
@@ -49,6 +60,13 @@ class OpOverload:
         self.__module__ = packet.__module__
         self.is_view = _is_view(schema)
         self.tags = list(handle.entry.tags)
+        from ._tensor import Tensor  # beside this layer; loaded before any overload exists
+
+        # See Note [OpOverload fast path]
+        self._exact_types = schema._plan.exact_types(Tensor)
+        self._exact_arity = -1 if self._exact_types is None else len(self._exact_types)
+        # the one argument's type when the arity is 1 (None matches no type(value))
+        self._exact_one = self._exact_types[0] if self._exact_arity == 1 else None
 
     def name(self) -> str:
         return self._schema.qualified_name
@@ -62,6 +80,16 @@ class OpOverload:
         return self._op
 
     def __call__(self, /, *args, **kwargs):
+        if not kwargs:
+            if len(args) == 1:
+                if type(args[0]) is self._exact_one:
+                    return self._op.call(args[0])
+            elif len(args) == self._exact_arity:
+                for value, kind in zip(args, self._exact_types):
+                    if type(value) is not kind:
+                        break
+                else:
+                    return self._op.call(*args)
         try:
             full = self._schema.bind(args, kwargs)
         except RuntimeError:

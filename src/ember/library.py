@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from . import _ops
 from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
 from ._c10.dispatch_key import DispatchKey
+from ._c10.tensor_impl import TensorImpl
 from ._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
 
@@ -58,41 +59,68 @@ def _user_frame_debug() -> str:
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
 
 
-def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
-    """Adapt a user kernel to ember's full-argument convention (facts §8.6)."""
+def _has_wrapped_number(values) -> bool:
+    """Some value is a wrapped number (boxing to Python turns it back into the number)."""
+    for value in values:
+        if isinstance(value, TensorImpl):  # every tensor has the slot: no getattr needed
+            if value._is_wrapped_number:
+                return True
+        elif getattr(value, "_is_wrapped_number", False):
+            return True
+    return False
 
-    found = []  # the operator's handle, looked up once (it lives as long as this kernel)
-    plain: list = []  # the schema, once known to have no defaults and no keyword-only args
+
+def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
+    """Adapt a user kernel to ember's full-argument convention (facts §8.6).
+
+    Once the operator's schema is known to be plain (no defaults, keyword-only
+    arguments or varargs: ``BindPlan.is_plain``), Python kernel arguments are
+    the full list itself, so a call whose arguments hold no wrapped number
+    passes them straight through; every other call goes through ``to_python``.
+    """
+    entry = None  # the operator's entry, looked up once (it lives as long as this kernel)
+    plain = None  # the entry's schema, once known to be plain
 
     def to_python(full_args: tuple) -> tuple[tuple, dict]:
-        if not found:
+        nonlocal entry, plain
+        if entry is None:
             handle = dispatcher.find_op(qualname)
             if handle is None:
                 return full_args, {}
-            found.append(handle)
-        schema = found[0].schema
+            entry = handle.entry
+        schema = entry.schema
         if schema is None:
             return full_args, {}
-        if plain and schema is plain[-1]:  # nothing to drop or move to kwargs: args as they are
+        if schema is plain:  # nothing to drop or move to kwargs: args as they are
             args, kwargs = full_args, {}
         else:
             args, kwargs = schema.python_kernel_args(list(full_args))
-            if not kwargs and all(not a.has_default_value() for a in schema.arguments):
-                plain.append(schema)
-        for value in args:
-            if getattr(value, "_is_wrapped_number", False):  # boxed to Python as a number
-                return tuple(_ops.unwrap_number(a) for a in args), kwargs
+            if schema._plan.is_plain():
+                plain = schema
+        if _has_wrapped_number(args):
+            return tuple(_ops.unwrap_number(a) for a in args), kwargs
         return args, kwargs
 
     if with_keyset:
 
         def kernel(keyset, *full_args):
+            if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
+                return fn(keyset, *full_args)
             args, kwargs = to_python(full_args)
             return fn(keyset, *args, **kwargs)
 
         return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
 
     def kernel(*full_args):
+        if plain is not None and entry.schema is plain:
+            for value in full_args:  # _has_wrapped_number(full_args), inlined
+                if isinstance(value, TensorImpl):
+                    if value._is_wrapped_number:
+                        break
+                elif getattr(value, "_is_wrapped_number", False):
+                    break
+            else:
+                return fn(*full_args)
         args, kwargs = to_python(full_args)
         return fn(*args, **kwargs)
 

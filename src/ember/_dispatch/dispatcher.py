@@ -29,6 +29,7 @@ so a stale entry can never be stored.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import warnings
@@ -138,8 +139,8 @@ class OperatorHandle:
         if kind == "set":
             return (lambda bits, *args: fn(from_raw(bits), *args)), "raw"
 
-        if kind == "boxed_raw":
-            return (lambda bits, *args: fn(self, bits, *args)), "raw"
+        if kind == "boxed_raw":  # fn(self, bits, *args), with no Python frame of its own
+            return functools.partial(fn, self), "raw"
 
         def boxed(bits, *args):
             return fn(self, from_raw(bits), *args)

@@ -274,6 +274,27 @@ class BindPlan:
                     f"Schema: {schema}"
                 )
 
+    def exact_types(self, tensor_type: type) -> tuple[type, ...] | None:
+        """Per argument, the one type that ``bind`` passes through unchanged, or None.
+
+        None unless every argument is positional, the schema has no varargs and
+        each argument is a plain Tensor, int, SymInt, float, bool or str. A call
+        with exactly these types, positionally and without keywords, binds to
+        its own arguments (OpOverload's fast path relies on this).
+        """
+        exact = {_check_tensor: tensor_type, _check_int: int, _check_float: float,
+                 _check_bool: bool, _check_str: str}  # fmt: skip
+        if self.schema.is_vararg or self.num_positional != len(self.names):
+            return None
+        types = tuple(exact.get(check) for check in self.checkers)
+        return None if None in types else types
+
+    def is_plain(self) -> bool:
+        """No varargs, defaults or keyword-only arguments: Python kernels get the full list as-is."""
+        if self.schema.is_vararg or self.num_positional != len(self.names):
+            return False
+        return not any(self.has_default)
+
     def python_kernel_args(self, full_args: list) -> tuple[tuple, dict]:
         positional = self.num_positional
         end = positional

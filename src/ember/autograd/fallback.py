@@ -15,6 +15,7 @@ import warnings
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.grad_mode import autograd_state
+from ember._c10.tensor_impl import TensorImpl  # every tensor (ember.Tensor is its one subclass)
 from ember._dispatch import builtin_fallbacks
 
 from .graph import Node, collect_next_edges, set_history
@@ -64,15 +65,21 @@ class WarnNotImplemented(Node):
 
 
 def _tensors(values) -> list:
-    from ember._tensor import Tensor
-
     found = []
     for value in values:
-        if isinstance(value, Tensor):
+        if isinstance(value, TensorImpl):
             found.append(value)
         elif isinstance(value, (list, tuple)):
-            found.extend(v for v in value if isinstance(v, Tensor))
+            found.extend(v for v in value if isinstance(v, TensorImpl))
     return found
+
+
+def _some_requires_grad(items) -> bool:
+    """A tensor among ``items`` (one level, as ``_tensors`` scans a list) requires grad."""
+    for item in items:
+        if isinstance(item, TensorImpl) and item._requires_grad:
+            return True
+    return False
 
 
 def _warn_hook(op_name: str):
@@ -85,11 +92,19 @@ def _warn_hook(op_name: str):
 def autograd_fallback(op, bits, *args):
     """Redispatch below autograd with no TLS guard; in warn mode, mark what it produced."""
     result = op.redispatch(bits & AFTER_AUTOGRAD, *args)
+    # any(t._requires_grad for t in _tensors(args)), without building the list, is
+    # checked before the modes: it is cheaper than reading the thread-local grad mode
+    for value in args:
+        if isinstance(value, TensorImpl):
+            if value._requires_grad:
+                break
+        elif isinstance(value, (list, tuple)) and _some_requires_grad(value):
+            break
+    else:
+        return result
     if _FallbackMode.mode != "warn" or not autograd_state.grad_mode:
         return result
     inputs = _tensors(args)
-    if not any(t._requires_grad for t in inputs):
-        return result
     outputs = _tensors(result if isinstance(result, (list, tuple)) else (result,))
     node = None
     for out in outputs:

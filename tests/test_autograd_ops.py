@@ -94,6 +94,25 @@ CASES = {
     "cumsum": (lambda t, a: a.cumsum(1), [(2, 3)], ANY, {}),
     "softmax": (lambda t, a: a.softmax(1), [(2, 3)], ANY, {}),
     "log_softmax": (lambda t, a: a.log_softmax(-1), [(2, 3)], ANY, {}),
+    # the backward ops themselves (their own derivatives give double backward of the above)
+    "threshold_backward": (
+        lambda t, a, b: t.ops.aten.threshold_backward(a, b, 0.25),
+        [(2, 3), (2, 3)],
+        ANY,
+        {},
+    ),
+    "_softmax_backward_data": (
+        lambda t, a, b: t.ops.aten._softmax_backward_data(a, b, 1, t.float64),
+        [(2, 3), (2, 3)],
+        ANY,
+        {},
+    ),
+    "_log_softmax_backward_data": (
+        lambda t, a, b: t.ops.aten._log_softmax_backward_data(a, b, 0, t.float64),
+        [(2, 3), (2, 3)],
+        ANY,
+        {},
+    ),
     "nll_loss": (
         lambda t, a: t.nn.functional.nll_loss(a.log_softmax(1), t.tensor([0, 2])),
         [(2, 3)],

@@ -217,6 +217,79 @@ def test_softmax_functional(data, shape, explicit_dtype):
             **TOLERANCE)  # fmt: skip
 
 
+@SETTINGS
+@given(st.data(), st.sampled_from([[], [5], [2, 3], [2, 3, 4], [0, 3]]))
+def test_softmax_backward_operators(data, shape):
+    """_softmax_backward_data / _log_softmax_backward_data (what softmax's backward calls):
+    values and contiguous outputs from strided inputs, in every dim."""
+    seed = data.draw(st.integers(0, 2**16))
+    perm = list(data.draw(st.permutations(range(len(shape)))))
+    g_e, g_t = strided_pair(shape, perm, "float32", seed)
+    o_e, o_t = strided_pair(shape, perm[::-1], "float32", seed + 1)
+    for dim in range(-max(len(shape), 1), max(len(shape), 1)):
+        for name in ("_softmax_backward_data", "_log_softmax_backward_data"):
+            compare(
+                lambda lib, g, o, name=name, dim=dim: getattr(lib.ops.aten, name)(
+                    g, o, dim, lib.float32
+                ),
+                [g_e, o_e],
+                [g_t, o_t],
+                **TOLERANCE,
+            )
+
+
+def test_softmax_backward_operator_errors():
+    """Size, dtype and dim errors as torch words them."""
+    g, other, wide = np.ones((2, 3), np.float32), np.ones((2, 3)), np.ones((2, 4), np.float32)
+    for name in ("_softmax_backward_data", "_log_softmax_backward_data"):
+        for args, dim, dtype in [
+            ((g, wide), 1, "float32"),
+            ((g, other), 1, "float32"),
+            ((g, g), 1, "float16"),
+            ((g, g), 2, "float32"),
+        ]:
+            if name == "_log_softmax_backward_data" and args[1] is wide:
+                continue  # torch reads `output` with grad's sizes unchecked; ember raises
+            pairs = [pair(a) for a in args]
+            compare(
+                lambda lib, a, b, name=name, dim=dim, dtype=dtype: getattr(lib.ops.aten, name)(
+                    a, b, dim, getattr(lib, dtype)
+                ),
+                [p[0] for p in pairs],
+                [p[1] for p in pairs],
+            )
+        compare_meta(
+            lambda lib, a, b, name=name: getattr(lib.ops.aten, name)(a, b, 0, lib.float32),
+            [((3, 2), "float32"), ((3, 2), "float32")],
+        )
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(["float32", "float64", "int64"]), st.sampled_from([0, 0.5, -1]))
+def test_threshold_backward(data, dtype, threshold):
+    """relu's backward operator: grad where self > threshold, promotion, broadcasting, layout."""
+    seed = data.draw(st.integers(0, 2**16))
+    g_e, g_t = strided_pair([2, 3], [1, 0], "float32", seed)
+    s_e, s_t = strided_pair([3], [0], dtype, seed + 1)
+    compare(
+        lambda lib, g, s: lib.ops.aten.threshold_backward(g, s, threshold), [g_e, s_e], [g_t, s_t]
+    )
+    compare(
+        lambda lib, g, s: lib.ops.aten.threshold_backward(s, g, threshold), [g_e, s_e], [g_t, s_t]
+    )
+    # one dtype: torch's meta decomposition keeps grad's dtype where its CPU kernel promotes
+    compare_meta(
+        lambda lib, g, s: lib.ops.aten.threshold_backward(g, s, 0),
+        [((2, 3), "float32"), ((3,), "float32")],
+    )
+    meta = ember.ops.aten.threshold_backward(
+        ember.empty(2, 3, device="meta"),
+        ember.empty(3, dtype=getattr(ember, dtype), device="meta"),
+        0,
+    )
+    assert meta.dtype is ember.ops.aten.threshold_backward(g_e, s_e, 0).dtype
+
+
 def test_softmax_implicit_dim_warning():
     x_e, x_t = pair(np.zeros((2, 3), np.float32))
     for name in ("softmax", "log_softmax"):

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 import ember
+from ember.aten.native import at
 
 
 def _wrap_dims(dims, ndim: int) -> list[int]:
@@ -99,11 +100,20 @@ def maybe_multiply(tensor, factor):
 
 
 def softmax_backward(grad, output, dim: int):
-    return output * (grad - (grad * output).sum(dim, keepdim=True))
+    return at._softmax_backward_data(grad, output, dim, output.dtype)
+
+
+def softmax_double_backward(grad, grad_output, dim: int, output):
+    """The gradient of _softmax_backward_data with respect to its `output`."""
+    return (
+        grad * grad_output
+        - grad * (grad_output * output).sum(dim, keepdim=True)
+        - grad_output * (grad * output).sum(dim, keepdim=True)
+    )
 
 
 def log_softmax_backward(grad, output, dim: int):
-    return grad - output.exp() * grad.sum(dim, keepdim=True)
+    return at._log_softmax_backward_data(grad, output, dim, output.dtype)
 
 
 def logsumexp_backward(grad, self, result, dim, keepdim: bool):
@@ -114,7 +124,7 @@ def logsumexp_backward(grad, self, result, dim, keepdim: bool):
 
 
 def threshold_backward(grad, result, threshold):
-    return grad * (result > threshold)
+    return at.threshold_backward(grad, result, threshold)
 
 
 def sigmoid_backward(grad, result):
@@ -381,13 +391,11 @@ def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
 
 
 def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
-    return ember.ops.aten.nll_loss_backward(
-        grad, self, target, weight, reduction, ignore_index, total_weight
-    )
+    return at.nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
 
 
 def nll_loss(self, target, weight, reduction, ignore_index):
-    return ember.ops.aten.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
+    return at.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
 
 
 def roll_backward(grad, shifts, dims):

@@ -6,6 +6,10 @@ from ember import return_types
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
+_op__log_softmax_backward_data = handle("_log_softmax_backward_data")
+_op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+_op__softmax_backward_data = handle("_softmax_backward_data")
+_op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
@@ -244,6 +248,8 @@ _op_t = handle("t")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
 _op_tanh_ = handle("tanh_")
+_op_threshold_backward = handle("threshold_backward")
+_op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
 _op_topk = handle("topk")
 _op_topk_values = handle("topk.values")
 _op_transpose_int = handle("transpose.int")
@@ -268,6 +274,38 @@ _op_where_self_out = handle("where.self_out")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_like = handle("zeros_like")
+
+
+_parser_f__log_softmax_backward_data = PythonArgParser(
+    [
+        '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)',
+    ],
+)
+
+
+def _log_softmax_backward_data(*args, **kwargs):
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
+    v = _parser_f__log_softmax_backward_data.parse(args, kwargs)[1]
+    if v[4] is None:
+        return _op__log_softmax_backward_data.call(v[0], v[1], v[2], v[3])
+    return _op__log_softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+
+
+
+_parser_f__softmax_backward_data = PythonArgParser(
+    [
+        '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)',
+    ],
+)
+
+
+def _softmax_backward_data(*args, **kwargs):
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
+    v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
+    if v[4] is None:
+        return _op__softmax_backward_data.call(v[0], v[1], v[2], v[3])
+    return _op__softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+
 
 
 _parser_f_abs = PythonArgParser(
@@ -2241,6 +2279,22 @@ def tanh_(*args, **kwargs):
 
 
 
+_parser_f_threshold_backward = PythonArgParser(
+    [
+        'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)',
+    ],
+)
+
+
+def threshold_backward(*args, **kwargs):
+    """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)"""
+    v = _parser_f_threshold_backward.parse(args, kwargs)[1]
+    if v[3] is None:
+        return _op_threshold_backward.call(v[0], v[1], v[2])
+    return _op_threshold_backward_grad_input.call(v[0], v[1], v[2], v[3])
+
+
+
 _parser_f_topk = PythonArgParser(
     [
         'topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)',
@@ -2440,4 +2494,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

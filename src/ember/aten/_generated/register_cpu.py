@@ -418,6 +418,23 @@ def _log_softmax_out(self, dim, half_to_float, out):
     return out
 
 
+# _log_softmax_backward_data.out: structured
+
+
+def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
+    out = meta.allocate()
+    N.log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out)
+    return out
+
+
+def _log_softmax_backward_data_out(grad_output, output, dim, input_dtype, out):
+    meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
+    meta.resize_outputs(out)
+    N.log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out)
+    return out
+
+
 # max.dim_max: structured
 
 
@@ -568,6 +585,23 @@ def neg_out(self, out):
     return out
 
 
+# threshold_backward.grad_input: structured
+
+
+def threshold_backward(grad_output, self, threshold):
+    meta = M.threshold_backward(grad_output, self, threshold)
+    grad_input = meta.allocate()
+    N.threshold_backward_out(meta, grad_output, self, threshold, grad_input)
+    return grad_input
+
+
+def threshold_backward_grad_input(grad_output, self, threshold, grad_input):
+    meta = M.threshold_backward(grad_output, self, threshold)
+    meta.resize_outputs(grad_input)
+    N.threshold_backward_out(meta, grad_output, self, threshold, grad_input)
+    return grad_input
+
+
 # gelu.out: structured, ufunc gelu
 
 
@@ -679,6 +713,23 @@ def _softmax_out(self, dim, half_to_float, out):
     meta.resize_outputs(out)
     N._softmax_out(meta, self, dim, half_to_float, out)
     return out
+
+
+# _softmax_backward_data.out: structured
+
+
+def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
+    grad_input = meta.allocate()
+    N.softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, grad_input)
+    return grad_input
+
+
+def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input):
+    meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
+    meta.resize_outputs(grad_input)
+    N.softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, grad_input)
+    return grad_input
 
 
 # sum.IntList_out: structured
@@ -1562,6 +1613,8 @@ impl("log1p_", "CPU", log1p_)
 impl("log1p.out", "CPU", log1p_out)
 impl("_log_softmax", "CPU", _log_softmax)
 impl("_log_softmax.out", "CPU", _log_softmax_out)
+impl("_log_softmax_backward_data", "CPU", _log_softmax_backward_data)
+impl("_log_softmax_backward_data.out", "CPU", _log_softmax_backward_data_out)
 impl("max.dim", "CPU", max_dim)
 impl("max.dim_max", "CPU", max_dim_max)
 impl("amax", "CPU", amax)
@@ -1580,6 +1633,8 @@ impl("mul.out", "CPU", mul_out)
 impl("neg", "CPU", neg)
 impl("neg_", "CPU", neg_)
 impl("neg.out", "CPU", neg_out)
+impl("threshold_backward", "CPU", threshold_backward)
+impl("threshold_backward.grad_input", "CPU", threshold_backward_grad_input)
 impl("gelu", "CPU", gelu)
 impl("gelu_", "CPU", gelu_)
 impl("gelu.out", "CPU", gelu_out)
@@ -1594,6 +1649,8 @@ impl("sin_", "CPU", sin_)
 impl("sin.out", "CPU", sin_out)
 impl("_softmax", "CPU", _softmax)
 impl("_softmax.out", "CPU", _softmax_out)
+impl("_softmax_backward_data", "CPU", _softmax_backward_data)
+impl("_softmax_backward_data.out", "CPU", _softmax_backward_data_out)
 impl("sum.dim_IntList", "CPU", sum_dim_IntList)
 impl("sum.IntList_out", "CPU", sum_IntList_out)
 impl("sqrt", "CPU", sqrt)

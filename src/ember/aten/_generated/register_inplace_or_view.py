@@ -722,6 +722,19 @@ def _log_softmax_out(keyset, self, dim, half_to_float, out):
     return finish_inplace(result, out)
 
 
+__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+
+
+def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, out):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
+        result = __log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
+    finally:
+        tls.excluded = prev
+    return finish_inplace(result, out)
+
+
 _max_dim_max = handle("max.dim_max")
 
 
@@ -1112,6 +1125,19 @@ def relu_(keyset, self):
     return finish_inplace(result, self)
 
 
+_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+
+
+def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_input):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
+        result = _threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
+    finally:
+        tls.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
 _gelu_out = handle("gelu.out")
 
 
@@ -1266,6 +1292,19 @@ def _softmax_out(keyset, self, dim, half_to_float, out):
     finally:
         tls.excluded = prev
     return finish_inplace(result, out)
+
+
+__softmax_backward_data_out = handle("_softmax_backward_data.out")
+
+
+def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, grad_input):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW
+    try:
+        result = __softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
+    finally:
+        tls.excluded = prev
+    return finish_inplace(result, grad_input)
 
 
 _split_Tensor = handle("split.Tensor")
@@ -2597,6 +2636,7 @@ impl("log.out", "ADInplaceOrView", log_out, keyset_arg="raw")
 impl("log1p_", "ADInplaceOrView", log1p_, keyset_arg="raw")
 impl("log1p.out", "ADInplaceOrView", log1p_out, keyset_arg="raw")
 impl("_log_softmax.out", "ADInplaceOrView", _log_softmax_out, keyset_arg="raw")
+impl("_log_softmax_backward_data.out", "ADInplaceOrView", _log_softmax_backward_data_out, keyset_arg="raw")
 impl("max.dim_max", "ADInplaceOrView", max_dim_max, keyset_arg="raw")
 impl("amax.out", "ADInplaceOrView", amax_out, keyset_arg="raw")
 impl("mean.out", "ADInplaceOrView", mean_out, keyset_arg="raw")
@@ -2627,6 +2667,7 @@ impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
 impl("relu_", "ADInplaceOrView", relu_, keyset_arg="raw")
+impl("threshold_backward.grad_input", "ADInplaceOrView", threshold_backward_grad_input, keyset_arg="raw")
 impl("gelu.out", "ADInplaceOrView", gelu_out, keyset_arg="raw")
 impl("gelu_", "ADInplaceOrView", gelu_, keyset_arg="raw")
 impl("rsqrt_", "ADInplaceOrView", rsqrt_, keyset_arg="raw")
@@ -2639,6 +2680,7 @@ impl("sin.out", "ADInplaceOrView", sin_out, keyset_arg="raw")
 impl("detach", "ADInplaceOrView", detach, keyset_arg="raw")
 impl("slice.Tensor", "ADInplaceOrView", slice_Tensor, keyset_arg="raw")
 impl("_softmax.out", "ADInplaceOrView", _softmax_out, keyset_arg="raw")
+impl("_softmax_backward_data.out", "ADInplaceOrView", _softmax_backward_data_out, keyset_arg="raw")
 impl("split.Tensor", "ADInplaceOrView", split_Tensor, keyset_arg="raw")
 impl("split.sizes", "ADInplaceOrView", split_sizes, keyset_arg="raw")
 impl("split_with_sizes", "ADInplaceOrView", split_with_sizes, keyset_arg="raw")

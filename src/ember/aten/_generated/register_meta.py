@@ -367,6 +367,21 @@ def _log_softmax_out(self, dim, half_to_float, out):
     return out
 
 
+# _log_softmax_backward_data.out: structured
+
+
+def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
+    out = meta.allocate()
+    return out
+
+
+def _log_softmax_backward_data_out(grad_output, output, dim, input_dtype, out):
+    meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
+    meta.resize_outputs(out)
+    return out
+
+
 # max.dim_max: structured
 
 
@@ -499,6 +514,21 @@ def neg_out(self, out):
     return out
 
 
+# threshold_backward.grad_input: structured
+
+
+def threshold_backward(grad_output, self, threshold):
+    meta = M.threshold_backward(grad_output, self, threshold)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def threshold_backward_grad_input(grad_output, self, threshold, grad_input):
+    meta = M.threshold_backward(grad_output, self, threshold)
+    meta.resize_outputs(grad_input)
+    return grad_input
+
+
 # gelu.out: structured, ufunc gelu
 
 
@@ -596,6 +626,21 @@ def _softmax_out(self, dim, half_to_float, out):
     meta = M._softmax(self, dim, half_to_float)
     meta.resize_outputs(out)
     return out
+
+
+# _softmax_backward_data.out: structured
+
+
+def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input):
+    meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
+    meta.resize_outputs(grad_input)
+    return grad_input
 
 
 # sum.IntList_out: structured
@@ -1377,6 +1422,8 @@ impl("log1p_", "Meta", log1p_)
 impl("log1p.out", "Meta", log1p_out)
 impl("_log_softmax", "Meta", _log_softmax)
 impl("_log_softmax.out", "Meta", _log_softmax_out)
+impl("_log_softmax_backward_data", "Meta", _log_softmax_backward_data)
+impl("_log_softmax_backward_data.out", "Meta", _log_softmax_backward_data_out)
 impl("max.dim", "Meta", max_dim)
 impl("max.dim_max", "Meta", max_dim_max)
 impl("amax", "Meta", amax)
@@ -1395,6 +1442,8 @@ impl("mul.out", "Meta", mul_out)
 impl("neg", "Meta", neg)
 impl("neg_", "Meta", neg_)
 impl("neg.out", "Meta", neg_out)
+impl("threshold_backward", "Meta", threshold_backward)
+impl("threshold_backward.grad_input", "Meta", threshold_backward_grad_input)
 impl("gelu", "Meta", gelu)
 impl("gelu_", "Meta", gelu_)
 impl("gelu.out", "Meta", gelu_out)
@@ -1409,6 +1458,8 @@ impl("sin_", "Meta", sin_)
 impl("sin.out", "Meta", sin_out)
 impl("_softmax", "Meta", _softmax)
 impl("_softmax.out", "Meta", _softmax_out)
+impl("_softmax_backward_data", "Meta", _softmax_backward_data)
+impl("_softmax_backward_data.out", "Meta", _softmax_backward_data_out)
 impl("sum.dim_IntList", "Meta", sum_dim_IntList)
 impl("sum.IntList_out", "Meta", sum_IntList_out)
 impl("sqrt", "Meta", sqrt)

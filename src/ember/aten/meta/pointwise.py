@@ -30,6 +30,7 @@ __all__ = [
     "maximum",
     "minimum",
     "clamp",
+    "threshold_backward",
     "clamp_Tensor",
 ]
 
@@ -260,3 +261,8 @@ def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002
     operands = (self,) + tuple(bound for bound in (min, max) if bound is not None)
     spec, common = pointwise_spec(operands)
     return PointwiseMeta(spec, common)
+
+
+def threshold_backward(grad_output, self, threshold) -> StructuredMeta:
+    """TORCH_META_FUNC(threshold_backward): a binary TensorIterator over (grad, self)."""
+    return binary_op(grad_output, self)

@@ -1,18 +1,20 @@
-"""Meta functions of _softmax and _log_softmax.
+"""Meta functions of _softmax and _log_softmax and their backward ops.
 
-Layer: aten/meta. In: self, dim, half_to_float. Out: a StructuredMeta with
-one contiguous output of self's shape. Mirrors TORCH_META_FUNC(_softmax) and
-TORCH_META_FUNC(_log_softmax) of ATen/native/SoftMax.cpp.
+Layer: aten/meta. In: self, dim, half_to_float (or, for the backward ops,
+grad_output, output, dim, input_dtype). Out: a StructuredMeta with one
+contiguous output of self's (grad_output's) shape. Mirrors the
+TORCH_META_FUNCs of _softmax, _log_softmax, _softmax_backward_data and
+_log_softmax_backward_data in ATen/native/SoftMax.cpp.
 """
 
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember.aten.native.common import wrap_dim
+from ember.aten.native.common import as_dtype, wrap_dim
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 
-__all__ = ["_softmax", "_log_softmax"]
+__all__ = ["_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data"]
 
 
 def _softmax_meta(self, dim, half_to_float) -> StructuredMeta:
@@ -31,3 +33,34 @@ def _softmax(self, dim, half_to_float) -> StructuredMeta:
 
 def _log_softmax(self, dim, half_to_float) -> StructuredMeta:
     return _softmax_meta(self, dim, half_to_float)
+
+
+def _shape_text(sizes) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes) -> StructuredMeta:
+    if check_sizes and grad_output._sizes != output._sizes:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 "
+            f"'output'; but {_shape_text(grad_output._sizes)} does not equal "
+            f"{_shape_text(output._sizes)} (while checking arguments for softmax_backward)"
+        )
+    wrapped = wrap_dim(dim, grad_output.dim())
+    if not 0 <= wrapped < max(grad_output.dim(), 1):
+        raise RuntimeError("dim must be non-negative and less than input dimensions")
+    dtype = grad_output.dtype
+    if (
+        dtype is dtypes.float32 and as_dtype(input_dtype) is dtypes.float16
+    ):  # half_to_float's backward
+        dtype = dtypes.float16
+    return StructuredMeta(OutputSpec(grad_output._sizes, None, dtype, grad_output.device))
+
+
+def _softmax_backward_data(grad_output, output, dim, input_dtype) -> StructuredMeta:
+    return _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes=True)
+
+
+def _log_softmax_backward_data(grad_output, output, dim, input_dtype) -> StructuredMeta:
+    # PyTorch leaves the sizes unchecked here (and reads past a smaller `output`); ember checks.
+    return _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes=True)

@@ -6,7 +6,7 @@ meta tensors too (they compute shapes and dtypes and skip the data).
 Mirrors ATen/native/BinaryOps.cpp (the CompositeExplicitAutograd Scalar
 overloads that wrap the scalar and call the Tensor overload, floor_divide,
 logical_and/or/not), UnaryOps.cpp (abs), Pow.cpp (pow.Scalar_out),
-Activation.cpp (relu), TensorCompare.cpp (isnan, max/min.other).
+Activation.cpp (relu, threshold_backward), TensorCompare.cpp (isnan, max/min.other).
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from ember.aten.meta.pointwise import (
     unary_spec,
 )
 from ember.aten.native import at
+from ember.aten.native.factories import checked_value
 from ember.aten.structured import StructuredMeta, _can_cast, resize_output
 from ember.aten.tensor_iterator import output_strides, pointwise_spec
-from ember.aten.ufunc_special import not_implemented_for
+from ember.aten.ufunc_special import not_implemented_for, operand
 
 __all__ = [
     "add_Scalar",
@@ -53,6 +54,7 @@ __all__ = [
     "abs_out",
     "relu",
     "relu_",
+    "threshold_backward_out",
     "isnan",
     "max_other",
     "max_out",
@@ -226,6 +228,19 @@ def relu_(self):
     if self.dtype is dtypes.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
     return at.clamp_(self, 0, None)
+
+
+@ufunc.quiet
+def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> None:
+    """grad where self > threshold, else 0 (threshold_kernel with value 0)."""
+    compute = meta.compute_dtype
+    if compute is dtypes.bool:
+        not_implemented_for("threshold_cpu", compute)
+    grad = operand(grad_output)
+    values = operand(self)
+    limit = checked_value(threshold, compute)
+    kept = np.where(values <= limit, np.zeros((), compute.np_dtype), grad)
+    np.copyto(grad_input.ndarray(), kept, casting="unsafe")
 
 
 def isnan(self):

@@ -1,10 +1,11 @@
-"""CPU kernels of _softmax / _log_softmax and the softmax.int / log_softmax.int composites.
+"""CPU kernels of _softmax / _log_softmax, their backward ops, and the softmax.int /
+log_softmax.int composites.
 
 Layer: aten/native. In: StructuredMeta + out tensor (the structured kernels),
 or (self, dim, dtype) for the composites, which convert the dtype through
 `at._to_copy` and call the structured op through `at`. Out: tensors.
-Mirrors ATen/native/SoftMax.cpp (softmax, log_softmax, the CPU kernels'
-"not implemented for" errors on integer inputs).
+Mirrors ATen/native/SoftMax.cpp (softmax, log_softmax and their backward
+kernels, the CPU kernels' "not implemented for" errors on integer inputs).
 """
 
 from __future__ import annotations
@@ -15,8 +16,16 @@ from ember._c10 import dtypes
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype, wrap_dim
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.ufunc import quiet
 
-__all__ = ["_softmax_out", "_log_softmax_out", "softmax_int", "log_softmax_int"]
+__all__ = [
+    "_softmax_out",
+    "_log_softmax_out",
+    "softmax_backward_cpu_out",
+    "log_softmax_backward_cpu_out",
+    "softmax_int",
+    "log_softmax_int",
+]
 
 
 def _check_floating(kernel: str, self, dim: int) -> None:
@@ -39,26 +48,57 @@ def _shifted(self, dim):
     axis = wrap_dim(dim, self.dim())
     if values.size == 0:
         return values, axis
-    peak = np.max(values, axis=axis, keepdims=True)
-    peak = np.where(np.isfinite(peak), peak, 0)
+    peak = np.maximum.reduce(values, axis=axis, keepdims=True)
+    if not np.isfinite(peak).all():
+        peak = np.where(np.isfinite(peak), peak, 0)
     return values - peak, axis
 
 
+@quiet
 def _softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("softmax", self, wrap_dim(dim, self.dim()))
     shifted, axis = _shifted(self, dim)
-    with np.errstate(invalid="ignore", over="ignore"):
-        exps = np.exp(shifted)
-        result = exps / np.sum(exps, axis=axis, keepdims=True)
-    store(out, result)
+    exps = np.exp(shifted)
+    store(out, exps / np.add.reduce(exps, axis=axis, keepdims=True))
 
 
+@quiet
 def _log_softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("log_softmax", self, wrap_dim(dim, self.dim()))
     shifted, axis = _shifted(self, dim)
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        result = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-    store(out, result)
+    store(out, shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)))
+
+
+def _backward_operands(grad_output, output, dim, grad_input):
+    """(grad, output, axis) in the compute dtype; the three tensors must share one dtype."""
+    for other in (output, grad_input):
+        if other.dtype is not grad_output.dtype:
+            raise RuntimeError(
+                f"expected scalar type {dtypes.scalar_type_name(grad_output.dtype)} but found "
+                f"{dtypes.scalar_type_name(other.dtype)}"
+            )
+    compute = accumulate_dtype(grad_output.dtype)
+    grad = grad_output.ndarray().astype(compute, copy=False)
+    values = output.ndarray().astype(compute, copy=False)
+    if grad_output.dim() == 0:
+        grad, values = grad.reshape(1), values.reshape(1)
+    return grad, values, wrap_dim(dim, grad_output.dim())
+
+
+@quiet
+def softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, grad_input) -> None:
+    """output * (grad - sum(grad * output, dim))."""
+    grad, values, axis = _backward_operands(grad_output, output, dim, grad_input)
+    dot = np.add.reduce(grad * values, axis=axis, keepdims=True)
+    store(grad_input, values * (grad - dot))
+
+
+@quiet
+def log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out) -> None:
+    """grad - exp(output) * sum(grad, dim)."""
+    grad, values, axis = _backward_operands(grad_output, output, dim, out)
+    total = np.add.reduce(grad, axis=axis, keepdims=True)
+    store(out, grad - np.exp(values) * total)
 
 
 def _converted(self, dtype):

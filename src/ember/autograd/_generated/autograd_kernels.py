@@ -1609,6 +1609,44 @@ def _log_softmax_out(ks, self, dim, half_to_float, out):
     return result
 
 
+__log_softmax_backward_data = handle("_log_softmax_backward_data")
+
+
+def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
+    requires = state.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.LogSoftmaxBackwardDataBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __log_softmax_backward_data.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype)
+    finally:
+        tls.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+
+
+def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, out):
+    if state.grad_mode and (grad_output._requires_grad or output._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __log_softmax_backward_data_out.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype, out)
+    finally:
+        tls.excluded = prev
+    return result
+
+
 _logsumexp = handle("logsumexp")
 
 
@@ -2422,6 +2460,44 @@ def relu_(ks, self):
     return result
 
 
+_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+
+
+def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
+    if state.grad_mode and (grad_output._requires_grad or self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _threshold_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, threshold, grad_input)
+    finally:
+        tls.excluded = prev
+    return result
+
+
+_threshold_backward = handle("threshold_backward")
+
+
+def threshold_backward(ks, grad_output, self, threshold):
+    requires = state.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ThresholdBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_threshold = threshold
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _threshold_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, threshold)
+    finally:
+        tls.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _gelu_out = handle("gelu.out")
 
 
@@ -2738,6 +2814,44 @@ def _softmax_out(ks, self, dim, half_to_float, out):
     tls.excluded = prev | BELOW_AUTOGRAD
     try:
         result = __softmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, half_to_float, out)
+    finally:
+        tls.excluded = prev
+    return result
+
+
+__softmax_backward_data = handle("_softmax_backward_data")
+
+
+def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
+    requires = state.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.SoftmaxBackwardDataBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __softmax_backward_data.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype)
+    finally:
+        tls.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__softmax_backward_data_out = handle("_softmax_backward_data.out")
+
+
+def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_input):
+    if state.grad_mode and (grad_output._requires_grad or output._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __softmax_backward_data_out.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype, grad_input)
     finally:
         tls.excluded = prev
     return result
@@ -5680,6 +5794,8 @@ impl("log1p_", "Autograd", log1p_, keyset_arg="raw")
 impl("log1p.out", "Autograd", log1p_out, keyset_arg="raw")
 impl("_log_softmax", "Autograd", _log_softmax, keyset_arg="raw")
 impl("_log_softmax.out", "Autograd", _log_softmax_out, keyset_arg="raw")
+impl("_log_softmax_backward_data", "Autograd", _log_softmax_backward_data, keyset_arg="raw")
+impl("_log_softmax_backward_data.out", "Autograd", _log_softmax_backward_data_out, keyset_arg="raw")
 impl("logsumexp", "Autograd", logsumexp, keyset_arg="raw")
 impl("max.dim", "Autograd", max_dim, keyset_arg="raw")
 impl("max.dim_max", "Autograd", max_dim_max, keyset_arg="raw")
@@ -5725,6 +5841,8 @@ impl("neg_", "Autograd", neg_, keyset_arg="raw")
 impl("neg.out", "Autograd", neg_out, keyset_arg="raw")
 impl("relu", "Autograd", relu, keyset_arg="raw")
 impl("relu_", "Autograd", relu_, keyset_arg="raw")
+impl("threshold_backward.grad_input", "Autograd", threshold_backward_grad_input, keyset_arg="raw")
+impl("threshold_backward", "Autograd", threshold_backward, keyset_arg="raw")
 impl("gelu.out", "Autograd", gelu_out, keyset_arg="raw")
 impl("gelu_", "Autograd", gelu_, keyset_arg="raw")
 impl("gelu", "Autograd", gelu, keyset_arg="raw")
@@ -5742,6 +5860,8 @@ impl("detach", "Autograd", detach, keyset_arg="raw")
 impl("slice.Tensor", "Autograd", slice_Tensor, keyset_arg="raw")
 impl("_softmax", "Autograd", _softmax, keyset_arg="raw")
 impl("_softmax.out", "Autograd", _softmax_out, keyset_arg="raw")
+impl("_softmax_backward_data", "Autograd", _softmax_backward_data, keyset_arg="raw")
+impl("_softmax_backward_data.out", "Autograd", _softmax_backward_data_out, keyset_arg="raw")
 impl("split.Tensor", "Autograd", split_Tensor, keyset_arg="raw")
 impl("split_with_sizes", "Autograd", split_with_sizes, keyset_arg="raw")
 impl("squeeze", "Autograd", squeeze, keyset_arg="raw")

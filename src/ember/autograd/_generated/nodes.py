@@ -47,6 +47,7 @@ from ember.autograd.formulas import (
     sigmoid_backward,
     slice_backward,
     softmax_backward,
+    softmax_double_backward,
     split_backward,
     split_with_sizes_backward,
     stack_tensors_backward,
@@ -642,6 +643,33 @@ class LogSoftmaxBackward0(GeneratedNode):
         return out
 
 
+class LogSoftmaxBackwardDataBackward0(GeneratedNode):
+    """Backward of aten::_log_softmax_backward_data."""
+
+    _saved_names = ('dim', 'grad_output', 'output')
+    _saved_dim = None
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        out = []
+        if node.should_compute_output(len(out)):
+            out.append(grad - (grad * output.exp()).sum(dim, keepdim=True))
+        else:
+            out.append(None)
+        if node.should_compute_output(len(out)):
+            out.append(-grad * grad_output.sum(dim, keepdim=True) * output.exp())
+        else:
+            out.append(None)
+        return out
+
+
 class LogsumexpBackward0(GeneratedNode):
     """Backward of aten::logsumexp."""
 
@@ -1055,6 +1083,31 @@ class ReluBackward0(GeneratedNode):
         return out
 
 
+class ThresholdBackwardBackward0(GeneratedNode):
+    """Backward of aten::threshold_backward."""
+
+    _saved_names = ('self', 'threshold')
+    _saved_self = None
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._saved_self, node)
+        threshold = node._saved_threshold
+        out = []
+        if node.should_compute_output(len(out)):
+            out.append(threshold_backward(grad, self, threshold))
+        else:
+            out.append(None)
+        if node.should_compute_output(len(out)):
+            out.append(ember.zeros_like(grad))
+        else:
+            out.append(None)
+        return out
+
+
 class GeluBackward0(GeneratedNode):
     """Backward of aten::gelu."""
 
@@ -1199,6 +1252,33 @@ class SoftmaxBackward0(GeneratedNode):
         out = []
         if node.should_compute_output(len(out)):
             out.append(softmax_backward(grad, result, dim))
+        else:
+            out.append(None)
+        return out
+
+
+class SoftmaxBackwardDataBackward0(GeneratedNode):
+    """Backward of aten::_softmax_backward_data."""
+
+    _saved_names = ('dim', 'grad_output', 'output')
+    _saved_dim = None
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        out = []
+        if node.should_compute_output(len(out)):
+            out.append(softmax_backward(grad, output, dim))
+        else:
+            out.append(None)
+        if node.should_compute_output(len(out)):
+            out.append(softmax_double_backward(grad, grad_output, dim, output))
         else:
             out.append(None)
         return out

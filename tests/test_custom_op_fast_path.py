@@ -318,3 +318,36 @@ def test_tracing_sees_the_fallback_and_the_kernel():
     assert call.kernel_label == "backend fallback"
     assert call.children[0].kernel_name.endswith("f_cpu")
     lib._destroy()
+
+
+def test_the_fallback_marks_outputs_for_every_operator_shape():
+    """Fixed-arity fallbacks (arity 1..16) and the generic one (17) find the same inputs."""
+    ns = _ns()
+    lib = ember.library.Library(ns, "DEF")
+    wide = ", ".join(f"Tensor x{i}" for i in range(17))
+    schemas = {
+        "scalar": "(Tensor x, Scalar s) -> Tensor",
+        "lists": "(Tensor? x, Tensor[] ys) -> Tensor",
+        "wide": f"({wide}) -> Tensor",
+    }
+    for name, schema in schemas.items():
+        lib.define(name + schema)
+        lib.impl(name, lambda *args: ember.zeros(1), "CPU")
+    ops = getattr(ember.ops, ns)
+    plain, grad = ember.ones(1), ember.ones(1, requires_grad=True)
+    cases = [
+        (ops.scalar.default, (plain, 2.0), False),
+        (ops.scalar.default, (plain, grad), True),  # a tensor held by a Scalar argument
+        (ops.lists.default, (None, [plain, plain]), False),
+        (ops.lists.default, (None, [plain, grad]), True),
+        (ops.lists.default, (grad, []), True),
+        (ops.wide.default, (plain,) * 17, False),
+        (ops.wide.default, (plain,) * 16 + (grad,), True),
+    ]
+    for op, args, marked in cases:
+        for _ in range(2):  # filled caches, then cached ones
+            grad_fn = op(*args).grad_fn
+            assert (grad_fn is not None and grad_fn.name()) == (
+                marked and "torch::autograd::WarnNotImplemented"
+            )
+    lib._destroy()

@@ -25,7 +25,7 @@ from . import _ops
 from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
 from ._c10.dispatch_key import DispatchKey
 from ._c10.tensor_impl import TensorImpl
-from ._dispatch.dispatcher import RegistrationHandle, dispatcher
+from ._dispatch.dispatcher import SPECIALIZE, RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
 
 __all__ = ["Library", "define", "impl", "fallthrough_kernel"]
@@ -77,6 +77,8 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
     arguments or varargs: ``BindPlan.is_plain``), Python kernel arguments are
     the full list itself, so a call whose arguments hold no wrapped number
     passes them straight through; every other call goes through ``to_python``.
+    For a plain schema the dispatcher caches a fixed-arity copy of that
+    pass-through instead (``specialize``, Note [Kernels specialised per operator]).
     """
     entry = None  # the operator's entry, looked up once (it lives as long as this kernel)
     plain = None  # the entry's schema, once known to be plain
@@ -124,7 +126,38 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
         args, kwargs = to_python(full_args)
         return fn(*args, **kwargs)
 
+    def specialize(handle, arity: int):
+        """For a plain schema: this adapter with ``arity`` named parameters and no ``*args``."""
+        schema = handle.entry.schema
+        if schema is None or not schema._plan.is_plain() or not 0 < arity <= 16:
+            return None
+        return _plain_adapter_factory(arity)(fn, kernel, handle.entry, schema, TensorImpl), None
+
+    setattr(kernel, SPECIALIZE, specialize)  # Note [Kernels specialised per operator]
     return KernelFunction(kernel, name=getattr(fn, "__qualname__", ""))
+
+
+_PLAIN_ADAPTER_SOURCE = """
+def make(fn, generic, entry, schema, T):
+    def kernel({params}):
+        if entry.schema is schema and not ({wrapped}):
+            return fn({params})
+        return generic({params})
+
+    return kernel
+"""
+
+
+@functools.cache
+def _plain_adapter_factory(arity: int):
+    """The Python-kernel adapter of a plain schema of ``arity`` arguments, as source."""
+    names = [f"a{i}" for i in range(arity)]
+    wrapped = [f"({a}._is_wrapped_number if isinstance({a}, T) "
+               f"else getattr({a}, '_is_wrapped_number', False))" for a in names]  # fmt: skip
+    source = _PLAIN_ADAPTER_SOURCE.format(params=", ".join(names), wrapped=" or ".join(wrapped))
+    namespace: dict = {}
+    exec(source, namespace)
+    return namespace["make"]
 
 
 def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:

@@ -25,6 +25,19 @@ fallthrough mask (facts §3.2-3.3). ``redispatch`` uses its key set as-is
 Misses fill the caches under the dispatcher lock; every registration (and
 every backend-fallback change, for all ops) clears them under the same lock,
 so a stale entry can never be stored.
+
+Note [Kernels specialised per operator]
+---------------------------------------
+A kernel function may carry an attribute named ``SPECIALIZE``: a callable
+``(handle, arity) -> (fn, mode) | None``. When a cache entry is filled for an
+operator with a fixed arity, the dispatcher asks it for a version of the
+kernel made for this operator and its current schema -- ``fn`` takes exactly
+``arity`` arguments (after the raw key bits when ``mode`` is ``"raw"``; mode
+None: none) -- and caches that instead of the generic invoker. It must behave
+exactly like the generic kernel; it may rely on the schema it saw, because every
+schema change rebuilds the handle and so empties both caches. The autograd
+fallback and the Python-kernel adapter of ember.library use this to avoid
+``*args`` packing on every call.
 """
 
 from __future__ import annotations
@@ -51,6 +64,8 @@ from .kernel import KernelFunction, make_fallthrough
 from .operator_entry import OperatorEntry
 
 _CACHE_LIMIT = 4096
+# The kernel-function attribute of Note [Kernels specialised per operator].
+SPECIALIZE = "_ember_specialize"
 
 
 def caller_debug(depth: int = 1) -> str:
@@ -133,6 +148,11 @@ class OperatorHandle:
 
     def _invoker(self, kernel: KernelFunction) -> tuple[Callable, str | None]:
         fn, kind = kernel.fn, kernel.keyset_arg
+        specialize = getattr(fn, SPECIALIZE, None)
+        if specialize is not None and self._arity is not None:
+            special = specialize(self, self._arity)  # See Note [Kernels specialised per operator]
+            if special is not None:
+                return special
         if kind is None or kind == "raw":
             return fn, kind
         from_raw = DispatchKeySet.from_raw

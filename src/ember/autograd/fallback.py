@@ -10,6 +10,7 @@ torch/csrc/autograd/autograd_not_implemented_fallback.cpp (facts §6.3).
 
 from __future__ import annotations
 
+import functools
 import sys
 import warnings
 
@@ -17,6 +18,7 @@ from ember._c10.dispatch_key import DispatchKey
 from ember._c10.grad_mode import autograd_state
 from ember._c10.tensor_impl import TensorImpl  # every tensor (ember.Tensor is its one subclass)
 from ember._dispatch import builtin_fallbacks
+from ember._dispatch.dispatcher import SPECIALIZE
 
 from .graph import Node, collect_next_edges, set_history
 from .variable_type import AFTER_AUTOGRAD
@@ -102,6 +104,11 @@ def autograd_fallback(op, bits, *args):
             break
     else:
         return result
+    return _mark(op, result, args)
+
+
+def _mark(op, result, args: tuple):
+    """Some input requires grad: in warn mode with grad on, give the outputs a warning grad_fn."""
     if _FallbackMode.mode != "warn" or not autograd_state.grad_mode:
         return result
     inputs = _tensors(args)
@@ -120,6 +127,45 @@ def autograd_fallback(op, bits, *args):
             node.set_next_edges(collect_next_edges(*inputs))
         set_history(out, node)
     return result
+
+
+_SPECIALIZED_SOURCE = """
+def make(op, after, some, mark, T, seq):
+    def fallback(bits, {params}):
+        result = op.redispatch(bits & after, {params})
+        if {requires_grad}:
+            return mark(op, result, ({params},))
+        return result
+
+    return fallback
+"""
+
+
+@functools.cache
+def _specialized_factory(arity: int):
+    """``autograd_fallback`` for operators of ``arity`` arguments, as fixed-arity source."""
+    names = [f"a{i}" for i in range(arity)]
+    checks = [f"({a}._requires_grad if isinstance({a}, T) else isinstance({a}, seq) and some({a}))"
+              for a in names]  # fmt: skip
+    source = _SPECIALIZED_SOURCE.format(params=", ".join(names), requires_grad=" or ".join(checks))
+    namespace: dict = {}
+    exec(source, namespace)
+    return namespace["make"]
+
+
+def _specialize(handle, arity: int):
+    """The autograd fallback made for one operator (Note [Kernels specialised per operator]).
+
+    Operators without arguments or with very many keep the generic version.
+    """
+    if not 0 < arity <= 16:
+        return None
+    make = _specialized_factory(arity)
+    fallback = make(handle, AFTER_AUTOGRAD, _some_requires_grad, _mark, TensorImpl, (list, tuple))
+    return fallback, "raw"
+
+
+setattr(autograd_fallback, SPECIALIZE, _specialize)
 
 
 _AUTOGRAD_FALLBACK_KEYS = ("AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA",

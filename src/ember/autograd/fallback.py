@@ -6,6 +6,9 @@ calls whose inputs require grad get a WarnNotImplemented grad_fn that warns
 in backward and yields no gradient. Registered through the dispatcher's
 fallback API (_dispatch never imports autograd). Mirrors
 torch/csrc/autograd/autograd_not_implemented_fallback.cpp (facts §6.3).
+For operators of up to 16 arguments the dispatcher caches a fixed-arity copy
+made from generated source (Note [Kernels specialised per operator] in
+_dispatch/dispatcher.py); it must find exactly the inputs the generic one does.
 """
 
 from __future__ import annotations

@@ -61,11 +61,9 @@ GOLDEN = {
     [call] op=[aten::as_strided], key=[CPU]
  [call] op=[aten::mul.Tensor], key=[AutogradCPU]
   [redispatch] op=[aten::mul.Tensor], key=[CPU]
- [call] op=[aten::clone], key=[AutogradCPU]
-  [redispatch] op=[aten::clone], key=[CPU]
-   [call] op=[aten::empty_strided], key=[BackendSelect]
-    [redispatch] op=[aten::empty_strided], key=[CPU]
-   [call] op=[aten::copy_], key=[CPU]
+ [call] op=[aten::detach], key=[AutogradCPU]
+  [redispatch] op=[aten::detach], key=[ADInplaceOrView]
+   [redispatch] op=[aten::detach], key=[CPU]
 """,
     "04_inspect_tables": """\
  [call] op=[aten::empty.memory_format], key=[BackendSelect]

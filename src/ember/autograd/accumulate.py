@@ -8,31 +8,69 @@ out of place so that it stays differentiable.
 
 from __future__ import annotations
 
-import ember
+import sys
+
 from ember._c10.grad_mode import autograd_state
+from ember.aten.native.layout import is_non_overlapping_and_dense
+
+# References to a gradient that only the engine handed over: the caller's local,
+# accumulate_grad's parameter and getrefcount's own argument. More means some
+# other tensor slot, hook or user variable still sees it, so it must be copied.
+_STEALABLE_REFS = 3
 
 
-def accumulate_grad(variable, grad) -> None:
+def accumulate_grad(variable, grad, *, stealable: bool = False) -> None:
+    """Add ``grad`` into ``variable.grad``; ``stealable`` when the engine gave up its buffer."""
     if grad is None:
         return
-    for hook in _tensor_hooks(variable):
-        result = hook(grad)
-        if result is not None:
-            grad = result
+    hooks = variable._backward_hooks
+    if hooks:
+        for hook in list(hooks.values()):
+            result = hook(grad)
+            if result is not None:
+                grad = result
+            result = None
     current = variable._grad
     if current is None:
-        if autograd_state.grad_mode:  # create_graph: a copy that keeps the history
-            variable._grad = ember.empty_like(grad).copy_(grad)
+        if (
+            stealable
+            and not autograd_state.grad_mode
+            and sys.getrefcount(grad) <= _STEALABLE_REFS
+            and obeys_layout_contract(grad, variable)
+        ):
+            variable._grad = grad.detach()  # nobody else holds it: keep it, detached
         else:
-            variable._grad = grad.detach() if grad._requires_grad else grad.clone()
+            variable._grad = clone_obey_contract(grad, variable)
     elif autograd_state.grad_mode:
         variable._grad = current + grad
     else:
         current.add_(grad)
-    for hook in variable.__dict__.get("_post_accumulate_grad_hooks", ()):
-        hook(variable)
+    post = variable.__dict__.get("_post_accumulate_grad_hooks")
+    if post:
+        for hook in list(post.values()):
+            hook(variable)
 
 
-def _tensor_hooks(variable) -> list:
-    hooks = variable._backward_hooks
-    return list(hooks.values()) if hooks else []
+def obeys_layout_contract(grad, variable) -> bool:
+    """The gradient layout contract: a dense variable's grad has its strides (size-1 dims
+    aside, where a 0 stride betrays an expanded view); otherwise the grad is contiguous."""
+    if is_non_overlapping_and_dense(variable):
+        for size, stride, wanted in zip(grad._sizes, grad._strides, variable._strides):
+            if (stride != wanted) if size != 1 else (stride == 0):
+                return False
+        return True
+    return grad.is_contiguous()
+
+
+def clone_obey_contract(grad, variable):
+    """A copy of ``grad`` laid out as the contract asks (differentiable under create_graph)."""
+    if is_non_overlapping_and_dense(variable):
+        fresh = grad.new_empty_strided(list(variable._sizes), list(variable._strides))
+        return fresh.copy_(grad)
+    return grad.clone(memory_format=_contiguous_format())
+
+
+def _contiguous_format():
+    import ember
+
+    return ember.contiguous_format

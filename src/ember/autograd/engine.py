@@ -58,8 +58,10 @@ def _expandable(shape: tuple, target: tuple) -> bool:
     return True
 
 
-def _validate_outputs(node: Node, grads: tuple) -> list:
+def _validate_outputs(node: Node, grads) -> list:
     edges = node._next_edges
+    if grads.__class__ is not list and grads.__class__ is not tuple:
+        grads = tuple(grads)
     if len(grads) != len(edges):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
@@ -126,6 +128,11 @@ def _needed(root: Node, targets: set[Node]) -> set[Node]:
     return needed
 
 
+def _has_tensor_pre_hooks(node: Node) -> bool:
+    found = node.__dict__
+    return "_tensor_pre_hooks" in found or "_retains_grad_hooks" in found
+
+
 def _call_pre_hooks(node: Node, inputs: list) -> list:
     tensor_hooks = node.__dict__.get("_tensor_pre_hooks")
     if tensor_hooks:
@@ -190,41 +197,51 @@ def run_backward(
     captured = [None] * (len(inputs) if inputs is not None else 0)
     dependencies = _dependencies(root)
     buffers: dict[Node, list] = {}
-    ready = [(-root._sequence_nr, id(root), root)]
+    ready = [(-root._seq, id(root), root)]
     previous_mode = autograd_state.grad_mode
     autograd_state.grad_mode = create_graph
+    run_all = needed is None and accumulate
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready)[2]
             inputs_of_node = buffers.pop(node, None)
             if inputs_of_node is None:
                 inputs_of_node = [None] * len(node._input_metadata)
-            inputs_of_node = _call_pre_hooks(node, inputs_of_node)
-            for nr, grad in enumerate(inputs_of_node):
-                position = capture.get((node, nr))
-                if position is not None:
-                    captured[position] = grad
-            if not _should_run(node, needed, capture, accumulate):
-                outputs = [None] * len(node._next_edges)
+            if node._pre_hooks or _has_tensor_pre_hooks(node):
+                inputs_of_node = _call_pre_hooks(node, inputs_of_node)
+            if capture:
+                for nr, grad in enumerate(inputs_of_node):
+                    position = capture.get((node, nr))
+                    if position is not None:
+                        captured[position] = grad
+            edges = node._next_edges
+            if not (run_all or _should_run(node, needed, capture, accumulate)):
+                outputs = [None] * len(edges)
             else:
-                outputs = _validate_outputs(node, tuple(node.apply(inputs_of_node)))
+                outputs = _validate_outputs(node, node.apply(inputs_of_node))
                 for hook in node._hooks:
                     result = hook(tuple(outputs), tuple(inputs_of_node))
                     if result is not None:
                         outputs = list(result)
                 if not keep_graph:
                     node.release_variables()
-            for grad, (child, nr) in zip(outputs, node._next_edges):
+            inputs_of_node = None
+            for index, (child, nr) in enumerate(edges):
                 if child is None:
                     continue
+                grad = outputs[index]
                 buffer = buffers.get(child)
                 if buffer is None:
                     buffer = buffers[child] = [None] * len(child._input_metadata)
                 if grad is not None:
                     buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, id(child), child))
+                remaining = dependencies[child] - 1
+                dependencies[child] = remaining
+                if remaining == 0:
+                    heapq.heappush(ready, (-child._seq, id(child), child))
+            # Only the input buffers may hold a gradient now: AccumulateGrad steals a
+            # gradient nobody else references (see accumulate.py).
+            outputs = grad = None
     finally:
         autograd_state.grad_mode = previous_mode
     if inputs is not None and accumulate:

@@ -19,7 +19,6 @@ it). So `requires_grad` is one slot read on the hot path.
 from __future__ import annotations
 
 import itertools
-import threading
 
 from ember._c10.grad_mode import autograd_state
 
@@ -36,7 +35,6 @@ __all__ = [
 ]
 
 _sequence = itertools.count()
-_sequence_lock = threading.Lock()
 
 
 class InputMetadata:
@@ -57,17 +55,21 @@ class InputMetadata:
 class Node:
     """A backward function: maps gradients of its forward outputs to gradients of its inputs."""
 
-    _sequence_nr: int
+    _seq: int  # the sequence number (PyTorch's Python face reads it as _sequence_nr())
+    # Hooks are rare: a node gets its own lists on the first registration.
+    _pre_hooks: list | tuple = ()
+    _hooks: list | tuple = ()
+    _released = False
 
     def __init__(self) -> None:
-        with _sequence_lock:
-            self._sequence_nr = next(_sequence)
+        self._seq = next(_sequence)  # one C call: atomic under the GIL
         self._next_edges: tuple = ()
         self._input_metadata: list[InputMetadata] = []
-        self._pre_hooks: list = []
-        self._hooks: list = []
-        self._released = False
-        self.metadata: dict = {}
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own annotations (made on first access)."""
+        return self.__dict__.setdefault("_metadata", {})
 
     # -- what PyTorch's Python face shows ---------------------------------------
     def name(self) -> str:
@@ -77,18 +79,20 @@ class Node:
     def next_functions(self) -> tuple:
         return tuple((node, nr) if node is not None else (None, 0) for node, nr in self._next_edges)
 
-    def _sequence_number(self) -> int:
-        return self._sequence_nr
+    def _sequence_nr(self) -> int:
+        return self._seq
 
     def register_hook(self, hook):
         """hook(grad_inputs, grad_outputs) -> new grad_inputs or None, after apply."""
-        self._hooks.append(hook)
-        return _RemovableHandle(self._hooks, hook)
+        hooks = self.__dict__.setdefault("_hooks", [])
+        hooks.append(hook)
+        return _RemovableHandle(hooks, hook)
 
     def register_prehook(self, hook):
         """hook(grad_outputs) -> new grad_outputs or None, before apply."""
-        self._pre_hooks.append(hook)
-        return _RemovableHandle(self._pre_hooks, hook)
+        hooks = self.__dict__.setdefault("_pre_hooks", [])
+        hooks.append(hook)
+        return _RemovableHandle(hooks, hook)
 
     def __call__(self, *grads):
         return self.apply(list(grads))
@@ -140,6 +144,8 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable) -> None:
         super().__init__()
+        # UINT64_MAX, as in PyTorch: a ready AccumulateGrad runs before any other node
+        self._seq = 2**64 - 1
         self.variable = variable
         self._input_metadata = [InputMetadata(variable)]
 
@@ -149,7 +155,9 @@ class AccumulateGrad(Node):
     def apply(self, grads: list) -> tuple:
         from .accumulate import accumulate_grad
 
-        accumulate_grad(self.variable, grads[0])
+        grad = grads[0]
+        grads[0] = None  # the engine's buffer lets go, so the gradient can be stolen
+        accumulate_grad(self.variable, grad, stealable=True)
         return ()
 
 

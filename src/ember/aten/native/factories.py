@@ -40,6 +40,7 @@ __all__ = [
     "ones_like",
     "full_like",
     "new_empty",
+    "new_empty_strided",
     "new_zeros",
     "new_ones",
     "new_full",
@@ -201,6 +202,11 @@ def _new_options(self, dtype, device):
 def new_empty(self, size, dtype, layout, device, pin_memory):
     dtype, device = _new_options(self, dtype, device)
     return at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+
+
+def new_empty_strided(self, size, stride, dtype, layout, device, pin_memory):
+    dtype, device = _new_options(self, dtype, device)
+    return at.empty_strided(size, stride, dtype, layout, device, pin_memory)
 
 
 def new_zeros(self, size, dtype, layout, device, pin_memory):

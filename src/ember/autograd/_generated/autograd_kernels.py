@@ -3504,6 +3504,19 @@ def new_empty(ks, self, size, dtype, layout, device, pin_memory):
     return result
 
 
+_new_empty_strided = handle("new_empty_strided")
+
+
+def new_empty_strided(ks, self, size, stride, dtype, layout, device, pin_memory):
+    prev = tls.excluded
+    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _new_empty_strided.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, dtype, layout, device, pin_memory)
+    finally:
+        tls.excluded = prev
+    return result
+
+
 _new_full = handle("new_full")
 
 
@@ -5896,6 +5909,7 @@ impl("zeros", "Autograd", zeros, keyset_arg="raw")
 impl("zeros_like", "Autograd", zeros_like, keyset_arg="raw")
 impl("zero_", "Autograd", zero_, keyset_arg="raw")
 impl("new_empty", "Autograd", new_empty, keyset_arg="raw")
+impl("new_empty_strided", "Autograd", new_empty_strided, keyset_arg="raw")
 impl("new_full", "Autograd", new_full, keyset_arg="raw")
 impl("new_zeros", "Autograd", new_zeros, keyset_arg="raw")
 impl("new_ones", "Autograd", new_ones, keyset_arg="raw")

@@ -193,10 +193,12 @@ def remainder(meta, self, other, out) -> None:
     if dtype is dtypes.bool or dtype.is_complex:
         not_implemented_for("remainder_cpu", dtype)
     compute = opmath(dtype.np_dtype)
-    a = np.asarray(operand(self)).astype(compute, copy=False)
-    b = np.asarray(operand(other)).astype(compute, copy=False)
+    # TensorIterator casts each operand to the common dtype first, then to opmath
+    a = np.asarray(operand(self)).astype(dtype.np_dtype, copy=False).astype(compute, copy=False)
+    b = np.asarray(operand(other)).astype(dtype.np_dtype, copy=False).astype(compute, copy=False)
     if dtype.is_floating_point:
-        result = remainder_float(a, b)
+        reduced = dtype.np_dtype if compute != dtype.np_dtype else None
+        result = remainder_float(a, b, reduced)
     else:
         check_integer_divisor(b, out)
         result = np.remainder(a, b)
@@ -227,7 +229,9 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
         return
     compute = opmath(dtype.np_dtype)
     base = self.ndarray().astype(compute, copy=False)
-    if dtype.is_floating_point or dtype.is_complex:
+    if dtype is dtypes.float16:  # PyTorch's Half kernel: std::pow, no special cases
+        result = np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
+    elif dtype.is_floating_point or dtype.is_complex:
         result = _pow_float_scalar(base, exponent)
     else:
         result = pow_integer(base, np.asarray(exponent).astype(compute))

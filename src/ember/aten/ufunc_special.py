@@ -66,9 +66,15 @@ def div_floor(a, b):
     return np.floor_divide(a, b)
 
 
-def remainder_float(a, b):
-    """fmod, moved into the divisor's sign; a zero result keeps fmod's sign as in PyTorch."""
+def remainder_float(a, b, storage=None):
+    """fmod, moved into the divisor's sign; a zero result keeps fmod's sign as in PyTorch.
+
+    ``storage`` is the reduced dtype (float16, bfloat16) the kernel's scalar_t
+    rounds to: PyTorch stores fmod's result in it before adding the divisor.
+    """
     mod = np.fmod(a, b)
+    if storage is not None:
+        mod = mod.astype(storage).astype(mod.dtype)
     wrong_sign = (mod != 0) & ((b < 0) != (mod < 0))
     return np.where(wrong_sign, mod + b, mod)
 

@@ -127,24 +127,28 @@ class TensorImpl:
         "dtype",
         "device",
         "_key_bits",  # raw DispatchKeySet bits
-        "_version_counter",  # VersionCounter, or None (lazy; always None on inference tensors)
         "_is_inference",
-        "_python_dispatch",  # the class defines __torch_dispatch__
-        "_is_wrapped_number",  # a Python number wrapped as a 0-dim tensor (promotes as one)
         # Reserved for autograd (ember.autograd owns their meaning).
         "_requires_grad",
-        "_grad",
         "_grad_fn",
-        "_output_nr",
-        "_base",
-        "_view_info",
-        "_backward_hooks",
-        "_retains_grad",
+        "__dict__",  # the rarer fields below, once set, and what subclasses add
     )
 
     # -- construction ------------------------------------------------------
     # Every constructor sets every slot (an unset slot would raise on read);
     # they are written out in full because allocation is on every op's hot path.
+    # Fields most tensors never change are class-level defaults instead: a fresh
+    # tensor costs no store for them, and reading them costs what a slot does.
+    _version_counter = None  # VersionCounter (lazy; always None on inference tensors)
+    _python_dispatch = False  # the class defines __torch_dispatch__
+    _is_wrapped_number = False  # a Python number wrapped as a 0-dim tensor (promotes as one)
+    # Reserved for autograd (ember.autograd owns their meaning).
+    _grad = None
+    _output_nr = 0
+    _base = None
+    _view_info = None
+    _backward_hooks = None
+    _retains_grad = False
 
     @classmethod
     def _wrap(cls, array, dtype=None, inference=None):
@@ -176,17 +180,8 @@ class TensorImpl:
         else:
             self._key_bits = CPU_KEY_BITS
             self._is_inference = False
-        self._version_counter = None
-        self._python_dispatch = False
-        self._is_wrapped_number = False
         self._requires_grad = False
-        self._grad = None
         self._grad_fn = None
-        self._output_nr = 0
-        self._base = None
-        self._view_info = None
-        self._backward_hooks = None
-        self._retains_grad = False
         return self
 
     @classmethod
@@ -213,17 +208,8 @@ class TensorImpl:
             key_bits = device_key_bits(device, inference)
         self._key_bits = key_bits
         self._is_inference = inference
-        self._version_counter = None
-        self._python_dispatch = False
-        self._is_wrapped_number = False
         self._requires_grad = False
-        self._grad = None
         self._grad_fn = None
-        self._output_nr = 0
-        self._base = None
-        self._view_info = None
-        self._backward_hooks = None
-        self._retains_grad = False
         return self
 
     @classmethod
@@ -359,7 +345,8 @@ def make_view(base, sizes, strides, storage_offset):
         key_bits=base._key_bits,
         inference=base._is_inference,
     )
-    view._python_dispatch = base._python_dispatch
+    if base._python_dispatch:
+        view._python_dispatch = True
     if not base._is_inference:
         view._version_counter = base.version_counter()
     return view

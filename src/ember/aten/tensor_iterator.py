@@ -22,6 +22,11 @@ def broadcast_shapes(a: tuple, b: tuple) -> tuple:
     """infer_size: the broadcast of two shapes, or PyTorch's RuntimeError."""
     if a == b:
         return a
+    # a trailing-suffix operand ((64,) against (128, 64), () against anything)
+    if len(b) < len(a) and a[len(a) - len(b) :] == b:
+        return a
+    if len(a) < len(b) and b[len(b) - len(a) :] == a:
+        return b
     ndim = max(len(a), len(b))
     result = []
     for i in range(ndim - 1, -1, -1):
@@ -96,6 +101,10 @@ def output_strides(inputs, shape: tuple) -> tuple:
     if fast is not None:
         return fast
     if 0 in shape:
+        return contiguous_strides(shape)
+    if all(t._strides == contiguous_strides(t._sizes) for t in inputs):
+        # Exactly contiguous operands (broadcast or not) never make reorder_dimensions
+        # swap: inner strides are never above outer ones, and ties need a size-0 dim.
         return contiguous_strides(shape)
     operands = [_broadcast_strides(t, shape) for t in inputs]
     perm = list(range(ndim - 1, -1, -1))  # fastest-moving dimension first
@@ -206,9 +215,13 @@ def pointwise_spec(
     device = check_same_device("", tensors)
     if len(tensors) == 1:
         shape = tensors[0]._sizes
+        common = dtypes.result_type(tensors[0])
+    elif len(tensors) == 2:
+        shape = broadcast_shapes(tensors[0]._sizes, tensors[1]._sizes)
+        common = dtypes.binary_result_dtype(tensors[0], tensors[1])
     else:
         shape = broadcast_all(t._sizes for t in tensors)
-    common = dtypes.result_type(*tensors)
+        common = dtypes.result_type(*tensors)
     if promote_integer_inputs_to_float and not (common.is_floating_point or common.is_complex):
         common = dtypes.get_default_dtype()
     strides = output_strides(tensors, shape)

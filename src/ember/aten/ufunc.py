@@ -40,6 +40,8 @@ try:  # NumPy 2: the error state lives in a context variable.
     from numpy._core.umath import _extobj_contextvar, _make_extobj
 
     _SILENT = _make_extobj(all="ignore")
+    # For hot paths that inline the decorator: error_state.set(SILENT_ERRORS) ... reset.
+    error_state, SILENT_ERRORS = _extobj_contextvar, _SILENT
 
     def quiet(formula):
         """Run ``formula`` with NumPy's floating-point warnings off. See Note [Quiet floating point]."""
@@ -55,6 +57,17 @@ try:  # NumPy 2: the error state lives in a context variable.
         return run
 
 except ImportError:  # pragma: no cover (older NumPy)
+
+    class _ErrorState:
+        """error_state's set / reset, through np.seterr (per thread in NumPy 1.x)."""
+
+        def set(self, _silent):
+            return np.seterr(all="ignore")
+
+        def reset(self, previous) -> None:
+            np.seterr(**previous)
+
+    error_state, SILENT_ERRORS = _ErrorState(), None
 
     def quiet(formula):
         @functools.wraps(formula)

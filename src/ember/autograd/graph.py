@@ -7,10 +7,11 @@ and VariableTypeUtils.h (set_history, collect_next_edges).
 
 Note [Autograd metadata on tensors]
 -----------------------------------
-A tensor's autograd state lives in TensorImpl slots: `_requires_grad` (True
-for a leaf that asked for it and for every output given a grad_fn),
-`_grad_fn` and `_output_nr` (its producer node and which output it was),
-`_grad`, `_retains_grad` and `_backward_hooks`. A leaf that requires grad gets
+A tensor's autograd state lives on its TensorImpl: `_requires_grad` (True
+for a leaf that asked for it and for every output given a grad_fn) and
+`_grad_fn` in slots; `_output_nr` (which output of `_grad_fn` it was),
+`_grad`, `_retains_grad` and `_backward_hooks` as class-level defaults that a
+tensor overrides only when they change. A leaf that requires grad gets
 one AccumulateGrad node, created on first use and cached on the tensor
 (weakly held from the tensor side is not needed in Python: the graph holds
 it). So `requires_grad` is one slot read on the hot path.

@@ -34,8 +34,8 @@ def _call_arguments(sig: PythonSignature, target, *, wrap: bool) -> list[str]:
             expr = "self"
         else:
             expr = f"v[{position[arg.name]}]"
-            if wrap and yaml_type(arg) == "Tensor":
-                expr = f"wrap_number({expr})"
+            if wrap and yaml_type(arg) == "Tensor":  # a number given for a Tensor is wrapped
+                expr = f"{expr} if {expr}.__class__ is Tensor else wrap_number({expr})"
         exprs.append(expr)
     outs = [a for a in target.func.arguments if a.is_out]
     if outs:
@@ -143,6 +143,7 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
 def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember import return_types")
+    lines.append("from ember._tensor import Tensor")
     lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
     lines.append("from ember.aten.python_arg_parser import PythonArgParser")
     lines.append("")

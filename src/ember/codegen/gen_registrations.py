@@ -15,7 +15,9 @@ aten/ufunc.py when `ufunc_inner_loop` names one, else the CPU kernel its
 dispatch names). The functional, in-place and out= variants are three short
 generated functions that share both: functional allocates what the meta
 function describes, in-place checks `self` against it, out= resizes `out`.
-The Meta backend runs the same meta function and never computes.
+The Meta backend runs the same meta function and never computes. The add,
+sub, mul and div kernels first try the fast path of Note [Arithmetic fast
+paths] (aten/ufunc_fast.py).
 """
 
 from __future__ import annotations
@@ -46,6 +48,23 @@ def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) 
     return f"N.{out.dispatch['CPU']}({args})"
 
 
+# ufunc formulas with a fast path in aten/ufunc_fast.py (Note [Arithmetic fast paths]):
+# the functional and in-place kernels try it first.
+FAST_PATHS = ("add", "sub", "mul", "div")
+
+
+def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> list[str]:
+    formula = group.out.ufunc_inner_loop.get("Generic")
+    if formula not in FAST_PATHS:
+        return []
+    args = ", ".join(inputs + ([f"into={into}"] if into else []))
+    return [
+        f"    fast = UF.{formula}({args})",
+        "    if fast is not None:",
+        "        return fast",
+    ]
+
+
 def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
     """The functional / in-place / out= kernels of one structured group."""
     out = group.out
@@ -62,6 +81,8 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
     ]
     if group.functional is not None:
         lines += ["", "", f"def {group.functional.kernel}({', '.join(inputs)}):"]
+        if compute:
+            lines += _fast_path(group, inputs, None)
         lines.append(f"    meta = {meta_call}")
         lines.append(
             f"    {', '.join(outs)} = meta.allocate()"
@@ -73,6 +94,8 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         lines.append(f"    return {', '.join(outs)}")
     if group.inplace is not None:
         lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
+        if compute:
+            lines += _fast_path(group, inputs, "self")
         lines.append(f"    meta = {meta_call}")
         lines.append("    meta.check_inplace(self)")
         if compute:
@@ -108,6 +131,7 @@ def write_backend(functions, groups, key: str) -> str:
     if compute:
         lines.append("from ember.aten import native as N")
         lines.append("from ember.aten import ufunc as U")
+        lines.append("from ember.aten import ufunc_fast as UF")
     else:
         lines.append("from ember.aten import native as N")
     lines.append("from ember.aten.registration import impl")

@@ -3,6 +3,7 @@
 """ember.<fn>: the Python functions of the aten operators."""
 
 from ember import return_types
+from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -349,8 +350,8 @@ def add(*args, **kwargs):
     """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
     v = _parser_f_add.parse(args, kwargs)[1]
     if v[3] is None:
-        return _op_add_Tensor.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
-    return _op_add_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2], v[3])
+        return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
 
 
 
@@ -738,12 +739,12 @@ def div(*args, **kwargs):
     index, v = _parser_f_div.parse(args, kwargs)
     if index == 0:
         if v[2] is None:
-            return _op_div_Tensor.call(wrap_number(v[0]), wrap_number(v[1]))
-        return _op_div_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+            return _op_div_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
     else:
         if v[3] is None:
-            return _op_div_Tensor_mode.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
-        return _op_div_out_mode.call(wrap_number(v[0]), wrap_number(v[1]), v[2], v[3])
+            return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
 
 
 
@@ -944,8 +945,8 @@ def floor_divide(*args, **kwargs):
     """floor_divide(Tensor input, Tensor other, *, Tensor? out=None)"""
     v = _parser_f_floor_divide.parse(args, kwargs)[1]
     if v[2] is None:
-        return _op_floor_divide.call(wrap_number(v[0]), wrap_number(v[1]))
-    return _op_floor_divide_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+        return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+    return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
 
 
 
@@ -1484,8 +1485,8 @@ def mul(*args, **kwargs):
     """mul(Tensor input, Tensor other, *, Tensor? out=None)"""
     v = _parser_f_mul.parse(args, kwargs)[1]
     if v[2] is None:
-        return _op_mul_Tensor.call(wrap_number(v[0]), wrap_number(v[1]))
-    return _op_mul_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
+        return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+    return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
 
 
 
@@ -2182,8 +2183,8 @@ def sub(*args, **kwargs):
     """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
     v = _parser_f_sub.parse(args, kwargs)[1]
     if v[3] is None:
-        return _op_sub_Tensor.call(wrap_number(v[0]), wrap_number(v[1]), v[2])
-    return _op_sub_out.call(wrap_number(v[0]), wrap_number(v[1]), v[2], v[3])
+        return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
 
 
 

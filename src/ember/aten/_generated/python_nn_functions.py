@@ -3,6 +3,7 @@
 """ember._C._nn.<fn>: the Python functions of the nn operators."""
 
 from ember import return_types
+from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 

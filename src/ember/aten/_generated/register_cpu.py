@@ -5,6 +5,7 @@
 from ember.aten import meta as M
 from ember.aten import native as N
 from ember.aten import ufunc as U
+from ember.aten import ufunc_fast as UF
 from ember.aten.registration import impl
 
 
@@ -12,6 +13,9 @@ from ember.aten.registration import impl
 
 
 def add_Tensor(self, other, alpha):
+    fast = UF.add(self, other, alpha)
+    if fast is not None:
+        return fast
     meta = M.add_Tensor(self, other, alpha)
     out = meta.allocate()
     U.add(meta, self, other, alpha, out)
@@ -19,6 +23,9 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
+    fast = UF.add(self, other, alpha, into=self)
+    if fast is not None:
+        return fast
     meta = M.add_Tensor(self, other, alpha)
     meta.check_inplace(self)
     U.add(meta, self, other, alpha, self)
@@ -268,6 +275,9 @@ def cumsum_out(self, dim, dtype, out):
 
 
 def div_Tensor(self, other):
+    fast = UF.div(self, other)
+    if fast is not None:
+        return fast
     meta = M.div_Tensor(self, other)
     out = meta.allocate()
     U.div(meta, self, other, out)
@@ -275,6 +285,9 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
+    fast = UF.div(self, other, into=self)
+    if fast is not None:
+        return fast
     meta = M.div_Tensor(self, other)
     meta.check_inplace(self)
     U.div(meta, self, other, self)
@@ -292,6 +305,9 @@ def div_out(self, other, out):
 
 
 def div_Tensor_mode(self, other, rounding_mode):
+    fast = UF.div(self, other, rounding_mode)
+    if fast is not None:
+        return fast
     meta = M.div_Tensor_mode(self, other, rounding_mode)
     out = meta.allocate()
     U.div(meta, self, other, rounding_mode, out)
@@ -299,6 +315,9 @@ def div_Tensor_mode(self, other, rounding_mode):
 
 
 def div__Tensor_mode(self, other, rounding_mode):
+    fast = UF.div(self, other, rounding_mode, into=self)
+    if fast is not None:
+        return fast
     meta = M.div_Tensor_mode(self, other, rounding_mode)
     meta.check_inplace(self)
     U.div(meta, self, other, rounding_mode, self)
@@ -541,6 +560,9 @@ def mm_out(self, mat2, out):
 
 
 def mul_Tensor(self, other):
+    fast = UF.mul(self, other)
+    if fast is not None:
+        return fast
     meta = M.mul_Tensor(self, other)
     out = meta.allocate()
     U.mul(meta, self, other, out)
@@ -548,6 +570,9 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
+    fast = UF.mul(self, other, into=self)
+    if fast is not None:
+        return fast
     meta = M.mul_Tensor(self, other)
     meta.check_inplace(self)
     U.mul(meta, self, other, self)
@@ -835,6 +860,9 @@ def norm_out(self, p, dim, keepdim, out):
 
 
 def sub_Tensor(self, other, alpha):
+    fast = UF.sub(self, other, alpha)
+    if fast is not None:
+        return fast
     meta = M.sub_Tensor(self, other, alpha)
     out = meta.allocate()
     U.sub(meta, self, other, alpha, out)
@@ -842,6 +870,9 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
+    fast = UF.sub(self, other, alpha, into=self)
+    if fast is not None:
+        return fast
     meta = M.sub_Tensor(self, other, alpha)
     meta.check_inplace(self)
     U.sub(meta, self, other, alpha, self)

@@ -3,6 +3,7 @@
 """Tensor.<method>: the methods of the aten operators."""
 
 from ember import return_types
+from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -251,7 +252,7 @@ _parser_m_add = PythonArgParser(
 def add(self, *args, **kwargs):
     """add(Tensor other, *, Scalar alpha=1)"""
     v = _parser_m_add.parse(args, kwargs, self=self)[1]
-    return _op_add_Tensor.call(self, wrap_number(v[0]), v[1])
+    return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -265,7 +266,7 @@ _parser_m_add_ = PythonArgParser(
 def add_(self, *args, **kwargs):
     """add_(Tensor other, *, Scalar alpha=1)"""
     v = _parser_m_add_.parse(args, kwargs, self=self)[1]
-    return _op_add__Tensor.call(self, wrap_number(v[0]), v[1])
+    return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -539,7 +540,7 @@ _parser_m_copy_ = PythonArgParser(
 def copy_(self, *args, **kwargs):
     """copy_(Tensor src, bool non_blocking=False)"""
     v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
-    return _op_copy_.call(self, wrap_number(v[0]), v[1])
+    return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -639,9 +640,9 @@ def div(self, *args, **kwargs):
     """div(Tensor other) | div(Tensor other, *, str? rounding_mode)"""
     index, v = _parser_m_div.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_div_Tensor.call(self, wrap_number(v[0]))
+        return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     else:
-        return _op_div_Tensor_mode.call(self, wrap_number(v[0]), v[1])
+        return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -657,9 +658,9 @@ def div_(self, *args, **kwargs):
     """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode)"""
     index, v = _parser_m_div_.parse(args, kwargs, self=self)
     if index == 0:
-        return _op_div__Tensor.call(self, wrap_number(v[0]))
+        return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     else:
-        return _op_div__Tensor_mode.call(self, wrap_number(v[0]), v[1])
+        return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -825,7 +826,7 @@ _parser_m_floor_divide = PythonArgParser(
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other)"""
     v = _parser_m_floor_divide.parse(args, kwargs, self=self)[1]
-    return _op_floor_divide.call(self, wrap_number(v[0]))
+    return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
 
@@ -839,7 +840,7 @@ _parser_m_floor_divide_ = PythonArgParser(
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other)"""
     v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
-    return _op_floor_divide__Tensor.call(self, wrap_number(v[0]))
+    return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
 
@@ -1433,7 +1434,7 @@ _parser_m_mul = PythonArgParser(
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
     v = _parser_m_mul.parse(args, kwargs, self=self)[1]
-    return _op_mul_Tensor.call(self, wrap_number(v[0]))
+    return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
 
@@ -1447,7 +1448,7 @@ _parser_m_mul_ = PythonArgParser(
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
     v = _parser_m_mul_.parse(args, kwargs, self=self)[1]
-    return _op_mul__Tensor.call(self, wrap_number(v[0]))
+    return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
 
@@ -2170,7 +2171,7 @@ _parser_m_sub = PythonArgParser(
 def sub(self, *args, **kwargs):
     """sub(Tensor other, *, Scalar alpha=1)"""
     v = _parser_m_sub.parse(args, kwargs, self=self)[1]
-    return _op_sub_Tensor.call(self, wrap_number(v[0]), v[1])
+    return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 
@@ -2184,7 +2185,7 @@ _parser_m_sub_ = PythonArgParser(
 def sub_(self, *args, **kwargs):
     """sub_(Tensor other, *, Scalar alpha=1)"""
     v = _parser_m_sub_.parse(args, kwargs, self=self)[1]
-    return _op_sub__Tensor.call(self, wrap_number(v[0]), v[1])
+    return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
 

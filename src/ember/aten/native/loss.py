@@ -18,6 +18,7 @@ from ember._tensor import wrap_array
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.ufunc import quiet
 
 __all__ = [
     "nll_loss",
@@ -67,10 +68,44 @@ def _picked(self, target, weight, ignore_index):
     return chosen, weights, safe, kept
 
 
+def _plain_targets(self, target, weight, ignore_index):
+    """The common case as a flat int64 array: a 2-d input, no class weights, every target
+    in range and none ignored (so every weight is 1). None when any of that fails."""
+    if weight is not None or len(self._sizes) != 2 or self._sizes[0] == 0:
+        return None
+    targets = target.ndarray().reshape(-1)
+    if targets.dtype != np.int64:
+        return None
+    low, high = targets.min(), targets.max()
+    if low < 0 or high >= self._sizes[1] or low <= ignore_index <= high:
+        return None  # the general path words the error (or skips the ignored rows)
+    return targets
+
+
+def _forward_plain(self, targets, reduction, output, total_weight) -> None:
+    values = self.ndarray()
+    compute = accumulate_dtype(self.dtype)
+    chosen = values[np.arange(len(targets)), targets].astype(compute, copy=False)
+    if reduction == REDUCTION_NONE:
+        store(output, -chosen)
+        store(total_weight, 0)
+        return
+    loss = -np.add.reduce(chosen)
+    if reduction == REDUCTION_MEAN:
+        loss = loss / compute.type(len(targets))
+    store(output, loss)
+    store(total_weight, len(targets))
+
+
+@quiet
 def nll_loss_forward_output(
     meta, self, target, weight, reduction, ignore_index, output, total_weight
 ) -> None:
     _check_nll_dtypes(self, target, weight)
+    targets = _plain_targets(self, target, weight, ignore_index)
+    if targets is not None:
+        _forward_plain(self, targets, reduction, output, total_weight)
+        return
     chosen, weights, _, kept = _picked(self, target, weight, ignore_index)
     losses = np.where(kept, -chosen * weights, 0).astype(chosen.dtype)
     if reduction == REDUCTION_NONE and self.dim() == 2:
@@ -84,22 +119,31 @@ def nll_loss_forward_output(
     total = np.sum(weights)
     loss = np.sum(losses)
     if reduction == REDUCTION_MEAN:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            loss = loss / total
+        loss = loss / total
     store(output, loss)
     store(total_weight, total)
 
 
+@quiet
 def nll_loss_backward_grad_input(
     meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input
 ) -> None:
     _check_nll_dtypes(self, target, weight)
+    targets = _plain_targets(self, target, weight, ignore_index)
+    if targets is not None:
+        compute = accumulate_dtype(self.dtype)
+        grads = grad_output.ndarray().reshape(-1).astype(compute, copy=False)
+        if reduction == REDUCTION_MEAN:
+            grads = grads / total_weight.ndarray().reshape(()).astype(compute)
+        result = np.zeros(self._sizes, compute)
+        result[np.arange(len(targets)), targets] = -grads
+        store(grad_input, result)
+        return
     _, weights, safe, kept = _picked(self, target, weight, ignore_index)
     grads = np.broadcast_to(grad_output.ndarray().reshape(-1), weights.shape)
     grads = grads.astype(weights.dtype)
     if reduction == REDUCTION_MEAN:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            grads = grads / total_weight.ndarray().reshape(())
+        grads = grads / total_weight.ndarray().reshape(())
     result = np.zeros((len(safe), self._sizes[-1]), weights.dtype)
     rows = np.arange(len(safe))[kept]
     result[rows, safe[kept]] = -(weights * grads)[kept]

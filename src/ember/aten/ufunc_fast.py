@@ -1,0 +1,103 @@
+"""Fast paths of the arithmetic ufuncs for operands that need no TensorIterator.
+
+Layer: aten (CPU backend). In: the inputs of add / sub / mul / div (and their
+in-place forms) as the generated CPU kernels receive them. Out: the result
+tensor, or None when the call is not one of the cases below, and the
+generated kernel goes on to the meta function, allocation and the ufunc
+formula (see Note [Structured kernels] and Note [Arithmetic fast paths]).
+
+Note [Arithmetic fast paths]
+----------------------------
+Most arithmetic in a model is either two tensors with one dtype and one
+contiguous layout (`a + b`), or a tensor and a Python number (`grad * lr`,
+wrapped into a 0-dim tensor as PyTorch does). For those, everything the
+meta function works out is known in advance: the broadcast shape is the
+tensor's, the common dtype is the tensor's (a Python number never lifts a
+floating tensor's dtype, nor an int one's when it is an int or a bool), the
+output is contiguous, and NumPy computes in exactly that dtype once the
+number is cast to it (as c10 casts the Scalar). The fast path checks those
+conditions in a handful of attribute reads and calls the NumPy ufunc
+directly; anything else (other dtypes, broadcasting, strides, meta tensors,
+alpha != 1, a rounding mode, number on the left) takes the general path, so
+errors and corner cases stay where they are written.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember._c10 import dtypes
+from ember._c10.device import CPU
+from ember._c10.tensor_impl import contiguous_strides
+from ember._tensor import Tensor
+from ember.aten.ufunc import SILENT_ERRORS as _SILENT
+from ember.aten.ufunc import error_state as _errors
+
+_FLOATING = frozenset({dtypes.float32, dtypes.float64})
+_ARITHMETIC = _FLOATING | {dtypes.int64, dtypes.int32}
+# Python numbers that keep the tensor's dtype: bool, int and float ones for a floating
+# tensor; bool and int ones for an integer tensor.
+_KEEPS = {dtypes.float32: (dtypes.bool, dtypes.int64, dtypes.float64),
+          dtypes.float64: (dtypes.bool, dtypes.int64, dtypes.float64),
+          dtypes.int64: (dtypes.bool, dtypes.int64),
+          dtypes.int32: (dtypes.bool, dtypes.int64)}  # fmt: skip
+
+
+def _other_operand(self, other, bool_ok):
+    """`other` as NumPy computes it against `self`, or None when the general path is needed."""
+    if other._is_wrapped_number:
+        if other.dtype not in _KEEPS[self.dtype] or (other.dtype is dtypes.bool and not bool_ok):
+            return None
+        return other.ndarray().astype(self.dtype.np_dtype)  # c10 casts the Scalar
+    if (
+        other.dtype is not self.dtype
+        or other._sizes != self._sizes
+        or other._strides != self._strides
+        or other.device is not CPU
+    ):
+        return None
+    return other.ndarray()
+
+
+def _binary(ufunc, allowed, self, other, into, bool_ok=True):
+    if (
+        self.dtype not in allowed
+        or self.device is not CPU
+        or self._is_wrapped_number
+        or self._strides != contiguous_strides(self._sizes)
+    ):
+        return None
+    operand = _other_operand(self, other, bool_ok)
+    if operand is None:
+        return None
+    token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
+    try:
+        if into is None:
+            return Tensor._wrap(ufunc(self.ndarray(), operand), self.dtype)
+        values = self.ndarray()
+        ufunc(values, operand, out=values)
+        return into
+    finally:
+        _errors.reset(token)
+
+
+def add(self, other, alpha, into=None):
+    if alpha.__class__ is not int or alpha != 1:
+        return None
+    return _binary(np.add, _ARITHMETIC, self, other, into)
+
+
+def sub(self, other, alpha, into=None):
+    if alpha.__class__ is not int or alpha != 1:
+        return None
+    return _binary(np.subtract, _ARITHMETIC, self, other, into, bool_ok=False)  # sub_check
+
+
+def mul(self, other, into=None):
+    return _binary(np.multiply, _ARITHMETIC, self, other, into)
+
+
+def div(self, other, rounding_mode=None, into=None):
+    if rounding_mode is not None:
+        return None
+    return _binary(np.true_divide, _FLOATING, self, other, into)

@@ -7,24 +7,22 @@ Target (issue 4): ember at most 2x PyTorch per step.
 from __future__ import annotations
 
 import sys
-import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mlp_digits  # noqa: E402
+from bench_custom_ops import per_call  # noqa: E402
 
 import ember  # noqa: E402
 
 
-def per_step(lib) -> float:
+def _step(lib):
     x_train, y_train, _, _ = mlp_digits.load_split()
     params = mlp_digits.init_params(lib)
     x = lib.tensor(x_train[:128])
     y = lib.tensor(y_train[:128])
-    step = lambda: mlp_digits.sgd_step(lib, params, x, y, 0.1)  # noqa: E731
-    step()
-    return min(timeit.repeat(step, number=20, repeat=5)) / 20 * 1e6
+    return lambda: mlp_digits.sgd_step(lib, params, x, y, 0.1)
 
 
 def main() -> None:
@@ -33,13 +31,18 @@ def main() -> None:
     except ImportError:
         print("scikit-learn is not installed: skipped")
         return
-    ours = per_step(ember)
+    steps = {"ember": _step(ember)}
     try:
         import torch
+
+        steps["torch"] = _step(torch)
     except ImportError:
-        print(f"MLP step (batch 128): ember {ours:.0f} µs")
+        pass
+    times = per_call(steps, number=20, rounds=25)  # alternating rounds: the same noise for both
+    if "torch" not in times:
+        print(f"MLP step (batch 128): ember {times['ember']:.0f} µs")
         return
-    theirs = per_step(torch)
+    ours, theirs = times["ember"], times["torch"]
     print(
         f"MLP step (batch 128), µs: ember {ours:.0f}  torch {theirs:.0f}  ratio {ours / theirs:.2f}x"
     )

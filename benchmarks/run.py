@@ -1,13 +1,20 @@
 """`make bench`: run every benchmarks/bench_*.py module's main(), in name order.
 
-Benchmarks print; they are not tests. Each module owns one section.
+Benchmarks print; they are not tests. Each module owns one section. NumPy's
+BLAS and PyTorch run single-threaded (unless the environment says otherwise):
+the figures compare per-operator costs, and on a small shared machine
+multi-threaded BLAS mostly measures thread contention.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 import sys
+
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")  # before NumPy or PyTorch is imported
 
 
 def main() -> None:

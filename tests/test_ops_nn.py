@@ -290,6 +290,18 @@ def test_threshold_backward(data, dtype, threshold):
     assert meta.dtype is ember.ops.aten.threshold_backward(g_e, s_e, 0).dtype
 
 
+def test_threshold_backward_special_values():
+    """NaN and inf gradients are zeroed where self <= threshold; zeros keep their sign."""
+    grad = np.array([1.5, -2.0, np.nan, np.inf, -0.0, -0.0, -3.0, 4.0], np.float32)
+    values = np.array([1.0, 0.0, -1.0, -2.0, 1.0, -1.0, np.nan, 0.5], np.float32)
+    for dtype in ("float32", "float64"):
+        (g_e, g_t), (v_e, v_t) = pair(grad.astype(dtype)), pair(values.astype(dtype))
+        ours = at.threshold_backward(g_e, v_e, 0).numpy()
+        theirs = torch.ops.aten.threshold_backward(g_t, v_t, 0).numpy()
+        np.testing.assert_array_equal(ours, theirs)
+        np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))
+
+
 def test_softmax_implicit_dim_warning():
     x_e, x_t = pair(np.zeros((2, 3), np.float32))
     for name in ("softmax", "log_softmax"):

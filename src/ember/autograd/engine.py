@@ -15,6 +15,7 @@ import heapq
 
 from ember._c10.grad_mode import autograd_state
 
+from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
 
 _NOT_REQUIRING = "element {i} of tensors does not require grad and does not have a grad_fn"
@@ -33,20 +34,6 @@ class GraphRoot(Node):
 
     def apply(self, grads: list) -> tuple:
         return tuple(self._grads)
-
-
-def _sum_to(grad, shape: tuple):
-    """at::sum_to: sum a broadcast gradient back to `shape`."""
-    lead = len(grad._sizes) - len(shape)
-    dims = list(range(lead))
-    for i, size in enumerate(shape):
-        if size == 1 and grad._sizes[lead + i] != 1:
-            dims.append(lead + i)
-    if dims:
-        grad = grad.sum(dims, keepdim=True)
-    if lead:
-        grad = grad.view(list(shape))
-    return grad
 
 
 def _expandable(shape: tuple, target: tuple) -> bool:
@@ -68,11 +55,16 @@ def _validate_outputs(node: Node, grads) -> list:
             f"{len(edges)}, got {len(grads)})"
         )
     result = []
-    for index, (grad, (target, nr)) in enumerate(zip(grads, edges)):
+    index = -1
+    for grad, (target, nr) in zip(grads, edges):
+        index += 1
         if grad is None or target is None:
             result.append(grad if target is not None else None)
             continue
         metadata = target._input_metadata[nr]
+        if grad._sizes == metadata.shape and grad.dtype is metadata.dtype:
+            result.append(grad)  # the common case: nothing to sum or cast
+            continue
         if grad._sizes != metadata.shape:
             if not _expandable(metadata.shape, grad._sizes):
                 shape = "[" + ", ".join(str(s) for s in grad._sizes) + "]"
@@ -81,7 +73,7 @@ def _validate_outputs(node: Node, grads) -> list:
                     f"Function {node.name()} returned an invalid gradient at index {index} - "
                     f"got {shape} but expected shape compatible with {expected}"
                 )
-            grad = _sum_to(grad, metadata.shape)
+            grad = sum_to(grad, metadata.shape)
         if grad.dtype is not metadata.dtype:
             grad = grad.to(metadata.dtype)
         result.append(grad)

@@ -34,8 +34,8 @@ def sum_to(grad, sizes):
     dims = list(range(lead))
     dims += [lead + i for i, s in enumerate(sizes) if s == 1 and grad._sizes[lead + i] != 1]
     if dims:
-        grad = grad.sum(dims, keepdim=True)
-    return grad.view(list(sizes)) if lead else grad
+        grad = at.sum_dim_IntList(grad, dims, True, None)
+    return at.view(grad, list(sizes)) if lead else grad
 
 
 def restore_reduced_dims(grad, dim, keepdim: bool, ndim: int | None = None):
@@ -88,11 +88,11 @@ def scale_grad_by_count(grad, mask, dims):
 
 
 def mm_mat1_backward(grad, mat2, alpha=1):
-    return maybe_multiply(grad.mm(mat2.t()), alpha)
+    return maybe_multiply(at.mm(grad, at.t(mat2)), alpha)
 
 
 def mm_mat2_backward(grad, mat1, alpha=1):
-    return maybe_multiply(mat1.t().mm(grad), alpha)
+    return maybe_multiply(at.mm(at.t(mat1), grad), alpha)
 
 
 def maybe_multiply(tensor, factor):

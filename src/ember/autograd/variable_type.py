@@ -107,9 +107,10 @@ class GeneratedNode(Node):
     _saved_names: tuple[str, ...] = ()
 
     def release_variables(self) -> None:
+        found = self.__dict__
         for name in self._saved_names:
-            value = getattr(self, "_saved_" + name, None)
-            if isinstance(value, SavedVariable):
+            value = found.get("_saved_" + name)
+            if value.__class__ is SavedVariable:
                 value.release()
             elif isinstance(value, list):
                 for item in value:

@@ -113,7 +113,12 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     doc = " | ".join(s.declaration() for s in sigs)
     lines.append(f'    """{doc}"""')
     self_arg = ", self=self" if method else ""
-    if len(sigs) == 1:
+    if len(sigs) == 1 and method and not sigs[0].arguments:
+        # `t()`, `detach()`: the parser only has an error to give
+        lines.append("    if args or kwargs:")
+        lines.append(f"        {parser_name}.parse(args, kwargs{self_arg})")
+        lines += _overload_body(sigs[0], "    ", wrap=wrap)
+    elif len(sigs) == 1:
         lines.append(f"    v = {parser_name}.parse(args, kwargs{self_arg})[1]")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     else:

@@ -223,7 +223,8 @@ _parser_m_abs = PythonArgParser(
 
 def abs(self, *args, **kwargs):
     """abs()"""
-    v = _parser_m_abs.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_abs.parse(args, kwargs, self=self)
     return _op_abs.call(self)
 
 
@@ -237,7 +238,8 @@ _parser_m_abs_ = PythonArgParser(
 
 def abs_(self, *args, **kwargs):
     """abs_()"""
-    v = _parser_m_abs_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_abs_.parse(args, kwargs, self=self)
     return _op_abs_.call(self)
 
 
@@ -307,7 +309,8 @@ _parser_m_alias = PythonArgParser(
 
 def alias(self, *args, **kwargs):
     """alias()"""
-    v = _parser_m_alias.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_alias.parse(args, kwargs, self=self)
     return _op_alias.call(self)
 
 
@@ -553,7 +556,8 @@ _parser_m_cos = PythonArgParser(
 
 def cos(self, *args, **kwargs):
     """cos()"""
-    v = _parser_m_cos.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_cos.parse(args, kwargs, self=self)
     return _op_cos.call(self)
 
 
@@ -567,7 +571,8 @@ _parser_m_cos_ = PythonArgParser(
 
 def cos_(self, *args, **kwargs):
     """cos_()"""
-    v = _parser_m_cos_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_cos_.parse(args, kwargs, self=self)
     return _op_cos_.call(self)
 
 
@@ -609,7 +614,8 @@ _parser_m_detach = PythonArgParser(
 
 def detach(self, *args, **kwargs):
     """detach()"""
-    v = _parser_m_detach.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_detach.parse(args, kwargs, self=self)
     return _op_detach.call(self)
 
 
@@ -723,7 +729,8 @@ _parser_m_exp = PythonArgParser(
 
 def exp(self, *args, **kwargs):
     """exp()"""
-    v = _parser_m_exp.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_exp.parse(args, kwargs, self=self)
     return _op_exp.call(self)
 
 
@@ -737,7 +744,8 @@ _parser_m_exp_ = PythonArgParser(
 
 def exp_(self, *args, **kwargs):
     """exp_()"""
-    v = _parser_m_exp_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_exp_.parse(args, kwargs, self=self)
     return _op_exp_.call(self)
 
 
@@ -995,7 +1003,8 @@ _parser_m_isnan = PythonArgParser(
 
 def isnan(self, *args, **kwargs):
     """isnan()"""
-    v = _parser_m_isnan.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_isnan.parse(args, kwargs, self=self)
     return _op_isnan.call(self)
 
 
@@ -1045,7 +1054,8 @@ _parser_m_log = PythonArgParser(
 
 def log(self, *args, **kwargs):
     """log()"""
-    v = _parser_m_log.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_log.parse(args, kwargs, self=self)
     return _op_log.call(self)
 
 
@@ -1059,7 +1069,8 @@ _parser_m_log1p = PythonArgParser(
 
 def log1p(self, *args, **kwargs):
     """log1p()"""
-    v = _parser_m_log1p.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_log1p.parse(args, kwargs, self=self)
     return _op_log1p.call(self)
 
 
@@ -1073,7 +1084,8 @@ _parser_m_log1p_ = PythonArgParser(
 
 def log1p_(self, *args, **kwargs):
     """log1p_()"""
-    v = _parser_m_log1p_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_log1p_.parse(args, kwargs, self=self)
     return _op_log1p_.call(self)
 
 
@@ -1087,7 +1099,8 @@ _parser_m_log_ = PythonArgParser(
 
 def log_(self, *args, **kwargs):
     """log_()"""
-    v = _parser_m_log_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_log_.parse(args, kwargs, self=self)
     return _op_log_.call(self)
 
 
@@ -1143,7 +1156,8 @@ _parser_m_logical_not = PythonArgParser(
 
 def logical_not(self, *args, **kwargs):
     """logical_not()"""
-    v = _parser_m_logical_not.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_logical_not.parse(args, kwargs, self=self)
     return _op_logical_not.call(self)
 
 
@@ -1157,7 +1171,8 @@ _parser_m_logical_not_ = PythonArgParser(
 
 def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
-    v = _parser_m_logical_not_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_logical_not_.parse(args, kwargs, self=self)
     return _op_logical_not_.call(self)
 
 
@@ -1249,7 +1264,8 @@ _parser_m_mT = PythonArgParser(
 
 def mT(self, *args, **kwargs):
     """mT()"""
-    v = _parser_m_mT.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_mT.parse(args, kwargs, self=self)
     return _op_mT.call(self)
 
 
@@ -1515,7 +1531,8 @@ _parser_m_neg = PythonArgParser(
 
 def neg(self, *args, **kwargs):
     """neg()"""
-    v = _parser_m_neg.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_neg.parse(args, kwargs, self=self)
     return _op_neg.call(self)
 
 
@@ -1529,7 +1546,8 @@ _parser_m_neg_ = PythonArgParser(
 
 def neg_(self, *args, **kwargs):
     """neg_()"""
-    v = _parser_m_neg_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_neg_.parse(args, kwargs, self=self)
     return _op_neg_.call(self)
 
 
@@ -1637,7 +1655,8 @@ _parser_m_numpy_T = PythonArgParser(
 
 def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
-    v = _parser_m_numpy_T.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_numpy_T.parse(args, kwargs, self=self)
     return _op_numpy_T.call(self)
 
 
@@ -1733,7 +1752,8 @@ _parser_m_relu = PythonArgParser(
 
 def relu(self, *args, **kwargs):
     """relu()"""
-    v = _parser_m_relu.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_relu.parse(args, kwargs, self=self)
     return _op_relu.call(self)
 
 
@@ -1747,7 +1767,8 @@ _parser_m_relu_ = PythonArgParser(
 
 def relu_(self, *args, **kwargs):
     """relu_()"""
-    v = _parser_m_relu_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_relu_.parse(args, kwargs, self=self)
     return _op_relu_.call(self)
 
 
@@ -1839,7 +1860,8 @@ _parser_m_rsqrt = PythonArgParser(
 
 def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
-    v = _parser_m_rsqrt.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_rsqrt.parse(args, kwargs, self=self)
     return _op_rsqrt.call(self)
 
 
@@ -1853,7 +1875,8 @@ _parser_m_rsqrt_ = PythonArgParser(
 
 def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
-    v = _parser_m_rsqrt_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_rsqrt_.parse(args, kwargs, self=self)
     return _op_rsqrt_.call(self)
 
 
@@ -1917,7 +1940,8 @@ _parser_m_sigmoid = PythonArgParser(
 
 def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
-    v = _parser_m_sigmoid.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sigmoid.parse(args, kwargs, self=self)
     return _op_sigmoid.call(self)
 
 
@@ -1931,7 +1955,8 @@ _parser_m_sigmoid_ = PythonArgParser(
 
 def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
-    v = _parser_m_sigmoid_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sigmoid_.parse(args, kwargs, self=self)
     return _op_sigmoid_.call(self)
 
 
@@ -1945,7 +1970,8 @@ _parser_m_sign = PythonArgParser(
 
 def sign(self, *args, **kwargs):
     """sign()"""
-    v = _parser_m_sign.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sign.parse(args, kwargs, self=self)
     return _op_sign.call(self)
 
 
@@ -1959,7 +1985,8 @@ _parser_m_sign_ = PythonArgParser(
 
 def sign_(self, *args, **kwargs):
     """sign_()"""
-    v = _parser_m_sign_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sign_.parse(args, kwargs, self=self)
     return _op_sign_.call(self)
 
 
@@ -1973,7 +2000,8 @@ _parser_m_sin = PythonArgParser(
 
 def sin(self, *args, **kwargs):
     """sin()"""
-    v = _parser_m_sin.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sin.parse(args, kwargs, self=self)
     return _op_sin.call(self)
 
 
@@ -1987,7 +2015,8 @@ _parser_m_sin_ = PythonArgParser(
 
 def sin_(self, *args, **kwargs):
     """sin_()"""
-    v = _parser_m_sin_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sin_.parse(args, kwargs, self=self)
     return _op_sin_.call(self)
 
 
@@ -2079,7 +2108,8 @@ _parser_m_sqrt = PythonArgParser(
 
 def sqrt(self, *args, **kwargs):
     """sqrt()"""
-    v = _parser_m_sqrt.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sqrt.parse(args, kwargs, self=self)
     return _op_sqrt.call(self)
 
 
@@ -2093,7 +2123,8 @@ _parser_m_sqrt_ = PythonArgParser(
 
 def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
-    v = _parser_m_sqrt_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_sqrt_.parse(args, kwargs, self=self)
     return _op_sqrt_.call(self)
 
 
@@ -2244,7 +2275,8 @@ _parser_m_t = PythonArgParser(
 
 def t(self, *args, **kwargs):
     """t()"""
-    v = _parser_m_t.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_t.parse(args, kwargs, self=self)
     return _op_t.call(self)
 
 
@@ -2258,7 +2290,8 @@ _parser_m_t_ = PythonArgParser(
 
 def t_(self, *args, **kwargs):
     """t_()"""
-    v = _parser_m_t_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_t_.parse(args, kwargs, self=self)
     return _op_t_.call(self)
 
 
@@ -2272,7 +2305,8 @@ _parser_m_tanh = PythonArgParser(
 
 def tanh(self, *args, **kwargs):
     """tanh()"""
-    v = _parser_m_tanh.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_tanh.parse(args, kwargs, self=self)
     return _op_tanh.call(self)
 
 
@@ -2286,7 +2320,8 @@ _parser_m_tanh_ = PythonArgParser(
 
 def tanh_(self, *args, **kwargs):
     """tanh_()"""
-    v = _parser_m_tanh_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_tanh_.parse(args, kwargs, self=self)
     return _op_tanh_.call(self)
 
 
@@ -2539,7 +2574,8 @@ _parser_m_zero_ = PythonArgParser(
 
 def zero_(self, *args, **kwargs):
     """zero_()"""
-    v = _parser_m_zero_.parse(args, kwargs, self=self)[1]
+    if args or kwargs:
+        _parser_m_zero_.parse(args, kwargs, self=self)
     return _op_zero_.call(self)
 
 

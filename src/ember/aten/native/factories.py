@@ -60,6 +60,9 @@ _CPP_NAMES = {
 }  # fmt: skip
 
 
+_NATIVE_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
+
+
 @functools.cache
 def _limits(dtype):
     if dtype.is_complex:
@@ -98,7 +101,7 @@ def checked_value(value, dtype):
         raise RuntimeError(
             f"value cannot be converted to type {_CPP_NAMES[dtype]} without overflow"
         )
-    if value.__class__ is float and dtype.is_floating_point:
+    if (value.__class__ is float or value.__class__ is int) and dtype in _NATIVE_FLOATS:
         return dtype.np_dtype.type(value)  # in range (checked above): no wrap to care about
     if isinstance(value, complex) and not dtype.is_complex:
         value = value.real

@@ -230,6 +230,9 @@ def relu_(self):
     return at.clamp_(self, 0, None)
 
 
+_SAME_SIZE_BITS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+
+
 @ufunc.quiet
 def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> None:
     """grad where self > threshold, else 0 (threshold_kernel with value 0)."""
@@ -239,8 +242,23 @@ def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> No
     grad = operand(grad_output)
     values = operand(self)
     limit = checked_value(threshold, compute)
-    kept = np.where(values <= limit, np.zeros((), compute.np_dtype), grad)
-    np.copyto(grad_input.ndarray(), kept, casting="unsafe")
+    keep = values <= limit
+    np.logical_not(keep, out=keep)  # NaN in self keeps its gradient, as `x <= t ? 0 : g`
+    target = grad_input.ndarray()
+    bits = _SAME_SIZE_BITS.get(compute.np_dtype)
+    if (
+        bits is not None
+        and grad.dtype == target.dtype == compute.np_dtype
+        and (grad.shape == target.shape)
+    ):
+        # grad's bits AND all-ones (keep) or zero (+0.0): exact for every value, NaN and -0.0
+        # included, and cheaper than np.where
+        mask = keep.astype(bits)
+        np.negative(mask, out=mask)
+        np.bitwise_and(grad.view(bits), mask, out=target.view(bits))
+    else:
+        kept = np.where(keep, grad, np.zeros((), compute.np_dtype))
+        np.copyto(target, kept, casting="unsafe")
 
 
 def isnan(self):

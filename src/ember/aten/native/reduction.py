@@ -87,7 +87,9 @@ def sum(self, dtype):  # noqa: A001 (aten's name)
 
 def sum_IntList_out(meta, self, dim, keepdim, dtype, out) -> None:  # noqa: N802
     axes = reduced_axes(self, dim)
-    values = np.sum(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
+    # add.reduce is np.sum without its Python wrapper (the input is already in the
+    # compute dtype, so no small-int upcast is lost)
+    values = np.add.reduce(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
     store(out, values)
 
 

@@ -21,15 +21,21 @@ except ImportError:  # the PyTorch columns are left out
     torch = None
 
 
-def per_call(fn, number: int) -> float:
-    """Best per-call CPU time of this process in microseconds over several repeats.
+def per_call(fns: dict, number: int, rounds: int = 15) -> dict[str, float]:
+    """Best per-call CPU time of each function in microseconds, in alternating rounds.
 
-    CPU time rather than wall time: on a shared, loaded machine wall time swings
-    2-3x between repeats, while all three libraries run single-threaded here
-    (large NumPy ops may use BLAS threads, which CPU time also counts).
+    Alternating rounds put the libraries under the same machine noise. CPU time
+    rather than wall time: on a shared, loaded machine wall time swings 2-3x,
+    while all three libraries run single-threaded here (benchmarks/run.py).
     """
-    fn()
-    return min(timeit.repeat(fn, number=number, repeat=7, timer=time.process_time)) / number * 1e6
+    best = dict.fromkeys(fns, float("inf"))
+    for fn in fns.values():
+        fn()
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            seconds = timeit.timeit(fn, number=number, timer=time.process_time)
+            best[name] = min(best[name], seconds / number * 1e6)
+    return best
 
 
 def _row(name: str, times: dict[str, float]) -> str:
@@ -70,10 +76,10 @@ def tiny_ops() -> list[str]:
         ta, tb, tm = torch.from_numpy(a_np), torch.from_numpy(b_np), torch.from_numpy(m_np)
     rows = []
     for name, (ours, theirs, numpy_fn) in cases.items():
-        times = {"ember": per_call(ours, 20000), "numpy": per_call(numpy_fn, 20000)}
+        fns = {"ember": ours, "numpy": numpy_fn}
         if theirs is not None:
-            times["torch"] = per_call(theirs, 20000)
-        rows.append(_row(name, times))
+            fns["torch"] = theirs
+        rows.append(_row(name, per_call(fns, 5000)))
     return rows
 
 
@@ -89,7 +95,7 @@ def large_ops() -> list[str]:
         "mm, 512x512 float32": (lambda: ember.mm(m, m), lambda: np.matmul(m_np, m_np)),
     }
     for name, (ours, numpy_fn) in cases.items():
-        rows.append(_row(name, {"ember": per_call(ours, 20), "numpy": per_call(numpy_fn, 20)}))
+        rows.append(_row(name, per_call({"ember": ours, "numpy": numpy_fn}, 10)))
     return rows
 
 

@@ -241,7 +241,12 @@ def test_mutated_schemas_raise_only_runtime_error(text, edits):
     mistyped = any(
         isinstance(a.default_value, str) and "str" not in str(a.type) for a in schema.arguments
     )
-    if "$" not in printed and not mistyped:
+    # Non-ASCII bytes of a string default print as torch prints them, in octal computed on
+    # a signed char (`é` prints as `\0)+\/.)`), which no parser reads back.
+    non_ascii = any(
+        isinstance(a.default_value, str) and not a.default_value.isascii() for a in schema.arguments
+    )
+    if "$" not in printed and not mistyped and not non_ascii:
         assert str(parse_schema(printed)) == printed
 
 

@@ -87,3 +87,29 @@ def test_operators_through_the_fast_path_keep_versions_and_autograd():
     b.add_(ember.ones(3))
     b.mul_(4)
     assert b._version == 2 and b.tolist() == [4.0, 4.0, 4.0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided", "empty"])
+def test_mm_fast_path_matches_the_general_path(dtype, layout):
+    rng = np.random.default_rng(0)
+    shapes = {"empty": ((2, 0), (0, 3))}.get(layout, ((3, 4), (4, 5)))
+    a = ember.tensor(rng.standard_normal(shapes[0]), dtype=getattr(ember, dtype))
+    b = ember.tensor(rng.standard_normal(shapes[1]), dtype=getattr(ember, dtype))
+    if layout == "transposed":
+        a, b = a.t().contiguous().t(), b.t().contiguous().t()
+    if layout == "strided":
+        a = ember.tensor(rng.standard_normal((3, 8)), dtype=a.dtype)[:, ::2]
+    fast = UF.mm(a, b)
+    meta = M.mm(a, b)
+    reference = meta.allocate()
+    ember.aten.native.mm_out(meta, a, b, reference)
+    assert fast.stride() == reference.stride() and fast.dtype is reference.dtype
+    np.testing.assert_array_equal(fast.numpy(), reference.numpy())
+
+
+def test_mm_general_path_keeps_its_errors():
+    assert UF.mm(ember.ones(2, 3), ember.ones(2, 3)) is None  # the meta function words it
+    assert UF.mm(ember.ones(2, 3), ember.ones(3, 2, dtype=ember.float64)) is None
+    assert UF.mm(ember.ones(2, 3, dtype=ember.int64), ember.ones(3, 2, dtype=ember.int64)) is None
+    assert UF.mm(ember.ones(3), ember.ones(3, 2)) is None

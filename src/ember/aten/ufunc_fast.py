@@ -1,7 +1,7 @@
-"""Fast paths of the arithmetic ufuncs for operands that need no TensorIterator.
+"""Fast paths of the arithmetic ufuncs (and mm) for operands that need no TensorIterator.
 
 Layer: aten (CPU backend). In: the inputs of add / sub / mul / div (and their
-in-place forms) as the generated CPU kernels receive them. Out: the result
+in-place forms) and of mm, as the generated CPU kernels receive them. Out: the result
 tensor, or None when the call is not one of the cases below, and the
 generated kernel goes on to the meta function, allocation and the ufunc
 formula (see Note [Structured kernels] and Note [Arithmetic fast paths]).
@@ -19,7 +19,8 @@ number is cast to it (as c10 casts the Scalar). The fast path checks those
 conditions in a handful of attribute reads and calls the NumPy ufunc
 directly; anything else (other dtypes, broadcasting, strides, meta tensors,
 alpha != 1, a rounding mode, number on the left) takes the general path, so
-errors and corner cases stay where they are written.
+errors and corner cases stay where they are written. mm of two float32 or
+float64 matrices that fit is np.matmul straight into a fresh contiguous result.
 """
 
 from __future__ import annotations
@@ -101,3 +102,18 @@ def div(self, other, rounding_mode=None, into=None):
     if rounding_mode is not None:
         return None
     return _binary(np.true_divide, _FLOATING, self, other, into)
+
+
+def mm(self, mat2):
+    sizes, other = self._sizes, mat2._sizes
+    if (
+        len(sizes) != 2
+        or len(other) != 2
+        or sizes[1] != other[0]
+        or self.dtype is not mat2.dtype
+        or self.dtype not in _FLOATING
+        or self.device is not CPU
+        or mat2.device is not CPU
+    ):
+        return None
+    return Tensor._wrap(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)

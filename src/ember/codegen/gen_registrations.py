@@ -48,18 +48,20 @@ def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) 
     return f"N.{out.dispatch['CPU']}({args})"
 
 
-# ufunc formulas with a fast path in aten/ufunc_fast.py (Note [Arithmetic fast paths]):
-# the functional and in-place kernels try it first.
-FAST_PATHS = ("add", "sub", "mul", "div")
+# ufunc formulas (or CPU kernels) with a fast path in aten/ufunc_fast.py (Note [Arithmetic
+# fast paths]): the functional and in-place kernels try it first.
+FAST_PATHS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "mm_out": "mm"}
 
 
 def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> list[str]:
-    formula = group.out.ufunc_inner_loop.get("Generic")
-    if formula not in FAST_PATHS:
+    out = group.out
+    implementation = out.ufunc_inner_loop.get("Generic") or out.dispatch.get("CPU")
+    fast = FAST_PATHS.get(implementation)
+    if fast is None:
         return []
     args = ", ".join(inputs + ([f"into={into}"] if into else []))
     return [
-        f"    fast = UF.{formula}({args})",
+        f"    fast = UF.{fast}({args})",
         "    if fast is not None:",
         "        return fast",
     ]

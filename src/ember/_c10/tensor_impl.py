@@ -297,7 +297,7 @@ class TensorImpl:
                 self.dtype.np_dtype,
                 storage.data,
                 self._storage_offset * itemsize,
-                tuple(stride * itemsize for stride in self._strides),
+                tuple([stride * itemsize for stride in self._strides]),
             )
             self._array = array
         return array

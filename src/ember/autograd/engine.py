@@ -120,11 +120,6 @@ def _needed(root: Node, targets: set[Node]) -> set[Node]:
     return needed
 
 
-def _has_tensor_pre_hooks(node: Node) -> bool:
-    found = node.__dict__
-    return "_tensor_pre_hooks" in found or "_retains_grad_hooks" in found
-
-
 def _call_pre_hooks(node: Node, inputs: list) -> list:
     tensor_hooks = node.__dict__.get("_tensor_pre_hooks")
     if tensor_hooks:
@@ -199,7 +194,8 @@ def run_backward(
             inputs_of_node = buffers.pop(node, None)
             if inputs_of_node is None:
                 inputs_of_node = [None] * len(node._input_metadata)
-            if node._pre_hooks or _has_tensor_pre_hooks(node):
+            found = node.__dict__
+            if node._pre_hooks or "_tensor_pre_hooks" in found or "_retains_grad_hooks" in found:
                 inputs_of_node = _call_pre_hooks(node, inputs_of_node)
             if capture:
                 for nr, grad in enumerate(inputs_of_node):

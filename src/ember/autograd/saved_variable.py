@@ -58,7 +58,8 @@ class SavedVariable:
         if tensor._is_inference:
             raise RuntimeError(_INFERENCE)
         self._tensor = tensor
-        self._version = tensor._version
+        counter = tensor._version_counter  # tensor._version, without the property
+        self._version = 0 if counter is None else counter.version
         self._is_output = is_output
         self._output_nr = tensor._output_nr
         self._was_leaf = tensor._grad_fn is None
@@ -72,7 +73,8 @@ class SavedVariable:
         tensor = self._tensor
         if tensor is None:
             return None
-        current = tensor._version
+        counter = tensor._version_counter
+        current = 0 if counter is None else counter.version
         if current != self._version:
             raise RuntimeError(self._version_error(tensor, node, current))
         return tensor

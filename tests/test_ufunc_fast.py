@@ -36,12 +36,14 @@ TAKEN = [
 
 
 @pytest.mark.parametrize("name, dtype, make, extra", TAKEN)
-@pytest.mark.parametrize("other_kind", ["tensor", "int", "float", "bool"])
+@pytest.mark.parametrize("other_kind", ["tensor", "bias", "int", "float", "bool"])
 def test_fast_path_matches_the_general_path(name, dtype, make, extra, other_kind):
     dtype = getattr(ember, dtype)
     self = make(dtype)
     if other_kind == "tensor":
         other = self.flip(0).contiguous()
+    elif other_kind == "bias":
+        other = self[0].contiguous() if self.dim() > 1 else self.flip(0).contiguous()
     else:
         other = scalar_to_tensor({"int": 3, "float": 0.1, "bool": True}[other_kind])
     fast = getattr(UF, name)(self, other, *extra)
@@ -66,7 +68,9 @@ def test_fast_path_matches_the_general_path(name, dtype, make, extra, other_kind
 
 def test_the_general_path_handles_everything_else():
     a = ember.ones(2, 3)
-    assert UF.add(a, ember.ones(3), 1) is None  # broadcasting
+    assert UF.add(a, ember.ones(2, 1), 1) is None  # broadcasting other than a bias
+    assert UF.add(ember.ones(3), a, 1) is None  # the bias on the left
+    assert UF.add(a, ember.ones(6)[::2], 1) is None  # a strided bias
     assert UF.add(a, a, 2) is None  # alpha
     assert UF.add(a.t(), a.t(), 1) is None  # non-contiguous
     assert UF.add(a, ember.ones(2, 3, dtype=ember.float64), 1) is None  # promotion

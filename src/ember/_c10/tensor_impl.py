@@ -353,6 +353,8 @@ def make_view(base, sizes, strides, storage_offset):
 
 
 def is_contiguous_strides(sizes, strides) -> bool:
+    if _CONTIGUOUS_STRIDES.get(sizes) == strides:
+        return True  # exactly row-major (the common case, one dict lookup)
     if 0 in sizes:
         return True
     expected = 1

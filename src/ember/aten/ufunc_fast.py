@@ -8,19 +8,22 @@ formula (see Note [Structured kernels] and Note [Arithmetic fast paths]).
 
 Note [Arithmetic fast paths]
 ----------------------------
-Most arithmetic in a model is either two tensors with one dtype and one
-contiguous layout (`a + b`), or a tensor and a Python number (`grad * lr`,
-wrapped into a 0-dim tensor as PyTorch does). For those, everything the
-meta function works out is known in advance: the broadcast shape is the
-tensor's, the common dtype is the tensor's (a Python number never lifts a
-floating tensor's dtype, nor an int one's when it is an int or a bool), the
-output is contiguous, and NumPy computes in exactly that dtype once the
-number is cast to it (as c10 casts the Scalar). The fast path checks those
-conditions in a handful of attribute reads and calls the NumPy ufunc
-directly; anything else (other dtypes, broadcasting, strides, meta tensors,
-alpha != 1, a rounding mode, number on the left) takes the general path, so
-errors and corner cases stay where they are written. mm of two float32 or
-float64 matrices that fit is np.matmul straight into a fresh contiguous result.
+Most arithmetic in a model is two tensors with one dtype and one contiguous
+layout (`a + b`), a contiguous tensor and a bias whose shape is a suffix of
+its own (`x @ w + b`), or a tensor and a Python number (`grad * lr`, wrapped
+into a 0-dim tensor as PyTorch does). For those, everything the meta
+function works out is known in advance: the broadcast shape is the tensor's;
+the output is contiguous (exactly contiguous operands never make
+TensorIterator reorder dims); the common dtype is the tensor's (a Python
+number never lifts a floating tensor's dtype, nor an int one's when it is an
+int or a bool); and NumPy computes in exactly that dtype once the number is
+cast to it (as c10 casts the Scalar). The fast path checks those conditions
+in a handful of attribute reads and calls the NumPy ufunc directly; anything
+else (other dtypes, other broadcasts, strides, meta tensors, alpha != 1, a
+rounding mode, the number or the smaller tensor on the left) takes the
+general path, so errors and corner cases stay where they are written. mm of
+two float32 or float64 matrices that fit is np.matmul straight into a fresh
+contiguous result.
 """
 
 from __future__ import annotations
@@ -50,14 +53,21 @@ def _other_operand(self, other, bool_ok):
         if other.dtype not in _KEEPS[self.dtype] or (other.dtype is dtypes.bool and not bool_ok):
             return None
         return other.ndarray().astype(self.dtype.np_dtype)  # c10 casts the Scalar
-    if (
-        other.dtype is not self.dtype
-        or other._sizes != self._sizes
-        or other._strides != self._strides
-        or other.device is not CPU
-    ):
+    if other.dtype is not self.dtype or other.device is not CPU:
         return None
-    return other.ndarray()
+    sizes, other_sizes = self._sizes, other._sizes
+    if other_sizes == sizes:
+        return other.ndarray() if other._strides == self._strides else None
+    # a bias: a contiguous `other` whose shape is a suffix of self's broadcasts along
+    # the leading dims, and the (contiguous) output keeps self's shape
+    n = len(other_sizes)
+    if (
+        n < len(sizes)
+        and sizes[len(sizes) - n :] == other_sizes
+        and other._strides == contiguous_strides(other_sizes)
+    ):
+        return other.ndarray()
+    return None
 
 
 def _binary(ufunc, allowed, self, other, into, bool_ok=True):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from ember._c10.grad_mode import autograd_state
+from ember._c10.tensor_impl import contiguous_strides
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
 # References to a gradient that only the engine handed over: the caller's local,
@@ -54,6 +55,9 @@ def accumulate_grad(variable, grad, *, stealable: bool = False) -> None:
 def obeys_layout_contract(grad, variable) -> bool:
     """The gradient layout contract: a dense variable's grad has its strides (size-1 dims
     aside, where a 0 stride betrays an expanded view); otherwise the grad is contiguous."""
+    strides = variable._strides
+    if grad._strides == strides == contiguous_strides(variable._sizes) and 0 not in strides:
+        return True  # both row-major: the contract holds (the common case)
     if is_non_overlapping_and_dense(variable):
         for size, stride, wanted in zip(grad._sizes, grad._strides, variable._strides):
             if (stride != wanted) if size != 1 else (stride == 0):

@@ -10,7 +10,7 @@ c10/core/MemoryFormat.h (get_channels_last_strides_*), ATen/ExpandUtils.cpp
 from __future__ import annotations
 
 from ember._c10.device import CPU, META, as_device
-from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tensor_impl import contiguous_strides, is_contiguous_strides
 from ember.aten.tensor_iterator import output_strides
 
 __all__: list[str] = []
@@ -53,8 +53,8 @@ def is_non_overlapping_and_dense(t) -> bool:
     """is_non_overlapping_and_dense: empty tensors are; else _compute_non_overlapping_and_dense
     (c10/core/Contiguity.h), where dims of size < 2 sort last and end the check."""
     sizes, strides = t._sizes, t._strides
-    if 0 in sizes:  # an empty tensor counts as contiguous (refresh_contiguous)
-        return True
+    if is_contiguous_strides(sizes, strides) or 0 in sizes:
+        return True  # row-major is dense; an empty tensor counts as contiguous
     if len(sizes) == 1:
         return sizes[0] < 2 or strides[0] == 1
     order = sorted(

@@ -76,7 +76,7 @@ def _plain_targets(self, target, weight, ignore_index):
     targets = target.ndarray().reshape(-1)
     if targets.dtype != np.int64:
         return None
-    low, high = targets.min(), targets.max()
+    low, high = np.minimum.reduce(targets), np.maximum.reduce(targets)
     if low < 0 or high >= self._sizes[1] or low <= ignore_index <= high:
         return None  # the general path words the error (or skips the ignored rows)
     return targets

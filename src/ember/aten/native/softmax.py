@@ -66,7 +66,12 @@ def _softmax_out(meta, self, dim, half_to_float, out) -> None:
 def _log_softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("log_softmax", self, wrap_dim(dim, self.dim()))
     shifted, axis = _shifted(self, dim)
-    store(out, shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)))
+    total = np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
+    target = out.ndarray()
+    if target.dtype == shifted.dtype == total.dtype and target.shape == shifted.shape:
+        np.subtract(shifted, total, out=target)  # straight into the output
+    else:
+        store(out, shifted - total)
 
 
 def _backward_operands(grad_output, output, dim, grad_input):

@@ -76,8 +76,9 @@ def _plain_targets(self, target, weight, ignore_index):
     targets = target.ndarray().reshape(-1)
     if targets.dtype != np.int64:
         return None
-    low, high = np.minimum.reduce(targets), np.maximum.reduce(targets)
-    if low < 0 or high >= self._sizes[1] or low <= ignore_index <= high:
+    n_classes = self._sizes[1]
+    # read as unsigned, a negative target is huge: one reduce bounds-checks both sides
+    if np.maximum.reduce(targets.view(np.uint64)) >= n_classes or 0 <= ignore_index < n_classes:
         return None  # the general path words the error (or skips the ignored rows)
     return targets
 

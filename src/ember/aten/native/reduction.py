@@ -65,6 +65,9 @@ def reduced_axes(self, dim, allow_empty_dims: bool = False) -> tuple:
 def store(out, values) -> None:
     """Write a NumPy result into an out tensor's view (casting to its dtype)."""
     target = out.ndarray()
+    if values.__class__ is np.ndarray and values.shape == target.shape:
+        np.copyto(target, values, casting="unsafe")  # the common case: no temporary
+        return
     target[...] = np.asarray(values).astype(target.dtype, copy=False).reshape(target.shape)
 
 

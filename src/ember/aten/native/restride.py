@@ -35,7 +35,7 @@ __all__ = [
 
 
 def _restrided(self, sizes, strides, storage_offset=None):
-    return at.as_strided(self, list(sizes), list(strides), storage_offset)
+    return at.as_strided(self, tuple(sizes), tuple(strides), storage_offset)
 
 
 def transpose_int(self, dim0, dim1):  # noqa: N802 (kernel names follow overloads)

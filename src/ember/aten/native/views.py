@@ -183,8 +183,9 @@ def as_strided(self, size, stride, storage_offset):
 
 def checked_strided_geometry(self, size, stride, storage_offset):
     """setStrided's checks: the geometry must fit the storage (not checked on meta)."""
-    sizes = tuple(map(int, size))
-    strides = tuple(map(int, stride))
+    # restride kernels pass tuples of Python ints; anything else is converted
+    sizes = size if size.__class__ is tuple else tuple(map(int, size))
+    strides = stride if stride.__class__ is tuple else tuple(map(int, stride))
     offset = self._storage_offset if storage_offset is None else int(storage_offset)
     if len(sizes) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")

@@ -45,6 +45,18 @@ def resize_output(out, sizes, strides=None) -> None:
         out._adopt_storage_of(fresh)
 
 
+def _fresh(spec):
+    np_dtype = spec.dtype.np_dtype
+    if (
+        spec.device is CPU
+        and np_dtype is not None
+        and spec.strides == contiguous_strides(spec.sizes)
+    ):
+        # The common case, a contiguous CPU output: straight from NumPy.
+        return Tensor._wrap(np.empty(spec.sizes, np_dtype), spec.dtype)
+    return empty_tensor(spec.sizes, spec.dtype, spec.device, spec.strides)
+
+
 class StructuredMeta:
     """Outputs described by a meta function, plus the dtype the op computes in."""
 
@@ -63,12 +75,8 @@ class StructuredMeta:
         """The functional variant: fresh outputs as the meta function describes them."""
         specs = self.specs
         if len(specs) == 1:
-            spec = specs[0]
-            if spec.device is CPU and spec.strides == contiguous_strides(spec.sizes):
-                # The common case, one contiguous CPU output: straight from NumPy.
-                return Tensor._wrap(np.empty(spec.sizes, spec.dtype.np_dtype), spec.dtype)
-            return empty_tensor(spec.sizes, spec.dtype, spec.device, spec.strides)
-        return tuple(empty_tensor(s.sizes, s.dtype, s.device, s.strides) for s in specs)
+            return _fresh(specs[0])
+        return tuple([_fresh(spec) for spec in specs])
 
     def check_inplace(self, self_tensor) -> None:
         """The in-place variant: `self` must already have the output's shape and a castable dtype."""

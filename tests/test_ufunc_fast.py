@@ -117,3 +117,28 @@ def test_mm_general_path_keeps_its_errors():
     assert UF.mm(ember.ones(2, 3), ember.ones(3, 2, dtype=ember.float64)) is None
     assert UF.mm(ember.ones(2, 3, dtype=ember.int64), ember.ones(3, 2, dtype=ember.int64)) is None
     assert UF.mm(ember.ones(3), ember.ones(3, 2)) is None
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dims, keepdim", [([0], True), ([1], False), ([-1, 0], False),
+                                           ([0, 2], True), ([2, 1, 0], False)])  # fmt: skip
+def test_sum_fast_path_matches_the_general_path(dtype, dims, keepdim):
+    rng = np.random.default_rng(1)
+    a = ember.tensor(rng.standard_normal((4, 3, 5)), dtype=getattr(ember, dtype))
+    fast = UF.sum_dim(a, dims, keepdim, None)
+    meta = M.sum_dim_IntList(a, dims, keepdim, None)
+    reference = meta.allocate()
+    ember.aten.native.sum_IntList_out(meta, a, dims, keepdim, None, reference)
+    assert fast.shape == reference.shape and fast.stride() == reference.stride()
+    assert fast.dtype is reference.dtype
+    np.testing.assert_array_equal(fast.numpy(), reference.numpy())
+
+
+def test_sum_general_path_keeps_its_errors_and_options():
+    a = ember.ones(2, 3)
+    assert UF.sum_dim(a, [0, 0], False, None) is None  # "appears multiple times"
+    assert UF.sum_dim(a, [2], False, None) is None  # out of range
+    assert UF.sum_dim(a, [], False, None) is None  # every dim
+    assert UF.sum_dim(a, [0], False, ember.float64) is None  # a dtype
+    assert UF.sum_dim(a.t(), [0], False, None) is None  # non-contiguous
+    assert UF.sum_dim(ember.ones(2, 3, dtype=ember.int64), [0], False, None) is None

@@ -1,10 +1,11 @@
-"""Fast paths of the arithmetic ufuncs (and mm) for operands that need no TensorIterator.
+"""Fast paths of the arithmetic ufuncs (mm, sum) for operands that need no TensorIterator.
 
 Layer: aten (CPU backend). In: the inputs of add / sub / mul / div (and their
-in-place forms) and of mm, as the generated CPU kernels receive them. Out: the result
-tensor, or None when the call is not one of the cases below, and the
-generated kernel goes on to the meta function, allocation and the ufunc
-formula (see Note [Structured kernels] and Note [Arithmetic fast paths]).
+in-place forms), of mm and of sum.dim_IntList, as the generated CPU kernels
+receive them. Out: the result tensor, or None when the call is not one of the
+cases below, and the generated kernel goes on to the meta function,
+allocation and the formula (see Note [Structured kernels] and Note
+[Arithmetic fast paths]).
 
 Note [Arithmetic fast paths]
 ----------------------------
@@ -23,7 +24,8 @@ else (other dtypes, other broadcasts, strides, meta tensors, alpha != 1, a
 rounding mode, the number or the smaller tensor on the left) takes the
 general path, so errors and corner cases stay where they are written. mm of
 two float32 or float64 matrices that fit is np.matmul straight into a fresh
-contiguous result.
+contiguous result, and sum over distinct, in-range dims of a contiguous
+float32 or float64 tensor (no dtype) is one np.add.reduce.
 """
 
 from __future__ import annotations
@@ -127,3 +129,28 @@ def mm(self, mat2):
     ):
         return None
     return Tensor._wrap(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
+
+
+def sum_dim(self, dim, keepdim, dtype):
+    if (
+        dtype is not None
+        or not dim
+        or self.dtype not in _FLOATING
+        or self.device is not CPU
+        or self._strides != contiguous_strides(self._sizes)
+    ):
+        return None
+    ndim = len(self._sizes)
+    axes = []
+    for d in dim:
+        if d.__class__ is not int or not -ndim <= d < ndim:
+            return None  # the meta function words the error
+        axes.append(d + ndim if d < 0 else d)
+    if len(set(axes)) != len(axes):
+        return None
+    token = _errors.set(_SILENT)  # an overflow to inf stays quiet, as in PyTorch
+    try:
+        total = np.add.reduce(self.ndarray(), axis=tuple(axes), keepdims=keepdim)
+    finally:
+        _errors.reset(token)
+    return Tensor._wrap(np.asarray(total), self.dtype)

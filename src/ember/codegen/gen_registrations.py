@@ -50,7 +50,8 @@ def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) 
 
 # ufunc formulas (or CPU kernels) with a fast path in aten/ufunc_fast.py (Note [Arithmetic
 # fast paths]): the functional and in-place kernels try it first.
-FAST_PATHS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "mm_out": "mm"}
+FAST_PATHS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "mm_out": "mm",
+              "sum_IntList_out": "sum_dim"}  # fmt: skip
 
 
 def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> list[str]:

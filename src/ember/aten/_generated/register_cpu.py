@@ -764,6 +764,9 @@ def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input
 
 
 def sum_dim_IntList(self, dim, keepdim, dtype):
+    fast = UF.sum_dim(self, dim, keepdim, dtype)
+    if fast is not None:
+        return fast
     meta = M.sum_dim_IntList(self, dim, keepdim, dtype)
     out = meta.allocate()
     N.sum_IntList_out(meta, self, dim, keepdim, dtype, out)

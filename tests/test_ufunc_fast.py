@@ -121,7 +121,8 @@ def test_mm_general_path_keeps_its_errors():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("dims, keepdim", [([0], True), ([1], False), ([-1, 0], False),
-                                           ([0, 2], True), ([2, 1, 0], False)])  # fmt: skip
+                                           ([0, 2], True), ([2, 1, 0], False), ([], False),
+                                           (None, True)])  # fmt: skip
 def test_sum_fast_path_matches_the_general_path(dtype, dims, keepdim):
     rng = np.random.default_rng(1)
     a = ember.tensor(rng.standard_normal((4, 3, 5)), dtype=getattr(ember, dtype))
@@ -138,7 +139,7 @@ def test_sum_general_path_keeps_its_errors_and_options():
     a = ember.ones(2, 3)
     assert UF.sum_dim(a, [0, 0], False, None) is None  # "appears multiple times"
     assert UF.sum_dim(a, [2], False, None) is None  # out of range
-    assert UF.sum_dim(a, [], False, None) is None  # every dim
+    assert UF.sum_dim(ember.tensor(2.0), [], False, None) is None  # a 0-dim tensor
     assert UF.sum_dim(a, [0], False, ember.float64) is None  # a dtype
     assert UF.sum_dim(a.t(), [0], False, None) is None  # non-contiguous
     assert UF.sum_dim(ember.ones(2, 3, dtype=ember.int64), [0], False, None) is None

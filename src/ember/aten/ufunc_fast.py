@@ -24,8 +24,9 @@ else (other dtypes, other broadcasts, strides, meta tensors, alpha != 1, a
 rounding mode, the number or the smaller tensor on the left) takes the
 general path, so errors and corner cases stay where they are written. mm of
 two float32 or float64 matrices that fit is np.matmul straight into a fresh
-contiguous result, and sum over distinct, in-range dims of a contiguous
-float32 or float64 tensor (no dtype) is one np.add.reduce.
+contiguous result, and sum over distinct, in-range dims (or all of them) of a
+contiguous float32 or float64 tensor of at least one dim, with no dtype, is
+one np.add.reduce.
 """
 
 from __future__ import annotations
@@ -132,17 +133,17 @@ def mm(self, mat2):
 
 
 def sum_dim(self, dim, keepdim, dtype):
+    ndim = len(self._sizes)
     if (
         dtype is not None
-        or not dim
+        or ndim == 0
         or self.dtype not in _FLOATING
         or self.device is not CPU
         or self._strides != contiguous_strides(self._sizes)
     ):
         return None
-    ndim = len(self._sizes)
     axes = []
-    for d in dim:
+    for d in dim if dim else range(ndim):  # None or [] reduce every dim
         if d.__class__ is not int or not -ndim <= d < ndim:
             return None  # the meta function words the error
         axes.append(d + ndim if d < 0 else d)

@@ -114,15 +114,8 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
         return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
 
     def kernel(*full_args):
-        if plain is not None and entry.schema is plain:
-            for value in full_args:  # _has_wrapped_number(full_args), inlined
-                if isinstance(value, TensorImpl):
-                    if value._is_wrapped_number:
-                        break
-                elif getattr(value, "_is_wrapped_number", False):
-                    break
-            else:
-                return fn(*full_args)
+        if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
+            return fn(*full_args)
         args, kwargs = to_python(full_args)
         return fn(*args, **kwargs)
 

@@ -118,7 +118,7 @@ class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
     __slots__ = ()
 
     def __init__(self) -> None:
-        self._bits = _BELOW_AUTOGRAD
+        self._bits = BELOW_AUTOGRAD
         self._saved = None
 
 
@@ -128,10 +128,11 @@ class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
     __slots__ = ()
 
     def __init__(self) -> None:
-        self._bits = _BELOW_AD_INPLACE_OR_VIEW
+        self._bits = BELOW_AD_INPLACE_OR_VIEW
         self._saved = None
 
 
-# The two guards above run around most kernels: their bits are computed once.
-_BELOW_AUTOGRAD = autograd_dispatch_keyset.raw_repr()
-_BELOW_AD_INPLACE_OR_VIEW = _BELOW_AUTOGRAD | key_bits(DispatchKey.ADInplaceOrView)
+# The bits the two guards above exclude, computed once; generated kernels that spell
+# the guards out inline use them too.
+BELOW_AUTOGRAD = autograd_dispatch_keyset.raw_repr()
+BELOW_AD_INPLACE_OR_VIEW = BELOW_AUTOGRAD | key_bits(DispatchKey.ADInplaceOrView)

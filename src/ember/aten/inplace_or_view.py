@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
 from ember._c10.grad_mode import autograd_state
-from ember._c10.tls import AutoDispatchBelowADInplaceOrView, local_state
+from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, local_state
 
 AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()
 # What the generated kernels add to the exclude set while they redispatch
 # (AutoDispatchBelowADInplaceOrView, spelled out inline there).
-BELOW = AutoDispatchBelowADInplaceOrView()._bits
+BELOW = BELOW_AD_INPLACE_OR_VIEW
 tls = local_state
 _INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "

@@ -55,9 +55,7 @@ def _validate_outputs(node: Node, grads) -> list:
             f"{len(edges)}, got {len(grads)})"
         )
     result = []
-    index = -1
-    for grad, (target, nr) in zip(grads, edges):
-        index += 1
+    for index, (grad, (target, nr)) in enumerate(zip(grads, edges)):
         if grad is None or target is None:
             result.append(grad if target is not None else None)
             continue

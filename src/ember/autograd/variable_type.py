@@ -23,13 +23,9 @@ which for a view rewrites its base's history through CopySlices.
 
 from __future__ import annotations
 
-from ember._c10.dispatch_key import DispatchKey
-from ember._c10.dispatch_key_set import (
-    after_autograd_keyset,
-    autograd_dispatch_keyset,
-    key_bits,
-)
+from ember._c10.dispatch_key_set import after_autograd_keyset
 from ember._c10.grad_mode import autograd_state as state
+from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
 from ember._c10.tls import local_state as tls
 
 from .graph import (
@@ -61,8 +57,6 @@ __all__ = [
 ]
 
 AFTER_AUTOGRAD = after_autograd_keyset.raw_repr()
-BELOW_AUTOGRAD = autograd_dispatch_keyset.raw_repr()
-BELOW_AD_INPLACE_OR_VIEW = BELOW_AUTOGRAD | key_bits(DispatchKey.ADInplaceOrView)
 
 OUT_ERROR = (
     "{name}(): functions with out=... arguments don't support automatic differentiation, "

@@ -39,16 +39,14 @@ def _shape_text(sizes) -> str:
     return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
-def _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes) -> StructuredMeta:
-    if check_sizes and grad_output._sizes != output._sizes:
+def _backward_data_meta(grad_output, output, dim, input_dtype) -> StructuredMeta:
+    if grad_output._sizes != output._sizes:
         raise RuntimeError(
             "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 "
             f"'output'; but {_shape_text(grad_output._sizes)} does not equal "
             f"{_shape_text(output._sizes)} (while checking arguments for softmax_backward)"
         )
-    wrapped = wrap_dim(dim, grad_output.dim())
-    if not 0 <= wrapped < max(grad_output.dim(), 1):
-        raise RuntimeError("dim must be non-negative and less than input dimensions")
+    wrap_dim(dim, grad_output.dim())  # PyTorch's IndexError for a dim out of range
     dtype = grad_output.dtype
     if (
         dtype is dtypes.float32 and as_dtype(input_dtype) is dtypes.float16
@@ -58,9 +56,9 @@ def _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes) -> S
 
 
 def _softmax_backward_data(grad_output, output, dim, input_dtype) -> StructuredMeta:
-    return _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes=True)
+    return _backward_data_meta(grad_output, output, dim, input_dtype)
 
 
 def _log_softmax_backward_data(grad_output, output, dim, input_dtype) -> StructuredMeta:
     # PyTorch leaves the sizes unchecked here (and reads past a smaller `output`); ember checks.
-    return _backward_data_meta(grad_output, output, dim, input_dtype, check_sizes=True)
+    return _backward_data_meta(grad_output, output, dim, input_dtype)

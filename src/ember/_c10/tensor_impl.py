@@ -101,6 +101,11 @@ def contiguous_strides(sizes: tuple) -> tuple:
     return found
 
 
+def shape_text(sizes) -> str:
+    """Sizes as c10 prints an IntArrayRef in messages: ``[2, 3]``."""
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
 def compute_numel(sizes: tuple) -> int:
     numel = 1
     for size in sizes:

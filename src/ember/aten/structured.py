@@ -13,13 +13,9 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU
-from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import Tensor, empty_tensor
 from ember.aten.native import layout
-
-
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
 def _can_cast(source, target) -> bool:
@@ -83,8 +79,8 @@ class StructuredMeta:
         spec = self.specs[0]
         if self_tensor._sizes != spec.sizes:
             raise RuntimeError(
-                f"output with shape {_shape_text(self_tensor._sizes)} doesn't match the "
-                f"broadcast shape {_shape_text(spec.sizes)}"
+                f"output with shape {shape_text(self_tensor._sizes)} doesn't match the "
+                f"broadcast shape {shape_text(spec.sizes)}"
             )
         if self.inplace_checks_dtype and not _can_cast(spec.dtype, self_tensor.dtype):
             raise RuntimeError(

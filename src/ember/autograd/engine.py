@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 
 from ember._c10.grad_mode import autograd_state
+from ember._c10.tensor_impl import shape_text
 
 from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
@@ -65,8 +66,8 @@ def _validate_outputs(node: Node, grads) -> list:
             continue
         if grad._sizes != metadata.shape:
             if not _expandable(metadata.shape, grad._sizes):
-                shape = "[" + ", ".join(str(s) for s in grad._sizes) + "]"
-                expected = "[" + ", ".join(str(s) for s in metadata.shape) + "]"
+                shape = shape_text(grad._sizes)
+                expected = shape_text(metadata.shape)
                 raise RuntimeError(
                     f"Function {node.name()} returned an invalid gradient at index {index} - "
                     f"got {shape} but expected shape compatible with {expected}"

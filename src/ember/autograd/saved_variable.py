@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ember._c10.tensor_impl import shape_text
+
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -80,7 +82,7 @@ class SavedVariable:
         return tensor
 
     def _version_error(self, tensor, node, current: int) -> str:
-        shape = "[" + ", ".join(str(s) for s in tensor._sizes) + "]"
+        shape = shape_text(tensor._sizes)
         where = ""
         producer = self._producer
         name = None if producer is None else node_short_name(producer)

@@ -11,16 +11,13 @@ TensorIterator picks from the restrided source and the broadcast indices.
 from __future__ import annotations
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.indexing_info import index_info
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, output_strides
 
 __all__ = ["gather", "scatter_src", "scatter_value", "index_Tensor"]
-
-
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
 def _nonempty_dim(t) -> int:
@@ -47,8 +44,8 @@ def gather(self, dim, index, sparse_grad) -> StructuredMeta:
             if d != dim and _nonempty_size(index, d) > _nonempty_size(self, d):
                 raise RuntimeError(
                     f"Size does not match at dimension {d} expected index "
-                    f"{_shape_text(index._sizes)} to be no larger than self "
-                    f"{_shape_text(self._sizes)} apart from dimension {dim}"
+                    f"{shape_text(index._sizes)} to be no larger than self "
+                    f"{shape_text(self._sizes)} apart from dimension {dim}"
                 )
     return StructuredMeta(OutputSpec(index._sizes, None, self.dtype, self.device))
 
@@ -76,11 +73,11 @@ def _scatter_meta(self, dim, index, src) -> StructuredMeta:
                     break
         if wrong:
             text = (
-                f"Expected index {_shape_text(index._sizes)} to be no larger than self "
-                f"{_shape_text(self._sizes)} apart from dimension {dim}"
+                f"Expected index {shape_text(index._sizes)} to be no larger than self "
+                f"{shape_text(self._sizes)} apart from dimension {dim}"
             )
             if src is not None:
-                text += f" and to be no larger size than src {_shape_text(src._sizes)}"
+                text += f" and to be no larger size than src {shape_text(src._sizes)}"
             raise RuntimeError(text)
     return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
 

@@ -54,10 +54,6 @@ def _output_memory_format(tensors) -> str:
     return found
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def _check_shape_except_dim(first, second, dim: int, index: int) -> None:
     if len(first._sizes) != len(second._sizes):
         raise RuntimeError(

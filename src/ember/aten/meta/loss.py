@@ -8,6 +8,7 @@ ATen/native/LossNLL.cpp and TORCH_META_FUNC(mse_loss) of ATen/native/Loss.cpp.
 
 from __future__ import annotations
 
+from ember._c10.tensor_impl import shape_text
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, pointwise_spec
 
@@ -15,10 +16,6 @@ __all__ = ["REDUCTION_NONE", "REDUCTION_MEAN", "REDUCTION_SUM", "nll_loss_forwar
            "nll_loss_backward", "mse_loss"]  # fmt: skip
 
 REDUCTION_NONE, REDUCTION_MEAN, REDUCTION_SUM = 0, 1, 2
-
-
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
 def _check_nll_inputs(self, target, weight) -> None:
@@ -33,8 +30,8 @@ def _check_nll_inputs(self, target, weight) -> None:
     no_batch_dim = self.dim() == 1 and (target.dim() == 0 or target._sizes[0] == 1)
     if not no_batch_dim and self._sizes[0] != target._sizes[0]:
         raise RuntimeError(
-            f"size mismatch (got input: {_shape_text(self._sizes)}, "
-            f"target: {_shape_text(target._sizes)})"
+            f"size mismatch (got input: {shape_text(self._sizes)}, "
+            f"target: {shape_text(target._sizes)})"
         )
 
 
@@ -44,7 +41,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index) -> Structure
     if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
         raise RuntimeError(
             f"weight tensor should be defined either for all {n_classes} classes or no "
-            f"classes but got weight tensor of shape: {_shape_text(weight._sizes)}"
+            f"classes but got weight tensor of shape: {shape_text(weight._sizes)}"
         )
     if reduction == REDUCTION_NONE and self.dim() == 2:
         sizes = (self._sizes[0],)
@@ -62,7 +59,7 @@ def nll_loss_backward(
     if total_weight.numel() != 1:
         raise RuntimeError(
             "expected total_weight to be a  single element tensor, got: "
-            f"{_shape_text(total_weight._sizes)} ({total_weight.numel()} elements)"
+            f"{shape_text(total_weight._sizes)} ({total_weight.numel()} elements)"
         )
     if weight is not None and weight.numel() != self._sizes[-1]:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
@@ -77,7 +74,7 @@ def nll_loss_backward(
     elif grad_output.dim() > 1 or grad_output.numel() != 1:
         raise RuntimeError(
             "Expected a single element grad_output tensor, but got: "
-            f"{_shape_text(grad_output._sizes)}"
+            f"{shape_text(grad_output._sizes)}"
         )
     return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
 

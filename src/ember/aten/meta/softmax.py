@@ -10,6 +10,7 @@ _log_softmax_backward_data in ATen/native/SoftMax.cpp.
 from __future__ import annotations
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native.common import as_dtype, wrap_dim
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
@@ -35,16 +36,12 @@ def _log_softmax(self, dim, half_to_float) -> StructuredMeta:
     return _softmax_meta(self, dim, half_to_float)
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def _backward_data_meta(grad_output, output, dim, input_dtype) -> StructuredMeta:
     if grad_output._sizes != output._sizes:
         raise RuntimeError(
             "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 "
-            f"'output'; but {_shape_text(grad_output._sizes)} does not equal "
-            f"{_shape_text(output._sizes)} (while checking arguments for softmax_backward)"
+            f"'output'; but {shape_text(grad_output._sizes)} does not equal "
+            f"{shape_text(output._sizes)} (while checking arguments for softmax_backward)"
         )
     wrap_dim(dim, grad_output.dim())  # PyTorch's IndexError for a dim out of range
     dtype = grad_output.dtype

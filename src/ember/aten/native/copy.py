@@ -16,6 +16,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import as_device
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
@@ -41,16 +42,12 @@ __all__ = [
 ]
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def _check_broadcast_into(self, src) -> None:
     shape = broadcast_shapes(self._sizes, src._sizes)
     if shape != self._sizes:
         raise RuntimeError(
-            f"output with shape {_shape_text(self._sizes)} doesn't match the broadcast shape "
-            f"{_shape_text(shape)}"
+            f"output with shape {shape_text(self._sizes)} doesn't match the broadcast shape "
+            f"{shape_text(shape)}"
         )
 
 

@@ -14,16 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native import at
 from ember.aten.native.copy import converted
 from ember.aten.native.factories import checked_value
 from ember.aten.native.indexing_info import index_info
 
 __all__ = ["index_out", "index_put_", "index_put"]
-
-
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
 def index_out(meta, self, indices, out) -> None:
@@ -53,8 +50,8 @@ def _single_mask(self, indices, values):
             source = position + j
             if size != self.size(source):
                 raise IndexError(
-                    f"The shape of the mask {_shape_text(index._sizes)} at index {j} does not "
-                    f"match the shape of the indexed tensor {_shape_text(self._sizes)} at index "
+                    f"The shape of the mask {shape_text(index._sizes)} at index {j} does not "
+                    f"match the shape of the indexed tensor {shape_text(self._sizes)} at index "
                     f"{source}"
                 )
         mask, start = index, position
@@ -103,8 +100,8 @@ def index_put_(self, indices, values, accumulate):
     info = index_info(self, indices)
     if not _expandable(values._sizes, info.result_shape):
         raise RuntimeError(
-            f"shape mismatch: value tensor of shape {_shape_text(values._sizes)} cannot be "
-            f"broadcast to indexing result of shape {_shape_text(info.result_shape)}"
+            f"shape mismatch: value tensor of shape {shape_text(values._sizes)} cannot be "
+            f"broadcast to indexing result of shape {shape_text(info.result_shape)}"
         )
     if values.dtype is not self.dtype:
         raise RuntimeError(

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember.aten.tensor_iterator import broadcast_all
 
 __all__: list[str] = []
@@ -29,10 +30,6 @@ _META_NONZERO = (
 
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool)
-
-
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
 
 
 class _Index:
@@ -59,8 +56,8 @@ def _expand_mask(self, mask, position: int) -> list[_Index]:
         self_size = self.size(source)
         if size != self_size:
             raise IndexError(
-                f"The shape of the mask {_shape_text(mask._sizes)} at index {j} does not match "
-                f"the shape of the indexed tensor {_shape_text(self._sizes)} at index {source}"
+                f"The shape of the mask {shape_text(mask._sizes)} at index {j} does not match "
+                f"the shape of the indexed tensor {shape_text(self._sizes)} at index {source}"
             )
     if mask.device.type == "meta":
         raise NotImplementedError(_META_NONZERO)
@@ -113,7 +110,7 @@ class IndexInfo:
         try:
             index_shape = broadcast_all(entries[i].sizes for i in positions)
         except RuntimeError:
-            shapes = ", ".join(_shape_text(entries[i].sizes) for i in positions)
+            shapes = ", ".join(shape_text(entries[i].sizes) for i in positions)
             raise IndexError(
                 f"shape mismatch: indexing tensors could not be broadcast together with shapes "
                 f"{shapes}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import make_view
 from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
 from ember.aten.native import at
@@ -37,10 +37,6 @@ def cat_out(meta, tensors, dim, out) -> None:
         offset += length
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def _unsqueezed(t, dim: int):
     """unsqueeze(t, dim) as a view (the stride of the new dim follows inferUnsqueezeGeometry)."""
     sizes = list(t._sizes)
@@ -60,8 +56,8 @@ def stack(tensors, dim):
     for i, t in enumerate(tensors):
         if t._sizes != first._sizes:
             raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {_shape_text(first._sizes)} "
-                f"at entry 0 and {_shape_text(t._sizes)} at entry {i}"
+                f"stack expects each tensor to be equal size, but got {shape_text(first._sizes)} "
+                f"at entry 0 and {shape_text(t._sizes)} at entry {i}"
             )
     if dim < len(first._sizes):
         joined = at.cat(tensors, dim)

@@ -10,7 +10,7 @@ c10/core/MemoryFormat.h (get_channels_last_strides_*), ATen/ExpandUtils.cpp
 from __future__ import annotations
 
 from ember._c10.device import CPU, META, as_device
-from ember._c10.tensor_impl import contiguous_strides, is_contiguous_strides
+from ember._c10.tensor_impl import contiguous_strides, is_contiguous_strides, shape_text
 from ember.aten.tensor_iterator import output_strides
 
 __all__: list[str] = []
@@ -98,7 +98,7 @@ def check_sizes(sizes) -> tuple:
     sizes = tuple(int(s) for s in sizes)
     for size in sizes:
         if size < 0:
-            text = "[" + ", ".join(str(s) for s in sizes) + "]"
+            text = shape_text(sizes)
             raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {text}")
     return sizes
 
@@ -170,8 +170,8 @@ def resize_output(out, sizes) -> None:
     if out._sizes == sizes:
         return
     if out.numel() != 0:
-        old = "[" + ", ".join(str(s) for s in out._sizes) + "]"
-        new = "[" + ", ".join(str(s) for s in sizes) + "]"
+        old = shape_text(out._sizes)
+        new = shape_text(sizes)
         warnings.warn(
             f"An output with one or more elements was resized since it had shape {old}, which "
             f"does not match the required output shape {new}. This behavior is deprecated, and "

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
@@ -57,10 +58,6 @@ def bmm_out(meta, self, mat2, out) -> None:
     _matmul_into(out, _operand(self), _operand(mat2))
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def _expand_size(t, sizes: tuple, name: str) -> None:
     """expand_size: `self` of addmm must broadcast to the output, with expand's error text."""
     if t.dim() > len(sizes):
@@ -75,7 +72,7 @@ def _expand_size(t, sizes: tuple, name: str) -> None:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target}) must match the existing size "
                 f"({size}) at non-singleton dimension {offset + i}.  Target sizes: "
-                f"{_shape_text(sizes)}.  Tensor sizes: {_shape_text(t._sizes)}"
+                f"{shape_text(sizes)}.  Tensor sizes: {shape_text(t._sizes)}"
             )
 
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember._tensor import wrap_array
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
 from ember.aten.native import at
@@ -155,10 +156,6 @@ def nll_loss(self, target, weight, reduction, ignore_index):
     return at.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
 
 
-def _shape_text(sizes) -> str:
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
 def nll_loss_nd(self, target, weight=None, reduction=REDUCTION_MEAN, ignore_index=-100):
     """nll_loss_nd: (N, C, d1, ...) inputs are flattened to (N * d1 * ..., C) rows."""
     if self.dim() < 1:
@@ -174,7 +171,7 @@ def nll_loss_nd(self, target, weight=None, reduction=REDUCTION_MEAN, ignore_inde
     out_size = [n, *self._sizes[2:]]
     if list(target._sizes[1:]) != list(self._sizes[2:]):
         raise RuntimeError(
-            f"Expected target size {_shape_text(out_size)}, got {_shape_text(target._sizes)}"
+            f"Expected target size {shape_text(out_size)}, got {shape_text(target._sizes)}"
         )
     rows = at.reshape(at.movedim_int(self, 1, -1), [math.prod(out_size), c])
     flat_target = at.reshape(target, [math.prod(out_size)])
@@ -199,7 +196,7 @@ def _prob_target_loss(self, target, weight, reduction, label_smoothing):
     if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
         raise RuntimeError(
             f"cross_entropy: weight tensor should be defined either for all {n_classes} "
-            f"classes or no classes but got weight tensor of shape: {_shape_text(weight._sizes)}"
+            f"classes or no classes but got weight tensor of shape: {shape_text(weight._sizes)}"
         )
     log_probs = at.log_softmax_int(self, class_dim, self.dtype)
     if label_smoothing > 0.0:

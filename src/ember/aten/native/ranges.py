@@ -17,6 +17,7 @@ import numpy as np
 
 from ember import random as _random
 from ember._c10 import dtypes
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.factories import checked_value
@@ -131,7 +132,7 @@ def arange_start_out(start, end, step, out):
     numel = out.numel()
     if numel != size:
         if numel > 0:
-            shape = "[" + ", ".join(str(s) for s in out._sizes) + "]"
+            shape = shape_text(out._sizes)
             warnings.warn(
                 f"The number of elements in the out tensor of shape {shape} is {numel} which "
                 f"does not match the computed number of elements {size}. Note that this may "

@@ -23,6 +23,7 @@ import itertools
 
 from ember._c10.grad_mode import autograd_state
 
+from .accumulate import accumulate_grad
 from .views import grad_fn_of
 
 __all__ = [
@@ -154,8 +155,6 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grads: list) -> tuple:
-        from .accumulate import accumulate_grad
-
         grad = grads[0]
         grads[0] = None  # the engine's buffer lets go, so the gradient can be stolen
         accumulate_grad(self.variable, grad, stealable=True)

@@ -48,10 +48,16 @@ def _impl_call(group: StructuredGroup, out_exprs: list[str], inputs: list[str]) 
     return f"N.{out.dispatch['CPU']}({args})"
 
 
-# ufunc formulas (or CPU kernels) with a fast path in aten/ufunc_fast.py (Note [Arithmetic
-# fast paths]): the functional and in-place kernels try it first.
-FAST_PATHS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "mm_out": "mm",
-              "sum_IntList_out": "sum_dim"}  # fmt: skip
+# ufunc formulas (or CPU kernels) with a fast path in aten/ufunc_fast.py (UF) or
+# aten/nn_fast.py (NF) (Note [Arithmetic fast paths]): the functional and in-place
+# kernels try it first.
+FAST_PATHS = {"add": "UF.add", "sub": "UF.sub", "mul": "UF.mul", "div": "UF.div",
+              "mm_out": "UF.mm", "sum_IntList_out": "UF.sum_dim", "clamp": "NF.clamp",
+              "threshold_backward_out": "NF.threshold_backward",
+              "_log_softmax_out": "NF.log_softmax",
+              "log_softmax_backward_cpu_out": "NF.log_softmax_backward",
+              "nll_loss_forward_output": "NF.nll_loss_forward",
+              "nll_loss_backward_grad_input": "NF.nll_loss_backward"}  # fmt: skip
 
 
 def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> list[str]:
@@ -62,7 +68,7 @@ def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> l
         return []
     args = ", ".join(inputs + ([f"into={into}"] if into else []))
     return [
-        f"    fast = UF.{fast}({args})",
+        f"    fast = {fast}({args})",
         "    if fast is not None:",
         "        return fast",
     ]
@@ -133,6 +139,7 @@ def write_backend(functions, groups, key: str) -> str:
     lines.append("from ember.aten import meta as M")
     if compute:
         lines.append("from ember.aten import native as N")
+        lines.append("from ember.aten import nn_fast as NF")
         lines.append("from ember.aten import ufunc as U")
         lines.append("from ember.aten import ufunc_fast as UF")
     else:

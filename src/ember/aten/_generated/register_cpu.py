@@ -4,6 +4,7 @@
 
 from ember.aten import meta as M
 from ember.aten import native as N
+from ember.aten import nn_fast as NF
 from ember.aten import ufunc as U
 from ember.aten import ufunc_fast as UF
 from ember.aten.registration import impl
@@ -179,6 +180,9 @@ def cat_out(tensors, dim, out):
 
 
 def clamp(self, min, max):
+    fast = NF.clamp(self, min, max)
+    if fast is not None:
+        return fast
     meta = M.clamp(self, min, max)
     out = meta.allocate()
     U.clamp(meta, self, min, max, out)
@@ -186,6 +190,9 @@ def clamp(self, min, max):
 
 
 def clamp_(self, min, max):
+    fast = NF.clamp(self, min, max, into=self)
+    if fast is not None:
+        return fast
     meta = M.clamp(self, min, max)
     meta.check_inplace(self)
     U.clamp(meta, self, min, max, self)
@@ -203,6 +210,9 @@ def clamp_out(self, min, max, out):
 
 
 def clamp_Tensor(self, min, max):
+    fast = NF.clamp(self, min, max)
+    if fast is not None:
+        return fast
     meta = M.clamp_Tensor(self, min, max)
     out = meta.allocate()
     U.clamp(meta, self, min, max, out)
@@ -210,6 +220,9 @@ def clamp_Tensor(self, min, max):
 
 
 def clamp__Tensor(self, min, max):
+    fast = NF.clamp(self, min, max, into=self)
+    if fast is not None:
+        return fast
     meta = M.clamp_Tensor(self, min, max)
     meta.check_inplace(self)
     U.clamp(meta, self, min, max, self)
@@ -424,6 +437,9 @@ def log1p_out(self, out):
 
 
 def _log_softmax(self, dim, half_to_float):
+    fast = NF.log_softmax(self, dim, half_to_float)
+    if fast is not None:
+        return fast
     meta = M._log_softmax(self, dim, half_to_float)
     out = meta.allocate()
     N._log_softmax_out(meta, self, dim, half_to_float, out)
@@ -441,6 +457,9 @@ def _log_softmax_out(self, dim, half_to_float, out):
 
 
 def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    fast = NF.log_softmax_backward(grad_output, output, dim, input_dtype)
+    if fast is not None:
+        return fast
     meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
     out = meta.allocate()
     N.log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out)
@@ -617,6 +636,9 @@ def neg_out(self, out):
 
 
 def threshold_backward(grad_output, self, threshold):
+    fast = NF.threshold_backward(grad_output, self, threshold)
+    if fast is not None:
+        return fast
     meta = M.threshold_backward(grad_output, self, threshold)
     grad_input = meta.allocate()
     N.threshold_backward_out(meta, grad_output, self, threshold, grad_input)
@@ -1553,6 +1575,9 @@ def mse_loss_out(self, target, reduction, out):
 
 
 def nll_loss_forward(self, target, weight, reduction, ignore_index):
+    fast = NF.nll_loss_forward(self, target, weight, reduction, ignore_index)
+    if fast is not None:
+        return fast
     meta = M.nll_loss_forward(self, target, weight, reduction, ignore_index)
     output, total_weight = meta.allocate()
     N.nll_loss_forward_output(meta, self, target, weight, reduction, ignore_index, output, total_weight)
@@ -1570,6 +1595,9 @@ def nll_loss_forward_output(self, target, weight, reduction, ignore_index, outpu
 
 
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    fast = NF.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
+    if fast is not None:
+        return fast
     meta = M.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
     grad_input = meta.allocate()
     N.nll_loss_backward_grad_input(meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)

@@ -69,7 +69,7 @@ def _picked(self, target, weight, ignore_index):
     return chosen, weights, safe, kept
 
 
-def _plain_targets(self, target, weight, ignore_index):
+def plain_targets(self, target, weight, ignore_index):
     """The common case as a flat int64 array: a 2-d input, no class weights, every target
     in range and none ignored (so every weight is 1). None when any of that fails."""
     if weight is not None or len(self._sizes) != 2 or self._sizes[0] == 0:
@@ -84,7 +84,7 @@ def _plain_targets(self, target, weight, ignore_index):
     return targets
 
 
-def _forward_plain(self, targets, reduction, output, total_weight) -> None:
+def forward_plain(self, targets, reduction, output, total_weight) -> None:
     values = self.ndarray()
     compute = accumulate_dtype(self.dtype)
     chosen = values[np.arange(len(targets)), targets].astype(compute, copy=False)
@@ -92,11 +92,23 @@ def _forward_plain(self, targets, reduction, output, total_weight) -> None:
         store(output, -chosen)
         store(total_weight, 0)
         return
-    loss = -np.add.reduce(chosen)
+    # the kernel subtracts each term from a zero (so an all-zero sum is +0.0, not -0.0)
+    loss = compute.type(0) - np.add.reduce(chosen)
     if reduction == REDUCTION_MEAN:
         loss = loss / compute.type(len(targets))
     store(output, loss)
     store(total_weight, len(targets))
+
+
+def backward_plain(grad_output, self, targets, reduction, total_weight):
+    """The gradient for plain targets (see plain_targets), as a fresh array."""
+    compute = accumulate_dtype(self.dtype)
+    grads = grad_output.ndarray().reshape(-1).astype(compute, copy=False)
+    if reduction == REDUCTION_MEAN:
+        grads = grads / total_weight.ndarray().reshape(()).astype(compute)
+    result = np.zeros(self._sizes, compute)
+    result[np.arange(len(targets)), targets] = -grads
+    return result
 
 
 @quiet
@@ -104,9 +116,9 @@ def nll_loss_forward_output(
     meta, self, target, weight, reduction, ignore_index, output, total_weight
 ) -> None:
     _check_nll_dtypes(self, target, weight)
-    targets = _plain_targets(self, target, weight, ignore_index)
+    targets = plain_targets(self, target, weight, ignore_index)
     if targets is not None:
-        _forward_plain(self, targets, reduction, output, total_weight)
+        forward_plain(self, targets, reduction, output, total_weight)
         return
     chosen, weights, _, kept = _picked(self, target, weight, ignore_index)
     losses = np.where(kept, -chosen * weights, 0).astype(chosen.dtype)
@@ -119,7 +131,7 @@ def nll_loss_forward_output(
         store(total_weight, 0)
         return
     total = np.sum(weights)
-    loss = np.sum(losses)
+    loss = chosen.dtype.type(0) - np.sum(np.where(kept, chosen * weights, 0))
     if reduction == REDUCTION_MEAN:
         loss = loss / total
     store(output, loss)
@@ -131,15 +143,9 @@ def nll_loss_backward_grad_input(
     meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input
 ) -> None:
     _check_nll_dtypes(self, target, weight)
-    targets = _plain_targets(self, target, weight, ignore_index)
+    targets = plain_targets(self, target, weight, ignore_index)
     if targets is not None:
-        compute = accumulate_dtype(self.dtype)
-        grads = grad_output.ndarray().reshape(-1).astype(compute, copy=False)
-        if reduction == REDUCTION_MEAN:
-            grads = grads / total_weight.ndarray().reshape(()).astype(compute)
-        result = np.zeros(self._sizes, compute)
-        result[np.arange(len(targets)), targets] = -grads
-        store(grad_input, result)
+        store(grad_input, backward_plain(grad_output, self, targets, reduction, total_weight))
         return
     _, weights, safe, kept = _picked(self, target, weight, ignore_index)
     grads = np.broadcast_to(grad_output.ndarray().reshape(-1), weights.shape)

@@ -239,25 +239,24 @@ def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> No
     compute = meta.compute_dtype
     if compute is dtypes.bool:
         not_implemented_for("threshold_cpu", compute)
-    grad = operand(grad_output)
     values = operand(self)
     limit = checked_value(threshold, compute)
-    keep = values <= limit
-    np.logical_not(keep, out=keep)  # NaN in self keeps its gradient, as `x <= t ? 0 : g`
-    target = grad_input.ndarray()
-    bits = _SAME_SIZE_BITS.get(compute.np_dtype)
-    if (
-        bits is not None
-        and grad.dtype == target.dtype == compute.np_dtype
-        and (grad.shape == target.shape)
-    ):
-        # grad's bits AND all-ones (keep) or zero (+0.0): exact for every value, NaN and -0.0
-        # included, and cheaper than np.where
-        mask = keep.astype(bits)
-        np.negative(mask, out=mask)
+    zero_where(operand(grad_output), values <= limit, grad_input.ndarray(), compute.np_dtype)
+
+
+def zero_where(grad, dropped, target, compute) -> None:
+    """target = 0 where ``dropped`` (a bool array; ``x <= t``, so NaN keeps its gradient),
+    else grad. Also the fast path's core (Note [Arithmetic fast paths])."""
+    bits = _SAME_SIZE_BITS.get(compute)
+    if bits is not None and grad.dtype == target.dtype == compute and grad.shape == target.shape:
+        # grad's bits AND all-ones (kept) or zero (+0.0): exact for every value, NaN and -0.0
+        # included, and cheaper than np.where. `dropped` becomes the mask in place:
+        # 1 - 1 = 0 clears, 0 - 1 wraps to all ones.
+        mask = dropped.astype(bits)
+        np.subtract(mask, bits(1), out=mask)
         np.bitwise_and(grad.view(bits), mask, out=target.view(bits))
     else:
-        kept = np.where(keep, grad, np.zeros((), compute.np_dtype))
+        kept = np.where(dropped, np.zeros((), compute), grad)
         np.copyto(target, kept, casting="unsafe")
 
 

@@ -48,10 +48,7 @@ def _shifted(self, dim):
     axis = wrap_dim(dim, self.dim())
     if values.size == 0:
         return values, axis
-    peak = np.maximum.reduce(values, axis=axis, keepdims=True)
-    if not np.isfinite(peak).all():
-        peak = np.where(np.isfinite(peak), peak, 0)
-    return values - peak, axis
+    return shift_by_peak(values, axis), axis
 
 
 @quiet
@@ -66,12 +63,28 @@ def _softmax_out(meta, self, dim, half_to_float, out) -> None:
 def _log_softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("log_softmax", self, wrap_dim(dim, self.dim()))
     shifted, axis = _shifted(self, dim)
-    total = np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
+    total = log_sum_exp(shifted, axis)
     target = out.ndarray()
     if target.dtype == shifted.dtype == total.dtype and target.shape == shifted.shape:
         np.subtract(shifted, total, out=target)  # straight into the output
     else:
         store(out, shifted - total)
+
+
+def shift_by_peak(values, axis):
+    """values - max along axis, a fresh array. A row holding +inf, or only -inf, becomes
+    all NaN, as in the vectorised kernel (inf - inf)."""
+    return values - np.maximum.reduce(values, axis=axis, keepdims=True)
+
+
+def log_sum_exp(shifted, axis):
+    return np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def log_softmax_grad(grad, values, axis):
+    """grad - exp(output) * sum(grad, dim), a fresh array."""
+    total = np.add.reduce(grad, axis=axis, keepdims=True)
+    return grad - np.exp(values) * total
 
 
 def _backward_operands(grad_output, output, dim, grad_input):
@@ -102,8 +115,7 @@ def softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, grad_i
 def log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out) -> None:
     """grad - exp(output) * sum(grad, dim)."""
     grad, values, axis = _backward_operands(grad_output, output, dim, out)
-    total = np.add.reduce(grad, axis=axis, keepdims=True)
-    store(out, grad - np.exp(values) * total)
+    store(out, log_softmax_grad(grad, values, axis))
 
 
 def _converted(self, dtype):

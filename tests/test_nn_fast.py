@@ -114,6 +114,21 @@ def test_nll_loss_and_backward_match_the_general_path(data, dtype, reduction):
     _same_bits(fast, _general(meta, N.nll_loss_backward_grad_input, *args))
 
 
+@pytest.mark.parametrize("shape", [(128, 10), (4, 64, 3), (256, 32), (8, 33), (300, 1)])
+def test_short_rows_reduce_transposed_to_the_same_values(shape):
+    from ember.aten.native.softmax import along
+
+    values = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    values.flat[5] = np.nan
+    for axis in range(len(shape)):
+        peak = along(np.maximum, values, axis)
+        expected = np.maximum.reduce(values, axis=axis, keepdims=True)
+        assert peak.shape == expected.shape and peak.tobytes() == expected.tobytes()
+        total = along(np.add, values, axis)
+        expected = np.add.reduce(values, axis=axis, keepdims=True)
+        np.testing.assert_allclose(total, expected, rtol=1e-5, atol=1e-5)
+
+
 def test_the_general_path_handles_everything_else():
     a = ember.ones(3, 4)
     targets = ember.tensor([0, 1, 3])
@@ -155,8 +170,17 @@ def test_errors_stay_with_the_general_path():
 torch = pytest.importorskip("torch")
 
 
+_BATCHES = hnp.arrays(
+    np.float32,
+    st.tuples(st.sampled_from([1, 3, 128]), st.sampled_from([1, 2, 10])),
+    elements=st.one_of(st.sampled_from(SPECIAL), st.floats(-1e4, 1e4, width=32)),
+)
+
+
 @settings(max_examples=40, deadline=None)
-@given(values=_arrays(np.float32, min_dims=2).filter(lambda a: a.ndim == 2), data=st.data())
+@given(
+    values=_arrays(np.float32, min_dims=2).filter(lambda a: a.ndim == 2) | _BATCHES, data=st.data()
+)
 def test_the_training_step_ops_agree_with_torch(values, data):
     """relu, log_softmax and nll_loss forward and backward, through the public API."""
     n, c = values.shape

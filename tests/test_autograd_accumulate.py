@@ -117,3 +117,26 @@ def test_leaves_accumulate_as_soon_as_their_gradient_is_ready():
     b.register_post_accumulate_grad_hook(lambda t: order.append("b"))
     ((a * 2) * b).sum().backward()
     assert order == ["b", "a"]
+
+
+def test_the_implicit_root_gradient_is_ones_like_with_torchs_arguments():
+    """backward() of a scalar makes its gradient as torch.ones_like(out, memory_format=
+    torch.preserve_format): a mode sees the same call, keyword arguments included."""
+    seen = {}
+    for lib in (ember, torch):
+        base = importlib.import_module(f"{lib.__name__}.utils._python_dispatch")
+
+        class Mode(base.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None, lib=lib):
+                if "ones_like" in str(func):
+                    seen[lib.__name__] = (str(func), {k: repr(v) for k, v in kwargs.items()})
+                return func(*args, **(kwargs or {}))
+
+        x = lib.ones(2, requires_grad=True)
+        loss = (x * 2).sum()
+        with Mode():
+            loss.backward()
+    func, kwargs = seen["ember"]
+    expected_func, expected = seen["torch"]
+    assert func == expected_func
+    assert {k: v.replace("ember.", "torch.") for k, v in kwargs.items()} == expected

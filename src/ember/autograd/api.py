@@ -7,6 +7,8 @@ Mirrors torch/autograd/__init__.py (_make_grads, backward, grad).
 
 from __future__ import annotations
 
+from ember.aten.native import at
+
 from .engine import run_backward
 
 
@@ -49,7 +51,9 @@ def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype}"
                     )
-                result.append(ember.ones_like(out))
+                # torch.ones_like(out, memory_format=torch.preserve_format), as the binding
+                # passes it on (pin_memory False), without parsing the Python arguments
+                result.append(at.ones_like(out, None, None, None, False, ember.preserve_format))
             else:
                 result.append(None)
         else:

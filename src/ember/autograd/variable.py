@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ember._c10.grad_mode import autograd_state
 
+from .api import backward as api_backward
 from .graph import grad_accumulator
 from .views import grad_fn_of
 
@@ -173,9 +174,7 @@ def register_post_accumulate_grad_hook(self, hook):
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    from .api import backward as run
-
-    run(self, gradient, retain_graph, create_graph, inputs=inputs)
+    api_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 def _output_nr(self) -> int:

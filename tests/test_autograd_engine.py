@@ -87,6 +87,28 @@ def test_saved_tensors_are_freed_after_backward():
         y.grad_fn._saved_result.unpack()
 
 
+def test_a_backward_pass_leaves_no_reference_cycles():
+    """After backward frees the graph, plain reference counting reclaims it: a saved output
+    (relu's, log_softmax's) must not keep its producer node alive through the saved variable."""
+    import gc
+
+    w = ember.randn(4, 3, requires_grad=True)
+    x = ember.randn(5, 4)
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(3):
+            logits = x.mm(w).relu().exp()
+            loss = ember.nn.functional.cross_entropy(logits, ember.tensor([0, 1, 2, 0, 1]))
+            loss.backward()
+            del logits, loss
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def test_create_graph_gives_differentiable_gradients():
     def program(t):
         x = leaf(t)

@@ -99,3 +99,4 @@ class SavedVariable:
     def release(self) -> None:
         self._freed = True
         self._tensor = None
+        self._producer = None  # a saved output's producer is the node holding it: no cycle

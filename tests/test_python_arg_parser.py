@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import ember
 from ember._c10 import dtypes
 from ember._c10.device import device as ember_device
 from ember.aten.python_arg_parser import PythonArgParser, should_allow_numbers_as_tensors
@@ -420,3 +421,44 @@ def _same(a, b):
     if type(a).__name__ == "UnpackError":
         return type(b).__name__ == "UnpackError" and a.message == b.message
     return a is b or a == b
+
+
+def _fast_bound_bindings():
+    """(module, parser name, tail) of every generated binding that binds leading tensors
+    without its parser (gen_python._leading_tensors)."""
+    from ember.aten._generated import python_functions, python_nn_functions, tensor_methods
+
+    found = []
+    for module in (python_functions, python_nn_functions, tensor_methods):
+        for name, tail in vars(module).items():
+            if name.startswith("_tail_parser_"):
+                found.append((module, name.removeprefix("_tail"), tail))
+    return found
+
+
+def test_bindings_that_skip_the_parser_bind_as_the_parser_would():
+    bindings = _fast_bound_bindings()
+    assert len(bindings) > 50  # mm, sub_, add, ... (a codegen change must not lose them)
+    for module, parser_name, tail in bindings:
+        parser = getattr(module, parser_name)
+        (signature,) = parser.signatures
+        count = len(signature.params) - len(tail)
+        tensors = tuple(ember.ones(2) for _ in range(count))
+        index, values = parser.parse(tensors, {})
+        assert index == 0 and values == [*tensors, *tail], parser_name
+
+
+def test_a_binding_that_skips_the_parser_still_parses_everything_else():
+    a, b = ember.tensor([[1.0, 2.0], [3.0, 4.0]]), ember.tensor([[0.5, 0.0], [0.0, 2.0]])
+
+    def same(x, y):
+        return np.array_equal(x.numpy(), y.numpy())
+
+    assert same(a.mm(b), a.mm(mat2=b))
+    assert same(a.clone().sub_(b), a.clone().sub_(b, alpha=1))
+    assert same(a.clone().sub_(b, alpha=2), a - 2 * b)
+    assert same(a.clone().sub_(3), a - 3)  # a number for the tensor: the parser wraps it
+    with pytest.raises(TypeError, match=r"mm\(\) takes 1 positional argument but 2 were given"):
+        a.mm(b, b)
+    with pytest.raises(TypeError, match="argument 'mat2' .* must be Tensor, not int"):
+        a.mm(1)

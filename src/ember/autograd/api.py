@@ -7,9 +7,11 @@ Mirrors torch/autograd/__init__.py (_make_grads, backward, grad).
 
 from __future__ import annotations
 
-from ember.aten.native import at
+from ember.aten.binding import handle, make_factory
 
 from .engine import run_backward
+
+_ONES_LIKE = handle("ones_like")
 
 
 def _as_tuple(value):
@@ -51,9 +53,10 @@ def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype}"
                     )
-                # torch.ones_like(out, memory_format=torch.preserve_format), as the binding
-                # passes it on (pin_memory False), without parsing the Python arguments
-                result.append(at.ones_like(out, None, None, None, False, ember.preserve_format))
+                # torch.ones_like(out, memory_format=torch.preserve_format) as its binding
+                # runs it (pin_memory False, below ADInplaceOrView), without the parsing
+                options = (out, None, None, None, False, ember.preserve_format)
+                result.append(make_factory(_ONES_LIKE, options, False))
             else:
                 result.append(None)
         else:

@@ -102,6 +102,19 @@ def _parser(name: str, parser_name: str, sigs: list[PythonSignature]) -> list[st
     return lines
 
 
+def _leading_tensors(sig: PythonSignature) -> int:
+    """How many required Tensor parameters lead the signature, when every parameter after
+    them has a default and none is out= or requires_grad (else 0: the parser decides)."""
+    count = 0
+    for argument in sig.arguments:
+        if argument.type == "Tensor" and argument.default is None and not argument.kwarg_only:
+            count += 1
+            continue
+        if argument.default is None or argument.name in ("out", "requires_grad"):
+            return 0
+    return count if count == len([a for a in sig.arguments if a.default is None]) else 0
+
+
 def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: bool) -> list[str]:
     parser_name = f"_parser_{'m' if method else 'f'}_{py_name}"
     wrap = name in NUMBERS_AS_TENSORS
@@ -117,6 +130,20 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
         # `t()`, `detach()`: the parser only has an error to give
         lines.append("    if args or kwargs:")
         lines.append(f"        {parser_name}.parse(args, kwargs{self_arg})")
+        lines += _overload_body(sigs[0], "    ", wrap=wrap)
+    elif len(sigs) == 1 and _leading_tensors(sigs[0]):
+        # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
+        # would bind them (the rest take their defaults) without running it
+        count = _leading_tensors(sigs[0])
+        tail = f"{parser_name}.signatures[0].params[{count}:]"
+        at = lines.index(")") + 1  # the end of the parser's definition
+        lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")
+        tensors = " and ".join(f"args[{i}].__class__ is Tensor" for i in range(count))
+        picked = ", ".join(f"args[{i}]" for i in range(count))
+        lines.append(f"    if not kwargs and len(args) == {count} and {tensors}:")
+        lines.append(f"        v = [{picked}, *_tail{parser_name}]")
+        lines.append("    else:")
+        lines.append(f"        v = {parser_name}.parse(args, kwargs{self_arg})[1]")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     elif len(sigs) == 1:
         lines.append(f"    v = {parser_name}.parse(args, kwargs{self_arg})[1]")

@@ -330,11 +330,15 @@ _parser_f_abs_ = PythonArgParser(
         'abs_(Tensor input)',
     ],
 )
+_tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:]]
 
 
 def abs_(*args, **kwargs):
     """abs_(Tensor input)"""
-    v = _parser_f_abs_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_abs_]
+    else:
+        v = _parser_f_abs_.parse(args, kwargs)[1]
     return _op_abs_.call(v[0])
 
 
@@ -376,11 +380,15 @@ _parser_f_alias = PythonArgParser(
         'alias(Tensor input)',
     ],
 )
+_tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[1:]]
 
 
 def alias(*args, **kwargs):
     """alias(Tensor input)"""
-    v = _parser_f_alias.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_alias]
+    else:
+        v = _parser_f_alias.parse(args, kwargs)[1]
     return _op_alias.call(v[0])
 
 
@@ -643,11 +651,15 @@ _parser_f_clone = PythonArgParser(
         'clone(Tensor input, *, MemoryFormat? memory_format=None)',
     ],
 )
+_tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[1:]]
 
 
 def clone(*args, **kwargs):
     """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
-    v = _parser_f_clone.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_clone]
+    else:
+        v = _parser_f_clone.parse(args, kwargs)[1]
     return _op_clone.call(v[0], v[1])
 
 
@@ -673,11 +685,15 @@ _parser_f_cos_ = PythonArgParser(
         'cos_(Tensor input)',
     ],
 )
+_tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:]]
 
 
 def cos_(*args, **kwargs):
     """cos_(Tensor input)"""
-    v = _parser_f_cos_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_cos_]
+    else:
+        v = _parser_f_cos_.parse(args, kwargs)[1]
     return _op_cos_.call(v[0])
 
 
@@ -703,11 +719,15 @@ _parser_f_detach = PythonArgParser(
         'detach(Tensor input)',
     ],
 )
+_tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].params[1:]]
 
 
 def detach(*args, **kwargs):
     """detach(Tensor input)"""
-    v = _parser_f_detach.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_detach]
+    else:
+        v = _parser_f_detach.parse(args, kwargs)[1]
     return _op_detach.call(v[0])
 
 
@@ -717,11 +737,15 @@ _parser_f_diagonal = PythonArgParser(
         'diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)',
     ],
 )
+_tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].params[1:]]
 
 
 def diagonal(*args, **kwargs):
     """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
-    v = _parser_f_diagonal.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_diagonal]
+    else:
+        v = _parser_f_diagonal.parse(args, kwargs)[1]
     return _op_diagonal.call(v[0], v[1], v[2], v[3])
 
 
@@ -753,11 +777,15 @@ _parser_f_dot = PythonArgParser(
         'dot(Tensor input, Tensor tensor)',
     ],
 )
+_tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 
 
 def dot(*args, **kwargs):
     """dot(Tensor input, Tensor tensor)"""
-    v = _parser_f_dot.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_dot]
+    else:
+        v = _parser_f_dot.parse(args, kwargs)[1]
     return _op_dot.call(v[0], v[1])
 
 
@@ -861,11 +889,15 @@ _parser_f_exp_ = PythonArgParser(
         'exp_(Tensor input)',
     ],
 )
+_tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:]]
 
 
 def exp_(*args, **kwargs):
     """exp_(Tensor input)"""
-    v = _parser_f_exp_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_exp_]
+    else:
+        v = _parser_f_exp_.parse(args, kwargs)[1]
     return _op_exp_.call(v[0])
 
 
@@ -911,11 +943,15 @@ _parser_f_flatten = PythonArgParser(
         'flatten(Tensor input, int start_dim=0, int end_dim=-1)',
     ],
 )
+_tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].params[1:]]
 
 
 def flatten(*args, **kwargs):
     """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
-    v = _parser_f_flatten.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_flatten]
+    else:
+        v = _parser_f_flatten.parse(args, kwargs)[1]
     return _op_flatten_using_ints.call(v[0], v[1], v[2])
 
 
@@ -1103,11 +1139,15 @@ _parser_f_isnan = PythonArgParser(
         'isnan(Tensor input)',
     ],
 )
+_tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[1:]]
 
 
 def isnan(*args, **kwargs):
     """isnan(Tensor input)"""
-    v = _parser_f_isnan.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_isnan]
+    else:
+        v = _parser_f_isnan.parse(args, kwargs)[1]
     return _op_isnan.call(v[0])
 
 
@@ -1185,11 +1225,15 @@ _parser_f_log1p_ = PythonArgParser(
         'log1p_(Tensor input)',
     ],
 )
+_tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].params[1:]]
 
 
 def log1p_(*args, **kwargs):
     """log1p_(Tensor input)"""
-    v = _parser_f_log1p_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_log1p_]
+    else:
+        v = _parser_f_log1p_.parse(args, kwargs)[1]
     return _op_log1p_.call(v[0])
 
 
@@ -1199,11 +1243,15 @@ _parser_f_log_ = PythonArgParser(
         'log_(Tensor input)',
     ],
 )
+_tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:]]
 
 
 def log_(*args, **kwargs):
     """log_(Tensor input)"""
-    v = _parser_f_log_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_log_]
+    else:
+        v = _parser_f_log_.parse(args, kwargs)[1]
     return _op_log_.call(v[0])
 
 
@@ -1329,11 +1377,15 @@ _parser_f_matmul = PythonArgParser(
         'matmul(Tensor input, Tensor other)',
     ],
 )
+_tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].params[2:]]
 
 
 def matmul(*args, **kwargs):
     """matmul(Tensor input, Tensor other)"""
-    v = _parser_f_matmul.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_matmul]
+    else:
+        v = _parser_f_matmul.parse(args, kwargs)[1]
     return _op_matmul.call(v[0], v[1])
 
 
@@ -1551,11 +1603,15 @@ _parser_f_neg_ = PythonArgParser(
         'neg_(Tensor input)',
     ],
 )
+_tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:]]
 
 
 def neg_(*args, **kwargs):
     """neg_(Tensor input)"""
-    v = _parser_f_neg_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_neg_]
+    else:
+        v = _parser_f_neg_.parse(args, kwargs)[1]
     return _op_neg_.call(v[0])
 
 
@@ -1621,11 +1677,15 @@ _parser_f_outer = PythonArgParser(
         'outer(Tensor input, Tensor vec2)',
     ],
 )
+_tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[2:]]
 
 
 def outer(*args, **kwargs):
     """outer(Tensor input, Tensor vec2)"""
-    v = _parser_f_outer.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_outer]
+    else:
+        v = _parser_f_outer.parse(args, kwargs)[1]
     return _op_outer.call(v[0], v[1])
 
 
@@ -1784,11 +1844,15 @@ _parser_f_relu = PythonArgParser(
         'relu(Tensor input)',
     ],
 )
+_tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:]]
 
 
 def relu(*args, **kwargs):
     """relu(Tensor input)"""
-    v = _parser_f_relu.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_relu]
+    else:
+        v = _parser_f_relu.parse(args, kwargs)[1]
     return _op_relu.call(v[0])
 
 
@@ -1798,11 +1862,15 @@ _parser_f_relu_ = PythonArgParser(
         'relu_(Tensor input)',
     ],
 )
+_tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[1:]]
 
 
 def relu_(*args, **kwargs):
     """relu_(Tensor input)"""
-    v = _parser_f_relu_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_relu_]
+    else:
+        v = _parser_f_relu_.parse(args, kwargs)[1]
     return _op_relu_.call(v[0])
 
 
@@ -1879,11 +1947,15 @@ _parser_f_rsqrt_ = PythonArgParser(
         'rsqrt_(Tensor input)',
     ],
 )
+_tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].params[1:]]
 
 
 def rsqrt_(*args, **kwargs):
     """rsqrt_(Tensor input)"""
-    v = _parser_f_rsqrt_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_rsqrt_]
+    else:
+        v = _parser_f_rsqrt_.parse(args, kwargs)[1]
     return _op_rsqrt_.call(v[0])
 
 
@@ -1945,11 +2017,15 @@ _parser_f_sigmoid_ = PythonArgParser(
         'sigmoid_(Tensor input)',
     ],
 )
+_tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].params[1:]]
 
 
 def sigmoid_(*args, **kwargs):
     """sigmoid_(Tensor input)"""
-    v = _parser_f_sigmoid_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_sigmoid_]
+    else:
+        v = _parser_f_sigmoid_.parse(args, kwargs)[1]
     return _op_sigmoid_.call(v[0])
 
 
@@ -1991,11 +2067,15 @@ _parser_f_sin_ = PythonArgParser(
         'sin_(Tensor input)',
     ],
 )
+_tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:]]
 
 
 def sin_(*args, **kwargs):
     """sin_(Tensor input)"""
-    v = _parser_f_sin_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_sin_]
+    else:
+        v = _parser_f_sin_.parse(args, kwargs)[1]
     return _op_sin_.call(v[0])
 
 
@@ -2005,11 +2085,15 @@ _parser_f_slice = PythonArgParser(
         'slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
     ],
 )
+_tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[1:]]
 
 
 def slice(*args, **kwargs):
     """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
-    v = _parser_f_slice.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_slice]
+    else:
+        v = _parser_f_slice.parse(args, kwargs)[1]
     return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
 
 
@@ -2103,11 +2187,15 @@ _parser_f_sqrt_ = PythonArgParser(
         'sqrt_(Tensor input)',
     ],
 )
+_tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[1:]]
 
 
 def sqrt_(*args, **kwargs):
     """sqrt_(Tensor input)"""
-    v = _parser_f_sqrt_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_sqrt_]
+    else:
+        v = _parser_f_sqrt_.parse(args, kwargs)[1]
     return _op_sqrt_.call(v[0])
 
 
@@ -2241,11 +2329,15 @@ _parser_f_t = PythonArgParser(
         't(Tensor input)',
     ],
 )
+_tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 
 
 def t(*args, **kwargs):
     """t(Tensor input)"""
-    v = _parser_f_t.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_t]
+    else:
+        v = _parser_f_t.parse(args, kwargs)[1]
     return _op_t.call(v[0])
 
 
@@ -2271,11 +2363,15 @@ _parser_f_tanh_ = PythonArgParser(
         'tanh_(Tensor input)',
     ],
 )
+_tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[1:]]
 
 
 def tanh_(*args, **kwargs):
     """tanh_(Tensor input)"""
-    v = _parser_f_tanh_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_tanh_]
+    else:
+        v = _parser_f_tanh_.parse(args, kwargs)[1]
     return _op_tanh_.call(v[0])
 
 
@@ -2363,11 +2459,15 @@ _parser_f_unbind = PythonArgParser(
         'unbind(Tensor input, int dim=0)',
     ],
 )
+_tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].params[1:]]
 
 
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
-    v = _parser_f_unbind.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_unbind]
+    else:
+        v = _parser_f_unbind.parse(args, kwargs)[1]
     return tuple(_op_unbind_int.call(v[0], v[1]))
 
 
@@ -2459,11 +2559,15 @@ _parser_f_zero_ = PythonArgParser(
         'zero_(Tensor input)',
     ],
 )
+_tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[1:]]
 
 
 def zero_(*args, **kwargs):
     """zero_(Tensor input)"""
-    v = _parser_f_zero_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_zero_]
+    else:
+        v = _parser_f_zero_.parse(args, kwargs)[1]
     return _op_zero_.call(v[0])
 
 

@@ -27,11 +27,15 @@ _parser_f_cross_entropy_loss = PythonArgParser(
         'cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)',
     ],
 )
+_tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_loss.signatures[0].params[2:]]
 
 
 def cross_entropy_loss(*args, **kwargs):
     """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
-    v = _parser_f_cross_entropy_loss.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
+    else:
+        v = _parser_f_cross_entropy_loss.parse(args, kwargs)[1]
     return _op_cross_entropy_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
 
 
@@ -57,11 +61,15 @@ _parser_f_gelu_ = PythonArgParser(
         'gelu_(Tensor input, *, str approximate="none")',
     ],
 )
+_tail_parser_f_gelu_ = [p.default for p in _parser_f_gelu_.signatures[0].params[1:]]
 
 
 def gelu_(*args, **kwargs):
     """gelu_(Tensor input, *, str approximate="none")"""
-    v = _parser_f_gelu_.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_gelu_]
+    else:
+        v = _parser_f_gelu_.parse(args, kwargs)[1]
     return _op_gelu_.call(v[0], v[1])
 
 
@@ -71,11 +79,15 @@ _parser_f_linear = PythonArgParser(
         'linear(Tensor input, Tensor weight, Tensor? bias=None)',
     ],
 )
+_tail_parser_f_linear = [p.default for p in _parser_f_linear.signatures[0].params[2:]]
 
 
 def linear(*args, **kwargs):
     """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
-    v = _parser_f_linear.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_linear]
+    else:
+        v = _parser_f_linear.parse(args, kwargs)[1]
     return _op_linear.call(v[0], v[1], v[2])
 
 
@@ -101,11 +113,15 @@ _parser_f_nll_loss = PythonArgParser(
         'nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)',
     ],
 )
+_tail_parser_f_nll_loss = [p.default for p in _parser_f_nll_loss.signatures[0].params[2:]]
 
 
 def nll_loss(*args, **kwargs):
     """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
-    v = _parser_f_nll_loss.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_f_nll_loss]
+    else:
+        v = _parser_f_nll_loss.parse(args, kwargs)[1]
     return _op_nll_loss.call(v[0], v[1], v[2], v[3], v[4])
 
 
@@ -147,11 +163,15 @@ _parser_f_one_hot = PythonArgParser(
         'one_hot(Tensor input, int num_classes=-1)',
     ],
 )
+_tail_parser_f_one_hot = [p.default for p in _parser_f_one_hot.signatures[0].params[1:]]
 
 
 def one_hot(*args, **kwargs):
     """one_hot(Tensor input, int num_classes=-1)"""
-    v = _parser_f_one_hot.parse(args, kwargs)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_one_hot]
+    else:
+        v = _parser_f_one_hot.parse(args, kwargs)[1]
     return _op_one_hot.call(v[0], v[1])
 
 

@@ -249,11 +249,15 @@ _parser_m_add = PythonArgParser(
         'add(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 
 
 def add(self, *args, **kwargs):
     """add(Tensor other, *, Scalar alpha=1)"""
-    v = _parser_m_add.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_add]
+    else:
+        v = _parser_m_add.parse(args, kwargs, self=self)[1]
     return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -263,11 +267,15 @@ _parser_m_add_ = PythonArgParser(
         'add_(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:]]
 
 
 def add_(self, *args, **kwargs):
     """add_(Tensor other, *, Scalar alpha=1)"""
-    v = _parser_m_add_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_add_]
+    else:
+        v = _parser_m_add_.parse(args, kwargs, self=self)[1]
     return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -277,11 +285,15 @@ _parser_m_addmm = PythonArgParser(
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
     ],
 )
+_tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[2:]]
 
 
 def addmm(self, *args, **kwargs):
     """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
-    v = _parser_m_addmm.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_m_addmm]
+    else:
+        v = _parser_m_addmm.parse(args, kwargs, self=self)[1]
     return _op_addmm.call(self, v[0], v[1], v[2], v[3])
 
 
@@ -291,11 +303,15 @@ _parser_m_addmm_ = PythonArgParser(
         'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
     ],
 )
+_tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].params[2:]]
 
 
 def addmm_(self, *args, **kwargs):
     """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
-    v = _parser_m_addmm_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        v = [args[0], args[1], *_tail_parser_m_addmm_]
+    else:
+        v = _parser_m_addmm_.parse(args, kwargs, self=self)[1]
     return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
 
 
@@ -446,11 +462,15 @@ _parser_m_bmm = PythonArgParser(
         'bmm(Tensor mat2)',
     ],
 )
+_tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 
 
 def bmm(self, *args, **kwargs):
     """bmm(Tensor mat2)"""
-    v = _parser_m_bmm.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_bmm]
+    else:
+        v = _parser_m_bmm.parse(args, kwargs, self=self)[1]
     return _op_bmm.call(self, v[0])
 
 
@@ -538,11 +558,15 @@ _parser_m_copy_ = PythonArgParser(
         'copy_(Tensor src, bool non_blocking=False)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[1:]]
 
 
 def copy_(self, *args, **kwargs):
     """copy_(Tensor src, bool non_blocking=False)"""
-    v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_copy_]
+    else:
+        v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
     return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -675,11 +699,15 @@ _parser_m_dot = PythonArgParser(
         'dot(Tensor tensor)',
     ],
 )
+_tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 
 
 def dot(self, *args, **kwargs):
     """dot(Tensor tensor)"""
-    v = _parser_m_dot.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_dot]
+    else:
+        v = _parser_m_dot.parse(args, kwargs, self=self)[1]
     return _op_dot.call(self, v[0])
 
 
@@ -769,11 +797,15 @@ _parser_m_expand_as = PythonArgParser(
         'expand_as(Tensor other)',
     ],
 )
+_tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0].params[1:]]
 
 
 def expand_as(self, *args, **kwargs):
     """expand_as(Tensor other)"""
-    v = _parser_m_expand_as.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_expand_as]
+    else:
+        v = _parser_m_expand_as.parse(args, kwargs, self=self)[1]
     return _op_expand_as.call(self, v[0])
 
 
@@ -829,11 +861,15 @@ _parser_m_floor_divide = PythonArgParser(
         'floor_divide(Tensor other)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatures[0].params[1:]]
 
 
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other)"""
-    v = _parser_m_floor_divide.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_floor_divide]
+    else:
+        v = _parser_m_floor_divide.parse(args, kwargs, self=self)[1]
     return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -843,11 +879,15 @@ _parser_m_floor_divide_ = PythonArgParser(
         'floor_divide_(Tensor other)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signatures[0].params[1:]]
 
 
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other)"""
-    v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_floor_divide_]
+    else:
+        v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
     return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1124,11 +1164,15 @@ _parser_m_logical_and = PythonArgParser(
         'logical_and(Tensor other)',
     ],
 )
+_tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signatures[0].params[1:]]
 
 
 def logical_and(self, *args, **kwargs):
     """logical_and(Tensor other)"""
-    v = _parser_m_logical_and.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_and]
+    else:
+        v = _parser_m_logical_and.parse(args, kwargs, self=self)[1]
     return _op_logical_and.call(self, v[0])
 
 
@@ -1138,11 +1182,15 @@ _parser_m_logical_and_ = PythonArgParser(
         'logical_and_(Tensor other)',
     ],
 )
+_tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatures[0].params[1:]]
 
 
 def logical_and_(self, *args, **kwargs):
     """logical_and_(Tensor other)"""
-    v = _parser_m_logical_and_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_and_]
+    else:
+        v = _parser_m_logical_and_.parse(args, kwargs, self=self)[1]
     return _op_logical_and_.call(self, v[0])
 
 
@@ -1182,11 +1230,15 @@ _parser_m_logical_or = PythonArgParser(
         'logical_or(Tensor other)',
     ],
 )
+_tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[0].params[1:]]
 
 
 def logical_or(self, *args, **kwargs):
     """logical_or(Tensor other)"""
-    v = _parser_m_logical_or.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_or]
+    else:
+        v = _parser_m_logical_or.parse(args, kwargs, self=self)[1]
     return _op_logical_or.call(self, v[0])
 
 
@@ -1196,11 +1248,15 @@ _parser_m_logical_or_ = PythonArgParser(
         'logical_or_(Tensor other)',
     ],
 )
+_tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signatures[0].params[1:]]
 
 
 def logical_or_(self, *args, **kwargs):
     """logical_or_(Tensor other)"""
-    v = _parser_m_logical_or_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_or_]
+    else:
+        v = _parser_m_logical_or_.parse(args, kwargs, self=self)[1]
     return _op_logical_or_.call(self, v[0])
 
 
@@ -1311,11 +1367,15 @@ _parser_m_matmul = PythonArgParser(
         'matmul(Tensor other)',
     ],
 )
+_tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].params[1:]]
 
 
 def matmul(self, *args, **kwargs):
     """matmul(Tensor other)"""
-    v = _parser_m_matmul.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_matmul]
+    else:
+        v = _parser_m_matmul.parse(args, kwargs, self=self)[1]
     return _op_matmul.call(self, v[0])
 
 
@@ -1346,11 +1406,15 @@ _parser_m_maximum = PythonArgParser(
         'maximum(Tensor other)',
     ],
 )
+_tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].params[1:]]
 
 
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
-    v = _parser_m_maximum.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_maximum]
+    else:
+        v = _parser_m_maximum.parse(args, kwargs, self=self)[1]
     return _op_maximum.call(self, v[0])
 
 
@@ -1399,11 +1463,15 @@ _parser_m_minimum = PythonArgParser(
         'minimum(Tensor other)',
     ],
 )
+_tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].params[1:]]
 
 
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
-    v = _parser_m_minimum.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_minimum]
+    else:
+        v = _parser_m_minimum.parse(args, kwargs, self=self)[1]
     return _op_minimum.call(self, v[0])
 
 
@@ -1413,11 +1481,15 @@ _parser_m_mm = PythonArgParser(
         'mm(Tensor mat2)',
     ],
 )
+_tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 
 
 def mm(self, *args, **kwargs):
     """mm(Tensor mat2)"""
-    v = _parser_m_mm.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_mm]
+    else:
+        v = _parser_m_mm.parse(args, kwargs, self=self)[1]
     return _op_mm.call(self, v[0])
 
 
@@ -1445,11 +1517,15 @@ _parser_m_mul = PythonArgParser(
         'mul(Tensor other)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 
 
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
-    v = _parser_m_mul.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_mul]
+    else:
+        v = _parser_m_mul.parse(args, kwargs, self=self)[1]
     return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1459,11 +1535,15 @@ _parser_m_mul_ = PythonArgParser(
         'mul_(Tensor other)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:]]
 
 
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
-    v = _parser_m_mul_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_mul_]
+    else:
+        v = _parser_m_mul_.parse(args, kwargs, self=self)[1]
     return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1666,11 +1746,15 @@ _parser_m_outer = PythonArgParser(
         'outer(Tensor vec2)',
     ],
 )
+_tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[1:]]
 
 
 def outer(self, *args, **kwargs):
     """outer(Tensor vec2)"""
-    v = _parser_m_outer.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_outer]
+    else:
+        v = _parser_m_outer.parse(args, kwargs, self=self)[1]
     return _op_outer.call(self, v[0])
 
 
@@ -2197,11 +2281,15 @@ _parser_m_sub = PythonArgParser(
         'sub(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 
 
 def sub(self, *args, **kwargs):
     """sub(Tensor other, *, Scalar alpha=1)"""
-    v = _parser_m_sub.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_sub]
+    else:
+        v = _parser_m_sub.parse(args, kwargs, self=self)[1]
     return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -2211,11 +2299,15 @@ _parser_m_sub_ = PythonArgParser(
         'sub_(Tensor other, *, Scalar alpha=1)',
     ], numbers_as_tensors=True,
 )
+_tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:]]
 
 
 def sub_(self, *args, **kwargs):
     """sub_(Tensor other, *, Scalar alpha=1)"""
-    v = _parser_m_sub_.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_sub_]
+    else:
+        v = _parser_m_sub_.parse(args, kwargs, self=self)[1]
     return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -2538,11 +2630,15 @@ _parser_m_view_as = PythonArgParser(
         'view_as(Tensor other)',
     ],
 )
+_tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].params[1:]]
 
 
 def view_as(self, *args, **kwargs):
     """view_as(Tensor other)"""
-    v = _parser_m_view_as.parse(args, kwargs, self=self)[1]
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_view_as]
+    else:
+        v = _parser_m_view_as.parse(args, kwargs, self=self)[1]
     return _op_view_as.call(self, v[0])
 
 

@@ -234,3 +234,19 @@ def test_inplace_on_expanded_tensor(name, overload, args):
     e_args = [pair(np.array(a, dtype=np.float32))[0] if as_tensor else a for a in args]
     t_args = [torch.tensor(a) if as_tensor else a for a in args]
     run_both(lambda: e_op(e_self, *e_args), lambda: t_op(t_self, *t_args))
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_pow_casts_operands_to_the_common_dtype_first(swap):
+    """A 0-dim float32 operand of a float16 pow is rounded to half before the kernel's
+    float opmath (TensorIterator's common-dtype cast), as torch does."""
+    import ember
+
+    results = []
+    for lib in (ember, torch):
+        a = lib.tensor(np.float32(1.7))
+        b = lib.tensor(np.array([[1.3, 7.8]], np.float16))
+        result = lib.pow(b, a) if swap else lib.pow(a, b)
+        results.append(result.numpy())
+    ours, theirs = results
+    assert ours.dtype == theirs.dtype and ours.tobytes() == theirs.tobytes(), (ours, theirs)

@@ -226,9 +226,12 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
     if not isinstance(exponent, (bool, int, float, complex)):
         if dtype is dtypes.bool:
             not_implemented_for("pow", dtype)
-        compute = opmath(dtype.np_dtype)
-        base = np.asarray(operand(self)).astype(compute, copy=False)
-        power = np.asarray(operand(exponent)).astype(compute, copy=False)
+        # TensorIterator casts both operands to the common dtype; the kernel then computes
+        # in opmath (a float32 base of a float16 result is rounded to half first)
+        common, compute = dtype.np_dtype, opmath(dtype.np_dtype)
+        base = np.asarray(operand(self)).astype(common, copy=False).astype(compute, copy=False)
+        power = np.asarray(operand(exponent)).astype(common, copy=False)
+        power = power.astype(compute, copy=False)
         if dtype.is_floating_point or dtype.is_complex:
             store(out, np.power(base, power), meta)
         else:

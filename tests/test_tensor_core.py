@@ -428,3 +428,42 @@ def test_zero_size_view_past_the_end_of_storage():
     theirs = torch.empty(2).as_strided((0, 3), (3, 1), 5)
     ours = make_view(base, (0, 3), (3, 1), 5)
     assert ours.ndarray().shape == (0, 3) and ours.tolist() == theirs.tolist() == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 4), min_size=0, max_size=3),
+    kind=st.sampled_from(["same", "reshape", "transpose", "prefix", "offset"]),
+    transposed_base=st.booleans(),
+)
+def test_a_view_shares_the_numpy_array_it_would_rebuild(shape, kind, transposed_base):
+    """make_view hands common geometries the base's NumPy view (or its reshape / .T);
+    it must equal the array rebuilt from the storage, and write through to the base."""
+    import math
+
+    import ember
+
+    base = ember.arange(math.prod(shape), dtype=ember.float32).reshape(shape)
+    if transposed_base and len(shape) == 2:
+        base = base.t()
+    sizes, strides, offset = base._sizes, base._strides, base._storage_offset
+    if kind == "reshape":
+        sizes = (math.prod(shape),)
+        strides = contiguous_strides(sizes)
+    elif kind == "transpose" and len(sizes) == 2:
+        sizes, strides = sizes[::-1], strides[::-1]
+    elif kind == "prefix":
+        sizes, strides = (1,), (1,)
+    elif kind == "offset" and math.prod(shape) > 1:
+        sizes, strides, offset = (1,), (1,), offset + 1
+    view = make_view(base, sizes, strides, offset)
+    rebuilt = make_view(base, sizes, strides, offset)
+    rebuilt._array = None  # ndarray() builds it from the storage
+    expected = rebuilt.ndarray()
+    got = view.ndarray()
+    assert got.shape == expected.shape and np.array_equal(got, expected)
+    assert np.shares_memory(got, base.storage().data) or got.size == 0
+    if got.size:
+        first = (0,) * got.ndim
+        got[first] = -7.0  # through the shared array, into the storage
+        assert rebuilt.ndarray()[first] == -7.0

@@ -354,7 +354,27 @@ def make_view(base, sizes, strides, storage_offset):
         view._python_dispatch = True
     if not base._is_inference:
         view._version_counter = base.version_counter()
+    array = base._array
+    if array is not None and storage_offset == base._storage_offset:
+        _share_array(view, base, array)
     return view
+
+
+def _share_array(view, base, array) -> None:
+    """Give a view the NumPy view of the common geometries at once (detach and alias, a
+    contiguous view, a 2-d transpose), instead of rebuilding it from the storage."""
+    sizes, strides = view._sizes, view._strides
+    if sizes == base._sizes and strides == base._strides:
+        view._array = array
+    elif strides == contiguous_strides(sizes):
+        if (
+            base._strides == contiguous_strides(base._sizes)
+            and compute_numel(sizes) == array.size
+            and array.flags.c_contiguous
+        ):
+            view._array = array.reshape(sizes)  # the same contiguous elements: never a copy
+    elif len(sizes) == 2 and sizes == base._sizes[::-1] and strides == base._strides[::-1]:
+        view._array = array.T
 
 
 def is_contiguous_strides(sizes, strides) -> bool:

@@ -87,11 +87,21 @@ def scale_grad_by_count(grad, mask, dims):
     return (grad / mask.sum(_wrap_dims(dims, len(mask._sizes)), keepdim=True)) * mask
 
 
-def mm_mat1_backward(grad, mat2, alpha=1):
+def _column_major(sizes, strides) -> bool:
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha=1):
+    """grad @ mat2.T, laid out column-major when mat1 was (as PyTorch, for efficiency)."""
+    if _column_major(mat1_sizes, mat1_strides):
+        return maybe_multiply(at.t(at.mm(mat2, at.t(grad))), alpha)
     return maybe_multiply(at.mm(grad, at.t(mat2)), alpha)
 
 
-def mm_mat2_backward(grad, mat1, alpha=1):
+def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha=1):
+    """mat1.T @ grad, laid out column-major when mat2 was."""
+    if _column_major(mat2_sizes, mat2_strides):
+        return maybe_multiply(at.t(at.mm(at.t(grad), mat1)), alpha)
     return maybe_multiply(at.mm(at.t(mat1), grad), alpha)
 
 

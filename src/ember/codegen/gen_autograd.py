@@ -123,6 +123,18 @@ def node_class(op: AutogradOp) -> list[str]:
         lines.append("            return (None,) * len(node._next_edges)")
     for name in saved:
         lines.append(f"        {name} = {_unpack(op, name)}")
+    if not any(arg.type.is_tensor_like()[1] for arg in inputs):
+        # PyTorch's generated apply computes the inputs' gradients in the order of their
+        # sorted names (`mat2` before `self`, `other` before `self`): a dispatch mode or
+        # trace sees the operators in that order
+        order = sorted(range(len(inputs)), key=lambda i: inputs[i].name)
+        for i in order:
+            lines.append(f"        if node._next_edges[{i}][0] is not None:")
+            lines.append(f"            grad_{i} = {d.formulas[inputs[i].name]}")
+            lines.append("        else:")
+            lines.append(f"            grad_{i} = None")
+        lines.append(f"        return [{', '.join(f'grad_{i}' for i in range(len(inputs)))}]")
+        return lines
     lines.append("        out = []")
     for arg in inputs:
         formula = d.formulas[arg.name]

@@ -1894,7 +1894,15 @@ def mm(ks, self, mat2):
         if node.should_compute_output(0):
             node._saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
+            node._saved_mat2_sizes = mat2._sizes
+        if node.should_compute_output(1):
+            node._saved_mat2_strides = mat2._strides
+        if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
+        if node.should_compute_output(0):
+            node._saved_self_strides = self._strides
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3809,7 +3817,15 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(2):
             node._saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
+            node._saved_mat1_sizes = mat1._sizes
+        if node.should_compute_output(1):
+            node._saved_mat1_strides = mat1._strides
+        if node.should_compute_output(1):
             node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(2):
+            node._saved_mat2_sizes = mat2._sizes
+        if node.should_compute_output(2):
+            node._saved_mat2_strides = mat2._strides
     prev = tls.excluded
     tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3837,7 +3853,15 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(2):
             node._saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
+            node._saved_mat1_sizes = mat1._sizes
+        if node.should_compute_output(1):
+            node._saved_mat1_strides = mat1._strides
+        if node.should_compute_output(1):
             node._saved_mat2 = SavedVariable(mat2)
+        if node.should_compute_output(2):
+            node._saved_mat2_sizes = mat2._sizes
+        if node.should_compute_output(2):
+            node._saved_mat2_strides = mat2._strides
     prev = tls.excluded
     tls.excluded = prev | BELOW_AUTOGRAD
     try:

@@ -76,12 +76,11 @@ class AbsBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * self.sign())
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.sign()
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AddBackward0(GeneratedNode):
@@ -95,16 +94,15 @@ class AddBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad, alpha)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(maybe_multiply(grad, alpha))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class AddBackward1(GeneratedNode):
@@ -116,12 +114,11 @@ class AddBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AsStridedBackward0(GeneratedNode):
@@ -145,12 +142,11 @@ class AsStridedBackward0(GeneratedNode):
         size = node._saved_size
         storage_offset = node._saved_storage_offset
         stride = node._saved_stride
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(as_strided_backward(grad, self_sizes, self_strides, self_storage_offset, size, stride, storage_offset))
+        if node._next_edges[0][0] is not None:
+            grad_0 = as_strided_backward(grad, self_sizes, self_strides, self_storage_offset, size, stride, storage_offset)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class BmmBackward0(GeneratedNode):
@@ -166,16 +162,15 @@ class BmmBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         mat2 = _unpack(node._saved_mat2, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.bmm(mat2.transpose(1, 2)))
+        if node._next_edges[1][0] is not None:
+            grad_1 = self.transpose(1, 2).bmm(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(self.transpose(1, 2).bmm(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.bmm(mat2.transpose(1, 2))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class CatBackward0(GeneratedNode):
@@ -215,12 +210,11 @@ class ClampBackward1(GeneratedNode):
         max = node._saved_max
         min = node._saved_min
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(clamp_backward(grad, self, min, max))
+        if node._next_edges[0][0] is not None:
+            grad_0 = clamp_backward(grad, self, min, max)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ClampBackward0(GeneratedNode):
@@ -238,20 +232,19 @@ class ClampBackward0(GeneratedNode):
         max = _unpack(node._saved_max, node)
         min = _unpack(node._saved_min, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(clamp_backward(grad, self, min, max))
+        if node._next_edges[2][0] is not None:
+            grad_2 = clamp_backward_max(grad, self, min, max)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(clamp_backward_min(grad, self, min, max))
+            grad_2 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = clamp_backward_min(grad, self, min, max)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(clamp_backward_max(grad, self, min, max))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = clamp_backward(grad, self, min, max)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]
 
 
 class CopyBackwards(GeneratedNode):
@@ -266,16 +259,15 @@ class CopyBackwards(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class CosBackward0(GeneratedNode):
@@ -289,12 +281,11 @@ class CosBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * -self.sin())
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * -self.sin()
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class CumsumBackward0(GeneratedNode):
@@ -310,12 +301,11 @@ class CumsumBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_dtype = node._saved_self_dtype
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(cumsum_backward(grad.to(self_dtype), dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = cumsum_backward(grad.to(self_dtype), dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class DiagonalBackward0(GeneratedNode):
@@ -335,12 +325,11 @@ class DiagonalBackward0(GeneratedNode):
         dim2 = node._saved_dim2
         offset = node._saved_offset
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(diagonal_backward(grad, self_sizes, offset, dim1, dim2))
+        if node._next_edges[0][0] is not None:
+            grad_0 = diagonal_backward(grad, self_sizes, offset, dim1, dim2)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class DivBackward0(GeneratedNode):
@@ -356,16 +345,15 @@ class DivBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_self_backward(grad, other))
+        if node._next_edges[1][0] is not None:
+            grad_1 = div_tensor_other_backward(grad, self, other)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_other_backward(grad, self, other))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_tensor_self_backward(grad, other)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class DivBackward2(GeneratedNode):
@@ -383,16 +371,15 @@ class DivBackward2(GeneratedNode):
         other = _unpack(node._saved_other, node)
         rounding_mode = node._saved_rounding_mode
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_self_backward(grad, other, rounding_mode))
+        if node._next_edges[1][0] is not None:
+            grad_1 = div_tensor_other_backward(grad, self, other, rounding_mode)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_other_backward(grad, self, other, rounding_mode))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class DivBackward1(GeneratedNode):
@@ -406,12 +393,11 @@ class DivBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_self_backward(grad, other))
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_tensor_self_backward(grad, other)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class DivBackward3(GeneratedNode):
@@ -427,12 +413,11 @@ class DivBackward3(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = node._saved_other
         rounding_mode = node._saved_rounding_mode
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(div_tensor_self_backward(grad, other, rounding_mode))
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class DotBackward0(GeneratedNode):
@@ -448,16 +433,15 @@ class DotBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         tensor = _unpack(node._saved_tensor, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * tensor)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * tensor
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(grad * self)
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class ExpBackward0(GeneratedNode):
@@ -471,12 +455,11 @@ class ExpBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * result)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * result
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ExpandBackward0(GeneratedNode):
@@ -490,12 +473,11 @@ class ExpandBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(sum_to(grad, self_sizes))
+        if node._next_edges[0][0] is not None:
+            grad_0 = sum_to(grad, self_sizes)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class FillBackward2(GeneratedNode):
@@ -507,12 +489,11 @@ class FillBackward2(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class FillBackward3(GeneratedNode):
@@ -524,16 +505,15 @@ class FillBackward3(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(grad.sum())
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.sum()
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class IndexBackward0(GeneratedNode):
@@ -549,12 +529,11 @@ class IndexBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         indices = [s.unpack(node) for s in node._saved_indices]
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(index_backward(grad.new_zeros(list(self_sizes)), indices, grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = index_backward(grad.new_zeros(list(self_sizes)), indices, grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class IndexPutBackward0(GeneratedNode):
@@ -572,16 +551,15 @@ class IndexPutBackward0(GeneratedNode):
         accumulate = node._saved_accumulate
         indices = [s.unpack(node) for s in node._saved_indices]
         values = _unpack(node._saved_values, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(index_put_self_backward(grad, indices, values, accumulate))
+        if node._next_edges[0][0] is not None:
+            grad_0 = index_put_self_backward(grad, indices, values, accumulate)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(index_values_backward(grad, indices))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_values_backward(grad, indices)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class LogBackward0(GeneratedNode):
@@ -595,12 +573,11 @@ class LogBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad / self)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / self
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class Log1PBackward0(GeneratedNode):
@@ -614,12 +591,11 @@ class Log1PBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad / (self + 1))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / (self + 1)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class LogSoftmaxBackward0(GeneratedNode):
@@ -635,12 +611,11 @@ class LogSoftmaxBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(log_softmax_backward(grad, result, dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = log_softmax_backward(grad, result, dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class LogSoftmaxBackwardDataBackward0(GeneratedNode):
@@ -658,16 +633,15 @@ class LogSoftmaxBackwardDataBackward0(GeneratedNode):
         dim = node._saved_dim
         grad_output = _unpack(node._saved_grad_output, node)
         output = _unpack(node._saved_output, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad - (grad * output.exp()).sum(dim, keepdim=True))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad - (grad * output.exp()).sum(dim, keepdim=True)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(-grad * grad_output.sum(dim, keepdim=True) * output.exp())
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * grad_output.sum(dim, keepdim=True) * output.exp()
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class LogsumexpBackward0(GeneratedNode):
@@ -687,12 +661,11 @@ class LogsumexpBackward0(GeneratedNode):
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(logsumexp_backward(grad, self, result, dim, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = logsumexp_backward(grad, self, result, dim, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MaxBackward0(GeneratedNode):
@@ -712,12 +685,11 @@ class MaxBackward0(GeneratedNode):
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
         indices = _unpack(node._saved_indices, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AmaxBackward0(GeneratedNode):
@@ -739,12 +711,11 @@ class AmaxBackward0(GeneratedNode):
         self = _unpack(node._saved_self, node)
         self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MeanBackward0(GeneratedNode):
@@ -760,12 +731,11 @@ class MeanBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self_numel = node._saved_self_numel
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.expand(list(self_sizes)) / self_numel)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.expand(list(self_sizes)) / self_numel
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MeanBackward1(GeneratedNode):
@@ -785,12 +755,11 @@ class MeanBackward1(GeneratedNode):
         keepdim = node._saved_keepdim
         self_numel = node._saved_self_numel
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(mean_backward(grad, self_sizes, dim, self_numel, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = mean_backward(grad, self_sizes, dim, self_numel, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MinBackward0(GeneratedNode):
@@ -810,12 +779,11 @@ class MinBackward0(GeneratedNode):
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
         indices = _unpack(node._saved_indices, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AminBackward0(GeneratedNode):
@@ -837,37 +805,43 @@ class AminBackward0(GeneratedNode):
         self = _unpack(node._saved_self, node)
         self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MmBackward0(GeneratedNode):
     """Backward of aten::mm."""
 
-    _saved_names = ('mat2', 'self')
+    _saved_names = ('mat2', 'mat2_sizes', 'mat2_strides', 'self', 'self_sizes', 'self_strides')
     _saved_mat2 = None
+    _saved_mat2_sizes = None
+    _saved_mat2_strides = None
     _saved_self = None
+    _saved_self_sizes = None
+    _saved_self_strides = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         mat2 = _unpack(node._saved_mat2, node)
+        mat2_sizes = node._saved_mat2_sizes
+        mat2_strides = node._saved_mat2_strides
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(mm_mat1_backward(grad, mat2))
+        self_sizes = node._saved_self_sizes
+        self_strides = node._saved_self_strides
+        if node._next_edges[1][0] is not None:
+            grad_1 = mm_mat2_backward(grad, self, mat2_sizes, mat2_strides)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(mm_mat2_backward(grad, self))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = mm_mat1_backward(grad, mat2, self_sizes, self_strides)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class MulBackward0(GeneratedNode):
@@ -883,16 +857,15 @@ class MulBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * other)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(grad * self)
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * other
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class MulBackward1(GeneratedNode):
@@ -906,12 +879,11 @@ class MulBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * other)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * other
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class PermuteBackward0(GeneratedNode):
@@ -925,12 +897,11 @@ class PermuteBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         dims = node._saved_dims
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(permute_backwards(grad, dims))
+        if node._next_edges[0][0] is not None:
+            grad_0 = permute_backwards(grad, dims)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SqueezeBackward0(GeneratedNode):
@@ -944,12 +915,11 @@ class SqueezeBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.reshape(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SqueezeBackward1(GeneratedNode):
@@ -963,12 +933,11 @@ class SqueezeBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.reshape(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SqueezeBackward2(GeneratedNode):
@@ -982,12 +951,11 @@ class SqueezeBackward2(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.reshape(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class TBackward0(GeneratedNode):
@@ -999,12 +967,11 @@ class TBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.t())
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.t()
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class TransposeBackward0(GeneratedNode):
@@ -1020,12 +987,11 @@ class TransposeBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.transpose(dim0, dim1))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.transpose(dim0, dim1)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class UnsqueezeBackward0(GeneratedNode):
@@ -1039,12 +1005,11 @@ class UnsqueezeBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.squeeze(dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.squeeze(dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NegBackward0(GeneratedNode):
@@ -1056,12 +1021,11 @@ class NegBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(-grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = -grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ReluBackward0(GeneratedNode):
@@ -1075,12 +1039,11 @@ class ReluBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(threshold_backward(grad, result, 0))
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, result, 0)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ThresholdBackwardBackward0(GeneratedNode):
@@ -1096,16 +1059,15 @@ class ThresholdBackwardBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         threshold = node._saved_threshold
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(threshold_backward(grad, self, threshold))
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, self, threshold)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class GeluBackward0(GeneratedNode):
@@ -1121,12 +1083,11 @@ class GeluBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         approximate = node._saved_approximate
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(gelu_backward(grad, self, approximate))
+        if node._next_edges[0][0] is not None:
+            grad_0 = gelu_backward(grad, self, approximate)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class RsqrtBackward0(GeneratedNode):
@@ -1140,12 +1101,11 @@ class RsqrtBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(-0.5 * grad * result.pow(3))
+        if node._next_edges[0][0] is not None:
+            grad_0 = -0.5 * grad * result.pow(3)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SelectBackward0(GeneratedNode):
@@ -1163,12 +1123,11 @@ class SelectBackward0(GeneratedNode):
         dim = node._saved_dim
         index = node._saved_index
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(select_backward(grad, self_sizes, dim, index))
+        if node._next_edges[0][0] is not None:
+            grad_0 = select_backward(grad, self_sizes, dim, index)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SigmoidBackward0(GeneratedNode):
@@ -1182,12 +1141,11 @@ class SigmoidBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(sigmoid_backward(grad, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = sigmoid_backward(grad, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SinBackward0(GeneratedNode):
@@ -1201,12 +1159,11 @@ class SinBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad * self.cos())
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.cos()
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SliceBackward0(GeneratedNode):
@@ -1228,12 +1185,11 @@ class SliceBackward0(GeneratedNode):
         self_sizes = node._saved_self_sizes
         start = node._saved_start
         step = node._saved_step
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(slice_backward(grad, self_sizes, dim, start, end, step))
+        if node._next_edges[0][0] is not None:
+            grad_0 = slice_backward(grad, self_sizes, dim, start, end, step)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SoftmaxBackward0(GeneratedNode):
@@ -1249,12 +1205,11 @@ class SoftmaxBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(softmax_backward(grad, result, dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = softmax_backward(grad, result, dim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SoftmaxBackwardDataBackward0(GeneratedNode):
@@ -1272,16 +1227,15 @@ class SoftmaxBackwardDataBackward0(GeneratedNode):
         dim = node._saved_dim
         grad_output = _unpack(node._saved_grad_output, node)
         output = _unpack(node._saved_output, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(softmax_backward(grad, output, dim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = softmax_backward(grad, output, dim)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(softmax_double_backward(grad, grad_output, dim, output))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = softmax_double_backward(grad, grad_output, dim, output)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class SplitBackward0(GeneratedNode):
@@ -1298,12 +1252,11 @@ class SplitBackward0(GeneratedNode):
         self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
         split_size = node._saved_split_size
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(split_backward(grads, split_size, dim, self_sizes, self_dtype))
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_backward(grads, split_size, dim, self_sizes, self_dtype)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SplitWithSizesBackward0(GeneratedNode):
@@ -1320,12 +1273,11 @@ class SplitWithSizesBackward0(GeneratedNode):
         self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
         split_sizes = node._saved_split_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype))
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class StackBackward0(GeneratedNode):
@@ -1359,12 +1311,11 @@ class SumBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.expand(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.expand(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SumBackward1(GeneratedNode):
@@ -1382,12 +1333,11 @@ class SumBackward1(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(sum_backward(grad, self_sizes, dim, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = sum_backward(grad, self_sizes, dim, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SqrtBackward0(GeneratedNode):
@@ -1401,12 +1351,11 @@ class SqrtBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad / (2 * result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / (2 * result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class StdBackward0(GeneratedNode):
@@ -1428,12 +1377,11 @@ class StdBackward0(GeneratedNode):
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(std_backward(result, grad, self, dim, correction, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = std_backward(result, grad, self, dim, correction, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ProdBackward0(GeneratedNode):
@@ -1449,12 +1397,11 @@ class ProdBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(prod_backward(grad, self.to(grad.dtype), result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = prod_backward(grad, self.to(grad.dtype), result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ProdBackward1(GeneratedNode):
@@ -1474,12 +1421,11 @@ class ProdBackward1(GeneratedNode):
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(prod_backward(grad, self.to(grad.dtype), result, dim, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = prod_backward(grad, self.to(grad.dtype), result, dim, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class TanhBackward0(GeneratedNode):
@@ -1493,12 +1439,11 @@ class TanhBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(tanh_backward(grad, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = tanh_backward(grad, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class FlipBackward0(GeneratedNode):
@@ -1512,12 +1457,11 @@ class FlipBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         dims = node._saved_dims
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.flip(dims))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.flip(dims)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class RollBackward0(GeneratedNode):
@@ -1533,12 +1477,11 @@ class RollBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dims = node._saved_dims
         shifts = node._saved_shifts
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(roll_backward(grad, shifts, dims))
+        if node._next_edges[0][0] is not None:
+            grad_0 = roll_backward(grad, shifts, dims)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class UnsafeViewBackward0(GeneratedNode):
@@ -1552,12 +1495,11 @@ class UnsafeViewBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.reshape(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class VarBackward0(GeneratedNode):
@@ -1577,12 +1519,11 @@ class VarBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(var_backward(grad, self, dim, correction, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = var_backward(grad, self, dim, correction, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class WhereBackward0(GeneratedNode):
@@ -1596,16 +1537,15 @@ class WhereBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         condition = _unpack(node._saved_condition, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(where_self_grad(condition, grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = where_other_grad(condition, grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(where_other_grad(condition, grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where_self_grad(condition, grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class ZeroBackward0(GeneratedNode):
@@ -1617,12 +1557,11 @@ class ZeroBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NormBackward2(GeneratedNode):
@@ -1640,12 +1579,11 @@ class NormBackward2(GeneratedNode):
         p = node._saved_p
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(norm_backward(grad, self.to(grad.dtype), p, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self.to(grad.dtype), p, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NormBackward0(GeneratedNode):
@@ -1663,12 +1601,11 @@ class NormBackward0(GeneratedNode):
         p = node._saved_p
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(norm_backward(grad, self, p, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self, p, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NormBackward3(GeneratedNode):
@@ -1690,12 +1627,11 @@ class NormBackward3(GeneratedNode):
         p = node._saved_p
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NormBackward1(GeneratedNode):
@@ -1717,12 +1653,11 @@ class NormBackward1(GeneratedNode):
         p = node._saved_p
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(norm_backward(grad, self, p, result, dim, keepdim))
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self, p, result, dim, keepdim)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class CloneBackward0(GeneratedNode):
@@ -1734,12 +1669,11 @@ class CloneBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SubBackward0(GeneratedNode):
@@ -1753,16 +1687,15 @@ class SubBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(-grad, alpha)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(maybe_multiply(-grad, alpha))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class SubBackward1(GeneratedNode):
@@ -1774,22 +1707,25 @@ class SubBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AddmmBackward0(GeneratedNode):
     """Backward of aten::addmm."""
 
-    _saved_names = ('alpha', 'beta', 'mat1', 'mat2')
+    _saved_names = ('alpha', 'beta', 'mat1', 'mat1_sizes', 'mat1_strides', 'mat2', 'mat2_sizes', 'mat2_strides')
     _saved_alpha = None
     _saved_beta = None
     _saved_mat1 = None
+    _saved_mat1_sizes = None
+    _saved_mat1_strides = None
     _saved_mat2 = None
+    _saved_mat2_sizes = None
+    _saved_mat2_strides = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -1798,21 +1734,24 @@ class AddmmBackward0(GeneratedNode):
         alpha = node._saved_alpha
         beta = node._saved_beta
         mat1 = _unpack(node._saved_mat1, node)
+        mat1_sizes = node._saved_mat1_sizes
+        mat1_strides = node._saved_mat1_strides
         mat2 = _unpack(node._saved_mat2, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(maybe_multiply(grad, beta))
+        mat2_sizes = node._saved_mat2_sizes
+        mat2_strides = node._saved_mat2_strides
+        if node._next_edges[1][0] is not None:
+            grad_1 = mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(mm_mat1_backward(grad, mat2, alpha))
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(mm_mat2_backward(grad, mat1, alpha))
+            grad_2 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, beta)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]
 
 
 class UnbindBackward0(GeneratedNode):
@@ -1827,12 +1766,11 @@ class UnbindBackward0(GeneratedNode):
         dim = node._saved_dim
         self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(unbind_backward(grads, dim, self_sizes, self_dtype))
+        if node._next_edges[0][0] is not None:
+            grad_0 = unbind_backward(grads, dim, self_sizes, self_dtype)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ToCopyBackward0(GeneratedNode):
@@ -1846,12 +1784,11 @@ class ToCopyBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_dtype = node._saved_self_dtype
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.to(self_dtype))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.to(self_dtype)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MaskedFillBackward0(GeneratedNode):
@@ -1865,12 +1802,11 @@ class MaskedFillBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         mask = _unpack(node._saved_mask, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.masked_fill(mask, 0))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill(mask, 0)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MaskedFillBackward1(GeneratedNode):
@@ -1884,16 +1820,15 @@ class MaskedFillBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         mask = _unpack(node._saved_mask, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.masked_fill(mask, 0))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill(mask, 0)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(masked_fill_backward(grad, mask))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = masked_fill_backward(grad, mask)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class ViewBackward0(GeneratedNode):
@@ -1907,12 +1842,11 @@ class ViewBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.reshape(list(self_sizes)))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.reshape(list(self_sizes))
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class ScatterBackward0(GeneratedNode):
@@ -1928,16 +1862,15 @@ class ScatterBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         index = _unpack(node._saved_index, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.scatter(dim, index, 0))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.scatter(dim, index, 0)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(grad.gather(dim, index))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.gather(dim, index)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class ScatterBackward1(GeneratedNode):
@@ -1953,12 +1886,11 @@ class ScatterBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         index = _unpack(node._saved_index, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.scatter(dim, index, 0))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.scatter(dim, index, 0)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class EqBackward0(GeneratedNode):
@@ -1970,12 +1902,11 @@ class EqBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class EqBackward1(GeneratedNode):
@@ -1987,16 +1918,15 @@ class EqBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class TrilBackward0(GeneratedNode):
@@ -2010,12 +1940,11 @@ class TrilBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         diagonal = node._saved_diagonal
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.tril(diagonal))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.tril(diagonal)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class TriuBackward0(GeneratedNode):
@@ -2029,12 +1958,11 @@ class TriuBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         diagonal = node._saved_diagonal
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad.triu(diagonal))
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.triu(diagonal)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NeBackward0(GeneratedNode):
@@ -2046,12 +1974,11 @@ class NeBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NeBackward1(GeneratedNode):
@@ -2063,16 +1990,15 @@ class NeBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class GeBackward0(GeneratedNode):
@@ -2084,12 +2010,11 @@ class GeBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class GeBackward1(GeneratedNode):
@@ -2101,16 +2026,15 @@ class GeBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class LeBackward0(GeneratedNode):
@@ -2122,12 +2046,11 @@ class LeBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class LeBackward1(GeneratedNode):
@@ -2139,16 +2062,15 @@ class LeBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class GtBackward0(GeneratedNode):
@@ -2160,12 +2082,11 @@ class GtBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class GtBackward1(GeneratedNode):
@@ -2177,16 +2098,15 @@ class GtBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class LtBackward0(GeneratedNode):
@@ -2198,12 +2118,11 @@ class LtBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class LtBackward1(GeneratedNode):
@@ -2215,16 +2134,15 @@ class LtBackward1(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class IndexSelectBackward0(GeneratedNode):
@@ -2242,12 +2160,11 @@ class IndexSelectBackward0(GeneratedNode):
         dim = node._saved_dim
         index = _unpack(node._saved_index, node)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(index_select_backward(grad, self_sizes, dim, index))
+        if node._next_edges[0][0] is not None:
+            grad_0 = index_select_backward(grad, self_sizes, dim, index)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class GatherBackward0(GeneratedNode):
@@ -2265,12 +2182,11 @@ class GatherBackward0(GeneratedNode):
         dim = node._saved_dim
         index = _unpack(node._saved_index, node)
         self_sizes = node._saved_self_sizes
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(gather_backward(grad, self_sizes, dim, index))
+        if node._next_edges[0][0] is not None:
+            grad_0 = gather_backward(grad, self_sizes, dim, index)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SignBackward0(GeneratedNode):
@@ -2282,12 +2198,11 @@ class SignBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+        if node._next_edges[0][0] is not None:
+            grad_0 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class RemainderBackward0(GeneratedNode):
@@ -2299,12 +2214,11 @@ class RemainderBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class RemainderBackward1(GeneratedNode):
@@ -2320,16 +2234,15 @@ class RemainderBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * self.div(other, rounding_mode="floor")
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(-grad * self.div(other, rounding_mode="floor"))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class MinBackward1(GeneratedNode):
@@ -2345,12 +2258,11 @@ class MinBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(evenly_distribute_backward(grad, self, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MaxBackward1(GeneratedNode):
@@ -2366,12 +2278,11 @@ class MaxBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(evenly_distribute_backward(grad, self, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MaximumBackward0(GeneratedNode):
@@ -2387,16 +2298,15 @@ class MaximumBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(maximum_backward(grad, self, other, True))
+        if node._next_edges[1][0] is not None:
+            grad_1 = maximum_backward(grad, self, other, False)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(maximum_backward(grad, self, other, False))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maximum_backward(grad, self, other, True)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class MinimumBackward0(GeneratedNode):
@@ -2412,16 +2322,15 @@ class MinimumBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(minimum_backward(grad, self, other, True))
+        if node._next_edges[1][0] is not None:
+            grad_1 = minimum_backward(grad, self, other, False)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(minimum_backward(grad, self, other, False))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = minimum_backward(grad, self, other, True)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class SortBackward0(GeneratedNode):
@@ -2439,12 +2348,11 @@ class SortBackward0(GeneratedNode):
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
         indices = _unpack(node._saved_indices, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class SortBackward1(GeneratedNode):
@@ -2462,12 +2370,11 @@ class SortBackward1(GeneratedNode):
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
         indices = _unpack(node._saved_indices, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class TopkBackward0(GeneratedNode):
@@ -2485,12 +2392,11 @@ class TopkBackward0(GeneratedNode):
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
         indices = _unpack(node._saved_indices, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(value_selecting_reduction_backward(grad, dim, indices, self_sizes, True))
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class PowBackward1(GeneratedNode):
@@ -2508,16 +2414,15 @@ class PowBackward1(GeneratedNode):
         exponent = _unpack(node._saved_exponent, node)
         self = _unpack(node._saved_self, node)
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(pow_backward_self(grad, self, exponent))
+        if node._next_edges[1][0] is not None:
+            grad_1 = pow_backward_exponent(grad, self, exponent, result)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(pow_backward_exponent(grad, self, exponent, result))
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = pow_backward_self(grad, self, exponent)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class PowBackward2(GeneratedNode):
@@ -2535,12 +2440,11 @@ class PowBackward2(GeneratedNode):
         exponent = _unpack(node._saved_exponent, node)
         self = node._saved_self
         result = _unpack(node._saved_result, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(pow_backward_exponent(grad, self, exponent, result))
+        if node._next_edges[0][0] is not None:
+            grad_0 = pow_backward_exponent(grad, self, exponent, result)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class PowBackward0(GeneratedNode):
@@ -2556,12 +2460,11 @@ class PowBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         exponent = node._saved_exponent
         self = _unpack(node._saved_self, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(pow_backward(grad, self, exponent))
+        if node._next_edges[0][0] is not None:
+            grad_0 = pow_backward(grad, self, exponent)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class AliasBackward0(GeneratedNode):
@@ -2573,12 +2476,11 @@ class AliasBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(grad)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class MseLossBackward0(GeneratedNode):
@@ -2596,16 +2498,15 @@ class MseLossBackward0(GeneratedNode):
         reduction = node._saved_reduction
         self = _unpack(node._saved_self, node)
         target = _unpack(node._saved_target, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(mse_loss_backward(grad, self, target, reduction))
+        if node._next_edges[0][0] is not None:
+            grad_0 = mse_loss_backward(grad, self, target, reduction)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(mse_loss_backward(grad, target, self, reduction))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = mse_loss_backward(grad, target, self, reduction)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class NllLossBackward0(GeneratedNode):
@@ -2629,12 +2530,11 @@ class NllLossBackward0(GeneratedNode):
         target = _unpack(node._saved_target, node)
         weight = _unpack(node._saved_weight, node)
         total_weight = _unpack(node._saved_total_weight, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight))
+        if node._next_edges[0][0] is not None:
+            grad_0 = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
         else:
-            out.append(None)
-        return out
+            grad_0 = None
+        return [grad_0]
 
 
 class NllLossBackwardBackward0(GeneratedNode):
@@ -2654,13 +2554,12 @@ class NllLossBackwardBackward0(GeneratedNode):
         reduction = node._saved_reduction
         target = _unpack(node._saved_target, node)
         weight = _unpack(node._saved_weight, node)
-        out = []
-        if node.should_compute_output(len(out)):
-            out.append(nll_loss(grad, target, weight, reduction, ignore_index))
+        if node._next_edges[0][0] is not None:
+            grad_0 = nll_loss(grad, target, weight, reduction, ignore_index)
         else:
-            out.append(None)
-        if node.should_compute_output(len(out)):
-            out.append(ember.zeros_like(grad))
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = ember.zeros_like(grad)
         else:
-            out.append(None)
-        return out
+            grad_1 = None
+        return [grad_0, grad_1]

@@ -21,6 +21,16 @@ from .graph import AccumulateGrad, Node, gradient_edge
 
 _NOT_REQUIRING = "element {i} of tensors does not require grad and does not have a grad_fn"
 
+# Note [The ready queue]
+# ----------------------
+# PyTorch's ready queue is a std::priority_queue ordered by sequence number alone (the
+# node created last runs first). Every AccumulateGrad has the same number (UINT64_MAX),
+# so among ready leaves the heap's own sifting decides, from the order they became
+# ready. heapq sifts exactly as libstdc++'s push_heap / pop_heap do (with the order
+# reversed for a min-heap) as long as ties compare equal: entries are (-seq, node), and
+# AccumulateGrad's `__lt__` answers False, so a tie never falls through to anything else
+# (such as id(), which would order leaves by memory address).
+
 
 class GraphRoot(Node):
     """The node that feeds the root gradients into the graph."""
@@ -183,13 +193,13 @@ def run_backward(
     captured = [None] * (len(inputs) if inputs is not None else 0)
     dependencies = _dependencies(root)
     buffers: dict[Node, list] = {}
-    ready = [(-root._seq, id(root), root)]
+    ready = [(-root._seq, root)]  # See Note [The ready queue]
     previous_mode = autograd_state.grad_mode
     autograd_state.grad_mode = create_graph
     run_all = needed is None and accumulate
     try:
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heapq.heappop(ready)[1]
             inputs_of_node = buffers.pop(node, None)
             if inputs_of_node is None:
                 inputs_of_node = [None] * len(node._input_metadata)
@@ -225,7 +235,7 @@ def run_backward(
                 remaining = dependencies[child] - 1
                 dependencies[child] = remaining
                 if remaining == 0:
-                    heapq.heappush(ready, (-child._seq, id(child), child))
+                    heapq.heappush(ready, (-child._seq, child))
             # Only the input buffers may hold a gradient now: AccumulateGrad steals a
             # gradient nobody else references (see accumulate.py).
             outputs = grad = None

@@ -154,6 +154,9 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
+    def __lt__(self, other) -> bool:
+        return False  # ties in the engine's ready queue: See Note [The ready queue]
+
     def apply(self, grads: list) -> tuple:
         grad = grads[0]
         grads[0] = None  # the engine's buffer lets go, so the gradient can be stolen

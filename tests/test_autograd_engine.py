@@ -144,6 +144,44 @@ def test_engine_errors_match_torch(case):
     assert same(case)[0] == "raised"
 
 
+def _custom_backward(lib, make_grads):
+    """A Function of (x, w) whose backward returns `make_grads(lib, grad)`."""
+
+    class Custom(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            return x * 2 + w.sum()
+
+        @staticmethod
+        def backward(ctx, grad):
+            return make_grads(lib, grad)
+
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = lib.tensor([[1.0], [2.0]], dtype=lib.float64, requires_grad=True)
+    Custom.apply(x, w).sum().backward()
+    return x.grad, w.grad, w.grad.dtype is lib.float64
+
+
+@pytest.mark.parametrize(
+    "make_grads",
+    [
+        lambda lib, g: (g, lib.ones(2, 1, dtype=lib.float64)),  # as they should be
+        lambda lib, g: (g, lib.ones(2, 1)),  # float32 for a float64 input: cast
+        lambda lib, g: (g, lib.ones(4, 2, 1, dtype=lib.float64)),  # broadcast: summed back
+        lambda lib, g: (g.expand(2, 3), None),  # summed over the leading dim
+        lambda lib, g: (g, lib.ones(3, 1, dtype=lib.float64)),  # cannot be summed to [2, 1]
+        lambda lib, g: (g.sum(), lib.ones(2, 1)),  # a 0-dim grad for [3]: rejected
+        lambda lib, g: (g,),  # one gradient too few
+        lambda lib, g: (g, None, None),  # one too many
+    ],
+    ids=["exact", "cast", "summed", "leading", "invalid", "scalar", "too_few", "too_many"],
+)
+def test_gradients_are_validated_as_torch(make_grads):
+    """validate_outputs: each gradient is summed to its input's shape, cast to its dtype,
+    or rejected with PyTorch's message; a wrong count is rejected too."""
+    same(lambda lib: _custom_backward(lib, make_grads))
+
+
 def test_grad_allow_unused_and_materialize():
     def program(t):
         x, y = leaf(t), leaf(t)

@@ -56,35 +56,45 @@ def _expandable(shape: tuple, target: tuple) -> bool:
     return True
 
 
-def _validate_outputs(node: Node, grads) -> list:
-    edges = node._next_edges
+def _counted(node: Node, grads):
+    """The node's outputs as a list or tuple, one per edge (validate_outputs' count check)."""
     if grads.__class__ is not list and grads.__class__ is not tuple:
         grads = tuple(grads)
-    if len(grads) != len(edges):
+    if len(grads) != len(node._next_edges):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(edges)}, got {len(grads)})"
+            f"{len(node._next_edges)}, got {len(grads)})"
         )
+    return grads
+
+
+def _conformed(node: Node, index: int, grad, metadata):
+    """validate_outputs for one gradient whose shape or dtype is not the input's: summed back
+    to the input's shape (when it broadcasts) and cast to its dtype."""
+    if grad._sizes != metadata.shape:
+        if not _expandable(metadata.shape, grad._sizes):
+            shape = shape_text(grad._sizes)
+            expected = shape_text(metadata.shape)
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - "
+                f"got {shape} but expected shape compatible with {expected}"
+            )
+        grad = sum_to(grad, metadata.shape)
+    if grad.dtype is not metadata.dtype:
+        grad = grad.to(metadata.dtype)
+    return grad
+
+
+def _validate_outputs(node: Node, grads) -> list:
+    """validate_outputs for a node with post hooks (they see the validated gradients)."""
     result = []
-    for index, (grad, (target, nr)) in enumerate(zip(grads, edges)):
+    for index, (grad, (target, nr)) in enumerate(zip(_counted(node, grads), node._next_edges)):
         if grad is None or target is None:
-            result.append(grad if target is not None else None)
+            result.append(None)
             continue
         metadata = target._input_metadata[nr]
-        if grad._sizes == metadata.shape and grad.dtype is metadata.dtype:
-            result.append(grad)  # the common case: nothing to sum or cast
-            continue
-        if grad._sizes != metadata.shape:
-            if not _expandable(metadata.shape, grad._sizes):
-                shape = shape_text(grad._sizes)
-                expected = shape_text(metadata.shape)
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {index} - "
-                    f"got {shape} but expected shape compatible with {expected}"
-                )
-            grad = sum_to(grad, metadata.shape)
-        if grad.dtype is not metadata.dtype:
-            grad = grad.to(metadata.dtype)
+        if grad._sizes != metadata.shape or grad.dtype is not metadata.dtype:
+            grad = _conformed(node, index, grad, metadata)
         result.append(grad)
     return result
 
@@ -212,16 +222,18 @@ def run_backward(
                     if position is not None:
                         captured[position] = grad
             edges = node._next_edges
-            if not (run_all or _should_run(node, needed, capture, accumulate)):
+            ran = run_all or _should_run(node, needed, capture, accumulate)
+            hooked = ran and node._hooks
+            if not ran:
                 outputs = [None] * len(edges)
-            else:
+            elif hooked:  # the post hooks see validated gradients, and have the last word
                 outputs = _validate_outputs(node, node.apply(inputs_of_node))
                 for hook in node._hooks:
                     result = hook(tuple(outputs), tuple(inputs_of_node))
                     if result is not None:
                         outputs = list(result)
-                if not keep_graph:
-                    node.release_variables()
+            else:  # validate_outputs happens gradient by gradient, in the loop below
+                outputs = _counted(node, node.apply(inputs_of_node))
             inputs_of_node = None
             for index, (child, nr) in enumerate(edges):
                 if child is None:
@@ -231,6 +243,10 @@ def run_backward(
                 if buffer is None:
                     buffer = buffers[child] = [None] * len(child._input_metadata)
                 if grad is not None:
+                    metadata = child._input_metadata[nr]
+                    mismatch = grad._sizes != metadata.shape or grad.dtype is not metadata.dtype
+                    if mismatch and not hooked:
+                        grad = _conformed(node, index, grad, metadata)
                     buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
                 remaining = dependencies[child] - 1
                 dependencies[child] = remaining
@@ -239,6 +255,8 @@ def run_backward(
             # Only the input buffers may hold a gradient now: AccumulateGrad steals a
             # gradient nobody else references (see accumulate.py).
             outputs = grad = None
+            if ran and not keep_graph:
+                node.release_variables()  # after validation, which may raise (as PyTorch)
     finally:
         autograd_state.grad_mode = previous_mode
     if inputs is not None and accumulate:

@@ -162,6 +162,21 @@ def test_renderings(op):
     assert f"2: {ns}::f" in page
 
 
+def test_calls_from_kernels_are_traced_after_their_callers_were_cached():
+    """Kernels call other operators through `at`, which caches each handle's call path;
+    a trace switched on later still sees those nested calls (at re-binds them)."""
+    x = ember.ones(2, 3)
+    x.t()  # at.transpose_int and at.as_strided are bound now, untraced
+    with ember.dispatch.trace() as recorded:
+        x.t()
+    calls = [line.split("op=[")[1].split("]")[0] for line in recorded.text().splitlines()
+             if "[call]" in line]  # fmt: skip
+    assert calls == ["aten::t", "aten::transpose.int", "aten::as_strided"]
+    with ember.dispatch.trace() as again:  # on, off and on again
+        x.t()
+    assert again.text() == recorded.text()
+
+
 def test_line(text: str) -> int:
     """The line of this file that contains ``text`` (for the recorded caller)."""
     with open(__file__, encoding="utf-8") as source:

@@ -99,11 +99,16 @@ class GeneratedNode(Node):
     """Base of the generated nodes: saved variables named in `_saved_names`."""
 
     _saved_names: tuple[str, ...] = ()
+    _saved_attributes: tuple[str, ...] = ()  # "_saved_" + each name, made once per class
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._saved_attributes = tuple("_saved_" + name for name in cls._saved_names)
 
     def release_variables(self) -> None:
         found = self.__dict__
-        for name in self._saved_names:
-            value = found.get("_saved_" + name)
+        for attribute in self._saved_attributes:
+            value = found.get(attribute)
             if value.__class__ is SavedVariable:
                 value.release()
             elif isinstance(value, list):

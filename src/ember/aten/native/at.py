@@ -3,13 +3,18 @@
 Layer: aten. Mirrors the `at::` functions of ATen/Functions.h: `at.add_Tensor(a, b, 1)`
 dispatches `aten::add.Tensor` with the full argument list (Note [Dispatcher
 calling convention]). Names are kernel names (`add__Tensor` is `add_.Tensor`,
-`mm` is `mm`); each handle is looked up on first use and cached, behind a function that
-reads `handle.call` per call (it changes when tracing starts or stops).
+`mm` is `mm`); each is looked up on first use and cached as the handle's `call`
+itself. A handle swaps its `call` when dispatch tracing starts or stops (Note
+[Dispatch tracing costs nothing when off]), so this module re-binds every cached
+name when that happens.
 """
 
 from __future__ import annotations
 
+from ember._dispatch import trace
 from ember.aten.binding import handle
+
+_HANDLES: dict = {}  # kernel name -> operator handle, for every name bound so far
 
 
 def _spellings(kernel_name: str):
@@ -20,12 +25,13 @@ def _spellings(kernel_name: str):
             yield kernel_name[:i] + "." + kernel_name[i + 1 :]
 
 
-def _caller(found):
-    def call(*args):
-        return found.call(*args)
+def _rebind(_active: bool) -> None:
+    """After the dispatcher has swapped every handle's call path (it registered first)."""
+    for kernel_name, found in _HANDLES.items():
+        globals()[kernel_name] = found.call
 
-    call.__name__ = found.name
-    return call
+
+trace._on_change.append(_rebind)
 
 
 def __getattr__(kernel_name: str):
@@ -34,6 +40,7 @@ def __getattr__(kernel_name: str):
             found = handle(spelling)
         except RuntimeError:
             continue
-        globals()[kernel_name] = call = _caller(found)
-        return call
+        _HANDLES[kernel_name] = found
+        globals()[kernel_name] = found.call
+        return found.call
     raise AttributeError(f"no aten operator has the kernel name {kernel_name!r}")

@@ -28,6 +28,8 @@ def _general(meta, kernel, *args):
 
 
 def _same_bits(fast, reference) -> None:
+    array = fast.ndarray()  # _wrap_fresh trusts it to be C-contiguous, of the tensor's dtype
+    assert array.flags.c_contiguous and array.dtype == fast.dtype.np_dtype
     assert fast.dtype is reference.dtype
     assert fast.shape == reference.shape and fast.stride() == reference.stride()
     a, b = fast.numpy(), reference.numpy()

@@ -60,6 +60,8 @@ def test_fast_path_matches_the_general_path(name, dtype, make, extra, other_kind
         fast = getattr(UF, name)(self, other, *extra)
         reference = _general(name, self, other, *extra)
     assert fast.dtype is reference.dtype and fast.stride() == reference.stride()
+    array = fast.ndarray()  # _wrap_fresh trusts it to be C-contiguous, of the tensor's dtype
+    assert array.flags.c_contiguous and array.dtype == fast.dtype.np_dtype
     np.testing.assert_array_equal(fast.numpy(), reference.numpy())
     target = self.clone()
     assert getattr(UF, name)(target, other, *extra, into=target) is target
@@ -109,6 +111,7 @@ def test_mm_fast_path_matches_the_general_path(dtype, layout):
     reference = meta.allocate()
     ember.aten.native.mm_out(meta, a, b, reference)
     assert fast.stride() == reference.stride() and fast.dtype is reference.dtype
+    assert fast.ndarray().flags.c_contiguous and fast.ndarray().dtype == fast.dtype.np_dtype
     np.testing.assert_array_equal(fast.numpy(), reference.numpy())
 
 
@@ -132,6 +135,7 @@ def test_sum_fast_path_matches_the_general_path(dtype, dims, keepdim):
     ember.aten.native.sum_IntList_out(meta, a, dims, keepdim, None, reference)
     assert fast.shape == reference.shape and fast.stride() == reference.stride()
     assert fast.dtype is reference.dtype
+    assert fast.ndarray().flags.c_contiguous and fast.ndarray().dtype == fast.dtype.np_dtype
     np.testing.assert_array_equal(fast.numpy(), reference.numpy())
 
 

@@ -190,6 +190,30 @@ class TensorImpl:
         return self
 
     @classmethod
+    def _wrap_fresh(cls, array, dtype):
+        """``_wrap`` for the fast paths' results: a C-contiguous ndarray of ``dtype``'s NumPy
+        dtype, fresh from NumPy, so nothing about it needs checking."""
+        self = object.__new__(cls)
+        sizes = array.shape
+        self._storage = None
+        self._array = array
+        strides = _CONTIGUOUS_STRIDES.get(sizes)
+        self._strides = strides if strides is not None else contiguous_strides(sizes)
+        self._sizes = sizes
+        self._storage_offset = 0
+        self.dtype = dtype
+        self.device = CPU
+        if autograd_state.inference_mode:
+            self._key_bits = CPU_INFERENCE_KEY_BITS
+            self._is_inference = True
+        else:
+            self._key_bits = CPU_KEY_BITS
+            self._is_inference = False
+        self._requires_grad = False
+        self._grad_fn = None
+        return self
+
+    @classmethod
     def _from_storage(
         cls, storage, sizes, strides, storage_offset, dtype, device, key_bits=None, inference=None
     ):

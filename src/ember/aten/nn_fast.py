@@ -64,7 +64,7 @@ def clamp(self, min, max, into=None):  # noqa: A002 (schema names)
     # the bound first: on ties np.maximum returns its second operand, the value
     # (relu(-0.0) is -0.0, as the clamp kernel keeps it)
     if into is None:
-        return Tensor._wrap(np.maximum(self.dtype.np_dtype.type(min), values), self.dtype)
+        return Tensor._wrap_fresh(np.maximum(self.dtype.np_dtype.type(min), values), self.dtype)
     np.maximum(self.dtype.np_dtype.type(min), values, out=values)
     return into
 
@@ -82,7 +82,7 @@ def threshold_backward(grad_output, self, threshold):
     compute = self.dtype.np_dtype
     result = np.empty(self._sizes, compute)
     zero_where(grad_output.ndarray(), self.ndarray() <= threshold, result, compute)
-    return Tensor._wrap(result, self.dtype)
+    return Tensor._wrap_fresh(result, self.dtype)
 
 
 def _axis(dim, ndim):
@@ -103,7 +103,7 @@ def log_softmax(self, dim, half_to_float):
         np.subtract(shifted, log_sum_exp(shifted, axis), out=shifted)
     finally:
         _errors.reset(token)
-    return Tensor._wrap(shifted, self.dtype)
+    return Tensor._wrap_fresh(shifted, self.dtype)
 
 
 def log_softmax_backward(grad_output, output, dim, input_dtype):
@@ -124,7 +124,7 @@ def log_softmax_backward(grad_output, output, dim, input_dtype):
         result = log_softmax_grad(grad_output.ndarray(), output.ndarray(), axis)
     finally:
         _errors.reset(token)
-    return Tensor._wrap(result, grad_output.dtype)
+    return Tensor._wrap_fresh(result, grad_output.dtype)
 
 
 def _plain_nll(self, target, weight, reduction, ignore_index):
@@ -147,8 +147,8 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     if targets is None:
         return None
     compute = self.dtype.np_dtype
-    output = Tensor._wrap(np.empty((), compute), self.dtype)
-    total_weight = Tensor._wrap(np.empty((), compute), self.dtype)
+    output = Tensor._wrap_fresh(np.empty((), compute), self.dtype)
+    total_weight = Tensor._wrap_fresh(np.empty((), compute), self.dtype)
     token = _errors.set(_SILENT)
     try:
         forward_plain(self, targets, reduction, output, total_weight)
@@ -173,4 +173,4 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
         result = backward_plain(grad_output, self, targets, reduction, total_weight)
     finally:
         _errors.reset(token)
-    return Tensor._wrap(result, self.dtype)
+    return Tensor._wrap_fresh(result, self.dtype)

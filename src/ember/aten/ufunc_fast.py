@@ -87,7 +87,7 @@ def _binary(ufunc, allowed, self, other, into, bool_ok=True):
     token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
     try:
         if into is None:
-            return Tensor._wrap(ufunc(self.ndarray(), operand), self.dtype)
+            return Tensor._wrap_fresh(ufunc(self.ndarray(), operand), self.dtype)
         values = self.ndarray()
         ufunc(values, operand, out=values)
         return into
@@ -129,7 +129,7 @@ def mm(self, mat2):
         or mat2.device is not CPU
     ):
         return None
-    return Tensor._wrap(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
+    return Tensor._wrap_fresh(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
 
 
 def sum_dim(self, dim, keepdim, dtype):
@@ -154,4 +154,4 @@ def sum_dim(self, dim, keepdim, dtype):
         total = np.add.reduce(self.ndarray(), axis=tuple(axes), keepdims=keepdim)
     finally:
         _errors.reset(token)
-    return Tensor._wrap(np.asarray(total), self.dtype)
+    return Tensor._wrap_fresh(np.asarray(total), self.dtype)

@@ -126,6 +126,14 @@ def log_softmax_backward(grad, output, dim: int):
     return at._log_softmax_backward_data(grad, output, dim, output.dtype)
 
 
+def log_softmax_double_backward(grad, grad_output, dim: int, output):
+    """The gradient of _log_softmax_backward_data with respect to its `output`:
+    -grad_output.sum(dim) * output.exp() * grad, with exp taken first (the order
+    PyTorch's compiled formula dispatches in)."""
+    exp = output.exp()
+    return -grad_output.sum(dim, keepdim=True) * exp * grad
+
+
 def logsumexp_backward(grad, self, result, dim, keepdim: bool):
     ndim = len(self._sizes)
     grad = restore_reduced_dims(grad, dim, keepdim, ndim)

@@ -4,13 +4,30 @@ Layer: autograd. Mirrors torch/csrc/autograd/saved_variable.{h,cpp}: unpacking
 after an in-place change raises PyTorch's version-counter error (facts §7.4);
 unpacking after the graph was freed raises the "backward through the graph a
 second time" error; inference tensors cannot be saved at all (facts §7.3).
+
+Note [Saved outputs]
+--------------------
+An output that its own node saves (relu's result, log_softmax's) would make a
+reference cycle: node -> saved tensor -> its grad_fn -> node. As PyTorch does,
+ember saves the output's tensor_data() (same storage, geometry and version
+counter, no autograd metadata) and its grad_fn weakly, and each unpack makes a
+fresh tensor whose grad_fn is that node, so double backward still flows through
+it. With a dispatch mode active, both copies reach the mode as aten.detach, as
+they do in PyTorch. Inputs, and outputs without a grad_fn, are saved as they are.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 
-from ember._c10.tensor_impl import shape_text
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import key_bits
+from ember._c10.tensor_impl import make_view, shape_text
+from ember._c10.tls import local_state
+from ember.aten.native import at
+
+_PYTHON = key_bits(DispatchKey.Python)
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -48,26 +65,45 @@ def node_short_name(node) -> str:
     return re.sub(r"Backward\d*$", "", node.name())
 
 
+def _mode_active() -> bool:
+    """A dispatch mode would see this thread's calls (its Python key is on, not excluded)."""
+    return bool(local_state.included & _PYTHON and not local_state.excluded & _PYTHON)
+
+
+def tensor_data(tensor):
+    """TensorImpl::shallow_copy_and_detach: the same storage, geometry and version counter,
+    no autograd metadata. With a dispatch mode active PyTorch asks the mode to do it, so
+    the mode sees an aten.detach; so does ember's."""
+    if _mode_active():
+        return at.detach(tensor)
+    return make_view(tensor, tensor._sizes, tensor._strides, tensor._storage_offset)
+
+
 class SavedVariable:
+    """A tensor a node keeps for its backward. See Note [Saved outputs]."""
+
     __slots__ = ("_tensor", "_version", "_is_output", "_output_nr", "_producer", "_freed",
                  "_was_leaf")  # fmt: skip
 
     def __init__(self, tensor, is_output: bool = False) -> None:
         self._freed = False
+        self._producer = None
         if tensor is None:
             self._tensor = None
             return
         if tensor._is_inference:
             raise RuntimeError(_INFERENCE)
-        self._tensor = tensor
         counter = tensor._version_counter  # tensor._version, without the property
         self._version = 0 if counter is None else counter.version
         self._is_output = is_output
         self._output_nr = tensor._output_nr
-        self._was_leaf = tensor._grad_fn is None
-        # An output keeps its producer (named only if an error needs it); an input is
-        # named by its grad_fn at unpack.
-        self._producer = tensor._grad_fn if is_output else None
+        grad_fn = tensor._grad_fn
+        self._was_leaf = grad_fn is None
+        if is_output and grad_fn is not None:
+            self._tensor = tensor_data(tensor)
+            self._producer = weakref.ref(grad_fn)
+        else:
+            self._tensor = tensor
 
     def unpack(self, node=None):
         if self._freed:
@@ -79,12 +115,20 @@ class SavedVariable:
         current = 0 if counter is None else counter.version
         if current != self._version:
             raise RuntimeError(self._version_error(tensor, node, current))
-        return tensor
+        if self._producer is None:
+            return tensor
+        grad_fn = self._producer()  # alive: it is the node that holds this saved variable
+        unpacked = tensor_data(tensor)
+        unpacked._grad_fn = grad_fn
+        unpacked._requires_grad = grad_fn is not None
+        if self._output_nr:
+            unpacked._output_nr = self._output_nr
+        return unpacked
 
     def _version_error(self, tensor, node, current: int) -> str:
         shape = shape_text(tensor._sizes)
         where = ""
-        producer = self._producer
+        producer = self._producer() if self._producer is not None else None
         name = None if producer is None else node_short_name(producer)
         if name is None and not self._is_output and tensor._grad_fn is not None:
             name = node_short_name(tensor._grad_fn)
@@ -99,4 +143,4 @@ class SavedVariable:
     def release(self) -> None:
         self._freed = True
         self._tensor = None
-        self._producer = None  # a saved output's producer is the node holding it: no cycle
+        self._producer = None

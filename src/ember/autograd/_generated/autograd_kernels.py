@@ -5624,7 +5624,7 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     finally:
         tls.excluded = prev
     if requires:
-        set_history((result[0], result[1],), node)
+        set_history((result[0],), node)
         node._saved_total_weight = SavedVariable(result[1], True)
     return result
 

@@ -23,6 +23,7 @@ from ember.autograd.formulas import (
     index_select_backward,
     index_values_backward,
     log_softmax_backward,
+    log_softmax_double_backward,
     logsumexp_backward,
     masked_fill_backward,
     maximum_backward,
@@ -638,7 +639,7 @@ class LogSoftmaxBackwardDataBackward0(GeneratedNode):
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = -grad * grad_output.sum(dim, keepdim=True) * output.exp()
+            grad_1 = log_softmax_double_backward(grad, grad_output, dim, output)
         else:
             grad_1 = None
         return [grad_0, grad_1]

@@ -15,7 +15,7 @@ reduction mean or sum). Everything the meta function would compute is then
 known: the output is a fresh contiguous tensor of the input's shape and dtype
 (nll_loss: a 0-dim loss and total weight). The arithmetic is the kernels' own
 (`zero_where`, `shift_by_peak`, `log_sum_exp`, `log_softmax_grad`,
-`forward_plain`, `backward_plain`), so both paths give the same bits. Errors
+`plain_loss`, `backward_plain`), so both paths give the same bits. Errors
 and every other case take the general path.
 """
 
@@ -28,7 +28,7 @@ from ember._c10.device import CPU
 from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import Tensor
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_SUM
-from ember.aten.native.loss import backward_plain, forward_plain, plain_targets
+from ember.aten.native.loss import backward_plain, plain_loss, plain_targets
 from ember.aten.native.pointwise import zero_where
 from ember.aten.native.softmax import log_softmax_grad, log_sum_exp, shift_by_peak
 from ember.aten.ufunc import SILENT_ERRORS as _SILENT
@@ -146,15 +146,13 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     targets = _plain_nll(self, target, weight, reduction, ignore_index)
     if targets is None:
         return None
-    compute = self.dtype.np_dtype
-    output = Tensor._wrap_fresh(np.empty((), compute), self.dtype)
-    total_weight = Tensor._wrap_fresh(np.empty((), compute), self.dtype)
     token = _errors.set(_SILENT)
     try:
-        forward_plain(self, targets, reduction, output, total_weight)
+        loss, total = plain_loss(self, targets, reduction)
     finally:
         _errors.reset(token)
-    return output, total_weight
+    dtype = self.dtype  # float32 / float64: its own compute dtype
+    return Tensor._wrap_fresh(np.asarray(loss), dtype), Tensor._wrap_fresh(np.asarray(total), dtype)
 
 
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):

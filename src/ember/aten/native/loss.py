@@ -84,20 +84,34 @@ def plain_targets(self, target, weight, ignore_index):
     return targets
 
 
-def forward_plain(self, targets, reduction, output, total_weight) -> None:
-    values = self.ndarray()
+def _positions(targets, n_classes: int):
+    """Where (row i, class targets[i]) lies in a row-major (N, C) array, flattened."""
+    return np.arange(0, len(targets) * n_classes, n_classes) + targets
+
+
+def plain_loss(self, targets, reduction):
+    """(loss, total weight) of a mean or sum over plain targets (see plain_targets), as
+    NumPy scalars of the compute dtype."""
     compute = accumulate_dtype(self.dtype)
-    chosen = values[np.arange(len(targets)), targets].astype(compute, copy=False)
-    if reduction == REDUCTION_NONE:
-        store(output, -chosen)
-        store(total_weight, 0)
-        return
+    chosen = self.ndarray().reshape(-1).take(_positions(targets, self._sizes[1]))
+    chosen = chosen.astype(compute, copy=False)
     # the kernel subtracts each term from a zero (so an all-zero sum is +0.0, not -0.0)
     loss = compute.type(0) - np.add.reduce(chosen)
+    total = compute.type(len(targets))
     if reduction == REDUCTION_MEAN:
-        loss = loss / compute.type(len(targets))
-    store(output, loss)
-    store(total_weight, len(targets))
+        loss = loss / total
+    return loss, total
+
+
+def forward_plain(self, targets, reduction, output, total_weight) -> None:
+    if reduction == REDUCTION_NONE:
+        chosen = self.ndarray().reshape(-1).take(_positions(targets, self._sizes[1]))
+        store(output, -chosen.astype(accumulate_dtype(self.dtype), copy=False))
+        store(total_weight, 0)
+        return
+    loss, total = plain_loss(self, targets, reduction)
+    store(output, np.asarray(loss))
+    store(total_weight, np.asarray(total))
 
 
 def backward_plain(grad_output, self, targets, reduction, total_weight):
@@ -107,7 +121,8 @@ def backward_plain(grad_output, self, targets, reduction, total_weight):
     if reduction == REDUCTION_MEAN:
         grads = grads / total_weight.ndarray().reshape(()).astype(compute)
     result = np.zeros(self._sizes, compute)
-    result[np.arange(len(targets)), targets] = -grads
+    # one gradient (mean, sum) repeats along the targets; N of them (none) go one each
+    result.put(_positions(targets, self._sizes[1]), -grads)
     return result
 
 

@@ -108,3 +108,45 @@ def test_registration_while_dispatching_is_consistent():
     _C._dispatch_check_invariants("embconc2::f")
     assert "base" in seen
     lib._destroy()
+
+
+def test_thread_state_is_per_thread_and_shared_by_contexts_within_one():
+    """Note [Thread state in a context variable]: a new thread starts from the defaults
+    whatever its parent has set; contexts copied inside one thread (asyncio tasks,
+    copy_context().run) see and change that thread's one state, as thread-local
+    storage would give them."""
+    import asyncio
+    import contextvars
+
+    import ember
+    from ember._c10.tls import local_state
+
+    default_excluded = local_state.excluded
+    seen = {}
+    with ember.no_grad(), _C._ExcludeDispatchKeyGuard(DispatchKeySet(DispatchKey.Python)):
+        changed = local_state.excluded
+        assert changed != default_excluded
+
+        def child():
+            seen["thread"] = (ember.is_grad_enabled(), local_state.excluded)
+
+        thread = threading.Thread(target=child)
+        thread.start()
+        thread.join()
+
+        def in_copy():
+            seen["copy"] = (ember.is_grad_enabled(), local_state.excluded)
+            ember.set_grad_enabled(True)  # the thread's state: visible after run() returns
+
+        contextvars.copy_context().run(in_copy)
+        seen["after copy"] = ember.is_grad_enabled()
+        ember.set_grad_enabled(False)
+
+        async def task():
+            return ember.is_grad_enabled(), local_state.excluded
+
+        seen["task"] = asyncio.run(task())
+    assert seen["thread"] == (True, default_excluded)
+    assert seen["copy"] == (False, changed) and seen["after copy"] is True
+    assert seen["task"] == (False, changed)
+    assert ember.is_grad_enabled() and local_state.excluded == default_excluded

@@ -18,7 +18,6 @@ import numpy as np
 
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
-from ._c10.grad_mode import autograd_state
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
     PYTHON_KEY_BITS,
@@ -27,6 +26,7 @@ from ._c10.tensor_impl import (
     device_key_bits,
     make_view,  # noqa: F401 (re-exported for kernels)
 )
+from ._c10.thread_state import thread_state
 from ._size import Size
 
 
@@ -314,7 +314,7 @@ class Tensor(TensorImpl):
         strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
         dtype = _dtypes.get_default_dtype() if dtype is None else dtype
         device = as_device(device)
-        inference = autograd_state.inference_mode
+        inference = thread_state().inference_mode
         key_bits = device_key_bits(device, inference)
         dispatches = _defines_torch_dispatch(cls)
         if dispatches:

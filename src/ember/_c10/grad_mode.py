@@ -8,18 +8,17 @@ See Note [Inference mode] there for what inference mode does to dispatch TLS.
 
 from __future__ import annotations
 
-import threading
+from .thread_state import StateFace
 
 
-class _AutogradState(threading.local):
-    """Per-thread flags; a new thread starts with grad on and inference mode off."""
+class _AutogradState(StateFace):
+    """This thread's flags; a new thread starts with grad on and inference mode off.
+    The hot paths read them from thread_state() directly (Note [Thread state in a
+    context variable])."""
 
-    def __init__(self) -> None:
-        self.grad_mode = True
-        self.inference_mode = False
-        self.fw_grad_mode = True
-        self.multithreading_enabled = True
-        self.view_replay_enabled = False
+    __slots__ = ()
+    _fields = ("grad_mode", "inference_mode", "fw_grad_mode", "multithreading_enabled",
+               "view_replay_enabled")  # fmt: skip
 
 
 autograd_state = _AutogradState()

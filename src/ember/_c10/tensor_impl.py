@@ -50,8 +50,8 @@ from .device import CPU, META
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
-from .grad_mode import autograd_state
 from .storage import Storage
+from .thread_state import thread_state
 
 # Key sets of fresh tensors (facts §3.5, §7.2, §8.1).
 CPU_KEY_BITS = keys_bits(
@@ -161,7 +161,7 @@ class TensorImpl:
         if array.__class__ is not np.ndarray:
             array = np.asarray(array)
         if inference is None:
-            inference = autograd_state.inference_mode
+            inference = thread_state().inference_mode
         if dtype is None:
             dtype = _BY_NUMPY.get(array.dtype)
             if dtype is None:
@@ -203,7 +203,7 @@ class TensorImpl:
         self._storage_offset = 0
         self.dtype = dtype
         self.device = CPU
-        if autograd_state.inference_mode:
+        if thread_state().inference_mode:
             self._key_bits = CPU_INFERENCE_KEY_BITS
             self._is_inference = True
         else:
@@ -224,7 +224,7 @@ class TensorImpl:
         ``inference`` is None. A view passes its base's key bits and inference flag.
         """
         if inference is None:
-            inference = autograd_state.inference_mode
+            inference = thread_state().inference_mode
         self = object.__new__(cls)
         self._storage = storage
         self._array = None
@@ -245,7 +245,7 @@ class TensorImpl:
     def _empty(cls, sizes, dtype, device=CPU, strides=None, inference=None):
         """Fresh memory for ``sizes`` (contiguous unless other ``strides`` are given)."""
         if inference is None:
-            inference = autograd_state.inference_mode
+            inference = thread_state().inference_mode
         if sizes.__class__ is not tuple:
             sizes = tuple(sizes)
         contiguous = _CONTIGUOUS_STRIDES.get(sizes) or contiguous_strides(sizes)

@@ -9,8 +9,6 @@ guards that restore what they found, even when the body raises.
 
 from __future__ import annotations
 
-import threading
-
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import (
     FUNCTIONALITY_MASK,
@@ -19,20 +17,25 @@ from .dispatch_key_set import (
     autograd_dispatch_keyset,
     key_bits,
 )
+from .thread_state import StateFace, ThreadState
 
 DEFAULT_INCLUDED = key_bits(DispatchKey.BackendSelect) | key_bits(DispatchKey.ADInplaceOrView)
 DEFAULT_EXCLUDED = autocast_dispatch_keyset.raw_repr()
 
 
-class _LocalDispatchState(threading.local):
-    """Per-thread raw include/exclude bits; a new thread starts from the defaults."""
-
-    def __init__(self) -> None:
-        self.included = DEFAULT_INCLUDED
-        self.excluded = DEFAULT_EXCLUDED
+ThreadState.default_included = DEFAULT_INCLUDED
+ThreadState.default_excluded = DEFAULT_EXCLUDED
 
 
-# The dispatcher's hot path reads ``local_state.included`` / ``.excluded`` directly.
+class _LocalDispatchState(StateFace):
+    """This thread's raw include/exclude bits; a new thread starts from the defaults.
+    The hot paths read them from thread_state() directly (Note [Thread state in a
+    context variable])."""
+
+    __slots__ = ()
+    _fields = ("included", "excluded")
+
+
 local_state = _LocalDispatchState()
 
 

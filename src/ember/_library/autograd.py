@@ -17,8 +17,7 @@ from collections.abc import Callable
 
 from ember import _C
 from ember._c10.dispatch_key_set import autograd_dispatch_keyset
-from ember._c10.grad_mode import autograd_state
-from ember._c10.tls import local_state
+from ember._c10.thread_state import thread_state
 from ember.autograd.function import Function
 
 __all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "is_functional_schema"]
@@ -141,15 +140,16 @@ def make_autograd_impl(op, info) -> Callable:
     )
 
     def forward_no_grad(bits: int, full_args: tuple):
-        saved = local_state.excluded
-        local_state.excluded = saved | _AUTOGRAD_BITS  # _AutoDispatchBelowAutograd
+        ts = thread_state()
+        saved = ts.excluded
+        ts.excluded = saved | _AUTOGRAD_BITS  # _AutoDispatchBelowAutograd
         try:
             return handle.redispatch(bits & after_bits, *full_args)
         finally:
-            local_state.excluded = saved
+            ts.excluded = saved
 
     def autograd_kernel(bits: int, *full_args):
-        grad_mode = autograd_state.grad_mode
+        grad_mode = thread_state().grad_mode
         if op_is_out:
             if grad_mode and _requires_grad(full_args):
                 raise RuntimeError(

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import heapq
 
-from ember._c10.grad_mode import autograd_state
 from ember._c10.tensor_impl import shape_text
+from ember._c10.thread_state import thread_state
 
 from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
@@ -204,8 +204,9 @@ def run_backward(
     dependencies = _dependencies(root)
     buffers: dict[Node, list] = {}
     ready = [(-root._seq, root)]  # See Note [The ready queue]
-    previous_mode = autograd_state.grad_mode
-    autograd_state.grad_mode = create_graph
+    ts = thread_state()
+    previous_mode = ts.grad_mode
+    ts.grad_mode = create_graph
     run_all = needed is None and accumulate
     try:
         while ready:
@@ -258,7 +259,7 @@ def run_backward(
             if ran and not keep_graph:
                 node.release_variables()  # after validation, which may raise (as PyTorch)
     finally:
-        autograd_state.grad_mode = previous_mode
+        ts.grad_mode = previous_mode
     if inputs is not None and accumulate:
         _accumulate_non_leaf_inputs(inputs, captured)
     if inputs is not None and not allow_unused and not accumulate:

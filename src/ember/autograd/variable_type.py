@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_autograd_keyset
 from ember._c10.grad_mode import autograd_state as state
+from ember._c10.thread_state import thread_state
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
 from ember._c10.tls import local_state as tls
 
@@ -53,6 +54,7 @@ __all__ = [
     "rebase_history",
     "set_history",
     "state",
+    "thread_state",
     "tls",
 ]
 

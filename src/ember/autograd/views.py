@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 
-from ember._c10.grad_mode import autograd_state
+from ember._c10.thread_state import thread_state
 from ember.aten import inplace_or_view
 
 
@@ -44,9 +44,10 @@ class ViewInfo:
 
 
 def _creation_meta(op_name: str, base) -> CreationMeta:
-    if autograd_state.inference_mode:
+    ts = thread_state()
+    if ts.inference_mode:
         meta = CreationMeta.INFERENCE_MODE
-    elif not autograd_state.grad_mode:
+    elif not ts.grad_mode:
         meta = CreationMeta.NO_GRAD_MODE
     elif op_name in _MULTI_OUTPUT_VIEWS:
         meta = CreationMeta.MULTI_OUTPUT_NODE

@@ -223,13 +223,14 @@ def kernel(op: AutogradOp) -> list[str]:
     below = "BELOW_AD_INPLACE_OR_VIEW" if functional else "BELOW_AUTOGRAD"
     call = f"{handle}.redispatch(ks & AFTER_AUTOGRAD, {', '.join(args)})"
     records = op.kind in ("record", "not_implemented")
+    lines.append("    ts = thread_state()  # Note [Thread state in a context variable]")
     if op.kind == "out":
         tensors = [a for a in f.func.arguments if is_tensor_type(a) and not a.is_out]
-        lines.append(f"    if state.grad_mode and ({_requires_expr(tensors)}):")
+        lines.append(f"    if ts.grad_mode and ({_requires_expr(tensors)}):")
         lines.append(f'        raise RuntimeError(OUT_ERROR.format(name="{f.base_name}"))')
     if records:
         inputs = op.differentiable_inputs
-        lines.append(f"    requires = state.grad_mode and ({_requires_expr(inputs)})")
+        lines.append(f"    requires = ts.grad_mode and ({_requires_expr(inputs)})")
         lines.append("    if requires:")
         if f.is_inplace:
             lines.append("        check_inplace(self)")
@@ -244,12 +245,12 @@ def kernel(op: AutogradOp) -> list[str]:
         before, after = _plan_saves(op) if op.kind == "record" else ([], [])
         for name, expr in before:
             lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
-    lines.append("    prev = tls.excluded")
-    lines.append(f"    tls.excluded = prev | {below}")
+    lines.append("    prev = ts.excluded")
+    lines.append(f"    ts.excluded = prev | {below}")
     lines.append("    try:")
     lines.append(f"        result = {call}")
     lines.append("    finally:")
-    lines.append("        tls.excluded = prev")
+    lines.append("        ts.excluded = prev")
     if records:
         lines.append("    if requires:")
         lines.append(f"        {_history(op)}")
@@ -278,8 +279,7 @@ def write_kernels(ops: list[AutogradOp]) -> str:
         "gradient_edge",
         "rebase_history",
         "set_history",
-        "state",
-        "tls",
+        "thread_state",
     ):
         lines.append(f"    {name},")
     lines.append(")")

@@ -199,7 +199,7 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     lines.append("from ember.aten.binding import handle")
     lines.append(
         "from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, "
-        "finish_inplace, finish_view, tls"
+        "finish_inplace, finish_view, thread_state"
     )
     lines.append("from ember.aten.registration import impl")
     chosen = [f for f in functions if f.is_view or f.is_out or f.func.is_mutable]
@@ -211,12 +211,13 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         # AutoDispatchBelowADInplaceOrView, spelled out (a guard object per call costs more)
-        lines.append("    prev = tls.excluded")
-        lines.append("    tls.excluded = prev | BELOW")
+        lines.append("    ts = thread_state()  # Note [Thread state in a context variable]")
+        lines.append("    prev = ts.excluded")
+        lines.append("    ts.excluded = prev | BELOW")
         lines.append("    try:")
         lines.append(f"        result = _{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})")
         lines.append("    finally:")
-        lines.append("        tls.excluded = prev")
+        lines.append("        ts.excluded = prev")
         if f.is_view:
             lines.append(f'    return finish_view("{f.name}", self, result)')
         else:

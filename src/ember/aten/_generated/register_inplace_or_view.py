@@ -3,7 +3,7 @@
 """ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."""
 
 from ember.aten.binding import handle
-from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, finish_inplace, finish_view, tls
+from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, finish_inplace, finish_view, thread_state
 from ember.aten.registration import impl
 
 
@@ -11,12 +11,13 @@ _abs_ = handle("abs_")
 
 
 def abs_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _abs_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -24,12 +25,13 @@ _abs_out = handle("abs.out")
 
 
 def abs_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _abs_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -37,12 +39,13 @@ _add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(keyset, self, other, alpha):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -50,12 +53,13 @@ _add_out = handle("add.out")
 
 
 def add_out(keyset, self, other, alpha, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _add_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -63,12 +67,13 @@ _add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(keyset, self, other, alpha):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -76,12 +81,13 @@ _all_out = handle("all.out")
 
 
 def all_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -89,12 +95,13 @@ _all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -102,12 +109,13 @@ _any_out = handle("any.out")
 
 
 def any_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -115,12 +123,13 @@ _any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -128,12 +137,13 @@ _arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(keyset, start, end, step, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -141,12 +151,13 @@ _argmax_out = handle("argmax.out")
 
 
 def argmax_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -154,12 +165,13 @@ _argmin_out = handle("argmin.out")
 
 
 def argmin_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -167,12 +179,13 @@ _as_strided = handle("as_strided")
 
 
 def as_strided(keyset, self, size, stride, storage_offset):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("as_strided", self, result)
 
 
@@ -180,12 +193,13 @@ _logical_not_ = handle("logical_not_")
 
 
 def logical_not_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_not_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -193,12 +207,13 @@ _logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_not_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -206,12 +221,13 @@ _logical_and_ = handle("logical_and_")
 
 
 def logical_and_(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_and_.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -219,12 +235,13 @@ _logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_and_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -232,12 +249,13 @@ _logical_or_ = handle("logical_or_")
 
 
 def logical_or_(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_or_.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -245,12 +263,13 @@ _logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _logical_or_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -258,12 +277,13 @@ _bmm_out = handle("bmm.out")
 
 
 def bmm_out(keyset, self, mat2, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _bmm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -271,12 +291,13 @@ _cat_out = handle("cat.out")
 
 
 def cat_out(keyset, tensors, dim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _cat_out.redispatch(keyset & AFTER, tensors, dim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -284,12 +305,13 @@ _chunk = handle("chunk")
 
 
 def chunk(keyset, self, chunks, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _chunk.redispatch(keyset & AFTER, self, chunks, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("chunk", self, result)
 
 
@@ -297,12 +319,13 @@ _clamp_ = handle("clamp_")
 
 
 def clamp_(keyset, self, min, max):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _clamp_.redispatch(keyset & AFTER, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -310,12 +333,13 @@ _clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(keyset, self, min, max):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -323,12 +347,13 @@ _clamp_out = handle("clamp.out")
 
 
 def clamp_out(keyset, self, min, max, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _clamp_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -336,12 +361,13 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(keyset, self, min, max, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -349,12 +375,13 @@ _contiguous = handle("contiguous")
 
 
 def contiguous(keyset, self, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _contiguous.redispatch(keyset & AFTER, self, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("contiguous", self, result)
 
 
@@ -362,12 +389,13 @@ _copy_ = handle("copy_")
 
 
 def copy_(keyset, self, src, non_blocking):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _copy_.redispatch(keyset & AFTER, self, src, non_blocking)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -375,12 +403,13 @@ _cos_ = handle("cos_")
 
 
 def cos_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _cos_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -388,12 +417,13 @@ _cos_out = handle("cos.out")
 
 
 def cos_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _cos_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -401,12 +431,13 @@ _cumsum_ = handle("cumsum_")
 
 
 def cumsum_(keyset, self, dim, dtype):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -414,12 +445,13 @@ _cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(keyset, self, dim, dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -427,12 +459,13 @@ _diagonal = handle("diagonal")
 
 
 def diagonal(keyset, self, offset, dim1, dim2):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("diagonal", self, result)
 
 
@@ -440,12 +473,13 @@ _div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -453,12 +487,13 @@ _div_out = handle("div.out")
 
 
 def div_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -466,12 +501,13 @@ _div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(keyset, self, other, rounding_mode):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -479,12 +515,13 @@ _div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(keyset, self, other, rounding_mode, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -492,12 +529,13 @@ _div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -505,12 +543,13 @@ _div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(keyset, self, other, rounding_mode):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -518,12 +557,13 @@ _exp_ = handle("exp_")
 
 
 def exp_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _exp_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -531,12 +571,13 @@ _exp_out = handle("exp.out")
 
 
 def exp_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _exp_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -544,12 +585,13 @@ _expand = handle("expand")
 
 
 def expand(keyset, self, size, implicit):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _expand.redispatch(keyset & AFTER, self, size, implicit)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("expand", self, result)
 
 
@@ -557,12 +599,13 @@ _expand_as = handle("expand_as")
 
 
 def expand_as(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _expand_as.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("expand_as", self, result)
 
 
@@ -570,12 +613,13 @@ _flatten_using_ints = handle("flatten.using_ints")
 
 
 def flatten_using_ints(keyset, self, start_dim, end_dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _flatten_using_ints.redispatch(keyset & AFTER, self, start_dim, end_dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("flatten.using_ints", self, result)
 
 
@@ -583,12 +627,13 @@ _unflatten_int = handle("unflatten.int")
 
 
 def unflatten_int(keyset, self, dim, sizes):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _unflatten_int.redispatch(keyset & AFTER, self, dim, sizes)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("unflatten.int", self, result)
 
 
@@ -596,12 +641,13 @@ _fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(keyset, self, value):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _fill__Scalar.redispatch(keyset & AFTER, self, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -609,12 +655,13 @@ _fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(keyset, self, value):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _fill__Tensor.redispatch(keyset & AFTER, self, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -622,12 +669,13 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(keyset, self, indices, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -635,12 +683,13 @@ _index_put_ = handle("index_put_")
 
 
 def index_put_(keyset, self, indices, values, accumulate):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -648,12 +697,13 @@ _linspace_out = handle("linspace.out")
 
 
 def linspace_out(keyset, start, end, steps, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -661,12 +711,13 @@ _log_ = handle("log_")
 
 
 def log_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _log_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -674,12 +725,13 @@ _log_out = handle("log.out")
 
 
 def log_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _log_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -687,12 +739,13 @@ _log1p_ = handle("log1p_")
 
 
 def log1p_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _log1p_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -700,12 +753,13 @@ _log1p_out = handle("log1p.out")
 
 
 def log1p_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _log1p_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -713,12 +767,13 @@ __log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(keyset, self, dim, half_to_float, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = __log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -726,12 +781,13 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = __log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -739,12 +795,13 @@ _max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(keyset, self, dim, keepdim, max, max_values):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, max, max_values)
 
 
@@ -752,12 +809,13 @@ _amax_out = handle("amax.out")
 
 
 def amax_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -765,12 +823,13 @@ _mean_out = handle("mean.out")
 
 
 def mean_out(keyset, self, dim, keepdim, dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -778,12 +837,13 @@ _min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, min, min_indices)
 
 
@@ -791,12 +851,13 @@ _amin_out = handle("amin.out")
 
 
 def amin_out(keyset, self, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -804,12 +865,13 @@ _mm_out = handle("mm.out")
 
 
 def mm_out(keyset, self, mat2, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -817,12 +879,13 @@ _mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mul__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -830,12 +893,13 @@ _mul_out = handle("mul.out")
 
 
 def mul_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mul_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -843,12 +907,13 @@ _mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mul__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -856,12 +921,13 @@ _narrow = handle("narrow")
 
 
 def narrow(keyset, self, dim, start, length):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _narrow.redispatch(keyset & AFTER, self, dim, start, length)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("narrow", self, result)
 
 
@@ -869,12 +935,13 @@ _narrow_Tensor = handle("narrow.Tensor")
 
 
 def narrow_Tensor(keyset, self, dim, start, length):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _narrow_Tensor.redispatch(keyset & AFTER, self, dim, start, length)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("narrow.Tensor", self, result)
 
 
@@ -882,12 +949,13 @@ _permute = handle("permute")
 
 
 def permute(keyset, self, dims):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _permute.redispatch(keyset & AFTER, self, dims)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("permute", self, result)
 
 
@@ -895,12 +963,13 @@ _movedim_intlist = handle("movedim.intlist")
 
 
 def movedim_intlist(keyset, self, source, destination):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _movedim_intlist.redispatch(keyset & AFTER, self, source, destination)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("movedim.intlist", self, result)
 
 
@@ -908,12 +977,13 @@ _movedim_int = handle("movedim.int")
 
 
 def movedim_int(keyset, self, source, destination):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _movedim_int.redispatch(keyset & AFTER, self, source, destination)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("movedim.int", self, result)
 
 
@@ -921,12 +991,13 @@ _numpy_T = handle("numpy_T")
 
 
 def numpy_T(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _numpy_T.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("numpy_T", self, result)
 
 
@@ -934,12 +1005,13 @@ _mT = handle("mT")
 
 
 def mT(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mT.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("mT", self, result)
 
 
@@ -947,12 +1019,13 @@ _swapaxes = handle("swapaxes")
 
 
 def swapaxes(keyset, self, axis0, axis1):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _swapaxes.redispatch(keyset & AFTER, self, axis0, axis1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("swapaxes", self, result)
 
 
@@ -960,12 +1033,13 @@ _swapdims = handle("swapdims")
 
 
 def swapdims(keyset, self, dim0, dim1):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _swapdims.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("swapdims", self, result)
 
 
@@ -973,12 +1047,13 @@ _unfold = handle("unfold")
 
 
 def unfold(keyset, self, dimension, size, step):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("unfold", self, result)
 
 
@@ -986,12 +1061,13 @@ _as_strided_ = handle("as_strided_")
 
 
 def as_strided_(keyset, self, size, stride, storage_offset):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -999,12 +1075,13 @@ _squeeze_ = handle("squeeze_")
 
 
 def squeeze_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1012,12 +1089,13 @@ _squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1025,12 +1103,13 @@ _squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1038,12 +1117,13 @@ _t_ = handle("t_")
 
 
 def t_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _t_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1051,12 +1131,13 @@ _transpose_ = handle("transpose_")
 
 
 def transpose_(keyset, self, dim0, dim1):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1064,12 +1145,13 @@ _unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1077,12 +1159,13 @@ _neg_ = handle("neg_")
 
 
 def neg_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _neg_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1090,12 +1173,13 @@ _neg_out = handle("neg.out")
 
 
 def neg_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _neg_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1103,12 +1187,13 @@ _reshape = handle("reshape")
 
 
 def reshape(keyset, self, shape):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _reshape.redispatch(keyset & AFTER, self, shape)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("reshape", self, result)
 
 
@@ -1116,12 +1201,13 @@ _relu_ = handle("relu_")
 
 
 def relu_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _relu_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1129,12 +1215,13 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_input):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
@@ -1142,12 +1229,13 @@ _gelu_out = handle("gelu.out")
 
 
 def gelu_out(keyset, self, approximate, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gelu_out.redispatch(keyset & AFTER, self, approximate, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1155,12 +1243,13 @@ _gelu_ = handle("gelu_")
 
 
 def gelu_(keyset, self, approximate):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gelu_.redispatch(keyset & AFTER, self, approximate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1168,12 +1257,13 @@ _rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _rsqrt_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1181,12 +1271,13 @@ _rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _rsqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1194,12 +1285,13 @@ _select_int = handle("select.int")
 
 
 def select_int(keyset, self, dim, index):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _select_int.redispatch(keyset & AFTER, self, dim, index)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("select.int", self, result)
 
 
@@ -1207,12 +1299,13 @@ _sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sigmoid_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1220,12 +1313,13 @@ _sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sigmoid_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1233,12 +1327,13 @@ _sin_ = handle("sin_")
 
 
 def sin_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sin_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1246,12 +1341,13 @@ _sin_out = handle("sin.out")
 
 
 def sin_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sin_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1259,12 +1355,13 @@ _detach = handle("detach")
 
 
 def detach(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _detach.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("detach", self, result)
 
 
@@ -1272,12 +1369,13 @@ _slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(keyset, self, dim, start, end, step):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("slice.Tensor", self, result)
 
 
@@ -1285,12 +1383,13 @@ __softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(keyset, self, dim, half_to_float, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = __softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1298,12 +1397,13 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, grad_input):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = __softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
@@ -1311,12 +1411,13 @@ _split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(keyset, self, split_size, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("split.Tensor", self, result)
 
 
@@ -1324,12 +1425,13 @@ _split_sizes = handle("split.sizes")
 
 
 def split_sizes(keyset, self, split_size, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _split_sizes.redispatch(keyset & AFTER, self, split_size, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("split.sizes", self, result)
 
 
@@ -1337,12 +1439,13 @@ _split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(keyset, self, split_sizes, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("split_with_sizes", self, result)
 
 
@@ -1350,12 +1453,13 @@ _squeeze = handle("squeeze")
 
 
 def squeeze(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("squeeze", self, result)
 
 
@@ -1363,12 +1467,13 @@ _squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze_dim.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("squeeze.dim", self, result)
 
 
@@ -1376,12 +1481,13 @@ _squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _squeeze_dims.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("squeeze.dims", self, result)
 
 
@@ -1389,12 +1495,13 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1402,12 +1509,13 @@ _sqrt_ = handle("sqrt_")
 
 
 def sqrt_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sqrt_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1415,12 +1523,13 @@ _sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1428,12 +1537,13 @@ _std_out = handle("std.out")
 
 
 def std_out(keyset, self, dim, unbiased, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _std_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1441,12 +1551,13 @@ _std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(keyset, self, dim, correction, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1454,12 +1565,13 @@ _prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(keyset, self, dim, keepdim, dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1467,12 +1579,13 @@ _t = handle("t")
 
 
 def t(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _t.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("t", self, result)
 
 
@@ -1480,12 +1593,13 @@ _tanh_ = handle("tanh_")
 
 
 def tanh_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _tanh_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1493,12 +1607,13 @@ _tanh_out = handle("tanh.out")
 
 
 def tanh_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _tanh_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1506,12 +1621,13 @@ _transpose_int = handle("transpose.int")
 
 
 def transpose_int(keyset, self, dim0, dim1):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("transpose.int", self, result)
 
 
@@ -1519,12 +1635,13 @@ _unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _unsqueeze.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("unsqueeze", self, result)
 
 
@@ -1532,12 +1649,13 @@ _var_out = handle("var.out")
 
 
 def var_out(keyset, self, dim, unbiased, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _var_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1545,12 +1663,13 @@ _var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(keyset, self, dim, correction, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1558,12 +1677,13 @@ _view_as = handle("view_as")
 
 
 def view_as(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _view_as.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("view_as", self, result)
 
 
@@ -1571,12 +1691,13 @@ _where_self_out = handle("where.self_out")
 
 
 def where_self_out(keyset, condition, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1584,12 +1705,13 @@ _zero_ = handle("zero_")
 
 
 def zero_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _zero_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1597,12 +1719,13 @@ _norm_out = handle("norm.out")
 
 
 def norm_out(keyset, self, p, dim, keepdim, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1610,12 +1733,13 @@ _sub_out = handle("sub.out")
 
 
 def sub_out(keyset, self, other, alpha, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1623,12 +1747,13 @@ _sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(keyset, self, other, alpha):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1636,12 +1761,13 @@ _sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(keyset, self, other, alpha):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1649,12 +1775,13 @@ _addmm_out = handle("addmm.out")
 
 
 def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1662,12 +1789,13 @@ _addmm_ = handle("addmm_")
 
 
 def addmm_(keyset, self, mat1, mat2, beta, alpha):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1675,12 +1803,13 @@ _unbind_int = handle("unbind.int")
 
 
 def unbind_int(keyset, self, dim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _unbind_int.redispatch(keyset & AFTER, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("unbind.int", self, result)
 
 
@@ -1688,12 +1817,13 @@ _to_dtype_layout = handle("to.dtype_layout")
 
 
 def to_dtype_layout(keyset, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _to_dtype_layout.redispatch(keyset & AFTER, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("to.dtype_layout", self, result)
 
 
@@ -1701,12 +1831,13 @@ _to_device = handle("to.device")
 
 
 def to_device(keyset, self, device, dtype, non_blocking, copy, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _to_device.redispatch(keyset & AFTER, self, device, dtype, non_blocking, copy, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("to.device", self, result)
 
 
@@ -1714,12 +1845,13 @@ _to_other = handle("to.other")
 
 
 def to_other(keyset, self, other, non_blocking, copy, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _to_other.redispatch(keyset & AFTER, self, other, non_blocking, copy, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("to.other", self, result)
 
 
@@ -1727,12 +1859,13 @@ _to_dtype = handle("to.dtype")
 
 
 def to_dtype(keyset, self, dtype, non_blocking, copy, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _to_dtype.redispatch(keyset & AFTER, self, dtype, non_blocking, copy, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("to.dtype", self, result)
 
 
@@ -1740,12 +1873,13 @@ _masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(keyset, self, mask, value):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1753,12 +1887,13 @@ _masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(keyset, self, mask, value):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1766,12 +1901,13 @@ _view = handle("view")
 
 
 def view(keyset, self, size):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _view.redispatch(keyset & AFTER, self, size)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("view", self, result)
 
 
@@ -1779,12 +1915,13 @@ _view_dtype = handle("view.dtype")
 
 
 def view_dtype(keyset, self, dtype):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("view.dtype", self, result)
 
 
@@ -1792,12 +1929,13 @@ _scatter__src = handle("scatter_.src")
 
 
 def scatter__src(keyset, self, dim, index, src):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1805,12 +1943,13 @@ _scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(keyset, self, dim, index, src, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1818,12 +1957,13 @@ _scatter__value = handle("scatter_.value")
 
 
 def scatter__value(keyset, self, dim, index, value):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1831,12 +1971,13 @@ _scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(keyset, self, dim, index, value, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1844,12 +1985,13 @@ _eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _eq__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1857,12 +1999,13 @@ _eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _eq__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1870,12 +2013,13 @@ _tril_ = handle("tril_")
 
 
 def tril_(keyset, self, diagonal):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _tril_.redispatch(keyset & AFTER, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1883,12 +2027,13 @@ _triu_ = handle("triu_")
 
 
 def triu_(keyset, self, diagonal):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _triu_.redispatch(keyset & AFTER, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1896,12 +2041,13 @@ _triu_out = handle("triu.out")
 
 
 def triu_out(keyset, self, diagonal, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _triu_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1909,12 +2055,13 @@ _tril_out = handle("tril.out")
 
 
 def tril_out(keyset, self, diagonal, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _tril_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1922,12 +2069,13 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1935,12 +2083,13 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1948,12 +2097,13 @@ _ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ne__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1961,12 +2111,13 @@ _ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ne__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -1974,12 +2125,13 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -1987,12 +2139,13 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2000,12 +2153,13 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2013,12 +2167,13 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2026,12 +2181,13 @@ _ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ge__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2039,12 +2195,13 @@ _ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _ge__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2052,12 +2209,13 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2065,12 +2223,13 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2078,12 +2237,13 @@ _le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _le__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2091,12 +2251,13 @@ _le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _le__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2104,12 +2265,13 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2117,12 +2279,13 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2130,12 +2293,13 @@ _gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2143,12 +2307,13 @@ _gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2156,12 +2321,13 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2169,12 +2335,13 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2182,12 +2349,13 @@ _lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _lt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2195,12 +2363,13 @@ _lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _lt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2208,12 +2377,13 @@ _index_select_out = handle("index_select.out")
 
 
 def index_select_out(keyset, self, dim, index, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2221,12 +2391,13 @@ _gather_out = handle("gather.out")
 
 
 def gather_out(keyset, self, dim, index, sparse_grad, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2234,12 +2405,13 @@ _sign_ = handle("sign_")
 
 
 def sign_(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sign_.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2247,12 +2419,13 @@ _sign_out = handle("sign.out")
 
 
 def sign_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sign_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2260,12 +2433,13 @@ _remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _remainder__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2273,12 +2447,13 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2286,12 +2461,13 @@ _remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _remainder__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2299,12 +2475,13 @@ _maximum_out = handle("maximum.out")
 
 
 def maximum_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _maximum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2312,12 +2489,13 @@ _max_out = handle("max.out")
 
 
 def max_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _max_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2325,12 +2503,13 @@ _minimum_out = handle("minimum.out")
 
 
 def minimum_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _minimum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2338,12 +2517,13 @@ _min_out = handle("min.out")
 
 
 def min_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _min_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2351,12 +2531,13 @@ _sort_values = handle("sort.values")
 
 
 def sort_values(keyset, self, dim, descending, values, indices):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -2364,12 +2545,13 @@ _sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -2377,12 +2559,13 @@ _topk_values = handle("topk.values")
 
 
 def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
@@ -2390,12 +2573,13 @@ _all_all_out = handle("all.all_out")
 
 
 def all_all_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _all_all_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2403,12 +2587,13 @@ _any_all_out = handle("any.all_out")
 
 
 def any_all_out(keyset, self, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _any_all_out.redispatch(keyset & AFTER, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2416,12 +2601,13 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(keyset, self, exponent, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2429,12 +2615,13 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(keyset, self, exponent, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2442,12 +2629,13 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(keyset, self, exponent, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2455,12 +2643,13 @@ _pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(keyset, self, exponent):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _pow__Scalar.redispatch(keyset & AFTER, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2468,12 +2657,13 @@ _pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(keyset, self, exponent):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _pow__Tensor.redispatch(keyset & AFTER, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2481,12 +2671,13 @@ _alias = handle("alias")
 
 
 def alias(keyset, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _alias.redispatch(keyset & AFTER, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_view("alias", self, result)
 
 
@@ -2494,12 +2685,13 @@ _mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(keyset, self, target, reduction, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2507,12 +2699,13 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_index, output, total_weight):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, output, total_weight)
 
 
@@ -2520,12 +2713,13 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
@@ -2533,12 +2727,13 @@ _resize_ = handle("resize_")
 
 
 def resize_(keyset, self, size, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _resize_.redispatch(keyset & AFTER, self, size, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2546,12 +2741,13 @@ _floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(keyset, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, self)
 
 
@@ -2559,12 +2755,13 @@ _floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(keyset, self, other, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _floor_divide_out.redispatch(keyset & AFTER, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 
@@ -2572,12 +2769,13 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
     try:
         result = _norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return finish_inplace(result, out)
 
 

@@ -19,8 +19,7 @@ from ember.autograd.variable_type import (
     gradient_edge,
     rebase_history,
     set_history,
-    state,
-    tls,
+    thread_state,
 )
 
 
@@ -28,17 +27,18 @@ _abs = handle("abs")
 
 
 def abs(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _abs.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -48,18 +48,19 @@ _abs_ = handle("abs_")
 
 
 def abs_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _abs_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -69,14 +70,15 @@ _abs_out = handle("abs.out")
 
 
 def abs_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _abs_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -84,18 +86,19 @@ _add_Tensor = handle("add.Tensor")
 
 
 def add_Tensor(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.AddBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _add_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -105,19 +108,20 @@ _add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.AddBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _add__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -127,14 +131,15 @@ _add_out = handle("add.out")
 
 
 def add_out(ks, self, other, alpha, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _add_out.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -142,16 +147,17 @@ _add_Scalar = handle("add.Scalar")
 
 
 def add_Scalar(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _add_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -161,17 +167,18 @@ _add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _add__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -181,12 +188,13 @@ _all_dim = handle("all.dim")
 
 
 def all_dim(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _all_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -194,12 +202,13 @@ _all_dims = handle("all.dims")
 
 
 def all_dims(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _all_dims.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -207,14 +216,15 @@ _all_out = handle("all.out")
 
 
 def all_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _all_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -222,14 +232,15 @@ _all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _all_dims_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -237,12 +248,13 @@ _any_dim = handle("any.dim")
 
 
 def any_dim(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _any_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -250,12 +262,13 @@ _any_dims = handle("any.dims")
 
 
 def any_dims(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _any_dims.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -263,14 +276,15 @@ _any_out = handle("any.out")
 
 
 def any_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _any_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -278,14 +292,15 @@ _any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _any_dims_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -293,12 +308,13 @@ _arange = handle("arange")
 
 
 def arange(ks, end, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _arange.redispatch(ks & AFTER_AUTOGRAD, end, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -306,12 +322,13 @@ _arange_start = handle("arange.start")
 
 
 def arange_start(ks, start, end, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _arange_start.redispatch(ks & AFTER_AUTOGRAD, start, end, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -319,12 +336,13 @@ _arange_start_step = handle("arange.start_step")
 
 
 def arange_start_step(ks, start, end, step, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _arange_start_step.redispatch(ks & AFTER_AUTOGRAD, start, end, step, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -332,14 +350,15 @@ _arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(ks, start, end, step, out):
-    if state.grad_mode and (False):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (False):
         raise RuntimeError(OUT_ERROR.format(name="arange"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _arange_start_out.redispatch(ks & AFTER_AUTOGRAD, start, end, step, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -347,12 +366,13 @@ _argmax = handle("argmax")
 
 
 def argmax(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _argmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -360,14 +380,15 @@ _argmax_out = handle("argmax.out")
 
 
 def argmax_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="argmax"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _argmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -375,12 +396,13 @@ _argmin = handle("argmin")
 
 
 def argmin(ks, self, dim, keepdim):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _argmin.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -388,14 +410,15 @@ _argmin_out = handle("argmin.out")
 
 
 def argmin_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="argmin"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _argmin_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -403,7 +426,8 @@ _as_strided = handle("as_strided")
 
 
 def as_strided(ks, self, size, stride, storage_offset):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AsStridedBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -413,12 +437,12 @@ def as_strided(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _as_strided.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, storage_offset)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -428,12 +452,13 @@ _logical_not = handle("logical_not")
 
 
 def logical_not(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _logical_not.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -441,12 +466,13 @@ _logical_not_ = handle("logical_not_")
 
 
 def logical_not_(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_not_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -454,14 +480,15 @@ _logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_not"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_not_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -469,12 +496,13 @@ _logical_and = handle("logical_and")
 
 
 def logical_and(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _logical_and.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -482,12 +510,13 @@ _logical_and_ = handle("logical_and_")
 
 
 def logical_and_(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_and_.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -495,14 +524,15 @@ _logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_and"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_and_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -510,12 +540,13 @@ _logical_or = handle("logical_or")
 
 
 def logical_or(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _logical_or.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -523,12 +554,13 @@ _logical_or_ = handle("logical_or_")
 
 
 def logical_or_(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_or_.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -536,14 +568,15 @@ _logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_or"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _logical_or_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -551,7 +584,8 @@ _bmm = handle("bmm")
 
 
 def bmm(ks, self, mat2):
-    requires = state.grad_mode and (self._requires_grad or mat2._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.BmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
@@ -559,12 +593,12 @@ def bmm(ks, self, mat2):
             node._saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bmm.redispatch(ks & AFTER_AUTOGRAD, self, mat2)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -574,14 +608,15 @@ _bmm_out = handle("bmm.out")
 
 
 def bmm_out(ks, self, mat2, out):
-    if state.grad_mode and (self._requires_grad or mat2._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bmm_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -589,19 +624,20 @@ _cat = handle("cat")
 
 
 def cat(ks, tensors, dim):
-    requires = state.grad_mode and (any_requires_grad(tensors))
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
     if requires:
         node = nodes.CatBackward0()
         node._next_edges = (*[gradient_edge(t) for t in tensors],)
         node._n_tensors = len(tensors)
         node._saved_dim = dim
         node._saved_tensors_sizes = [t._sizes for t in tensors]
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _cat.redispatch(ks & AFTER_AUTOGRAD, tensors, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -611,14 +647,15 @@ _cat_out = handle("cat.out")
 
 
 def cat_out(ks, tensors, dim, out):
-    if state.grad_mode and (any_requires_grad(tensors)):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (any_requires_grad(tensors)):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _cat_out.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -626,19 +663,20 @@ _clamp = handle("clamp")
 
 
 def clamp(ks, self, min, max):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ClampBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._saved_min = min
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _clamp.redispatch(ks & AFTER_AUTOGRAD, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -648,19 +686,20 @@ _clamp_Tensor = handle("clamp.Tensor")
 
 
 def clamp_Tensor(ks, self, min, max):
-    requires = state.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
     if requires:
         node = nodes.ClampBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(min), gradient_edge(max))
         node._saved_max = SavedVariable(max)
         node._saved_min = SavedVariable(min)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _clamp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -670,7 +709,8 @@ _clamp_ = handle("clamp_")
 
 
 def clamp_(ks, self, min, max):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ClampBackward1()
@@ -678,12 +718,12 @@ def clamp_(ks, self, min, max):
         node._saved_max = max
         node._saved_min = min
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _clamp_.redispatch(ks & AFTER_AUTOGRAD, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -693,7 +733,8 @@ _clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(ks, self, min, max):
-    requires = state.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
     if requires:
         check_inplace(self)
         node = nodes.ClampBackward0()
@@ -701,12 +742,12 @@ def clamp__Tensor(ks, self, min, max):
         node._saved_max = SavedVariable(max)
         node._saved_min = SavedVariable(min)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _clamp__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min, max)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -716,14 +757,15 @@ _clamp_out = handle("clamp.out")
 
 
 def clamp_out(ks, self, min, max, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _clamp_out.redispatch(ks & AFTER_AUTOGRAD, self, min, max, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -731,14 +773,15 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(ks, self, min, max, out):
-    if state.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad)):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad)):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _clamp_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, min, max, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -746,17 +789,18 @@ _copy_ = handle("copy_")
 
 
 def copy_(ks, self, src, non_blocking):
-    requires = state.grad_mode and (self._requires_grad or src._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.CopyBackwards()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _copy_.redispatch(ks & AFTER_AUTOGRAD, self, src, non_blocking)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -766,17 +810,18 @@ _cos = handle("cos")
 
 
 def cos(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _cos.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -786,18 +831,19 @@ _cos_ = handle("cos_")
 
 
 def cos_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _cos_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -807,14 +853,15 @@ _cos_out = handle("cos.out")
 
 
 def cos_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _cos_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -822,18 +869,19 @@ _cumsum = handle("cumsum")
 
 
 def cumsum(ks, self, dim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CumsumBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _cumsum.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -843,19 +891,20 @@ _cumsum_ = handle("cumsum_")
 
 
 def cumsum_(ks, self, dim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.CumsumBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _cumsum_.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -865,14 +914,15 @@ _cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(ks, self, dim, dtype, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _cumsum_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -880,7 +930,8 @@ _diagonal = handle("diagonal")
 
 
 def diagonal(ks, self, offset, dim1, dim2):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DiagonalBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -888,12 +939,12 @@ def diagonal(ks, self, offset, dim1, dim2):
         node._saved_dim2 = dim2
         node._saved_offset = offset
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _diagonal.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -903,19 +954,20 @@ _div_Tensor = handle("div.Tensor")
 
 
 def div_Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _div_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -925,7 +977,8 @@ _div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.DivBackward0()
@@ -933,12 +986,12 @@ def div__Tensor(ks, self, other):
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -948,14 +1001,15 @@ _div_out = handle("div.out")
 
 
 def div_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -963,7 +1017,8 @@ _div_Tensor_mode = handle("div.Tensor_mode")
 
 
 def div_Tensor_mode(ks, self, other, rounding_mode):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.DivBackward2()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
@@ -971,12 +1026,12 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _div_Tensor_mode.redispatch(ks & AFTER_AUTOGRAD, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -986,7 +1041,8 @@ _div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(ks, self, other, rounding_mode):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.DivBackward2()
@@ -995,12 +1051,12 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div__Tensor_mode.redispatch(ks & AFTER_AUTOGRAD, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1010,14 +1066,15 @@ _div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(ks, self, other, rounding_mode, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div_out_mode.redispatch(ks & AFTER_AUTOGRAD, self, other, rounding_mode, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1025,17 +1082,18 @@ _div_Scalar = handle("div.Scalar")
 
 
 def div_Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _div_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1045,18 +1103,19 @@ _div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1066,18 +1125,19 @@ _div_Scalar_mode = handle("div.Scalar_mode")
 
 
 def div_Scalar_mode(ks, self, other, rounding_mode):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DivBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _div_Scalar_mode.redispatch(ks & AFTER_AUTOGRAD, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1087,19 +1147,20 @@ _div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(ks, self, other, rounding_mode):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.DivBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _div__Scalar_mode.redispatch(ks & AFTER_AUTOGRAD, self, other, rounding_mode)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1109,7 +1170,8 @@ _dot = handle("dot")
 
 
 def dot(ks, self, tensor):
-    requires = state.grad_mode and (self._requires_grad or tensor._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or tensor._requires_grad)
     if requires:
         node = nodes.DotBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(tensor))
@@ -1117,12 +1179,12 @@ def dot(ks, self, tensor):
             node._saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_tensor = SavedVariable(tensor)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _dot.redispatch(ks & AFTER_AUTOGRAD, self, tensor)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1132,12 +1194,13 @@ _empty_memory_format = handle("empty.memory_format")
 
 
 def empty_memory_format(ks, size, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _empty_memory_format.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1145,12 +1208,13 @@ _empty_like = handle("empty_like")
 
 
 def empty_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _empty_like.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1158,12 +1222,13 @@ _empty_strided = handle("empty_strided")
 
 
 def empty_strided(ks, size, stride, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _empty_strided.redispatch(ks & AFTER_AUTOGRAD, size, stride, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1171,16 +1236,17 @@ _exp = handle("exp")
 
 
 def exp(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ExpBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _exp.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -1191,17 +1257,18 @@ _exp_ = handle("exp_")
 
 
 def exp_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ExpBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _exp_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -1212,14 +1279,15 @@ _exp_out = handle("exp.out")
 
 
 def exp_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _exp_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1227,17 +1295,18 @@ _expand = handle("expand")
 
 
 def expand(ks, self, size, implicit):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ExpandBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _expand.redispatch(ks & AFTER_AUTOGRAD, self, size, implicit)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1247,12 +1316,13 @@ _eye = handle("eye")
 
 
 def eye(ks, n, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _eye.redispatch(ks & AFTER_AUTOGRAD, n, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1260,12 +1330,13 @@ _eye_m = handle("eye.m")
 
 
 def eye_m(ks, n, m, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _eye_m.redispatch(ks & AFTER_AUTOGRAD, n, m, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1273,17 +1344,18 @@ _fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(ks, self, value):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.FillBackward2()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _fill__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1293,17 +1365,18 @@ _fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(ks, self, value):
-    requires = state.grad_mode and (self._requires_grad or value._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.FillBackward3()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _fill__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1313,12 +1386,13 @@ _full = handle("full")
 
 
 def full(ks, size, fill_value, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _full.redispatch(ks & AFTER_AUTOGRAD, size, fill_value, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1326,12 +1400,13 @@ _full_like = handle("full_like")
 
 
 def full_like(ks, self, fill_value, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _full_like.redispatch(ks & AFTER_AUTOGRAD, self, fill_value, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1339,18 +1414,19 @@ _index_Tensor = handle("index.Tensor")
 
 
 def index_Tensor(ks, self, indices):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.IndexBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_indices = [SavedVariable(t) for t in indices]
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _index_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1360,14 +1436,15 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(ks, self, indices, out):
-    if state.grad_mode and (self._requires_grad or any_requires_grad(indices)):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or any_requires_grad(indices)):
         raise RuntimeError(OUT_ERROR.format(name="index"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _index_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, indices, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1375,7 +1452,8 @@ _index_put_ = handle("index_put_")
 
 
 def index_put_(ks, self, indices, values, accumulate):
-    requires = state.grad_mode and (self._requires_grad or values._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.IndexPutBackward0()
@@ -1385,12 +1463,12 @@ def index_put_(ks, self, indices, values, accumulate):
         node._saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
             node._saved_values = SavedVariable(values)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _index_put_.redispatch(ks & AFTER_AUTOGRAD, self, indices, values, accumulate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1400,7 +1478,8 @@ _index_put = handle("index_put")
 
 
 def index_put(ks, self, indices, values, accumulate):
-    requires = state.grad_mode and (self._requires_grad or values._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
     if requires:
         node = nodes.IndexPutBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(values))
@@ -1409,12 +1488,12 @@ def index_put(ks, self, indices, values, accumulate):
         node._saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
             node._saved_values = SavedVariable(values)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _index_put.redispatch(ks & AFTER_AUTOGRAD, self, indices, values, accumulate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1424,12 +1503,13 @@ _isnan = handle("isnan")
 
 
 def isnan(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _isnan.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1437,12 +1517,13 @@ _linspace = handle("linspace")
 
 
 def linspace(ks, start, end, steps, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _linspace.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1450,14 +1531,15 @@ _linspace_out = handle("linspace.out")
 
 
 def linspace_out(ks, start, end, steps, out):
-    if state.grad_mode and (False):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (False):
         raise RuntimeError(OUT_ERROR.format(name="linspace"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _linspace_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1465,17 +1547,18 @@ _log = handle("log")
 
 
 def log(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _log.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1485,18 +1568,19 @@ _log_ = handle("log_")
 
 
 def log_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _log_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1506,14 +1590,15 @@ _log_out = handle("log.out")
 
 
 def log_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _log_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1521,17 +1606,18 @@ _log1p = handle("log1p")
 
 
 def log1p(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _log1p.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1541,18 +1627,19 @@ _log1p_ = handle("log1p_")
 
 
 def log1p_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _log1p_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1562,14 +1649,15 @@ _log1p_out = handle("log1p.out")
 
 
 def log1p_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _log1p_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1577,17 +1665,18 @@ __log_softmax = handle("_log_softmax")
 
 
 def _log_softmax(ks, self, dim, half_to_float):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogSoftmaxBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __log_softmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, half_to_float)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -1598,14 +1687,15 @@ __log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(ks, self, dim, half_to_float, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = __log_softmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, half_to_float, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1613,7 +1703,8 @@ __log_softmax_backward_data = handle("_log_softmax_backward_data")
 
 
 def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
-    requires = state.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
     if requires:
         node = nodes.LogSoftmaxBackwardDataBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
@@ -1621,12 +1712,12 @@ def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._saved_grad_output = SavedVariable(grad_output)
         node._saved_output = SavedVariable(output)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __log_softmax_backward_data.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1636,14 +1727,15 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, out):
-    if state.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = __log_softmax_backward_data_out.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1651,19 +1743,20 @@ _logsumexp = handle("logsumexp")
 
 
 def logsumexp(ks, self, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogsumexpBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _logsumexp.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -1674,19 +1767,20 @@ _max_dim = handle("max.dim")
 
 
 def max_dim(ks, self, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaxBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _max_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_indices = SavedVariable(result[1], True)
@@ -1697,14 +1791,15 @@ _max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(ks, self, dim, keepdim, max, max_values):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _max_dim_max.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, max, max_values)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1712,7 +1807,8 @@ _amax = handle("amax")
 
 
 def amax(ks, self, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AmaxBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -1720,12 +1816,12 @@ def amax(ks, self, dim, keepdim):
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
         node._saved_self_dim = len(self._sizes)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _amax.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -1736,14 +1832,15 @@ _amax_out = handle("amax.out")
 
 
 def amax_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _amax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1751,18 +1848,19 @@ _mean = handle("mean")
 
 
 def mean(ks, self, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MeanBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_numel = self.numel()
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mean.redispatch(ks & AFTER_AUTOGRAD, self, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1772,7 +1870,8 @@ _mean_dim = handle("mean.dim")
 
 
 def mean_dim(ks, self, dim, keepdim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MeanBackward1()
         node._next_edges = (gradient_edge(self),)
@@ -1780,12 +1879,12 @@ def mean_dim(ks, self, dim, keepdim, dtype):
         node._saved_keepdim = keepdim
         node._saved_self_numel = self.numel()
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mean_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1795,14 +1894,15 @@ _mean_out = handle("mean.out")
 
 
 def mean_out(ks, self, dim, keepdim, dtype, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mean_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1810,19 +1910,20 @@ _min_dim = handle("min.dim")
 
 
 def min_dim(ks, self, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _min_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_indices = SavedVariable(result[1], True)
@@ -1833,14 +1934,15 @@ _min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(ks, self, dim, keepdim, min, min_indices):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _min_dim_min.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, min, min_indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1848,7 +1950,8 @@ _amin = handle("amin")
 
 
 def amin(ks, self, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AminBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -1856,12 +1959,12 @@ def amin(ks, self, dim, keepdim):
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
         node._saved_self_dim = len(self._sizes)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _amin.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -1872,14 +1975,15 @@ _amin_out = handle("amin.out")
 
 
 def amin_out(ks, self, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _amin_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1887,7 +1991,8 @@ _mm = handle("mm")
 
 
 def mm(ks, self, mat2):
-    requires = state.grad_mode and (self._requires_grad or mat2._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.MmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
@@ -1903,12 +2008,12 @@ def mm(ks, self, mat2):
             node._saved_self_sizes = self._sizes
         if node.should_compute_output(0):
             node._saved_self_strides = self._strides
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mm.redispatch(ks & AFTER_AUTOGRAD, self, mat2)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1918,14 +2023,15 @@ _mm_out = handle("mm.out")
 
 
 def mm_out(ks, self, mat2, out):
-    if state.grad_mode and (self._requires_grad or mat2._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mm_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1933,7 +2039,8 @@ _mul_Tensor = handle("mul.Tensor")
 
 
 def mul_Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
@@ -1941,12 +2048,12 @@ def mul_Tensor(ks, self, other):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mul_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -1956,7 +2063,8 @@ _mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.MulBackward0()
@@ -1965,12 +2073,12 @@ def mul__Tensor(ks, self, other):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mul__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -1980,14 +2088,15 @@ _mul_out = handle("mul.out")
 
 
 def mul_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mul_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -1995,17 +2104,18 @@ _mul_Scalar = handle("mul.Scalar")
 
 
 def mul_Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mul_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2015,18 +2125,19 @@ _mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mul__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2036,12 +2147,13 @@ _ones = handle("ones")
 
 
 def ones(ks, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ones.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2049,12 +2161,13 @@ _ones_like = handle("ones_like")
 
 
 def ones_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ones_like.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2062,17 +2175,18 @@ _permute = handle("permute")
 
 
 def permute(ks, self, dims):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.PermuteBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _permute.redispatch(ks & AFTER_AUTOGRAD, self, dims)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2082,12 +2196,13 @@ _unfold = handle("unfold")
 
 
 def unfold(ks, self, dimension, size, step):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unfold.redispatch(ks & AFTER_AUTOGRAD, self, dimension, size, step)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2095,7 +2210,8 @@ _as_strided_ = handle("as_strided_")
 
 
 def as_strided_(ks, self, size, stride, storage_offset):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.AsStridedBackward0()
@@ -2106,12 +2222,12 @@ def as_strided_(ks, self, size, stride, storage_offset):
         node._saved_size = size
         node._saved_storage_offset = storage_offset
         node._saved_stride = stride
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _as_strided_.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, storage_offset)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2121,18 +2237,19 @@ _squeeze_ = handle("squeeze_")
 
 
 def squeeze_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SqueezeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2142,18 +2259,19 @@ _squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze__dim.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2163,18 +2281,19 @@ _squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SqueezeBackward2()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze__dims.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2184,17 +2303,18 @@ _t_ = handle("t_")
 
 
 def t_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.TBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _t_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2204,19 +2324,20 @@ _transpose_ = handle("transpose_")
 
 
 def transpose_(ks, self, dim0, dim1):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.TransposeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _transpose_.redispatch(ks & AFTER_AUTOGRAD, self, dim0, dim1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2226,18 +2347,19 @@ _unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.UnsqueezeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unsqueeze_.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2247,12 +2369,13 @@ _rand = handle("rand")
 
 
 def rand(ks, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _rand.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2260,12 +2383,13 @@ _rand_generator = handle("rand.generator")
 
 
 def rand_generator(ks, size, generator, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _rand_generator.redispatch(ks & AFTER_AUTOGRAD, size, generator, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2273,12 +2397,13 @@ _rand_like = handle("rand_like")
 
 
 def rand_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _rand_like.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2286,12 +2411,13 @@ _randint = handle("randint")
 
 
 def randint(ks, high, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randint.redispatch(ks & AFTER_AUTOGRAD, high, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2299,12 +2425,13 @@ _randint_low = handle("randint.low")
 
 
 def randint_low(ks, low, high, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randint_low.redispatch(ks & AFTER_AUTOGRAD, low, high, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2312,12 +2439,13 @@ _randint_generator = handle("randint.generator")
 
 
 def randint_generator(ks, high, size, generator, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randint_generator.redispatch(ks & AFTER_AUTOGRAD, high, size, generator, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2325,12 +2453,13 @@ _randint_low_generator = handle("randint.low_generator")
 
 
 def randint_low_generator(ks, low, high, size, generator, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randint_low_generator.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2338,12 +2467,13 @@ _randn = handle("randn")
 
 
 def randn(ks, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randn.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2351,12 +2481,13 @@ _randn_generator = handle("randn.generator")
 
 
 def randn_generator(ks, size, generator, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randn_generator.redispatch(ks & AFTER_AUTOGRAD, size, generator, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2364,12 +2495,13 @@ _randn_like = handle("randn_like")
 
 
 def randn_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _randn_like.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2377,16 +2509,17 @@ _neg = handle("neg")
 
 
 def neg(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NegBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _neg.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2396,17 +2529,18 @@ _neg_ = handle("neg_")
 
 
 def neg_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.NegBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _neg_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2416,14 +2550,15 @@ _neg_out = handle("neg.out")
 
 
 def neg_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _neg_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2431,16 +2566,17 @@ _relu = handle("relu")
 
 
 def relu(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ReluBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _relu.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -2451,17 +2587,18 @@ _relu_ = handle("relu_")
 
 
 def relu_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ReluBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _relu_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -2472,14 +2609,15 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
-    if state.grad_mode and (grad_output._requires_grad or self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _threshold_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, threshold, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2487,7 +2625,8 @@ _threshold_backward = handle("threshold_backward")
 
 
 def threshold_backward(ks, grad_output, self, threshold):
-    requires = state.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.ThresholdBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
@@ -2495,12 +2634,12 @@ def threshold_backward(ks, grad_output, self, threshold):
             node._saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_threshold = threshold
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _threshold_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, threshold)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2510,14 +2649,15 @@ _gelu_out = handle("gelu.out")
 
 
 def gelu_out(ks, self, approximate, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gelu_out.redispatch(ks & AFTER_AUTOGRAD, self, approximate, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2525,19 +2665,20 @@ _gelu_ = handle("gelu_")
 
 
 def gelu_(ks, self, approximate):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gelu_.redispatch(ks & AFTER_AUTOGRAD, self, approximate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2547,18 +2688,19 @@ _gelu = handle("gelu")
 
 
 def gelu(ks, self, approximate):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _gelu.redispatch(ks & AFTER_AUTOGRAD, self, approximate)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2568,16 +2710,17 @@ _rsqrt = handle("rsqrt")
 
 
 def rsqrt(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RsqrtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _rsqrt.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -2588,17 +2731,18 @@ _rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.RsqrtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _rsqrt_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -2609,14 +2753,15 @@ _rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _rsqrt_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2624,19 +2769,20 @@ _select_int = handle("select.int")
 
 
 def select_int(ks, self, dim, index):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SelectBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_index = index
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _select_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2646,16 +2792,17 @@ _sigmoid = handle("sigmoid")
 
 
 def sigmoid(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sigmoid.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -2666,17 +2813,18 @@ _sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SigmoidBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sigmoid_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -2687,14 +2835,15 @@ _sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sigmoid_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2702,17 +2851,18 @@ _sin = handle("sin")
 
 
 def sin(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sin.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2722,18 +2872,19 @@ _sin_ = handle("sin_")
 
 
 def sin_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sin_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -2743,14 +2894,15 @@ _sin_out = handle("sin.out")
 
 
 def sin_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sin_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2758,12 +2910,13 @@ _detach = handle("detach")
 
 
 def detach(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _detach.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2771,7 +2924,8 @@ _slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(ks, self, dim, start, end, step):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SliceBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -2780,12 +2934,12 @@ def slice_Tensor(ks, self, dim, start, end, step):
         node._saved_self_sizes = self._sizes
         node._saved_start = start
         node._saved_step = step
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _slice_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, start, end, step)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2795,17 +2949,18 @@ __softmax = handle("_softmax")
 
 
 def _softmax(ks, self, dim, half_to_float):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SoftmaxBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __softmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, half_to_float)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -2816,14 +2971,15 @@ __softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(ks, self, dim, half_to_float, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = __softmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, half_to_float, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2831,7 +2987,8 @@ __softmax_backward_data = handle("_softmax_backward_data")
 
 
 def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
-    requires = state.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
     if requires:
         node = nodes.SoftmaxBackwardDataBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
@@ -2839,12 +2996,12 @@ def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         if node.should_compute_output(1):
             node._saved_grad_output = SavedVariable(grad_output)
         node._saved_output = SavedVariable(output)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __softmax_backward_data.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2854,14 +3011,15 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_input):
-    if state.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = __softmax_backward_data_out.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, dim, input_dtype, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -2869,7 +3027,8 @@ _split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(ks, self, split_size, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SplitBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -2877,12 +3036,12 @@ def split_Tensor(ks, self, split_size, dim):
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
         node._saved_split_size = split_size
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _split_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2892,7 +3051,8 @@ _split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(ks, self, split_sizes, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SplitWithSizesBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -2900,12 +3060,12 @@ def split_with_sizes(ks, self, split_sizes, dim):
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
         node._saved_split_sizes = split_sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _split_with_sizes.redispatch(ks & AFTER_AUTOGRAD, self, split_sizes, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2915,17 +3075,18 @@ _squeeze = handle("squeeze")
 
 
 def squeeze(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2935,17 +3096,18 @@ _squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2955,17 +3117,18 @@ _squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward2()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _squeeze_dims.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2975,18 +3138,19 @@ _stack = handle("stack")
 
 
 def stack(ks, tensors, dim):
-    requires = state.grad_mode and (any_requires_grad(tensors))
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
     if requires:
         node = nodes.StackBackward0()
         node._next_edges = (*[gradient_edge(t) for t in tensors],)
         node._n_tensors = len(tensors)
         node._saved_dim = dim
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _stack.redispatch(ks & AFTER_AUTOGRAD, tensors, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -2996,17 +3160,18 @@ _sum = handle("sum")
 
 
 def sum(ks, self, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SumBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sum.redispatch(ks & AFTER_AUTOGRAD, self, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3016,19 +3181,20 @@ _sum_dim_IntList = handle("sum.dim_IntList")
 
 
 def sum_dim_IntList(ks, self, dim, keepdim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SumBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sum_dim_IntList.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3038,14 +3204,15 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sum_IntList_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3053,16 +3220,17 @@ _sqrt = handle("sqrt")
 
 
 def sqrt(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqrtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sqrt.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3073,17 +3241,18 @@ _sqrt_ = handle("sqrt_")
 
 
 def sqrt_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SqrtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sqrt_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -3094,14 +3263,15 @@ _sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sqrt_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3109,7 +3279,8 @@ _std_correction = handle("std.correction")
 
 
 def std_correction(ks, self, dim, correction, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.StdBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -3117,12 +3288,12 @@ def std_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _std_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3133,14 +3304,15 @@ _std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(ks, self, dim, correction, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _std_correction_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3148,17 +3320,18 @@ _prod = handle("prod")
 
 
 def prod(ks, self, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ProdBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _prod.redispatch(ks & AFTER_AUTOGRAD, self, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3169,19 +3342,20 @@ _prod_dim_int = handle("prod.dim_int")
 
 
 def prod_dim_int(ks, self, dim, keepdim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ProdBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _prod_dim_int.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3192,14 +3366,15 @@ _prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(ks, self, dim, keepdim, dtype, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _prod_int_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3207,16 +3382,17 @@ _t = handle("t")
 
 
 def t(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _t.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3226,16 +3402,17 @@ _tanh = handle("tanh")
 
 
 def tanh(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TanhBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _tanh.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3246,17 +3423,18 @@ _tanh_ = handle("tanh_")
 
 
 def tanh_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.TanhBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _tanh_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         node._saved_result = SavedVariable(self, True)
@@ -3267,14 +3445,15 @@ _tanh_out = handle("tanh.out")
 
 
 def tanh_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _tanh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3282,18 +3461,19 @@ _transpose_int = handle("transpose.int")
 
 
 def transpose_int(ks, self, dim0, dim1):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TransposeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _transpose_int.redispatch(ks & AFTER_AUTOGRAD, self, dim0, dim1)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3303,17 +3483,18 @@ _flip = handle("flip")
 
 
 def flip(ks, self, dims):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.FlipBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _flip.redispatch(ks & AFTER_AUTOGRAD, self, dims)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3323,18 +3504,19 @@ _roll = handle("roll")
 
 
 def roll(ks, self, shifts, dims):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RollBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dims = dims
         node._saved_shifts = shifts
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _roll.redispatch(ks & AFTER_AUTOGRAD, self, shifts, dims)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3344,17 +3526,18 @@ __unsafe_view = handle("_unsafe_view")
 
 
 def _unsafe_view(ks, self, size):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnsafeViewBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __unsafe_view.redispatch(ks & AFTER_AUTOGRAD, self, size)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3364,17 +3547,18 @@ _unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnsqueezeBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unsqueeze.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3384,7 +3568,8 @@ _var_correction = handle("var.correction")
 
 
 def var_correction(ks, self, dim, correction, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.VarBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -3392,12 +3577,12 @@ def var_correction(ks, self, dim, correction, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _var_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3407,14 +3592,15 @@ _var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(ks, self, dim, correction, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _var_correction_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3422,17 +3608,18 @@ _where_self = handle("where.self")
 
 
 def where_self(ks, condition, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.WhereBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_condition = SavedVariable(condition)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _where_self.redispatch(ks & AFTER_AUTOGRAD, condition, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3442,14 +3629,15 @@ _where_self_out = handle("where.self_out")
 
 
 def where_self_out(ks, condition, self, other, out):
-    if state.grad_mode and (condition._requires_grad or self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (condition._requires_grad or self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _where_self_out.redispatch(ks & AFTER_AUTOGRAD, condition, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3457,12 +3645,13 @@ _zeros = handle("zeros")
 
 
 def zeros(ks, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _zeros.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3470,12 +3659,13 @@ _zeros_like = handle("zeros_like")
 
 
 def zeros_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _zeros_like.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3483,17 +3673,18 @@ _zero_ = handle("zero_")
 
 
 def zero_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ZeroBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _zero_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3503,12 +3694,13 @@ _new_empty = handle("new_empty")
 
 
 def new_empty(ks, self, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _new_empty.redispatch(ks & AFTER_AUTOGRAD, self, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3516,12 +3708,13 @@ _new_empty_strided = handle("new_empty_strided")
 
 
 def new_empty_strided(ks, self, size, stride, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _new_empty_strided.redispatch(ks & AFTER_AUTOGRAD, self, size, stride, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3529,12 +3722,13 @@ _new_full = handle("new_full")
 
 
 def new_full(ks, self, size, fill_value, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _new_full.redispatch(ks & AFTER_AUTOGRAD, self, size, fill_value, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3542,12 +3736,13 @@ _new_zeros = handle("new_zeros")
 
 
 def new_zeros(ks, self, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _new_zeros.redispatch(ks & AFTER_AUTOGRAD, self, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3555,12 +3750,13 @@ _new_ones = handle("new_ones")
 
 
 def new_ones(ks, self, size, dtype, layout, device, pin_memory):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _new_ones.redispatch(ks & AFTER_AUTOGRAD, self, size, dtype, layout, device, pin_memory)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3568,18 +3764,19 @@ _norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
 
 
 def norm_ScalarOpt_dtype(ks, self, p, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward2()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _norm_ScalarOpt_dtype.redispatch(ks & AFTER_AUTOGRAD, self, p, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3590,18 +3787,19 @@ _norm_Scalar = handle("norm.Scalar")
 
 
 def norm_Scalar(ks, self, p):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _norm_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, p)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3612,7 +3810,8 @@ _norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
 
 
 def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward3()
         node._next_edges = (gradient_edge(self),)
@@ -3620,12 +3819,12 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
         node._saved_keepdim = keepdim
         node._saved_p = p
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _norm_ScalarOpt_dim_dtype.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, keepdim, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3636,7 +3835,8 @@ _norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
 
 
 def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward1()
         node._next_edges = (gradient_edge(self),)
@@ -3644,12 +3844,12 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
         node._saved_keepdim = keepdim
         node._saved_p = p
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _norm_ScalarOpt_dim.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, keepdim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -3660,14 +3860,15 @@ _norm_out = handle("norm.out")
 
 
 def norm_out(ks, self, p, dim, keepdim, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _norm_out.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, keepdim, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3675,16 +3876,17 @@ _clone = handle("clone")
 
 
 def clone(ks, self, memory_format):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CloneBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _clone.redispatch(ks & AFTER_AUTOGRAD, self, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3694,14 +3896,15 @@ _sub_out = handle("sub.out")
 
 
 def sub_out(ks, self, other, alpha, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sub_out.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3709,18 +3912,19 @@ _sub_Tensor = handle("sub.Tensor")
 
 
 def sub_Tensor(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.SubBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sub_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3730,19 +3934,20 @@ _sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SubBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sub__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3752,16 +3957,17 @@ _sub_Scalar = handle("sub.Scalar")
 
 
 def sub_Scalar(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sub_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3771,17 +3977,18 @@ _sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(ks, self, other, alpha):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sub__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3791,14 +3998,15 @@ _addmm_out = handle("addmm.out")
 
 
 def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
-    if state.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _addmm_out.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, beta, alpha, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3806,7 +4014,8 @@ _addmm = handle("addmm")
 
 
 def addmm(ks, self, mat1, mat2, beta, alpha):
-    requires = state.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.AddmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat1), gradient_edge(mat2))
@@ -3826,12 +4035,12 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
             node._saved_mat2_strides = mat2._strides
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _addmm.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, beta, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3841,7 +4050,8 @@ _addmm_ = handle("addmm_")
 
 
 def addmm_(ks, self, mat1, mat2, beta, alpha):
-    requires = state.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.AddmmBackward0()
@@ -3862,12 +4072,12 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
             node._saved_mat2_strides = mat2._strides
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _addmm_.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, beta, alpha)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3877,19 +4087,20 @@ _unbind_int = handle("unbind.int")
 
 
 def unbind_int(ks, self, dim):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnbindBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unbind_int.redispatch(ks & AFTER_AUTOGRAD, self, dim)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3899,17 +4110,18 @@ __to_copy = handle("_to_copy")
 
 
 def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ToCopyBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_dtype = self.dtype
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __to_copy.redispatch(ks & AFTER_AUTOGRAD, self, dtype, layout, device, pin_memory, non_blocking, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3919,12 +4131,13 @@ __local_scalar_dense = handle("_local_scalar_dense")
 
 
 def _local_scalar_dense(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = __local_scalar_dense.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -3932,18 +4145,19 @@ _masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(ks, self, mask, value):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_mask = SavedVariable(mask)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _masked_fill__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3953,17 +4167,18 @@ _masked_fill_Scalar = handle("masked_fill.Scalar")
 
 
 def masked_fill_Scalar(ks, self, mask, value):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_mask = SavedVariable(mask)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _masked_fill_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -3973,18 +4188,19 @@ _masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(ks, self, mask, value):
-    requires = state.grad_mode and (self._requires_grad or value._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._saved_mask = SavedVariable(mask)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _masked_fill__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -3994,17 +4210,18 @@ _masked_fill_Tensor = handle("masked_fill.Tensor")
 
 
 def masked_fill_Tensor(ks, self, mask, value):
-    requires = state.grad_mode and (self._requires_grad or value._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
         node._saved_mask = SavedVariable(mask)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _masked_fill_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, mask, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4014,17 +4231,18 @@ _view = handle("view")
 
 
 def view(ks, self, size):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ViewBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _view.redispatch(ks & AFTER_AUTOGRAD, self, size)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4034,12 +4252,13 @@ _view_dtype = handle("view.dtype")
 
 
 def view_dtype(ks, self, dtype):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _view_dtype.redispatch(ks & AFTER_AUTOGRAD, self, dtype)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4047,18 +4266,19 @@ _scatter_src = handle("scatter.src")
 
 
 def scatter_src(ks, self, dim, index, src):
-    requires = state.grad_mode and (self._requires_grad or src._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _scatter_src.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4068,19 +4288,20 @@ _scatter__src = handle("scatter_.src")
 
 
 def scatter__src(ks, self, dim, index, src):
-    requires = state.grad_mode and (self._requires_grad or src._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _scatter__src.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4090,14 +4311,15 @@ _scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(ks, self, dim, index, src, out):
-    if state.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _scatter_src_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4105,18 +4327,19 @@ _scatter_value = handle("scatter.value")
 
 
 def scatter_value(ks, self, dim, index, value):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _scatter_value.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4126,19 +4349,20 @@ _scatter__value = handle("scatter_.value")
 
 
 def scatter__value(ks, self, dim, index, value):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _scatter__value.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4148,14 +4372,15 @@ _scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(ks, self, dim, index, value, out):
-    if state.grad_mode and (self._requires_grad or index._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _scatter_value_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4163,17 +4388,18 @@ _eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.EqBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _eq__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4183,17 +4409,18 @@ _eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.EqBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _eq__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4203,18 +4430,19 @@ _tril_ = handle("tril_")
 
 
 def tril_(ks, self, diagonal):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.TrilBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _tril_.redispatch(ks & AFTER_AUTOGRAD, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4224,18 +4452,19 @@ _triu_ = handle("triu_")
 
 
 def triu_(ks, self, diagonal):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.TriuBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _triu_.redispatch(ks & AFTER_AUTOGRAD, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4245,14 +4474,15 @@ _triu_out = handle("triu.out")
 
 
 def triu_out(ks, self, diagonal, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _triu_out.redispatch(ks & AFTER_AUTOGRAD, self, diagonal, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4260,17 +4490,18 @@ _triu = handle("triu")
 
 
 def triu(ks, self, diagonal):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TriuBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _triu.redispatch(ks & AFTER_AUTOGRAD, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4280,14 +4511,15 @@ _tril_out = handle("tril.out")
 
 
 def tril_out(ks, self, diagonal, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _tril_out.redispatch(ks & AFTER_AUTOGRAD, self, diagonal, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4295,17 +4527,18 @@ _tril = handle("tril")
 
 
 def tril(ks, self, diagonal):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TrilBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_diagonal = diagonal
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _tril.redispatch(ks & AFTER_AUTOGRAD, self, diagonal)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4315,14 +4548,15 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ne"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ne_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4330,12 +4564,13 @@ _ne_Scalar = handle("ne.Scalar")
 
 
 def ne_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ne_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4343,14 +4578,15 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ne"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ne_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4358,12 +4594,13 @@ _ne_Tensor = handle("ne.Tensor")
 
 
 def ne_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ne_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4371,17 +4608,18 @@ _ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.NeBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ne__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4391,17 +4629,18 @@ _ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.NeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ne__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4411,14 +4650,15 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="eq"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _eq_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4426,12 +4666,13 @@ _eq_Scalar = handle("eq.Scalar")
 
 
 def eq_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _eq_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4439,14 +4680,15 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="eq"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _eq_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4454,12 +4696,13 @@ _eq_Tensor = handle("eq.Tensor")
 
 
 def eq_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _eq_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4467,14 +4710,15 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ge"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ge_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4482,12 +4726,13 @@ _ge_Scalar = handle("ge.Scalar")
 
 
 def ge_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ge_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4495,14 +4740,15 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ge"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ge_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4510,12 +4756,13 @@ _ge_Tensor = handle("ge.Tensor")
 
 
 def ge_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _ge_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4523,17 +4770,18 @@ _ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.GeBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ge__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4543,17 +4791,18 @@ _ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.GeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _ge__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4563,14 +4812,15 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="le"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _le_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4578,12 +4828,13 @@ _le_Scalar = handle("le.Scalar")
 
 
 def le_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _le_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4591,14 +4842,15 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="le"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _le_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4606,12 +4858,13 @@ _le_Tensor = handle("le.Tensor")
 
 
 def le_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _le_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4619,17 +4872,18 @@ _le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.LeBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _le__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4639,17 +4893,18 @@ _le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.LeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _le__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4659,14 +4914,15 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gt_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4674,12 +4930,13 @@ _gt_Scalar = handle("gt.Scalar")
 
 
 def gt_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _gt_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4687,14 +4944,15 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gt_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4702,12 +4960,13 @@ _gt_Tensor = handle("gt.Tensor")
 
 
 def gt_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _gt_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4715,17 +4974,18 @@ _gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.GtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gt__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4735,17 +4995,18 @@ _gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.GtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gt__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4755,14 +5016,15 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _lt_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4770,12 +5032,13 @@ _lt_Scalar = handle("lt.Scalar")
 
 
 def lt_Scalar(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _lt_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4783,14 +5046,15 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lt"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _lt_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4798,12 +5062,13 @@ _lt_Tensor = handle("lt.Tensor")
 
 
 def lt_Tensor(ks, self, other):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _lt_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4811,17 +5076,18 @@ _lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.LtBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _lt__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4831,17 +5097,18 @@ _lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.LtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _lt__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4851,14 +5118,15 @@ _index_select_out = handle("index_select.out")
 
 
 def index_select_out(ks, self, dim, index, out):
-    if state.grad_mode and (self._requires_grad or index._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _index_select_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4866,19 +5134,20 @@ _index_select = handle("index_select")
 
 
 def index_select(ks, self, dim, index):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.IndexSelectBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _index_select.redispatch(ks & AFTER_AUTOGRAD, self, dim, index)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4888,14 +5157,15 @@ _gather_out = handle("gather.out")
 
 
 def gather_out(ks, self, dim, index, sparse_grad, out):
-    if state.grad_mode and (self._requires_grad or index._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _gather_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, sparse_grad, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4903,19 +5173,20 @@ _gather = handle("gather")
 
 
 def gather(ks, self, dim, index, sparse_grad):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.GatherBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _gather.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, sparse_grad)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4925,16 +5196,17 @@ _sign = handle("sign")
 
 
 def sign(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SignBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sign.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4944,17 +5216,18 @@ _sign_ = handle("sign_")
 
 
 def sign_(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.SignBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sign_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -4964,14 +5237,15 @@ _sign_out = handle("sign.out")
 
 
 def sign_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sign_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -4979,16 +5253,17 @@ _remainder_Scalar = handle("remainder.Scalar")
 
 
 def remainder_Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RemainderBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _remainder_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -4998,17 +5273,18 @@ _remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.RemainderBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _remainder__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -5018,14 +5294,15 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _remainder_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5033,7 +5310,8 @@ _remainder_Tensor = handle("remainder.Tensor")
 
 
 def remainder_Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
@@ -5041,12 +5319,12 @@ def remainder_Tensor(ks, self, other):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _remainder_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5056,7 +5334,8 @@ _remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.RemainderBackward1()
@@ -5065,12 +5344,12 @@ def remainder__Tensor(ks, self, other):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _remainder__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -5080,16 +5359,17 @@ _remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
 
 
 def remainder_Scalar_Tensor(ks, self, other):
-    requires = state.grad_mode and (other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::remainder")
         node._next_edges = (gradient_edge(other),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _remainder_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5099,17 +5379,18 @@ _min = handle("min")
 
 
 def min(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MinBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _min.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -5120,17 +5401,18 @@ _max = handle("max")
 
 
 def max(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaxBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _max.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -5141,18 +5423,19 @@ _maximum = handle("maximum")
 
 
 def maximum(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MaximumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _maximum.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5162,14 +5445,15 @@ _maximum_out = handle("maximum.out")
 
 
 def maximum_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _maximum_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5177,18 +5461,19 @@ _minimum = handle("minimum")
 
 
 def minimum(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MinimumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         node._saved_other = SavedVariable(other)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _minimum.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5198,14 +5483,15 @@ _minimum_out = handle("minimum.out")
 
 
 def minimum_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _minimum_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5213,14 +5499,15 @@ _sort_values = handle("sort.values")
 
 
 def sort_values(ks, self, dim, descending, values, indices):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sort_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, descending, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5228,18 +5515,19 @@ _sort = handle("sort")
 
 
 def sort(ks, self, dim, descending):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SortBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sort.redispatch(ks & AFTER_AUTOGRAD, self, dim, descending)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_indices = SavedVariable(result[1], True)
@@ -5250,14 +5538,15 @@ _sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(ks, self, stable, dim, descending, values, indices):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _sort_values_stable.redispatch(ks & AFTER_AUTOGRAD, self, stable, dim, descending, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5265,18 +5554,19 @@ _sort_stable = handle("sort.stable")
 
 
 def sort_stable(ks, self, stable, dim, descending):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SortBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _sort_stable.redispatch(ks & AFTER_AUTOGRAD, self, stable, dim, descending)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_indices = SavedVariable(result[1], True)
@@ -5287,14 +5577,15 @@ _topk_values = handle("topk.values")
 
 
 def topk_values(ks, self, k, dim, largest, sorted, values, indices):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _topk_values.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, largest, sorted, values, indices)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5302,18 +5593,19 @@ _topk = handle("topk")
 
 
 def topk(ks, self, k, dim, largest, sorted):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TopkBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_self_sizes = self._sizes
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _topk.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, largest, sorted)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_indices = SavedVariable(result[1], True)
@@ -5324,12 +5616,13 @@ _all = handle("all")
 
 
 def all(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _all.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5337,14 +5630,15 @@ _all_all_out = handle("all.all_out")
 
 
 def all_all_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _all_all_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5352,12 +5646,13 @@ _any = handle("any")
 
 
 def any(ks, self):
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _any.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5365,14 +5660,15 @@ _any_all_out = handle("any.all_out")
 
 
 def any_all_out(ks, self, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _any_all_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5380,14 +5676,15 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(ks, self, exponent, out):
-    if state.grad_mode and (self._requires_grad or exponent._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or exponent._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _pow_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5395,18 +5692,19 @@ _pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 
 
 def pow_Tensor_Tensor(ks, self, exponent):
-    requires = state.grad_mode and (self._requires_grad or exponent._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or exponent._requires_grad)
     if requires:
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
         node._saved_exponent = SavedVariable(exponent)
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _pow_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         if node.should_compute_output(1):
@@ -5418,14 +5716,15 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(ks, self, exponent, out):
-    if state.grad_mode and (exponent._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (exponent._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _pow_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5433,18 +5732,19 @@ _pow_Scalar = handle("pow.Scalar")
 
 
 def pow_Scalar(ks, self, exponent):
-    requires = state.grad_mode and (exponent._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (exponent._requires_grad)
     if requires:
         node = nodes.PowBackward2()
         node._next_edges = (gradient_edge(exponent),)
         node._saved_exponent = SavedVariable(exponent)
         node._saved_self = self
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _pow_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
@@ -5455,14 +5755,15 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(ks, self, exponent, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _pow_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, exponent, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5470,18 +5771,19 @@ _pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 
 
 def pow_Tensor_Scalar(ks, self, exponent):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
         node._saved_self = SavedVariable(self)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _pow_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5491,19 +5793,20 @@ _pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(ks, self, exponent):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _pow__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -5513,19 +5816,20 @@ _pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(ks, self, exponent):
-    requires = state.grad_mode and (self._requires_grad or exponent._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or exponent._requires_grad)
     if requires:
         check_inplace(self)
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
         node._saved_exponent = SavedVariable(exponent)
         node._saved_self = SavedVariable(self.clone())
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _pow__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, exponent)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
         if node.should_compute_output(1):
@@ -5537,16 +5841,17 @@ _alias = handle("alias")
 
 
 def alias(ks, self):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AliasBackward0()
         node._next_edges = (gradient_edge(self),)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _alias.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5556,14 +5861,15 @@ _mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(ks, self, target, reduction, out):
-    if state.grad_mode and (self._requires_grad or target._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or target._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _mse_loss_out.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5571,19 +5877,20 @@ _mse_loss = handle("mse_loss")
 
 
 def mse_loss(ks, self, target, reduction):
-    requires = state.grad_mode and (self._requires_grad or target._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
     if requires:
         node = nodes.MseLossBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(target))
         node._saved_reduction = reduction
         node._saved_self = SavedVariable(self)
         node._saved_target = SavedVariable(target)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _mse_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5593,14 +5900,15 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, output, total_weight):
-    if state.grad_mode and (self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad)):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad)):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _nll_loss_forward_output.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction, ignore_index, output, total_weight)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5608,7 +5916,8 @@ _nll_loss_forward = handle("nll_loss_forward")
 
 
 def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
-    requires = state.grad_mode and (self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NllLossBackward0()
         node._next_edges = (gradient_edge(self),)
@@ -5617,12 +5926,12 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._saved_self = SavedVariable(self)
         node._saved_target = SavedVariable(target)
         node._saved_weight = SavedVariable(weight)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _nll_loss_forward.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction, ignore_index)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history((result[0],), node)
         node._saved_total_weight = SavedVariable(result[1], True)
@@ -5633,14 +5942,15 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
-    if state.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _nll_loss_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5648,7 +5958,8 @@ _nll_loss_backward = handle("nll_loss_backward")
 
 
 def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
-    requires = state.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.NllLossBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
@@ -5660,12 +5971,12 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
             node._saved_target = SavedVariable(target)
         if node.should_compute_output(0):
             node._saved_weight = SavedVariable(weight)
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _nll_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5675,16 +5986,17 @@ _floor_divide = handle("floor_divide")
 
 
 def floor_divide(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::floor_divide")
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _floor_divide.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         set_history(result, node)
     return result
@@ -5694,17 +6006,18 @@ _floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(ks, self, other):
-    requires = state.grad_mode and (self._requires_grad or other._requires_grad)
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _floor_divide__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     if requires:
         rebase_history(self, node)
     return result
@@ -5714,14 +6027,15 @@ _floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(ks, self, other, out):
-    if state.grad_mode and (self._requires_grad or other._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="floor_divide"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _floor_divide_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 
@@ -5729,14 +6043,15 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
-    if state.grad_mode and (self._requires_grad):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _norm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, p, dim, keepdim, dtype, out)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return result
 
 

@@ -109,6 +109,33 @@ def test_a_backward_pass_leaves_no_reference_cycles():
             gc.enable()
 
 
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda x, w: x.mm(w),  # saves sizes and strides beside the tensors
+        lambda x, w: x.mm(w).relu(),  # saves its output
+        lambda x, w: ember.log_softmax(x.mm(w), 1),
+        lambda x, w: x.mm(w) * x.mm(w),
+    ],
+    ids=["mm", "relu", "log_softmax", "mul"],
+)
+@pytest.mark.parametrize("retain", [False, True])
+def test_backward_releases_every_saved_tensor_unless_retained(build, retain):
+    x = ember.randn(2, 3, requires_grad=True)
+    w = ember.randn(3, 4, requires_grad=True)
+    out = build(x, w)
+    node = out.grad_fn
+    saved = [getattr(node, name) for name in node._saved_attributes]
+    assert saved and all(s is not None for s in saved)
+    out.sum().backward(retain_graph=retain)
+    for variable in saved:
+        if retain:
+            assert variable.unpack() is not None
+        else:
+            with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+                variable.unpack()
+
+
 def test_create_graph_gives_differentiable_gradients():
     def program(t):
         x = leaf(t)

@@ -364,20 +364,26 @@ class TensorImpl:
 
 def make_view(base, sizes, strides, storage_offset):
     """A tensor of ``base``'s class sharing its storage, version counter and key set."""
-    view = base._from_storage(
-        base.storage(),
-        sizes,
-        strides,
-        storage_offset,
-        base.dtype,
-        base.device,
-        key_bits=base._key_bits,
-        inference=base._is_inference,
-    )
+    storage = base._storage
+    if storage is None:
+        storage = base.storage()
+    view = object.__new__(base.__class__)  # _from_storage with the base's keys, spelled out
+    view._storage = storage
+    view._array = None
+    view._sizes = sizes if sizes.__class__ is tuple else tuple(sizes)
+    view._strides = strides if strides.__class__ is tuple else tuple(strides)
+    view._storage_offset = storage_offset
+    view.dtype = base.dtype
+    view.device = base.device
+    view._key_bits = base._key_bits
+    view._is_inference = inference = base._is_inference
+    view._requires_grad = False
+    view._grad_fn = None
     if base._python_dispatch:
         view._python_dispatch = True
-    if not base._is_inference:
-        view._version_counter = base.version_counter()
+    if not inference:
+        counter = base._version_counter
+        view._version_counter = counter if counter is not None else base.version_counter()
     array = base._array
     if array is not None and storage_offset == base._storage_offset:
         _share_array(view, base, array)

@@ -101,11 +101,14 @@ class GeneratedNode(Node):
     """Base of the generated nodes: saved variables named in `_saved_names`."""
 
     _saved_names: tuple[str, ...] = ()
-    _saved_attributes: tuple[str, ...] = ()  # "_saved_" + each name, made once per class
+    # The attributes that may hold SavedVariables: "_saved_" + each name unless the
+    # generator lists fewer (sizes, strides and numbers need no release).
+    _saved_attributes: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        cls._saved_attributes = tuple("_saved_" + name for name in cls._saved_names)
+        if "_saved_attributes" not in cls.__dict__:
+            cls._saved_attributes = tuple("_saved_" + name for name in cls._saved_names)
 
     def release_variables(self) -> None:
         found = self.__dict__

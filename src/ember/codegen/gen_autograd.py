@@ -107,6 +107,9 @@ def node_class(op: AutogradOp) -> list[str]:
     lines.append(f'    """Backward of aten::{d.op}."""')
     lines.append("")
     lines.append(f"    _saved_names = {tuple(saved)!r}")
+    variables = [f"_saved_{name}" for name, expr in before + after if "SavedVariable(" in expr]
+    if variables != [f"_saved_{name}" for name in saved]:  # the rest is metadata
+        lines.append(f"    _saved_attributes = {tuple(variables)!r}")
     for name in saved:
         lines.append(f"    _saved_{name} = None")
     lines.append("")

@@ -84,9 +84,20 @@ def plain_targets(self, target, weight, ignore_index):
     return targets
 
 
+_ROW_STARTS: dict = {}  # (N, C) -> arange(0, N * C, C), read-only; a batch shape repeats
+
+
 def _positions(targets, n_classes: int):
     """Where (row i, class targets[i]) lies in a row-major (N, C) array, flattened."""
-    return np.arange(0, len(targets) * n_classes, n_classes) + targets
+    key = (len(targets), n_classes)
+    starts = _ROW_STARTS.get(key)
+    if starts is None:
+        if len(_ROW_STARTS) > 64:
+            _ROW_STARTS.clear()
+        starts = np.arange(0, key[0] * n_classes, n_classes)
+        starts.flags.writeable = False
+        _ROW_STARTS[key] = starts
+    return starts + targets
 
 
 def plain_loss(self, targets, reduction):

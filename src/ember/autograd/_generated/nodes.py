@@ -88,6 +88,7 @@ class AddBackward0(GeneratedNode):
     """Backward of aten::add.Tensor."""
 
     _saved_names = ('alpha',)
+    _saved_attributes = ()
     _saved_alpha = None
 
     def apply(node, grads):
@@ -126,6 +127,7 @@ class AsStridedBackward0(GeneratedNode):
     """Backward of aten::as_strided."""
 
     _saved_names = ('self_sizes', 'self_storage_offset', 'self_strides', 'size', 'storage_offset', 'stride')
+    _saved_attributes = ()
     _saved_self_sizes = None
     _saved_self_storage_offset = None
     _saved_self_strides = None
@@ -178,6 +180,7 @@ class CatBackward0(GeneratedNode):
     """Backward of aten::cat."""
 
     _saved_names = ('dim', 'tensors_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_tensors_sizes = None
 
@@ -200,6 +203,7 @@ class ClampBackward1(GeneratedNode):
     """Backward of aten::clamp."""
 
     _saved_names = ('max', 'min', 'self')
+    _saved_attributes = ('_saved_self',)
     _saved_max = None
     _saved_min = None
     _saved_self = None
@@ -293,6 +297,7 @@ class CumsumBackward0(GeneratedNode):
     """Backward of aten::cumsum."""
 
     _saved_names = ('dim', 'self_dtype')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_self_dtype = None
 
@@ -313,6 +318,7 @@ class DiagonalBackward0(GeneratedNode):
     """Backward of aten::diagonal."""
 
     _saved_names = ('dim1', 'dim2', 'offset', 'self_sizes')
+    _saved_attributes = ()
     _saved_dim1 = None
     _saved_dim2 = None
     _saved_offset = None
@@ -361,6 +367,7 @@ class DivBackward2(GeneratedNode):
     """Backward of aten::div.Tensor_mode."""
 
     _saved_names = ('other', 'rounding_mode', 'self')
+    _saved_attributes = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_rounding_mode = None
     _saved_self = None
@@ -387,6 +394,7 @@ class DivBackward1(GeneratedNode):
     """Backward of aten::div.Scalar."""
 
     _saved_names = ('other',)
+    _saved_attributes = ()
     _saved_other = None
 
     def apply(node, grads):
@@ -405,6 +413,7 @@ class DivBackward3(GeneratedNode):
     """Backward of aten::div.Scalar_mode."""
 
     _saved_names = ('other', 'rounding_mode')
+    _saved_attributes = ()
     _saved_other = None
     _saved_rounding_mode = None
 
@@ -467,6 +476,7 @@ class ExpandBackward0(GeneratedNode):
     """Backward of aten::expand."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -521,6 +531,7 @@ class IndexBackward0(GeneratedNode):
     """Backward of aten::index.Tensor."""
 
     _saved_names = ('indices', 'self_sizes')
+    _saved_attributes = ('_saved_indices',)
     _saved_indices = None
     _saved_self_sizes = None
 
@@ -541,6 +552,7 @@ class IndexPutBackward0(GeneratedNode):
     """Backward of aten::index_put."""
 
     _saved_names = ('accumulate', 'indices', 'values')
+    _saved_attributes = ('_saved_indices', '_saved_values')
     _saved_accumulate = None
     _saved_indices = None
     _saved_values = None
@@ -603,6 +615,7 @@ class LogSoftmaxBackward0(GeneratedNode):
     """Backward of aten::_log_softmax."""
 
     _saved_names = ('dim', 'result')
+    _saved_attributes = ('_saved_result',)
     _saved_dim = None
     _saved_result = None
 
@@ -623,6 +636,7 @@ class LogSoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_log_softmax_backward_data."""
 
     _saved_names = ('dim', 'grad_output', 'output')
+    _saved_attributes = ('_saved_grad_output', '_saved_output')
     _saved_dim = None
     _saved_grad_output = None
     _saved_output = None
@@ -649,6 +663,7 @@ class LogsumexpBackward0(GeneratedNode):
     """Backward of aten::logsumexp."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -673,6 +688,7 @@ class MaxBackward0(GeneratedNode):
     """Backward of aten::max.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
+    _saved_attributes = ('_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -697,6 +713,7 @@ class AmaxBackward0(GeneratedNode):
     """Backward of aten::amax."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -723,6 +740,7 @@ class MeanBackward0(GeneratedNode):
     """Backward of aten::mean."""
 
     _saved_names = ('self_numel', 'self_sizes')
+    _saved_attributes = ()
     _saved_self_numel = None
     _saved_self_sizes = None
 
@@ -743,6 +761,7 @@ class MeanBackward1(GeneratedNode):
     """Backward of aten::mean.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_numel', 'self_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_numel = None
@@ -767,6 +786,7 @@ class MinBackward0(GeneratedNode):
     """Backward of aten::min.dim."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
+    _saved_attributes = ('_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -791,6 +811,7 @@ class AminBackward0(GeneratedNode):
     """Backward of aten::amin."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -817,6 +838,7 @@ class MmBackward0(GeneratedNode):
     """Backward of aten::mm."""
 
     _saved_names = ('mat2', 'mat2_sizes', 'mat2_strides', 'self', 'self_sizes', 'self_strides')
+    _saved_attributes = ('_saved_mat2', '_saved_self')
     _saved_mat2 = None
     _saved_mat2_sizes = None
     _saved_mat2_strides = None
@@ -873,6 +895,7 @@ class MulBackward1(GeneratedNode):
     """Backward of aten::mul.Scalar."""
 
     _saved_names = ('other',)
+    _saved_attributes = ()
     _saved_other = None
 
     def apply(node, grads):
@@ -891,6 +914,7 @@ class PermuteBackward0(GeneratedNode):
     """Backward of aten::permute."""
 
     _saved_names = ('dims',)
+    _saved_attributes = ()
     _saved_dims = None
 
     def apply(node, grads):
@@ -909,6 +933,7 @@ class SqueezeBackward0(GeneratedNode):
     """Backward of aten::squeeze."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -927,6 +952,7 @@ class SqueezeBackward1(GeneratedNode):
     """Backward of aten::squeeze.dim."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -945,6 +971,7 @@ class SqueezeBackward2(GeneratedNode):
     """Backward of aten::squeeze.dims."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -979,6 +1006,7 @@ class TransposeBackward0(GeneratedNode):
     """Backward of aten::transpose.int."""
 
     _saved_names = ('dim0', 'dim1')
+    _saved_attributes = ()
     _saved_dim0 = None
     _saved_dim1 = None
 
@@ -999,6 +1027,7 @@ class UnsqueezeBackward0(GeneratedNode):
     """Backward of aten::unsqueeze."""
 
     _saved_names = ('dim',)
+    _saved_attributes = ()
     _saved_dim = None
 
     def apply(node, grads):
@@ -1051,6 +1080,7 @@ class ThresholdBackwardBackward0(GeneratedNode):
     """Backward of aten::threshold_backward."""
 
     _saved_names = ('self', 'threshold')
+    _saved_attributes = ('_saved_self',)
     _saved_self = None
     _saved_threshold = None
 
@@ -1075,6 +1105,7 @@ class GeluBackward0(GeneratedNode):
     """Backward of aten::gelu."""
 
     _saved_names = ('approximate', 'self')
+    _saved_attributes = ('_saved_self',)
     _saved_approximate = None
     _saved_self = None
 
@@ -1113,6 +1144,7 @@ class SelectBackward0(GeneratedNode):
     """Backward of aten::select.int."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -1171,6 +1203,7 @@ class SliceBackward0(GeneratedNode):
     """Backward of aten::slice.Tensor."""
 
     _saved_names = ('dim', 'end', 'self_sizes', 'start', 'step')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_end = None
     _saved_self_sizes = None
@@ -1197,6 +1230,7 @@ class SoftmaxBackward0(GeneratedNode):
     """Backward of aten::_softmax."""
 
     _saved_names = ('dim', 'result')
+    _saved_attributes = ('_saved_result',)
     _saved_dim = None
     _saved_result = None
 
@@ -1217,6 +1251,7 @@ class SoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_softmax_backward_data."""
 
     _saved_names = ('dim', 'grad_output', 'output')
+    _saved_attributes = ('_saved_grad_output', '_saved_output')
     _saved_dim = None
     _saved_grad_output = None
     _saved_output = None
@@ -1243,6 +1278,7 @@ class SplitBackward0(GeneratedNode):
     """Backward of aten::split.Tensor."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_size')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1264,6 +1300,7 @@ class SplitWithSizesBackward0(GeneratedNode):
     """Backward of aten::split_with_sizes."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1285,6 +1322,7 @@ class StackBackward0(GeneratedNode):
     """Backward of aten::stack."""
 
     _saved_names = ('dim',)
+    _saved_attributes = ()
     _saved_dim = None
 
     def apply(node, grads):
@@ -1305,6 +1343,7 @@ class SumBackward0(GeneratedNode):
     """Backward of aten::sum."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1323,6 +1362,7 @@ class SumBackward1(GeneratedNode):
     """Backward of aten::sum.dim_IntList."""
 
     _saved_names = ('dim', 'keepdim', 'self_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -1363,6 +1403,7 @@ class StdBackward0(GeneratedNode):
     """Backward of aten::std.correction."""
 
     _saved_names = ('correction', 'dim', 'keepdim', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
@@ -1409,6 +1450,7 @@ class ProdBackward1(GeneratedNode):
     """Backward of aten::prod.dim_int."""
 
     _saved_names = ('dim', 'keepdim', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -1451,6 +1493,7 @@ class FlipBackward0(GeneratedNode):
     """Backward of aten::flip."""
 
     _saved_names = ('dims',)
+    _saved_attributes = ()
     _saved_dims = None
 
     def apply(node, grads):
@@ -1469,6 +1512,7 @@ class RollBackward0(GeneratedNode):
     """Backward of aten::roll."""
 
     _saved_names = ('dims', 'shifts')
+    _saved_attributes = ()
     _saved_dims = None
     _saved_shifts = None
 
@@ -1489,6 +1533,7 @@ class UnsafeViewBackward0(GeneratedNode):
     """Backward of aten::_unsafe_view."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1507,6 +1552,7 @@ class VarBackward0(GeneratedNode):
     """Backward of aten::var.correction."""
 
     _saved_names = ('correction', 'dim', 'keepdim', 'self')
+    _saved_attributes = ('_saved_self',)
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
@@ -1569,6 +1615,7 @@ class NormBackward2(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dtype."""
 
     _saved_names = ('p', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_p = None
     _saved_self = None
     _saved_result = None
@@ -1591,6 +1638,7 @@ class NormBackward0(GeneratedNode):
     """Backward of aten::norm.Scalar."""
 
     _saved_names = ('p', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_p = None
     _saved_self = None
     _saved_result = None
@@ -1613,6 +1661,7 @@ class NormBackward3(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim_dtype."""
 
     _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
@@ -1639,6 +1688,7 @@ class NormBackward1(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim."""
 
     _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
+    _saved_attributes = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
@@ -1681,6 +1731,7 @@ class SubBackward0(GeneratedNode):
     """Backward of aten::sub.Tensor."""
 
     _saved_names = ('alpha',)
+    _saved_attributes = ()
     _saved_alpha = None
 
     def apply(node, grads):
@@ -1719,6 +1770,7 @@ class AddmmBackward0(GeneratedNode):
     """Backward of aten::addmm."""
 
     _saved_names = ('alpha', 'beta', 'mat1', 'mat1_sizes', 'mat1_strides', 'mat2', 'mat2_sizes', 'mat2_strides')
+    _saved_attributes = ('_saved_mat1', '_saved_mat2')
     _saved_alpha = None
     _saved_beta = None
     _saved_mat1 = None
@@ -1759,6 +1811,7 @@ class UnbindBackward0(GeneratedNode):
     """Backward of aten::unbind.int."""
 
     _saved_names = ('dim', 'self_dtype', 'self_sizes')
+    _saved_attributes = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1778,6 +1831,7 @@ class ToCopyBackward0(GeneratedNode):
     """Backward of aten::_to_copy."""
 
     _saved_names = ('self_dtype',)
+    _saved_attributes = ()
     _saved_self_dtype = None
 
     def apply(node, grads):
@@ -1836,6 +1890,7 @@ class ViewBackward0(GeneratedNode):
     """Backward of aten::view."""
 
     _saved_names = ('self_sizes',)
+    _saved_attributes = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1854,6 +1909,7 @@ class ScatterBackward0(GeneratedNode):
     """Backward of aten::scatter.src."""
 
     _saved_names = ('dim', 'index')
+    _saved_attributes = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
 
@@ -1878,6 +1934,7 @@ class ScatterBackward1(GeneratedNode):
     """Backward of aten::scatter.value."""
 
     _saved_names = ('dim', 'index')
+    _saved_attributes = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
 
@@ -1934,6 +1991,7 @@ class TrilBackward0(GeneratedNode):
     """Backward of aten::tril."""
 
     _saved_names = ('diagonal',)
+    _saved_attributes = ()
     _saved_diagonal = None
 
     def apply(node, grads):
@@ -1952,6 +2010,7 @@ class TriuBackward0(GeneratedNode):
     """Backward of aten::triu."""
 
     _saved_names = ('diagonal',)
+    _saved_attributes = ()
     _saved_diagonal = None
 
     def apply(node, grads):
@@ -2150,6 +2209,7 @@ class IndexSelectBackward0(GeneratedNode):
     """Backward of aten::index_select."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_attributes = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -2172,6 +2232,7 @@ class GatherBackward0(GeneratedNode):
     """Backward of aten::gather."""
 
     _saved_names = ('dim', 'index', 'self_sizes')
+    _saved_attributes = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -2338,6 +2399,7 @@ class SortBackward0(GeneratedNode):
     """Backward of aten::sort."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_attributes = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2360,6 +2422,7 @@ class SortBackward1(GeneratedNode):
     """Backward of aten::sort.stable."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_attributes = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2382,6 +2445,7 @@ class TopkBackward0(GeneratedNode):
     """Backward of aten::topk."""
 
     _saved_names = ('dim', 'self_sizes', 'indices')
+    _saved_attributes = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2430,6 +2494,7 @@ class PowBackward2(GeneratedNode):
     """Backward of aten::pow.Scalar."""
 
     _saved_names = ('exponent', 'self', 'result')
+    _saved_attributes = ('_saved_exponent', '_saved_result')
     _saved_exponent = None
     _saved_self = None
     _saved_result = None
@@ -2452,6 +2517,7 @@ class PowBackward0(GeneratedNode):
     """Backward of aten::pow.Tensor_Scalar."""
 
     _saved_names = ('exponent', 'self')
+    _saved_attributes = ('_saved_self',)
     _saved_exponent = None
     _saved_self = None
 
@@ -2488,6 +2554,7 @@ class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 
     _saved_names = ('reduction', 'self', 'target')
+    _saved_attributes = ('_saved_self', '_saved_target')
     _saved_reduction = None
     _saved_self = None
     _saved_target = None
@@ -2514,6 +2581,7 @@ class NllLossBackward0(GeneratedNode):
     """Backward of aten::nll_loss_forward."""
 
     _saved_names = ('ignore_index', 'reduction', 'self', 'target', 'weight', 'total_weight')
+    _saved_attributes = ('_saved_self', '_saved_target', '_saved_weight', '_saved_total_weight')
     _saved_ignore_index = None
     _saved_reduction = None
     _saved_self = None
@@ -2542,6 +2610,7 @@ class NllLossBackwardBackward0(GeneratedNode):
     """Backward of aten::nll_loss_backward."""
 
     _saved_names = ('ignore_index', 'reduction', 'target', 'weight')
+    _saved_attributes = ('_saved_target', '_saved_weight')
     _saved_ignore_index = None
     _saved_reduction = None
     _saved_target = None

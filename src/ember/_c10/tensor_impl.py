@@ -160,39 +160,21 @@ class TensorImpl:
         """A new tensor over a fresh NumPy array. See Note [Kernel contract for tensor data]."""
         if array.__class__ is not np.ndarray:
             array = np.asarray(array)
-        if inference is None:
-            inference = thread_state().inference_mode
         if dtype is None:
             dtype = _BY_NUMPY.get(array.dtype)
             if dtype is None:
                 dtype = from_numpy_dtype(array.dtype)
-        self = object.__new__(cls)
-        sizes = array.shape
-        if array.flags.c_contiguous:
-            self._storage = None
-            self._array = array
-            strides = _CONTIGUOUS_STRIDES.get(sizes)
-            self._strides = strides if strides is not None else contiguous_strides(sizes)
-        else:
-            _adopt_strided(self, array)
-        self._sizes = sizes
-        self._storage_offset = 0
-        self.dtype = dtype
-        self.device = CPU
-        if inference:
-            self._key_bits = CPU_INFERENCE_KEY_BITS
-            self._is_inference = True
-        else:
-            self._key_bits = CPU_KEY_BITS
-            self._is_inference = False
-        self._requires_grad = False
-        self._grad_fn = None
+        self = cls._wrap_fresh(array, dtype, inference)
+        if not array.flags.c_contiguous:
+            _adopt_strided(self, array)  # its own storage, array and strides
         return self
 
     @classmethod
-    def _wrap_fresh(cls, array, dtype):
+    def _wrap_fresh(cls, array, dtype, inference=None):
         """``_wrap`` for the fast paths' results: a C-contiguous ndarray of ``dtype``'s NumPy
         dtype, fresh from NumPy, so nothing about it needs checking."""
+        if inference is None:
+            inference = thread_state().inference_mode
         self = object.__new__(cls)
         sizes = array.shape
         self._storage = None
@@ -203,7 +185,7 @@ class TensorImpl:
         self._storage_offset = 0
         self.dtype = dtype
         self.device = CPU
-        if thread_state().inference_mode:
+        if inference:
             self._key_bits = CPU_INFERENCE_KEY_BITS
             self._is_inference = True
         else:

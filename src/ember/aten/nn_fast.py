@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember._c10 import dtypes
 from ember._c10.device import CPU
 from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import Tensor
@@ -33,8 +32,8 @@ from ember.aten.native.pointwise import zero_where
 from ember.aten.native.softmax import log_softmax_grad, log_sum_exp, shift_by_peak
 from ember.aten.ufunc import SILENT_ERRORS as _SILENT
 from ember.aten.ufunc import error_state as _errors
+from ember.aten.ufunc_fast import FLOATING
 
-_FLOATING = frozenset({dtypes.float32, dtypes.float64})
 # Python ints that every float32 (and float64) holds exactly: converting one needs no
 # overflow check and no rounding.
 _EXACT_INT = 2**24
@@ -44,7 +43,7 @@ def _plain(tensor) -> bool:
     """A contiguous float32 / float64 CPU tensor of at least one element and one dim."""
     sizes = tensor._sizes
     return (
-        tensor.dtype in _FLOATING
+        tensor.dtype in FLOATING
         and tensor.device is CPU
         and len(sizes) > 0
         and tensor._strides == contiguous_strides(sizes)

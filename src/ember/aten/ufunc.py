@@ -287,11 +287,6 @@ def clamp(meta, self, low, high, out) -> None:
     dtype = meta.compute_dtype
     compute = dtype.np_dtype
     scalar_bounds = low.__class__ in _NUMBERS or high.__class__ in _NUMBERS
-    if high is None and low.__class__ in _NUMBERS and dtype in _NATIVE_FLOATS:
-        values, target = self.ndarray(), out.ndarray()
-        if values.dtype == compute and target.dtype == compute:  # relu's case: one ufunc call
-            np.maximum(_checked_bound(low, dtype), values, out=target)
-            return
     if scalar_bounds:
         if dtype is dtypes.bool:
             not_implemented_for(_clamp_scalar_kernel(low, high), dtype)
@@ -320,7 +315,6 @@ def clamp(meta, self, low, high, out) -> None:
 
 
 _NUMBERS = (bool, int, float, complex)
-_NATIVE_FLOATS = (dtypes.float32, dtypes.float64)
 
 
 def _clamp_scalar_kernel(low, high) -> str:

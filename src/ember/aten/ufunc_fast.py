@@ -40,8 +40,9 @@ from ember._tensor import Tensor
 from ember.aten.ufunc import SILENT_ERRORS as _SILENT
 from ember.aten.ufunc import error_state as _errors
 
-_FLOATING = frozenset({dtypes.float32, dtypes.float64})
-_ARITHMETIC = _FLOATING | {dtypes.int64, dtypes.int32}
+# float32 and float64: the dtypes NumPy computes in natively (nn_fast uses them too)
+FLOATING = frozenset({dtypes.float32, dtypes.float64})
+_ARITHMETIC = FLOATING | {dtypes.int64, dtypes.int32}
 # Python numbers that keep the tensor's dtype: bool, int and float ones for a floating
 # tensor; bool and int ones for an integer tensor.
 _KEEPS = {dtypes.float32: (dtypes.bool, dtypes.int64, dtypes.float64),
@@ -114,7 +115,7 @@ def mul(self, other, into=None):
 def div(self, other, rounding_mode=None, into=None):
     if rounding_mode is not None:
         return None
-    return _binary(np.true_divide, _FLOATING, self, other, into)
+    return _binary(np.true_divide, FLOATING, self, other, into)
 
 
 def mm(self, mat2):
@@ -124,7 +125,7 @@ def mm(self, mat2):
         or len(other) != 2
         or sizes[1] != other[0]
         or self.dtype is not mat2.dtype
-        or self.dtype not in _FLOATING
+        or self.dtype not in FLOATING
         or self.device is not CPU
         or mat2.device is not CPU
     ):
@@ -137,7 +138,7 @@ def sum_dim(self, dim, keepdim, dtype):
     if (
         dtype is not None
         or ndim == 0
-        or self.dtype not in _FLOATING
+        or self.dtype not in FLOATING
         or self.device is not CPU
         or self._strides != contiguous_strides(self._sizes)
     ):

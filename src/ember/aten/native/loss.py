@@ -100,12 +100,17 @@ def _positions(targets, n_classes: int):
     return starts + targets
 
 
+def _chosen(self, targets):
+    """The input at each row's target class, in the compute dtype."""
+    chosen = self.ndarray().reshape(-1).take(_positions(targets, self._sizes[1]))
+    return chosen.astype(accumulate_dtype(self.dtype), copy=False)
+
+
 def plain_loss(self, targets, reduction):
     """(loss, total weight) of a mean or sum over plain targets (see plain_targets), as
     NumPy scalars of the compute dtype."""
     compute = accumulate_dtype(self.dtype)
-    chosen = self.ndarray().reshape(-1).take(_positions(targets, self._sizes[1]))
-    chosen = chosen.astype(compute, copy=False)
+    chosen = _chosen(self, targets)
     # the kernel subtracts each term from a zero (so an all-zero sum is +0.0, not -0.0)
     loss = compute.type(0) - np.add.reduce(chosen)
     total = compute.type(len(targets))
@@ -116,8 +121,7 @@ def plain_loss(self, targets, reduction):
 
 def forward_plain(self, targets, reduction, output, total_weight) -> None:
     if reduction == REDUCTION_NONE:
-        chosen = self.ndarray().reshape(-1).take(_positions(targets, self._sizes[1]))
-        store(output, -chosen.astype(accumulate_dtype(self.dtype), copy=False))
+        store(output, -_chosen(self, targets))
         store(total_weight, 0)
         return
     loss, total = plain_loss(self, targets, reduction)

@@ -13,13 +13,12 @@ from __future__ import annotations
 from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
 from ember._c10.grad_mode import autograd_state
 from ember._c10.thread_state import thread_state  # noqa: F401 (the generated kernels take it from here)
-from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, local_state
+from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW
 
 AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()
 # What the generated kernels add to the exclude set while they redispatch
 # (AutoDispatchBelowADInplaceOrView, spelled out inline there).
 BELOW = BELOW_AD_INPLACE_OR_VIEW
-tls = local_state
 _INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "

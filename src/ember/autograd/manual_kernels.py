@@ -9,7 +9,7 @@ from __future__ import annotations
 from ember.aten.binding import handle
 from ember.aten.registration import impl
 
-from .variable_type import AFTER_AUTOGRAD, BELOW_AUTOGRAD, tls
+from .variable_type import AFTER_AUTOGRAD, BELOW_AUTOGRAD, thread_state
 
 _resize_ = handle("resize_")
 
@@ -17,12 +17,13 @@ _resize_ = handle("resize_")
 def resize_(ks, self, size, memory_format):
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    prev = tls.excluded
-    tls.excluded = prev | BELOW_AUTOGRAD
+    ts = thread_state()  # as the generated kernels do
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
     try:
         _resize_.redispatch(ks & AFTER_AUTOGRAD, self, size, memory_format)
     finally:
-        tls.excluded = prev
+        ts.excluded = prev
     return self
 
 

@@ -13,7 +13,7 @@ Each kernel reads one flag per input (`_requires_grad`, see Note [Autograd
 metadata on tensors]) and grad mode. Only when both say so does it build the
 node, set its edges (one per differentiable input, schema order) and save
 what the formulas use. It then redispatches with `ks & after_autograd_keyset`
-with the TLS exclude set widened inline (no guard object: this runs on every
+with this thread's exclude set widened inline (no guard object: this runs on every
 call): functional ops exclude ADInplaceOrView too, view and in-place ops do
 not, so the ADInplaceOrView kernel still bumps versions and records views
 (facts §6.1). Afterwards outputs get the node as grad_fn (set_history), or,
@@ -24,10 +24,8 @@ which for a view rewrites its base's history through CopySlices.
 from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_autograd_keyset
-from ember._c10.grad_mode import autograd_state as state
 from ember._c10.thread_state import thread_state
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
-from ember._c10.tls import local_state as tls
 
 from .graph import (
     Node,
@@ -53,9 +51,7 @@ __all__ = [
     "gradient_edge",
     "rebase_history",
     "set_history",
-    "state",
     "thread_state",
-    "tls",
 ]
 
 AFTER_AUTOGRAD = after_autograd_keyset.raw_repr()
@@ -98,21 +94,14 @@ def unpack_saved(saved, node):
 
 
 class GeneratedNode(Node):
-    """Base of the generated nodes: saved variables named in `_saved_names`."""
+    """Base of the generated nodes: the attributes holding SavedVariables (or lists of them)
+    are named in `_saved_variables`."""
 
-    _saved_names: tuple[str, ...] = ()
-    # The attributes that may hold SavedVariables: "_saved_" + each name unless the
-    # generator lists fewer (sizes, strides and numbers need no release).
-    _saved_attributes: tuple[str, ...] = ()
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        if "_saved_attributes" not in cls.__dict__:
-            cls._saved_attributes = tuple("_saved_" + name for name in cls._saved_names)
+    _saved_variables: tuple[str, ...] = ()
 
     def release_variables(self) -> None:
         found = self.__dict__
-        for attribute in self._saved_attributes:
+        for attribute in self._saved_variables:
             value = found.get(attribute)
             if value.__class__ is SavedVariable:
                 value.release()

@@ -106,10 +106,9 @@ def node_class(op: AutogradOp) -> list[str]:
     lines = ["", "", f"class {d.node}(GeneratedNode):"]
     lines.append(f'    """Backward of aten::{d.op}."""')
     lines.append("")
-    lines.append(f"    _saved_names = {tuple(saved)!r}")
+    # what release_variables frees: the saved tensors, not the sizes or numbers beside them
     variables = [f"_saved_{name}" for name, expr in before + after if "SavedVariable(" in expr]
-    if variables != [f"_saved_{name}" for name in saved]:  # the rest is metadata
-        lines.append(f"    _saved_attributes = {tuple(variables)!r}")
+    lines.append(f"    _saved_variables = {tuple(variables)!r}")
     for name in saved:
         lines.append(f"    _saved_{name} = None")
     lines.append("")

@@ -69,7 +69,7 @@ from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
 class AbsBackward0(GeneratedNode):
     """Backward of aten::abs."""
 
-    _saved_names = ('self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
 
     def apply(node, grads):
@@ -87,8 +87,7 @@ class AbsBackward0(GeneratedNode):
 class AddBackward0(GeneratedNode):
     """Backward of aten::add.Tensor."""
 
-    _saved_names = ('alpha',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_alpha = None
 
     def apply(node, grads):
@@ -110,7 +109,7 @@ class AddBackward0(GeneratedNode):
 class AddBackward1(GeneratedNode):
     """Backward of aten::add.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -126,8 +125,7 @@ class AddBackward1(GeneratedNode):
 class AsStridedBackward0(GeneratedNode):
     """Backward of aten::as_strided."""
 
-    _saved_names = ('self_sizes', 'self_storage_offset', 'self_strides', 'size', 'storage_offset', 'stride')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
     _saved_self_storage_offset = None
     _saved_self_strides = None
@@ -155,7 +153,7 @@ class AsStridedBackward0(GeneratedNode):
 class BmmBackward0(GeneratedNode):
     """Backward of aten::bmm."""
 
-    _saved_names = ('mat2', 'self')
+    _saved_variables = ('_saved_mat2', '_saved_self')
     _saved_mat2 = None
     _saved_self = None
 
@@ -179,8 +177,7 @@ class BmmBackward0(GeneratedNode):
 class CatBackward0(GeneratedNode):
     """Backward of aten::cat."""
 
-    _saved_names = ('dim', 'tensors_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_tensors_sizes = None
 
@@ -202,8 +199,7 @@ class CatBackward0(GeneratedNode):
 class ClampBackward1(GeneratedNode):
     """Backward of aten::clamp."""
 
-    _saved_names = ('max', 'min', 'self')
-    _saved_attributes = ('_saved_self',)
+    _saved_variables = ('_saved_self',)
     _saved_max = None
     _saved_min = None
     _saved_self = None
@@ -225,7 +221,7 @@ class ClampBackward1(GeneratedNode):
 class ClampBackward0(GeneratedNode):
     """Backward of aten::clamp.Tensor."""
 
-    _saved_names = ('max', 'min', 'self')
+    _saved_variables = ('_saved_max', '_saved_min', '_saved_self')
     _saved_max = None
     _saved_min = None
     _saved_self = None
@@ -255,7 +251,7 @@ class ClampBackward0(GeneratedNode):
 class CopyBackwards(GeneratedNode):
     """Backward of aten::copy_."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def name(node):
         return "torch::autograd::CopyBackwards"
@@ -278,7 +274,7 @@ class CopyBackwards(GeneratedNode):
 class CosBackward0(GeneratedNode):
     """Backward of aten::cos."""
 
-    _saved_names = ('self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
 
     def apply(node, grads):
@@ -296,8 +292,7 @@ class CosBackward0(GeneratedNode):
 class CumsumBackward0(GeneratedNode):
     """Backward of aten::cumsum."""
 
-    _saved_names = ('dim', 'self_dtype')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_self_dtype = None
 
@@ -317,8 +312,7 @@ class CumsumBackward0(GeneratedNode):
 class DiagonalBackward0(GeneratedNode):
     """Backward of aten::diagonal."""
 
-    _saved_names = ('dim1', 'dim2', 'offset', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim1 = None
     _saved_dim2 = None
     _saved_offset = None
@@ -342,7 +336,7 @@ class DiagonalBackward0(GeneratedNode):
 class DivBackward0(GeneratedNode):
     """Backward of aten::div.Tensor."""
 
-    _saved_names = ('other', 'self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
 
@@ -366,8 +360,7 @@ class DivBackward0(GeneratedNode):
 class DivBackward2(GeneratedNode):
     """Backward of aten::div.Tensor_mode."""
 
-    _saved_names = ('other', 'rounding_mode', 'self')
-    _saved_attributes = ('_saved_other', '_saved_self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_rounding_mode = None
     _saved_self = None
@@ -393,8 +386,7 @@ class DivBackward2(GeneratedNode):
 class DivBackward1(GeneratedNode):
     """Backward of aten::div.Scalar."""
 
-    _saved_names = ('other',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_other = None
 
     def apply(node, grads):
@@ -412,8 +404,7 @@ class DivBackward1(GeneratedNode):
 class DivBackward3(GeneratedNode):
     """Backward of aten::div.Scalar_mode."""
 
-    _saved_names = ('other', 'rounding_mode')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_other = None
     _saved_rounding_mode = None
 
@@ -433,7 +424,7 @@ class DivBackward3(GeneratedNode):
 class DotBackward0(GeneratedNode):
     """Backward of aten::dot."""
 
-    _saved_names = ('self', 'tensor')
+    _saved_variables = ('_saved_self', '_saved_tensor')
     _saved_self = None
     _saved_tensor = None
 
@@ -457,7 +448,7 @@ class DotBackward0(GeneratedNode):
 class ExpBackward0(GeneratedNode):
     """Backward of aten::exp."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -475,8 +466,7 @@ class ExpBackward0(GeneratedNode):
 class ExpandBackward0(GeneratedNode):
     """Backward of aten::expand."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -494,7 +484,7 @@ class ExpandBackward0(GeneratedNode):
 class FillBackward2(GeneratedNode):
     """Backward of aten::fill_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -510,7 +500,7 @@ class FillBackward2(GeneratedNode):
 class FillBackward3(GeneratedNode):
     """Backward of aten::fill_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -530,8 +520,7 @@ class FillBackward3(GeneratedNode):
 class IndexBackward0(GeneratedNode):
     """Backward of aten::index.Tensor."""
 
-    _saved_names = ('indices', 'self_sizes')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_indices = None
     _saved_self_sizes = None
 
@@ -551,8 +540,7 @@ class IndexBackward0(GeneratedNode):
 class IndexPutBackward0(GeneratedNode):
     """Backward of aten::index_put."""
 
-    _saved_names = ('accumulate', 'indices', 'values')
-    _saved_attributes = ('_saved_indices', '_saved_values')
+    _saved_variables = ('_saved_indices', '_saved_values')
     _saved_accumulate = None
     _saved_indices = None
     _saved_values = None
@@ -578,7 +566,7 @@ class IndexPutBackward0(GeneratedNode):
 class LogBackward0(GeneratedNode):
     """Backward of aten::log."""
 
-    _saved_names = ('self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
 
     def apply(node, grads):
@@ -596,7 +584,7 @@ class LogBackward0(GeneratedNode):
 class Log1PBackward0(GeneratedNode):
     """Backward of aten::log1p."""
 
-    _saved_names = ('self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
 
     def apply(node, grads):
@@ -614,8 +602,7 @@ class Log1PBackward0(GeneratedNode):
 class LogSoftmaxBackward0(GeneratedNode):
     """Backward of aten::_log_softmax."""
 
-    _saved_names = ('dim', 'result')
-    _saved_attributes = ('_saved_result',)
+    _saved_variables = ('_saved_result',)
     _saved_dim = None
     _saved_result = None
 
@@ -635,8 +622,7 @@ class LogSoftmaxBackward0(GeneratedNode):
 class LogSoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_log_softmax_backward_data."""
 
-    _saved_names = ('dim', 'grad_output', 'output')
-    _saved_attributes = ('_saved_grad_output', '_saved_output')
+    _saved_variables = ('_saved_grad_output', '_saved_output')
     _saved_dim = None
     _saved_grad_output = None
     _saved_output = None
@@ -662,8 +648,7 @@ class LogSoftmaxBackwardDataBackward0(GeneratedNode):
 class LogsumexpBackward0(GeneratedNode):
     """Backward of aten::logsumexp."""
 
-    _saved_names = ('dim', 'keepdim', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -687,8 +672,7 @@ class LogsumexpBackward0(GeneratedNode):
 class MaxBackward0(GeneratedNode):
     """Backward of aten::max.dim."""
 
-    _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -712,8 +696,7 @@ class MaxBackward0(GeneratedNode):
 class AmaxBackward0(GeneratedNode):
     """Backward of aten::amax."""
 
-    _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -739,8 +722,7 @@ class AmaxBackward0(GeneratedNode):
 class MeanBackward0(GeneratedNode):
     """Backward of aten::mean."""
 
-    _saved_names = ('self_numel', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_numel = None
     _saved_self_sizes = None
 
@@ -760,8 +742,7 @@ class MeanBackward0(GeneratedNode):
 class MeanBackward1(GeneratedNode):
     """Backward of aten::mean.dim."""
 
-    _saved_names = ('dim', 'keepdim', 'self_numel', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_numel = None
@@ -785,8 +766,7 @@ class MeanBackward1(GeneratedNode):
 class MinBackward0(GeneratedNode):
     """Backward of aten::min.dim."""
 
-    _saved_names = ('dim', 'keepdim', 'self_sizes', 'indices')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -810,8 +790,7 @@ class MinBackward0(GeneratedNode):
 class AminBackward0(GeneratedNode):
     """Backward of aten::amin."""
 
-    _saved_names = ('dim', 'keepdim', 'self', 'self_dim', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -837,8 +816,7 @@ class AminBackward0(GeneratedNode):
 class MmBackward0(GeneratedNode):
     """Backward of aten::mm."""
 
-    _saved_names = ('mat2', 'mat2_sizes', 'mat2_strides', 'self', 'self_sizes', 'self_strides')
-    _saved_attributes = ('_saved_mat2', '_saved_self')
+    _saved_variables = ('_saved_mat2', '_saved_self')
     _saved_mat2 = None
     _saved_mat2_sizes = None
     _saved_mat2_strides = None
@@ -870,7 +848,7 @@ class MmBackward0(GeneratedNode):
 class MulBackward0(GeneratedNode):
     """Backward of aten::mul.Tensor."""
 
-    _saved_names = ('other', 'self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
 
@@ -894,8 +872,7 @@ class MulBackward0(GeneratedNode):
 class MulBackward1(GeneratedNode):
     """Backward of aten::mul.Scalar."""
 
-    _saved_names = ('other',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_other = None
 
     def apply(node, grads):
@@ -913,8 +890,7 @@ class MulBackward1(GeneratedNode):
 class PermuteBackward0(GeneratedNode):
     """Backward of aten::permute."""
 
-    _saved_names = ('dims',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dims = None
 
     def apply(node, grads):
@@ -932,8 +908,7 @@ class PermuteBackward0(GeneratedNode):
 class SqueezeBackward0(GeneratedNode):
     """Backward of aten::squeeze."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -951,8 +926,7 @@ class SqueezeBackward0(GeneratedNode):
 class SqueezeBackward1(GeneratedNode):
     """Backward of aten::squeeze.dim."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -970,8 +944,7 @@ class SqueezeBackward1(GeneratedNode):
 class SqueezeBackward2(GeneratedNode):
     """Backward of aten::squeeze.dims."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -989,7 +962,7 @@ class SqueezeBackward2(GeneratedNode):
 class TBackward0(GeneratedNode):
     """Backward of aten::t."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1005,8 +978,7 @@ class TBackward0(GeneratedNode):
 class TransposeBackward0(GeneratedNode):
     """Backward of aten::transpose.int."""
 
-    _saved_names = ('dim0', 'dim1')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim0 = None
     _saved_dim1 = None
 
@@ -1026,8 +998,7 @@ class TransposeBackward0(GeneratedNode):
 class UnsqueezeBackward0(GeneratedNode):
     """Backward of aten::unsqueeze."""
 
-    _saved_names = ('dim',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
 
     def apply(node, grads):
@@ -1045,7 +1016,7 @@ class UnsqueezeBackward0(GeneratedNode):
 class NegBackward0(GeneratedNode):
     """Backward of aten::neg."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1061,7 +1032,7 @@ class NegBackward0(GeneratedNode):
 class ReluBackward0(GeneratedNode):
     """Backward of aten::relu."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -1079,8 +1050,7 @@ class ReluBackward0(GeneratedNode):
 class ThresholdBackwardBackward0(GeneratedNode):
     """Backward of aten::threshold_backward."""
 
-    _saved_names = ('self', 'threshold')
-    _saved_attributes = ('_saved_self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
     _saved_threshold = None
 
@@ -1104,8 +1074,7 @@ class ThresholdBackwardBackward0(GeneratedNode):
 class GeluBackward0(GeneratedNode):
     """Backward of aten::gelu."""
 
-    _saved_names = ('approximate', 'self')
-    _saved_attributes = ('_saved_self',)
+    _saved_variables = ('_saved_self',)
     _saved_approximate = None
     _saved_self = None
 
@@ -1125,7 +1094,7 @@ class GeluBackward0(GeneratedNode):
 class RsqrtBackward0(GeneratedNode):
     """Backward of aten::rsqrt."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -1143,8 +1112,7 @@ class RsqrtBackward0(GeneratedNode):
 class SelectBackward0(GeneratedNode):
     """Backward of aten::select.int."""
 
-    _saved_names = ('dim', 'index', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -1166,7 +1134,7 @@ class SelectBackward0(GeneratedNode):
 class SigmoidBackward0(GeneratedNode):
     """Backward of aten::sigmoid."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -1184,7 +1152,7 @@ class SigmoidBackward0(GeneratedNode):
 class SinBackward0(GeneratedNode):
     """Backward of aten::sin."""
 
-    _saved_names = ('self',)
+    _saved_variables = ('_saved_self',)
     _saved_self = None
 
     def apply(node, grads):
@@ -1202,8 +1170,7 @@ class SinBackward0(GeneratedNode):
 class SliceBackward0(GeneratedNode):
     """Backward of aten::slice.Tensor."""
 
-    _saved_names = ('dim', 'end', 'self_sizes', 'start', 'step')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_end = None
     _saved_self_sizes = None
@@ -1229,8 +1196,7 @@ class SliceBackward0(GeneratedNode):
 class SoftmaxBackward0(GeneratedNode):
     """Backward of aten::_softmax."""
 
-    _saved_names = ('dim', 'result')
-    _saved_attributes = ('_saved_result',)
+    _saved_variables = ('_saved_result',)
     _saved_dim = None
     _saved_result = None
 
@@ -1250,8 +1216,7 @@ class SoftmaxBackward0(GeneratedNode):
 class SoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_softmax_backward_data."""
 
-    _saved_names = ('dim', 'grad_output', 'output')
-    _saved_attributes = ('_saved_grad_output', '_saved_output')
+    _saved_variables = ('_saved_grad_output', '_saved_output')
     _saved_dim = None
     _saved_grad_output = None
     _saved_output = None
@@ -1277,8 +1242,7 @@ class SoftmaxBackwardDataBackward0(GeneratedNode):
 class SplitBackward0(GeneratedNode):
     """Backward of aten::split.Tensor."""
 
-    _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_size')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1299,8 +1263,7 @@ class SplitBackward0(GeneratedNode):
 class SplitWithSizesBackward0(GeneratedNode):
     """Backward of aten::split_with_sizes."""
 
-    _saved_names = ('dim', 'self_dtype', 'self_sizes', 'split_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1321,8 +1284,7 @@ class SplitWithSizesBackward0(GeneratedNode):
 class StackBackward0(GeneratedNode):
     """Backward of aten::stack."""
 
-    _saved_names = ('dim',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
 
     def apply(node, grads):
@@ -1342,8 +1304,7 @@ class StackBackward0(GeneratedNode):
 class SumBackward0(GeneratedNode):
     """Backward of aten::sum."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1361,8 +1322,7 @@ class SumBackward0(GeneratedNode):
 class SumBackward1(GeneratedNode):
     """Backward of aten::sum.dim_IntList."""
 
-    _saved_names = ('dim', 'keepdim', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
@@ -1384,7 +1344,7 @@ class SumBackward1(GeneratedNode):
 class SqrtBackward0(GeneratedNode):
     """Backward of aten::sqrt."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -1402,8 +1362,7 @@ class SqrtBackward0(GeneratedNode):
 class StdBackward0(GeneratedNode):
     """Backward of aten::std.correction."""
 
-    _saved_names = ('correction', 'dim', 'keepdim', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
@@ -1429,7 +1388,7 @@ class StdBackward0(GeneratedNode):
 class ProdBackward0(GeneratedNode):
     """Backward of aten::prod."""
 
-    _saved_names = ('self', 'result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_self = None
     _saved_result = None
 
@@ -1449,8 +1408,7 @@ class ProdBackward0(GeneratedNode):
 class ProdBackward1(GeneratedNode):
     """Backward of aten::prod.dim_int."""
 
-    _saved_names = ('dim', 'keepdim', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
@@ -1474,7 +1432,7 @@ class ProdBackward1(GeneratedNode):
 class TanhBackward0(GeneratedNode):
     """Backward of aten::tanh."""
 
-    _saved_names = ('result',)
+    _saved_variables = ('_saved_result',)
     _saved_result = None
 
     def apply(node, grads):
@@ -1492,8 +1450,7 @@ class TanhBackward0(GeneratedNode):
 class FlipBackward0(GeneratedNode):
     """Backward of aten::flip."""
 
-    _saved_names = ('dims',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dims = None
 
     def apply(node, grads):
@@ -1511,8 +1468,7 @@ class FlipBackward0(GeneratedNode):
 class RollBackward0(GeneratedNode):
     """Backward of aten::roll."""
 
-    _saved_names = ('dims', 'shifts')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dims = None
     _saved_shifts = None
 
@@ -1532,8 +1488,7 @@ class RollBackward0(GeneratedNode):
 class UnsafeViewBackward0(GeneratedNode):
     """Backward of aten::_unsafe_view."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1551,8 +1506,7 @@ class UnsafeViewBackward0(GeneratedNode):
 class VarBackward0(GeneratedNode):
     """Backward of aten::var.correction."""
 
-    _saved_names = ('correction', 'dim', 'keepdim', 'self')
-    _saved_attributes = ('_saved_self',)
+    _saved_variables = ('_saved_self',)
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
@@ -1576,7 +1530,7 @@ class VarBackward0(GeneratedNode):
 class WhereBackward0(GeneratedNode):
     """Backward of aten::where.self."""
 
-    _saved_names = ('condition',)
+    _saved_variables = ('_saved_condition',)
     _saved_condition = None
 
     def apply(node, grads):
@@ -1598,7 +1552,7 @@ class WhereBackward0(GeneratedNode):
 class ZeroBackward0(GeneratedNode):
     """Backward of aten::zero_."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1614,8 +1568,7 @@ class ZeroBackward0(GeneratedNode):
 class NormBackward2(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dtype."""
 
-    _saved_names = ('p', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_p = None
     _saved_self = None
     _saved_result = None
@@ -1637,8 +1590,7 @@ class NormBackward2(GeneratedNode):
 class NormBackward0(GeneratedNode):
     """Backward of aten::norm.Scalar."""
 
-    _saved_names = ('p', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_p = None
     _saved_self = None
     _saved_result = None
@@ -1660,8 +1612,7 @@ class NormBackward0(GeneratedNode):
 class NormBackward3(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim_dtype."""
 
-    _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
@@ -1687,8 +1638,7 @@ class NormBackward3(GeneratedNode):
 class NormBackward1(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim."""
 
-    _saved_names = ('dim', 'keepdim', 'p', 'self', 'result')
-    _saved_attributes = ('_saved_self', '_saved_result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
@@ -1714,7 +1664,7 @@ class NormBackward1(GeneratedNode):
 class CloneBackward0(GeneratedNode):
     """Backward of aten::clone."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1730,8 +1680,7 @@ class CloneBackward0(GeneratedNode):
 class SubBackward0(GeneratedNode):
     """Backward of aten::sub.Tensor."""
 
-    _saved_names = ('alpha',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_alpha = None
 
     def apply(node, grads):
@@ -1753,7 +1702,7 @@ class SubBackward0(GeneratedNode):
 class SubBackward1(GeneratedNode):
     """Backward of aten::sub.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1769,8 +1718,7 @@ class SubBackward1(GeneratedNode):
 class AddmmBackward0(GeneratedNode):
     """Backward of aten::addmm."""
 
-    _saved_names = ('alpha', 'beta', 'mat1', 'mat1_sizes', 'mat1_strides', 'mat2', 'mat2_sizes', 'mat2_strides')
-    _saved_attributes = ('_saved_mat1', '_saved_mat2')
+    _saved_variables = ('_saved_mat1', '_saved_mat2')
     _saved_alpha = None
     _saved_beta = None
     _saved_mat1 = None
@@ -1810,8 +1758,7 @@ class AddmmBackward0(GeneratedNode):
 class UnbindBackward0(GeneratedNode):
     """Backward of aten::unbind.int."""
 
-    _saved_names = ('dim', 'self_dtype', 'self_sizes')
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_dim = None
     _saved_self_dtype = None
     _saved_self_sizes = None
@@ -1830,8 +1777,7 @@ class UnbindBackward0(GeneratedNode):
 class ToCopyBackward0(GeneratedNode):
     """Backward of aten::_to_copy."""
 
-    _saved_names = ('self_dtype',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_dtype = None
 
     def apply(node, grads):
@@ -1849,7 +1795,7 @@ class ToCopyBackward0(GeneratedNode):
 class MaskedFillBackward0(GeneratedNode):
     """Backward of aten::masked_fill.Scalar."""
 
-    _saved_names = ('mask',)
+    _saved_variables = ('_saved_mask',)
     _saved_mask = None
 
     def apply(node, grads):
@@ -1867,7 +1813,7 @@ class MaskedFillBackward0(GeneratedNode):
 class MaskedFillBackward1(GeneratedNode):
     """Backward of aten::masked_fill.Tensor."""
 
-    _saved_names = ('mask',)
+    _saved_variables = ('_saved_mask',)
     _saved_mask = None
 
     def apply(node, grads):
@@ -1889,8 +1835,7 @@ class MaskedFillBackward1(GeneratedNode):
 class ViewBackward0(GeneratedNode):
     """Backward of aten::view."""
 
-    _saved_names = ('self_sizes',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -1908,8 +1853,7 @@ class ViewBackward0(GeneratedNode):
 class ScatterBackward0(GeneratedNode):
     """Backward of aten::scatter.src."""
 
-    _saved_names = ('dim', 'index')
-    _saved_attributes = ('_saved_index',)
+    _saved_variables = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
 
@@ -1933,8 +1877,7 @@ class ScatterBackward0(GeneratedNode):
 class ScatterBackward1(GeneratedNode):
     """Backward of aten::scatter.value."""
 
-    _saved_names = ('dim', 'index')
-    _saved_attributes = ('_saved_index',)
+    _saved_variables = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
 
@@ -1954,7 +1897,7 @@ class ScatterBackward1(GeneratedNode):
 class EqBackward0(GeneratedNode):
     """Backward of aten::eq_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1970,7 +1913,7 @@ class EqBackward0(GeneratedNode):
 class EqBackward1(GeneratedNode):
     """Backward of aten::eq_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -1990,8 +1933,7 @@ class EqBackward1(GeneratedNode):
 class TrilBackward0(GeneratedNode):
     """Backward of aten::tril."""
 
-    _saved_names = ('diagonal',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_diagonal = None
 
     def apply(node, grads):
@@ -2009,8 +1951,7 @@ class TrilBackward0(GeneratedNode):
 class TriuBackward0(GeneratedNode):
     """Backward of aten::triu."""
 
-    _saved_names = ('diagonal',)
-    _saved_attributes = ()
+    _saved_variables = ()
     _saved_diagonal = None
 
     def apply(node, grads):
@@ -2028,7 +1969,7 @@ class TriuBackward0(GeneratedNode):
 class NeBackward0(GeneratedNode):
     """Backward of aten::ne_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2044,7 +1985,7 @@ class NeBackward0(GeneratedNode):
 class NeBackward1(GeneratedNode):
     """Backward of aten::ne_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2064,7 +2005,7 @@ class NeBackward1(GeneratedNode):
 class GeBackward0(GeneratedNode):
     """Backward of aten::ge_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2080,7 +2021,7 @@ class GeBackward0(GeneratedNode):
 class GeBackward1(GeneratedNode):
     """Backward of aten::ge_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2100,7 +2041,7 @@ class GeBackward1(GeneratedNode):
 class LeBackward0(GeneratedNode):
     """Backward of aten::le_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2116,7 +2057,7 @@ class LeBackward0(GeneratedNode):
 class LeBackward1(GeneratedNode):
     """Backward of aten::le_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2136,7 +2077,7 @@ class LeBackward1(GeneratedNode):
 class GtBackward0(GeneratedNode):
     """Backward of aten::gt_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2152,7 +2093,7 @@ class GtBackward0(GeneratedNode):
 class GtBackward1(GeneratedNode):
     """Backward of aten::gt_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2172,7 +2113,7 @@ class GtBackward1(GeneratedNode):
 class LtBackward0(GeneratedNode):
     """Backward of aten::lt_.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2188,7 +2129,7 @@ class LtBackward0(GeneratedNode):
 class LtBackward1(GeneratedNode):
     """Backward of aten::lt_.Tensor."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2208,8 +2149,7 @@ class LtBackward1(GeneratedNode):
 class IndexSelectBackward0(GeneratedNode):
     """Backward of aten::index_select."""
 
-    _saved_names = ('dim', 'index', 'self_sizes')
-    _saved_attributes = ('_saved_index',)
+    _saved_variables = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -2231,8 +2171,7 @@ class IndexSelectBackward0(GeneratedNode):
 class GatherBackward0(GeneratedNode):
     """Backward of aten::gather."""
 
-    _saved_names = ('dim', 'index', 'self_sizes')
-    _saved_attributes = ('_saved_index',)
+    _saved_variables = ('_saved_index',)
     _saved_dim = None
     _saved_index = None
     _saved_self_sizes = None
@@ -2254,7 +2193,7 @@ class GatherBackward0(GeneratedNode):
 class SignBackward0(GeneratedNode):
     """Backward of aten::sign."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2270,7 +2209,7 @@ class SignBackward0(GeneratedNode):
 class RemainderBackward0(GeneratedNode):
     """Backward of aten::remainder.Scalar."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2286,7 +2225,7 @@ class RemainderBackward0(GeneratedNode):
 class RemainderBackward1(GeneratedNode):
     """Backward of aten::remainder.Tensor."""
 
-    _saved_names = ('other', 'self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
 
@@ -2310,7 +2249,7 @@ class RemainderBackward1(GeneratedNode):
 class MinBackward1(GeneratedNode):
     """Backward of aten::min."""
 
-    _saved_names = ('self', 'result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_self = None
     _saved_result = None
 
@@ -2330,7 +2269,7 @@ class MinBackward1(GeneratedNode):
 class MaxBackward1(GeneratedNode):
     """Backward of aten::max."""
 
-    _saved_names = ('self', 'result')
+    _saved_variables = ('_saved_self', '_saved_result')
     _saved_self = None
     _saved_result = None
 
@@ -2350,7 +2289,7 @@ class MaxBackward1(GeneratedNode):
 class MaximumBackward0(GeneratedNode):
     """Backward of aten::maximum."""
 
-    _saved_names = ('other', 'self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
 
@@ -2374,7 +2313,7 @@ class MaximumBackward0(GeneratedNode):
 class MinimumBackward0(GeneratedNode):
     """Backward of aten::minimum."""
 
-    _saved_names = ('other', 'self')
+    _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
 
@@ -2398,8 +2337,7 @@ class MinimumBackward0(GeneratedNode):
 class SortBackward0(GeneratedNode):
     """Backward of aten::sort."""
 
-    _saved_names = ('dim', 'self_sizes', 'indices')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2421,8 +2359,7 @@ class SortBackward0(GeneratedNode):
 class SortBackward1(GeneratedNode):
     """Backward of aten::sort.stable."""
 
-    _saved_names = ('dim', 'self_sizes', 'indices')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2444,8 +2381,7 @@ class SortBackward1(GeneratedNode):
 class TopkBackward0(GeneratedNode):
     """Backward of aten::topk."""
 
-    _saved_names = ('dim', 'self_sizes', 'indices')
-    _saved_attributes = ('_saved_indices',)
+    _saved_variables = ('_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
     _saved_indices = None
@@ -2467,7 +2403,7 @@ class TopkBackward0(GeneratedNode):
 class PowBackward1(GeneratedNode):
     """Backward of aten::pow.Tensor_Tensor."""
 
-    _saved_names = ('exponent', 'self', 'result')
+    _saved_variables = ('_saved_exponent', '_saved_self', '_saved_result')
     _saved_exponent = None
     _saved_self = None
     _saved_result = None
@@ -2493,8 +2429,7 @@ class PowBackward1(GeneratedNode):
 class PowBackward2(GeneratedNode):
     """Backward of aten::pow.Scalar."""
 
-    _saved_names = ('exponent', 'self', 'result')
-    _saved_attributes = ('_saved_exponent', '_saved_result')
+    _saved_variables = ('_saved_exponent', '_saved_result')
     _saved_exponent = None
     _saved_self = None
     _saved_result = None
@@ -2516,8 +2451,7 @@ class PowBackward2(GeneratedNode):
 class PowBackward0(GeneratedNode):
     """Backward of aten::pow.Tensor_Scalar."""
 
-    _saved_names = ('exponent', 'self')
-    _saved_attributes = ('_saved_self',)
+    _saved_variables = ('_saved_self',)
     _saved_exponent = None
     _saved_self = None
 
@@ -2537,7 +2471,7 @@ class PowBackward0(GeneratedNode):
 class AliasBackward0(GeneratedNode):
     """Backward of aten::alias."""
 
-    _saved_names = ()
+    _saved_variables = ()
 
     def apply(node, grads):
         grad = grads[0]
@@ -2553,8 +2487,7 @@ class AliasBackward0(GeneratedNode):
 class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 
-    _saved_names = ('reduction', 'self', 'target')
-    _saved_attributes = ('_saved_self', '_saved_target')
+    _saved_variables = ('_saved_self', '_saved_target')
     _saved_reduction = None
     _saved_self = None
     _saved_target = None
@@ -2580,8 +2513,7 @@ class MseLossBackward0(GeneratedNode):
 class NllLossBackward0(GeneratedNode):
     """Backward of aten::nll_loss_forward."""
 
-    _saved_names = ('ignore_index', 'reduction', 'self', 'target', 'weight', 'total_weight')
-    _saved_attributes = ('_saved_self', '_saved_target', '_saved_weight', '_saved_total_weight')
+    _saved_variables = ('_saved_self', '_saved_target', '_saved_weight', '_saved_total_weight')
     _saved_ignore_index = None
     _saved_reduction = None
     _saved_self = None
@@ -2609,8 +2541,7 @@ class NllLossBackward0(GeneratedNode):
 class NllLossBackwardBackward0(GeneratedNode):
     """Backward of aten::nll_loss_backward."""
 
-    _saved_names = ('ignore_index', 'reduction', 'target', 'weight')
-    _saved_attributes = ('_saved_target', '_saved_weight')
+    _saved_variables = ('_saved_target', '_saved_weight')
     _saved_ignore_index = None
     _saved_reduction = None
     _saved_target = None

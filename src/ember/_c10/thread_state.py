@@ -49,7 +49,7 @@ class ThreadState:
         self.view_replay_enabled = False
 
 
-# The hot paths inline `try: st = current() except LookupError: st = fresh()`.
+# The dispatcher's call path inlines `try: ts = current() except LookupError: ts = fresh()`.
 current = _STATE.get
 
 

@@ -108,11 +108,11 @@ def _leading_tensors(sig: PythonSignature) -> int:
     count = 0
     for argument in sig.arguments:
         if argument.type == "Tensor" and argument.default is None and not argument.kwarg_only:
-            count += 1
+            count += 1  # a required positional parameter is never after a defaulted one
             continue
         if argument.default is None or argument.name in ("out", "requires_grad"):
             return 0
-    return count if count == len([a for a in sig.arguments if a.default is None]) else 0
+    return count
 
 
 def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: bool) -> list[str]:
@@ -131,10 +131,9 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
         lines.append("    if args or kwargs:")
         lines.append(f"        {parser_name}.parse(args, kwargs{self_arg})")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
-    elif len(sigs) == 1 and _leading_tensors(sigs[0]):
+    elif len(sigs) == 1 and (count := _leading_tensors(sigs[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
         # would bind them (the rest take their defaults) without running it
-        count = _leading_tensors(sigs[0])
         tail = f"{parser_name}.signatures[0].params[{count}:]"
         at = lines.index(")") + 1  # the end of the parser's definition
         lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")

@@ -15,9 +15,9 @@ aten/ufunc.py when `ufunc_inner_loop` names one, else the CPU kernel its
 dispatch names). The functional, in-place and out= variants are three short
 generated functions that share both: functional allocates what the meta
 function describes, in-place checks `self` against it, out= resizes `out`.
-The Meta backend runs the same meta function and never computes. The add,
-sub, mul and div kernels first try the fast path of Note [Arithmetic fast
-paths] (aten/ufunc_fast.py).
+The Meta backend runs the same meta function and never computes. The CPU
+kernels that FAST_PATHS names first try a fast path (Note [Arithmetic fast
+paths]; aten/ufunc_fast.py and aten/nn_fast.py).
 """
 
 from __future__ import annotations

@@ -8,9 +8,49 @@ structure, first gradients and (where torch has them) second gradients.
 
 from __future__ import annotations
 
+import gc
+import importlib
+
 import numpy as np
 
 import ember
+
+
+def op_recorder(lib, describe=None):
+    """A dispatch mode of `lib` that records each operator it sees in `.ops`: ``str(func)``,
+    or ``(str(func), describe(args))`` when `describe` is given."""
+    base = importlib.import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
+
+    class Recorder(base):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func) if describe is None else (str(func), describe(args)))
+            return func(*args, **(kwargs or {}))
+
+    return Recorder()
+
+
+def arg_shapes(args) -> list:
+    """Each argument's shape, or the argument itself when it is not a tensor."""
+    return [tuple(a.shape) if hasattr(a, "shape") else a for a in args]
+
+
+def cyclic_garbage(program, repeat: int = 3) -> int:
+    """How many objects only the cyclic GC frees after `program()` ran `repeat` times (with the
+    collector off, so reference counting alone has had its chance)."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            program()
+        return gc.collect()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def leaves(lib, arrays, *, noncontiguous: bool = False):

@@ -8,31 +8,17 @@ import importlib
 
 import numpy as np
 import pytest
+from autograd_support import arg_shapes, op_recorder
 
 import ember
 
 torch = pytest.importorskip("torch")
 
 
-def _recorder(lib):
-    base = importlib.import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
-
-    class Recorder(base):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.ops.append(str(func))
-            return func(*args, **(kwargs or {}))
-
-    return Recorder()
-
-
 def _backward_ops(lib, build):
     """(ops a mode sees while `backward` runs, the leaves) for the graph `build(lib)` makes."""
     loss, leaves, gradient = build(lib)
-    with _recorder(lib) as mode:
+    with op_recorder(lib) as mode:
         loss.backward(gradient)
     return mode.ops, leaves
 
@@ -142,22 +128,6 @@ def test_the_implicit_root_gradient_is_ones_like_with_torchs_arguments():
     assert {k: v.replace("ember.", "torch.") for k, v in kwargs.items()} == expected
 
 
-def _shaped_recorder(lib):
-    base = importlib.import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
-
-    class Recorder(base):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            shapes = [tuple(a.shape) if hasattr(a, "shape") else a for a in args]
-            self.ops.append((str(func), shapes))
-            return func(*args, **(kwargs or {}))
-
-    return Recorder()
-
-
 @pytest.mark.parametrize(
     "build",
     [
@@ -177,7 +147,7 @@ def test_backward_computes_input_gradients_in_torchs_order(build):
         y = lib.ones(3, 4, requires_grad=True)
         z = lib.ones(2, 3, requires_grad=True)
         loss = build(lib, x, y, z).sum()
-        with _shaped_recorder(lib) as mode:
+        with op_recorder(lib, arg_shapes) as mode:
             loss.backward()
         seen.append([op for op in mode.ops if op[0] != "aten.detach.default"])
     assert seen[0] == seen[1]

@@ -4,11 +4,9 @@ unpacked output is a fresh tensor on the same data whose grad_fn is the node."""
 
 from __future__ import annotations
 
-import gc
-import importlib
-
 import numpy as np
 import pytest
+from autograd_support import arg_shapes, cyclic_garbage, op_recorder
 
 import ember
 
@@ -16,20 +14,8 @@ torch = pytest.importorskip("torch")
 
 
 def _recorded(lib, program):
-    base = importlib.import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
-
-    class Recorder(base):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            shapes = [tuple(a.shape) if hasattr(a, "shape") else a for a in args]
-            self.ops.append((str(func), str(shapes).replace("torch.", "ember.")))
-            return func(*args, **(kwargs or {}))
-
     run = program(lib)  # tensors are made outside the mode (ember has no lift_fresh)
-    with Recorder() as mode:
+    with op_recorder(lib, lambda args: str(arg_shapes(args)).replace("torch.", "ember.")) as mode:
         run()
     return mode.ops
 
@@ -67,17 +53,8 @@ def test_a_mode_sees_the_detaches_of_saved_outputs_as_in_torch(program):
 def test_forward_only_graphs_leave_no_reference_cycles():
     w = ember.randn(4, 3, requires_grad=True)
     x = ember.randn(5, 4)
-    gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(3):
-            loss = ember.log_softmax(x.mm(w).relu(), 1).sum()
-            del loss  # never backwarded: reference counting alone must free the graph
-        assert gc.collect() == 0
-    finally:
-        if enabled:
-            gc.enable()
+    # never backwarded: reference counting alone must free the graph
+    assert cyclic_garbage(lambda: ember.log_softmax(x.mm(w).relu(), 1).sum()) == 0
 
 
 def test_an_unpacked_output_is_a_fresh_tensor_on_the_same_data():

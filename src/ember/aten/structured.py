@@ -15,7 +15,7 @@ from ember._c10 import dtypes
 from ember._c10.device import CPU
 from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import Tensor, empty_tensor
-from ember.aten.native import layout
+from ember.aten.native import resize
 
 
 def _can_cast(source, target) -> bool:
@@ -35,10 +35,9 @@ def resize_output(out, sizes, strides=None) -> None:
     sizes = tuple(sizes)
     if out._sizes == sizes:
         return
-    layout.resize_output(out, sizes)
+    resize.resize_output(out, sizes)
     if strides is not None and tuple(strides) != out._strides:
-        fresh = empty_tensor(sizes, out.dtype, out.device, strides)
-        out._adopt_storage_of(fresh)
+        resize.resize_impl(out, sizes, tuple(strides))
 
 
 def _fresh(spec):
@@ -87,6 +86,10 @@ class StructuredMeta:
                 f"result type {dtypes.scalar_type_name(spec.dtype)} can't be cast to the desired "
                 f"output type {dtypes.scalar_type_name(self_tensor.dtype)}"
             )
+
+    def check_read_write(self, out, index: int = 0) -> None:
+        """An out= tensor that is also an input (Note [Resizing out= arguments])."""
+        resize.check_input_not_resized(out, self.specs[index].sizes)
 
     def resize_outputs(self, *outs) -> None:
         """The out= variant: check dtypes, resize outputs that have the wrong shape."""

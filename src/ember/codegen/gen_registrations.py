@@ -18,6 +18,12 @@ function describes, in-place checks `self` against it, out= resizes `out`.
 The Meta backend runs the same meta function and never computes. The CPU
 kernels that FAST_PATHS names first try a fast path (Note [Arithmetic fast
 paths]; aten/ufunc_fast.py and aten/nn_fast.py).
+
+The in-place and out= CPU kernels of a TensorIterator op (`structured_inherits:
+TensorIteratorBase`) open with TensorIterator's memory-overlap check, before
+the fast path and the meta function (Note [Memory overlap checks]); an out=
+CPU kernel whose `out` is one of its tensor inputs asks the meta result
+whether it may be resized (check_read_write, Note [Resizing out= arguments]).
 """
 
 from __future__ import annotations
@@ -58,6 +64,61 @@ FAST_PATHS = {"add": "UF.add", "sub": "UF.sub", "mul": "UF.mul", "div": "UF.div"
               "log_softmax_backward_cpu_out": "NF.log_softmax_backward",
               "nll_loss_forward_output": "NF.nll_loss_forward",
               "nll_loss_backward_grad_input": "NF.nll_loss_backward"}  # fmt: skip
+
+
+# TensorIterator ops whose PyTorch kernel does not make TensorIterator's overlap check:
+# threshold_backward sets set_check_mem_overlap(false); index makes assert_no_overlap in its
+# meta function; mse_loss is one TensorIterator only when unreduced (its kernel checks).
+NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "mse_loss.out"}
+
+
+def _tensor_inputs(f: NativeFunction) -> list[str]:
+    """The Tensor and Tensor? arguments that are not outputs (lists excluded)."""
+    return [
+        a.name
+        for a in f.func.arguments
+        if not a.is_out and a.type.is_tensor_like() == (True, False)
+    ]
+
+
+def _overlap_check(group: StructuredGroup, written: str, *, skip: str | None = None) -> list[str]:
+    """TensorIterator's compute_mem_overlaps for the in-place / out= kernel writing `written`,
+    behind the identity tests that clear the common case inline (no call): no zero stride,
+    and no input on the written tensor's storage object."""
+    out = group.out
+    if out.structured_inherits != "TensorIteratorBase" or out.name in NO_MEM_OVERLAP_CHECK:
+        return []
+    optional = {a.name for a in out.func.arguments if a.type.kind == "optional"}
+    inputs = [name for name in _tensor_inputs(out) if name != skip]
+    tests = [f"0 in {written}._strides"]
+    for name in inputs:
+        shared = f"{name}._storage is {written}._storage is not None"
+        tests.append(f"({name} is not None and {shared})" if name in optional else shared)
+    check = f"        O.check_tensor_iterator({', '.join([written, *inputs])})"
+    condition = f"    if {' or '.join(tests)}:"
+    if len(condition) <= 100:
+        return [condition, check]
+    return [
+        "    if (",
+        f"        {tests[0]}",
+        *[f"        or {t}" for t in tests[1:]],
+        "    ):",
+        check,
+    ]
+
+
+def _read_write_checks(group: StructuredGroup) -> list[str]:
+    """For each out= tensor that may also be an input: meta.check_read_write."""
+    inputs = _tensor_inputs(group.out)
+    lines = []
+    if not inputs:
+        return lines
+    for index, name in enumerate(_out_names(group.out)):
+        aliased = " or ".join(f"{name} is {i}" for i in inputs)
+        suffix = f", {index}" if index else ""
+        lines.append(f"    if {aliased}:")
+        lines.append(f"        meta.check_read_write({name}{suffix})")
+    return lines
 
 
 def _fast_path(group: StructuredGroup, inputs: list[str], into: str | None) -> list[str]:
@@ -104,6 +165,7 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
     if group.inplace is not None:
         lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
         if compute:
+            lines += _overlap_check(group, "self", skip="self")
             lines += _fast_path(group, inputs, "self")
         lines.append(f"    meta = {meta_call}")
         lines.append("    meta.check_inplace(self)")
@@ -111,7 +173,12 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
             lines.append(f"    {_impl_call(group, ['self'], inputs)}")
         lines.append("    return self")
     lines += ["", "", f"def {out.kernel}({', '.join(inputs + outs)}):"]
+    if compute:
+        for name in outs:
+            lines += _overlap_check(group, name)
     lines.append(f"    meta = {meta_call}")
+    if compute:
+        lines += _read_write_checks(group)
     lines.append(f"    meta.resize_outputs({', '.join(outs)})")
     if compute:
         lines.append(f"    {_impl_call(group, outs, inputs)}")
@@ -138,6 +205,7 @@ def write_backend(functions, groups, key: str) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember.aten import meta as M")
     if compute:
+        lines.append("from ember.aten import memory_overlap as O")
         lines.append("from ember.aten import native as N")
         lines.append("from ember.aten import nn_fast as NF")
         lines.append("from ember.aten import ufunc as U")

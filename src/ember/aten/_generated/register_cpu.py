@@ -3,6 +3,7 @@
 """The CPU kernels of the aten operators (mirrors RegisterCPU.cpp)."""
 
 from ember.aten import meta as M
+from ember.aten import memory_overlap as O
 from ember.aten import native as N
 from ember.aten import nn_fast as NF
 from ember.aten import ufunc as U
@@ -24,6 +25,8 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     fast = UF.add(self, other, alpha, into=self)
     if fast is not None:
         return fast
@@ -34,7 +37,15 @@ def add__Tensor(self, other, alpha):
 
 
 def add_out(self, other, alpha, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.add_Tensor(self, other, alpha)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.add(meta, self, other, alpha, out)
     return out
@@ -52,6 +63,8 @@ def all_dim(self, dim, keepdim):
 
 def all_out(self, dim, keepdim, out):
     meta = M.all_dim(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.all_out(meta, self, dim, keepdim, out)
     return out
@@ -69,6 +82,8 @@ def all_dims(self, dim, keepdim):
 
 def all_dims_out(self, dim, keepdim, out):
     meta = M.all_dims(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.all_dims_out(meta, self, dim, keepdim, out)
     return out
@@ -86,6 +101,8 @@ def any_dim(self, dim, keepdim):
 
 def any_out(self, dim, keepdim, out):
     meta = M.any_dim(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.any_out(meta, self, dim, keepdim, out)
     return out
@@ -103,6 +120,8 @@ def any_dims(self, dim, keepdim):
 
 def any_dims_out(self, dim, keepdim, out):
     meta = M.any_dims(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.any_dims_out(meta, self, dim, keepdim, out)
     return out
@@ -120,6 +139,8 @@ def argmax(self, dim, keepdim):
 
 def argmax_out(self, dim, keepdim, out):
     meta = M.argmax(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.argmax_out(meta, self, dim, keepdim, out)
     return out
@@ -137,6 +158,8 @@ def argmin(self, dim, keepdim):
 
 def argmin_out(self, dim, keepdim, out):
     meta = M.argmin(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.argmin_out(meta, self, dim, keepdim, out)
     return out
@@ -154,6 +177,8 @@ def bmm(self, mat2):
 
 def bmm_out(self, mat2, out):
     meta = M.bmm(self, mat2)
+    if out is self or out is mat2:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.bmm_out(meta, self, mat2, out)
     return out
@@ -190,6 +215,8 @@ def clamp(self, min, max):
 
 
 def clamp_(self, min, max):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     fast = NF.clamp(self, min, max, into=self)
     if fast is not None:
         return fast
@@ -200,7 +227,11 @@ def clamp_(self, min, max):
 
 
 def clamp_out(self, min, max, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.clamp(self, min, max)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.clamp(meta, self, min, max, out)
     return out
@@ -220,6 +251,12 @@ def clamp_Tensor(self, min, max):
 
 
 def clamp__Tensor(self, min, max):
+    if (
+        0 in self._strides
+        or (min is not None and min._storage is self._storage is not None)
+        or (max is not None and max._storage is self._storage is not None)
+    ):
+        O.check_tensor_iterator(self, min, max)
     fast = NF.clamp(self, min, max, into=self)
     if fast is not None:
         return fast
@@ -230,7 +267,16 @@ def clamp__Tensor(self, min, max):
 
 
 def clamp_Tensor_out(self, min, max, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or (min is not None and min._storage is out._storage is not None)
+        or (max is not None and max._storage is out._storage is not None)
+    ):
+        O.check_tensor_iterator(out, self, min, max)
     meta = M.clamp_Tensor(self, min, max)
+    if out is self or out is min or out is max:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.clamp(meta, self, min, max, out)
     return out
@@ -247,6 +293,8 @@ def cos(self):
 
 
 def cos_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.cos(self)
     meta.check_inplace(self)
     U.cos(meta, self, self)
@@ -254,7 +302,11 @@ def cos_(self):
 
 
 def cos_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.cos(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.cos(meta, self, out)
     return out
@@ -279,6 +331,8 @@ def cumsum_(self, dim, dtype):
 
 def cumsum_out(self, dim, dtype, out):
     meta = M.cumsum(self, dim, dtype)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.cumsum_out(meta, self, dim, dtype, out)
     return out
@@ -298,6 +352,8 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     fast = UF.div(self, other, into=self)
     if fast is not None:
         return fast
@@ -308,7 +364,15 @@ def div__Tensor(self, other):
 
 
 def div_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.div_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.div(meta, self, other, out)
     return out
@@ -328,6 +392,8 @@ def div_Tensor_mode(self, other, rounding_mode):
 
 
 def div__Tensor_mode(self, other, rounding_mode):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     fast = UF.div(self, other, rounding_mode, into=self)
     if fast is not None:
         return fast
@@ -338,7 +404,15 @@ def div__Tensor_mode(self, other, rounding_mode):
 
 
 def div_out_mode(self, other, rounding_mode, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.div_Tensor_mode(self, other, rounding_mode)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.div(meta, self, other, rounding_mode, out)
     return out
@@ -355,6 +429,8 @@ def exp(self):
 
 
 def exp_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.exp(self)
     meta.check_inplace(self)
     U.exp(meta, self, self)
@@ -362,7 +438,11 @@ def exp_(self):
 
 
 def exp_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.exp(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.exp(meta, self, out)
     return out
@@ -380,6 +460,8 @@ def index_Tensor(self, indices):
 
 def index_Tensor_out(self, indices, out):
     meta = M.index_Tensor(self, indices)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.index_out(meta, self, indices, out)
     return out
@@ -396,6 +478,8 @@ def log(self):
 
 
 def log_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.log(self)
     meta.check_inplace(self)
     U.log(meta, self, self)
@@ -403,7 +487,11 @@ def log_(self):
 
 
 def log_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.log(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.log(meta, self, out)
     return out
@@ -420,6 +508,8 @@ def log1p(self):
 
 
 def log1p_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.log1p(self)
     meta.check_inplace(self)
     U.log1p(meta, self, self)
@@ -427,7 +517,11 @@ def log1p_(self):
 
 
 def log1p_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.log1p(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.log1p(meta, self, out)
     return out
@@ -448,6 +542,8 @@ def _log_softmax(self, dim, half_to_float):
 
 def _log_softmax_out(self, dim, half_to_float, out):
     meta = M._log_softmax(self, dim, half_to_float)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N._log_softmax_out(meta, self, dim, half_to_float, out)
     return out
@@ -468,6 +564,8 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 
 def _log_softmax_backward_data_out(grad_output, output, dim, input_dtype, out):
     meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
+    if out is grad_output or out is output:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.log_softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, out)
     return out
@@ -485,6 +583,10 @@ def max_dim(self, dim, keepdim):
 
 def max_dim_max(self, dim, keepdim, max, max_values):
     meta = M.max_dim(self, dim, keepdim)
+    if max is self:
+        meta.check_read_write(max)
+    if max_values is self:
+        meta.check_read_write(max_values, 1)
     meta.resize_outputs(max, max_values)
     N.max_dim_max(meta, self, dim, keepdim, max, max_values)
     return max, max_values
@@ -502,6 +604,8 @@ def amax(self, dim, keepdim):
 
 def amax_out(self, dim, keepdim, out):
     meta = M.amax(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.amax_out(meta, self, dim, keepdim, out)
     return out
@@ -519,6 +623,8 @@ def mean_dim(self, dim, keepdim, dtype):
 
 def mean_out(self, dim, keepdim, dtype, out):
     meta = M.mean_dim(self, dim, keepdim, dtype)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.mean_out(meta, self, dim, keepdim, dtype, out)
     return out
@@ -536,6 +642,10 @@ def min_dim(self, dim, keepdim):
 
 def min_dim_min(self, dim, keepdim, min, min_indices):
     meta = M.min_dim(self, dim, keepdim)
+    if min is self:
+        meta.check_read_write(min)
+    if min_indices is self:
+        meta.check_read_write(min_indices, 1)
     meta.resize_outputs(min, min_indices)
     N.min_dim_min(meta, self, dim, keepdim, min, min_indices)
     return min, min_indices
@@ -553,6 +663,8 @@ def amin(self, dim, keepdim):
 
 def amin_out(self, dim, keepdim, out):
     meta = M.amin(self, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.amin_out(meta, self, dim, keepdim, out)
     return out
@@ -573,6 +685,8 @@ def mm(self, mat2):
 
 def mm_out(self, mat2, out):
     meta = M.mm(self, mat2)
+    if out is self or out is mat2:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.mm_out(meta, self, mat2, out)
     return out
@@ -592,6 +706,8 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     fast = UF.mul(self, other, into=self)
     if fast is not None:
         return fast
@@ -602,7 +718,15 @@ def mul__Tensor(self, other):
 
 
 def mul_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.mul_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.mul(meta, self, other, out)
     return out
@@ -619,6 +743,8 @@ def neg(self):
 
 
 def neg_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.neg(self)
     meta.check_inplace(self)
     U.neg(meta, self, self)
@@ -626,7 +752,11 @@ def neg_(self):
 
 
 def neg_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.neg(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.neg(meta, self, out)
     return out
@@ -647,6 +777,8 @@ def threshold_backward(grad_output, self, threshold):
 
 def threshold_backward_grad_input(grad_output, self, threshold, grad_input):
     meta = M.threshold_backward(grad_output, self, threshold)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
     meta.resize_outputs(grad_input)
     N.threshold_backward_out(meta, grad_output, self, threshold, grad_input)
     return grad_input
@@ -663,6 +795,8 @@ def gelu(self, approximate):
 
 
 def gelu_(self, approximate):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.gelu(self, approximate)
     meta.check_inplace(self)
     U.gelu(meta, self, approximate, self)
@@ -670,7 +804,11 @@ def gelu_(self, approximate):
 
 
 def gelu_out(self, approximate, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.gelu(self, approximate)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.gelu(meta, self, approximate, out)
     return out
@@ -687,6 +825,8 @@ def rsqrt(self):
 
 
 def rsqrt_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.rsqrt(self)
     meta.check_inplace(self)
     U.rsqrt(meta, self, self)
@@ -694,7 +834,11 @@ def rsqrt_(self):
 
 
 def rsqrt_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.rsqrt(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.rsqrt(meta, self, out)
     return out
@@ -711,6 +855,8 @@ def sigmoid(self):
 
 
 def sigmoid_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.sigmoid(self)
     meta.check_inplace(self)
     U.sigmoid(meta, self, self)
@@ -718,7 +864,11 @@ def sigmoid_(self):
 
 
 def sigmoid_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.sigmoid(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.sigmoid(meta, self, out)
     return out
@@ -735,6 +885,8 @@ def sin(self):
 
 
 def sin_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.sin(self)
     meta.check_inplace(self)
     U.sin(meta, self, self)
@@ -742,7 +894,11 @@ def sin_(self):
 
 
 def sin_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.sin(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.sin(meta, self, out)
     return out
@@ -760,6 +916,8 @@ def _softmax(self, dim, half_to_float):
 
 def _softmax_out(self, dim, half_to_float, out):
     meta = M._softmax(self, dim, half_to_float)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N._softmax_out(meta, self, dim, half_to_float, out)
     return out
@@ -777,6 +935,8 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
 
 def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input):
     meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
+    if grad_input is grad_output or grad_input is output:
+        meta.check_read_write(grad_input)
     meta.resize_outputs(grad_input)
     N.softmax_backward_cpu_out(meta, grad_output, output, dim, input_dtype, grad_input)
     return grad_input
@@ -797,6 +957,8 @@ def sum_dim_IntList(self, dim, keepdim, dtype):
 
 def sum_IntList_out(self, dim, keepdim, dtype, out):
     meta = M.sum_dim_IntList(self, dim, keepdim, dtype)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.sum_IntList_out(meta, self, dim, keepdim, dtype, out)
     return out
@@ -813,6 +975,8 @@ def sqrt(self):
 
 
 def sqrt_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.sqrt(self)
     meta.check_inplace(self)
     U.sqrt(meta, self, self)
@@ -820,7 +984,11 @@ def sqrt_(self):
 
 
 def sqrt_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.sqrt(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.sqrt(meta, self, out)
     return out
@@ -838,6 +1006,8 @@ def prod_dim_int(self, dim, keepdim, dtype):
 
 def prod_int_out(self, dim, keepdim, dtype, out):
     meta = M.prod_dim_int(self, dim, keepdim, dtype)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.prod_int_out(meta, self, dim, keepdim, dtype, out)
     return out
@@ -854,6 +1024,8 @@ def tanh(self):
 
 
 def tanh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.tanh(self)
     meta.check_inplace(self)
     U.tanh(meta, self, self)
@@ -861,7 +1033,11 @@ def tanh_(self):
 
 
 def tanh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.tanh(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.tanh(meta, self, out)
     return out
@@ -879,6 +1055,8 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim):
 
 def norm_out(self, p, dim, keepdim, out):
     meta = M.norm_ScalarOpt_dim(self, p, dim, keepdim)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.norm_out(meta, self, p, dim, keepdim, out)
     return out
@@ -898,6 +1076,8 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     fast = UF.sub(self, other, alpha, into=self)
     if fast is not None:
         return fast
@@ -908,7 +1088,15 @@ def sub__Tensor(self, other, alpha):
 
 
 def sub_out(self, other, alpha, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.sub_Tensor(self, other, alpha)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.sub(meta, self, other, alpha, out)
     return out
@@ -933,6 +1121,8 @@ def addmm_(self, mat1, mat2, beta, alpha):
 
 def addmm_out(self, mat1, mat2, beta, alpha, out):
     meta = M.addmm(self, mat1, mat2, beta, alpha)
+    if out is self or out is mat1 or out is mat2:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.addmm_out(meta, self, mat1, mat2, beta, alpha, out)
     return out
@@ -957,6 +1147,8 @@ def scatter__src(self, dim, index, src):
 
 def scatter_src_out(self, dim, index, src, out):
     meta = M.scatter_src(self, dim, index, src)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.scatter_src_out(meta, self, dim, index, src, out)
     return out
@@ -981,6 +1173,8 @@ def scatter__value(self, dim, index, value):
 
 def scatter_value_out(self, dim, index, value, out):
     meta = M.scatter_value(self, dim, index, value)
+    if out is self or out is index:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.scatter_value_out(meta, self, dim, index, value, out)
     return out
@@ -1005,6 +1199,8 @@ def triu_(self, diagonal):
 
 def triu_out(self, diagonal, out):
     meta = M.triu(self, diagonal)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.triu_out(meta, self, diagonal, out)
     return out
@@ -1029,6 +1225,8 @@ def tril_(self, diagonal):
 
 def tril_out(self, diagonal, out):
     meta = M.tril(self, diagonal)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.tril_out(meta, self, diagonal, out)
     return out
@@ -1045,6 +1243,8 @@ def ne_Scalar(self, other):
 
 
 def ne__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.ne_Scalar(self, other)
     meta.check_inplace(self)
     U.ne(meta, self, other, self)
@@ -1052,7 +1252,11 @@ def ne__Scalar(self, other):
 
 
 def ne_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.ne_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.ne(meta, self, other, out)
     return out
@@ -1069,6 +1273,8 @@ def ne_Tensor(self, other):
 
 
 def ne__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.ne_Tensor(self, other)
     meta.check_inplace(self)
     U.ne(meta, self, other, self)
@@ -1076,7 +1282,15 @@ def ne__Tensor(self, other):
 
 
 def ne_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.ne_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.ne(meta, self, other, out)
     return out
@@ -1093,6 +1307,8 @@ def eq_Scalar(self, other):
 
 
 def eq__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.eq_Scalar(self, other)
     meta.check_inplace(self)
     U.eq(meta, self, other, self)
@@ -1100,7 +1316,11 @@ def eq__Scalar(self, other):
 
 
 def eq_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.eq_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.eq(meta, self, other, out)
     return out
@@ -1117,6 +1337,8 @@ def eq_Tensor(self, other):
 
 
 def eq__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.eq_Tensor(self, other)
     meta.check_inplace(self)
     U.eq(meta, self, other, self)
@@ -1124,7 +1346,15 @@ def eq__Tensor(self, other):
 
 
 def eq_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.eq_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.eq(meta, self, other, out)
     return out
@@ -1141,6 +1371,8 @@ def ge_Scalar(self, other):
 
 
 def ge__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.ge_Scalar(self, other)
     meta.check_inplace(self)
     U.ge(meta, self, other, self)
@@ -1148,7 +1380,11 @@ def ge__Scalar(self, other):
 
 
 def ge_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.ge_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.ge(meta, self, other, out)
     return out
@@ -1165,6 +1401,8 @@ def ge_Tensor(self, other):
 
 
 def ge__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.ge_Tensor(self, other)
     meta.check_inplace(self)
     U.ge(meta, self, other, self)
@@ -1172,7 +1410,15 @@ def ge__Tensor(self, other):
 
 
 def ge_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.ge_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.ge(meta, self, other, out)
     return out
@@ -1189,6 +1435,8 @@ def le_Scalar(self, other):
 
 
 def le__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.le_Scalar(self, other)
     meta.check_inplace(self)
     U.le(meta, self, other, self)
@@ -1196,7 +1444,11 @@ def le__Scalar(self, other):
 
 
 def le_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.le_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.le(meta, self, other, out)
     return out
@@ -1213,6 +1465,8 @@ def le_Tensor(self, other):
 
 
 def le__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.le_Tensor(self, other)
     meta.check_inplace(self)
     U.le(meta, self, other, self)
@@ -1220,7 +1474,15 @@ def le__Tensor(self, other):
 
 
 def le_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.le_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.le(meta, self, other, out)
     return out
@@ -1237,6 +1499,8 @@ def gt_Scalar(self, other):
 
 
 def gt__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.gt_Scalar(self, other)
     meta.check_inplace(self)
     U.gt(meta, self, other, self)
@@ -1244,7 +1508,11 @@ def gt__Scalar(self, other):
 
 
 def gt_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.gt_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.gt(meta, self, other, out)
     return out
@@ -1261,6 +1529,8 @@ def gt_Tensor(self, other):
 
 
 def gt__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.gt_Tensor(self, other)
     meta.check_inplace(self)
     U.gt(meta, self, other, self)
@@ -1268,7 +1538,15 @@ def gt__Tensor(self, other):
 
 
 def gt_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.gt_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.gt(meta, self, other, out)
     return out
@@ -1285,6 +1563,8 @@ def lt_Scalar(self, other):
 
 
 def lt__Scalar(self, other):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.lt_Scalar(self, other)
     meta.check_inplace(self)
     U.lt(meta, self, other, self)
@@ -1292,7 +1572,11 @@ def lt__Scalar(self, other):
 
 
 def lt_Scalar_out(self, other, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.lt_Scalar(self, other)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.lt(meta, self, other, out)
     return out
@@ -1309,6 +1593,8 @@ def lt_Tensor(self, other):
 
 
 def lt__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.lt_Tensor(self, other)
     meta.check_inplace(self)
     U.lt(meta, self, other, self)
@@ -1316,7 +1602,15 @@ def lt__Tensor(self, other):
 
 
 def lt_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.lt_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.lt(meta, self, other, out)
     return out
@@ -1334,6 +1628,8 @@ def gather(self, dim, index, sparse_grad):
 
 def gather_out(self, dim, index, sparse_grad, out):
     meta = M.gather(self, dim, index, sparse_grad)
+    if out is self or out is index:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.gather_out(meta, self, dim, index, sparse_grad, out)
     return out
@@ -1350,6 +1646,8 @@ def sign(self):
 
 
 def sign_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.sign(self)
     meta.check_inplace(self)
     U.sign(meta, self, self)
@@ -1357,7 +1655,11 @@ def sign_(self):
 
 
 def sign_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.sign(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.sign(meta, self, out)
     return out
@@ -1374,6 +1676,8 @@ def remainder_Tensor(self, other):
 
 
 def remainder__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
     meta = M.remainder_Tensor(self, other)
     meta.check_inplace(self)
     U.remainder(meta, self, other, self)
@@ -1381,7 +1685,15 @@ def remainder__Tensor(self, other):
 
 
 def remainder_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.remainder_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.remainder(meta, self, other, out)
     return out
@@ -1398,7 +1710,15 @@ def maximum(self, other):
 
 
 def maximum_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.maximum(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.maximum(meta, self, other, out)
     return out
@@ -1415,7 +1735,15 @@ def minimum(self, other):
 
 
 def minimum_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
     meta = M.minimum(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.minimum(meta, self, other, out)
     return out
@@ -1433,6 +1761,10 @@ def sort_stable(self, stable, dim, descending):
 
 def sort_values_stable(self, stable, dim, descending, values, indices):
     meta = M.sort_stable(self, stable, dim, descending)
+    if values is self:
+        meta.check_read_write(values)
+    if indices is self:
+        meta.check_read_write(indices, 1)
     meta.resize_outputs(values, indices)
     N.sort_values_stable(meta, self, stable, dim, descending, values, indices)
     return values, indices
@@ -1450,6 +1782,10 @@ def topk(self, k, dim, largest, sorted):
 
 def topk_values(self, k, dim, largest, sorted, values, indices):
     meta = M.topk(self, k, dim, largest, sorted)
+    if values is self:
+        meta.check_read_write(values)
+    if indices is self:
+        meta.check_read_write(indices, 1)
     meta.resize_outputs(values, indices)
     N.topk_values(meta, self, k, dim, largest, sorted, values, indices)
     return values, indices
@@ -1467,6 +1803,8 @@ def all(self):
 
 def all_all_out(self, out):
     meta = M.all(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.all_all_out(meta, self, out)
     return out
@@ -1484,6 +1822,8 @@ def any(self):
 
 def any_all_out(self, out):
     meta = M.any(self)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.any_all_out(meta, self, out)
     return out
@@ -1500,6 +1840,8 @@ def pow_Tensor_Tensor(self, exponent):
 
 
 def pow__Tensor(self, exponent):
+    if 0 in self._strides or exponent._storage is self._storage is not None:
+        O.check_tensor_iterator(self, exponent)
     meta = M.pow_Tensor_Tensor(self, exponent)
     meta.check_inplace(self)
     U.pow(meta, self, exponent, self)
@@ -1507,7 +1849,15 @@ def pow__Tensor(self, exponent):
 
 
 def pow_Tensor_Tensor_out(self, exponent, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or exponent._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, exponent)
     meta = M.pow_Tensor_Tensor(self, exponent)
+    if out is self or out is exponent:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.pow(meta, self, exponent, out)
     return out
@@ -1525,6 +1875,8 @@ def pow_Scalar(self, exponent):
 
 def pow_Scalar_out(self, exponent, out):
     meta = M.pow_Scalar(self, exponent)
+    if out is exponent:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.pow_Scalar_out(meta, self, exponent, out)
     return out
@@ -1541,6 +1893,8 @@ def pow_Tensor_Scalar(self, exponent):
 
 
 def pow__Scalar(self, exponent):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
     meta = M.pow_Tensor_Scalar(self, exponent)
     meta.check_inplace(self)
     U.pow(meta, self, exponent, self)
@@ -1548,7 +1902,11 @@ def pow__Scalar(self, exponent):
 
 
 def pow_Tensor_Scalar_out(self, exponent, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
     meta = M.pow_Tensor_Scalar(self, exponent)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     U.pow(meta, self, exponent, out)
     return out
@@ -1566,6 +1924,8 @@ def mse_loss(self, target, reduction):
 
 def mse_loss_out(self, target, reduction, out):
     meta = M.mse_loss(self, target, reduction)
+    if out is self or out is target:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.mse_loss_out(meta, self, target, reduction, out)
     return out
@@ -1586,6 +1946,10 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
 
 def nll_loss_forward_output(self, target, weight, reduction, ignore_index, output, total_weight):
     meta = M.nll_loss_forward(self, target, weight, reduction, ignore_index)
+    if output is self or output is target or output is weight:
+        meta.check_read_write(output)
+    if total_weight is self or total_weight is target or total_weight is weight:
+        meta.check_read_write(total_weight, 1)
     meta.resize_outputs(output, total_weight)
     N.nll_loss_forward_output(meta, self, target, weight, reduction, ignore_index, output, total_weight)
     return output, total_weight
@@ -1606,6 +1970,8 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 def nll_loss_backward_grad_input(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
     meta = M.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
+    if grad_input is grad_output or grad_input is self or grad_input is target or grad_input is weight or grad_input is total_weight:
+        meta.check_read_write(grad_input)
     meta.resize_outputs(grad_input)
     N.nll_loss_backward_grad_input(meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
     return grad_input
@@ -1623,6 +1989,8 @@ def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype):
 
 def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     meta = M.norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype)
+    if out is self:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     N.norm_dtype_out(meta, self, p, dim, keepdim, dtype, out)
     return out

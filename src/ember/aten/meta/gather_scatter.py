@@ -12,12 +12,83 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
+from ember.aten.memory_overlap import (
+    assert_no_internal_overlap,
+    assert_no_overlap,
+    assert_no_partial_overlap,
+)
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.indexing_info import index_info
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, output_strides
 
 __all__ = ["gather", "scatter_src", "scatter_value", "index_Tensor"]
+
+
+class _GatheringMeta(StructuredMeta):
+    """A meta result that keeps the inputs its kernel's overlap checks need. These kernels
+    refuse any overlap between the written-to tensor and what they gather from
+    (assert_no_overlap, Note [Memory overlap checks]), so an out= that is also an input is
+    refused by those checks, and check_read_write has nothing to add."""
+
+    __slots__ = ("inputs",)
+
+    def __init__(self, spec, inputs) -> None:
+        StructuredMeta.__init__(self, spec)
+        self.inputs = inputs
+
+    def check_read_write(self, out, index: int = 0) -> None:
+        pass
+
+
+class GatherMeta(_GatheringMeta):
+    """TORCH_META_FUNC(gather): the checks follow the resize of `out`."""
+
+    __slots__ = ()
+
+    def resize_outputs(self, *outs) -> None:
+        StructuredMeta.resize_outputs(self, *outs)
+        self_tensor, index = self.inputs
+        assert_no_internal_overlap(outs[0])
+        assert_no_overlap(outs[0], self_tensor)
+        assert_no_partial_overlap(outs[0], index)
+
+
+class ScatterMeta(_GatheringMeta):
+    """scatter_meta_impl: the written-to tensor is checked before any resize."""
+
+    __slots__ = ()
+
+    def _check(self, written) -> None:
+        index, src = self.inputs
+        assert_no_internal_overlap(written)
+        assert_no_overlap(written, index)
+        if src is not None:
+            assert_no_overlap(written, src)
+
+    def check_inplace(self, self_tensor) -> None:
+        self._check(self_tensor)
+        StructuredMeta.check_inplace(self, self_tensor)
+
+    def resize_outputs(self, *outs) -> None:
+        self._check(outs[0])
+        StructuredMeta.resize_outputs(self, *outs)
+
+
+class IndexMeta(_GatheringMeta):
+    """TORCH_PRECOMPUTE_META_FUNC2(index, Tensor): `out` is checked before any resize."""
+
+    __slots__ = ()
+
+    def resize_outputs(self, *outs) -> None:
+        out = outs[0]
+        self_tensor, indices = self.inputs
+        assert_no_internal_overlap(out)
+        assert_no_overlap(out, self_tensor)
+        for index in indices:
+            if index is not None:
+                assert_no_overlap(out, index)
+        StructuredMeta.resize_outputs(self, *outs)
 
 
 def _nonempty_dim(t) -> int:
@@ -47,7 +118,7 @@ def gather(self, dim, index, sparse_grad) -> StructuredMeta:
                     f"{shape_text(index._sizes)} to be no larger than self "
                     f"{shape_text(self._sizes)} apart from dimension {dim}"
                 )
-    return StructuredMeta(OutputSpec(index._sizes, None, self.dtype, self.device))
+    return GatherMeta(OutputSpec(index._sizes, None, self.dtype, self.device), (self, index))
 
 
 def _scatter_meta(self, dim, index, src) -> StructuredMeta:
@@ -79,7 +150,7 @@ def _scatter_meta(self, dim, index, src) -> StructuredMeta:
             if src is not None:
                 text += f" and to be no larger size than src {shape_text(src._sizes)}"
             raise RuntimeError(text)
-    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+    return ScatterMeta(OutputSpec(self._sizes, None, self.dtype, self.device), (index, src))
 
 
 def scatter_src(self, dim, index, src) -> StructuredMeta:
@@ -108,4 +179,4 @@ def index_Tensor(self, indices) -> StructuredMeta:  # noqa: N802 (kernel names f
     operands = [_Geometry(shape, info.src_strides)]
     operands += [_Geometry(shape, strides) for strides in info.index_strides]
     strides = output_strides(operands, shape)
-    return StructuredMeta(OutputSpec(shape, strides, self.dtype, self.device))
+    return IndexMeta(OutputSpec(shape, strides, self.dtype, self.device), (self, indices))

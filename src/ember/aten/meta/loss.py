@@ -9,6 +9,7 @@ ATen/native/LossNLL.cpp and TORCH_META_FUNC(mse_loss) of ATen/native/Loss.cpp.
 from __future__ import annotations
 
 from ember._c10.tensor_impl import shape_text
+from ember.aten.meta.pointwise import PointwiseMeta
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, pointwise_spec
 
@@ -82,5 +83,5 @@ def nll_loss_backward(
 def mse_loss(self, target, reduction) -> StructuredMeta:
     spec, common = pointwise_spec((self, target))
     if reduction == REDUCTION_NONE:
-        return StructuredMeta(spec, common)
+        return PointwiseMeta(spec, common)  # one TensorIterator writes the result
     return StructuredMeta(OutputSpec((), None, self.dtype, self.device), common)

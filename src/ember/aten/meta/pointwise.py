@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.tensor_impl import shape_text
 from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec, output_strides, pointwise_spec
@@ -38,30 +39,20 @@ __all__ = [
 # -- helpers shared by the pointwise meta functions ----------------------------
 
 
-def check_no_internal_overlap(tensor) -> None:
-    """has_internal_overlap (MemoryOverlap.cpp): an expanded tensor cannot be written to."""
-    for size, stride in zip(tensor._sizes, tensor._strides):
-        if stride == 0 and size > 1:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation."
-            )
-
-
 class PointwiseMeta(StructuredMeta):
-    """A TensorIterator op (set_check_mem_overlap): outputs must not overlap themselves."""
+    """A TensorIterator op. Its kernels check memory overlap before the meta function runs
+    (Note [Memory overlap checks]); an out= that is also an input is never resized."""
 
     __slots__ = ()
 
-    def check_inplace(self, self_tensor) -> None:
-        check_no_internal_overlap(self_tensor)
-        StructuredMeta.check_inplace(self, self_tensor)
-
-    def resize_outputs(self, *outs) -> None:
-        for out in outs:
-            check_no_internal_overlap(out)
-        StructuredMeta.resize_outputs(self, *outs)
+    def check_read_write(self, out, index: int = 0) -> None:
+        """mark_resize_outputs: a read-write output must already have the broadcast shape."""
+        sizes = self.specs[index].sizes
+        if out._sizes != sizes:
+            raise RuntimeError(
+                f"output with shape {shape_text(out._sizes)} doesn't match the broadcast shape "
+                f"{shape_text(sizes)}"
+            )
 
 
 class SameDtypeMeta(PointwiseMeta):

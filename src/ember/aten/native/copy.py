@@ -17,12 +17,11 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.device import as_device
 from ember._c10.tensor_impl import shape_text
+from ember.aten.memory_overlap import check_tensor_iterator, same_data
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
     MEMORY_FORMATS,
-    assert_no_internal_overlap,
-    assert_no_partial_overlap,
     memory_format_name,
     preserved_strides,
     strides_for,
@@ -51,16 +50,6 @@ def _check_broadcast_into(self, src) -> None:
         )
 
 
-def _same_data(self, src) -> bool:
-    return (
-        self.storage() is src.storage()
-        and self._storage_offset == src._storage_offset
-        and self._strides == src._strides
-        and self._sizes == src._sizes
-        and self.dtype is src.dtype
-    )
-
-
 def converted(array: np.ndarray, source, target) -> np.ndarray:
     """``array`` (of dtype ``source``) as ``target``'s NumPy type, with C++ cast semantics."""
     if source is target:
@@ -87,11 +76,10 @@ def copy_(self, src, non_blocking):
     if self.numel() == 0:
         _check_broadcast_into(self, src)
         return self
-    if _same_data(self, src):
+    if same_data(self, src):
         return self
+    check_tensor_iterator(self, src)  # before the shapes, as TensorIterator's build
     _check_broadcast_into(self, src)
-    assert_no_internal_overlap(self)
-    assert_no_partial_overlap(self, src)
     if src.dtype.is_complex and not self.dtype.is_complex:
         warnings.warn(
             "Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2

@@ -19,6 +19,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
+from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
@@ -245,6 +246,8 @@ def fill__Tensor(self, value):  # noqa: N802
         )
     if self.device.type == "meta":
         return self
+    if self.device == value.device:
+        assert_no_internal_overlap(self)  # PyTorch copies: self.copy_(value)
     return fill__Scalar(self, at._local_scalar_dense(value))
 
 

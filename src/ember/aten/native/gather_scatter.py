@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember.aten.memory_overlap import assert_no_internal_overlap, assert_no_overlap
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.factories import checked_value
-from ember.aten.native.layout import resize_output
+from ember.aten.native.resize import resize_output
 
 __all__ = [
     "index_select",
@@ -33,6 +34,9 @@ def index_select_out(self, dim, index, out):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if self.dtype is not out.dtype:
         raise RuntimeError("index_select(): self and result must have the same scalar type")
+    assert_no_internal_overlap(out)  # Note [Memory overlap checks]
+    assert_no_overlap(out, self)
+    assert_no_overlap(out, index)
     dim = wrap_dim(dim, self.dim())
     numel = index.numel()
     sizes = list(self._sizes)

@@ -15,10 +15,18 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
+from ember._c10.warning import torch_warn
+from ember.aten.memory_overlap import (
+    YES,
+    assert_no_overlap,
+    assert_no_partial_overlap,
+    has_internal_overlap,
+)
 from ember.aten.native import at
 from ember.aten.native.copy import converted
 from ember.aten.native.factories import checked_value
 from ember.aten.native.indexing_info import index_info
+from ember.aten.native.pointwise_select import warn_masked_fill_expanded
 
 __all__ = ["index_out", "index_put_", "index_put"]
 
@@ -67,6 +75,8 @@ def _single_mask(self, indices, values):
 
 def _masked_fill(self, mask, start: int, value) -> None:
     """self.masked_fill_(mask, value.item()) with the mask placed at dim `start`."""
+    warn_masked_fill_expanded(self)
+    assert_no_partial_overlap(self, mask)
     fill = checked_value(at._local_scalar_dense(value), self.dtype)
     if self.device.type == "meta" or self.numel() == 0:
         return
@@ -92,11 +102,23 @@ def index_put_(self, indices, values, accumulate):
         raise IndexError(
             f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})"
         )
+    if self.device.type != "meta" and has_internal_overlap(self) is YES:
+        torch_warn(
+            "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
+            "before performing this operation. This also applies to advanced indexing e.g. "
+            "tensor[indices] = tensor",
+            "aten/src/ATen/native/TensorAdvancedIndexing.cpp:976",
+        )
     if not accumulate:
         found = _single_mask(self, indices, values)
         if found is not None:
             _masked_fill(self, found[0], found[1], values)
             return self
+    # _index_put_impl_ (Note [Memory overlap checks])
+    assert_no_overlap(self, values)
+    for index in indices:
+        if index is not None:
+            assert_no_overlap(self, index)
     info = index_info(self, indices)
     if not _expandable(values._sizes, info.result_shape):
         raise RuntimeError(

@@ -13,6 +13,7 @@ import numpy as np
 
 from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import make_view
+from ember.aten.memory_overlap import assert_no_internal_overlap, assert_no_overlap
 from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
@@ -23,6 +24,10 @@ __all__ = ["cat_out", "stack", "flip", "roll", "tril_out", "triu_out"]
 
 def cat_out(meta, tensors, dim, out) -> None:
     tensors = list(tensors)
+    # after the resize, as in TORCH_PRECOMPUTE_META_FUNC(cat) (Note [Memory overlap checks])
+    assert_no_internal_overlap(out)
+    for t in tensors:
+        assert_no_overlap(out, t)
     if out.numel() == 0:
         return
     dim = cat_wrap_dim(dim, tensors)

@@ -1,10 +1,11 @@
-"""Memory formats, dense strides and memory-overlap checks shared by factories and copies.
+"""Memory formats and dense strides shared by factories, copies and the overlap checks.
 
 Layer: aten/native. In: sizes, strides, memory_format arguments (None, the
 MemoryFormat enum number, or an `ember.memory_format` object). Out: the
-strides a new tensor gets, or PyTorch's overlap errors. Mirrors
-c10/core/MemoryFormat.h (get_channels_last_strides_*), ATen/ExpandUtils.cpp
-(infer_dense_strides) and ATen/MemoryOverlap.cpp.
+strides a new tensor gets, and whether a layout is non-overlapping and dense.
+Mirrors c10/core/MemoryFormat.h (get_channels_last_strides_*),
+c10/core/Contiguity.h and ATen/ExpandUtils.cpp (infer_dense_strides).
+Overlap checks: aten/memory_overlap.py; resizing: native/resize.py.
 """
 
 from __future__ import annotations
@@ -101,84 +102,3 @@ def check_sizes(sizes) -> tuple:
             text = shape_text(sizes)
             raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {text}")
     return sizes
-
-
-# -- memory overlap (ATen/MemoryOverlap.cpp) ---------------------------------
-
-_INTERNAL_OVERLAP = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-_PARTIAL_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
-    "a single memory location. Please clone() the tensor before performing the operation."
-)
-
-
-def assert_no_internal_overlap(t) -> None:
-    if is_non_overlapping_and_dense(t):
-        return
-    for size, stride in zip(t._sizes, t._strides):
-        if size > 1 and stride == 0:
-            raise RuntimeError(_INTERNAL_OVERLAP)
-
-
-def _byte_range(t):
-    start = t._storage_offset * t.dtype.itemsize
-    return start, start + t.numel() * t.dtype.itemsize
-
-
-def assert_no_partial_overlap(a, b) -> None:
-    """get_overlap_status(a, b) == Partial raises; full (same elements) and none pass."""
-    if a is b or a.numel() == 0 or b.numel() == 0:
-        return
-    if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
-        return
-    if a.storage() is not b.storage():
-        return
-    a_begin, a_end = _byte_range(a)
-    b_begin, b_end = _byte_range(b)
-    if a_begin == b_begin and a_end == b_end:
-        if a._strides != b._strides:
-            raise RuntimeError(_PARTIAL_OVERLAP)
-        return
-    if a_begin < b_end and b_begin < a_end:
-        raise RuntimeError(_PARTIAL_OVERLAP)
-
-
-def resize_to(out, sizes) -> None:
-    """Give ``out`` fresh contiguous memory of ``sizes`` (resize_ of an out= argument)."""
-    from ember._tensor import empty_tensor
-
-    sizes = tuple(sizes)
-    if out._sizes == sizes:
-        return
-    fresh = empty_tensor(sizes, out.dtype, out.device)
-    adopt = getattr(out, "_adopt_storage_of", None)
-    if adopt is not None:
-        adopt(fresh)
-        return
-    out._storage = fresh.storage()
-    out._set_sizes_strides(sizes, fresh._strides, 0)
-
-
-def resize_output(out, sizes) -> None:
-    """at::native::resize_output: warn when resizing a non-empty `out`, then resize it."""
-    import warnings
-
-    sizes = tuple(sizes)
-    if out._sizes == sizes:
-        return
-    if out.numel() != 0:
-        old = shape_text(out._sizes)
-        new = shape_text(sizes)
-        warnings.warn(
-            f"An output with one or more elements was resized since it had shape {old}, which "
-            f"does not match the required output shape {new}. This behavior is deprecated, and "
-            "in a future PyTorch release outputs will not be resized unless they have zero "
-            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-            "elements with t.resize_(0).",
-            UserWarning,
-            stacklevel=3,
-        )
-    resize_to(out, sizes)

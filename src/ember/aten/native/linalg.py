@@ -15,7 +15,8 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
-from ember._tensor import empty_tensor
+from ember._tensor import empty_tensor, make_view
+from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
 
@@ -43,7 +44,33 @@ def _matmul_into(out, a, b) -> None:
         store(out, np.matmul(a, b))
 
 
+def _check_result_overlap(out, self, mat1, beta) -> None:
+    """addmm_impl_cpu_'s copies: result.copy_(self) when beta is not 0, then the copy of the
+    product into a result BLAS cannot write (so an expanded result is refused); with an
+    inner size of 0, result.zero_() or result.mul_(beta) instead
+    (Note [Memory overlap checks])."""
+    if out.numel() == 0:
+        return
+    if beta != 0 and self is not None and self is not out and self._storage is out._storage:
+        check_copy(out, _expanded(self, out._sizes))
+    if mat1._sizes[-1] != 0 or beta != 0:
+        assert_no_internal_overlap(out)
+
+
+def _expanded(t, sizes: tuple):
+    """expand_size's result: `t` itself when it has the sizes, else its expanded view."""
+    if t._sizes == sizes:
+        return t
+    lead = len(sizes) - len(t._sizes)
+    strides = [0] * lead + [
+        stride if size == target else 0
+        for size, stride, target in zip(t._sizes, t._strides, sizes[lead:])
+    ]
+    return make_view(t, sizes, strides, t._storage_offset)
+
+
 def mm_out(meta, self, mat2, out) -> None:
+    _check_result_overlap(out, None, self, 0)
     _check_not_bool("addmm_impl_cpu_", self)
     _matmul_into(out, _operand(self), _operand(mat2))
 
@@ -78,6 +105,7 @@ def _expand_size(t, sizes: tuple, name: str) -> None:
 
 def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
     _expand_size(self, out._sizes, "addmm")
+    _check_result_overlap(out, self, mat1, beta)
     _check_not_bool("addmm_impl_cpu_", mat1)
     product = np.matmul(_operand(mat1), _operand(mat2))
     if alpha != 1:

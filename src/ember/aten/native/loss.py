@@ -16,6 +16,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._tensor import wrap_array
+from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
@@ -312,6 +313,12 @@ def cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoo
 
 
 def mse_loss_out(meta, self, target, reduction, out) -> None:
+    # mse_loss_out: unreduced, one TensorIterator writes `out`; reduced, mean_out divides
+    # it in place, sum_out checks nothing (Note [Memory overlap checks])
+    if reduction == REDUCTION_NONE:
+        check_tensor_iterator(out, self, target)
+    elif reduction == REDUCTION_MEAN:
+        assert_no_internal_overlap(out)
     compute = meta.compute_dtype
     if not (compute.is_floating_point or compute.is_complex):
         raise NotImplementedError(

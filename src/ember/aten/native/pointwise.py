@@ -18,10 +18,10 @@ from ember._c10.dtypes import scalar_type_name
 from ember._tensor import empty_tensor
 from ember.aten import ufunc
 from ember.aten.binding import scalar_to_tensor
+from ember.aten.memory_overlap import check_tensor_iterator
 from ember.aten.meta.pointwise import (
     PointwiseMeta,
     SameDtypeMeta,
-    check_no_internal_overlap,
     div_Tensor_mode,
     unary_spec,
 )
@@ -149,6 +149,7 @@ def floor_divide(self, other):
 
 
 def floor_divide__Tensor(self, other):  # noqa: N802
+    check_tensor_iterator(self, other)  # Note [Memory overlap checks]
     meta = div_Tensor_mode(self, other, "floor")
     meta.check_inplace(self)
     if _computes(self):
@@ -157,7 +158,10 @@ def floor_divide__Tensor(self, other):  # noqa: N802
 
 
 def floor_divide_out(self, other, out):
+    check_tensor_iterator(out, self, other)
     meta = div_Tensor_mode(self, other, "floor")
+    if out is self or out is other:
+        meta.check_read_write(out)
     meta.resize_outputs(out)
     if _computes(out):
         ufunc.div(meta, self, other, "floor", out)
@@ -197,6 +201,7 @@ def abs_(self):
 
 
 def abs_out(self, out):
+    check_tensor_iterator(out, self)
     if self.dtype.is_complex and not out.dtype.is_complex:
         real = self.dtype.to_real()
         if not _can_cast(real, out.dtype):
@@ -204,7 +209,6 @@ def abs_out(self, out):
                 f"result type {scalar_type_name(real)} can't be cast to the desired output "
                 f"type {scalar_type_name(out.dtype)}"
             )
-        check_no_internal_overlap(out)
         resize_output(out, self._sizes)
     else:
         SameDtypeMeta(unary_spec(self, self.dtype), self.dtype).resize_outputs(out)
@@ -296,7 +300,11 @@ def _logical_meta(self, other) -> StructuredMeta:
 
 
 def _logical_out(ufunc_, self, other, out):
-    _logical_meta(self, other).resize_outputs(out)
+    check_tensor_iterator(out, self, other)
+    meta = _logical_meta(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
     if _computes(out):
         ufunc_(_truth(self), _truth(other), out=out.ndarray(), casting="unsafe")
     return out
@@ -311,6 +319,7 @@ def logical_and(self, other):
 
 
 def logical_and_(self, other):
+    check_tensor_iterator(self, other)
     _logical_meta(self, other).check_inplace(self)
     return at.logical_and_out(self, other, self)
 
@@ -324,11 +333,13 @@ def logical_or(self, other):
 
 
 def logical_or_(self, other):
+    check_tensor_iterator(self, other)
     _logical_meta(self, other).check_inplace(self)
     return at.logical_or_out(self, other, self)
 
 
 def logical_not_out(self, out):
+    check_tensor_iterator(out, self)
     PointwiseMeta(unary_spec(self, dtypes.bool)).resize_outputs(out)
     if _computes(out):
         np.logical_not(_truth(self), out=out.ndarray(), casting="unsafe")

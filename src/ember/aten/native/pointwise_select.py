@@ -15,7 +15,15 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.warning import torch_warn
 from ember._tensor import empty_tensor, wrap_array
+from ember.aten.memory_overlap import (
+    YES,
+    assert_no_partial_overlap,
+    check_tensor_iterator,
+    has_internal_overlap,
+)
+from ember.aten.meta.pointwise import PointwiseMeta
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
@@ -82,7 +90,15 @@ def where_self_out(condition, self, other, out):
             stacklevel=2,
         )
     _check_condition(condition)
+    # TensorIterator's overlap check (Note [Memory overlap checks]) sees the operands after
+    # their conversion to the result dtype; a converted one is a fresh copy
+    operands = [t for t in (self, other) if t.dtype is result_type]
+    if condition.dtype is dtypes.bool:
+        operands.append(condition)
+    check_tensor_iterator(out, *operands)
     spec, _ = pointwise_spec((condition, self, other))
+    if any(out is t for t in operands):
+        PointwiseMeta(spec).check_read_write(out)
     resize_output(out, spec.sizes, spec.strides)
     if out.device.type != "meta":
         chosen = np.where(
@@ -141,19 +157,24 @@ def _masked_fill_checks(self, mask) -> None:
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {name}"
         )
-    if any(stride == 0 and size > 1 for size, stride in zip(self._sizes, self._strides)):
-        warnings.warn(
-            "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
-            "before performing this operation. This also applies to advanced indexing e.g. "
-            "tensor[mask] = scalar",
-            UserWarning,
-            stacklevel=2,
-        )
+    warn_masked_fill_expanded(self)
+    assert_no_partial_overlap(self, mask)  # Note [Memory overlap checks]
     shape = broadcast_all((self._sizes, mask._sizes))
     if shape != self._sizes:
         raise RuntimeError(
             f"output with shape [{', '.join(map(str, self._sizes))}] doesn't match the "
             f"broadcast shape [{', '.join(map(str, shape))}]"
+        )
+
+
+def warn_masked_fill_expanded(self) -> None:
+    """masked_fill_ on a tensor with internal overlap: deprecated, but allowed."""
+    if self.device.type != "meta" and has_internal_overlap(self) is YES:
+        torch_warn(
+            "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
+            "before performing this operation. This also applies to advanced indexing e.g. "
+            "tensor[mask] = scalar",
+            "aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450",
         )
 
 

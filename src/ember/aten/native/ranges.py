@@ -18,11 +18,13 @@ import numpy as np
 from ember import random as _random
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
+from ember._c10.warning import torch_warn
+from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.factories import checked_value
-from ember.aten.native.layout import resize_to
 from ember.aten.native.range_values import arange_values, linspace_values
+from ember.aten.native.resize import resize_impl
 
 __all__ = [
     "arange",
@@ -133,15 +135,15 @@ def arange_start_out(start, end, step, out):
     if numel != size:
         if numel > 0:
             shape = shape_text(out._sizes)
-            warnings.warn(
+            torch_warn(
                 f"The number of elements in the out tensor of shape {shape} is {numel} which "
                 f"does not match the computed number of elements {size}. Note that this may "
                 "occur as a result of rounding error. The out tensor will be resized to a "
                 f"tensor of shape ({size},).",
-                UserWarning,
-                stacklevel=2,
+                "aten/src/ATen/native/RangeFactories.cpp:199",
             )
-        resize_to(out, (size,))
+        resize_impl(out, (size,))
+    assert_no_internal_overlap(out)  # the nullary TensorIterator writing it
     if _has_data(out):  # See Note [Vectorized range values]
         out.ndarray()[...] = arange_values(size, x_start, x_step, dtype.np_dtype, acc.np_dtype)
     return out
@@ -163,7 +165,8 @@ def linspace_out(start, end, steps, out):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if out.numel() != steps:
-        resize_to(out, (steps,))
+        resize_impl(out, (steps,))
+    assert_no_internal_overlap(out)  # the nullary TensorIterator writing it
     if steps == 1:
         return at.fill__Scalar(out, start)
     if not _has_data(out):

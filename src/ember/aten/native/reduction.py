@@ -13,6 +13,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
+from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
@@ -101,6 +102,8 @@ def mean(self, dtype):
 
 
 def mean_out(meta, self, dim, keepdim, dtype, out) -> None:
+    if out.dtype not in (dtypes.float16, dtypes.bfloat16):
+        assert_no_internal_overlap(out)  # PyTorch's sum_out(...).div_(n) divides in place
     axes = reduced_axes(self, dim)
     with np.errstate(invalid="ignore", divide="ignore"):
         values = np.mean(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
@@ -184,6 +187,11 @@ def min(self):  # noqa: A001
 
 
 def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
+    numel = self.numel()
+    if numel > 0 and not (numel == 1 and self.dim() == 0):
+        # the TensorIterator of compare_base_kernel (Note [Memory overlap checks])
+        check_tensor_iterator(values, self)
+        check_tensor_iterator(indices, self)
     index = _arg_extreme(finder, self, dim, keepdim)
     store(indices, index)
     source = self.ndarray()
@@ -255,6 +263,10 @@ def any_dims_out(meta, self, dim, keepdim, out) -> None:
 
 
 def cumsum_out(meta, self, dim, dtype, out) -> None:
+    if self.dim() != 0 and self.numel() != 0:
+        # impl_func_cum_ops: a TensorIterator over out and self.to(out's dtype), a fresh
+        # copy when the dtypes differ (Note [Memory overlap checks])
+        check_tensor_iterator(out, self if self.dtype is out.dtype else None)
     values = _input(self, as_dtype(dtype, meta.compute_dtype))
     if self.dim() == 0:
         store(out, values)

@@ -20,6 +20,7 @@ from ember._tensor import empty_tensor
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.native.resize import check_input_not_resized, resize_output
 
 __all__ = [
     "var_correction",
@@ -84,8 +85,8 @@ def _var_std(fname, self, dim, correction, keepdim, take_sqrt, out=None):
     if out is None:
         out = empty_tensor(sizes, dtype, self.device)
     elif out._sizes != sizes:
-        from ember.aten.structured import resize_output
-
+        if out is self:
+            check_input_not_resized(out, sizes)
         resize_output(out, sizes)
     if self.device.type != "meta":
         store(out, _var_values(fname, self, dims, correction, keepdim, take_sqrt))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy, check_tensor_iterator
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.reduction import store
@@ -38,6 +39,9 @@ def _as_vectors(self):
 
 
 def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> None:
+    check_copy(values, self)  # sort_stable_out starts with values.copy_(self)
+    if self.dim() != 0 or self.numel() != 1:
+        assert_no_internal_overlap(indices)  # the TensorIterator of sort_stub
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending)
@@ -46,6 +50,11 @@ def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> 
 
 
 def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
+    if self.dim() == 0 and self.numel() == 1:
+        check_copy(values, self)  # values.copy_(self)
+    else:
+        check_tensor_iterator(values, self)  # the TensorIterator of topk_stub
+        check_tensor_iterator(indices, self)
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending=largest)

@@ -20,12 +20,11 @@ alias_with_sizes_and_strides), with no nested call.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ember._c10.dtypes import scalar_type_name
-from ember._c10.tensor_impl import contiguous_strides, make_view
+from ember._c10.tensor_impl import make_view
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
+from ember.aten.native.resize import resize_impl
 
 __all__ = [
     "_unsafe_view",
@@ -282,26 +281,7 @@ def resize_(self, size, memory_format):
     if format_name == "preserve_format":
         raise RuntimeError("Unsupported memory formatPreserve")
     if sizes != self._sizes:
-        self._set_sizes_strides(sizes, contiguous_strides(sizes))
-        _maybe_grow_storage(self)
+        resize_impl(self, sizes)
     if format_name is not None:
         self._set_sizes_strides(self._sizes, strides_for(self._sizes, format_name))
     return self
-
-
-def _maybe_grow_storage(self) -> None:
-    """maybe_resize_storage_cpu: grow (never shrink) the storage to fit the new sizes."""
-    numel = self.numel()
-    if numel == 0:
-        return
-    needed = (self._storage_offset + numel) * self.dtype.itemsize
-    storage = self.storage()
-    if needed <= storage.nbytes:
-        return
-    if storage.data is not None:
-        grown = np.zeros(needed, dtype=np.uint8)
-        grown[: storage.nbytes] = storage.bytes_view()
-        storage.data = grown
-        storage._data_ptr = None
-    storage.nbytes = needed
-    self._array = None

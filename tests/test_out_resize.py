@@ -273,3 +273,19 @@ def test_a_view_of_an_input_given_as_out_is_resized_in_its_memory():
         return b, out
 
     same(run)
+
+
+ALL_ANY = {
+    "all_dim_float": lambda t, x: t.all(x, 0, out=t.empty(3)),
+    "any_dim_float": lambda t, x: t.any(x, 0, out=t.empty(3)),
+    "all_float": lambda t, x: t.all(x, out=t.empty(())),
+    "any_dims_long": lambda t, x: t.any(x, (0,), out=t.empty(3, dtype=t.int64)),
+    "all_uint8": lambda t, x: t.all(x, 0, out=t.empty(3, dtype=t.uint8)),
+    "any_uint8_input_bool_out": lambda t, x: t.any(x.byte(), 0, out=t.empty(3, dtype=t.bool)),
+}
+
+
+@pytest.mark.parametrize("case", ALL_ANY, ids=str)
+def test_all_any_results_are_bool_or_uint8(case):
+    fn = ALL_ANY[case]
+    same(lambda t: (fn(t, t.tensor([[1.0, 0.0, 2.0], [3.0, 4.0, 5.0]])),))

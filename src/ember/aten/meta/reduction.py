@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember.aten.native.common import as_dtype, wrap_dim, wrap_dims
-from ember.aten.structured import StructuredMeta
+from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = [
@@ -178,27 +178,54 @@ def min_dim(self, dim, keepdim) -> StructuredMeta:
     return _max_min_dim("min", self, dim, keepdim)
 
 
-def _allany(self, dims, keepdim) -> StructuredMeta:
+class AllAnyMeta(StructuredMeta):
+    """allany_meta: an out= result must be bool or uint8 (check_result_is_bytebool)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, spec, name: str) -> None:
+        StructuredMeta.__init__(self, spec)
+        self.name = name
+
+    def resize_outputs(self, *outs) -> None:
+        """The result's dtype is the out tensor's own (get_result_or_bytebool_dtype)."""
+        out, spec = outs[0], self.specs[0]
+        if out.dtype is not dtypes.bool and out.dtype is not dtypes.uint8:
+            raise RuntimeError(
+                f"{self.name} only supports bool tensor for result, got: "
+                f"{dtypes.scalar_type_name(out.dtype)}"
+            )
+        resize_output(out, spec.sizes, spec.strides)
+
+
+def _allany(name, self, dims, keepdim) -> StructuredMeta:
     """allany_meta: uint8 stays uint8, everything else gives bool."""
     out_dtype = dtypes.uint8 if self.dtype is dtypes.uint8 else dtypes.bool
-    return StructuredMeta(reduction_spec(self, dims, keepdim, out_dtype))
+    return AllAnyMeta(reduction_spec(self, dims, keepdim, out_dtype), name)
 
 
 def all(self) -> StructuredMeta:  # noqa: A001 (aten's name)
-    return _allany(self, reduced_dims(self, None), False)
+    return _allany("all", self, reduced_dims(self, None), False)
 
 
 def all_dim(self, dim, keepdim) -> StructuredMeta:
-    return _allany(self, reduced_dims(self, [dim]), keepdim)
+    return _allany("all", self, reduced_dims(self, [dim]), keepdim)
 
 
 def all_dims(self, dim, keepdim) -> StructuredMeta:
-    return _allany(self, reduced_dims(self, dim, allow_empty_dims=True), keepdim)
+    return _allany("all", self, reduced_dims(self, dim, allow_empty_dims=True), keepdim)
 
 
-any = all  # noqa: A001
-any_dim = all_dim
-any_dims = all_dims
+def any(self) -> StructuredMeta:  # noqa: A001 (aten's name)
+    return _allany("any", self, reduced_dims(self, None), False)
+
+
+def any_dim(self, dim, keepdim) -> StructuredMeta:
+    return _allany("any", self, reduced_dims(self, [dim]), keepdim)
+
+
+def any_dims(self, dim, keepdim) -> StructuredMeta:
+    return _allany("any", self, reduced_dims(self, dim, allow_empty_dims=True), keepdim)
 
 
 def _check_norm_input(self) -> None:

@@ -29,7 +29,13 @@ input that is not the output itself, so `x.add_(x)` is allowed and
 index, scatter's src, index_put_'s values) use assert_no_overlap, which also
 refuses Full. The generated kernels make the TensorIterator check (Note
 [Structured kernels]); hand-written kernels call these functions themselves.
-Meta tensors are never checked, as in PyTorch.
+Meta tensors are not checked (PyTorch's meta kernels do not check either).
+
+What PyTorch lets through (TooHard layouts, and the kernels that check little:
+reductions, mm, triu, softmax) it computes in its own loop order, reading
+elements that it may already have overwritten; ember computes as if every
+input were read first, so the values differ where an element is both read
+and written in different positions. Only the decision to refuse is PyTorch's.
 
 The common case costs two identity tests: tensors on different storages
 never overlap, and a tensor without a storage object yet (`_storage is
@@ -50,6 +56,7 @@ __all__ = [
     "assert_no_partial_overlap",
     "assert_no_overlap",
     "check_tensor_iterator",
+    "same_data",
     "check_copy",
 ]
 

@@ -289,3 +289,16 @@ ALL_ANY = {
 def test_all_any_results_are_bool_or_uint8(case):
     fn = ALL_ANY[case]
     same(lambda t: (fn(t, t.tensor([[1.0, 0.0, 2.0], [3.0, 4.0, 5.0]])),))
+
+
+def test_meta_outputs_that_are_inputs_are_resized():
+    def run(t):
+        b = t.ones(3, device="meta")
+        t.floor_divide(t.ones(2, 3, device="meta"), b, out=b)
+        x = t.ones(2, 3, device="meta")
+        t.var(x, 0, out=x)
+        return b.shape, x.shape
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert tuple(map(tuple, run(ember))) == tuple(map(tuple, run(torch)))

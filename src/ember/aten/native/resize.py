@@ -40,8 +40,9 @@ _RESIZED = (
 
 def check_input_not_resized(out, sizes: tuple) -> None:
     """An out= tensor that is also an input, outside TensorIterator: PyTorch's kernel would
-    resize it before reading it; ember refuses (Note [Resizing out= arguments])."""
-    if out._sizes != sizes:
+    resize it before reading it; ember refuses (Note [Resizing out= arguments]). A meta
+    tensor has nothing to read, and is resized."""
+    if out._sizes != sizes and out.device.type != "meta":
         raise RuntimeError(
             "unsupported operation: the out= tensor is also an input of the operation and would "
             f"be resized from shape {shape_text(out._sizes)} to {shape_text(sizes)} before it "

@@ -25,7 +25,7 @@ def _inside_ember(frame) -> bool:
 
 
 def torch_warn(message: str, source: str, category=UserWarning) -> None:
-    """Warn with ``message``, as TORCH_WARN at ``source`` (e.g. 'aten/src/ATen/native/Resize.cpp:30')."""
+    """Warn with ``message`` as TORCH_WARN at ``source`` ('aten/src/ATen/native/Resize.cpp:30')."""
     frame = sys._getframe(1)
     level = 2  # warnings.warn's stacklevel for the frame calling torch_warn
     while frame.f_back is not None and _inside_ember(frame):

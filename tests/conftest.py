@@ -17,6 +17,8 @@ from oracle import HAVE_TORCH, TORCH_MISSING
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
 
+pytest_plugins = ["pytester"]  # test_oracle.py runs the skip report in a pytest of its own
+
 
 class KeyCarrier:
     """Any object with ``_key_bits`` takes part in dispatch like a tensor."""

@@ -1,4 +1,4 @@
-"""Golden dispatch traces of the seed programs (../shared/examples/*.py), recorded by `ember trace`.
+"""Golden dispatch traces of the seed programs (examples/*.py), recorded by `ember trace`.
 
 Layer: tests (ember.dispatch, ember.tools). Each seed runs in its own process
 under ``ember trace SCRIPT --json FILE`` with EMBER_SHOW_DISPATCH_TRACE=1; the
@@ -21,13 +21,9 @@ import pytest
 
 from ember.tools.render import trace_text, validate
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EMBER = [sys.executable, "-m", "ember.tools.cli"]
 TRACE_LINE = re.compile(r"^ +\[(call|redispatch)\] op=\[.*\], key=\[.*\]$")
-
-pytestmark = pytest.mark.skipif(
-    not EXAMPLES.is_dir(), reason="shared/examples is not beside the repo"
-)
 
 GOLDEN = {
     "01_mm_grad_fn": """\

@@ -4,7 +4,7 @@ Layer: tests (ember.dispatch, ember.tools). Each seed runs in its own process
 under ``ember trace SCRIPT --json FILE`` with EMBER_SHOW_DISPATCH_TRACE=1; the
 JSON must validate against trace.schema.json, its text must be exactly the
 lines the env var printed in the same run (so recording adds no dispatch of its
-own), and the text is compared with the golden copy below (STYLE 9: inline, so
+own), and the text is compared with the golden copy below (docs/style.md, point 9: inline, so
 a change of route reads as a diff).
 """
 

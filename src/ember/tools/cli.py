@@ -295,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     keys.set_defaults(run=cmd_keys)
 
     demo = commands.add_parser(
-        "demo", help="seed 000's mm program in four modes; writes route.html"
+        "demo", help="the mm program of examples/01 in four modes; writes route.html"
     )
     demo.add_argument("--output", "-o", default="route.html", metavar="FILE")
     demo.set_defaults(run=cmd_demo)

@@ -179,3 +179,12 @@ def test_explain_works_for_every_aten_operator(capsys):
             failures.append(f"{name}: exit {code}")
     capsys.readouterr()
     assert failures == []
+
+
+def test_explain_refuses_an_operator_without_a_schema(capsys):
+    with ember.library._scoped_library("cli_noschema", "FRAGMENT") as lib:
+        lib.impl("f", lambda x: x, "CPU")  # an impl without a def: kernels, no schema
+        assert cli.main(["explain", "cli_noschema::f"]) == 2
+    assert capsys.readouterr().err == (
+        "ember: error: operator 'cli_noschema::f' has kernels but no schema: nothing to explain\n"
+    )

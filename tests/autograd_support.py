@@ -12,6 +12,7 @@ import gc
 import importlib
 
 import numpy as np
+from oracle import torch
 
 import ember
 
@@ -117,8 +118,6 @@ def _close(a, b, rtol=1e-6, atol=1e-8) -> None:
 def compare_case(
     fn, arrays, *, noncontiguous=False, second_order=True, structure=True, seed=0
 ) -> None:
-    import torch
-
     e_in = leaves(ember, arrays, noncontiguous=noncontiguous)
     t_in = leaves(torch, arrays, noncontiguous=noncontiguous)
     e_out = [o for o in flat_outputs(fn(ember, *e_in)) if o.requires_grad]

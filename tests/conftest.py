@@ -1,4 +1,4 @@
-"""Shared test helpers.
+"""Shared test helpers, and the end-of-run report of every skipped test.
 
 ``KeyCarrier`` stands in for a tensor wherever a test needs only what the
 dispatcher reads from one: its key set as the raw int ``_key_bits`` (see
@@ -7,10 +7,17 @@ docs/architecture.md, "Key sets on the hot path").
 
 from __future__ import annotations
 
+import os
 import re
+from collections import Counter
+
+import pytest
+from oracle import HAVE_TORCH, TORCH_MISSING
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
+
+pytest_plugins = ["pytester"]  # test_oracle.py runs the skip report in a pytest of its own
 
 
 class KeyCarrier:
@@ -40,3 +47,47 @@ _LOCATION = re.compile(r"registered at \S+?:\d+")
 def normalise(text: str) -> str:
     """Replace every ``registered at FILE:LINE`` (torch .cpp, ember .py, tests) by one placeholder."""
     return _LOCATION.sub("registered at <loc>", text)
+
+
+# -- the skip report -----------------------------------------------------------------------------
+# Every skip is counted and its reason printed at the end of the run, loudly: a skipped test is a
+# test that did not run. The PyTorch oracle's absence is worded several ways by older tests
+# (``needs_torch`` markers, ``importorskip``); they are counted as one reason.
+_TORCH_ABSENT = re.compile(
+    r"torch not installed|could not import 'torch'|\(the PyTorch oracle\) is not installed"
+)
+
+
+def _skip_reason(report) -> str:
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    reason = reason.removeprefix("Skipped: ")
+    return TORCH_MISSING if _TORCH_ABSENT.search(reason) else reason
+
+
+def pytest_configure(config):
+    """CI sets EMBER_REQUIRE_TORCH=1: there the oracle must be present, never skipped."""
+    if os.environ.get("EMBER_REQUIRE_TORCH") == "1" and not HAVE_TORCH:
+        raise pytest.UsageError(f"EMBER_REQUIRE_TORCH=1 but {TORCH_MISSING}")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, list[str]] = {}
+    for report in skipped:
+        reasons.setdefault(_skip_reason(report), []).append(report.nodeid.split("::")[0])
+    write = terminalreporter
+    write.write_sep("!", f"{len(skipped)} tests SKIPPED: they did not run", red=True, bold=True)
+    for reason, files in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        counts = Counter(files)
+        where = ", ".join(f"{name} ({n})" for name, n in counts.most_common(4))
+        more = f", and {len(counts) - 4} more files" if len(counts) > 4 else ""
+        write.write_line(f"{len(files):6d}  {reason}", red=True, bold=True)
+        write.write_line(f"        in {where}{more}")
+    if not HAVE_TORCH:
+        write.write_line(
+            "        install the oracle to run them: .venv/bin/python -m pip install torch==2.13.0"
+            " (`make test` tries this itself)",
+            yellow=True,
+        )

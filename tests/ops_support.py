@@ -8,11 +8,9 @@ dtype, device and values (lists and tuples element by element).
 import warnings
 
 import numpy as np
-import pytest
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _values(t):

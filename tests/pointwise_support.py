@@ -13,12 +13,11 @@ import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember._c10.tensor_impl import make_view
 from ember._ops import ops
 from ember._tensor import Tensor, tensor_from_numpy
-
-torch = pytest.importorskip("torch")
 
 INTEGRAL = ["uint8", "int8", "int16", "int32", "int64"]
 FLOATING = ["float16", "bfloat16", "float32", "float64"]

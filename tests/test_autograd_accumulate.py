@@ -9,10 +9,9 @@ import importlib
 import numpy as np
 import pytest
 from autograd_support import arg_shapes, op_recorder
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _backward_ops(lib, build):

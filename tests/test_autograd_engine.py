@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from autograd_support import cyclic_garbage
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def outcome(program, lib):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracle import torch
 from test_autograd_engine import same
 from test_autograd_ops import CASES, POS
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _functions(t):

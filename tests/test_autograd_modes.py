@@ -8,11 +8,10 @@ import itertools
 import warnings
 
 import pytest
+from oracle import torch
 from test_autograd_engine import same
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _describe(result):

@@ -10,8 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-torch = pytest.importorskip("torch")
-
 ANY = st.floats(-2, 2, allow_nan=False, width=64)
 POS = st.floats(0.5, 2, allow_nan=False, width=64)
 # Distinct values on a 0.001 grid: std's gradients divide by std (its second ones by

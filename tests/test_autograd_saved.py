@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from autograd_support import arg_shapes, cyclic_garbage, op_recorder
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _recorded(lib, program):

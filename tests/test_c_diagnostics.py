@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import CPU_TENSOR_KEYS, KeyCarrier
+from oracle import torch
 
 from ember import _C
 from ember._c10.dispatch_key import DispatchKey, key_name
 from ember.library import _scoped_library
 
-torch = pytest.importorskip("torch")
 TC = torch._C
 ALL = range(int(DispatchKey.EndOfAliasKeys) + 1)
 
@@ -118,8 +118,7 @@ def test_kernel_queries_match_torch():
                     results.append(("RuntimeError", str(error).replace(ns, "NS")))
             return results
 
-    import torch.library as torch_library
-
+    torch_library = torch.library
     from ember import library as ember_library
 
     assert queries(_C, ember_library, "embdiag") == queries(TC, torch_library, "embdiagt")

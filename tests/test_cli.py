@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+import ember
 from ember.tools import cli
 from ember.tools.render import validate
 
-COMMANDS = ["trace", "table", "explain", "keys", "demo"]
+COMMANDS = ["run", "trace", "table", "explain", "keys", "demo"]
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])
@@ -38,7 +39,37 @@ def test_usage_errors_exit_2(capsys):
     assert cli.main(["table", "aten::no_such_op"]) == 2
     assert cli.main(["explain", "aten::no_such_op"]) == 2
     assert cli.main(["trace", "no_such_script.py"]) == 2
-    assert "no operator named aten::no_such_op" in capsys.readouterr().err
+    assert "ember: error: unknown operator 'aten::no_such_op' (operators are named like" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    "typed, message",
+    [
+        ("mm", "unknown operator 'mm'; did you mean aten::mm?"),
+        ("mmm", "unknown operator 'mmm'; did you mean aten::mm?"),
+        ("aten::mmm", "unknown operator 'aten::mmm'; did you mean aten::mm, aten::bmm or aten::mT?"),
+        ("mm.oot", "unknown operator 'mm.oot'; did you mean aten::mm.out or aten::bmm.out?"),
+        ("aten::add", "unknown operator 'aten::add'; did you mean "
+                      "aten::add.Scalar, aten::add.Tensor or aten::add.out?"),
+        ("add", "unknown operator 'add'; did you mean "
+                "aten::add.Scalar, aten::add.Tensor or aten::add.out?"),
+        ("zzzyx", "unknown operator 'zzzyx' (operators are named like aten::mm or aten::add.Tensor)"),
+    ],
+)  # fmt: skip
+def test_unknown_operators_get_suggestions(typed, message, capsys):
+    for command in ("table", "explain"):
+        assert cli.main([command, typed]) == 2
+        assert capsys.readouterr().err == f"ember: error: {message}\n"
+
+
+def test_suggestions_come_from_the_live_tables(capsys):
+    with ember.library._scoped_library("cli_suggest", "DEF") as lib:
+        lib.define("twice(Tensor x) -> Tensor")
+        assert cli.main(["table", "twice"]) == 2
+        assert "did you mean cli_suggest::twice?" in capsys.readouterr().err
+        assert cli.main(["table", "cli_suggest::twice"]) == 0
 
 
 def test_trace_exit_status_and_outputs(tmp_path, capsys):
@@ -148,3 +179,12 @@ def test_explain_works_for_every_aten_operator(capsys):
             failures.append(f"{name}: exit {code}")
     capsys.readouterr()
     assert failures == []
+
+
+def test_explain_refuses_an_operator_without_a_schema(capsys):
+    with ember.library._scoped_library("cli_noschema", "FRAGMENT") as lib:
+        lib.impl("f", lambda x: x, "CPU")  # an impl without a def: kernels, no schema
+        assert cli.main(["explain", "cli_noschema::f"]) == 2
+    assert capsys.readouterr().err == (
+        "ember: error: operator 'cli_noschema::f' has kernels but no schema: nothing to explain\n"
+    )

@@ -381,26 +381,6 @@ def test_get_ctx_outside_fake_impl_and_get_kernel():
     lib._destroy()
 
 
-# -- the seed programs -----------------------------------------------------------------------------
-
-_EXAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "examples"
-
-
-@pytest.mark.skipif(not (_EXAMPLES / "check.py").exists(), reason="shared/examples missing")
-def test_seed_examples_03_04_05_pass():
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, str(_EXAMPLES / "check.py"), "03", "04", "05"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.strip().endswith("3 passed, 0 failed")
-
-
 # -- ember.ops: packets and overloads (facts §8.5) ---------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember._c10.dispatch_key import ALIAS_KEYS, RUNTIME_KEYS, DispatchKey, key_name
 from ember._c10.dispatch_key_set import (
@@ -17,7 +18,6 @@ from ember._c10.dispatch_key_set import (
     is_included_in_alias,
 )
 
-torch = pytest.importorskip("torch")
 C = torch._C
 
 

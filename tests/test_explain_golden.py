@@ -1,8 +1,8 @@
-"""Golden `ember.dispatch.explain` reports: seed 000's mm in the four modes, and a custom
+"""Golden `ember.dispatch.explain` reports: examples/01's mm in the four modes, and a custom
 operator with CPU and CompositeImplicitAutograd kernels (on cpu and on meta).
 
 Layer: tests (ember.dispatch). Paths in ``registered at`` are shortened to the file
-inside ember (or the basename) and line numbers read ``N`` (STYLE 9). The reasons
+inside ember (or the basename) and line numbers read ``N`` (docs/style.md, point 9). The reasons
 come from OperatorEntry's table function (explain_index), checked here against
 the computed table itself.
 """

@@ -9,13 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember._dispatch import trace
 from ember._tensor import Tensor, tensor_from_numpy
 from ember.aten import indexing
-
-torch = pytest.importorskip("torch")
-from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 indexing.install(Tensor)
 
@@ -35,20 +33,25 @@ def _x(shape=(2, 3, 4), device="cpu"):
     return _pair(np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape), device)
 
 
-class _TorchOps(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.ops = []
+def _torch_ops_mode():
+    """A TorchDispatchMode of torch's recording the aten calls (built here: it needs torch)."""
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        name = str(func).removesuffix(".default")
-        if name != "aten.lift_fresh":
-            self.ops.append(name)
-        return func(*args, **(kwargs or {}))
+    class TorchOps(torch.utils._python_dispatch.TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = str(func).removesuffix(".default")
+            if name != "aten.lift_fresh":
+                self.ops.append(name)
+            return func(*args, **(kwargs or {}))
+
+    return TorchOps()
 
 
 def _run_torch(fn):
-    mode = _TorchOps()
+    mode = _torch_ops_mode()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

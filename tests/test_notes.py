@@ -1,4 +1,4 @@
-"""Every `Note [...]` the code cites is written down somewhere (STYLE.md, note 2).
+"""Every `Note [...]` the code cites is written down somewhere (docs/style.md, point 2).
 
 A note is defined where its title stands alone on a line (usually followed by a
 dashed underline, as PyTorch writes them); a citation is any other mention. Notes quoted from

@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ops_support import same_outcome
+from oracle import torch
 
 import ember
 from ember._tensor_ctors import from_numpy, install
-
-torch = pytest.importorskip("torch")
-
-from ops_support import same_outcome  # noqa: E402
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)

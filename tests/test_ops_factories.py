@@ -12,15 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ops_support import _values, outcome, same, same_outcome
+from oracle import torch
 
 import ember
 from ember import random as ember_random
 from ember._tensor_ctors import as_tensor, from_numpy, install, tensor
 from ember.aten.native import at
-
-torch = pytest.importorskip("torch")
-
-from ops_support import _values, outcome, same, same_outcome  # noqa: E402
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)

@@ -10,14 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ops_support import outcome, same_outcome
+from oracle import torch
 
 import ember
 from ember._tensor_ctors import from_numpy, install
 from ember.aten.native import at
-
-torch = pytest.importorskip("torch")
-
-from ops_support import outcome, same_outcome  # noqa: E402
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 install(ember.Tensor)

@@ -9,12 +9,9 @@ The helpers come from test_ops_reduction.py.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_ops_reduction import SETTINGS, compare, compare_meta, pair, strided_pair
-
-torch = pytest.importorskip("torch")
 
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
 DTYPES = ("float32", "float64", "int64")

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracle import torch
 from test_ops_reduction import SETTINGS, compare, compare_meta, pair, strided_pair
 
 import ember
 import ember.nn.functional as F
 from ember.aten.native import at
 
-torch = pytest.importorskip("torch")
 TF = torch.nn.functional
 
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-5}

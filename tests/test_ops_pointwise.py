@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 from pointwise_support import (
     ALL,
     RESIZE_WORKS,
@@ -24,8 +25,6 @@ from pointwise_support import (
 )
 
 from ember._c10.tensor_impl import make_view
-
-torch = pytest.importorskip("torch")
 
 # (name, functional overload, in-place overload, out overload, keyword arguments)
 BINARY = [

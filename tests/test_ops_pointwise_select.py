@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 from pointwise_support import ALL, aten, broadcast_shapes, empty_pair, layouts, pair, run_both
 from pointwise_support import values as random_values
-
-torch = pytest.importorskip("torch")
 
 SCALARS = st.sampled_from([2, -1, 0, 2.5, True, False])
 

@@ -15,8 +15,6 @@ from hypothesis import strategies as st
 from pointwise_support import ALL, RESIZE_WORKS, aten, empty_pair, layouts, pair, run_both, shapes
 from pointwise_support import values as random_values
 
-torch = pytest.importorskip("torch")
-
 # (name, functional overload, in-place overload, out overload, keyword arguments)
 UNARY = [
     ("neg", "default", "default", "out", {}),

@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 import ember
 from ember._tensor import tensor_from_numpy
 from ember.aten.native import at
-
-torch = pytest.importorskip("torch")
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 

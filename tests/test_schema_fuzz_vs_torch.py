@@ -4,18 +4,16 @@ generated schemas, mutations of real ones, token soup, torch.library calls."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from ember._dispatch.schema_parser import parse_schema
-
-torch = pytest.importorskip("torch")
-
-from test_schema_vs_torch import (  # noqa: E402 (after the torch check)
+from oracle import torch
+from test_schema_vs_torch import (
     all_torch_schemas,
     ember_outcome,
     normalise_alias_order,
     schema_differences,
     torch_outcome,
 )
+
+from ember._dispatch.schema_parser import parse_schema
 
 # -- hypothesis: valid schemas built from the grammar -------------------------
 

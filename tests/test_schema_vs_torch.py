@@ -3,11 +3,10 @@
 import re
 
 import pytest
+from oracle import HAVE_TORCH, TORCH_MISSING, needs_torch, torch
 
 from ember._dispatch.schema import Argument, FunctionSchema
 from ember._dispatch.schema_parser import parse_schema
-
-torch = pytest.importorskip("torch")
 
 ALIAS_SETS = re.compile(r"\(([a-z0-9*$|]+)(!?)")
 
@@ -92,14 +91,20 @@ def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
 # (`__torch__.torch.classes.*`) are registered in torch, not in ember; PyTorch
 # itself rejects them when unregistered. `PyObject` is a type only the DTensor ops
 # of torch._inductor use, registered when that package is imported.
-_ALL_TORCH_SCHEMAS = [
-    str(s)
-    for s in torch._C._jit_get_all_schemas()
-    if "__torch__" not in str(s) and "PyObject" not in str(s)
-]
+_ALL_TORCH_SCHEMAS = (
+    [
+        str(s)
+        for s in torch._C._jit_get_all_schemas()
+        if "__torch__" not in str(s) and "PyObject" not in str(s)
+    ]
+    if HAVE_TORCH
+    else []
+)
 
 
 def all_torch_schemas() -> list[str]:
+    if not HAVE_TORCH:
+        pytest.skip(TORCH_MISSING)
     return _ALL_TORCH_SCHEMAS
 
 
@@ -333,9 +338,14 @@ def test_number_conversion_failures_are_runtime_errors_and_torchs_type(text, tor
     assert str(error.value) == theirs
 
 
-@pytest.mark.parametrize(
-    "name", [name for name in dir(torch) if isinstance(getattr(torch, name), torch.dtype)]
+_DTYPE_NAMES = (
+    [name for name in dir(torch) if isinstance(getattr(torch, name), torch.dtype)]
+    if HAVE_TORCH
+    else [pytest.param("float32", marks=needs_torch)]
 )
+
+
+@pytest.mark.parametrize("name", _DTYPE_NAMES)
 def test_every_dtype_name_is_a_scalar_type_default(name):
     text = f"f(ScalarType? x={name}, ScalarType y={name}) -> int"
     status, theirs = torch_outcome(text)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, META, device
@@ -13,8 +14,6 @@ from ember._c10.dispatch_key_set import DispatchKeySet
 from ember._c10.tensor_impl import contiguous_strides, is_contiguous_strides, make_view
 from ember._size import Size
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy, wrap_array
-
-torch = pytest.importorskip("torch")
 
 
 def keys(tensor) -> str:
@@ -197,17 +196,16 @@ class Dispatching(Tensor):
         return NotImplemented
 
 
-class TorchDispatching(torch.Tensor):
-    @classmethod
-    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
-        return NotImplemented
-
-
 class Plain(Tensor):
     pass
 
 
 def test_wrapper_subclass_key_sets_match_torch():
+    class TorchDispatching(torch.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
     ours = Tensor._make_wrapper_subclass(Dispatching, (2, 3), dtype=dtypes.float32)
     theirs = torch.Tensor._make_wrapper_subclass(TorchDispatching, (2, 3), dtype=torch.float32)
     assert keys(ours) == str(torch._C._dispatch_keys(theirs))

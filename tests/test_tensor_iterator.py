@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 @st.composite

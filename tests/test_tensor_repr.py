@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember import _tensor_str
 from ember._c10 import dtypes
@@ -14,7 +15,6 @@ from ember._c10.dtypes import STORABLE_DTYPES
 from ember._c10.tensor_impl import make_view
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy
 
-torch = pytest.importorskip("torch")
 warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
 
 

@@ -1,10 +1,10 @@
-"""Golden dispatch traces of the seed programs (../shared/examples/*.py), recorded by `ember trace`.
+"""Golden dispatch traces of the seed programs (examples/*.py), recorded by `ember trace`.
 
 Layer: tests (ember.dispatch, ember.tools). Each seed runs in its own process
 under ``ember trace SCRIPT --json FILE`` with EMBER_SHOW_DISPATCH_TRACE=1; the
 JSON must validate against trace.schema.json, its text must be exactly the
 lines the env var printed in the same run (so recording adds no dispatch of its
-own), and the text is compared with the golden copy below (STYLE 9: inline, so
+own), and the text is compared with the golden copy below (docs/style.md, point 9: inline, so
 a change of route reads as a diff).
 """
 
@@ -21,13 +21,9 @@ import pytest
 
 from ember.tools.render import trace_text, validate
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EMBER = [sys.executable, "-m", "ember.tools.cli"]
 TRACE_LINE = re.compile(r"^ +\[(call|redispatch)\] op=\[.*\], key=\[.*\]$")
-
-pytestmark = pytest.mark.skipif(
-    not EXAMPLES.is_dir(), reason="shared/examples is not beside the repo"
-)
 
 GOLDEN = {
     "01_mm_grad_fn": """\

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 from ember._c10 import dtypes
 from ember._c10.dtypes import (
@@ -17,9 +18,6 @@ from ember._c10.dtypes import (
 )
 from ember._tensor import empty_tensor
 
-torch = pytest.importorskip("torch")
-from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes  # noqa: E402
-
 warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
 
 
@@ -30,8 +28,8 @@ def to_torch(dt):
 @pytest.fixture(params=[dtypes.float32, dtypes.float64], ids=["default-f32", "default-f64"])
 def default_dtype(request):
     """Run a test under each default dtype, restoring float32 after."""
+    torch.set_default_dtype(to_torch(request.param))  # first: without torch, this skips
     dtypes.set_default_dtype(request.param)
-    torch.set_default_dtype(to_torch(request.param))
     yield request.param
     dtypes.set_default_dtype(dtypes.float32)
     torch.set_default_dtype(torch.float32)
@@ -146,9 +144,10 @@ def test_result_type_of_two_operands_matches_torch(a, b, default_dtype):
 )
 def test_result_type_of_many_operands_matches_torch(operands, default_dtype):
     pairs = [build(operand) for operand in operands]
-    _, expected = elementwise_dtypes(
+    prims = torch._prims_common
+    _, expected = prims.elementwise_dtypes(
         *(theirs for _, theirs in pairs),
-        type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT,
+        type_promotion_kind=prims.ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT,
     )
     assert result_type(*(ours for ours, _ in pairs)).name == str(expected).split(".")[1]
 

@@ -1,20 +1,20 @@
-"""The `ember` command line: trace, table, explain, keys, demo.
+"""The `ember` command line: run, trace, table, explain, keys, demo.
 
 Layer: tools (the only importer of ember.tools). In: argv. Out: text on stdout
 (coloured by rich when the terminal supports it; NO_COLOR is honoured), files
 (--json, --html, route.html), and exit codes scripts can rely on:
 0 ok, 1 the traced script failed, 2 usage (bad arguments, unknown operator).
+`ember run` exits with the script's own status, as `python SCRIPT.py` would.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
-import runpy
 import sys
-import traceback
 
 OK, SCRIPT_FAILED, USAGE = 0, 1, 2
 
@@ -45,26 +45,28 @@ def _usage_error(message: str) -> int:
     return USAGE
 
 
+# -- ember run -------------------------------------------------------------------------------
+def cmd_run(args: argparse.Namespace) -> int:
+    from .run import run_script, torch_is_ember
+
+    if not os.path.isfile(args.script):
+        return _usage_error(f"no such script: {args.script}")
+    with torch_is_ember():
+        return run_script(args.script, args.script_args)
+
+
 # -- ember trace ---------------------------------------------------------------------------
 def cmd_trace(args: argparse.Namespace) -> int:
     import ember
 
+    from .run import run_script, torch_is_ember
+
     if not os.path.isfile(args.script):
         return _usage_error(f"no such script: {args.script}")
-    status = OK
-    saved_argv = sys.argv
-    sys.argv = [args.script, *args.script_args]
     recorded = ember.dispatch.trace()
-    try:
-        with recorded:
-            runpy.run_path(args.script, run_name="__main__")
-    except SystemExit as stop:
-        status = OK if stop.code in (None, 0) else SCRIPT_FAILED
-    except BaseException:  # the script's own failure: report it, keep the partial trace
-        traceback.print_exc()
-        status = SCRIPT_FAILED
-    finally:
-        sys.argv = saved_argv
+    with torch_is_ember(), recorded:  # the partial trace is kept when the script fails
+        status = run_script(args.script, args.script_args, as_given=True)
+    status = OK if status == 0 else SCRIPT_FAILED
     data = recorded.to_dict()
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
@@ -84,13 +86,51 @@ def cmd_trace(args: argparse.Namespace) -> int:
 
 
 # -- ember table -----------------------------------------------------------------------------
-def cmd_table(args: argparse.Namespace) -> int:
-    import ember
+def _unknown_operator(name: str, known: list[str]) -> str:
+    """The usage error for an operator name no table has, with what it was likely meant to be:
+    the name in a namespace (``mm`` -> ``aten::mm``), the overloads of a name given without
+    one (``add`` or ``aten::add`` -> ``aten::add.Tensor``, ...), or close spellings of either."""
+    exact: dict[str, list[str]] = {}  # the name as typed (without the namespace if the user
+    overloads: dict[str, list[str]] = {}  # left it out) -> operators; the same without overload
+    for op in known:
+        short = op if "::" in name else op.partition("::")[2]
+        exact.setdefault(short, []).append(op)
+        if "." in short:
+            overloads.setdefault(short.partition(".")[0], []).append(op)
+
+    def meant(spelling: str) -> list[str]:
+        return exact.get(spelling) or overloads.get(spelling, [])
+
+    guesses = meant(name)
+    if not guesses:
+        close = difflib.get_close_matches(name, list({**exact, **overloads}), n=3, cutoff=0.75)
+        guesses = list(dict.fromkeys(op for match in close for op in meant(match)))
+    message = f"unknown operator '{name}'"
+    if not guesses:
+        return f"{message} (operators are named like aten::mm or aten::add.Tensor)"
+    if len(guesses) > 4:
+        guesses = [*guesses[:4], "..."]
+    listed = " or ".join([", ".join(guesses[:-1]), guesses[-1]] if len(guesses) > 1 else guesses)
+    return f"{message}; did you mean {listed}?"
+
+
+def _find_operator(text: str):
+    """The dispatcher's handle for an operator name as a user types it, or a usage error."""
     from ember._dispatch.dispatcher import dispatcher
 
-    name = args.op.removesuffix(".default")
-    if dispatcher.find_op(name) is None:
-        return _usage_error(f"no operator named {args.op}")
+    name = text.removesuffix(".default")
+    handle = dispatcher.find_op(name)
+    if handle is None:
+        return name, None, _unknown_operator(name, dispatcher.all_op_names())
+    return name, handle, None
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    import ember
+
+    name, _, problem = _find_operator(args.op)
+    if problem:
+        return _usage_error(problem)
     if args.registrations:
         sys.stdout.write(ember._C._dispatch_dump(name))
     else:
@@ -120,13 +160,13 @@ def _placeholder(type_text: str, device: str, requires_grad: bool):
 
 def cmd_explain(args: argparse.Namespace) -> int:
     import ember
-    from ember._dispatch.dispatcher import dispatcher
     from ember._dispatch.schema import NO_DEFAULT
 
-    name = args.op.removesuffix(".default")
-    handle = dispatcher.find_op(name)
-    if handle is None or handle.schema is None:
-        return _usage_error(f"no operator named {args.op}")
+    name, handle, problem = _find_operator(args.op)
+    if problem:
+        return _usage_error(problem)
+    if handle.schema is None:
+        return _usage_error(f"operator '{name}' has kernels but no schema: nothing to explain")
     from .demo import _context
 
     with _context(args.mode):
@@ -203,6 +243,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    run = commands.add_parser(
+        "run",
+        help="run a PyTorch script unchanged, its `import torch` answered by ember",
+        usage="ember run [-h] SCRIPT [ARGS...]",
+        description="Run SCRIPT as `python SCRIPT ARGS...` would, with `import torch`, "
+        "`import torch.X` and `from torch.X import Y` answered by ember (an import hook; the "
+        "script is not rewritten). Exits with the script's own status.",
+    )
+    run.add_argument("script", help="the Python script to run (written for PyTorch)")
+    run.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                     help="arguments passed to the script as sys.argv[1:]")  # fmt: skip
+    run.set_defaults(run=cmd_run)
+
     trace = commands.add_parser(
         "trace",
         help="run a script under ember.dispatch.trace()",
@@ -210,7 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run SCRIPT (arguments after -- go to it) and report every dispatch it made: "
         "the debug-build text by default, a tree with --tree, files with --json / --html.",
     )
-    trace.add_argument("script", help="the Python script to run (with `import ember as torch`)")
+    trace.add_argument(
+        "script", help="the Python script to run (`import torch` is answered by ember)"
+    )
     trace.add_argument("--json", metavar="FILE", help="write the trace as JSON (trace.schema.json)")
     trace.add_argument(
         "--html", metavar="FILE", help="write the route view of every top-level call"
@@ -240,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     keys.set_defaults(run=cmd_keys)
 
     demo = commands.add_parser(
-        "demo", help="seed 000's mm program in four modes; writes route.html"
+        "demo", help="the mm program of examples/01 in four modes; writes route.html"
     )
     demo.add_argument("--output", "-o", default="route.html", metavar="FILE")
     demo.set_defaults(run=cmd_demo)
@@ -254,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         split = argv.index("--")
         argv, script_args = argv[:split], argv[split + 1 :]
     args = build_parser().parse_args(argv)
-    args.script_args = script_args
+    if args.command != "run":
+        args.script_args = script_args
     return args.run(args)
 
 

@@ -1,4 +1,4 @@
-"""`ember demo`: seed 000's mm program under each condition, traced, and its route view.
+"""`ember demo`: the mm program of examples/01_mm_grad_fn.py under each condition, traced, and its route view.
 
 Layer: tools. In: nothing (the program is fixed: a [1, 2] @ [3, 4]^T product,
 the same values every time). Out: for each condition (grad / plain / no_grad /
@@ -34,7 +34,7 @@ def _context(mode: str):
 
 
 def record(mode: str, device: str = "cpu") -> dict:
-    """The trace (JSON form) of seed 000's ``torch.mm(a, b)`` under one condition."""
+    """The trace (JSON form) of examples/01's ``torch.mm(a, b)`` under one condition."""
     import ember
 
     with _context(mode):

@@ -2,8 +2,9 @@
 
 Layer: tools. In: trace dictionaries (ember.dispatch's JSON form, schema
 trace.schema.json), one per condition or per top-level call. Out: route
-dictionaries (the stages of seed 000's diagram: Python binding, operator entry,
-dispatcher, autograd kernel, redispatch, backend kernel, with numbered arrows)
+dictionaries (the stages of "The route of one call" in docs/design.md: Python
+binding, operator entry, dispatcher, autograd kernel, redispatch, backend
+kernel, with numbered arrows)
 and a self-contained page (route_template.html, no network) that draws them,
 plays them one stage at a time and switches between conditions.
 Nothing here is drawn by hand: every fact shown comes from a recorded event.
@@ -82,7 +83,7 @@ def _skipped_reason(event: dict) -> str:
 
 
 def route_of(event: dict) -> dict:
-    """The stages and arrows of one top-level call's route (seed 000's diagram)."""
+    """The stages and arrows of one top-level call's route (docs/design.md's stages)."""
     chain = _chain(event)
     first, last = chain[0], chain[-1]
     stages = [

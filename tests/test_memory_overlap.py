@@ -19,10 +19,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 N = 24  # elements in the shared storage
 PARTIAL = (

@@ -14,10 +14,9 @@ import warnings
 
 import numpy as np
 import pytest
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 
 def _norm(t, out):

@@ -27,6 +27,8 @@ from ._c10.dispatch_key import DispatchKey
 from ._c10.tensor_impl import TensorImpl
 from ._dispatch.dispatcher import SPECIALIZE, RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
+from ._dispatch.python_returns import returns_converter, returns_one_tensor
+from ._tensor import Tensor
 
 __all__ = ["Library", "define", "impl", "fallthrough_kernel"]
 
@@ -79,9 +81,14 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
     passes them straight through; every other call goes through ``to_python``.
     For a plain schema the dispatcher caches a fixed-arity copy of that
     pass-through instead (``specialize``, Note [Kernels specialised per operator]).
+    What the kernel returns is checked against the schema's returns (Note
+    [Results of Python kernels]); a plain Tensor result of a one-Tensor schema
+    passes with one class test.
     """
     entry = None  # the operator's entry, looked up once (it lives as long as this kernel)
     plain = None  # the entry's schema, once known to be plain
+    checked = None  # the schema whose returns ``check`` converts
+    check = _unchecked
 
     def to_python(full_args: tuple) -> tuple[tuple, dict]:
         nonlocal entry, plain
@@ -103,38 +110,64 @@ def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunc
             return tuple(_ops.unwrap_number(a) for a in args), kwargs
         return args, kwargs
 
+    def result_of(result):
+        """The result as PyTorch pushes it (Note [Results of Python kernels])."""
+        nonlocal checked, check
+        schema = entry.schema if entry is not None else None
+        if schema is not checked:
+            check = _unchecked if schema is None else returns_converter(schema, _KERNEL_HOLDER)
+            checked = schema
+        return check(result)
+
     if with_keyset:
 
         def kernel(keyset, *full_args):
             if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-                return fn(keyset, *full_args)
+                return result_of(fn(keyset, *full_args))
             args, kwargs = to_python(full_args)
-            return fn(keyset, *args, **kwargs)
+            return result_of(fn(keyset, *args, **kwargs))
 
         return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
 
     def kernel(*full_args):
         if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-            return fn(*full_args)
+            return result_of(fn(*full_args))
         args, kwargs = to_python(full_args)
-        return fn(*args, **kwargs)
+        return result_of(fn(*args, **kwargs))
 
     def specialize(handle, arity: int):
         """For a plain schema: this adapter with ``arity`` named parameters and no ``*args``."""
         schema = handle.entry.schema
         if schema is None or not schema._plan.is_plain() or not 0 < arity <= 16:
             return None
-        return _plain_adapter_factory(arity)(fn, kernel, handle.entry, schema, TensorImpl), None
+        exact = Tensor if returns_one_tensor(schema) else _NoResultPasses
+        convert = returns_converter(schema, _KERNEL_HOLDER)
+        make = _plain_adapter_factory(arity)
+        return make(fn, kernel, handle.entry, schema, TensorImpl, exact, convert), None
 
     setattr(kernel, SPECIALIZE, specialize)  # Note [Kernels specialised per operator]
     return KernelFunction(kernel, name=getattr(fn, "__qualname__", ""))
 
 
+_KERNEL_HOLDER = "PythonKernelHolder"
+
+
+def _unchecked(result):
+    return result
+
+
+class _NoResultPasses:
+    """No result's class: with it the adapter converts every result."""
+
+
 _PLAIN_ADAPTER_SOURCE = """
-def make(fn, generic, entry, schema, T):
+def make(fn, generic, entry, schema, T, exact, convert):
     def kernel({params}):
         if entry.schema is schema and not ({wrapped}):
-            return fn({params})
+            result = fn({params})
+            if result.__class__ is exact:
+                return result
+            return convert(result)
         return generic({params})
 
     return kernel
@@ -158,11 +191,14 @@ def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:
 
     def fallback(handle, keyset, *full_args):
         op = _ops.overload_for_handle(handle)
-        args, kwargs = handle.schema.python_kernel_args(list(full_args))
+        schema = handle.schema
+        args, kwargs = schema.python_kernel_args(list(full_args))
         args = tuple(_ops.unwrap_number(value) for value in args)
         if with_keyset:
-            return fn(keyset, op, *args, **kwargs)
-        return fn(op, *args, **kwargs)
+            result = fn(keyset, op, *args, **kwargs)
+        else:
+            result = fn(op, *args, **kwargs)
+        return returns_converter(schema, _KERNEL_HOLDER)(result)
 
     return fallback
 

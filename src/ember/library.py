@@ -6,8 +6,9 @@ In: schema strings, Python kernels, key names. Out: registrations in the
 dispatcher, each kept as a handle so that ``_destroy()`` (or garbage
 collection) undoes exactly what the library did (facts §10.1, errors §5.5-5.10).
 
-User kernels get PyTorch's Python-kernel arguments (facts §8.6) through an
-adapter; see Note [Dispatcher calling convention] in docs/architecture.md.
+User kernels get PyTorch's Python-kernel arguments (facts §8.6) through the
+adapter of _library/python_kernel.py; see Note [Dispatcher calling convention]
+in docs/architecture.md.
 Only the parts of §10.2 that registration needs live here; register_fake,
 register_autograd, custom_op and opcheck belong to the custom-op layer.
 """
@@ -19,16 +20,14 @@ import functools
 import os
 import sys
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from . import _ops
 from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
 from ._c10.dispatch_key import DispatchKey
-from ._c10.tensor_impl import TensorImpl
-from ._dispatch.dispatcher import SPECIALIZE, RegistrationHandle, dispatcher
+from ._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
-from ._dispatch.python_returns import returns_converter, returns_one_tensor
-from ._tensor import Tensor
+from ._library.python_kernel import python_fallback, python_kernel
 
 __all__ = ["Library", "define", "impl", "fallthrough_kernel"]
 
@@ -59,148 +58,6 @@ def _user_frame_debug() -> str:
     if frame is None:
         frame = sys._getframe(1)
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
-
-
-def _has_wrapped_number(values) -> bool:
-    """Some value is a wrapped number (boxing to Python turns it back into the number)."""
-    for value in values:
-        if isinstance(value, TensorImpl):  # every tensor has the slot: no getattr needed
-            if value._is_wrapped_number:
-                return True
-        elif getattr(value, "_is_wrapped_number", False):
-            return True
-    return False
-
-
-def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
-    """Adapt a user kernel to ember's full-argument convention (facts §8.6).
-
-    Once the operator's schema is known to be plain (no defaults, keyword-only
-    arguments or varargs: ``BindPlan.is_plain``), Python kernel arguments are
-    the full list itself, so a call whose arguments hold no wrapped number
-    passes them straight through; every other call goes through ``to_python``.
-    For a plain schema the dispatcher caches a fixed-arity copy of that
-    pass-through instead (``specialize``, Note [Kernels specialised per operator]).
-    What the kernel returns is checked against the schema's returns (Note
-    [Results of Python kernels]); a plain Tensor result of a one-Tensor schema
-    passes with one class test.
-    """
-    entry = None  # the operator's entry, looked up once (it lives as long as this kernel)
-    plain = None  # the entry's schema, once known to be plain
-    checked = None  # the schema whose returns ``check`` converts
-    check = _unchecked
-
-    def to_python(full_args: tuple) -> tuple[tuple, dict]:
-        nonlocal entry, plain
-        if entry is None:
-            handle = dispatcher.find_op(qualname)
-            if handle is None:
-                return full_args, {}
-            entry = handle.entry
-        schema = entry.schema
-        if schema is None:
-            return full_args, {}
-        if schema is plain:  # nothing to drop or move to kwargs: args as they are
-            args, kwargs = full_args, {}
-        else:
-            args, kwargs = schema.python_kernel_args(list(full_args))
-            if schema._plan.is_plain():
-                plain = schema
-        if _has_wrapped_number(args):
-            return tuple(_ops.unwrap_number(a) for a in args), kwargs
-        return args, kwargs
-
-    def result_of(result):
-        """The result as PyTorch pushes it (Note [Results of Python kernels])."""
-        nonlocal checked, check
-        schema = entry.schema if entry is not None else None
-        if schema is not checked:
-            check = _unchecked if schema is None else returns_converter(schema, _KERNEL_HOLDER)
-            checked = schema
-        return check(result)
-
-    if with_keyset:
-
-        def kernel(keyset, *full_args):
-            if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-                return result_of(fn(keyset, *full_args))
-            args, kwargs = to_python(full_args)
-            return result_of(fn(keyset, *args, **kwargs))
-
-        return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
-
-    def kernel(*full_args):
-        if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-            return result_of(fn(*full_args))
-        args, kwargs = to_python(full_args)
-        return result_of(fn(*args, **kwargs))
-
-    def specialize(handle, arity: int):
-        """For a plain schema: this adapter with ``arity`` named parameters and no ``*args``."""
-        schema = handle.entry.schema
-        if schema is None or not schema._plan.is_plain() or not 0 < arity <= 16:
-            return None
-        exact = Tensor if returns_one_tensor(schema) else _NoResultPasses
-        convert = returns_converter(schema, _KERNEL_HOLDER)
-        make = _plain_adapter_factory(arity)
-        return make(fn, kernel, handle.entry, schema, TensorImpl, exact, convert), None
-
-    setattr(kernel, SPECIALIZE, specialize)  # Note [Kernels specialised per operator]
-    return KernelFunction(kernel, name=getattr(fn, "__qualname__", ""))
-
-
-_KERNEL_HOLDER = "PythonKernelHolder"
-
-
-def _unchecked(result):
-    return result
-
-
-class _NoResultPasses:
-    """No result's class: with it the adapter converts every result."""
-
-
-_PLAIN_ADAPTER_SOURCE = """
-def make(fn, generic, entry, schema, T, exact, convert):
-    def kernel({params}):
-        if entry.schema is schema and not ({wrapped}):
-            result = fn({params})
-            if result.__class__ is exact:
-                return result
-            return convert(result)
-        return generic({params})
-
-    return kernel
-"""
-
-
-@functools.cache
-def _plain_adapter_factory(arity: int):
-    """The Python-kernel adapter of a plain schema of ``arity`` arguments, as source."""
-    names = [f"a{i}" for i in range(arity)]
-    wrapped = [f"({a}._is_wrapped_number if isinstance({a}, T) "
-               f"else getattr({a}, '_is_wrapped_number', False))" for a in names]  # fmt: skip
-    source = _PLAIN_ADAPTER_SOURCE.format(params=", ".join(names), wrapped=" or ".join(wrapped))
-    namespace: dict = {}
-    exec(source, namespace)
-    return namespace["make"]
-
-
-def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:
-    """Adapt a user fallback ``fn(op, *args, **kwargs)`` to the boxed convention."""
-
-    def fallback(handle, keyset, *full_args):
-        op = _ops.overload_for_handle(handle)
-        schema = handle.schema
-        args, kwargs = schema.python_kernel_args(list(full_args))
-        args = tuple(_ops.unwrap_number(value) for value in args)
-        if with_keyset:
-            result = fn(keyset, op, *args, **kwargs)
-        else:
-            result = fn(op, *args, **kwargs)
-        return returns_converter(schema, _KERNEL_HOLDER)(result)
-
-    return fallback
 
 
 class _LibraryState:
@@ -367,7 +224,7 @@ class Library:
         if fn is fallthrough_kernel:
             kernel = make_fallthrough(self._debug)
         else:
-            kernel = _python_kernel(qualname, fn, with_keyset)
+            kernel = python_kernel(qualname, fn, with_keyset)
             kernel.debug = self._debug
         self._state.handles.append(dispatcher.register_impl(qualname, dispatch, kernel))
         _impls.add(key)
@@ -391,7 +248,7 @@ class Library:
             kernel = make_fallthrough(self._debug)
         else:
             kernel = KernelFunction(
-                _python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
+                python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
             )
         self._state.handles.append(dispatcher.register_fallback(key, kernel))
 

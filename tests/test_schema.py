@@ -107,13 +107,23 @@ def test_unnamed_schema():
          "\nunknown type specifier. Common valid schema types include Tensor, SymInt, int, float, "
          "bool, Scalar; for a full list, please see https://github.com/pytorch/pytorch/blob/main/"
          "aten/src/ATen/native/README.md#func :\nf(Dimname x) -> int\n  ~~~~~~~ <--- HERE\n"),
-        ("f(complex x=1) -> int", "stod"),
     ],
 )  # fmt: skip
 def test_parse_errors(text, message):
     with pytest.raises(RuntimeError) as error:
         parse_schema(text)
+    assert type(error.value) is RuntimeError  # torch raises no subclass
     assert str(error.value) == message
+
+
+def test_number_conversion_errors_are_torchs_plain_types():
+    """std::stod's invalid_argument is a ValueError, out_of_range an IndexError."""
+    with pytest.raises(ValueError) as error:
+        parse_schema("f(complex x=1) -> int")
+    assert type(error.value) is ValueError and str(error.value) == "stod"
+    with pytest.raises(IndexError) as error:
+        parse_schema("f(int x=99999999999999999999) -> int")
+    assert type(error.value) is IndexError and str(error.value) == "stoll"
 
 
 def test_dispatch_arguments():

@@ -104,7 +104,7 @@ def test_generated_schemas_match_torch(text):
         assert schema_differences(parse_schema(text), theirs) == []
     else:
         error, mine = ember_outcome(text)
-        assert error != "ok", theirs
+        assert error == status, theirs
         assert normalise_alias_order(mine) == normalise_alias_order(theirs)
 
 
@@ -148,9 +148,10 @@ def test_mutated_schemas_fail_like_torch(text):
     status, theirs = torch_outcome(text)
     try:
         mine = parse_schema(text)
-    except RuntimeError as error:
+    except (RuntimeError, ValueError, IndexError) as error:
         assert status != "ok", f"torch accepts: {theirs}"
-        if "é" not in text:
+        if "é" not in text:  # torch fails to decode its own error report there
+            assert type(error).__name__ == status, (status, theirs)
             assert normalise_alias_order(str(error)) == normalise_alias_order(theirs)
         return
     assert status == "ok", f"torch rejects: {theirs}"
@@ -258,5 +259,5 @@ def test_token_soup_behaves_like_torch(tokens, open_call):
         assert error == "ok", mine
         assert schema_differences(mine, theirs) == []
     else:
-        assert error != "ok", theirs
+        assert error == status, theirs
         assert normalise_alias_order(mine) == normalise_alias_order(theirs)

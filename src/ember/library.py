@@ -16,18 +16,20 @@ register_autograd, custom_op and opcheck belong to the custom-op layer.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import sys
 import weakref
-from collections.abc import Sequence
 
-from . import _ops
+from . import _C, _ops
 from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
 from ._c10.dispatch_key import DispatchKey
 from ._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
+from ._dispatch.schema_parser import parse_name
 from ._library.python_kernel import python_fallback, python_kernel
+from ._library.schema_tags import validate_inplace_schema, validate_out_schema
 
 __all__ = ["Library", "define", "impl", "fallthrough_kernel"]
 
@@ -43,6 +45,34 @@ _KIND_NAMES = {
     "FRAGMENT": "TORCH_LIBRARY_FRAGMENT",
     "IMPL": "TORCH_LIBRARY_IMPL",
 }
+
+
+# pybind11's refusal of torch._C._dispatch_library's arguments; the arguments follow.
+_DISPATCH_LIBRARY_SIGNATURE = (
+    "_dispatch_library(): incompatible function arguments. The following argument types are "
+    "supported:\n    1. (kind: str, name: str, dispatch: str, file: str = '/dev/null', linenum: "
+    "typing.SupportsInt | typing.SupportsIndex = 0) -> torch._C._DispatchModule\n\nInvoked with: "
+)
+
+
+# pybind11's refusal of _DispatchModule.impl's arguments; the arguments follow.
+_IMPL_SIGNATURE = (
+    "impl(): incompatible function arguments. The following argument types are supported:\n"
+    "    1. (self: object, name: str, dispatch: c10::DispatchKey, func: object, with_keyset: "
+    "bool = False) -> None\n\nInvoked with: "
+)
+
+
+def _loads_as_pybind_bool(value) -> bool:
+    """pybind11's bool caster (with conversion): None, or anything whose type has __bool__."""
+    if value is None or value is True or value is False:
+        return True
+    if not hasattr(type(value), "__bool__"):
+        return False
+    try:
+        return bool(value) in (True, False)
+    except Exception:  # noqa: BLE001 - a __bool__ that raises does not load
+        return False
 
 
 def fallthrough_kernel():
@@ -88,10 +118,16 @@ class Library:
             raise ValueError(
                 f"{ns} is a reserved namespace. Please try creating a library with another name."
             )
-        self._debug = _user_frame_debug()
-        self._context = f"(Error occurred while processing {_KIND_NAMES[kind]} block at {self._debug[len('registered at ') :]})"
-        if dispatch_key:
-            parse_dispatch_key(dispatch_key)
+        if not (isinstance(ns, str) and isinstance(dispatch_key, str)):
+            caller = sys._getframe(1)
+            invoked = (kind, ns, dispatch_key, caller.f_code.co_filename, caller.f_lineno)
+            raise TypeError(_DISPATCH_LIBRARY_SIGNATURE + ", ".join(map(repr, invoked)))
+        self.kind = kind
+        self._set_debug(_user_frame_debug())
+        # The block's own key; Undefined (CatchAll) is no key, as in c10's Library.
+        self._key = parse_dispatch_key(dispatch_key) if dispatch_key else None
+        if self._key == DispatchKey.Undefined:
+            self._key = None
         self._state = _LibraryState()
         if kind == "DEF":
             self._state.handles.append(dispatcher.register_library(ns, self._debug))
@@ -104,7 +140,7 @@ class Library:
                     "defines operators for a distinct namespace!) Did you mean to use "
                     f"TORCH_LIBRARY_IMPL instead?  {self._context}"
                 )
-            if dispatch_key:
+            if self._key is not None:
                 self._state.destroy()
                 raise RuntimeError(
                     '!dispatch_key_.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
@@ -120,6 +156,14 @@ class Library:
     def __repr__(self) -> str:
         return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
 
+    def _set_debug(self, debug: str) -> None:
+        """Where this block is ``registered at``, and the error context that names it."""
+        self._debug = debug
+        where = debug[len("registered at ") :]
+        self._context = (
+            f"(Error occurred while processing {_KIND_NAMES[self.kind]} block at {where})"
+        )
+
     @property
     def _op_defs(self) -> set[str]:
         return self._state.op_defs
@@ -134,22 +178,33 @@ class Library:
 
     # -- define ---------------------------------------------------------------
     def define(self, schema: str, alias_analysis: str = "", *, tags=()) -> str:
-        """Define an operator in this library's namespace; returns its name (facts §10.1)."""
+        """Define an operator in this library's namespace; returns its name (facts §10.1).
+
+        Tags are strings (ember's torch.Tag); one tag alone needs no tuple. A schema
+        tagged ``out`` or ``inplace`` must have that shape (_library/schema_tags.py).
+        """
         if alias_analysis not in ("", "FROM_SCHEMA", "CONSERVATIVE"):
             raise RuntimeError(f"Invalid alias_analysis type {alias_analysis}")
         self._check_alive()
-        if not isinstance(tags, Sequence) or isinstance(tags, str):
+        if isinstance(tags, str):
             tags = (tags,)
-        name = schema.split("(")[0]
+        parsed = None
+        if "out" in tags:  # a tags value that is no collection fails here, as in torch
+            parsed = parse_schema(schema)
+            validate_out_schema(parsed)
+        if "inplace" in tags:
+            parsed = parsed or parse_schema(schema)
+            validate_inplace_schema(parsed)
+        parsed = parsed or parse_schema(schema)
         if self.kind == "IMPL":
             raise RuntimeError(
-                f'def("{name}"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  '
-                "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
-                f"namespace.  {self._context}"
+                f'def("{parsed.qualified_name}"): Cannot define an operator inside of a '
+                "TORCH_LIBRARY_IMPL block.  All def()s should be placed in the (unique) "
+                f"TORCH_LIBRARY block for their namespace.  {self._context}"
             )
-        parsed = parse_schema(schema)
-        if "::" in name:
-            ns = name.split("::")[0]
+        written = parsed.name  # as the schema spells it, with or without a namespace
+        if "::" in written:
+            ns = written.split("::")[0]
             if ns != self.ns:
                 raise RuntimeError(
                     f"Explicitly provided namespace ({ns}) in schema string does not match "
@@ -158,16 +213,16 @@ class Library:
                     "namespace (and consider deleting the namespace from your schema string.)  "
                     + self._context
                 )
-        else:
-            parsed = parse_schema(f"{self.ns}::{schema}")
+        else:  # FunctionSchema::setNamespaceIfNotSet: any namespace string is taken as it is
+            parsed = dataclasses.replace(parsed, name=f"{self.ns}::{written}")
         self._state.handles.append(
             dispatcher.register_def(parsed, self._debug, alias_analysis, tuple(tags))
         )
         qualname = parsed.qualified_name
         self._state.op_defs.add(qualname)
         _defs.add(qualname)
-        _ops.refresh_packet(self.ns, parsed.name.split("::")[1])
-        return name.split(".")[0]
+        _ops.refresh_packet(self.ns, parsed.name.split("::", 1)[1])
+        return written
 
     # -- impl -----------------------------------------------------------------
     def _resolve_op_name(self, op_name, api_name: str) -> str:
@@ -200,19 +255,25 @@ class Library:
                 f"and {self.ns} namespace."
             )
         qualname = name if "::" in name else f"{self.ns}::{name}"
-        if dispatch_key == "Meta":
-            handle = dispatcher.find_op(qualname)
-            if handle is not None and handle.entry.has_kernel_for_key(
-                DispatchKey.CompositeImplicitAutograd
-            ):
-                raise RuntimeError(
-                    f"We should not register a meta kernel directly to the operator '{name}', "
-                    "because it has a CompositeImplicitAutograd kernel in core. Instead we should "
-                    "let the operator decompose, and ensure that we have meta kernels for the base "
-                    "ops that it decomposes into."
-                )
+        if dispatch_key == "Meta" and _C._dispatch_has_kernel_for_dispatch_key(
+            qualname, "CompositeImplicitAutograd"
+        ):  # an operator that does not exist fails here (as register_fake on one does)
+            raise RuntimeError(
+                f"We should not register a meta kernel directly to the operator '{name}', "
+                "because it has a CompositeImplicitAutograd kernel in core. Instead we should "
+                "let the operator decompose, and ensure that we have meta kernels for the base "
+                "ops that it decomposes into."
+            )
         self._check_alive()
         dispatch = parse_dispatch_key(dispatch_key or "CompositeImplicitAutograd")
+        if not _loads_as_pybind_bool(with_keyset):
+            invoked = (f"<torch._C._DispatchModule object at {hex(id(self._state))}>", repr(name),
+                       repr(dispatch_key or "CompositeImplicitAutograd"), repr(fn),
+                       repr(with_keyset))  # fmt: skip
+            raise TypeError(_IMPL_SIGNATURE + ", ".join(invoked))
+        if dispatch == DispatchKey.Undefined:  # CatchAll: the block's key, else CIA
+            dispatch = self._key if self._key is not None else DispatchKey.CompositeImplicitAutograd
+        parse_name(name)  # _parseNameForLib: a malformed name is a parse error
         if "::" in name and name.split("::")[0] != self.ns:
             raise RuntimeError(
                 f'impl("{name}", ...): Explicitly provided namespace ({name.split("::")[0]}) in '
@@ -220,6 +281,14 @@ class Library:
                 f"block ({self.ns}).  Move this definition to the {_KIND_NAMES[self.kind]} block "
                 "corresponding to this namespace (and consider deleting the namespace from your "
                 f"schema string.)  {self._context}"
+            )
+        if self._key is not None and dispatch != self._key:
+            block = _KIND_NAMES[self.kind]
+            raise RuntimeError(
+                f'impl("{name}", ...): Explicitly provided dispatch key ({dispatch.name}) is '
+                f"inconsistent with the dispatch key of the enclosing {block} block "
+                f"({self._key.name}).  Please declare a separate {block} block for this dispatch "
+                f"key and move your impl() there.  {self._context}"
             )
         if fn is fallthrough_kernel:
             kernel = make_fallthrough(self._debug)
@@ -244,6 +313,11 @@ class Library:
             raise AssertionError("dispatch_key must not be empty for fallback")
         self._check_alive()
         key = parse_dispatch_key(dispatch_key)
+        if key == DispatchKey.Undefined:  # CatchAll: no key to fall back at
+            raise RuntimeError(
+                'dispatch_key.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/'
+                'src/ATen/core/library.cpp":293, please report a bug to PyTorch. ' + self._context
+            )
         if fn is fallthrough_kernel:
             kernel = make_fallthrough(self._debug)
         else:
@@ -278,6 +352,15 @@ def _parse_namespace(qualname: str) -> tuple[str, str]:
     return splits[0], splits[1]
 
 
+def _fragment_library(namespace: str, line: int, source: str = __file__) -> Library:
+    """A FRAGMENT library of torch.library's own, kept alive forever; it is ``registered
+    at`` the line of ``source`` that asked for it, as PyTorch's are at torch/library.py."""
+    lib = Library(namespace, "FRAGMENT")
+    lib._set_debug(f"registered at {source}:{line}")
+    _keep_alive.append(lib)
+    return lib
+
+
 @functools.singledispatch
 def define(qualname, schema, *, lib=None, tags=()):
     """Define ``qualname`` with a nameless schema ``(Tensor x) -> Tensor``."""
@@ -287,8 +370,7 @@ def define(qualname, schema, *, lib=None, tags=()):
         )
     namespace, name = _parse_namespace(qualname)
     if lib is None:
-        lib = Library(namespace, "FRAGMENT")
-        _keep_alive.append(lib)
+        lib = _fragment_library(namespace, sys._getframe(0).f_lineno)
     if not (schema.startswith("(") and ") -> " in schema):
         raise ValueError(
             "define(qualname, schema, ...): expected schema to look like e.g. "
@@ -328,8 +410,7 @@ def impl(qualname, types, func=None, *, lib=None):
         namespace, _ = _parse_namespace(qualname)
         use_lib = lib
         if use_lib is None:
-            use_lib = Library(namespace, "FRAGMENT")
-            _keep_alive.append(use_lib)
+            use_lib = _fragment_library(namespace, sys._getframe(0).f_lineno)
         for key in sorted(keys):
             use_lib.impl(qualname, func, key)
 

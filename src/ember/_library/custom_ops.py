@@ -39,7 +39,7 @@ def _library_allowing_overwrite(namespace: str, name: str):
     if previous is not None:
         previous._destroy()
     lib = library.Library(namespace, "FRAGMENT")
-    lib._debug = f"registered at {__file__}:{sys._getframe(0).f_lineno}"
+    lib._set_debug(f"registered at {__file__}:{sys._getframe(0).f_lineno}")
     _LIBRARIES[qualname] = lib
     return lib
 

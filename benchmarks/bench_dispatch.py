@@ -5,15 +5,25 @@ tensor: no autograd key, so exactly one dispatch), against calling the kernel
 directly. Also shown: the same op on ordinary CPU tensors, which pass through
 the autograd fallback and one redispatch, and PyTorch's own dispatch of a
 Python kernel for reference when torch is installed.
+
+Then the read every call makes first, this thread's state (Note [Thread state
+per OS thread]): ember's ``per_thread.state`` (a ``threading.local``) beside the
+ways considered instead: a ContextVar's ``get`` (faster, but not per OS thread:
+copied contexts carry the caller's state into workers), a ContextVar checked
+against the thread's id, and a dict keyed by the thread's id. Each figure is
+the read plus one slot read, minus the same slot read on a plain global.
 """
 
 from __future__ import annotations
 
+import contextvars
+import threading
 import time
 import timeit
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
+from ember._c10.thread_state import ThreadState, per_thread
 from ember._dispatch.dispatcher import dispatcher
 from ember.library import Library
 
@@ -38,6 +48,51 @@ def best_ns(stmt: str, number: int = NUMBER, **names) -> float:
     return min(runs) / number * 1e9
 
 
+def _state_readers() -> dict:
+    """One function per way of reaching this thread's ThreadState, each reading a slot."""
+    plain = ThreadState()
+    variable: contextvars.ContextVar = contextvars.ContextVar("bench_thread_state")
+    variable.set(plain)
+    get, ident = variable.get, threading.get_ident
+    owner = ident()
+    by_thread = {owner: plain}
+
+    def global_object():
+        return plain.included
+
+    def thread_local():  # what the dispatcher does
+        return per_thread.state.included
+
+    def context_variable():
+        return get().included
+
+    def context_variable_checked():
+        state = get()
+        if owner != ident():
+            raise LookupError
+        return state.included
+
+    def dict_by_thread_id():
+        return by_thread[ident()].included
+
+    return {
+        "plain global (baseline)": global_object,
+        "threading.local (ember)": thread_local,
+        "ContextVar.get (not per thread)": context_variable,
+        "ContextVar + thread id check": context_variable_checked,
+        "dict keyed by thread id": dict_by_thread_id,
+    }
+
+
+def thread_state_reads() -> None:
+    readers = _state_readers()
+    times = {name: best_ns("fn()", fn=fn) for name, fn in readers.items()}
+    base = times.pop("plain global (baseline)")
+    print("this thread's state, per read (beyond a plain global's slot read)")
+    for name, ns in times.items():
+        print(f"  {name:34s} {ns - base:6.0f} ns")
+
+
 def main() -> None:
     lib = Library("benchdispatch", "DEF")
     lib.define("noop(Tensor a, Tensor b) -> ()")
@@ -53,6 +108,7 @@ def main() -> None:
     print(f"one dispatch (key set+lookup+call) {one:8.0f} ns   {one / direct:5.1f}x direct")
     print(f"  of which dispatch overhead       {one - direct:8.0f} ns")
     print(f"autograd fallback + redispatch     {two:8.0f} ns   {two / direct:5.1f}x direct")
+    thread_state_reads()
     try:
         import torch
     except ImportError:

@@ -111,7 +111,7 @@ def test_registration_while_dispatching_is_consistent():
 
 
 def test_thread_state_is_per_thread_and_shared_by_contexts_within_one():
-    """Note [Thread state in a context variable]: a new thread starts from the defaults
+    """Note [Thread state per OS thread]: a new thread starts from the defaults
     whatever its parent has set; contexts copied inside one thread (asyncio tasks,
     copy_context().run) see and change that thread's one state, as thread-local
     storage would give them."""

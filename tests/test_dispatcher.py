@@ -83,7 +83,7 @@ def test_keyset_received_by_with_keyset_kernels_matches_torch():
 
 
 def test_dispatch_arguments_or_lists_and_skip_none():
-    ours, _, ns = fresh("bar(Tensor?[] xs, Tensor? y) -> Tensor")
+    ours, _, ns = fresh("bar(Tensor?[] xs, Tensor? y) -> Any")
     ours.impl("bar", lambda ks, xs, y: ("meta", str(ks)), "Meta", with_keyset=True)
     ours.impl("bar", lambda ks, xs, y: ("cpu", str(ks)), "CPU", with_keyset=True)
     bar = getattr(ops, ns).bar
@@ -155,7 +155,7 @@ def test_redispatch_uses_keyset_as_is_and_fallthrough_asserts_like_torch():
 
 
 def test_tls_include_adds_a_key_and_exclude_removes_it():
-    ours, _, ns = fresh("h(Tensor x) -> Tensor")
+    ours, _, ns = fresh("h(Tensor x) -> Any")
     ours.impl("h", lambda ks, x: ("tracer", str(ks)), "Tracer", with_keyset=True)
     ours.impl("h", lambda ks, x: ("cpu", str(ks)), "CPU", with_keyset=True)
     h = getattr(ops, ns).h
@@ -181,7 +181,7 @@ def test_op_level_fallthrough_is_masked_out_per_backend():
 
 
 def test_raw_keyset_kernel_and_handle_call_redispatch():
-    ours, _, ns = fresh("r(Tensor x, int n=2) -> Tensor")
+    ours, _, ns = fresh("r(Tensor x, int n=2) -> Any")
     seen = []
 
     def autograd_raw(bits, x, n):
@@ -197,7 +197,7 @@ def test_raw_keyset_kernel_and_handle_call_redispatch():
 
 
 def test_registration_invalidates_cached_kernels():
-    ours, _, ns = fresh("c(Tensor x) -> Tensor")
+    ours, _, ns = fresh("c(Tensor x) -> Any")
     ours.impl("c", lambda x: "old", "CPU")
     c = getattr(ops, ns).c
     assert c(CPU) == "old"
@@ -232,7 +232,7 @@ def test_user_fallback_gets_opoverload_and_python_arguments():
 
 
 def test_builtin_fallback_can_be_overridden_and_restored():
-    ours, _, ns = fresh("o(Tensor x) -> Tensor")
+    ours, _, ns = fresh("o(Tensor x) -> Any")
     ours.impl("o", lambda x: "cpu", "CPU")
     seen = []
 
@@ -254,7 +254,7 @@ def test_builtin_fallback_can_be_overridden_and_restored():
 
 
 def test_trace_prints_calls_and_redispatches_with_nesting(capsys):
-    ours, _, ns = fresh("t(Tensor x) -> Tensor")
+    ours, _, ns = fresh("t(Tensor x) -> Any")
     ours.impl("t", lambda x: "cpu", "CPU")
     trace.set_show_dispatch_trace(True)
     try:
@@ -270,7 +270,7 @@ def test_trace_prints_calls_and_redispatches_with_nesting(capsys):
 
 
 def test_trace_listener_sees_labels_and_depth():
-    ours, _, ns = fresh("l(Tensor x) -> Tensor")
+    ours, _, ns = fresh("l(Tensor x) -> Any")
     ours.impl("l", lambda x: "cpu", "CPU")
     events = []
     remove = trace.add_listener(lambda label, op, bits, depth: events.append((label, op, depth)))

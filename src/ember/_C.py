@@ -20,6 +20,7 @@ from ._c10.dispatch_key_set import (
     raw_table_index,
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
+from ._dispatch.schema_parser import parse_name
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema
@@ -166,19 +167,20 @@ _IncludeDispatchKeyGuard = _tls.IncludeDispatchKeyGuard
 
 
 def _find_op_or_throw(name: str) -> OperatorHandle:
-    handle = dispatcher.find_op(name)
+    # torch::jit::parseName: a malformed name is a parse error; blanks around it are dropped
+    handle = dispatcher.find_op(parse_name(name))
     if handle is None:
         raise RuntimeError(f"operator {name} does not exist")
     return handle
 
 
 def _dispatch_dump(name: str) -> str:
-    handle = dispatcher.find_op(name)
+    handle = dispatcher.find_op(parse_name(name))
     return "" if handle is None else handle.entry.dump()
 
 
 def _dispatch_dump_table(name: str) -> str:
-    handle = dispatcher.find_op(name)
+    handle = dispatcher.find_op(parse_name(name))
     return "" if handle is None else handle.entry.dump_table()
 
 

@@ -18,6 +18,7 @@ import types
 
 from ._c10.dispatch_key_set import DispatchKeySet
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
+from ._dispatch.python_returns import PYBIND_TYPE_ERROR
 
 
 def _is_view(schema) -> bool:
@@ -80,21 +81,25 @@ class OpOverload:
         return self._op
 
     def __call__(self, /, *args, **kwargs):
-        if not kwargs:
-            if len(args) == 1:
-                if type(args[0]) is self._exact_one:
-                    return self._op.call(args[0])
-            elif len(args) == self._exact_arity:
-                for value, kind in zip(args, self._exact_types):
-                    if type(value) is not kind:
-                        break
-                else:
-                    return self._op.call(*args)
         try:
-            full = self._schema.bind(args, kwargs)
-        except RuntimeError:
-            full = self._bind_numbers_as_tensors(args, kwargs)
-        return self._op.call(*full)
+            if not kwargs:
+                if len(args) == 1:
+                    if type(args[0]) is self._exact_one:
+                        return self._op.call(args[0])
+                elif len(args) == self._exact_arity:
+                    for value, kind in zip(args, self._exact_types):
+                        if type(value) is not kind:
+                            break
+                    else:
+                        return self._op.call(*args)
+            try:
+                full = self._schema.bind(args, kwargs)
+            except RuntimeError:
+                full = self._bind_numbers_as_tensors(args, kwargs)
+            return self._op.call(*full)
+        except RuntimeError as error:
+            _raise_as_pybind(error)
+            raise
 
     def redispatch(self, /, keyset: DispatchKeySet, *args, **kwargs):
         """Boxed redispatch with ``keyset`` used as-is (facts §8.5)."""
@@ -103,7 +108,11 @@ class OpOverload:
             full = self._schema.bind(args, kwargs)
         except RuntimeError:
             full = self._bind_numbers_as_tensors(args, kwargs)
-        return self._op.redispatch(bits, *full)
+        try:
+            return self._op.redispatch(bits, *full)
+        except RuntimeError as error:
+            _raise_as_pybind(error)
+            raise
 
     def _bind_numbers_as_tensors(self, args: tuple, kwargs: dict) -> list:
         """aten operators accept Python numbers for Tensor arguments (as wrapped numbers).
@@ -146,6 +155,15 @@ class OpOverload:
 
 
 _NUMBER_TYPES = (bool, int, float, complex)
+
+
+def _raise_as_pybind(error: RuntimeError) -> None:
+    """A pybind11 type_error met on the way (Note [Results of Python kernels]) reaches a
+    caller of ``ember.ops`` as the TypeError pybind11 makes of it; a caller of the Python
+    bindings gets it as the RuntimeError it is."""
+    if getattr(error, PYBIND_TYPE_ERROR, False):
+        setattr(error, PYBIND_TYPE_ERROR, False)
+        raise TypeError(str(error)) from None
 
 
 def _number_as_tensor(value):
@@ -214,7 +232,11 @@ class OpOverloadPacket:
             except (RuntimeError, TypeError) as error:
                 errors.append(str(error))
                 continue
-            return overload._op.call(*full)
+            try:
+                return overload._op.call(*full)
+            except RuntimeError as error:
+                _raise_as_pybind(error)
+                raise
         if len(errors) == 1:
             raise RuntimeError(errors[0])
         raise RuntimeError(

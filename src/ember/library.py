@@ -6,8 +6,9 @@ In: schema strings, Python kernels, key names. Out: registrations in the
 dispatcher, each kept as a handle so that ``_destroy()`` (or garbage
 collection) undoes exactly what the library did (facts §10.1, errors §5.5-5.10).
 
-User kernels get PyTorch's Python-kernel arguments (facts §8.6) through an
-adapter; see Note [Dispatcher calling convention] in docs/architecture.md.
+User kernels get PyTorch's Python-kernel arguments (facts §8.6) through the
+adapter of _library/python_kernel.py; see Note [Dispatcher calling convention]
+in docs/architecture.md.
 Only the parts of §10.2 that registration needs live here; register_fake,
 register_autograd, custom_op and opcheck belong to the custom-op layer.
 """
@@ -15,18 +16,20 @@ register_autograd, custom_op and opcheck belong to the custom-op layer.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import sys
 import weakref
-from collections.abc import Callable, Sequence
 
-from . import _ops
+from . import _C, _ops
 from ._C import _dispatch_key_for_device, _parse_dispatch_key, parse_dispatch_key, parse_schema
 from ._c10.dispatch_key import DispatchKey
-from ._c10.tensor_impl import TensorImpl
-from ._dispatch.dispatcher import SPECIALIZE, RegistrationHandle, dispatcher
+from ._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ._dispatch.kernel import KernelFunction, make_fallthrough
+from ._dispatch.schema_parser import parse_name
+from ._library.python_kernel import python_fallback, python_kernel
+from ._library.schema_tags import validate_inplace_schema, validate_out_schema
 
 __all__ = ["Library", "define", "impl", "fallthrough_kernel"]
 
@@ -44,6 +47,34 @@ _KIND_NAMES = {
 }
 
 
+# pybind11's refusal of torch._C._dispatch_library's arguments; the arguments follow.
+_DISPATCH_LIBRARY_SIGNATURE = (
+    "_dispatch_library(): incompatible function arguments. The following argument types are "
+    "supported:\n    1. (kind: str, name: str, dispatch: str, file: str = '/dev/null', linenum: "
+    "typing.SupportsInt | typing.SupportsIndex = 0) -> torch._C._DispatchModule\n\nInvoked with: "
+)
+
+
+# pybind11's refusal of _DispatchModule.impl's arguments; the arguments follow.
+_IMPL_SIGNATURE = (
+    "impl(): incompatible function arguments. The following argument types are supported:\n"
+    "    1. (self: object, name: str, dispatch: c10::DispatchKey, func: object, with_keyset: "
+    "bool = False) -> None\n\nInvoked with: "
+)
+
+
+def _loads_as_pybind_bool(value) -> bool:
+    """pybind11's bool caster (with conversion): None, or anything whose type has __bool__."""
+    if value is None or value is True or value is False:
+        return True
+    if not hasattr(type(value), "__bool__"):
+        return False
+    try:
+        return bool(value) in (True, False)
+    except Exception:  # noqa: BLE001 - a __bool__ that raises does not load
+        return False
+
+
 def fallthrough_kernel():
     """A dummy function to pass to ``Library.impl`` in order to register a fallthrough."""
     raise NotImplementedError("fallthrough_kernel() should never be called.")
@@ -57,114 +88,6 @@ def _user_frame_debug() -> str:
     if frame is None:
         frame = sys._getframe(1)
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
-
-
-def _has_wrapped_number(values) -> bool:
-    """Some value is a wrapped number (boxing to Python turns it back into the number)."""
-    for value in values:
-        if isinstance(value, TensorImpl):  # every tensor has the slot: no getattr needed
-            if value._is_wrapped_number:
-                return True
-        elif getattr(value, "_is_wrapped_number", False):
-            return True
-    return False
-
-
-def _python_kernel(qualname: str, fn: Callable, with_keyset: bool) -> KernelFunction:
-    """Adapt a user kernel to ember's full-argument convention (facts §8.6).
-
-    Once the operator's schema is known to be plain (no defaults, keyword-only
-    arguments or varargs: ``BindPlan.is_plain``), Python kernel arguments are
-    the full list itself, so a call whose arguments hold no wrapped number
-    passes them straight through; every other call goes through ``to_python``.
-    For a plain schema the dispatcher caches a fixed-arity copy of that
-    pass-through instead (``specialize``, Note [Kernels specialised per operator]).
-    """
-    entry = None  # the operator's entry, looked up once (it lives as long as this kernel)
-    plain = None  # the entry's schema, once known to be plain
-
-    def to_python(full_args: tuple) -> tuple[tuple, dict]:
-        nonlocal entry, plain
-        if entry is None:
-            handle = dispatcher.find_op(qualname)
-            if handle is None:
-                return full_args, {}
-            entry = handle.entry
-        schema = entry.schema
-        if schema is None:
-            return full_args, {}
-        if schema is plain:  # nothing to drop or move to kwargs: args as they are
-            args, kwargs = full_args, {}
-        else:
-            args, kwargs = schema.python_kernel_args(list(full_args))
-            if schema._plan.is_plain():
-                plain = schema
-        if _has_wrapped_number(args):
-            return tuple(_ops.unwrap_number(a) for a in args), kwargs
-        return args, kwargs
-
-    if with_keyset:
-
-        def kernel(keyset, *full_args):
-            if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-                return fn(keyset, *full_args)
-            args, kwargs = to_python(full_args)
-            return fn(keyset, *args, **kwargs)
-
-        return KernelFunction(kernel, keyset_arg="set", name=getattr(fn, "__qualname__", ""))
-
-    def kernel(*full_args):
-        if plain is not None and entry.schema is plain and not _has_wrapped_number(full_args):
-            return fn(*full_args)
-        args, kwargs = to_python(full_args)
-        return fn(*args, **kwargs)
-
-    def specialize(handle, arity: int):
-        """For a plain schema: this adapter with ``arity`` named parameters and no ``*args``."""
-        schema = handle.entry.schema
-        if schema is None or not schema._plan.is_plain() or not 0 < arity <= 16:
-            return None
-        return _plain_adapter_factory(arity)(fn, kernel, handle.entry, schema, TensorImpl), None
-
-    setattr(kernel, SPECIALIZE, specialize)  # Note [Kernels specialised per operator]
-    return KernelFunction(kernel, name=getattr(fn, "__qualname__", ""))
-
-
-_PLAIN_ADAPTER_SOURCE = """
-def make(fn, generic, entry, schema, T):
-    def kernel({params}):
-        if entry.schema is schema and not ({wrapped}):
-            return fn({params})
-        return generic({params})
-
-    return kernel
-"""
-
-
-@functools.cache
-def _plain_adapter_factory(arity: int):
-    """The Python-kernel adapter of a plain schema of ``arity`` arguments, as source."""
-    names = [f"a{i}" for i in range(arity)]
-    wrapped = [f"({a}._is_wrapped_number if isinstance({a}, T) "
-               f"else getattr({a}, '_is_wrapped_number', False))" for a in names]  # fmt: skip
-    source = _PLAIN_ADAPTER_SOURCE.format(params=", ".join(names), wrapped=" or ".join(wrapped))
-    namespace: dict = {}
-    exec(source, namespace)
-    return namespace["make"]
-
-
-def _python_fallback(fn: Callable, with_keyset: bool) -> Callable:
-    """Adapt a user fallback ``fn(op, *args, **kwargs)`` to the boxed convention."""
-
-    def fallback(handle, keyset, *full_args):
-        op = _ops.overload_for_handle(handle)
-        args, kwargs = handle.schema.python_kernel_args(list(full_args))
-        args = tuple(_ops.unwrap_number(value) for value in args)
-        if with_keyset:
-            return fn(keyset, op, *args, **kwargs)
-        return fn(op, *args, **kwargs)
-
-    return fallback
 
 
 class _LibraryState:
@@ -195,10 +118,16 @@ class Library:
             raise ValueError(
                 f"{ns} is a reserved namespace. Please try creating a library with another name."
             )
-        self._debug = _user_frame_debug()
-        self._context = f"(Error occurred while processing {_KIND_NAMES[kind]} block at {self._debug[len('registered at ') :]})"
-        if dispatch_key:
-            parse_dispatch_key(dispatch_key)
+        if not (isinstance(ns, str) and isinstance(dispatch_key, str)):
+            caller = sys._getframe(1)
+            invoked = (kind, ns, dispatch_key, caller.f_code.co_filename, caller.f_lineno)
+            raise TypeError(_DISPATCH_LIBRARY_SIGNATURE + ", ".join(map(repr, invoked)))
+        self.kind = kind
+        self._set_debug(_user_frame_debug())
+        # The block's own key; Undefined (CatchAll) is no key, as in c10's Library.
+        self._key = parse_dispatch_key(dispatch_key) if dispatch_key else None
+        if self._key == DispatchKey.Undefined:
+            self._key = None
         self._state = _LibraryState()
         if kind == "DEF":
             self._state.handles.append(dispatcher.register_library(ns, self._debug))
@@ -211,7 +140,7 @@ class Library:
                     "defines operators for a distinct namespace!) Did you mean to use "
                     f"TORCH_LIBRARY_IMPL instead?  {self._context}"
                 )
-            if dispatch_key:
+            if self._key is not None:
                 self._state.destroy()
                 raise RuntimeError(
                     '!dispatch_key_.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
@@ -227,6 +156,14 @@ class Library:
     def __repr__(self) -> str:
         return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
 
+    def _set_debug(self, debug: str) -> None:
+        """Where this block is ``registered at``, and the error context that names it."""
+        self._debug = debug
+        where = debug[len("registered at ") :]
+        self._context = (
+            f"(Error occurred while processing {_KIND_NAMES[self.kind]} block at {where})"
+        )
+
     @property
     def _op_defs(self) -> set[str]:
         return self._state.op_defs
@@ -241,22 +178,33 @@ class Library:
 
     # -- define ---------------------------------------------------------------
     def define(self, schema: str, alias_analysis: str = "", *, tags=()) -> str:
-        """Define an operator in this library's namespace; returns its name (facts §10.1)."""
+        """Define an operator in this library's namespace; returns its name (facts §10.1).
+
+        Tags are strings (ember's torch.Tag); one tag alone needs no tuple. A schema
+        tagged ``out`` or ``inplace`` must have that shape (_library/schema_tags.py).
+        """
         if alias_analysis not in ("", "FROM_SCHEMA", "CONSERVATIVE"):
             raise RuntimeError(f"Invalid alias_analysis type {alias_analysis}")
         self._check_alive()
-        if not isinstance(tags, Sequence) or isinstance(tags, str):
+        if isinstance(tags, str):
             tags = (tags,)
-        name = schema.split("(")[0]
+        parsed = None
+        if "out" in tags:  # a tags value that is no collection fails here, as in torch
+            parsed = parse_schema(schema)
+            validate_out_schema(parsed)
+        if "inplace" in tags:
+            parsed = parsed or parse_schema(schema)
+            validate_inplace_schema(parsed)
+        parsed = parsed or parse_schema(schema)
         if self.kind == "IMPL":
             raise RuntimeError(
-                f'def("{name}"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  '
-                "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
-                f"namespace.  {self._context}"
+                f'def("{parsed.qualified_name}"): Cannot define an operator inside of a '
+                "TORCH_LIBRARY_IMPL block.  All def()s should be placed in the (unique) "
+                f"TORCH_LIBRARY block for their namespace.  {self._context}"
             )
-        parsed = parse_schema(schema)
-        if "::" in name:
-            ns = name.split("::")[0]
+        written = parsed.name  # as the schema spells it, with or without a namespace
+        if "::" in written:
+            ns = written.split("::")[0]
             if ns != self.ns:
                 raise RuntimeError(
                     f"Explicitly provided namespace ({ns}) in schema string does not match "
@@ -265,16 +213,16 @@ class Library:
                     "namespace (and consider deleting the namespace from your schema string.)  "
                     + self._context
                 )
-        else:
-            parsed = parse_schema(f"{self.ns}::{schema}")
+        else:  # FunctionSchema::setNamespaceIfNotSet: any namespace string is taken as it is
+            parsed = dataclasses.replace(parsed, name=f"{self.ns}::{written}")
         self._state.handles.append(
             dispatcher.register_def(parsed, self._debug, alias_analysis, tuple(tags))
         )
         qualname = parsed.qualified_name
         self._state.op_defs.add(qualname)
         _defs.add(qualname)
-        _ops.refresh_packet(self.ns, parsed.name.split("::")[1])
-        return name.split(".")[0]
+        _ops.refresh_packet(self.ns, parsed.name.split("::", 1)[1])
+        return written
 
     # -- impl -----------------------------------------------------------------
     def _resolve_op_name(self, op_name, api_name: str) -> str:
@@ -307,19 +255,25 @@ class Library:
                 f"and {self.ns} namespace."
             )
         qualname = name if "::" in name else f"{self.ns}::{name}"
-        if dispatch_key == "Meta":
-            handle = dispatcher.find_op(qualname)
-            if handle is not None and handle.entry.has_kernel_for_key(
-                DispatchKey.CompositeImplicitAutograd
-            ):
-                raise RuntimeError(
-                    f"We should not register a meta kernel directly to the operator '{name}', "
-                    "because it has a CompositeImplicitAutograd kernel in core. Instead we should "
-                    "let the operator decompose, and ensure that we have meta kernels for the base "
-                    "ops that it decomposes into."
-                )
+        if dispatch_key == "Meta" and _C._dispatch_has_kernel_for_dispatch_key(
+            qualname, "CompositeImplicitAutograd"
+        ):  # an operator that does not exist fails here (as register_fake on one does)
+            raise RuntimeError(
+                f"We should not register a meta kernel directly to the operator '{name}', "
+                "because it has a CompositeImplicitAutograd kernel in core. Instead we should "
+                "let the operator decompose, and ensure that we have meta kernels for the base "
+                "ops that it decomposes into."
+            )
         self._check_alive()
         dispatch = parse_dispatch_key(dispatch_key or "CompositeImplicitAutograd")
+        if not _loads_as_pybind_bool(with_keyset):
+            invoked = (f"<torch._C._DispatchModule object at {hex(id(self._state))}>", repr(name),
+                       repr(dispatch_key or "CompositeImplicitAutograd"), repr(fn),
+                       repr(with_keyset))  # fmt: skip
+            raise TypeError(_IMPL_SIGNATURE + ", ".join(invoked))
+        if dispatch == DispatchKey.Undefined:  # CatchAll: the block's key, else CIA
+            dispatch = self._key if self._key is not None else DispatchKey.CompositeImplicitAutograd
+        parse_name(name)  # _parseNameForLib: a malformed name is a parse error
         if "::" in name and name.split("::")[0] != self.ns:
             raise RuntimeError(
                 f'impl("{name}", ...): Explicitly provided namespace ({name.split("::")[0]}) in '
@@ -328,10 +282,18 @@ class Library:
                 "corresponding to this namespace (and consider deleting the namespace from your "
                 f"schema string.)  {self._context}"
             )
+        if self._key is not None and dispatch != self._key:
+            block = _KIND_NAMES[self.kind]
+            raise RuntimeError(
+                f'impl("{name}", ...): Explicitly provided dispatch key ({dispatch.name}) is '
+                f"inconsistent with the dispatch key of the enclosing {block} block "
+                f"({self._key.name}).  Please declare a separate {block} block for this dispatch "
+                f"key and move your impl() there.  {self._context}"
+            )
         if fn is fallthrough_kernel:
             kernel = make_fallthrough(self._debug)
         else:
-            kernel = _python_kernel(qualname, fn, with_keyset)
+            kernel = python_kernel(qualname, fn, with_keyset)
             kernel.debug = self._debug
         self._state.handles.append(dispatcher.register_impl(qualname, dispatch, kernel))
         _impls.add(key)
@@ -351,11 +313,16 @@ class Library:
             raise AssertionError("dispatch_key must not be empty for fallback")
         self._check_alive()
         key = parse_dispatch_key(dispatch_key)
+        if key == DispatchKey.Undefined:  # CatchAll: no key to fall back at
+            raise RuntimeError(
+                'dispatch_key.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/'
+                'src/ATen/core/library.cpp":293, please report a bug to PyTorch. ' + self._context
+            )
         if fn is fallthrough_kernel:
             kernel = make_fallthrough(self._debug)
         else:
             kernel = KernelFunction(
-                _python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
+                python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
             )
         self._state.handles.append(dispatcher.register_fallback(key, kernel))
 
@@ -385,6 +352,15 @@ def _parse_namespace(qualname: str) -> tuple[str, str]:
     return splits[0], splits[1]
 
 
+def _fragment_library(namespace: str, line: int, source: str = __file__) -> Library:
+    """A FRAGMENT library of torch.library's own, kept alive forever; it is ``registered
+    at`` the line of ``source`` that asked for it, as PyTorch's are at torch/library.py."""
+    lib = Library(namespace, "FRAGMENT")
+    lib._set_debug(f"registered at {source}:{line}")
+    _keep_alive.append(lib)
+    return lib
+
+
 @functools.singledispatch
 def define(qualname, schema, *, lib=None, tags=()):
     """Define ``qualname`` with a nameless schema ``(Tensor x) -> Tensor``."""
@@ -394,8 +370,7 @@ def define(qualname, schema, *, lib=None, tags=()):
         )
     namespace, name = _parse_namespace(qualname)
     if lib is None:
-        lib = Library(namespace, "FRAGMENT")
-        _keep_alive.append(lib)
+        lib = _fragment_library(namespace, sys._getframe(0).f_lineno)
     if not (schema.startswith("(") and ") -> " in schema):
         raise ValueError(
             "define(qualname, schema, ...): expected schema to look like e.g. "
@@ -435,8 +410,7 @@ def impl(qualname, types, func=None, *, lib=None):
         namespace, _ = _parse_namespace(qualname)
         use_lib = lib
         if use_lib is None:
-            use_lib = Library(namespace, "FRAGMENT")
-            _keep_alive.append(use_lib)
+            use_lib = _fragment_library(namespace, sys._getframe(0).f_lineno)
         for key in sorted(keys):
             use_lib.impl(qualname, func, key)
 

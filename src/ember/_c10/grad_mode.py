@@ -13,8 +13,8 @@ from .thread_state import StateFace
 
 class _AutogradState(StateFace):
     """This thread's flags; a new thread starts with grad on and inference mode off.
-    The hot paths read them from thread_state() directly (Note [Thread state in a
-    context variable])."""
+    The hot paths read them from per_thread.state directly (Note [Thread state per OS
+    thread])."""
 
     __slots__ = ()
     _fields = ("grad_mode", "inference_mode", "fw_grad_mode", "multithreading_enabled",

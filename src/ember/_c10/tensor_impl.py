@@ -51,7 +51,7 @@ from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
 from .storage import Storage
-from .thread_state import thread_state
+from .thread_state import per_thread
 
 # Key sets of fresh tensors (facts §3.5, §7.2, §8.1).
 CPU_KEY_BITS = keys_bits(
@@ -174,7 +174,7 @@ class TensorImpl:
         """``_wrap`` for the fast paths' results: a C-contiguous ndarray of ``dtype``'s NumPy
         dtype, fresh from NumPy, so nothing about it needs checking."""
         if inference is None:
-            inference = thread_state().inference_mode
+            inference = per_thread.state.inference_mode
         self = object.__new__(cls)
         sizes = array.shape
         self._storage = None
@@ -206,7 +206,7 @@ class TensorImpl:
         ``inference`` is None. A view passes its base's key bits and inference flag.
         """
         if inference is None:
-            inference = thread_state().inference_mode
+            inference = per_thread.state.inference_mode
         self = object.__new__(cls)
         self._storage = storage
         self._array = None
@@ -227,7 +227,7 @@ class TensorImpl:
     def _empty(cls, sizes, dtype, device=CPU, strides=None, inference=None):
         """Fresh memory for ``sizes`` (contiguous unless other ``strides`` are given)."""
         if inference is None:
-            inference = thread_state().inference_mode
+            inference = per_thread.state.inference_mode
         if sizes.__class__ is not tuple:
             sizes = tuple(sizes)
         contiguous = _CONTIGUOUS_STRIDES.get(sizes) or contiguous_strides(sizes)

@@ -1,32 +1,46 @@
-"""This thread's dispatch and autograd state, in one plain object per thread.
+"""This thread's dispatch and autograd state, in one plain object per OS thread.
 
 Layer: _c10. Mirrors the thread-local storage of c10 (LocalDispatchKeySet's
-include/exclude sets, AutogradState's flags). In: nothing. Out:
-`thread_state()`, this thread's ThreadState, and `current` / `fresh` for code
-that inlines the lookup. The faces most code reads, `tls.local_state` and
+include/exclude sets, AutogradState's flags). In: nothing. Out: `per_thread`,
+whose `state` attribute is this thread's ThreadState, and `thread_state()` for
+code off the hot path. The faces most code reads, `tls.local_state` and
 `grad_mode.autograd_state`, forward their attributes here.
 
-Note [Thread state in a context variable]
------------------------------------------
+Note [Thread state per OS thread]
+---------------------------------
 The dispatcher reads the include and exclude bits on every call and every
 autograd kernel reads grad mode and writes the exclude bits, so the way to
-reach this thread's state is on the hottest path there is. An attribute of a
-`threading.local` costs about four plain attribute reads (it finds the
-thread's dict first); a ContextVar's `get` is answered from a per-thread cache.
-So each thread's state is one plain object with slots, held in a ContextVar:
-the hot paths fetch it once (`current()`) and then read and write its slots.
-A new thread starts with an empty context, so it finds no state (LookupError)
-and makes its own from the defaults (`fresh()`): nothing leaks between threads,
-as with thread-local storage. Contexts copied within a thread (asyncio tasks,
-copy_context().run) share that thread's object, so they see one state, as
-thread-local storage would give them.
+reach this thread's state is on the hottest path there is. The hot paths
+fetch the state object once (`ts = per_thread.state`) and then read and write
+its slots (`prev = ts.excluded ... finally: ts.excluded = prev`).
+
+In PyTorch this state is `thread_local`: it belongs to the OS thread, whatever
+Python context runs on it. A new thread starts from the defaults, even when
+it runs a copy of its parent's context (`asyncio.to_thread`,
+`contextvars.copy_context().run` in a worker, executors that copy contexts);
+all contexts within one thread (asyncio tasks) share that thread's state. So
+the object is held by a `threading.local`, whose `__init__` makes a thread's
+state from the defaults on the thread's first read. A ContextVar would read
+faster (its `get` is served from a per-thread cache) but its value travels
+with copied contexts: a worker's `no_grad()` would turn grad off in its
+caller, and tasks that each start from an empty copied context would each
+get a state of their own. benchmarks/bench_dispatch.py measures the read
+beside those alternatives. The dispatch mode stack (utils/_python_dispatch.py)
+and the Python key's snapshot (utils/_python_fallback.py) are thread-locals
+too, so a mode entered in one thread is never on another thread's stack.
 """
 
 from __future__ import annotations
 
-import contextvars
+import threading
 
-_STATE: contextvars.ContextVar = contextvars.ContextVar("ember_thread_state")
+from .dispatch_key import DispatchKey
+from .dispatch_key_set import autocast_dispatch_keyset, key_bits
+
+# PyTorch's defaults (facts §3): include {BackendSelect, ADInplaceOrView}, exclude the
+# Autocast keys.
+DEFAULT_INCLUDED = key_bits(DispatchKey.BackendSelect) | key_bits(DispatchKey.ADInplaceOrView)
+DEFAULT_EXCLUDED = autocast_dispatch_keyset.raw_repr()
 
 
 class ThreadState:
@@ -35,13 +49,9 @@ class ThreadState:
     __slots__ = ("included", "excluded", "grad_mode", "inference_mode", "fw_grad_mode",
                  "multithreading_enabled", "view_replay_enabled")  # fmt: skip
 
-    # Set by tls.py (the default key sets are computed there).
-    default_included = 0
-    default_excluded = 0
-
     def __init__(self) -> None:
-        self.included = ThreadState.default_included
-        self.excluded = ThreadState.default_excluded
+        self.included = DEFAULT_INCLUDED
+        self.excluded = DEFAULT_EXCLUDED
         self.grad_mode = True
         self.inference_mode = False
         self.fw_grad_mode = True
@@ -49,23 +59,20 @@ class ThreadState:
         self.view_replay_enabled = False
 
 
-# The dispatcher's call path inlines `try: ts = current() except LookupError: ts = fresh()`.
-current = _STATE.get
+class _PerThread(threading.local):
+    """``state``: this OS thread's ThreadState, made on the thread's first read."""
+
+    def __init__(self) -> None:
+        self.state = ThreadState()
 
 
-def fresh() -> ThreadState:
-    """A new thread's first use: its own state, from the defaults."""
-    state = ThreadState()
-    _STATE.set(state)
-    return state
+# The hot paths read `per_thread.state` inline. See Note [Thread state per OS thread].
+per_thread = _PerThread()
 
 
 def thread_state() -> ThreadState:
     """This thread's state."""
-    try:
-        return current()
-    except LookupError:
-        return fresh()
+    return per_thread.state
 
 
 class StateFace:
@@ -83,13 +90,13 @@ class StateFace:
 
 def _getter(field: str):
     def get(self):
-        return getattr(thread_state(), field)
+        return getattr(per_thread.state, field)
 
     return get
 
 
 def _setter(field: str):
     def set_(self, value) -> None:
-        setattr(thread_state(), field, value)
+        setattr(per_thread.state, field, value)
 
     return set_

@@ -13,24 +13,16 @@ from .dispatch_key import DispatchKey
 from .dispatch_key_set import (
     FUNCTIONALITY_MASK,
     DispatchKeySet,
-    autocast_dispatch_keyset,
     autograd_dispatch_keyset,
     key_bits,
 )
-from .thread_state import StateFace, ThreadState
-
-DEFAULT_INCLUDED = key_bits(DispatchKey.BackendSelect) | key_bits(DispatchKey.ADInplaceOrView)
-DEFAULT_EXCLUDED = autocast_dispatch_keyset.raw_repr()
-
-
-ThreadState.default_included = DEFAULT_INCLUDED
-ThreadState.default_excluded = DEFAULT_EXCLUDED
+from .thread_state import DEFAULT_EXCLUDED, DEFAULT_INCLUDED, StateFace  # noqa: F401
 
 
 class _LocalDispatchState(StateFace):
     """This thread's raw include/exclude bits; a new thread starts from the defaults.
-    The hot paths read them from thread_state() directly (Note [Thread state in a
-    context variable])."""
+    The hot paths read them from per_thread.state directly (Note [Thread state per OS
+    thread])."""
 
     __slots__ = ()
     _fields = ("included", "excluded")

@@ -57,8 +57,7 @@ from .._c10.dispatch_key_set import (
     raw_table_index,
     runtime_keys_of,
 )
-from .._c10.thread_state import current as current_thread_state
-from .._c10.thread_state import fresh as fresh_thread_state
+from .._c10.thread_state import per_thread
 from .._c10.tls import local_state
 from . import trace
 from .fast_path import fast_path_factory, generic_key_bits
@@ -124,8 +123,7 @@ class OperatorHandle:
             self._redispatch_cache,
             self._slow_call,
             self._slow_redispatch,
-            current_thread_state,
-            fresh_thread_state,
+            per_thread,
             FUNCTIONALITY_MASK,
         )
 

@@ -47,16 +47,13 @@ def _key_bits_expression(positions: tuple, names: list[str]) -> str:
 
 
 _FAST_PATH_SOURCE = """
-def make(call_cache, redispatch_cache, slow_call, slow_redispatch, current, fresh, fm):
+def make(call_cache, redispatch_cache, slow_call, slow_redispatch, per_thread, fm):
     def call({params}):
         try:
             ks = {expression}
         except (IndexError, TypeError, AttributeError):
             ks = _generic({packed}, {positions!r})
-        try:
-            ts = current()  # this thread's state: Note [Thread state in a context variable]
-        except LookupError:
-            ts = fresh()
+        ts = per_thread.state  # this thread's: Note [Thread state per OS thread]
         pre = (ks | ts.included) & ~(ts.excluded & fm)
         try:
             fn, mode, final = call_cache[pre]

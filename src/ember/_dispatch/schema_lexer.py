@@ -1,7 +1,7 @@
 """Tokens and error reports for the schema parser.
 
 Layer `_dispatch`. In: schema text. Out: a stream of `Token`s, and
-`SchemaError`s whose message carries the source line with a `~~~ <--- HERE`
+RuntimeErrors whose message carries the source line with a `~~~ <--- HERE`
 caret line, byte for byte as PyTorch prints them; literal values (numbers as
 std::stod/stoll read them, string escapes, device strings). Mirrors
 torch/csrc/jit/frontend/lexer.h (the subset of TorchScript's lexer that
@@ -64,16 +64,10 @@ def strtod_prefix(text: str, start: int = 0) -> int:
     return match.end() - start if match else 0
 
 
-class SchemaError(RuntimeError):
-    """A schema that PyTorch's parser rejects (RuntimeError, like torch's)."""
-
-
-class SchemaValueError(SchemaError, ValueError):
-    """`std::invalid_argument` from stod/stoll: a ValueError in torch."""
-
-
-class SchemaRangeError(SchemaError, IndexError):
-    """`std::out_of_range` from stod/stoll: an IndexError in torch."""
+# A schema that PyTorch's parser rejects raises a plain RuntimeError, as torch's does (a
+# subclass would show as another type); std::stod / std::stoll failures reach Python as
+# ValueError (std::invalid_argument) and IndexError (std::out_of_range).
+SchemaError = RuntimeError
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +332,7 @@ def stod(text: str) -> float:
     start = sign.end()
     length = strtod_prefix(text, start)
     if not length:
-        raise SchemaValueError("stod")
+        raise ValueError("stod")
     digits = text[start : start + length]
     negative = text[sign.start() : start].strip() == "-"
     if digits[:2].lower() == "0x":
@@ -349,17 +343,17 @@ def stod(text: str) -> float:
         mantissa = re.split("[eE]", digits)[0]
     nonzero = any(ch not in "0." for ch in mantissa)
     if value in (float("inf"), float("-inf")) or (nonzero and abs(value) < _MIN_NORMAL):
-        raise SchemaRangeError("stod")
+        raise IndexError("stod")
     return -value if negative else value
 
 
 def stoll(text: str) -> int:
     match = _SIGNED_DIGITS.match(text)
     if not match:
-        raise SchemaValueError("stoll")
+        raise ValueError("stoll")
     value = int(match.group())
     if not -(2**63) <= value < 2**63:
-        raise SchemaRangeError("stoll")
+        raise IndexError("stoll")
     return value
 
 

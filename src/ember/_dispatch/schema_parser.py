@@ -96,6 +96,18 @@ def parse_schema(text: str) -> FunctionSchema:
     return _Parser(text).parse(named=True)
 
 
+def parse_name(text: str) -> str:
+    """The operator name `ns::name[.overload]` as `torch::jit::parseName` reads `text`
+    (blanks around it dropped; a malformed name is a parse error)."""
+    parser = _Parser(text)
+    name, overload = parser._parse_name()
+    if parser.L.cur().kind == "(":
+        raise SchemaError("Tried to parse an operator name but function schema was given")
+    parser.L.next_if(NEWLINE)
+    parser.L.expect(EOF)
+    return f"{name}.{overload}" if overload else name
+
+
 def parse_unnamed_schema(text: str) -> FunctionSchema:
     """Parse `(args) -> returns` (an inferred schema); the name is empty."""
     return _Parser(text).parse(named=False)

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 
 from ember import _C, _ops
+from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet, raw_table_index
 from ember._dispatch.dispatcher import RegistrationHandle, dispatcher
 from ember._dispatch.kernel import KernelFunction
@@ -52,11 +53,7 @@ def library_for_registration(namespace: str, lib):
     """``lib``, or a new FRAGMENT library kept alive forever, debug-tagged with this file."""
     if lib is not None:
         return lib
-    library = _library()
-    use_lib = library.Library(namespace, "FRAGMENT")
-    use_lib._debug = f"registered at {__file__}:{sys._getframe(0).f_lineno}"
-    library._keep_alive.append(use_lib)
-    return use_lib
+    return _library()._fragment_library(namespace, sys._getframe(0).f_lineno, __file__)
 
 
 def lookup_op(qualname: str) -> _ops.OpOverload:
@@ -102,7 +99,7 @@ def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=T
     source = f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
     def register(func):
-        namespace, _ = op.split("::", 1)
+        namespace, _ = _library()._parse_namespace(op)
         use_lib = library_for_registration(namespace, lib)
         fake_impl.holder_for(op).register(func, source, use_lib, allow_override=allow_override)
         return func
@@ -119,6 +116,7 @@ def register_autograd(op, backward: Callable, /, *, setup_context=None, lib=None
         op.register_autograd(backward, setup_context=setup_context)
         return
     qualname = op
+    _library()._parse_namespace(qualname)
     overload = lookup_op(qualname)
     schema = overload._schema
     if _autograd.is_out(overload):
@@ -155,7 +153,7 @@ def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None)
         return op.register_torch_dispatch(torch_dispatch_class, func)
 
     def register(func):
-        namespace, _ = op.split("::", 1)
+        namespace, _ = _library()._parse_namespace(op)
         add_torch_dispatch_rule(
             library_for_registration(namespace, lib), op, torch_dispatch_class, func
         )
@@ -198,26 +196,38 @@ class SafeKernelFunction:
         return fn(bits, *full)
 
     def __repr__(self) -> str:
-        return (
-            f"SafeKernelFunction(op={self._handle.name}, dispatch_key={self._key_name}, "
-            f"debug={self._kernel.debug!r})"
-        )
+        return f"SafeKernelFunction(debug={self._kernel.debug!r})"
+
+
+_COMPUTED_KERNEL_SIGNATURE = (
+    "_dispatch_get_computed_kernel_for_dispatch_key(): incompatible function arguments. The "
+    "following argument types are supported:\n    1. (arg0: str, arg1: c10::DispatchKey) -> "
+    "torch._C._SafeKernelFunction\n\nInvoked with: "
+)
 
 
 def get_kernel(op, dispatch_key) -> SafeKernelFunction:
     """The computed table entry of ``op`` at a runtime ``dispatch_key``."""
-    if isinstance(op, _ops.OpOverload):
-        qualname = op.name()
-    elif isinstance(op, str):
-        qualname = op
+    if not isinstance(op, (str, _ops.OpOverload)):
+        raise ValueError(f"get_kernel({op}): got unexpected type for op: {type(op)}")
+    qualname = op.name() if isinstance(op, _ops.OpOverload) else op
+    if isinstance(dispatch_key, str):
+        key = DispatchKey.__members__.get(dispatch_key)
+        if key is None:
+            raise ValueError(f"Invalid dispatch key: {dispatch_key}")
+    elif isinstance(dispatch_key, DispatchKey):
+        key = dispatch_key
     else:
-        raise ValueError(f"get_kernel(): got unexpected type for op: {type(op)}")
-    key = dispatch_key if not isinstance(dispatch_key, str) else _C.parse_dispatch_key(dispatch_key)
-    handle = dispatcher.find_schema_or_throw(*(qualname.split(".", 1) + [""])[:2])
-    index = raw_table_index(DispatchKeySet(key).raw_repr())
-    entry = handle.entry.lookup_index(index)
-    if entry is None:
-        raise RuntimeError(
-            f"{qualname} has kernel for dispatch key {_C._dispatch_key_name(key)}: none"
-        )
-    return SafeKernelFunction(handle, entry[0], _C._dispatch_key_name(key))
+        raise TypeError(_COMPUTED_KERNEL_SIGNATURE + f"{qualname!r}, {dispatch_key!r}")
+    # torch._C._dispatch_get_computed_kernel_for_dispatch_key
+    handle = _C._find_op_or_throw(qualname)
+    if not handle.has_schema():  # findSchemaOrThrow's "did you forget to def() the operator?"
+        dispatcher.find_schema_or_throw(*(qualname.split(".", 1) + [""])[:2])
+    if key >= DispatchKey.StartOfAliasKeys:
+        raise RuntimeError("Alias keys do not have runtime kernel registrations.")
+    found = None
+    if key != DispatchKey.Undefined:
+        found = handle.entry.lookup_index(raw_table_index(DispatchKeySet(key).raw_repr()))
+    if found is None:
+        raise RuntimeError(f"no kernel for {_C._dispatch_key_name(key)} for {qualname}")
+    return SafeKernelFunction(handle, found[0], _C._dispatch_key_name(key))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ember import _C
 from ember._c10.dispatch_key_set import autograd_dispatch_keyset
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember.autograd.function import Function
 
 __all__ = ["Info", "make_autograd_impl", "fill_defaults", "is_out", "is_functional_schema"]
@@ -140,7 +140,7 @@ def make_autograd_impl(op, info) -> Callable:
     )
 
     def forward_no_grad(bits: int, full_args: tuple):
-        ts = thread_state()
+        ts = per_thread.state
         saved = ts.excluded
         ts.excluded = saved | _AUTOGRAD_BITS  # _AutoDispatchBelowAutograd
         try:
@@ -149,7 +149,7 @@ def make_autograd_impl(op, info) -> Callable:
             ts.excluded = saved
 
     def autograd_kernel(bits: int, *full_args):
-        grad_mode = thread_state().grad_mode
+        grad_mode = per_thread.state.grad_mode
         if op_is_out:
             if grad_mode and _requires_grad(full_args):
                 raise RuntimeError(

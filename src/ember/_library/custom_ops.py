@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from ember import _C, _ops
+from ember._dispatch.python_returns import returns_converter
 
 from . import autograd as _autograd
 from . import fake_impl
@@ -38,7 +39,7 @@ def _library_allowing_overwrite(namespace: str, name: str):
     if previous is not None:
         previous._destroy()
     lib = library.Library(namespace, "FRAGMENT")
-    lib._debug = f"registered at {__file__}:{sys._getframe(0).f_lineno}"
+    lib._set_debug(f"registered at {__file__}:{sys._getframe(0).f_lineno}")
     _LIBRARIES[qualname] = lib
     return lib
 
@@ -226,13 +227,15 @@ class CustomOpDef:
         check_aliasing = not _ops._is_view(schema)
         name = self._name
 
+        convert = returns_converter(schema, "PythonKernelHolder")
+
         def backend_kernel(*full_args):
             args, kwargs = schema.python_kernel_args(list(full_args))
             backend_fn = self._backend_fns[device_type]
             result = backend_fn(*args, **kwargs)
             if check_aliasing:
                 _check_aliasing(name, full_args, result, backend_fn)
-            return result
+            return convert(result)  # Note [Results of Python kernels]
 
         key = "CompositeExplicitAutograd" if device_type is None else None
         key = key or _C._dispatch_key_for_device(device_type)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_ADInplaceOrView_keyset
 from ember._c10.grad_mode import autograd_state
-from ember._c10.thread_state import thread_state  # noqa: F401 (the generated kernels take it from here)
+from ember._c10.thread_state import per_thread  # noqa: F401 (the generated kernels take it from here)
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW
 
 AFTER_AD_INPLACE_OR_VIEW = after_ADInplaceOrView_keyset.raw_repr()

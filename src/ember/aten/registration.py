@@ -26,7 +26,12 @@ def _debug(depth: int = 2) -> str:
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
 
 
+_library: list = []  # the aten namespace's one DEF library, registered by the first define
+
+
 def define(schema: str, tags: tuple[str, ...] = ()) -> None:
+    if not _library:  # TORCH_LIBRARY(aten, m): a second DEF library of aten is refused
+        _library.append(dispatcher.register_library("aten", _debug()))
     parsed = parse_schema("aten::" + schema)
     dispatcher.register_def(parsed, _debug(), "FROM_SCHEMA", tags=tags)
     ATEN_TAGS[parsed.qualified_name] = tags

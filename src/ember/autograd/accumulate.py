@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from ember._c10.tensor_impl import contiguous_strides
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
 # References to a gradient that only the engine handed over: the caller's local,
@@ -35,14 +35,14 @@ def accumulate_grad(variable, grad, *, stealable: bool = False) -> None:
     if current is None:
         if (
             stealable
-            and not thread_state().grad_mode
+            and not per_thread.state.grad_mode
             and sys.getrefcount(grad) <= _STEALABLE_REFS
             and obeys_layout_contract(grad, variable)
         ):
             variable._grad = grad.detach()  # nobody else holds it: keep it, detached
         else:
             variable._grad = clone_obey_contract(grad, variable)
-    elif thread_state().grad_mode:
+    elif per_thread.state.grad_mode:
         variable._grad = current + grad
     else:
         current.add_(grad)

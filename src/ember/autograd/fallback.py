@@ -19,7 +19,7 @@ import warnings
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.tensor_impl import TensorImpl  # every tensor (ember.Tensor is its one subclass)
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
 from ember._dispatch.dispatcher import SPECIALIZE
 
@@ -112,7 +112,7 @@ def autograd_fallback(op, bits, *args):
 
 def _mark(op, result, args: tuple):
     """Some input requires grad: in warn mode with grad on, give the outputs a warning grad_fn."""
-    if _FallbackMode.mode != "warn" or not thread_state().grad_mode:
+    if _FallbackMode.mode != "warn" or not per_thread.state.grad_mode:
         return result
     inputs = _tensors(args)
     outputs = _tensors(result if isinstance(result, (list, tuple)) else (result,))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 
 from .graph import Node, collect_next_edges
 from .saved_variable import SavedVariable
@@ -139,7 +139,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._n_args = len(args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         tensors = [args[i] for i in positions]
-        requires = thread_state().grad_mode and any(t.requires_grad for t in tensors)
+        requires = per_thread.state.grad_mode and any(t.requires_grad for t in tensors)
         uses_setup = cls.setup_context is not Function.setup_context
         with no_grad():
             if uses_setup:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 
 from .accumulate import accumulate_grad
 from .views import grad_fn_of
@@ -194,7 +194,7 @@ def collect_next_edges(*tensors) -> list:
 
 def any_requires_grad(*tensors) -> bool:
     """Record a node? Only with grad mode on and some input that requires grad."""
-    if not thread_state().grad_mode:
+    if not per_thread.state.grad_mode:
         return False
     for tensor in tensors:
         if tensor is None:

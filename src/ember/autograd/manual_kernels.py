@@ -9,7 +9,7 @@ from __future__ import annotations
 from ember.aten.binding import handle
 from ember.aten.registration import impl
 
-from .variable_type import AFTER_AUTOGRAD, BELOW_AUTOGRAD, thread_state
+from .variable_type import AFTER_AUTOGRAD, BELOW_AUTOGRAD, per_thread
 
 _resize_ = handle("resize_")
 
@@ -17,7 +17,7 @@ _resize_ = handle("resize_")
 def resize_(ks, self, size, memory_format):
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    ts = thread_state()  # as the generated kernels do
+    ts = per_thread.state  # as the generated kernels do
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:

@@ -24,7 +24,7 @@ import weakref
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import key_bits
 from ember._c10.tensor_impl import make_view, shape_text
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember.aten.native import at
 
 _PYTHON = key_bits(DispatchKey.Python)
@@ -67,7 +67,7 @@ def node_short_name(node) -> str:
 
 def _mode_active() -> bool:
     """A dispatch mode would see this thread's calls (its Python key is on, not excluded)."""
-    ts = thread_state()
+    ts = per_thread.state
     return bool(ts.included & _PYTHON and not ts.excluded & _PYTHON)
 
 

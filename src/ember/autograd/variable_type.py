@@ -24,7 +24,7 @@ which for a view rewrites its base's history through CopySlices.
 from __future__ import annotations
 
 from ember._c10.dispatch_key_set import after_autograd_keyset
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
 
 from .graph import (
@@ -50,8 +50,8 @@ __all__ = [
     "check_inplace",
     "gradient_edge",
     "rebase_history",
+    "per_thread",
     "set_history",
-    "thread_state",
 ]
 
 AFTER_AUTOGRAD = after_autograd_keyset.raw_repr()

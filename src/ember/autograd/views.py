@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread
 from ember.aten import inplace_or_view
 
 
@@ -44,7 +44,7 @@ class ViewInfo:
 
 
 def _creation_meta(op_name: str, base) -> CreationMeta:
-    ts = thread_state()
+    ts = per_thread.state
     if ts.inference_mode:
         meta = CreationMeta.INFERENCE_MODE
     elif not ts.grad_mode:

@@ -225,7 +225,7 @@ def kernel(op: AutogradOp) -> list[str]:
     below = "BELOW_AD_INPLACE_OR_VIEW" if functional else "BELOW_AUTOGRAD"
     call = f"{handle}.redispatch(ks & AFTER_AUTOGRAD, {', '.join(args)})"
     records = op.kind in ("record", "not_implemented")
-    lines.append("    ts = thread_state()  # Note [Thread state in a context variable]")
+    lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
     if op.kind == "out":
         tensors = [a for a in f.func.arguments if is_tensor_type(a) and not a.is_out]
         lines.append(f"    if ts.grad_mode and ({_requires_expr(tensors)}):")
@@ -279,9 +279,9 @@ def write_kernels(ops: list[AutogradOp]) -> str:
         "any_requires_grad",
         "check_inplace",
         "gradient_edge",
+        "per_thread",
         "rebase_history",
         "set_history",
-        "thread_state",
     ):
         lines.append(f"    {name},")
     lines.append(")")

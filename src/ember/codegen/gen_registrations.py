@@ -267,7 +267,7 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     lines.append("from ember.aten.binding import handle")
     lines.append(
         "from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, "
-        "finish_inplace, finish_view, thread_state"
+        "finish_inplace, finish_view, per_thread"
     )
     lines.append("from ember.aten.registration import impl")
     chosen = [f for f in functions if f.is_view or f.is_out or f.func.is_mutable]
@@ -279,7 +279,7 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         # AutoDispatchBelowADInplaceOrView, spelled out (a guard object per call costs more)
-        lines.append("    ts = thread_state()  # Note [Thread state in a context variable]")
+        lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
         lines.append("    prev = ts.excluded")
         lines.append("    ts.excluded = prev | BELOW")
         lines.append("    try:")

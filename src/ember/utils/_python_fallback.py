@@ -30,6 +30,7 @@ from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import full_after_bits, functionality_bit
 from ember._c10.tls import local_state
 from ember._dispatch import builtin_fallbacks
+from ember._dispatch.python_returns import returns_converter
 
 from . import _python_dispatch as _modes
 
@@ -116,6 +117,10 @@ def overloaded_args(args) -> list:
     return found
 
 
+# How PyTorch names the handler in its result errors (Note [Results of Python kernels]).
+_HOLDER = "__torch_dispatch__"
+
+
 def dispatch_to_python(handle, full_args: tuple):
     """handle_torch_function_no_python_arg_parser for TorchDispatch."""
     op = _ops.overload_for_handle(handle)
@@ -132,7 +137,7 @@ def dispatch_to_python(handle, full_args: tuple):
             else:
                 result = mode.__torch_dispatch__(op, types, args, kwargs)
         if result is not NotImplemented:
-            return result
+            return returns_converter(handle.schema, _HOLDER)(result)
         tried.append(f"  - mode object {mode!r}")
     for arg in overloaded:
         rule = _rule_for(handle, type(arg))
@@ -141,7 +146,7 @@ def dispatch_to_python(handle, full_args: tuple):
         else:
             result = arg.__torch_dispatch__(op, types, args, kwargs)
         if result is not NotImplemented:
-            return result
+            return returns_converter(handle.schema, _HOLDER)(result)
         tried.append(f"  - tensor subclass {type(arg)}")
     raise TypeError(
         f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers "

@@ -3,7 +3,7 @@
 """ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."""
 
 from ember.aten.binding import handle
-from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, finish_inplace, finish_view, thread_state
+from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW, finish_inplace, finish_view, per_thread
 from ember.aten.registration import impl
 
 
@@ -11,7 +11,7 @@ _abs_ = handle("abs_")
 
 
 def abs_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -25,7 +25,7 @@ _abs_out = handle("abs.out")
 
 
 def abs_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -39,7 +39,7 @@ _add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(keyset, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -53,7 +53,7 @@ _add_out = handle("add.out")
 
 
 def add_out(keyset, self, other, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -67,7 +67,7 @@ _add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(keyset, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -81,7 +81,7 @@ _all_out = handle("all.out")
 
 
 def all_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -95,7 +95,7 @@ _all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -109,7 +109,7 @@ _any_out = handle("any.out")
 
 
 def any_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -123,7 +123,7 @@ _any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -137,7 +137,7 @@ _arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(keyset, start, end, step, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -151,7 +151,7 @@ _argmax_out = handle("argmax.out")
 
 
 def argmax_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -165,7 +165,7 @@ _argmin_out = handle("argmin.out")
 
 
 def argmin_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -179,7 +179,7 @@ _as_strided = handle("as_strided")
 
 
 def as_strided(keyset, self, size, stride, storage_offset):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -193,7 +193,7 @@ _logical_not_ = handle("logical_not_")
 
 
 def logical_not_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -207,7 +207,7 @@ _logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -221,7 +221,7 @@ _logical_and_ = handle("logical_and_")
 
 
 def logical_and_(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -235,7 +235,7 @@ _logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -249,7 +249,7 @@ _logical_or_ = handle("logical_or_")
 
 
 def logical_or_(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -263,7 +263,7 @@ _logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -277,7 +277,7 @@ _bmm_out = handle("bmm.out")
 
 
 def bmm_out(keyset, self, mat2, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -291,7 +291,7 @@ _cat_out = handle("cat.out")
 
 
 def cat_out(keyset, tensors, dim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -305,7 +305,7 @@ _chunk = handle("chunk")
 
 
 def chunk(keyset, self, chunks, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -319,7 +319,7 @@ _clamp_ = handle("clamp_")
 
 
 def clamp_(keyset, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -333,7 +333,7 @@ _clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(keyset, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -347,7 +347,7 @@ _clamp_out = handle("clamp.out")
 
 
 def clamp_out(keyset, self, min, max, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -361,7 +361,7 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(keyset, self, min, max, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -375,7 +375,7 @@ _contiguous = handle("contiguous")
 
 
 def contiguous(keyset, self, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -389,7 +389,7 @@ _copy_ = handle("copy_")
 
 
 def copy_(keyset, self, src, non_blocking):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -403,7 +403,7 @@ _cos_ = handle("cos_")
 
 
 def cos_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -417,7 +417,7 @@ _cos_out = handle("cos.out")
 
 
 def cos_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -431,7 +431,7 @@ _cumsum_ = handle("cumsum_")
 
 
 def cumsum_(keyset, self, dim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -445,7 +445,7 @@ _cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(keyset, self, dim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -459,7 +459,7 @@ _diagonal = handle("diagonal")
 
 
 def diagonal(keyset, self, offset, dim1, dim2):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -473,7 +473,7 @@ _div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -487,7 +487,7 @@ _div_out = handle("div.out")
 
 
 def div_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -501,7 +501,7 @@ _div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(keyset, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -515,7 +515,7 @@ _div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(keyset, self, other, rounding_mode, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -529,7 +529,7 @@ _div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -543,7 +543,7 @@ _div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(keyset, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -557,7 +557,7 @@ _exp_ = handle("exp_")
 
 
 def exp_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -571,7 +571,7 @@ _exp_out = handle("exp.out")
 
 
 def exp_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -585,7 +585,7 @@ _expand = handle("expand")
 
 
 def expand(keyset, self, size, implicit):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -599,7 +599,7 @@ _expand_as = handle("expand_as")
 
 
 def expand_as(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -613,7 +613,7 @@ _flatten_using_ints = handle("flatten.using_ints")
 
 
 def flatten_using_ints(keyset, self, start_dim, end_dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -627,7 +627,7 @@ _unflatten_int = handle("unflatten.int")
 
 
 def unflatten_int(keyset, self, dim, sizes):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -641,7 +641,7 @@ _fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(keyset, self, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -655,7 +655,7 @@ _fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(keyset, self, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -669,7 +669,7 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(keyset, self, indices, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -683,7 +683,7 @@ _index_put_ = handle("index_put_")
 
 
 def index_put_(keyset, self, indices, values, accumulate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -697,7 +697,7 @@ _linspace_out = handle("linspace.out")
 
 
 def linspace_out(keyset, start, end, steps, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -711,7 +711,7 @@ _log_ = handle("log_")
 
 
 def log_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -725,7 +725,7 @@ _log_out = handle("log.out")
 
 
 def log_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -739,7 +739,7 @@ _log1p_ = handle("log1p_")
 
 
 def log1p_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -753,7 +753,7 @@ _log1p_out = handle("log1p.out")
 
 
 def log1p_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -767,7 +767,7 @@ __log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(keyset, self, dim, half_to_float, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -781,7 +781,7 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -795,7 +795,7 @@ _max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(keyset, self, dim, keepdim, max, max_values):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -809,7 +809,7 @@ _amax_out = handle("amax.out")
 
 
 def amax_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -823,7 +823,7 @@ _mean_out = handle("mean.out")
 
 
 def mean_out(keyset, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -837,7 +837,7 @@ _min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -851,7 +851,7 @@ _amin_out = handle("amin.out")
 
 
 def amin_out(keyset, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -865,7 +865,7 @@ _mm_out = handle("mm.out")
 
 
 def mm_out(keyset, self, mat2, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -879,7 +879,7 @@ _mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -893,7 +893,7 @@ _mul_out = handle("mul.out")
 
 
 def mul_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -907,7 +907,7 @@ _mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -921,7 +921,7 @@ _narrow = handle("narrow")
 
 
 def narrow(keyset, self, dim, start, length):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -935,7 +935,7 @@ _narrow_Tensor = handle("narrow.Tensor")
 
 
 def narrow_Tensor(keyset, self, dim, start, length):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -949,7 +949,7 @@ _permute = handle("permute")
 
 
 def permute(keyset, self, dims):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -963,7 +963,7 @@ _movedim_intlist = handle("movedim.intlist")
 
 
 def movedim_intlist(keyset, self, source, destination):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -977,7 +977,7 @@ _movedim_int = handle("movedim.int")
 
 
 def movedim_int(keyset, self, source, destination):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -991,7 +991,7 @@ _numpy_T = handle("numpy_T")
 
 
 def numpy_T(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1005,7 +1005,7 @@ _mT = handle("mT")
 
 
 def mT(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1019,7 +1019,7 @@ _swapaxes = handle("swapaxes")
 
 
 def swapaxes(keyset, self, axis0, axis1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1033,7 +1033,7 @@ _swapdims = handle("swapdims")
 
 
 def swapdims(keyset, self, dim0, dim1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1047,7 +1047,7 @@ _unfold = handle("unfold")
 
 
 def unfold(keyset, self, dimension, size, step):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1061,7 +1061,7 @@ _as_strided_ = handle("as_strided_")
 
 
 def as_strided_(keyset, self, size, stride, storage_offset):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1075,7 +1075,7 @@ _squeeze_ = handle("squeeze_")
 
 
 def squeeze_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1089,7 +1089,7 @@ _squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1103,7 +1103,7 @@ _squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1117,7 +1117,7 @@ _t_ = handle("t_")
 
 
 def t_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1131,7 +1131,7 @@ _transpose_ = handle("transpose_")
 
 
 def transpose_(keyset, self, dim0, dim1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1145,7 +1145,7 @@ _unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1159,7 +1159,7 @@ _neg_ = handle("neg_")
 
 
 def neg_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1173,7 +1173,7 @@ _neg_out = handle("neg.out")
 
 
 def neg_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1187,7 +1187,7 @@ _reshape = handle("reshape")
 
 
 def reshape(keyset, self, shape):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1201,7 +1201,7 @@ _relu_ = handle("relu_")
 
 
 def relu_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1215,7 +1215,7 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1229,7 +1229,7 @@ _gelu_out = handle("gelu.out")
 
 
 def gelu_out(keyset, self, approximate, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1243,7 +1243,7 @@ _gelu_ = handle("gelu_")
 
 
 def gelu_(keyset, self, approximate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1257,7 +1257,7 @@ _rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1271,7 +1271,7 @@ _rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1285,7 +1285,7 @@ _select_int = handle("select.int")
 
 
 def select_int(keyset, self, dim, index):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1299,7 +1299,7 @@ _sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1313,7 +1313,7 @@ _sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1327,7 +1327,7 @@ _sin_ = handle("sin_")
 
 
 def sin_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1341,7 +1341,7 @@ _sin_out = handle("sin.out")
 
 
 def sin_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1355,7 +1355,7 @@ _detach = handle("detach")
 
 
 def detach(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1369,7 +1369,7 @@ _slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(keyset, self, dim, start, end, step):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1383,7 +1383,7 @@ __softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(keyset, self, dim, half_to_float, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1397,7 +1397,7 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1411,7 +1411,7 @@ _split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(keyset, self, split_size, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1425,7 +1425,7 @@ _split_sizes = handle("split.sizes")
 
 
 def split_sizes(keyset, self, split_size, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1439,7 +1439,7 @@ _split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(keyset, self, split_sizes, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1453,7 +1453,7 @@ _squeeze = handle("squeeze")
 
 
 def squeeze(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1467,7 +1467,7 @@ _squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1481,7 +1481,7 @@ _squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1495,7 +1495,7 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1509,7 +1509,7 @@ _sqrt_ = handle("sqrt_")
 
 
 def sqrt_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1523,7 +1523,7 @@ _sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1537,7 +1537,7 @@ _std_out = handle("std.out")
 
 
 def std_out(keyset, self, dim, unbiased, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1551,7 +1551,7 @@ _std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(keyset, self, dim, correction, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1565,7 +1565,7 @@ _prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(keyset, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1579,7 +1579,7 @@ _t = handle("t")
 
 
 def t(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1593,7 +1593,7 @@ _tanh_ = handle("tanh_")
 
 
 def tanh_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1607,7 +1607,7 @@ _tanh_out = handle("tanh.out")
 
 
 def tanh_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1621,7 +1621,7 @@ _transpose_int = handle("transpose.int")
 
 
 def transpose_int(keyset, self, dim0, dim1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1635,7 +1635,7 @@ _unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1649,7 +1649,7 @@ _var_out = handle("var.out")
 
 
 def var_out(keyset, self, dim, unbiased, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1663,7 +1663,7 @@ _var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(keyset, self, dim, correction, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1677,7 +1677,7 @@ _view_as = handle("view_as")
 
 
 def view_as(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1691,7 +1691,7 @@ _where_self_out = handle("where.self_out")
 
 
 def where_self_out(keyset, condition, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1705,7 +1705,7 @@ _zero_ = handle("zero_")
 
 
 def zero_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1719,7 +1719,7 @@ _norm_out = handle("norm.out")
 
 
 def norm_out(keyset, self, p, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1733,7 +1733,7 @@ _sub_out = handle("sub.out")
 
 
 def sub_out(keyset, self, other, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1747,7 +1747,7 @@ _sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(keyset, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1761,7 +1761,7 @@ _sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(keyset, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1775,7 +1775,7 @@ _addmm_out = handle("addmm.out")
 
 
 def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1789,7 +1789,7 @@ _addmm_ = handle("addmm_")
 
 
 def addmm_(keyset, self, mat1, mat2, beta, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1803,7 +1803,7 @@ _unbind_int = handle("unbind.int")
 
 
 def unbind_int(keyset, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1817,7 +1817,7 @@ _to_dtype_layout = handle("to.dtype_layout")
 
 
 def to_dtype_layout(keyset, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1831,7 +1831,7 @@ _to_device = handle("to.device")
 
 
 def to_device(keyset, self, device, dtype, non_blocking, copy, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1845,7 +1845,7 @@ _to_other = handle("to.other")
 
 
 def to_other(keyset, self, other, non_blocking, copy, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1859,7 +1859,7 @@ _to_dtype = handle("to.dtype")
 
 
 def to_dtype(keyset, self, dtype, non_blocking, copy, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1873,7 +1873,7 @@ _masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(keyset, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1887,7 +1887,7 @@ _masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(keyset, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1901,7 +1901,7 @@ _view = handle("view")
 
 
 def view(keyset, self, size):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1915,7 +1915,7 @@ _view_dtype = handle("view.dtype")
 
 
 def view_dtype(keyset, self, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1929,7 +1929,7 @@ _scatter__src = handle("scatter_.src")
 
 
 def scatter__src(keyset, self, dim, index, src):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1943,7 +1943,7 @@ _scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(keyset, self, dim, index, src, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1957,7 +1957,7 @@ _scatter__value = handle("scatter_.value")
 
 
 def scatter__value(keyset, self, dim, index, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1971,7 +1971,7 @@ _scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(keyset, self, dim, index, value, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1985,7 +1985,7 @@ _eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -1999,7 +1999,7 @@ _eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2013,7 +2013,7 @@ _tril_ = handle("tril_")
 
 
 def tril_(keyset, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2027,7 +2027,7 @@ _triu_ = handle("triu_")
 
 
 def triu_(keyset, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2041,7 +2041,7 @@ _triu_out = handle("triu.out")
 
 
 def triu_out(keyset, self, diagonal, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2055,7 +2055,7 @@ _tril_out = handle("tril.out")
 
 
 def tril_out(keyset, self, diagonal, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2069,7 +2069,7 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2083,7 +2083,7 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2097,7 +2097,7 @@ _ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2111,7 +2111,7 @@ _ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2125,7 +2125,7 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2139,7 +2139,7 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2153,7 +2153,7 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2167,7 +2167,7 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2181,7 +2181,7 @@ _ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2195,7 +2195,7 @@ _ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2209,7 +2209,7 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2223,7 +2223,7 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2237,7 +2237,7 @@ _le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2251,7 +2251,7 @@ _le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2265,7 +2265,7 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2279,7 +2279,7 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2293,7 +2293,7 @@ _gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2307,7 +2307,7 @@ _gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2321,7 +2321,7 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2335,7 +2335,7 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2349,7 +2349,7 @@ _lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2363,7 +2363,7 @@ _lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2377,7 +2377,7 @@ _index_select_out = handle("index_select.out")
 
 
 def index_select_out(keyset, self, dim, index, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2391,7 +2391,7 @@ _gather_out = handle("gather.out")
 
 
 def gather_out(keyset, self, dim, index, sparse_grad, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2405,7 +2405,7 @@ _sign_ = handle("sign_")
 
 
 def sign_(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2419,7 +2419,7 @@ _sign_out = handle("sign.out")
 
 
 def sign_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2433,7 +2433,7 @@ _remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2447,7 +2447,7 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2461,7 +2461,7 @@ _remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2475,7 +2475,7 @@ _maximum_out = handle("maximum.out")
 
 
 def maximum_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2489,7 +2489,7 @@ _max_out = handle("max.out")
 
 
 def max_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2503,7 +2503,7 @@ _minimum_out = handle("minimum.out")
 
 
 def minimum_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2517,7 +2517,7 @@ _min_out = handle("min.out")
 
 
 def min_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2531,7 +2531,7 @@ _sort_values = handle("sort.values")
 
 
 def sort_values(keyset, self, dim, descending, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2545,7 +2545,7 @@ _sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2559,7 +2559,7 @@ _topk_values = handle("topk.values")
 
 
 def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2573,7 +2573,7 @@ _all_all_out = handle("all.all_out")
 
 
 def all_all_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2587,7 +2587,7 @@ _any_all_out = handle("any.all_out")
 
 
 def any_all_out(keyset, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2601,7 +2601,7 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(keyset, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2615,7 +2615,7 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(keyset, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2629,7 +2629,7 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(keyset, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2643,7 +2643,7 @@ _pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(keyset, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2657,7 +2657,7 @@ _pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(keyset, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2671,7 +2671,7 @@ _alias = handle("alias")
 
 
 def alias(keyset, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2685,7 +2685,7 @@ _mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(keyset, self, target, reduction, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2699,7 +2699,7 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_index, output, total_weight):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2713,7 +2713,7 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2727,7 +2727,7 @@ _resize_ = handle("resize_")
 
 
 def resize_(keyset, self, size, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2741,7 +2741,7 @@ _floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(keyset, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2755,7 +2755,7 @@ _floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(keyset, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
@@ -2769,7 +2769,7 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:

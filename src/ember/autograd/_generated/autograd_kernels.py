@@ -17,9 +17,9 @@ from ember.autograd.variable_type import (
     any_requires_grad,
     check_inplace,
     gradient_edge,
+    per_thread,
     rebase_history,
     set_history,
-    thread_state,
 )
 
 
@@ -27,7 +27,7 @@ _abs = handle("abs")
 
 
 def abs(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AbsBackward0()
@@ -48,7 +48,7 @@ _abs_ = handle("abs_")
 
 
 def abs_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -70,7 +70,7 @@ _abs_out = handle("abs.out")
 
 
 def abs_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
     prev = ts.excluded
@@ -86,7 +86,7 @@ _add_Tensor = handle("add.Tensor")
 
 
 def add_Tensor(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.AddBackward0()
@@ -108,7 +108,7 @@ _add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -131,7 +131,7 @@ _add_out = handle("add.out")
 
 
 def add_out(ks, self, other, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
     prev = ts.excluded
@@ -147,7 +147,7 @@ _add_Scalar = handle("add.Scalar")
 
 
 def add_Scalar(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AddBackward1()
@@ -167,7 +167,7 @@ _add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -188,7 +188,7 @@ _all_dim = handle("all.dim")
 
 
 def all_dim(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -202,7 +202,7 @@ _all_dims = handle("all.dims")
 
 
 def all_dims(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -216,7 +216,7 @@ _all_out = handle("all.out")
 
 
 def all_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
@@ -232,7 +232,7 @@ _all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
@@ -248,7 +248,7 @@ _any_dim = handle("any.dim")
 
 
 def any_dim(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -262,7 +262,7 @@ _any_dims = handle("any.dims")
 
 
 def any_dims(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -276,7 +276,7 @@ _any_out = handle("any.out")
 
 
 def any_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
@@ -292,7 +292,7 @@ _any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
@@ -308,7 +308,7 @@ _arange = handle("arange")
 
 
 def arange(ks, end, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -322,7 +322,7 @@ _arange_start = handle("arange.start")
 
 
 def arange_start(ks, start, end, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -336,7 +336,7 @@ _arange_start_step = handle("arange.start_step")
 
 
 def arange_start_step(ks, start, end, step, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -350,7 +350,7 @@ _arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(ks, start, end, step, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (False):
         raise RuntimeError(OUT_ERROR.format(name="arange"))
     prev = ts.excluded
@@ -366,7 +366,7 @@ _argmax = handle("argmax")
 
 
 def argmax(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -380,7 +380,7 @@ _argmax_out = handle("argmax.out")
 
 
 def argmax_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="argmax"))
     prev = ts.excluded
@@ -396,7 +396,7 @@ _argmin = handle("argmin")
 
 
 def argmin(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -410,7 +410,7 @@ _argmin_out = handle("argmin.out")
 
 
 def argmin_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="argmin"))
     prev = ts.excluded
@@ -426,7 +426,7 @@ _as_strided = handle("as_strided")
 
 
 def as_strided(ks, self, size, stride, storage_offset):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AsStridedBackward0()
@@ -452,7 +452,7 @@ _logical_not = handle("logical_not")
 
 
 def logical_not(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -466,7 +466,7 @@ _logical_not_ = handle("logical_not_")
 
 
 def logical_not_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -480,7 +480,7 @@ _logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_not"))
     prev = ts.excluded
@@ -496,7 +496,7 @@ _logical_and = handle("logical_and")
 
 
 def logical_and(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -510,7 +510,7 @@ _logical_and_ = handle("logical_and_")
 
 
 def logical_and_(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -524,7 +524,7 @@ _logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_and"))
     prev = ts.excluded
@@ -540,7 +540,7 @@ _logical_or = handle("logical_or")
 
 
 def logical_or(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -554,7 +554,7 @@ _logical_or_ = handle("logical_or_")
 
 
 def logical_or_(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -568,7 +568,7 @@ _logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="logical_or"))
     prev = ts.excluded
@@ -584,7 +584,7 @@ _bmm = handle("bmm")
 
 
 def bmm(ks, self, mat2):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.BmmBackward0()
@@ -608,7 +608,7 @@ _bmm_out = handle("bmm.out")
 
 
 def bmm_out(ks, self, mat2, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
     prev = ts.excluded
@@ -624,7 +624,7 @@ _cat = handle("cat")
 
 
 def cat(ks, tensors, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (any_requires_grad(tensors))
     if requires:
         node = nodes.CatBackward0()
@@ -647,7 +647,7 @@ _cat_out = handle("cat.out")
 
 
 def cat_out(ks, tensors, dim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (any_requires_grad(tensors)):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
     prev = ts.excluded
@@ -663,7 +663,7 @@ _clamp = handle("clamp")
 
 
 def clamp(ks, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ClampBackward1()
@@ -686,7 +686,7 @@ _clamp_Tensor = handle("clamp.Tensor")
 
 
 def clamp_Tensor(ks, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
     if requires:
         node = nodes.ClampBackward0()
@@ -709,7 +709,7 @@ _clamp_ = handle("clamp_")
 
 
 def clamp_(ks, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -733,7 +733,7 @@ _clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(ks, self, min, max):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad))
     if requires:
         check_inplace(self)
@@ -757,7 +757,7 @@ _clamp_out = handle("clamp.out")
 
 
 def clamp_out(ks, self, min, max, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
@@ -773,7 +773,7 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(ks, self, min, max, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad)):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
@@ -789,7 +789,7 @@ _copy_ = handle("copy_")
 
 
 def copy_(ks, self, src, non_blocking):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         check_inplace(self)
@@ -810,7 +810,7 @@ _cos = handle("cos")
 
 
 def cos(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CosBackward0()
@@ -831,7 +831,7 @@ _cos_ = handle("cos_")
 
 
 def cos_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -853,7 +853,7 @@ _cos_out = handle("cos.out")
 
 
 def cos_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
     prev = ts.excluded
@@ -869,7 +869,7 @@ _cumsum = handle("cumsum")
 
 
 def cumsum(ks, self, dim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CumsumBackward0()
@@ -891,7 +891,7 @@ _cumsum_ = handle("cumsum_")
 
 
 def cumsum_(ks, self, dim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -914,7 +914,7 @@ _cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(ks, self, dim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
     prev = ts.excluded
@@ -930,7 +930,7 @@ _diagonal = handle("diagonal")
 
 
 def diagonal(ks, self, offset, dim1, dim2):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DiagonalBackward0()
@@ -954,7 +954,7 @@ _div_Tensor = handle("div.Tensor")
 
 
 def div_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.DivBackward0()
@@ -977,7 +977,7 @@ _div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -1001,7 +1001,7 @@ _div_out = handle("div.out")
 
 
 def div_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
@@ -1017,7 +1017,7 @@ _div_Tensor_mode = handle("div.Tensor_mode")
 
 
 def div_Tensor_mode(ks, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.DivBackward2()
@@ -1041,7 +1041,7 @@ _div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(ks, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -1066,7 +1066,7 @@ _div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(ks, self, other, rounding_mode, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
@@ -1082,7 +1082,7 @@ _div_Scalar = handle("div.Scalar")
 
 
 def div_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DivBackward1()
@@ -1103,7 +1103,7 @@ _div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1125,7 +1125,7 @@ _div_Scalar_mode = handle("div.Scalar_mode")
 
 
 def div_Scalar_mode(ks, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.DivBackward3()
@@ -1147,7 +1147,7 @@ _div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(ks, self, other, rounding_mode):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1170,7 +1170,7 @@ _dot = handle("dot")
 
 
 def dot(ks, self, tensor):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or tensor._requires_grad)
     if requires:
         node = nodes.DotBackward0()
@@ -1194,7 +1194,7 @@ _empty_memory_format = handle("empty.memory_format")
 
 
 def empty_memory_format(ks, size, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1208,7 +1208,7 @@ _empty_like = handle("empty_like")
 
 
 def empty_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1222,7 +1222,7 @@ _empty_strided = handle("empty_strided")
 
 
 def empty_strided(ks, size, stride, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1236,7 +1236,7 @@ _exp = handle("exp")
 
 
 def exp(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ExpBackward0()
@@ -1257,7 +1257,7 @@ _exp_ = handle("exp_")
 
 
 def exp_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1279,7 +1279,7 @@ _exp_out = handle("exp.out")
 
 
 def exp_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
     prev = ts.excluded
@@ -1295,7 +1295,7 @@ _expand = handle("expand")
 
 
 def expand(ks, self, size, implicit):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ExpandBackward0()
@@ -1316,7 +1316,7 @@ _eye = handle("eye")
 
 
 def eye(ks, n, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1330,7 +1330,7 @@ _eye_m = handle("eye.m")
 
 
 def eye_m(ks, n, m, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1344,7 +1344,7 @@ _fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(ks, self, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1365,7 +1365,7 @@ _fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(ks, self, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         check_inplace(self)
@@ -1386,7 +1386,7 @@ _full = handle("full")
 
 
 def full(ks, size, fill_value, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1400,7 +1400,7 @@ _full_like = handle("full_like")
 
 
 def full_like(ks, self, fill_value, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1414,7 +1414,7 @@ _index_Tensor = handle("index.Tensor")
 
 
 def index_Tensor(ks, self, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.IndexBackward0()
@@ -1436,7 +1436,7 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(ks, self, indices, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or any_requires_grad(indices)):
         raise RuntimeError(OUT_ERROR.format(name="index"))
     prev = ts.excluded
@@ -1452,7 +1452,7 @@ _index_put_ = handle("index_put_")
 
 
 def index_put_(ks, self, indices, values, accumulate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
     if requires:
         check_inplace(self)
@@ -1478,7 +1478,7 @@ _index_put = handle("index_put")
 
 
 def index_put(ks, self, indices, values, accumulate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
     if requires:
         node = nodes.IndexPutBackward0()
@@ -1503,7 +1503,7 @@ _isnan = handle("isnan")
 
 
 def isnan(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1517,7 +1517,7 @@ _linspace = handle("linspace")
 
 
 def linspace(ks, start, end, steps, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1531,7 +1531,7 @@ _linspace_out = handle("linspace.out")
 
 
 def linspace_out(ks, start, end, steps, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (False):
         raise RuntimeError(OUT_ERROR.format(name="linspace"))
     prev = ts.excluded
@@ -1547,7 +1547,7 @@ _log = handle("log")
 
 
 def log(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogBackward0()
@@ -1568,7 +1568,7 @@ _log_ = handle("log_")
 
 
 def log_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1590,7 +1590,7 @@ _log_out = handle("log.out")
 
 
 def log_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
     prev = ts.excluded
@@ -1606,7 +1606,7 @@ _log1p = handle("log1p")
 
 
 def log1p(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.Log1PBackward0()
@@ -1627,7 +1627,7 @@ _log1p_ = handle("log1p_")
 
 
 def log1p_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -1649,7 +1649,7 @@ _log1p_out = handle("log1p.out")
 
 
 def log1p_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
     prev = ts.excluded
@@ -1665,7 +1665,7 @@ __log_softmax = handle("_log_softmax")
 
 
 def _log_softmax(ks, self, dim, half_to_float):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogSoftmaxBackward0()
@@ -1687,7 +1687,7 @@ __log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(ks, self, dim, half_to_float, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
     prev = ts.excluded
@@ -1703,7 +1703,7 @@ __log_softmax_backward_data = handle("_log_softmax_backward_data")
 
 
 def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
     if requires:
         node = nodes.LogSoftmaxBackwardDataBackward0()
@@ -1727,7 +1727,7 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
     prev = ts.excluded
@@ -1743,7 +1743,7 @@ _logsumexp = handle("logsumexp")
 
 
 def logsumexp(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.LogsumexpBackward0()
@@ -1767,7 +1767,7 @@ _max_dim = handle("max.dim")
 
 
 def max_dim(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaxBackward0()
@@ -1791,7 +1791,7 @@ _max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(ks, self, dim, keepdim, max, max_values):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
     prev = ts.excluded
@@ -1807,7 +1807,7 @@ _amax = handle("amax")
 
 
 def amax(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AmaxBackward0()
@@ -1832,7 +1832,7 @@ _amax_out = handle("amax.out")
 
 
 def amax_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
     prev = ts.excluded
@@ -1848,7 +1848,7 @@ _mean = handle("mean")
 
 
 def mean(ks, self, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MeanBackward0()
@@ -1870,7 +1870,7 @@ _mean_dim = handle("mean.dim")
 
 
 def mean_dim(ks, self, dim, keepdim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MeanBackward1()
@@ -1894,7 +1894,7 @@ _mean_out = handle("mean.out")
 
 
 def mean_out(ks, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
     prev = ts.excluded
@@ -1910,7 +1910,7 @@ _min_dim = handle("min.dim")
 
 
 def min_dim(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MinBackward0()
@@ -1934,7 +1934,7 @@ _min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(ks, self, dim, keepdim, min, min_indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
     prev = ts.excluded
@@ -1950,7 +1950,7 @@ _amin = handle("amin")
 
 
 def amin(ks, self, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AminBackward0()
@@ -1975,7 +1975,7 @@ _amin_out = handle("amin.out")
 
 
 def amin_out(ks, self, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
     prev = ts.excluded
@@ -1991,7 +1991,7 @@ _mm = handle("mm")
 
 
 def mm(ks, self, mat2):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.MmBackward0()
@@ -2023,7 +2023,7 @@ _mm_out = handle("mm.out")
 
 
 def mm_out(ks, self, mat2, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
     prev = ts.excluded
@@ -2039,7 +2039,7 @@ _mul_Tensor = handle("mul.Tensor")
 
 
 def mul_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MulBackward0()
@@ -2063,7 +2063,7 @@ _mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -2088,7 +2088,7 @@ _mul_out = handle("mul.out")
 
 
 def mul_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
     prev = ts.excluded
@@ -2104,7 +2104,7 @@ _mul_Scalar = handle("mul.Scalar")
 
 
 def mul_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MulBackward1()
@@ -2125,7 +2125,7 @@ _mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2147,7 +2147,7 @@ _ones = handle("ones")
 
 
 def ones(ks, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2161,7 +2161,7 @@ _ones_like = handle("ones_like")
 
 
 def ones_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2175,7 +2175,7 @@ _permute = handle("permute")
 
 
 def permute(ks, self, dims):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.PermuteBackward0()
@@ -2196,7 +2196,7 @@ _unfold = handle("unfold")
 
 
 def unfold(ks, self, dimension, size, step):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2210,7 +2210,7 @@ _as_strided_ = handle("as_strided_")
 
 
 def as_strided_(ks, self, size, stride, storage_offset):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2237,7 +2237,7 @@ _squeeze_ = handle("squeeze_")
 
 
 def squeeze_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2259,7 +2259,7 @@ _squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2281,7 +2281,7 @@ _squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2303,7 +2303,7 @@ _t_ = handle("t_")
 
 
 def t_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2324,7 +2324,7 @@ _transpose_ = handle("transpose_")
 
 
 def transpose_(ks, self, dim0, dim1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2347,7 +2347,7 @@ _unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2369,7 +2369,7 @@ _rand = handle("rand")
 
 
 def rand(ks, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2383,7 +2383,7 @@ _rand_generator = handle("rand.generator")
 
 
 def rand_generator(ks, size, generator, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2397,7 +2397,7 @@ _rand_like = handle("rand_like")
 
 
 def rand_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2411,7 +2411,7 @@ _randint = handle("randint")
 
 
 def randint(ks, high, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2425,7 +2425,7 @@ _randint_low = handle("randint.low")
 
 
 def randint_low(ks, low, high, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2439,7 +2439,7 @@ _randint_generator = handle("randint.generator")
 
 
 def randint_generator(ks, high, size, generator, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2453,7 +2453,7 @@ _randint_low_generator = handle("randint.low_generator")
 
 
 def randint_low_generator(ks, low, high, size, generator, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2467,7 +2467,7 @@ _randn = handle("randn")
 
 
 def randn(ks, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2481,7 +2481,7 @@ _randn_generator = handle("randn.generator")
 
 
 def randn_generator(ks, size, generator, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2495,7 +2495,7 @@ _randn_like = handle("randn_like")
 
 
 def randn_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2509,7 +2509,7 @@ _neg = handle("neg")
 
 
 def neg(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NegBackward0()
@@ -2529,7 +2529,7 @@ _neg_ = handle("neg_")
 
 
 def neg_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2550,7 +2550,7 @@ _neg_out = handle("neg.out")
 
 
 def neg_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
     prev = ts.excluded
@@ -2566,7 +2566,7 @@ _relu = handle("relu")
 
 
 def relu(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ReluBackward0()
@@ -2587,7 +2587,7 @@ _relu_ = handle("relu_")
 
 
 def relu_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2609,7 +2609,7 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
     prev = ts.excluded
@@ -2625,7 +2625,7 @@ _threshold_backward = handle("threshold_backward")
 
 
 def threshold_backward(ks, grad_output, self, threshold):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.ThresholdBackwardBackward0()
@@ -2649,7 +2649,7 @@ _gelu_out = handle("gelu.out")
 
 
 def gelu_out(ks, self, approximate, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
     prev = ts.excluded
@@ -2665,7 +2665,7 @@ _gelu_ = handle("gelu_")
 
 
 def gelu_(ks, self, approximate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2688,7 +2688,7 @@ _gelu = handle("gelu")
 
 
 def gelu(ks, self, approximate):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.GeluBackward0()
@@ -2710,7 +2710,7 @@ _rsqrt = handle("rsqrt")
 
 
 def rsqrt(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RsqrtBackward0()
@@ -2731,7 +2731,7 @@ _rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2753,7 +2753,7 @@ _rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
     prev = ts.excluded
@@ -2769,7 +2769,7 @@ _select_int = handle("select.int")
 
 
 def select_int(ks, self, dim, index):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SelectBackward0()
@@ -2792,7 +2792,7 @@ _sigmoid = handle("sigmoid")
 
 
 def sigmoid(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SigmoidBackward0()
@@ -2813,7 +2813,7 @@ _sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2835,7 +2835,7 @@ _sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
     prev = ts.excluded
@@ -2851,7 +2851,7 @@ _sin = handle("sin")
 
 
 def sin(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SinBackward0()
@@ -2872,7 +2872,7 @@ _sin_ = handle("sin_")
 
 
 def sin_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -2894,7 +2894,7 @@ _sin_out = handle("sin.out")
 
 
 def sin_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
     prev = ts.excluded
@@ -2910,7 +2910,7 @@ _detach = handle("detach")
 
 
 def detach(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2924,7 +2924,7 @@ _slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(ks, self, dim, start, end, step):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SliceBackward0()
@@ -2949,7 +2949,7 @@ __softmax = handle("_softmax")
 
 
 def _softmax(ks, self, dim, half_to_float):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SoftmaxBackward0()
@@ -2971,7 +2971,7 @@ __softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(ks, self, dim, half_to_float, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
     prev = ts.excluded
@@ -2987,7 +2987,7 @@ __softmax_backward_data = handle("_softmax_backward_data")
 
 
 def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
     if requires:
         node = nodes.SoftmaxBackwardDataBackward0()
@@ -3011,7 +3011,7 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
     prev = ts.excluded
@@ -3027,7 +3027,7 @@ _split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(ks, self, split_size, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SplitBackward0()
@@ -3051,7 +3051,7 @@ _split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(ks, self, split_sizes, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SplitWithSizesBackward0()
@@ -3075,7 +3075,7 @@ _squeeze = handle("squeeze")
 
 
 def squeeze(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward0()
@@ -3096,7 +3096,7 @@ _squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward1()
@@ -3117,7 +3117,7 @@ _squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqueezeBackward2()
@@ -3138,7 +3138,7 @@ _stack = handle("stack")
 
 
 def stack(ks, tensors, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (any_requires_grad(tensors))
     if requires:
         node = nodes.StackBackward0()
@@ -3160,7 +3160,7 @@ _sum = handle("sum")
 
 
 def sum(ks, self, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SumBackward0()
@@ -3181,7 +3181,7 @@ _sum_dim_IntList = handle("sum.dim_IntList")
 
 
 def sum_dim_IntList(ks, self, dim, keepdim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SumBackward1()
@@ -3204,7 +3204,7 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
     prev = ts.excluded
@@ -3220,7 +3220,7 @@ _sqrt = handle("sqrt")
 
 
 def sqrt(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SqrtBackward0()
@@ -3241,7 +3241,7 @@ _sqrt_ = handle("sqrt_")
 
 
 def sqrt_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -3263,7 +3263,7 @@ _sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
     prev = ts.excluded
@@ -3279,7 +3279,7 @@ _std_correction = handle("std.correction")
 
 
 def std_correction(ks, self, dim, correction, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.StdBackward0()
@@ -3304,7 +3304,7 @@ _std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(ks, self, dim, correction, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
     prev = ts.excluded
@@ -3320,7 +3320,7 @@ _prod = handle("prod")
 
 
 def prod(ks, self, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ProdBackward0()
@@ -3342,7 +3342,7 @@ _prod_dim_int = handle("prod.dim_int")
 
 
 def prod_dim_int(ks, self, dim, keepdim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ProdBackward1()
@@ -3366,7 +3366,7 @@ _prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(ks, self, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
     prev = ts.excluded
@@ -3382,7 +3382,7 @@ _t = handle("t")
 
 
 def t(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TBackward0()
@@ -3402,7 +3402,7 @@ _tanh = handle("tanh")
 
 
 def tanh(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TanhBackward0()
@@ -3423,7 +3423,7 @@ _tanh_ = handle("tanh_")
 
 
 def tanh_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -3445,7 +3445,7 @@ _tanh_out = handle("tanh.out")
 
 
 def tanh_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
     prev = ts.excluded
@@ -3461,7 +3461,7 @@ _transpose_int = handle("transpose.int")
 
 
 def transpose_int(ks, self, dim0, dim1):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TransposeBackward0()
@@ -3483,7 +3483,7 @@ _flip = handle("flip")
 
 
 def flip(ks, self, dims):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.FlipBackward0()
@@ -3504,7 +3504,7 @@ _roll = handle("roll")
 
 
 def roll(ks, self, shifts, dims):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RollBackward0()
@@ -3526,7 +3526,7 @@ __unsafe_view = handle("_unsafe_view")
 
 
 def _unsafe_view(ks, self, size):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnsafeViewBackward0()
@@ -3547,7 +3547,7 @@ _unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnsqueezeBackward0()
@@ -3568,7 +3568,7 @@ _var_correction = handle("var.correction")
 
 
 def var_correction(ks, self, dim, correction, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.VarBackward0()
@@ -3592,7 +3592,7 @@ _var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(ks, self, dim, correction, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
     prev = ts.excluded
@@ -3608,7 +3608,7 @@ _where_self = handle("where.self")
 
 
 def where_self(ks, condition, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.WhereBackward0()
@@ -3629,7 +3629,7 @@ _where_self_out = handle("where.self_out")
 
 
 def where_self_out(ks, condition, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (condition._requires_grad or self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
     prev = ts.excluded
@@ -3645,7 +3645,7 @@ _zeros = handle("zeros")
 
 
 def zeros(ks, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3659,7 +3659,7 @@ _zeros_like = handle("zeros_like")
 
 
 def zeros_like(ks, self, dtype, layout, device, pin_memory, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3673,7 +3673,7 @@ _zero_ = handle("zero_")
 
 
 def zero_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -3694,7 +3694,7 @@ _new_empty = handle("new_empty")
 
 
 def new_empty(ks, self, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3708,7 +3708,7 @@ _new_empty_strided = handle("new_empty_strided")
 
 
 def new_empty_strided(ks, self, size, stride, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3722,7 +3722,7 @@ _new_full = handle("new_full")
 
 
 def new_full(ks, self, size, fill_value, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3736,7 +3736,7 @@ _new_zeros = handle("new_zeros")
 
 
 def new_zeros(ks, self, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3750,7 +3750,7 @@ _new_ones = handle("new_ones")
 
 
 def new_ones(ks, self, size, dtype, layout, device, pin_memory):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3764,7 +3764,7 @@ _norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
 
 
 def norm_ScalarOpt_dtype(ks, self, p, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward2()
@@ -3787,7 +3787,7 @@ _norm_Scalar = handle("norm.Scalar")
 
 
 def norm_Scalar(ks, self, p):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward0()
@@ -3810,7 +3810,7 @@ _norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
 
 
 def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward3()
@@ -3835,7 +3835,7 @@ _norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
 
 
 def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NormBackward1()
@@ -3860,7 +3860,7 @@ _norm_out = handle("norm.out")
 
 
 def norm_out(ks, self, p, dim, keepdim, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded
@@ -3876,7 +3876,7 @@ _clone = handle("clone")
 
 
 def clone(ks, self, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.CloneBackward0()
@@ -3896,7 +3896,7 @@ _sub_out = handle("sub.out")
 
 
 def sub_out(ks, self, other, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
     prev = ts.excluded
@@ -3912,7 +3912,7 @@ _sub_Tensor = handle("sub.Tensor")
 
 
 def sub_Tensor(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.SubBackward0()
@@ -3934,7 +3934,7 @@ _sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -3957,7 +3957,7 @@ _sub_Scalar = handle("sub.Scalar")
 
 
 def sub_Scalar(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SubBackward1()
@@ -3977,7 +3977,7 @@ _sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(ks, self, other, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -3998,7 +3998,7 @@ _addmm_out = handle("addmm.out")
 
 
 def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
     prev = ts.excluded
@@ -4014,7 +4014,7 @@ _addmm = handle("addmm")
 
 
 def addmm(ks, self, mat1, mat2, beta, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
     if requires:
         node = nodes.AddmmBackward0()
@@ -4050,7 +4050,7 @@ _addmm_ = handle("addmm_")
 
 
 def addmm_(ks, self, mat1, mat2, beta, alpha):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
     if requires:
         check_inplace(self)
@@ -4087,7 +4087,7 @@ _unbind_int = handle("unbind.int")
 
 
 def unbind_int(ks, self, dim):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.UnbindBackward0()
@@ -4110,7 +4110,7 @@ __to_copy = handle("_to_copy")
 
 
 def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ToCopyBackward0()
@@ -4131,7 +4131,7 @@ __local_scalar_dense = handle("_local_scalar_dense")
 
 
 def _local_scalar_dense(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4145,7 +4145,7 @@ _masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(ks, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4167,7 +4167,7 @@ _masked_fill_Scalar = handle("masked_fill.Scalar")
 
 
 def masked_fill_Scalar(ks, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaskedFillBackward0()
@@ -4188,7 +4188,7 @@ _masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(ks, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         check_inplace(self)
@@ -4210,7 +4210,7 @@ _masked_fill_Tensor = handle("masked_fill.Tensor")
 
 
 def masked_fill_Tensor(ks, self, mask, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
     if requires:
         node = nodes.MaskedFillBackward1()
@@ -4231,7 +4231,7 @@ _view = handle("view")
 
 
 def view(ks, self, size):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ViewBackward0()
@@ -4252,7 +4252,7 @@ _view_dtype = handle("view.dtype")
 
 
 def view_dtype(ks, self, dtype):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4266,7 +4266,7 @@ _scatter_src = handle("scatter.src")
 
 
 def scatter_src(ks, self, dim, index, src):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         node = nodes.ScatterBackward0()
@@ -4288,7 +4288,7 @@ _scatter__src = handle("scatter_.src")
 
 
 def scatter__src(ks, self, dim, index, src):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
     if requires:
         check_inplace(self)
@@ -4311,7 +4311,7 @@ _scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(ks, self, dim, index, src, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
@@ -4327,7 +4327,7 @@ _scatter_value = handle("scatter.value")
 
 
 def scatter_value(ks, self, dim, index, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.ScatterBackward1()
@@ -4349,7 +4349,7 @@ _scatter__value = handle("scatter_.value")
 
 
 def scatter__value(ks, self, dim, index, value):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4372,7 +4372,7 @@ _scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(ks, self, dim, index, value, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
@@ -4388,7 +4388,7 @@ _eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4409,7 +4409,7 @@ _eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -4430,7 +4430,7 @@ _tril_ = handle("tril_")
 
 
 def tril_(ks, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4452,7 +4452,7 @@ _triu_ = handle("triu_")
 
 
 def triu_(ks, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4474,7 +4474,7 @@ _triu_out = handle("triu.out")
 
 
 def triu_out(ks, self, diagonal, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
     prev = ts.excluded
@@ -4490,7 +4490,7 @@ _triu = handle("triu")
 
 
 def triu(ks, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TriuBackward0()
@@ -4511,7 +4511,7 @@ _tril_out = handle("tril.out")
 
 
 def tril_out(ks, self, diagonal, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
     prev = ts.excluded
@@ -4527,7 +4527,7 @@ _tril = handle("tril")
 
 
 def tril(ks, self, diagonal):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TrilBackward0()
@@ -4548,7 +4548,7 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
@@ -4564,7 +4564,7 @@ _ne_Scalar = handle("ne.Scalar")
 
 
 def ne_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4578,7 +4578,7 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
@@ -4594,7 +4594,7 @@ _ne_Tensor = handle("ne.Tensor")
 
 
 def ne_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4608,7 +4608,7 @@ _ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4629,7 +4629,7 @@ _ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -4650,7 +4650,7 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
@@ -4666,7 +4666,7 @@ _eq_Scalar = handle("eq.Scalar")
 
 
 def eq_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4680,7 +4680,7 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
@@ -4696,7 +4696,7 @@ _eq_Tensor = handle("eq.Tensor")
 
 
 def eq_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4710,7 +4710,7 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
@@ -4726,7 +4726,7 @@ _ge_Scalar = handle("ge.Scalar")
 
 
 def ge_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4740,7 +4740,7 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
@@ -4756,7 +4756,7 @@ _ge_Tensor = handle("ge.Tensor")
 
 
 def ge_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4770,7 +4770,7 @@ _ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4791,7 +4791,7 @@ _ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -4812,7 +4812,7 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
@@ -4828,7 +4828,7 @@ _le_Scalar = handle("le.Scalar")
 
 
 def le_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4842,7 +4842,7 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
@@ -4858,7 +4858,7 @@ _le_Tensor = handle("le.Tensor")
 
 
 def le_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4872,7 +4872,7 @@ _le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4893,7 +4893,7 @@ _le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -4914,7 +4914,7 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
@@ -4930,7 +4930,7 @@ _gt_Scalar = handle("gt.Scalar")
 
 
 def gt_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4944,7 +4944,7 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
@@ -4960,7 +4960,7 @@ _gt_Tensor = handle("gt.Tensor")
 
 
 def gt_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4974,7 +4974,7 @@ _gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -4995,7 +4995,7 @@ _gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -5016,7 +5016,7 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
@@ -5032,7 +5032,7 @@ _lt_Scalar = handle("lt.Scalar")
 
 
 def lt_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5046,7 +5046,7 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
@@ -5062,7 +5062,7 @@ _lt_Tensor = handle("lt.Tensor")
 
 
 def lt_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5076,7 +5076,7 @@ _lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -5097,7 +5097,7 @@ _lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -5118,7 +5118,7 @@ _index_select_out = handle("index_select.out")
 
 
 def index_select_out(ks, self, dim, index, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
     prev = ts.excluded
@@ -5134,7 +5134,7 @@ _index_select = handle("index_select")
 
 
 def index_select(ks, self, dim, index):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.IndexSelectBackward0()
@@ -5157,7 +5157,7 @@ _gather_out = handle("gather.out")
 
 
 def gather_out(ks, self, dim, index, sparse_grad, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or index._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
     prev = ts.excluded
@@ -5173,7 +5173,7 @@ _gather = handle("gather")
 
 
 def gather(ks, self, dim, index, sparse_grad):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.GatherBackward0()
@@ -5196,7 +5196,7 @@ _sign = handle("sign")
 
 
 def sign(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SignBackward0()
@@ -5216,7 +5216,7 @@ _sign_ = handle("sign_")
 
 
 def sign_(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -5237,7 +5237,7 @@ _sign_out = handle("sign.out")
 
 
 def sign_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
     prev = ts.excluded
@@ -5253,7 +5253,7 @@ _remainder_Scalar = handle("remainder.Scalar")
 
 
 def remainder_Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.RemainderBackward0()
@@ -5273,7 +5273,7 @@ _remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -5294,7 +5294,7 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
     prev = ts.excluded
@@ -5310,7 +5310,7 @@ _remainder_Tensor = handle("remainder.Tensor")
 
 
 def remainder_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.RemainderBackward1()
@@ -5334,7 +5334,7 @@ _remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -5359,7 +5359,7 @@ _remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
 
 
 def remainder_Scalar_Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::remainder")
@@ -5379,7 +5379,7 @@ _min = handle("min")
 
 
 def min(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MinBackward1()
@@ -5401,7 +5401,7 @@ _max = handle("max")
 
 
 def max(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.MaxBackward1()
@@ -5423,7 +5423,7 @@ _maximum = handle("maximum")
 
 
 def maximum(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MaximumBackward0()
@@ -5445,7 +5445,7 @@ _maximum_out = handle("maximum.out")
 
 
 def maximum_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
     prev = ts.excluded
@@ -5461,7 +5461,7 @@ _minimum = handle("minimum")
 
 
 def minimum(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = nodes.MinimumBackward0()
@@ -5483,7 +5483,7 @@ _minimum_out = handle("minimum.out")
 
 
 def minimum_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
     prev = ts.excluded
@@ -5499,7 +5499,7 @@ _sort_values = handle("sort.values")
 
 
 def sort_values(ks, self, dim, descending, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
@@ -5515,7 +5515,7 @@ _sort = handle("sort")
 
 
 def sort(ks, self, dim, descending):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SortBackward0()
@@ -5538,7 +5538,7 @@ _sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(ks, self, stable, dim, descending, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
@@ -5554,7 +5554,7 @@ _sort_stable = handle("sort.stable")
 
 
 def sort_stable(ks, self, stable, dim, descending):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.SortBackward1()
@@ -5577,7 +5577,7 @@ _topk_values = handle("topk.values")
 
 
 def topk_values(ks, self, k, dim, largest, sorted, values, indices):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
     prev = ts.excluded
@@ -5593,7 +5593,7 @@ _topk = handle("topk")
 
 
 def topk(ks, self, k, dim, largest, sorted):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.TopkBackward0()
@@ -5616,7 +5616,7 @@ _all = handle("all")
 
 
 def all(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5630,7 +5630,7 @@ _all_all_out = handle("all.all_out")
 
 
 def all_all_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
@@ -5646,7 +5646,7 @@ _any = handle("any")
 
 
 def any(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5660,7 +5660,7 @@ _any_all_out = handle("any.all_out")
 
 
 def any_all_out(ks, self, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
@@ -5676,7 +5676,7 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(ks, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or exponent._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
@@ -5692,7 +5692,7 @@ _pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 
 
 def pow_Tensor_Tensor(ks, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or exponent._requires_grad)
     if requires:
         node = nodes.PowBackward1()
@@ -5716,7 +5716,7 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(ks, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (exponent._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
@@ -5732,7 +5732,7 @@ _pow_Scalar = handle("pow.Scalar")
 
 
 def pow_Scalar(ks, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (exponent._requires_grad)
     if requires:
         node = nodes.PowBackward2()
@@ -5755,7 +5755,7 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(ks, self, exponent, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
@@ -5771,7 +5771,7 @@ _pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 
 
 def pow_Tensor_Scalar(ks, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.PowBackward0()
@@ -5793,7 +5793,7 @@ _pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(ks, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
@@ -5816,7 +5816,7 @@ _pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(ks, self, exponent):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or exponent._requires_grad)
     if requires:
         check_inplace(self)
@@ -5841,7 +5841,7 @@ _alias = handle("alias")
 
 
 def alias(ks, self):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.AliasBackward0()
@@ -5861,7 +5861,7 @@ _mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(ks, self, target, reduction, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
     prev = ts.excluded
@@ -5877,7 +5877,7 @@ _mse_loss = handle("mse_loss")
 
 
 def mse_loss(ks, self, target, reduction):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
     if requires:
         node = nodes.MseLossBackward0()
@@ -5900,7 +5900,7 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, output, total_weight):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad)):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
     prev = ts.excluded
@@ -5916,7 +5916,7 @@ _nll_loss_forward = handle("nll_loss_forward")
 
 
 def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NllLossBackward0()
@@ -5942,7 +5942,7 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
     prev = ts.excluded
@@ -5958,7 +5958,7 @@ _nll_loss_backward = handle("nll_loss_backward")
 
 
 def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.NllLossBackwardBackward0()
@@ -5986,7 +5986,7 @@ _floor_divide = handle("floor_divide")
 
 
 def floor_divide(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::floor_divide")
@@ -6006,7 +6006,7 @@ _floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(ks, self, other):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         check_inplace(self)
@@ -6027,7 +6027,7 @@ _floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(ks, self, other, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad or other._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="floor_divide"))
     prev = ts.excluded
@@ -6043,7 +6043,7 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
-    ts = thread_state()  # Note [Thread state in a context variable]
+    ts = per_thread.state  # Note [Thread state per OS thread]
     if ts.grad_mode and (self._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded

@@ -13,12 +13,11 @@ and message, and the operator's table is the same after the failed call.
 import itertools
 
 import pytest
+from oracle import torch
+from torch.utils import _python_dispatch as torch_python_dispatch  # noqa: E402
 
 import ember
 from ember.utils import _python_dispatch as ember_python_dispatch
-
-torch = pytest.importorskip("torch")
-from torch.utils import _python_dispatch as torch_python_dispatch  # noqa: E402
 
 DISPATCH = {torch: torch_python_dispatch, ember: ember_python_dispatch}
 _names = itertools.count()

@@ -12,10 +12,9 @@ import itertools
 import re
 
 import pytest
+from oracle import torch
 
 import ember
-
-torch = pytest.importorskip("torch")
 
 _names = itertools.count()
 _LOCATION = re.compile(r"(registered at|block at) \S+?:\d+")

@@ -16,12 +16,11 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from oracle import torch
+from torch.utils import _python_dispatch as torch_python_dispatch  # noqa: E402
 
 import ember
 from ember.utils import _python_dispatch as ember_python_dispatch
-
-torch = pytest.importorskip("torch")
-from torch.utils import _python_dispatch as torch_python_dispatch  # noqa: E402
 
 LIBRARIES = {"torch": (torch, torch_python_dispatch), "ember": (ember, ember_python_dispatch)}
 TIMEOUT = 10

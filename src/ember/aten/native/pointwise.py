@@ -241,7 +241,8 @@ def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> No
         not_implemented_for("threshold_cpu", compute)
     values = operand(self)
     limit = checked_value(threshold, compute)
-    zero_where(operand(grad_output), values <= limit, grad_input.ndarray(), compute.np_dtype)
+    dropped = np.asarray(values <= limit)  # 0-d operands compare to a NumPy scalar
+    zero_where(operand(grad_output), dropped, grad_input.ndarray(), compute.np_dtype)
 
 
 def zero_where(grad, dropped, target, compute) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10 import dtypes
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.reduction import store
@@ -46,6 +47,8 @@ def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> 
 
 
 def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
+    if self.dtype is dtypes.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending=largest)

@@ -23,6 +23,14 @@ import functools
 import numpy as np
 
 from ember._c10 import dtypes
+from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reached as U.<name>)
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_not,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+)
 from ember.aten.ufunc_special import (
     check_integer_divisor,
     div_floor,
@@ -375,6 +383,11 @@ def sqrt(meta, self, out) -> None:
 @quiet
 def rsqrt(meta, self, out) -> None:
     _unary_opmath(lambda x: 1 / np.sqrt(x), meta, self, out)
+
+
+@quiet
+def reciprocal(meta, self, out) -> None:
+    _unary_opmath(np.reciprocal, meta, self, out)
 
 
 @quiet

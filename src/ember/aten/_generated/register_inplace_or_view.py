@@ -273,6 +273,482 @@ def logical_or_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_logical_xor_ = handle("logical_xor_")
+
+
+def logical_xor_(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logical_xor_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_logical_xor_out = handle("logical_xor.out")
+
+
+def logical_xor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logical_xor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_not_ = handle("bitwise_not_")
+
+
+def bitwise_not_(keyset, self):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_not_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_not_out = handle("bitwise_not.out")
+
+
+def bitwise_not_out(keyset, self, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_not_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+
+
+def bitwise_and_Tensor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+
+
+def bitwise_and_Scalar_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+
+
+def bitwise_and__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+
+
+def bitwise_and__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___iand___Scalar = handle("__iand__.Scalar")
+
+
+def __iand___Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___iand___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___iand___Tensor = handle("__iand__.Tensor")
+
+
+def __iand___Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___iand___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+
+
+def bitwise_or_Tensor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+
+
+def bitwise_or_Scalar_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+
+
+def bitwise_or__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+
+
+def bitwise_or__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ior___Scalar = handle("__ior__.Scalar")
+
+
+def __ior___Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ior___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ior___Tensor = handle("__ior__.Tensor")
+
+
+def __ior___Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ior___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+
+
+def bitwise_xor_Tensor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+
+
+def bitwise_xor_Scalar_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+
+
+def bitwise_xor__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
+
+
+def bitwise_xor__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ixor___Scalar = handle("__ixor__.Scalar")
+
+
+def __ixor___Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ixor___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ixor___Tensor = handle("__ixor__.Tensor")
+
+
+def __ixor___Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ixor___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ilshift___Scalar = handle("__ilshift__.Scalar")
+
+
+def __ilshift___Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ilshift___Tensor = handle("__ilshift__.Tensor")
+
+
+def __ilshift___Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+
+
+def bitwise_left_shift__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+
+
+def bitwise_left_shift_Tensor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+
+
+def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+
+
+def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+___irshift___Scalar = handle("__irshift__.Scalar")
+
+
+def __irshift___Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___irshift___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___irshift___Tensor = handle("__irshift__.Tensor")
+
+
+def __irshift___Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___irshift___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+
+
+def bitwise_right_shift__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+
+
+def bitwise_right_shift_Tensor_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+
+
+def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+
+
+def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _bmm_out = handle("bmm.out")
 
 
@@ -1276,6 +1752,34 @@ def rsqrt_out(keyset, self, out):
     ts.excluded = prev | BELOW
     try:
         result = _rsqrt_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_reciprocal_ = handle("reciprocal_")
+
+
+def reciprocal_(keyset, self):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _reciprocal_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_reciprocal_out = handle("reciprocal.out")
+
+
+def reciprocal_out(keyset, self, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _reciprocal_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -2798,6 +3302,40 @@ impl("logical_and_", "ADInplaceOrView", logical_and_, keyset_arg="raw")
 impl("logical_and.out", "ADInplaceOrView", logical_and_out, keyset_arg="raw")
 impl("logical_or_", "ADInplaceOrView", logical_or_, keyset_arg="raw")
 impl("logical_or.out", "ADInplaceOrView", logical_or_out, keyset_arg="raw")
+impl("logical_xor_", "ADInplaceOrView", logical_xor_, keyset_arg="raw")
+impl("logical_xor.out", "ADInplaceOrView", logical_xor_out, keyset_arg="raw")
+impl("bitwise_not_", "ADInplaceOrView", bitwise_not_, keyset_arg="raw")
+impl("bitwise_not.out", "ADInplaceOrView", bitwise_not_out, keyset_arg="raw")
+impl("bitwise_and.Tensor_out", "ADInplaceOrView", bitwise_and_Tensor_out, keyset_arg="raw")
+impl("bitwise_and.Scalar_out", "ADInplaceOrView", bitwise_and_Scalar_out, keyset_arg="raw")
+impl("bitwise_and_.Scalar", "ADInplaceOrView", bitwise_and__Scalar, keyset_arg="raw")
+impl("bitwise_and_.Tensor", "ADInplaceOrView", bitwise_and__Tensor, keyset_arg="raw")
+impl("__iand__.Scalar", "ADInplaceOrView", __iand___Scalar, keyset_arg="raw")
+impl("__iand__.Tensor", "ADInplaceOrView", __iand___Tensor, keyset_arg="raw")
+impl("bitwise_or.Tensor_out", "ADInplaceOrView", bitwise_or_Tensor_out, keyset_arg="raw")
+impl("bitwise_or.Scalar_out", "ADInplaceOrView", bitwise_or_Scalar_out, keyset_arg="raw")
+impl("bitwise_or_.Scalar", "ADInplaceOrView", bitwise_or__Scalar, keyset_arg="raw")
+impl("bitwise_or_.Tensor", "ADInplaceOrView", bitwise_or__Tensor, keyset_arg="raw")
+impl("__ior__.Scalar", "ADInplaceOrView", __ior___Scalar, keyset_arg="raw")
+impl("__ior__.Tensor", "ADInplaceOrView", __ior___Tensor, keyset_arg="raw")
+impl("bitwise_xor.Tensor_out", "ADInplaceOrView", bitwise_xor_Tensor_out, keyset_arg="raw")
+impl("bitwise_xor.Scalar_out", "ADInplaceOrView", bitwise_xor_Scalar_out, keyset_arg="raw")
+impl("bitwise_xor_.Scalar", "ADInplaceOrView", bitwise_xor__Scalar, keyset_arg="raw")
+impl("bitwise_xor_.Tensor", "ADInplaceOrView", bitwise_xor__Tensor, keyset_arg="raw")
+impl("__ixor__.Scalar", "ADInplaceOrView", __ixor___Scalar, keyset_arg="raw")
+impl("__ixor__.Tensor", "ADInplaceOrView", __ixor___Tensor, keyset_arg="raw")
+impl("__ilshift__.Scalar", "ADInplaceOrView", __ilshift___Scalar, keyset_arg="raw")
+impl("__ilshift__.Tensor", "ADInplaceOrView", __ilshift___Tensor, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor", "ADInplaceOrView", bitwise_left_shift__Tensor, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_out", "ADInplaceOrView", bitwise_left_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_left_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_left_shift_Tensor_Scalar_out, keyset_arg="raw")
+impl("__irshift__.Scalar", "ADInplaceOrView", __irshift___Scalar, keyset_arg="raw")
+impl("__irshift__.Tensor", "ADInplaceOrView", __irshift___Tensor, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor", "ADInplaceOrView", bitwise_right_shift__Tensor, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_out", "ADInplaceOrView", bitwise_right_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_right_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_right_shift_Tensor_Scalar_out, keyset_arg="raw")
 impl("bmm.out", "ADInplaceOrView", bmm_out, keyset_arg="raw")
 impl("cat.out", "ADInplaceOrView", cat_out, keyset_arg="raw")
 impl("chunk", "ADInplaceOrView", chunk, keyset_arg="raw")
@@ -2870,6 +3408,8 @@ impl("gelu.out", "ADInplaceOrView", gelu_out, keyset_arg="raw")
 impl("gelu_", "ADInplaceOrView", gelu_, keyset_arg="raw")
 impl("rsqrt_", "ADInplaceOrView", rsqrt_, keyset_arg="raw")
 impl("rsqrt.out", "ADInplaceOrView", rsqrt_out, keyset_arg="raw")
+impl("reciprocal_", "ADInplaceOrView", reciprocal_, keyset_arg="raw")
+impl("reciprocal.out", "ADInplaceOrView", reciprocal_out, keyset_arg="raw")
 impl("select.int", "ADInplaceOrView", select_int, keyset_arg="raw")
 impl("sigmoid_", "ADInplaceOrView", sigmoid_, keyset_arg="raw")
 impl("sigmoid.out", "ADInplaceOrView", sigmoid_out, keyset_arg="raw")

@@ -7,6 +7,26 @@ from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
+_op___and___Scalar = handle("__and__.Scalar")
+_op___and___Tensor = handle("__and__.Tensor")
+_op___iand___Scalar = handle("__iand__.Scalar")
+_op___iand___Tensor = handle("__iand__.Tensor")
+_op___ilshift___Scalar = handle("__ilshift__.Scalar")
+_op___ilshift___Tensor = handle("__ilshift__.Tensor")
+_op___ior___Scalar = handle("__ior__.Scalar")
+_op___ior___Tensor = handle("__ior__.Tensor")
+_op___irshift___Scalar = handle("__irshift__.Scalar")
+_op___irshift___Tensor = handle("__irshift__.Tensor")
+_op___ixor___Scalar = handle("__ixor__.Scalar")
+_op___ixor___Tensor = handle("__ixor__.Tensor")
+_op___lshift___Scalar = handle("__lshift__.Scalar")
+_op___lshift___Tensor = handle("__lshift__.Tensor")
+_op___or___Scalar = handle("__or__.Scalar")
+_op___or___Tensor = handle("__or__.Tensor")
+_op___rshift___Scalar = handle("__rshift__.Scalar")
+_op___rshift___Tensor = handle("__rshift__.Tensor")
+_op___xor___Scalar = handle("__xor__.Scalar")
+_op___xor___Tensor = handle("__xor__.Tensor")
 _op_abs = handle("abs")
 _op_abs_ = handle("abs_")
 _op_add_Tensor = handle("add.Tensor")
@@ -26,6 +46,28 @@ _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
+_op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
+_op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+_op_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+_op_bitwise_left_shift_Tensor = handle("bitwise_left_shift.Tensor")
+_op_bitwise_left_shift_Tensor_Scalar = handle("bitwise_left_shift.Tensor_Scalar")
+_op_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+_op_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+_op_bitwise_not = handle("bitwise_not")
+_op_bitwise_not_ = handle("bitwise_not_")
+_op_bitwise_or_Scalar = handle("bitwise_or.Scalar")
+_op_bitwise_or_Tensor = handle("bitwise_or.Tensor")
+_op_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+_op_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+_op_bitwise_right_shift_Tensor = handle("bitwise_right_shift.Tensor")
+_op_bitwise_right_shift_Tensor_Scalar = handle("bitwise_right_shift.Tensor_Scalar")
+_op_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+_op_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+_op_bitwise_xor_Scalar = handle("bitwise_xor.Scalar")
+_op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
+_op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+_op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
@@ -89,6 +131,8 @@ _op_logical_not = handle("logical_not")
 _op_logical_not_ = handle("logical_not_")
 _op_logical_or = handle("logical_or")
 _op_logical_or_ = handle("logical_or_")
+_op_logical_xor = handle("logical_xor")
+_op_logical_xor_ = handle("logical_xor_")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
@@ -141,6 +185,8 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_reciprocal = handle("reciprocal")
+_op_reciprocal_ = handle("reciprocal_")
 _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
 _op_remainder_Scalar = handle("remainder.Scalar")
@@ -212,6 +258,186 @@ _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
 _op_zero_ = handle("zero_")
+
+
+_parser_m___and__ = PythonArgParser(
+    [
+        '__and__(Tensor other)',
+        '__and__(Scalar other)',
+    ],
+)
+
+
+def __and__(self, *args, **kwargs):
+    """__and__(Tensor other) | __and__(Scalar other)"""
+    index, v = _parser_m___and__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___and___Tensor.call(self, v[0])
+    else:
+        return _op___and___Scalar.call(self, v[0])
+
+
+
+_parser_m___iand__ = PythonArgParser(
+    [
+        '__iand__(Tensor other)',
+        '__iand__(Scalar other)',
+    ],
+)
+
+
+def __iand__(self, *args, **kwargs):
+    """__iand__(Tensor other) | __iand__(Scalar other)"""
+    index, v = _parser_m___iand__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___iand___Tensor.call(self, v[0])
+    else:
+        return _op___iand___Scalar.call(self, v[0])
+
+
+
+_parser_m___ilshift__ = PythonArgParser(
+    [
+        '__ilshift__(Tensor other)',
+        '__ilshift__(Scalar other)',
+    ],
+)
+
+
+def __ilshift__(self, *args, **kwargs):
+    """__ilshift__(Tensor other) | __ilshift__(Scalar other)"""
+    index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ilshift___Tensor.call(self, v[0])
+    else:
+        return _op___ilshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___ior__ = PythonArgParser(
+    [
+        '__ior__(Tensor other)',
+        '__ior__(Scalar other)',
+    ],
+)
+
+
+def __ior__(self, *args, **kwargs):
+    """__ior__(Tensor other) | __ior__(Scalar other)"""
+    index, v = _parser_m___ior__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ior___Tensor.call(self, v[0])
+    else:
+        return _op___ior___Scalar.call(self, v[0])
+
+
+
+_parser_m___irshift__ = PythonArgParser(
+    [
+        '__irshift__(Tensor other)',
+        '__irshift__(Scalar other)',
+    ],
+)
+
+
+def __irshift__(self, *args, **kwargs):
+    """__irshift__(Tensor other) | __irshift__(Scalar other)"""
+    index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___irshift___Tensor.call(self, v[0])
+    else:
+        return _op___irshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___ixor__ = PythonArgParser(
+    [
+        '__ixor__(Tensor other)',
+        '__ixor__(Scalar other)',
+    ],
+)
+
+
+def __ixor__(self, *args, **kwargs):
+    """__ixor__(Tensor other) | __ixor__(Scalar other)"""
+    index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ixor___Tensor.call(self, v[0])
+    else:
+        return _op___ixor___Scalar.call(self, v[0])
+
+
+
+_parser_m___lshift__ = PythonArgParser(
+    [
+        '__lshift__(Tensor other)',
+        '__lshift__(Scalar other)',
+    ],
+)
+
+
+def __lshift__(self, *args, **kwargs):
+    """__lshift__(Tensor other) | __lshift__(Scalar other)"""
+    index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___lshift___Tensor.call(self, v[0])
+    else:
+        return _op___lshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___or__ = PythonArgParser(
+    [
+        '__or__(Tensor other)',
+        '__or__(Scalar other)',
+    ],
+)
+
+
+def __or__(self, *args, **kwargs):
+    """__or__(Tensor other) | __or__(Scalar other)"""
+    index, v = _parser_m___or__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___or___Tensor.call(self, v[0])
+    else:
+        return _op___or___Scalar.call(self, v[0])
+
+
+
+_parser_m___rshift__ = PythonArgParser(
+    [
+        '__rshift__(Tensor other)',
+        '__rshift__(Scalar other)',
+    ],
+)
+
+
+def __rshift__(self, *args, **kwargs):
+    """__rshift__(Tensor other) | __rshift__(Scalar other)"""
+    index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___rshift___Tensor.call(self, v[0])
+    else:
+        return _op___rshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___xor__ = PythonArgParser(
+    [
+        '__xor__(Tensor other)',
+        '__xor__(Scalar other)',
+    ],
+)
+
+
+def __xor__(self, *args, **kwargs):
+    """__xor__(Tensor other) | __xor__(Scalar other)"""
+    index, v = _parser_m___xor__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___xor___Tensor.call(self, v[0])
+    else:
+        return _op___xor___Scalar.call(self, v[0])
+
 
 
 _parser_m_abs = PythonArgParser(
@@ -454,6 +680,216 @@ def as_strided_(self, *args, **kwargs):
     """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
     return _op_as_strided_.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_bitwise_and = PythonArgParser(
+    [
+        'bitwise_and(Tensor other)',
+        'bitwise_and(Scalar other)',
+    ],
+)
+
+
+def bitwise_and(self, *args, **kwargs):
+    """bitwise_and(Tensor other) | bitwise_and(Scalar other)"""
+    index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_and_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_and_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_and_ = PythonArgParser(
+    [
+        'bitwise_and_(Tensor other)',
+        'bitwise_and_(Scalar other)',
+    ],
+)
+
+
+def bitwise_and_(self, *args, **kwargs):
+    """bitwise_and_(Tensor other) | bitwise_and_(Scalar other)"""
+    index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_and__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_and__Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_left_shift = PythonArgParser(
+    [
+        'bitwise_left_shift(Tensor other)',
+        'bitwise_left_shift(Scalar other)',
+    ],
+)
+
+
+def bitwise_left_shift(self, *args, **kwargs):
+    """bitwise_left_shift(Tensor other) | bitwise_left_shift(Scalar other)"""
+    index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_left_shift_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_left_shift_ = PythonArgParser(
+    [
+        'bitwise_left_shift_(Tensor other)',
+        'bitwise_left_shift_(Scalar other)',
+    ],
+)
+
+
+def bitwise_left_shift_(self, *args, **kwargs):
+    """bitwise_left_shift_(Tensor other) | bitwise_left_shift_(Scalar other)"""
+    index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_left_shift__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_not = PythonArgParser(
+    [
+        'bitwise_not()',
+    ],
+)
+
+
+def bitwise_not(self, *args, **kwargs):
+    """bitwise_not()"""
+    if args or kwargs:
+        _parser_m_bitwise_not.parse(args, kwargs, self=self)
+    return _op_bitwise_not.call(self)
+
+
+
+_parser_m_bitwise_not_ = PythonArgParser(
+    [
+        'bitwise_not_()',
+    ],
+)
+
+
+def bitwise_not_(self, *args, **kwargs):
+    """bitwise_not_()"""
+    if args or kwargs:
+        _parser_m_bitwise_not_.parse(args, kwargs, self=self)
+    return _op_bitwise_not_.call(self)
+
+
+
+_parser_m_bitwise_or = PythonArgParser(
+    [
+        'bitwise_or(Tensor other)',
+        'bitwise_or(Scalar other)',
+    ],
+)
+
+
+def bitwise_or(self, *args, **kwargs):
+    """bitwise_or(Tensor other) | bitwise_or(Scalar other)"""
+    index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_or_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_or_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_or_ = PythonArgParser(
+    [
+        'bitwise_or_(Tensor other)',
+        'bitwise_or_(Scalar other)',
+    ],
+)
+
+
+def bitwise_or_(self, *args, **kwargs):
+    """bitwise_or_(Tensor other) | bitwise_or_(Scalar other)"""
+    index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_or__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_or__Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_right_shift = PythonArgParser(
+    [
+        'bitwise_right_shift(Tensor other)',
+        'bitwise_right_shift(Scalar other)',
+    ],
+)
+
+
+def bitwise_right_shift(self, *args, **kwargs):
+    """bitwise_right_shift(Tensor other) | bitwise_right_shift(Scalar other)"""
+    index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_right_shift_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_right_shift_ = PythonArgParser(
+    [
+        'bitwise_right_shift_(Tensor other)',
+        'bitwise_right_shift_(Scalar other)',
+    ],
+)
+
+
+def bitwise_right_shift_(self, *args, **kwargs):
+    """bitwise_right_shift_(Tensor other) | bitwise_right_shift_(Scalar other)"""
+    index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_right_shift__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_xor = PythonArgParser(
+    [
+        'bitwise_xor(Tensor other)',
+        'bitwise_xor(Scalar other)',
+    ],
+)
+
+
+def bitwise_xor(self, *args, **kwargs):
+    """bitwise_xor(Tensor other) | bitwise_xor(Scalar other)"""
+    index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_xor_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_xor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_xor_ = PythonArgParser(
+    [
+        'bitwise_xor_(Tensor other)',
+        'bitwise_xor_(Scalar other)',
+    ],
+)
+
+
+def bitwise_xor_(self, *args, **kwargs):
+    """bitwise_xor_(Tensor other) | bitwise_xor_(Scalar other)"""
+    index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_xor__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_xor__Scalar.call(self, v[0])
 
 
 
@@ -1261,6 +1697,42 @@ def logical_or_(self, *args, **kwargs):
 
 
 
+_parser_m_logical_xor = PythonArgParser(
+    [
+        'logical_xor(Tensor other)',
+    ],
+)
+_tail_parser_m_logical_xor = [p.default for p in _parser_m_logical_xor.signatures[0].params[1:]]
+
+
+def logical_xor(self, *args, **kwargs):
+    """logical_xor(Tensor other)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_xor]
+    else:
+        v = _parser_m_logical_xor.parse(args, kwargs, self=self)[1]
+    return _op_logical_xor.call(self, v[0])
+
+
+
+_parser_m_logical_xor_ = PythonArgParser(
+    [
+        'logical_xor_(Tensor other)',
+    ],
+)
+_tail_parser_m_logical_xor_ = [p.default for p in _parser_m_logical_xor_.signatures[0].params[1:]]
+
+
+def logical_xor_(self, *args, **kwargs):
+    """logical_xor_(Tensor other)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_xor_]
+    else:
+        v = _parser_m_logical_xor_.parse(args, kwargs, self=self)[1]
+    return _op_logical_xor_.call(self, v[0])
+
+
+
 _parser_m_logsumexp = PythonArgParser(
     [
         'logsumexp(int[1] dim, bool keepdim=False)',
@@ -1824,6 +2296,36 @@ def prod(self, *args, **kwargs):
         return _op_prod.call(self, v[0])
     else:
         return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_reciprocal = PythonArgParser(
+    [
+        'reciprocal()',
+    ],
+)
+
+
+def reciprocal(self, *args, **kwargs):
+    """reciprocal()"""
+    if args or kwargs:
+        _parser_m_reciprocal.parse(args, kwargs, self=self)
+    return _op_reciprocal.call(self)
+
+
+
+_parser_m_reciprocal_ = PythonArgParser(
+    [
+        'reciprocal_()',
+    ],
+)
+
+
+def reciprocal_(self, *args, **kwargs):
+    """reciprocal_()"""
+    if args or kwargs:
+        _parser_m_reciprocal_.parse(args, kwargs, self=self)
+    return _op_reciprocal_.call(self)
 
 
 
@@ -2675,4 +3177,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

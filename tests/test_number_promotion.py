@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
+from autograd_support import op_recorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,7 +64,17 @@ NUMBERS = st.one_of(
     st.floats(-1e6, 1e6, allow_nan=False),
     st.complex_numbers(max_magnitude=1e3, allow_nan=False, allow_infinity=False),
 )
-FUNCTIONS = ["add", "sub", "mul", "div", "floor_divide"]
+FUNCTIONS = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "floor_divide",
+    "multiply",
+    "subtract",
+    "divide",
+    "true_divide",
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -91,6 +102,10 @@ def test_two_python_numbers(name, a, b):
         "div(1.0, 2.0, rounding_mode='floor')",
         "div(7, 2, rounding_mode='trunc')",
         "floor_divide(7.5, 2)",
+        "true_divide(1, 2)",
+        "multiply(1.5, 2)",
+        "subtract(1.5, 2, alpha=2)",
+        "divide(7, 2, rounding_mode='floor')",
         "add(2.5, lib.tensor(1.5, dtype=lib.float64))",
         "add(lib.tensor(2, dtype=lib.int32), 1.5)",
         "add(2.5, lib.tensor([2], dtype=lib.float16))",
@@ -175,3 +190,35 @@ def test_a_dtype_conversion_does_not_reset_the_warning_registry():
         return len(caught)
 
     assert warnings_seen(ember) == warnings_seen(torch) == 1
+
+
+ALIASES = [
+    "lib.multiply(t, 2)", "lib.multiply(t, t)", "t.multiply(2)", "t.multiply_(2)",
+    "lib.subtract(t, 2, alpha=2)", "lib.subtract(2, t)", "t.subtract_(t)", "lib.divide(t, 2)",
+    "lib.divide(t, 2, rounding_mode='floor')", "t.divide_(2, rounding_mode='trunc')",
+    "lib.true_divide(t, 2)", "t.true_divide_(t)", "lib.multiply(t, t, out=o)",
+    "lib.divide(t, t, rounding_mode=None, out=o)", "lib.ops.aten.multiply.Scalar(t, 2)",
+    "lib.subtract(True, t)", "lib.true_divide(x, x)", "lib.divide(x, 2, rounding_mode='floor')",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", ALIASES)
+def test_aliases_dispatch_the_aliased_operator(call):
+    """multiply / subtract / divide / true_divide decompose into mul / sub / div (a mode sees
+    those, the grad_fn is theirs), as PyTorch's CompositeImplicitAutograd aliases do."""
+
+    def run(lib):
+        names = {"lib": lib, "t": lib.ones(2), "o": lib.zeros(2)}
+        names["x"] = lib.ones(2, requires_grad=True)
+        recorder = op_recorder(lib)
+        with recorder:
+            result = eval(call, names)
+        return result, recorder.ops, type(result.grad_fn).__name__
+
+    e, e_error = _outcome(lambda: run(ember))
+    t, t_error = _outcome(lambda: run(torch))
+    if t_error is not None or e_error is not None:
+        assert (type(e_error).__name__, str(e_error)) == (type(t_error).__name__, str(t_error))
+        return
+    assert e[1:] == t[1:]
+    _same(lambda: e[0], lambda: t[0])

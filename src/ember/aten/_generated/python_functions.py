@@ -94,6 +94,12 @@ _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div_out = handle("div.out")
 _op_div_out_mode = handle("div.out_mode")
+_op_divide_Scalar = handle("divide.Scalar")
+_op_divide_Scalar_mode = handle("divide.Scalar_mode")
+_op_divide_Tensor = handle("divide.Tensor")
+_op_divide_Tensor_mode = handle("divide.Tensor_mode")
+_op_divide_out = handle("divide.out")
+_op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
 _op_empty_memory_format = handle("empty.memory_format")
@@ -184,6 +190,9 @@ _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul_out = handle("mul.out")
+_op_multiply_Scalar = handle("multiply.Scalar")
+_op_multiply_Tensor = handle("multiply.Tensor")
+_op_multiply_out = handle("multiply.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -274,6 +283,9 @@ _op_std_dim = handle("std.dim")
 _op_std_out = handle("std.out")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub_out = handle("sub.out")
+_op_subtract_Scalar = handle("subtract.Scalar")
+_op_subtract_Tensor = handle("subtract.Tensor")
+_op_subtract_out = handle("subtract.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
@@ -292,6 +304,9 @@ _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_triu = handle("triu")
 _op_triu_out = handle("triu.out")
+_op_true_divide_Scalar = handle("true_divide.Scalar")
+_op_true_divide_Tensor = handle("true_divide.Tensor")
+_op_true_divide_out = handle("true_divide.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unsqueeze = handle("unsqueeze")
@@ -944,6 +959,34 @@ def div(*args, **kwargs):
         if v[3] is None:
             return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
         return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+
+
+
+_parser_f_divide = PythonArgParser(
+    [
+        'divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'divide(Tensor input, Scalar other)',
+        'divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
+        'divide(Tensor input, Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide(*args, **kwargs):
+    """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_f_divide.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    elif index == 1:
+        return _op_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    elif index == 2:
+        if v[3] is None:
+            return _op_divide_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_divide_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    else:
+        return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
 
 
 
@@ -1733,6 +1776,26 @@ def mul(*args, **kwargs):
 
 
 
+_parser_f_multiply = PythonArgParser(
+    [
+        'multiply(Tensor input, Tensor other, *, Tensor? out=None)',
+        'multiply(Tensor input, Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply(*args, **kwargs):
+    """multiply(Tensor input, Tensor other, *, Tensor? out=None) | multiply(Tensor input, Scalar other)"""
+    index, v = _parser_f_multiply.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_multiply_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_multiply_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    else:
+        return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
 _parser_f_narrow = PythonArgParser(
     [
         'narrow(Tensor input, int dim, Tensor start, SymInt length)',
@@ -2519,6 +2582,26 @@ def sub(*args, **kwargs):
 
 
 
+_parser_f_subtract = PythonArgParser(
+    [
+        'subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'subtract(Tensor input, Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract(*args, **kwargs):
+    """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | subtract(Tensor input, Scalar other, Scalar alpha=1)"""
+    index, v = _parser_f_subtract.parse(args, kwargs)
+    if index == 0:
+        if v[3] is None:
+            return _op_subtract_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_subtract_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    else:
+        return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+
+
+
 _parser_f_sum = PythonArgParser(
     [
         'sum(Tensor input, *, ScalarType? dtype=None)',
@@ -2697,6 +2780,26 @@ def triu(*args, **kwargs):
 
 
 
+_parser_f_true_divide = PythonArgParser(
+    [
+        'true_divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'true_divide(Tensor input, Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide(*args, **kwargs):
+    """true_divide(Tensor input, Tensor other, *, Tensor? out=None) | true_divide(Tensor input, Scalar other)"""
+    index, v = _parser_f_true_divide.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_true_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_true_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    else:
+        return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
 _parser_f_unbind = PythonArgParser(
     [
         'unbind(Tensor input, int dim=0)',
@@ -2842,4 +2945,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

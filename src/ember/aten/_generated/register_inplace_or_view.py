@@ -2275,6 +2275,216 @@ def sub__Scalar(keyset, self, other, alpha):
     return finish_inplace(result, self)
 
 
+_multiply__Tensor = handle("multiply_.Tensor")
+
+
+def multiply__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_multiply_out = handle("multiply.out")
+
+
+def multiply_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_multiply__Scalar = handle("multiply_.Scalar")
+
+
+def multiply__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_subtract_out = handle("subtract.out")
+
+
+def subtract_out(keyset, self, other, alpha, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract_out.redispatch(keyset & AFTER, self, other, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_subtract__Tensor = handle("subtract_.Tensor")
+
+
+def subtract__Tensor(keyset, self, other, alpha):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_subtract__Scalar = handle("subtract_.Scalar")
+
+
+def subtract__Scalar(keyset, self, other, alpha):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide__Tensor = handle("divide_.Tensor")
+
+
+def divide__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide_out = handle("divide.out")
+
+
+def divide_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_divide__Scalar = handle("divide_.Scalar")
+
+
+def divide__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide__Tensor_mode = handle("divide_.Tensor_mode")
+
+
+def divide__Tensor_mode(keyset, self, other, rounding_mode):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide_out_mode = handle("divide.out_mode")
+
+
+def divide_out_mode(keyset, self, other, rounding_mode, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_divide__Scalar_mode = handle("divide_.Scalar_mode")
+
+
+def divide__Scalar_mode(keyset, self, other, rounding_mode):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_true_divide__Tensor = handle("true_divide_.Tensor")
+
+
+def true_divide__Tensor(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_true_divide_out = handle("true_divide.out")
+
+
+def true_divide_out(keyset, self, other, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_true_divide__Scalar = handle("true_divide_.Scalar")
+
+
+def true_divide__Scalar(keyset, self, other):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _addmm_out = handle("addmm.out")
 
 
@@ -3445,6 +3655,21 @@ impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
 impl("sub_.Scalar", "ADInplaceOrView", sub__Scalar, keyset_arg="raw")
+impl("multiply_.Tensor", "ADInplaceOrView", multiply__Tensor, keyset_arg="raw")
+impl("multiply.out", "ADInplaceOrView", multiply_out, keyset_arg="raw")
+impl("multiply_.Scalar", "ADInplaceOrView", multiply__Scalar, keyset_arg="raw")
+impl("subtract.out", "ADInplaceOrView", subtract_out, keyset_arg="raw")
+impl("subtract_.Tensor", "ADInplaceOrView", subtract__Tensor, keyset_arg="raw")
+impl("subtract_.Scalar", "ADInplaceOrView", subtract__Scalar, keyset_arg="raw")
+impl("divide_.Tensor", "ADInplaceOrView", divide__Tensor, keyset_arg="raw")
+impl("divide.out", "ADInplaceOrView", divide_out, keyset_arg="raw")
+impl("divide_.Scalar", "ADInplaceOrView", divide__Scalar, keyset_arg="raw")
+impl("divide_.Tensor_mode", "ADInplaceOrView", divide__Tensor_mode, keyset_arg="raw")
+impl("divide.out_mode", "ADInplaceOrView", divide_out_mode, keyset_arg="raw")
+impl("divide_.Scalar_mode", "ADInplaceOrView", divide__Scalar_mode, keyset_arg="raw")
+impl("true_divide_.Tensor", "ADInplaceOrView", true_divide__Tensor, keyset_arg="raw")
+impl("true_divide.out", "ADInplaceOrView", true_divide_out, keyset_arg="raw")
+impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="raw")
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")

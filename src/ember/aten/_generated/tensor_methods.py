@@ -87,6 +87,14 @@ _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div__Tensor = handle("div_.Tensor")
 _op_div__Tensor_mode = handle("div_.Tensor_mode")
+_op_divide_Scalar = handle("divide.Scalar")
+_op_divide_Scalar_mode = handle("divide.Scalar_mode")
+_op_divide_Tensor = handle("divide.Tensor")
+_op_divide_Tensor_mode = handle("divide.Tensor_mode")
+_op_divide__Scalar = handle("divide_.Scalar")
+_op_divide__Scalar_mode = handle("divide_.Scalar_mode")
+_op_divide__Tensor = handle("divide_.Tensor")
+_op_divide__Tensor_mode = handle("divide_.Tensor_mode")
 _op_dot = handle("dot")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Tensor = handle("eq.Tensor")
@@ -159,6 +167,10 @@ _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul__Tensor = handle("mul_.Tensor")
+_op_multiply_Scalar = handle("multiply.Scalar")
+_op_multiply_Tensor = handle("multiply.Tensor")
+_op_multiply__Scalar = handle("multiply_.Scalar")
+_op_multiply__Tensor = handle("multiply_.Tensor")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -229,6 +241,10 @@ _op_std_correction = handle("std.correction")
 _op_std_dim = handle("std.dim")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub__Tensor = handle("sub_.Tensor")
+_op_subtract_Scalar = handle("subtract.Scalar")
+_op_subtract_Tensor = handle("subtract.Tensor")
+_op_subtract__Scalar = handle("subtract_.Scalar")
+_op_subtract__Tensor = handle("subtract_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
@@ -244,6 +260,10 @@ _op_tril = handle("tril")
 _op_tril_ = handle("tril_")
 _op_triu = handle("triu")
 _op_triu_ = handle("triu_")
+_op_true_divide_Scalar = handle("true_divide.Scalar")
+_op_true_divide_Tensor = handle("true_divide.Tensor")
+_op_true_divide__Scalar = handle("true_divide_.Scalar")
+_op_true_divide__Tensor = handle("true_divide_.Tensor")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
@@ -1127,6 +1147,54 @@ def div_(self, *args, **kwargs):
         return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     else:
         return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
+_parser_m_divide = PythonArgParser(
+    [
+        'divide(Tensor other)',
+        'divide(Scalar other)',
+        'divide(Tensor other, *, str? rounding_mode)',
+        'divide(Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide(self, *args, **kwargs):
+    """divide(Tensor other) | divide(Scalar other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_m_divide.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    elif index == 1:
+        return _op_divide_Scalar.call(self, v[0])
+    elif index == 2:
+        return _op_divide_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_divide_Scalar_mode.call(self, v[0], v[1])
+
+
+
+_parser_m_divide_ = PythonArgParser(
+    [
+        'divide_(Tensor other)',
+        'divide_(Scalar other)',
+        'divide_(Tensor other, *, str? rounding_mode)',
+        'divide_(Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide_(self, *args, **kwargs):
+    """divide_(Tensor other) | divide_(Scalar other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_m_divide_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    elif index == 1:
+        return _op_divide__Scalar.call(self, v[0])
+    elif index == 2:
+        return _op_divide__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_divide__Scalar_mode.call(self, v[0], v[1])
 
 
 
@@ -2020,6 +2088,42 @@ def mul_(self, *args, **kwargs):
 
 
 
+_parser_m_multiply = PythonArgParser(
+    [
+        'multiply(Tensor other)',
+        'multiply(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply(self, *args, **kwargs):
+    """multiply(Tensor other) | multiply(Scalar other)"""
+    index, v = _parser_m_multiply.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_multiply_Scalar.call(self, v[0])
+
+
+
+_parser_m_multiply_ = PythonArgParser(
+    [
+        'multiply_(Tensor other)',
+        'multiply_(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply_(self, *args, **kwargs):
+    """multiply_(Tensor other) | multiply_(Scalar other)"""
+    index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_multiply__Scalar.call(self, v[0])
+
+
+
 _parser_m_narrow = PythonArgParser(
     [
         'narrow(int dim, Tensor start, SymInt length)',
@@ -2814,6 +2918,42 @@ def sub_(self, *args, **kwargs):
 
 
 
+_parser_m_subtract = PythonArgParser(
+    [
+        'subtract(Tensor other, *, Scalar alpha=1)',
+        'subtract(Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract(self, *args, **kwargs):
+    """subtract(Tensor other, *, Scalar alpha=1) | subtract(Scalar other, Scalar alpha=1)"""
+    index, v = _parser_m_subtract.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_subtract_Scalar.call(self, v[0], v[1])
+
+
+
+_parser_m_subtract_ = PythonArgParser(
+    [
+        'subtract_(Tensor other, *, Scalar alpha=1)',
+        'subtract_(Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract_(self, *args, **kwargs):
+    """subtract_(Tensor other, *, Scalar alpha=1) | subtract_(Scalar other, Scalar alpha=1)"""
+    index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_subtract__Scalar.call(self, v[0], v[1])
+
+
+
 _parser_m_sum = PythonArgParser(
     [
         'sum(*, ScalarType? dtype=None)',
@@ -3018,6 +3158,42 @@ def triu_(self, *args, **kwargs):
 
 
 
+_parser_m_true_divide = PythonArgParser(
+    [
+        'true_divide(Tensor other)',
+        'true_divide(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide(self, *args, **kwargs):
+    """true_divide(Tensor other) | true_divide(Scalar other)"""
+    index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_true_divide_Scalar.call(self, v[0])
+
+
+
+_parser_m_true_divide_ = PythonArgParser(
+    [
+        'true_divide_(Tensor other)',
+        'true_divide_(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide_(self, *args, **kwargs):
+    """true_divide_(Tensor other) | true_divide_(Scalar other)"""
+    index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_true_divide__Scalar.call(self, v[0])
+
+
+
 _parser_m_unbind = PythonArgParser(
     [
         'unbind(int dim=0)',
@@ -3177,4 +3353,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

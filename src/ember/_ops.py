@@ -269,9 +269,9 @@ class _OpNamespace(types.ModuleType):
         return iter(self._dir)
 
     def __getattr__(self, op_name: str) -> OpOverloadPacket:
-        if op_name.startswith("__") and op_name.endswith("__"):
-            raise AttributeError(op_name)
         overloads = _overload_names(self.name, op_name)
+        if not overloads and op_name.startswith("__") and op_name.endswith("__"):
+            raise AttributeError(op_name)  # a protocol probe (`__wrapped__`); aten.__and__ is an op
         if not overloads:
             raise AttributeError(
                 f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'"

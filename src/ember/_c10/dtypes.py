@@ -174,10 +174,20 @@ def set_default_dtype(d: dtype) -> None:
 
 
 def get_default_complex_dtype() -> dtype:
+    """toComplexType(default dtype), as tensor construction infers it (bfloat16 has none)."""
     complex_type = _default[0]._complex
     if complex_type is None or _default[0] is bfloat16:
         raise RuntimeError("invalid default scalar type for complex")
     return complex_type
+
+
+def _promotion_complex_dtype() -> dtype:
+    """c10's default_complex_dtype, which type promotion uses for a wrapped complex number:
+    set_default_dtype makes it ComplexHalf for half, ComplexDouble for double, else ComplexFloat."""
+    default = _default[0]
+    if default is float64 or default is float16:
+        return default._complex
+    return complex64
 
 
 builtins_bool = _builtins.bool  # the names above shadow the builtins
@@ -263,7 +273,7 @@ def scalar_dtype(value) -> dtype:
     if kind is builtins_float:
         return _default[0]
     if kind is builtins_complex:
-        return get_default_complex_dtype()
+        return _promotion_complex_dtype()
     if isinstance(value, builtins_bool):
         return bool
     if isinstance(value, builtins_int):
@@ -271,7 +281,7 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, builtins_float):
         return _default[0]
     if isinstance(value, builtins_complex):
-        return get_default_complex_dtype()
+        return _promotion_complex_dtype()
     raise TypeError(f"result_type: unsupported operand of type {kind.__name__}")
 
 
@@ -279,7 +289,7 @@ def _wrapped(kind: dtype) -> dtype:
     if kind._category == _FLOAT:
         return _default[0]
     if kind._category == _COMPLEX:
-        return get_default_complex_dtype()
+        return _promotion_complex_dtype()
     return kind
 
 
@@ -326,7 +336,13 @@ def binary_result_dtype(a, b) -> dtype:
     a_dtype = getattr(a, "dtype", None)
     b_dtype = getattr(b, "dtype", None)
     if a_dtype is not None and b_dtype is not None and a_dtype is b_dtype:
-        if hasattr(a, "_key_bits") and hasattr(b, "_key_bits"):
+        # one dtype is the result unless both are wrapped numbers (`torch.add(2.5, 1.5)`
+        # is float32: each promotes as the default dtype)
+        if (
+            hasattr(a, "_key_bits")
+            and hasattr(b, "_key_bits")
+            and not getattr(a, "_is_wrapped_number", False)
+        ):
             return a_dtype
     a_key = _operand_key(a) if is_tensor(a) else (type(a), None)
     b_key = _operand_key(b) if is_tensor(b) else (type(b), None)

@@ -33,6 +33,17 @@ inference tensors when inference mode is on, as c10's TensorImpl constructor
 decides (facts §7.2); ``inference=True/False`` overrides. Views keep their
 base's key set and inference flag.
 
+Note [NumPy scalars from 0-d operands]
+--------------------------------------
+A NumPy ufunc or reduction whose operands are all 0-d returns a NumPy scalar
+(``np.float32(2.0)``), not a 0-d array, unless it is given ``out=``. A scalar
+is immutable and has no buffer, so it can never be a tensor's data: every
+in-place op, ``fill_``, ``t[...] = v`` and storage sharing would fail on it.
+The two wrapping entry points are the one boundary every kernel result
+crosses, so they turn a scalar into a 0-d array there (``_wrap`` for any
+non-array, ``_wrap_fresh`` for a 0-d result only, which the hot path's
+sized results skip with one falsy-tuple test); kernels need not care.
+
 Note [Lazy storage and version counter]
 ---------------------------------------
 So that wrapping a result costs well under a microsecond, a tensor made by
@@ -172,11 +183,15 @@ class TensorImpl:
     @classmethod
     def _wrap_fresh(cls, array, dtype, inference=None):
         """``_wrap`` for the fast paths' results: a C-contiguous ndarray of ``dtype``'s NumPy
-        dtype, fresh from NumPy, so nothing about it needs checking."""
+        dtype, fresh from NumPy, so nothing about it needs checking -- except that a NumPy
+        ufunc over 0-d operands returns a NumPy scalar, not an array (Note [NumPy scalars
+        from 0-d operands])."""
         if inference is None:
             inference = per_thread.state.inference_mode
         self = object.__new__(cls)
         sizes = array.shape
+        if not sizes and array.__class__ is not np.ndarray:
+            array = np.asarray(array)
         self._storage = None
         self._array = array
         strides = _CONTIGUOUS_STRIDES.get(sizes)

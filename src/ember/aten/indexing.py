@@ -157,7 +157,9 @@ def _apply_select(result, dim: int, index: int, real_dim: int):
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
         )
-    size = sizes[dim]
+    # A 0-dim tensor has no size to read: applySelect reads (*self_sizes)[dim] past the end
+    # of an empty list, which in PyTorch 2.13 is the 0 of the inline size storage.
+    size = sizes[dim] if sizes else 0
     if not (size > -1 - index and size > index):
         raise IndexError(
             f"index {index} is out of bounds for dimension {real_dim} with size {size}"

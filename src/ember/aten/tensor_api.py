@@ -6,13 +6,13 @@ of `ember.Tensor`. Mirrors torch/_tensor.py and the operator table of
 torch/csrc/autograd/python_variable_methods.cpp: `a * 2` is the `mul` method,
 which reaches `aten::mul.Tensor`; a TypeError raised while parsing the
 arguments of a binary operator becomes NotImplemented, so Python reports
-`unsupported operand type(s)`.
+`unsupported operand type(s)`. Reflected operators with a tensor on both sides
+compute what PyTorch's do (`t.__rsub__(u)` is `u - t`).
 """
 
 from __future__ import annotations
 
 import functools
-import numbers
 
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions, tensor_methods
@@ -20,38 +20,52 @@ from ember.aten.binding import handle, scalar_to_tensor
 
 
 def _binary(method):
-    """A binary operator: its method, with argument-type errors turned into NotImplemented."""
+    """A binary operator: its method, with argument-type errors turned into NotImplemented
+    (PyTorch's TypeError_to_NotImplemented_, which also covers a wrong argument count)."""
 
     @functools.wraps(method)
-    def operator(self, other):
+    def operator(self, *args, **kwargs):
         try:
-            return method(self, other)
+            return method(self, *args, **kwargs)
         except TypeError:
             return NotImplemented
 
     return operator
 
 
-def _reflected(function_name: str):
-    """`2 ** t`: the function with the operands swapped, as torch/_tensor.py does."""
-    function = getattr(python_functions, function_name)
+def _reflected(function):
+    """`2 ** t`, `u.__rpow__(t)`: torch/_tensor.py's `torch.pow(other, self)`, with a
+    TypeError turned into NotImplemented."""
 
     def operator(self, other):
-        if not isinstance(other, numbers.Number):
+        try:
+            return function(other, self)
+        except TypeError:
             return NotImplemented
-        return function(other, self)
 
-    operator.__name__ = f"__r{function_name}__"
+    operator.__name__ = f"__r{function.__name__}__"
     return operator
 
 
-def _commuted(method):
-    def operator(self, other):
-        if not isinstance(other, numbers.Number):
-            return NotImplemented
-        return method(self, other)
+def _rsub(self, other):
+    """torch/_tensor.py's __rsub__: `_C._VariableFunctions.rsub(self, other)`."""
+    return python_functions.rsub(self, other)
 
-    return operator
+
+def _rdiv(self, other):
+    """torch/_tensor.py's __rdiv__: `self.reciprocal() * other` (so `2 / t` rounds as
+    PyTorch's does, and a trace sees aten.reciprocal, then aten.mul)."""
+    return self.reciprocal() * other
+
+
+def _invert(self):
+    """THPVariable_invert: `~t` for integer and bool tensors only, checked before dispatch."""
+    dtype = self.dtype
+    if dtype.is_floating_point or dtype.is_complex:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return tensor_methods.bitwise_not(self)
 
 
 def _direct(overload: str, extra: tuple, general):
@@ -75,29 +89,51 @@ def _direct(overload: str, extra: tuple, general):
 
 
 def _operators(m) -> dict:
+    """The operator table of python_variable_methods.cpp and torch/_tensor.py. The
+    reflected forms of add, mul and the bitwise operators are the methods themselves
+    (`self + other`: both commute); the others swap the operands as torch/_tensor.py does."""
+    f = python_functions
     return {
         "__add__": _direct("add.Tensor", (1,), _binary(m.add)),
-        "__radd__": _commuted(m.add),
+        "__radd__": _direct("add.Tensor", (1,), _binary(m.add)),
         "__iadd__": _binary(m.add_),
         "__sub__": _direct("sub.Tensor", (1,), _binary(m.sub)),
-        "__rsub__": _reflected("sub"),
+        "__rsub__": _binary(_rsub),
         "__isub__": _binary(m.sub_),
         "__mul__": _direct("mul.Tensor", (), _binary(m.mul)),
-        "__rmul__": _commuted(m.mul),
+        "__rmul__": _direct("mul.Tensor", (), _binary(m.mul)),
         "__imul__": _binary(m.mul_),
         "__truediv__": _direct("div.Tensor", (), _binary(m.div)),
-        "__rtruediv__": _reflected("div"),
+        "__rtruediv__": _binary(_rdiv),
+        "__rdiv__": _binary(_rdiv),
         "__itruediv__": _binary(m.div_),
         "__floordiv__": _binary(m.floor_divide),
-        "__rfloordiv__": _reflected("floor_divide"),
+        "__rfloordiv__": _reflected(f.floor_divide),
         "__ifloordiv__": _binary(m.floor_divide_),
         "__mod__": _binary(m.remainder),
-        "__rmod__": _reflected("remainder"),
+        "__rmod__": _reflected(f.remainder),
         "__imod__": _binary(m.remainder_),
         "__pow__": _binary(m.pow),
-        "__rpow__": _reflected("pow"),
+        "__rpow__": _reflected(f.pow),
         "__ipow__": _binary(m.pow_),
         "__matmul__": _binary(m.matmul),
+        "__rmatmul__": _reflected(f.matmul),
+        "__and__": _binary(m.__and__),
+        "__rand__": _binary(m.bitwise_and),
+        "__iand__": _binary(m.__iand__),
+        "__or__": _binary(m.__or__),
+        "__ror__": _binary(m.bitwise_or),
+        "__ior__": _binary(m.__ior__),
+        "__xor__": _binary(m.__xor__),
+        "__rxor__": _binary(m.bitwise_xor),
+        "__ixor__": _binary(m.__ixor__),
+        "__lshift__": _binary(m.__lshift__),
+        "__rlshift__": _reflected(f.bitwise_left_shift),
+        "__ilshift__": _binary(m.__ilshift__),
+        "__rshift__": _binary(m.__rshift__),
+        "__rrshift__": _reflected(f.bitwise_right_shift),
+        "__irshift__": _binary(m.__irshift__),
+        "__invert__": _invert,
         "__eq__": _binary(m.eq),
         "__ne__": _binary(m.ne),
         "__lt__": _binary(m.lt),

@@ -154,28 +154,3 @@ def erf(x):
     tail = np.copysign(np.where(y <= 4.0, medium, large), x64)
     result = np.where(y <= 0.5, small, tail)
     return result.astype(np.asarray(x).dtype, copy=False)
-
-
-# -- gelu as oneDNN computes it (PyTorch's path for contiguous float32) --------------------
-
-_ONEDNN_ERF_P = np.float32(0.3275911)
-_ONEDNN_ERF_POLY = tuple(
-    np.float32(c) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
-)
-
-
-def gelu_onednn(x):
-    """0.5 * x * (1 + erf(x / sqrt 2)) with oneDNN's erf (Abramowitz-Stegun 7.1.26), in float32.
-
-    PyTorch hands gelu of a contiguous float32 tensor (more than one element) to
-    oneDNN, whose erf approximation differs from the exact one by up to ~1e-7;
-    near the tail that shows in printed values. Zero results are +0.0.
-    """
-    one = np.float32(1)
-    z = x * np.float32(0.7071067811865476)
-    t = one / (one + _ONEDNN_ERF_P * np.abs(z))
-    poly = _ONEDNN_ERF_POLY[0]
-    for coefficient in _ONEDNN_ERF_POLY[1:]:
-        poly = poly * t + coefficient
-    erf = np.sign(z) * (one - poly * t * np.exp(-z * z))
-    return np.float32(0.5) * x * (one + erf) + np.float32(0)

@@ -62,11 +62,25 @@ def sum_backward(grad, sizes, dim, keepdim: bool):
     return grad.expand(list(sizes))
 
 
-def mean_backward(grad, sizes, dim, numel: int, keepdim: bool):
-    dims = _wrap_dims(dim, len(sizes)) if _as_list(dim) else list(range(len(sizes)))
+def _safe_size(sizes, dim) -> int:
+    """The number of elements `dim` reduces (1 for a 0-dim tensor, whatever dim says)."""
+    if not sizes:
+        return 1
     count = 1
-    for d in dims:
-        count *= sizes[d]
+    for d in _as_list(dim):
+        count *= sizes[d]  # d is in range: the forward checked it
+    return count
+
+
+def _divide(numerator: float, denominator: float) -> float:
+    """C++ double division: a zero denominator gives an infinity (or NaN), not an error."""
+    if denominator == 0:
+        return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+    return numerator / denominator
+
+
+def mean_backward(grad, sizes, dim, numel: int, keepdim: bool):
+    count = numel if not _as_list(dim) else _safe_size(sizes, dim)
     return sum_backward(grad, sizes, dim, keepdim) / count
 
 
@@ -168,7 +182,8 @@ def _normal_cdf(x, pdf):
     """Phi(x) with slope pdf: the value from math.erf, the derivative kept by autograd."""
     erf = np.frompyfunc(math.erf, 1, 1)
     detached = x.detach()
-    values = 0.5 * (1 + erf(detached.ndarray() / math.sqrt(2)).astype(np.float64))
+    # frompyfunc returns a Python float for a 0-d operand
+    values = 0.5 * (1 + np.asarray(erf(detached.ndarray() / math.sqrt(2))).astype(np.float64))
     constant = ember.from_numpy(np.asarray(values)).to(x.dtype)
     return constant + (x - detached) * pdf
 
@@ -308,7 +323,9 @@ def index_backward(zeros, indices, grad):
 
 
 def index_select_backward(grad, sizes, dim: int, index):
-    dim = dim % len(sizes) if sizes else 0
+    if not sizes:  # a 0-dim self: its one element, selected once (index_add_ of grad)
+        return grad.clone()
+    dim = dim % len(sizes)
     indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
     return ember.ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
 
@@ -316,6 +333,8 @@ def index_select_backward(grad, sizes, dim: int, index):
 def gather_backward(grad, sizes, dim: int, index):
     """scatter_add into zeros, as index_put with one full index tensor per dimension."""
     ndim = len(index._sizes)
+    if not sizes:  # a 0-dim self: every index is 0 (scatter_add_ sums grad into it)
+        return grad.sum()
     if ndim == 0:
         return grad.new_zeros(list(sizes)).index_put([index.reshape([1])], grad.reshape([1]), True)
     dim = dim % ndim
@@ -352,14 +371,19 @@ def div_tensor_self_backward(grad, other, rounding_mode=None):
 
 
 def var_backward(grad, self, dim, correction, keepdim: bool):
-    ndim = len(self._sizes)
-    dims = _wrap_dims(dim, ndim) if _as_list(dim) else list(range(ndim))
-    count = 1
-    for d in dims:
-        count *= self._sizes[d]
     correction = 1 if correction is None else correction
-    grad = restore_reduced_dims(grad, dims, keepdim, ndim)
-    return (2.0 / max(count - correction, 0)) * grad * (self - self.mean(dims, keepdim=True))
+    sizes = self._sizes
+    if not sizes or dim is None:
+        dof = self.numel() - correction
+        if dof <= 0:
+            # 2 / dof is infinite: NaN where self is its mean (inf * 0), else infinity
+            return grad * ember.where(self == self.mean(), math.nan, math.inf)
+        return (2.0 / dof) * grad * (self - self.mean())
+    if not keepdim and len(sizes) > 1:
+        grad = restore_reduced_dims(grad, dim, False, len(sizes))
+    # an empty dim list counts 1 element here, as _safe_size does in PyTorch
+    scale = _divide(2.0, _safe_size(sizes, dim) - correction)
+    return scale * grad * (self - self.mean(_as_list(dim), keepdim=True))
 
 
 def std_backward(result, grad, self, dim, correction, keepdim: bool):

@@ -32,7 +32,10 @@ class CreationMeta(enum.IntEnum):
 
 
 _MULTI_OUTPUT_VIEWS = frozenset({"split.Tensor", "split_with_sizes", "unbind.int", "chunk"})
-_NOT_DIFFERENTIABLE_VIEWS = frozenset({"detach"})
+# Views that share storage and version counter but are no views for autograd (PyTorch's
+# make_variable_non_differentiable_view): detach, and the views whose derivatives.yaml
+# entry makes every output non-differentiable (view.dtype; a test checks the two agree).
+_NOT_DIFFERENTIABLE_VIEWS = frozenset({"detach", "view.dtype"})
 
 
 class ViewInfo:
@@ -62,7 +65,7 @@ def _creation_meta(op_name: str, base) -> CreationMeta:
 def on_view(op_name: str, base, view) -> None:
     """The autograd part of as_view (registered in inplace_or_view.view_hooks)."""
     if op_name in _NOT_DIFFERENTIABLE_VIEWS:
-        view._base = None  # detach(): shares storage and version, but is no view for autograd
+        view._base = None  # shares storage and version, but is no view for autograd
         return
     if view._is_inference:  # inference tensors carry no autograd metadata
         return

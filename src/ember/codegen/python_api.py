@@ -101,7 +101,8 @@ def python_signature(
     for arg in schema_args:
         if method and arg.name == "self":
             continue
-        name = "input" if arg.name == "self" else arg.name
+        # torchgen's argument_str renames only a Tensor `self` (`pow(Number self, ...)`)
+        name = "input" if arg.name == "self" and yaml_type(arg) == "Tensor" else arg.name
         if out_arg is not None and is_factory and arg.name == "dtype":
             arguments.append(out_arg)  # PyTorch puts out before the tensor options
             out_arg = None
@@ -176,8 +177,8 @@ def group_python_signatures(
             continue
         if f.python_module is not None and not method:
             continue
-        if f.base_name in HIDDEN_FUNCTIONS:
-            continue
+        if f.base_name in HIDDEN_FUNCTIONS or (not method and f.base_name.startswith("__")):
+            continue  # torch/__init__.py exports no dunder name of _VariableFunctions
         if method and not any(a.name == "self" for a in f.func.arguments):
             continue
         twin = None if method else _out_twin(f, outs)

@@ -44,6 +44,33 @@ _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
+_op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
+_op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+_op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
+_op_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+_op_bitwise_left_shift_Scalar_Tensor = handle("bitwise_left_shift.Scalar_Tensor")
+_op_bitwise_left_shift_Tensor = handle("bitwise_left_shift.Tensor")
+_op_bitwise_left_shift_Tensor_Scalar = handle("bitwise_left_shift.Tensor_Scalar")
+_op_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+_op_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+_op_bitwise_not = handle("bitwise_not")
+_op_bitwise_not_out = handle("bitwise_not.out")
+_op_bitwise_or_Scalar = handle("bitwise_or.Scalar")
+_op_bitwise_or_Scalar_Tensor = handle("bitwise_or.Scalar_Tensor")
+_op_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+_op_bitwise_or_Tensor = handle("bitwise_or.Tensor")
+_op_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+_op_bitwise_right_shift_Scalar_Tensor = handle("bitwise_right_shift.Scalar_Tensor")
+_op_bitwise_right_shift_Tensor = handle("bitwise_right_shift.Tensor")
+_op_bitwise_right_shift_Tensor_Scalar = handle("bitwise_right_shift.Tensor_Scalar")
+_op_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+_op_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+_op_bitwise_xor_Scalar = handle("bitwise_xor.Scalar")
+_op_bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
+_op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+_op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
+_op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 _op_bmm = handle("bmm")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
@@ -67,6 +94,12 @@ _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div_out = handle("div.out")
 _op_div_out_mode = handle("div.out_mode")
+_op_divide_Scalar = handle("divide.Scalar")
+_op_divide_Scalar_mode = handle("divide.Scalar_mode")
+_op_divide_Tensor = handle("divide.Tensor")
+_op_divide_Tensor_mode = handle("divide.Tensor_mode")
+_op_divide_out = handle("divide.out")
+_op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
 _op_empty_memory_format = handle("empty.memory_format")
@@ -124,6 +157,8 @@ _op_logical_not = handle("logical_not")
 _op_logical_not_out = handle("logical_not.out")
 _op_logical_or = handle("logical_or")
 _op_logical_or_out = handle("logical_or.out")
+_op_logical_xor = handle("logical_xor")
+_op_logical_xor_out = handle("logical_xor.out")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Scalar_out = handle("lt.Scalar_out")
@@ -155,6 +190,9 @@ _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul_out = handle("mul.out")
+_op_multiply_Scalar = handle("multiply.Scalar")
+_op_multiply_Tensor = handle("multiply.Tensor")
+_op_multiply_out = handle("multiply.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -193,6 +231,9 @@ _op_randint_low_generator = handle("randint.low_generator")
 _op_randn = handle("randn")
 _op_randn_generator = handle("randn.generator")
 _op_randn_like = handle("randn_like")
+_op_reciprocal = handle("reciprocal")
+_op_reciprocal_out = handle("reciprocal.out")
+_op_reciprocal_ = handle("reciprocal_")
 _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
 _op_remainder_Scalar = handle("remainder.Scalar")
@@ -204,6 +245,8 @@ _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
+_op_rsub_Scalar = handle("rsub.Scalar")
+_op_rsub_Tensor = handle("rsub.Tensor")
 _op_scatter_src = handle("scatter.src")
 _op_scatter_src_out = handle("scatter.src_out")
 _op_scatter_value = handle("scatter.value")
@@ -240,6 +283,9 @@ _op_std_dim = handle("std.dim")
 _op_std_out = handle("std.out")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub_out = handle("sub.out")
+_op_subtract_Scalar = handle("subtract.Scalar")
+_op_subtract_Tensor = handle("subtract.Tensor")
+_op_subtract_out = handle("subtract.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
@@ -258,6 +304,9 @@ _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
 _op_triu = handle("triu")
 _op_triu_out = handle("triu.out")
+_op_true_divide_Scalar = handle("true_divide.Scalar")
+_op_true_divide_Tensor = handle("true_divide.Tensor")
+_op_true_divide_out = handle("true_divide.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unsqueeze = handle("unsqueeze")
@@ -560,6 +609,147 @@ def as_strided_(*args, **kwargs):
 
 
 
+_parser_f_bitwise_and = PythonArgParser(
+    [
+        'bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)',
+        'bitwise_and(Scalar self, Tensor other)',
+        'bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_and(*args, **kwargs):
+    """bitwise_and(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_and(Scalar self, Tensor other) | bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)"""
+    index, v = _parser_f_bitwise_and.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_bitwise_and_Tensor.call(v[0], v[1])
+        return _op_bitwise_and_Tensor_out.call(v[0], v[1], v[2])
+    elif index == 1:
+        return _op_bitwise_and_Scalar_Tensor.call(v[0], v[1])
+    else:
+        if v[2] is None:
+            return _op_bitwise_and_Scalar.call(v[0], v[1])
+        return _op_bitwise_and_Scalar_out.call(v[0], v[1], v[2])
+
+
+
+_parser_f_bitwise_left_shift = PythonArgParser(
+    [
+        'bitwise_left_shift(Tensor input, Tensor other, *, Tensor? out=None)',
+        'bitwise_left_shift(Scalar self, Tensor other)',
+        'bitwise_left_shift(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_left_shift(*args, **kwargs):
+    """bitwise_left_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_left_shift(Scalar self, Tensor other) | bitwise_left_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
+    index, v = _parser_f_bitwise_left_shift.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_bitwise_left_shift_Tensor.call(v[0], v[1])
+        return _op_bitwise_left_shift_Tensor_out.call(v[0], v[1], v[2])
+    elif index == 1:
+        return _op_bitwise_left_shift_Scalar_Tensor.call(v[0], v[1])
+    else:
+        if v[2] is None:
+            return _op_bitwise_left_shift_Tensor_Scalar.call(v[0], v[1])
+        return _op_bitwise_left_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+
+
+
+_parser_f_bitwise_not = PythonArgParser(
+    [
+        'bitwise_not(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_not(*args, **kwargs):
+    """bitwise_not(Tensor input, *, Tensor? out=None)"""
+    v = _parser_f_bitwise_not.parse(args, kwargs)[1]
+    if v[1] is None:
+        return _op_bitwise_not.call(v[0])
+    return _op_bitwise_not_out.call(v[0], v[1])
+
+
+
+_parser_f_bitwise_or = PythonArgParser(
+    [
+        'bitwise_or(Tensor input, Tensor other, *, Tensor? out=None)',
+        'bitwise_or(Scalar self, Tensor other)',
+        'bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_or(*args, **kwargs):
+    """bitwise_or(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_or(Scalar self, Tensor other) | bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)"""
+    index, v = _parser_f_bitwise_or.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_bitwise_or_Tensor.call(v[0], v[1])
+        return _op_bitwise_or_Tensor_out.call(v[0], v[1], v[2])
+    elif index == 1:
+        return _op_bitwise_or_Scalar_Tensor.call(v[0], v[1])
+    else:
+        if v[2] is None:
+            return _op_bitwise_or_Scalar.call(v[0], v[1])
+        return _op_bitwise_or_Scalar_out.call(v[0], v[1], v[2])
+
+
+
+_parser_f_bitwise_right_shift = PythonArgParser(
+    [
+        'bitwise_right_shift(Tensor input, Tensor other, *, Tensor? out=None)',
+        'bitwise_right_shift(Scalar self, Tensor other)',
+        'bitwise_right_shift(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_right_shift(*args, **kwargs):
+    """bitwise_right_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_right_shift(Scalar self, Tensor other) | bitwise_right_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
+    index, v = _parser_f_bitwise_right_shift.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_bitwise_right_shift_Tensor.call(v[0], v[1])
+        return _op_bitwise_right_shift_Tensor_out.call(v[0], v[1], v[2])
+    elif index == 1:
+        return _op_bitwise_right_shift_Scalar_Tensor.call(v[0], v[1])
+    else:
+        if v[2] is None:
+            return _op_bitwise_right_shift_Tensor_Scalar.call(v[0], v[1])
+        return _op_bitwise_right_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+
+
+
+_parser_f_bitwise_xor = PythonArgParser(
+    [
+        'bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None)',
+        'bitwise_xor(Scalar self, Tensor other)',
+        'bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def bitwise_xor(*args, **kwargs):
+    """bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_xor(Scalar self, Tensor other) | bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)"""
+    index, v = _parser_f_bitwise_xor.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_bitwise_xor_Tensor.call(v[0], v[1])
+        return _op_bitwise_xor_Tensor_out.call(v[0], v[1], v[2])
+    elif index == 1:
+        return _op_bitwise_xor_Scalar_Tensor.call(v[0], v[1])
+    else:
+        if v[2] is None:
+            return _op_bitwise_xor_Scalar.call(v[0], v[1])
+        return _op_bitwise_xor_Scalar_out.call(v[0], v[1], v[2])
+
+
+
 _parser_f_bmm = PythonArgParser(
     [
         'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
@@ -769,6 +959,34 @@ def div(*args, **kwargs):
         if v[3] is None:
             return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
         return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+
+
+
+_parser_f_divide = PythonArgParser(
+    [
+        'divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'divide(Tensor input, Scalar other)',
+        'divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
+        'divide(Tensor input, Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide(*args, **kwargs):
+    """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_f_divide.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    elif index == 1:
+        return _op_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    elif index == 2:
+        if v[3] is None:
+            return _op_divide_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_divide_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    else:
+        return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
 
 
 
@@ -1318,6 +1536,22 @@ def logical_or(*args, **kwargs):
 
 
 
+_parser_f_logical_xor = PythonArgParser(
+    [
+        'logical_xor(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def logical_xor(*args, **kwargs):
+    """logical_xor(Tensor input, Tensor other, *, Tensor? out=None)"""
+    v = _parser_f_logical_xor.parse(args, kwargs)[1]
+    if v[2] is None:
+        return _op_logical_xor.call(v[0], v[1])
+    return _op_logical_xor_out.call(v[0], v[1], v[2])
+
+
+
 _parser_f_logsumexp = PythonArgParser(
     [
         'logsumexp(Tensor input, int[1] dim, bool keepdim=False)',
@@ -1542,6 +1776,26 @@ def mul(*args, **kwargs):
 
 
 
+_parser_f_multiply = PythonArgParser(
+    [
+        'multiply(Tensor input, Tensor other, *, Tensor? out=None)',
+        'multiply(Tensor input, Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply(*args, **kwargs):
+    """multiply(Tensor input, Tensor other, *, Tensor? out=None) | multiply(Tensor input, Scalar other)"""
+    index, v = _parser_f_multiply.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_multiply_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_multiply_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    else:
+        return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
 _parser_f_narrow = PythonArgParser(
     [
         'narrow(Tensor input, int dim, Tensor start, SymInt length)',
@@ -1707,14 +1961,14 @@ def permute(*args, **kwargs):
 _parser_f_pow = PythonArgParser(
     [
         'pow(Tensor input, Tensor exponent, *, Tensor? out=None)',
-        'pow(Scalar input, Tensor exponent, *, Tensor? out=None)',
+        'pow(Scalar self, Tensor exponent, *, Tensor? out=None)',
         'pow(Tensor input, Scalar exponent, *, Tensor? out=None)',
     ],
 )
 
 
 def pow(*args, **kwargs):
-    """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar input, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
+    """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar self, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
     index, v = _parser_f_pow.parse(args, kwargs)
     if index == 0:
         if v[2] is None:
@@ -1839,6 +2093,40 @@ def randn_like(*args, **kwargs):
 
 
 
+_parser_f_reciprocal = PythonArgParser(
+    [
+        'reciprocal(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def reciprocal(*args, **kwargs):
+    """reciprocal(Tensor input, *, Tensor? out=None)"""
+    v = _parser_f_reciprocal.parse(args, kwargs)[1]
+    if v[1] is None:
+        return _op_reciprocal.call(v[0])
+    return _op_reciprocal_out.call(v[0], v[1])
+
+
+
+_parser_f_reciprocal_ = PythonArgParser(
+    [
+        'reciprocal_(Tensor input)',
+    ],
+)
+_tail_parser_f_reciprocal_ = [p.default for p in _parser_f_reciprocal_.signatures[0].params[1:]]
+
+
+def reciprocal_(*args, **kwargs):
+    """reciprocal_(Tensor input)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_reciprocal_]
+    else:
+        v = _parser_f_reciprocal_.parse(args, kwargs)[1]
+    return _op_reciprocal_.call(v[0])
+
+
+
 _parser_f_relu = PythonArgParser(
     [
         'relu(Tensor input)',
@@ -1878,14 +2166,14 @@ def relu_(*args, **kwargs):
 _parser_f_remainder = PythonArgParser(
     [
         'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
-        'remainder(Scalar input, Tensor other)',
+        'remainder(Scalar self, Tensor other)',
         'remainder(Tensor input, Scalar other)',
     ],
 )
 
 
 def remainder(*args, **kwargs):
-    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar input, Tensor other) | remainder(Tensor input, Scalar other)"""
+    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other)"""
     index, v = _parser_f_remainder.parse(args, kwargs)
     if index == 0:
         if v[2] is None:
@@ -1957,6 +2245,24 @@ def rsqrt_(*args, **kwargs):
     else:
         v = _parser_f_rsqrt_.parse(args, kwargs)[1]
     return _op_rsqrt_.call(v[0])
+
+
+
+_parser_f_rsub = PythonArgParser(
+    [
+        'rsub(Tensor input, Tensor other, *, Scalar alpha=1)',
+        'rsub(Tensor input, Scalar other, Scalar alpha=1)',
+    ],
+)
+
+
+def rsub(*args, **kwargs):
+    """rsub(Tensor input, Tensor other, *, Scalar alpha=1) | rsub(Tensor input, Scalar other, Scalar alpha=1)"""
+    index, v = _parser_f_rsub.parse(args, kwargs)
+    if index == 0:
+        return _op_rsub_Tensor.call(v[0], v[1], v[2])
+    else:
+        return _op_rsub_Scalar.call(v[0], v[1], v[2])
 
 
 
@@ -2276,6 +2582,26 @@ def sub(*args, **kwargs):
 
 
 
+_parser_f_subtract = PythonArgParser(
+    [
+        'subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'subtract(Tensor input, Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract(*args, **kwargs):
+    """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | subtract(Tensor input, Scalar other, Scalar alpha=1)"""
+    index, v = _parser_f_subtract.parse(args, kwargs)
+    if index == 0:
+        if v[3] is None:
+            return _op_subtract_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_subtract_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    else:
+        return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+
+
+
 _parser_f_sum = PythonArgParser(
     [
         'sum(Tensor input, *, ScalarType? dtype=None)',
@@ -2454,6 +2780,26 @@ def triu(*args, **kwargs):
 
 
 
+_parser_f_true_divide = PythonArgParser(
+    [
+        'true_divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'true_divide(Tensor input, Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide(*args, **kwargs):
+    """true_divide(Tensor input, Tensor other, *, Tensor? out=None) | true_divide(Tensor input, Scalar other)"""
+    index, v = _parser_f_true_divide.parse(args, kwargs)
+    if index == 0:
+        if v[2] is None:
+            return _op_true_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_true_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    else:
+        return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
 _parser_f_unbind = PythonArgParser(
     [
         'unbind(Tensor input, int dim=0)',
@@ -2529,15 +2875,15 @@ _parser_f_where = PythonArgParser(
     [
         'where(Tensor condition)',
         'where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)',
-        'where(Tensor condition, Scalar input, Tensor other)',
+        'where(Tensor condition, Scalar self, Tensor other)',
         'where(Tensor condition, Tensor input, Scalar other)',
-        'where(Tensor condition, Scalar input, Scalar other)',
+        'where(Tensor condition, Scalar self, Scalar other)',
     ],
 )
 
 
 def where(*args, **kwargs):
-    """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar input, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar input, Scalar other)"""
+    """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar self, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar self, Scalar other)"""
     index, v = _parser_f_where.parse(args, kwargs)
     if index == 0:
         return tuple(_op_where.call(v[0]))
@@ -2599,4 +2945,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

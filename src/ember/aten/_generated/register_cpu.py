@@ -165,6 +165,206 @@ def argmin_out(self, dim, keepdim, out):
     return out
 
 
+# bitwise_not.out: structured, ufunc bitwise_not
+
+
+def bitwise_not(self):
+    meta = M.bitwise_not(self)
+    out = meta.allocate()
+    U.bitwise_not(meta, self, out)
+    return out
+
+
+def bitwise_not_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.bitwise_not(self)
+    meta.check_inplace(self)
+    U.bitwise_not(meta, self, self)
+    return self
+
+
+def bitwise_not_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.bitwise_not(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_not(meta, self, out)
+    return out
+
+
+# bitwise_and.Tensor_out: structured, ufunc bitwise_and
+
+
+def bitwise_and_Tensor(self, other):
+    meta = M.bitwise_and_Tensor(self, other)
+    out = meta.allocate()
+    U.bitwise_and(meta, self, other, out)
+    return out
+
+
+def bitwise_and__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.bitwise_and_Tensor(self, other)
+    meta.check_inplace(self)
+    U.bitwise_and(meta, self, other, self)
+    return self
+
+
+def bitwise_and_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.bitwise_and_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_and(meta, self, other, out)
+    return out
+
+
+# bitwise_or.Tensor_out: structured, ufunc bitwise_or
+
+
+def bitwise_or_Tensor(self, other):
+    meta = M.bitwise_or_Tensor(self, other)
+    out = meta.allocate()
+    U.bitwise_or(meta, self, other, out)
+    return out
+
+
+def bitwise_or__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.bitwise_or_Tensor(self, other)
+    meta.check_inplace(self)
+    U.bitwise_or(meta, self, other, self)
+    return self
+
+
+def bitwise_or_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.bitwise_or_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_or(meta, self, other, out)
+    return out
+
+
+# bitwise_xor.Tensor_out: structured, ufunc bitwise_xor
+
+
+def bitwise_xor_Tensor(self, other):
+    meta = M.bitwise_xor_Tensor(self, other)
+    out = meta.allocate()
+    U.bitwise_xor(meta, self, other, out)
+    return out
+
+
+def bitwise_xor__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.bitwise_xor_Tensor(self, other)
+    meta.check_inplace(self)
+    U.bitwise_xor(meta, self, other, self)
+    return self
+
+
+def bitwise_xor_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.bitwise_xor_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_xor(meta, self, other, out)
+    return out
+
+
+# bitwise_left_shift.Tensor_out: structured, ufunc bitwise_left_shift
+
+
+def bitwise_left_shift_Tensor(self, other):
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    out = meta.allocate()
+    U.bitwise_left_shift(meta, self, other, out)
+    return out
+
+
+def bitwise_left_shift__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    meta.check_inplace(self)
+    U.bitwise_left_shift(meta, self, other, self)
+    return self
+
+
+def bitwise_left_shift_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_left_shift(meta, self, other, out)
+    return out
+
+
+# bitwise_right_shift.Tensor_out: structured, ufunc bitwise_right_shift
+
+
+def bitwise_right_shift_Tensor(self, other):
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    out = meta.allocate()
+    U.bitwise_right_shift(meta, self, other, out)
+    return out
+
+
+def bitwise_right_shift__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    meta.check_inplace(self)
+    U.bitwise_right_shift(meta, self, other, self)
+    return self
+
+
+def bitwise_right_shift_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.bitwise_right_shift(meta, self, other, out)
+    return out
+
+
 # bmm.out: structured
 
 
@@ -841,6 +1041,36 @@ def rsqrt_out(self, out):
         meta.check_read_write(out)
     meta.resize_outputs(out)
     U.rsqrt(meta, self, out)
+    return out
+
+
+# reciprocal.out: structured, ufunc reciprocal
+
+
+def reciprocal(self):
+    meta = M.reciprocal(self)
+    out = meta.allocate()
+    U.reciprocal(meta, self, out)
+    return out
+
+
+def reciprocal_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.reciprocal(self)
+    meta.check_inplace(self)
+    U.reciprocal(meta, self, self)
+    return self
+
+
+def reciprocal_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.reciprocal(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    U.reciprocal(meta, self, out)
     return out
 
 
@@ -2011,6 +2241,24 @@ impl("argmax", "CPU", argmax)
 impl("argmax.out", "CPU", argmax_out)
 impl("argmin", "CPU", argmin)
 impl("argmin.out", "CPU", argmin_out)
+impl("bitwise_not", "CPU", bitwise_not)
+impl("bitwise_not_", "CPU", bitwise_not_)
+impl("bitwise_not.out", "CPU", bitwise_not_out)
+impl("bitwise_and.Tensor", "CPU", bitwise_and_Tensor)
+impl("bitwise_and_.Tensor", "CPU", bitwise_and__Tensor)
+impl("bitwise_and.Tensor_out", "CPU", bitwise_and_Tensor_out)
+impl("bitwise_or.Tensor", "CPU", bitwise_or_Tensor)
+impl("bitwise_or_.Tensor", "CPU", bitwise_or__Tensor)
+impl("bitwise_or.Tensor_out", "CPU", bitwise_or_Tensor_out)
+impl("bitwise_xor.Tensor", "CPU", bitwise_xor_Tensor)
+impl("bitwise_xor_.Tensor", "CPU", bitwise_xor__Tensor)
+impl("bitwise_xor.Tensor_out", "CPU", bitwise_xor_Tensor_out)
+impl("bitwise_left_shift.Tensor", "CPU", bitwise_left_shift_Tensor)
+impl("bitwise_left_shift_.Tensor", "CPU", bitwise_left_shift__Tensor)
+impl("bitwise_left_shift.Tensor_out", "CPU", bitwise_left_shift_Tensor_out)
+impl("bitwise_right_shift.Tensor", "CPU", bitwise_right_shift_Tensor)
+impl("bitwise_right_shift_.Tensor", "CPU", bitwise_right_shift__Tensor)
+impl("bitwise_right_shift.Tensor_out", "CPU", bitwise_right_shift_Tensor_out)
 impl("bmm", "CPU", bmm)
 impl("bmm.out", "CPU", bmm_out)
 impl("cat", "CPU", cat)
@@ -2074,6 +2322,9 @@ impl("gelu.out", "CPU", gelu_out)
 impl("rsqrt", "CPU", rsqrt)
 impl("rsqrt_", "CPU", rsqrt_)
 impl("rsqrt.out", "CPU", rsqrt_out)
+impl("reciprocal", "CPU", reciprocal)
+impl("reciprocal_", "CPU", reciprocal_)
+impl("reciprocal.out", "CPU", reciprocal_out)
 impl("sigmoid", "CPU", sigmoid)
 impl("sigmoid_", "CPU", sigmoid_)
 impl("sigmoid.out", "CPU", sigmoid_out)
@@ -2192,6 +2443,15 @@ impl("as_strided", "CPU", N.as_strided)
 impl("logical_not.out", "CPU", N.logical_not_out)
 impl("logical_and.out", "CPU", N.logical_and_out)
 impl("logical_or.out", "CPU", N.logical_or_out)
+impl("logical_xor.out", "CPU", N.logical_xor_out)
+impl("__lshift__.Scalar", "CPU", N.lshift_Scalar)
+impl("__lshift__.Tensor", "CPU", N.lshift_Tensor)
+impl("__ilshift__.Scalar", "CPU", N.ilshift_Scalar)
+impl("__ilshift__.Tensor", "CPU", N.ilshift_Tensor)
+impl("__rshift__.Scalar", "CPU", N.rshift_Scalar)
+impl("__rshift__.Tensor", "CPU", N.rshift_Tensor)
+impl("__irshift__.Scalar", "CPU", N.irshift_Scalar)
+impl("__irshift__.Tensor", "CPU", N.irshift_Tensor)
 impl("dot", "CPU", N.dot)
 impl("empty.memory_format", "CPU", N.empty_memory_format)
 impl("empty_strided", "CPU", N.empty_strided)
@@ -2212,6 +2472,7 @@ impl("var.correction_out", "CPU", N.var_correction_out)
 impl("where.self", "CPU", N.where_self)
 impl("where.self_out", "CPU", N.where_self_out)
 impl("zero_", "CPU", N.zero_)
+impl("rsub.Tensor", "CPU", N.rsub_Tensor)
 impl("_local_scalar_dense", "CPU", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "CPU", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "CPU", N.masked_fill__Tensor)

@@ -273,6 +273,482 @@ def logical_or_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_logical_xor_ = handle("logical_xor_")
+
+
+def logical_xor_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logical_xor_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_logical_xor_out = handle("logical_xor.out")
+
+
+def logical_xor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logical_xor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_not_ = handle("bitwise_not_")
+
+
+def bitwise_not_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_not_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_not_out = handle("bitwise_not.out")
+
+
+def bitwise_not_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_not_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+
+
+def bitwise_and_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+
+
+def bitwise_and_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+
+
+def bitwise_and__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+
+
+def bitwise_and__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___iand___Scalar = handle("__iand__.Scalar")
+
+
+def __iand___Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___iand___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___iand___Tensor = handle("__iand__.Tensor")
+
+
+def __iand___Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___iand___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+
+
+def bitwise_or_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+
+
+def bitwise_or_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+
+
+def bitwise_or__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+
+
+def bitwise_or__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ior___Scalar = handle("__ior__.Scalar")
+
+
+def __ior___Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ior___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ior___Tensor = handle("__ior__.Tensor")
+
+
+def __ior___Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ior___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+
+
+def bitwise_xor_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+
+
+def bitwise_xor_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+
+
+def bitwise_xor__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
+
+
+def bitwise_xor__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ixor___Scalar = handle("__ixor__.Scalar")
+
+
+def __ixor___Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ixor___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ixor___Tensor = handle("__ixor__.Tensor")
+
+
+def __ixor___Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ixor___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ilshift___Scalar = handle("__ilshift__.Scalar")
+
+
+def __ilshift___Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___ilshift___Tensor = handle("__ilshift__.Tensor")
+
+
+def __ilshift___Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+
+
+def bitwise_left_shift__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+
+
+def bitwise_left_shift_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+
+
+def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+
+
+def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+___irshift___Scalar = handle("__irshift__.Scalar")
+
+
+def __irshift___Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___irshift___Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+___irshift___Tensor = handle("__irshift__.Tensor")
+
+
+def __irshift___Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = ___irshift___Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+
+
+def bitwise_right_shift__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+
+
+def bitwise_right_shift_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+
+
+def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+
+
+def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _bmm_out = handle("bmm.out")
 
 
@@ -1281,6 +1757,34 @@ def rsqrt_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_reciprocal_ = handle("reciprocal_")
+
+
+def reciprocal_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _reciprocal_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_reciprocal_out = handle("reciprocal.out")
+
+
+def reciprocal_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _reciprocal_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _select_int = handle("select.int")
 
 
@@ -1766,6 +2270,216 @@ def sub__Scalar(keyset, self, other, alpha):
     ts.excluded = prev | BELOW
     try:
         result = _sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_multiply__Tensor = handle("multiply_.Tensor")
+
+
+def multiply__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_multiply_out = handle("multiply.out")
+
+
+def multiply_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_multiply__Scalar = handle("multiply_.Scalar")
+
+
+def multiply__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _multiply__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_subtract_out = handle("subtract.out")
+
+
+def subtract_out(keyset, self, other, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract_out.redispatch(keyset & AFTER, self, other, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_subtract__Tensor = handle("subtract_.Tensor")
+
+
+def subtract__Tensor(keyset, self, other, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_subtract__Scalar = handle("subtract_.Scalar")
+
+
+def subtract__Scalar(keyset, self, other, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _subtract__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide__Tensor = handle("divide_.Tensor")
+
+
+def divide__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide_out = handle("divide.out")
+
+
+def divide_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_divide__Scalar = handle("divide_.Scalar")
+
+
+def divide__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide__Tensor_mode = handle("divide_.Tensor_mode")
+
+
+def divide__Tensor_mode(keyset, self, other, rounding_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_divide_out_mode = handle("divide.out_mode")
+
+
+def divide_out_mode(keyset, self, other, rounding_mode, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_divide__Scalar_mode = handle("divide_.Scalar_mode")
+
+
+def divide__Scalar_mode(keyset, self, other, rounding_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _divide__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_true_divide__Tensor = handle("true_divide_.Tensor")
+
+
+def true_divide__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_true_divide_out = handle("true_divide.out")
+
+
+def true_divide_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_true_divide__Scalar = handle("true_divide_.Scalar")
+
+
+def true_divide__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _true_divide__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
@@ -2798,6 +3512,40 @@ impl("logical_and_", "ADInplaceOrView", logical_and_, keyset_arg="raw")
 impl("logical_and.out", "ADInplaceOrView", logical_and_out, keyset_arg="raw")
 impl("logical_or_", "ADInplaceOrView", logical_or_, keyset_arg="raw")
 impl("logical_or.out", "ADInplaceOrView", logical_or_out, keyset_arg="raw")
+impl("logical_xor_", "ADInplaceOrView", logical_xor_, keyset_arg="raw")
+impl("logical_xor.out", "ADInplaceOrView", logical_xor_out, keyset_arg="raw")
+impl("bitwise_not_", "ADInplaceOrView", bitwise_not_, keyset_arg="raw")
+impl("bitwise_not.out", "ADInplaceOrView", bitwise_not_out, keyset_arg="raw")
+impl("bitwise_and.Tensor_out", "ADInplaceOrView", bitwise_and_Tensor_out, keyset_arg="raw")
+impl("bitwise_and.Scalar_out", "ADInplaceOrView", bitwise_and_Scalar_out, keyset_arg="raw")
+impl("bitwise_and_.Scalar", "ADInplaceOrView", bitwise_and__Scalar, keyset_arg="raw")
+impl("bitwise_and_.Tensor", "ADInplaceOrView", bitwise_and__Tensor, keyset_arg="raw")
+impl("__iand__.Scalar", "ADInplaceOrView", __iand___Scalar, keyset_arg="raw")
+impl("__iand__.Tensor", "ADInplaceOrView", __iand___Tensor, keyset_arg="raw")
+impl("bitwise_or.Tensor_out", "ADInplaceOrView", bitwise_or_Tensor_out, keyset_arg="raw")
+impl("bitwise_or.Scalar_out", "ADInplaceOrView", bitwise_or_Scalar_out, keyset_arg="raw")
+impl("bitwise_or_.Scalar", "ADInplaceOrView", bitwise_or__Scalar, keyset_arg="raw")
+impl("bitwise_or_.Tensor", "ADInplaceOrView", bitwise_or__Tensor, keyset_arg="raw")
+impl("__ior__.Scalar", "ADInplaceOrView", __ior___Scalar, keyset_arg="raw")
+impl("__ior__.Tensor", "ADInplaceOrView", __ior___Tensor, keyset_arg="raw")
+impl("bitwise_xor.Tensor_out", "ADInplaceOrView", bitwise_xor_Tensor_out, keyset_arg="raw")
+impl("bitwise_xor.Scalar_out", "ADInplaceOrView", bitwise_xor_Scalar_out, keyset_arg="raw")
+impl("bitwise_xor_.Scalar", "ADInplaceOrView", bitwise_xor__Scalar, keyset_arg="raw")
+impl("bitwise_xor_.Tensor", "ADInplaceOrView", bitwise_xor__Tensor, keyset_arg="raw")
+impl("__ixor__.Scalar", "ADInplaceOrView", __ixor___Scalar, keyset_arg="raw")
+impl("__ixor__.Tensor", "ADInplaceOrView", __ixor___Tensor, keyset_arg="raw")
+impl("__ilshift__.Scalar", "ADInplaceOrView", __ilshift___Scalar, keyset_arg="raw")
+impl("__ilshift__.Tensor", "ADInplaceOrView", __ilshift___Tensor, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor", "ADInplaceOrView", bitwise_left_shift__Tensor, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_out", "ADInplaceOrView", bitwise_left_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_left_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_left_shift_Tensor_Scalar_out, keyset_arg="raw")
+impl("__irshift__.Scalar", "ADInplaceOrView", __irshift___Scalar, keyset_arg="raw")
+impl("__irshift__.Tensor", "ADInplaceOrView", __irshift___Tensor, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor", "ADInplaceOrView", bitwise_right_shift__Tensor, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_out", "ADInplaceOrView", bitwise_right_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_right_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_right_shift_Tensor_Scalar_out, keyset_arg="raw")
 impl("bmm.out", "ADInplaceOrView", bmm_out, keyset_arg="raw")
 impl("cat.out", "ADInplaceOrView", cat_out, keyset_arg="raw")
 impl("chunk", "ADInplaceOrView", chunk, keyset_arg="raw")
@@ -2870,6 +3618,8 @@ impl("gelu.out", "ADInplaceOrView", gelu_out, keyset_arg="raw")
 impl("gelu_", "ADInplaceOrView", gelu_, keyset_arg="raw")
 impl("rsqrt_", "ADInplaceOrView", rsqrt_, keyset_arg="raw")
 impl("rsqrt.out", "ADInplaceOrView", rsqrt_out, keyset_arg="raw")
+impl("reciprocal_", "ADInplaceOrView", reciprocal_, keyset_arg="raw")
+impl("reciprocal.out", "ADInplaceOrView", reciprocal_out, keyset_arg="raw")
 impl("select.int", "ADInplaceOrView", select_int, keyset_arg="raw")
 impl("sigmoid_", "ADInplaceOrView", sigmoid_, keyset_arg="raw")
 impl("sigmoid.out", "ADInplaceOrView", sigmoid_out, keyset_arg="raw")
@@ -2905,6 +3655,21 @@ impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
 impl("sub_.Scalar", "ADInplaceOrView", sub__Scalar, keyset_arg="raw")
+impl("multiply_.Tensor", "ADInplaceOrView", multiply__Tensor, keyset_arg="raw")
+impl("multiply.out", "ADInplaceOrView", multiply_out, keyset_arg="raw")
+impl("multiply_.Scalar", "ADInplaceOrView", multiply__Scalar, keyset_arg="raw")
+impl("subtract.out", "ADInplaceOrView", subtract_out, keyset_arg="raw")
+impl("subtract_.Tensor", "ADInplaceOrView", subtract__Tensor, keyset_arg="raw")
+impl("subtract_.Scalar", "ADInplaceOrView", subtract__Scalar, keyset_arg="raw")
+impl("divide_.Tensor", "ADInplaceOrView", divide__Tensor, keyset_arg="raw")
+impl("divide.out", "ADInplaceOrView", divide_out, keyset_arg="raw")
+impl("divide_.Scalar", "ADInplaceOrView", divide__Scalar, keyset_arg="raw")
+impl("divide_.Tensor_mode", "ADInplaceOrView", divide__Tensor_mode, keyset_arg="raw")
+impl("divide.out_mode", "ADInplaceOrView", divide_out_mode, keyset_arg="raw")
+impl("divide_.Scalar_mode", "ADInplaceOrView", divide__Scalar_mode, keyset_arg="raw")
+impl("true_divide_.Tensor", "ADInplaceOrView", true_divide__Tensor, keyset_arg="raw")
+impl("true_divide.out", "ADInplaceOrView", true_divide_out, keyset_arg="raw")
+impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="raw")
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")

@@ -118,6 +118,132 @@ def argmin_out(self, dim, keepdim, out):
     return out
 
 
+# bitwise_not.out: structured, ufunc bitwise_not
+
+
+def bitwise_not(self):
+    meta = M.bitwise_not(self)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_not_(self):
+    meta = M.bitwise_not(self)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_not_out(self, out):
+    meta = M.bitwise_not(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# bitwise_and.Tensor_out: structured, ufunc bitwise_and
+
+
+def bitwise_and_Tensor(self, other):
+    meta = M.bitwise_and_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_and__Tensor(self, other):
+    meta = M.bitwise_and_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_and_Tensor_out(self, other, out):
+    meta = M.bitwise_and_Tensor(self, other)
+    meta.resize_outputs(out)
+    return out
+
+
+# bitwise_or.Tensor_out: structured, ufunc bitwise_or
+
+
+def bitwise_or_Tensor(self, other):
+    meta = M.bitwise_or_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_or__Tensor(self, other):
+    meta = M.bitwise_or_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_or_Tensor_out(self, other, out):
+    meta = M.bitwise_or_Tensor(self, other)
+    meta.resize_outputs(out)
+    return out
+
+
+# bitwise_xor.Tensor_out: structured, ufunc bitwise_xor
+
+
+def bitwise_xor_Tensor(self, other):
+    meta = M.bitwise_xor_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_xor__Tensor(self, other):
+    meta = M.bitwise_xor_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_xor_Tensor_out(self, other, out):
+    meta = M.bitwise_xor_Tensor(self, other)
+    meta.resize_outputs(out)
+    return out
+
+
+# bitwise_left_shift.Tensor_out: structured, ufunc bitwise_left_shift
+
+
+def bitwise_left_shift_Tensor(self, other):
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_left_shift__Tensor(self, other):
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_left_shift_Tensor_out(self, other, out):
+    meta = M.bitwise_left_shift_Tensor(self, other)
+    meta.resize_outputs(out)
+    return out
+
+
+# bitwise_right_shift.Tensor_out: structured, ufunc bitwise_right_shift
+
+
+def bitwise_right_shift_Tensor(self, other):
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def bitwise_right_shift__Tensor(self, other):
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def bitwise_right_shift_Tensor_out(self, other, out):
+    meta = M.bitwise_right_shift_Tensor(self, other)
+    meta.resize_outputs(out)
+    return out
+
+
 # bmm.out: structured
 
 
@@ -567,6 +693,27 @@ def rsqrt_(self):
 
 def rsqrt_out(self, out):
     meta = M.rsqrt(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# reciprocal.out: structured, ufunc reciprocal
+
+
+def reciprocal(self):
+    meta = M.reciprocal(self)
+    out = meta.allocate()
+    return out
+
+
+def reciprocal_(self):
+    meta = M.reciprocal(self)
+    meta.check_inplace(self)
+    return self
+
+
+def reciprocal_out(self, out):
+    meta = M.reciprocal(self)
     meta.resize_outputs(out)
     return out
 
@@ -1387,6 +1534,24 @@ impl("argmax", "Meta", argmax)
 impl("argmax.out", "Meta", argmax_out)
 impl("argmin", "Meta", argmin)
 impl("argmin.out", "Meta", argmin_out)
+impl("bitwise_not", "Meta", bitwise_not)
+impl("bitwise_not_", "Meta", bitwise_not_)
+impl("bitwise_not.out", "Meta", bitwise_not_out)
+impl("bitwise_and.Tensor", "Meta", bitwise_and_Tensor)
+impl("bitwise_and_.Tensor", "Meta", bitwise_and__Tensor)
+impl("bitwise_and.Tensor_out", "Meta", bitwise_and_Tensor_out)
+impl("bitwise_or.Tensor", "Meta", bitwise_or_Tensor)
+impl("bitwise_or_.Tensor", "Meta", bitwise_or__Tensor)
+impl("bitwise_or.Tensor_out", "Meta", bitwise_or_Tensor_out)
+impl("bitwise_xor.Tensor", "Meta", bitwise_xor_Tensor)
+impl("bitwise_xor_.Tensor", "Meta", bitwise_xor__Tensor)
+impl("bitwise_xor.Tensor_out", "Meta", bitwise_xor_Tensor_out)
+impl("bitwise_left_shift.Tensor", "Meta", bitwise_left_shift_Tensor)
+impl("bitwise_left_shift_.Tensor", "Meta", bitwise_left_shift__Tensor)
+impl("bitwise_left_shift.Tensor_out", "Meta", bitwise_left_shift_Tensor_out)
+impl("bitwise_right_shift.Tensor", "Meta", bitwise_right_shift_Tensor)
+impl("bitwise_right_shift_.Tensor", "Meta", bitwise_right_shift__Tensor)
+impl("bitwise_right_shift.Tensor_out", "Meta", bitwise_right_shift_Tensor_out)
 impl("bmm", "Meta", bmm)
 impl("bmm.out", "Meta", bmm_out)
 impl("cat", "Meta", cat)
@@ -1450,6 +1615,9 @@ impl("gelu.out", "Meta", gelu_out)
 impl("rsqrt", "Meta", rsqrt)
 impl("rsqrt_", "Meta", rsqrt_)
 impl("rsqrt.out", "Meta", rsqrt_out)
+impl("reciprocal", "Meta", reciprocal)
+impl("reciprocal_", "Meta", reciprocal_)
+impl("reciprocal.out", "Meta", reciprocal_out)
 impl("sigmoid", "Meta", sigmoid)
 impl("sigmoid_", "Meta", sigmoid_)
 impl("sigmoid.out", "Meta", sigmoid_out)
@@ -1568,6 +1736,15 @@ impl("as_strided", "Meta", N.as_strided)
 impl("logical_not.out", "Meta", N.logical_not_out)
 impl("logical_and.out", "Meta", N.logical_and_out)
 impl("logical_or.out", "Meta", N.logical_or_out)
+impl("logical_xor.out", "Meta", N.logical_xor_out)
+impl("__lshift__.Scalar", "Meta", N.lshift_Scalar)
+impl("__lshift__.Tensor", "Meta", N.lshift_Tensor)
+impl("__ilshift__.Scalar", "Meta", N.ilshift_Scalar)
+impl("__ilshift__.Tensor", "Meta", N.ilshift_Tensor)
+impl("__rshift__.Scalar", "Meta", N.rshift_Scalar)
+impl("__rshift__.Tensor", "Meta", N.rshift_Tensor)
+impl("__irshift__.Scalar", "Meta", N.irshift_Scalar)
+impl("__irshift__.Tensor", "Meta", N.irshift_Tensor)
 impl("dot", "Meta", N.dot)
 impl("empty.memory_format", "Meta", N.empty_memory_format)
 impl("empty_strided", "Meta", N.empty_strided)
@@ -1588,6 +1765,7 @@ impl("var.correction_out", "Meta", N.var_correction_out)
 impl("where.self", "Meta", N.where_self)
 impl("where.self_out", "Meta", N.where_self_out)
 impl("zero_", "Meta", N.zero_)
+impl("rsub.Tensor", "Meta", N.rsub_Tensor)
 impl("_local_scalar_dense", "Meta", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "Meta", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "Meta", N.masked_fill__Tensor)

@@ -7,6 +7,26 @@ from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
+_op___and___Scalar = handle("__and__.Scalar")
+_op___and___Tensor = handle("__and__.Tensor")
+_op___iand___Scalar = handle("__iand__.Scalar")
+_op___iand___Tensor = handle("__iand__.Tensor")
+_op___ilshift___Scalar = handle("__ilshift__.Scalar")
+_op___ilshift___Tensor = handle("__ilshift__.Tensor")
+_op___ior___Scalar = handle("__ior__.Scalar")
+_op___ior___Tensor = handle("__ior__.Tensor")
+_op___irshift___Scalar = handle("__irshift__.Scalar")
+_op___irshift___Tensor = handle("__irshift__.Tensor")
+_op___ixor___Scalar = handle("__ixor__.Scalar")
+_op___ixor___Tensor = handle("__ixor__.Tensor")
+_op___lshift___Scalar = handle("__lshift__.Scalar")
+_op___lshift___Tensor = handle("__lshift__.Tensor")
+_op___or___Scalar = handle("__or__.Scalar")
+_op___or___Tensor = handle("__or__.Tensor")
+_op___rshift___Scalar = handle("__rshift__.Scalar")
+_op___rshift___Tensor = handle("__rshift__.Tensor")
+_op___xor___Scalar = handle("__xor__.Scalar")
+_op___xor___Tensor = handle("__xor__.Tensor")
 _op_abs = handle("abs")
 _op_abs_ = handle("abs_")
 _op_add_Tensor = handle("add.Tensor")
@@ -26,6 +46,28 @@ _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
+_op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
+_op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+_op_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+_op_bitwise_left_shift_Tensor = handle("bitwise_left_shift.Tensor")
+_op_bitwise_left_shift_Tensor_Scalar = handle("bitwise_left_shift.Tensor_Scalar")
+_op_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+_op_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+_op_bitwise_not = handle("bitwise_not")
+_op_bitwise_not_ = handle("bitwise_not_")
+_op_bitwise_or_Scalar = handle("bitwise_or.Scalar")
+_op_bitwise_or_Tensor = handle("bitwise_or.Tensor")
+_op_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+_op_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+_op_bitwise_right_shift_Tensor = handle("bitwise_right_shift.Tensor")
+_op_bitwise_right_shift_Tensor_Scalar = handle("bitwise_right_shift.Tensor_Scalar")
+_op_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+_op_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+_op_bitwise_xor_Scalar = handle("bitwise_xor.Scalar")
+_op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
+_op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+_op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
@@ -45,6 +87,14 @@ _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div__Tensor = handle("div_.Tensor")
 _op_div__Tensor_mode = handle("div_.Tensor_mode")
+_op_divide_Scalar = handle("divide.Scalar")
+_op_divide_Scalar_mode = handle("divide.Scalar_mode")
+_op_divide_Tensor = handle("divide.Tensor")
+_op_divide_Tensor_mode = handle("divide.Tensor_mode")
+_op_divide__Scalar = handle("divide_.Scalar")
+_op_divide__Scalar_mode = handle("divide_.Scalar_mode")
+_op_divide__Tensor = handle("divide_.Tensor")
+_op_divide__Tensor_mode = handle("divide_.Tensor_mode")
 _op_dot = handle("dot")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Tensor = handle("eq.Tensor")
@@ -89,6 +139,8 @@ _op_logical_not = handle("logical_not")
 _op_logical_not_ = handle("logical_not_")
 _op_logical_or = handle("logical_or")
 _op_logical_or_ = handle("logical_or_")
+_op_logical_xor = handle("logical_xor")
+_op_logical_xor_ = handle("logical_xor_")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
@@ -115,6 +167,10 @@ _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul__Tensor = handle("mul_.Tensor")
+_op_multiply_Scalar = handle("multiply.Scalar")
+_op_multiply_Tensor = handle("multiply.Tensor")
+_op_multiply__Scalar = handle("multiply_.Scalar")
+_op_multiply__Tensor = handle("multiply_.Tensor")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -141,6 +197,8 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_reciprocal = handle("reciprocal")
+_op_reciprocal_ = handle("reciprocal_")
 _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
 _op_remainder_Scalar = handle("remainder.Scalar")
@@ -183,6 +241,10 @@ _op_std_correction = handle("std.correction")
 _op_std_dim = handle("std.dim")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub__Tensor = handle("sub_.Tensor")
+_op_subtract_Scalar = handle("subtract.Scalar")
+_op_subtract_Tensor = handle("subtract.Tensor")
+_op_subtract__Scalar = handle("subtract_.Scalar")
+_op_subtract__Tensor = handle("subtract_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
@@ -198,6 +260,10 @@ _op_tril = handle("tril")
 _op_tril_ = handle("tril_")
 _op_triu = handle("triu")
 _op_triu_ = handle("triu_")
+_op_true_divide_Scalar = handle("true_divide.Scalar")
+_op_true_divide_Tensor = handle("true_divide.Tensor")
+_op_true_divide__Scalar = handle("true_divide_.Scalar")
+_op_true_divide__Tensor = handle("true_divide_.Tensor")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
@@ -212,6 +278,186 @@ _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
 _op_zero_ = handle("zero_")
+
+
+_parser_m___and__ = PythonArgParser(
+    [
+        '__and__(Tensor other)',
+        '__and__(Scalar other)',
+    ],
+)
+
+
+def __and__(self, *args, **kwargs):
+    """__and__(Tensor other) | __and__(Scalar other)"""
+    index, v = _parser_m___and__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___and___Tensor.call(self, v[0])
+    else:
+        return _op___and___Scalar.call(self, v[0])
+
+
+
+_parser_m___iand__ = PythonArgParser(
+    [
+        '__iand__(Tensor other)',
+        '__iand__(Scalar other)',
+    ],
+)
+
+
+def __iand__(self, *args, **kwargs):
+    """__iand__(Tensor other) | __iand__(Scalar other)"""
+    index, v = _parser_m___iand__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___iand___Tensor.call(self, v[0])
+    else:
+        return _op___iand___Scalar.call(self, v[0])
+
+
+
+_parser_m___ilshift__ = PythonArgParser(
+    [
+        '__ilshift__(Tensor other)',
+        '__ilshift__(Scalar other)',
+    ],
+)
+
+
+def __ilshift__(self, *args, **kwargs):
+    """__ilshift__(Tensor other) | __ilshift__(Scalar other)"""
+    index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ilshift___Tensor.call(self, v[0])
+    else:
+        return _op___ilshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___ior__ = PythonArgParser(
+    [
+        '__ior__(Tensor other)',
+        '__ior__(Scalar other)',
+    ],
+)
+
+
+def __ior__(self, *args, **kwargs):
+    """__ior__(Tensor other) | __ior__(Scalar other)"""
+    index, v = _parser_m___ior__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ior___Tensor.call(self, v[0])
+    else:
+        return _op___ior___Scalar.call(self, v[0])
+
+
+
+_parser_m___irshift__ = PythonArgParser(
+    [
+        '__irshift__(Tensor other)',
+        '__irshift__(Scalar other)',
+    ],
+)
+
+
+def __irshift__(self, *args, **kwargs):
+    """__irshift__(Tensor other) | __irshift__(Scalar other)"""
+    index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___irshift___Tensor.call(self, v[0])
+    else:
+        return _op___irshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___ixor__ = PythonArgParser(
+    [
+        '__ixor__(Tensor other)',
+        '__ixor__(Scalar other)',
+    ],
+)
+
+
+def __ixor__(self, *args, **kwargs):
+    """__ixor__(Tensor other) | __ixor__(Scalar other)"""
+    index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___ixor___Tensor.call(self, v[0])
+    else:
+        return _op___ixor___Scalar.call(self, v[0])
+
+
+
+_parser_m___lshift__ = PythonArgParser(
+    [
+        '__lshift__(Tensor other)',
+        '__lshift__(Scalar other)',
+    ],
+)
+
+
+def __lshift__(self, *args, **kwargs):
+    """__lshift__(Tensor other) | __lshift__(Scalar other)"""
+    index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___lshift___Tensor.call(self, v[0])
+    else:
+        return _op___lshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___or__ = PythonArgParser(
+    [
+        '__or__(Tensor other)',
+        '__or__(Scalar other)',
+    ],
+)
+
+
+def __or__(self, *args, **kwargs):
+    """__or__(Tensor other) | __or__(Scalar other)"""
+    index, v = _parser_m___or__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___or___Tensor.call(self, v[0])
+    else:
+        return _op___or___Scalar.call(self, v[0])
+
+
+
+_parser_m___rshift__ = PythonArgParser(
+    [
+        '__rshift__(Tensor other)',
+        '__rshift__(Scalar other)',
+    ],
+)
+
+
+def __rshift__(self, *args, **kwargs):
+    """__rshift__(Tensor other) | __rshift__(Scalar other)"""
+    index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___rshift___Tensor.call(self, v[0])
+    else:
+        return _op___rshift___Scalar.call(self, v[0])
+
+
+
+_parser_m___xor__ = PythonArgParser(
+    [
+        '__xor__(Tensor other)',
+        '__xor__(Scalar other)',
+    ],
+)
+
+
+def __xor__(self, *args, **kwargs):
+    """__xor__(Tensor other) | __xor__(Scalar other)"""
+    index, v = _parser_m___xor__.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op___xor___Tensor.call(self, v[0])
+    else:
+        return _op___xor___Scalar.call(self, v[0])
+
 
 
 _parser_m_abs = PythonArgParser(
@@ -457,6 +703,216 @@ def as_strided_(self, *args, **kwargs):
 
 
 
+_parser_m_bitwise_and = PythonArgParser(
+    [
+        'bitwise_and(Tensor other)',
+        'bitwise_and(Scalar other)',
+    ],
+)
+
+
+def bitwise_and(self, *args, **kwargs):
+    """bitwise_and(Tensor other) | bitwise_and(Scalar other)"""
+    index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_and_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_and_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_and_ = PythonArgParser(
+    [
+        'bitwise_and_(Tensor other)',
+        'bitwise_and_(Scalar other)',
+    ],
+)
+
+
+def bitwise_and_(self, *args, **kwargs):
+    """bitwise_and_(Tensor other) | bitwise_and_(Scalar other)"""
+    index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_and__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_and__Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_left_shift = PythonArgParser(
+    [
+        'bitwise_left_shift(Tensor other)',
+        'bitwise_left_shift(Scalar other)',
+    ],
+)
+
+
+def bitwise_left_shift(self, *args, **kwargs):
+    """bitwise_left_shift(Tensor other) | bitwise_left_shift(Scalar other)"""
+    index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_left_shift_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_left_shift_ = PythonArgParser(
+    [
+        'bitwise_left_shift_(Tensor other)',
+        'bitwise_left_shift_(Scalar other)',
+    ],
+)
+
+
+def bitwise_left_shift_(self, *args, **kwargs):
+    """bitwise_left_shift_(Tensor other) | bitwise_left_shift_(Scalar other)"""
+    index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_left_shift__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_not = PythonArgParser(
+    [
+        'bitwise_not()',
+    ],
+)
+
+
+def bitwise_not(self, *args, **kwargs):
+    """bitwise_not()"""
+    if args or kwargs:
+        _parser_m_bitwise_not.parse(args, kwargs, self=self)
+    return _op_bitwise_not.call(self)
+
+
+
+_parser_m_bitwise_not_ = PythonArgParser(
+    [
+        'bitwise_not_()',
+    ],
+)
+
+
+def bitwise_not_(self, *args, **kwargs):
+    """bitwise_not_()"""
+    if args or kwargs:
+        _parser_m_bitwise_not_.parse(args, kwargs, self=self)
+    return _op_bitwise_not_.call(self)
+
+
+
+_parser_m_bitwise_or = PythonArgParser(
+    [
+        'bitwise_or(Tensor other)',
+        'bitwise_or(Scalar other)',
+    ],
+)
+
+
+def bitwise_or(self, *args, **kwargs):
+    """bitwise_or(Tensor other) | bitwise_or(Scalar other)"""
+    index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_or_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_or_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_or_ = PythonArgParser(
+    [
+        'bitwise_or_(Tensor other)',
+        'bitwise_or_(Scalar other)',
+    ],
+)
+
+
+def bitwise_or_(self, *args, **kwargs):
+    """bitwise_or_(Tensor other) | bitwise_or_(Scalar other)"""
+    index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_or__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_or__Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_right_shift = PythonArgParser(
+    [
+        'bitwise_right_shift(Tensor other)',
+        'bitwise_right_shift(Scalar other)',
+    ],
+)
+
+
+def bitwise_right_shift(self, *args, **kwargs):
+    """bitwise_right_shift(Tensor other) | bitwise_right_shift(Scalar other)"""
+    index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_right_shift_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_right_shift_ = PythonArgParser(
+    [
+        'bitwise_right_shift_(Tensor other)',
+        'bitwise_right_shift_(Scalar other)',
+    ],
+)
+
+
+def bitwise_right_shift_(self, *args, **kwargs):
+    """bitwise_right_shift_(Tensor other) | bitwise_right_shift_(Scalar other)"""
+    index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_right_shift__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_xor = PythonArgParser(
+    [
+        'bitwise_xor(Tensor other)',
+        'bitwise_xor(Scalar other)',
+    ],
+)
+
+
+def bitwise_xor(self, *args, **kwargs):
+    """bitwise_xor(Tensor other) | bitwise_xor(Scalar other)"""
+    index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_xor_Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_xor_Scalar.call(self, v[0])
+
+
+
+_parser_m_bitwise_xor_ = PythonArgParser(
+    [
+        'bitwise_xor_(Tensor other)',
+        'bitwise_xor_(Scalar other)',
+    ],
+)
+
+
+def bitwise_xor_(self, *args, **kwargs):
+    """bitwise_xor_(Tensor other) | bitwise_xor_(Scalar other)"""
+    index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_bitwise_xor__Tensor.call(self, v[0])
+    else:
+        return _op_bitwise_xor__Scalar.call(self, v[0])
+
+
+
 _parser_m_bmm = PythonArgParser(
     [
         'bmm(Tensor mat2)',
@@ -691,6 +1147,54 @@ def div_(self, *args, **kwargs):
         return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     else:
         return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+
+
+
+_parser_m_divide = PythonArgParser(
+    [
+        'divide(Tensor other)',
+        'divide(Scalar other)',
+        'divide(Tensor other, *, str? rounding_mode)',
+        'divide(Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide(self, *args, **kwargs):
+    """divide(Tensor other) | divide(Scalar other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_m_divide.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    elif index == 1:
+        return _op_divide_Scalar.call(self, v[0])
+    elif index == 2:
+        return _op_divide_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_divide_Scalar_mode.call(self, v[0], v[1])
+
+
+
+_parser_m_divide_ = PythonArgParser(
+    [
+        'divide_(Tensor other)',
+        'divide_(Scalar other)',
+        'divide_(Tensor other, *, str? rounding_mode)',
+        'divide_(Scalar other, *, str? rounding_mode)',
+    ], numbers_as_tensors=True,
+)
+
+
+def divide_(self, *args, **kwargs):
+    """divide_(Tensor other) | divide_(Scalar other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other, *, str? rounding_mode)"""
+    index, v = _parser_m_divide_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    elif index == 1:
+        return _op_divide__Scalar.call(self, v[0])
+    elif index == 2:
+        return _op_divide__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_divide__Scalar_mode.call(self, v[0], v[1])
 
 
 
@@ -1261,6 +1765,42 @@ def logical_or_(self, *args, **kwargs):
 
 
 
+_parser_m_logical_xor = PythonArgParser(
+    [
+        'logical_xor(Tensor other)',
+    ],
+)
+_tail_parser_m_logical_xor = [p.default for p in _parser_m_logical_xor.signatures[0].params[1:]]
+
+
+def logical_xor(self, *args, **kwargs):
+    """logical_xor(Tensor other)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_xor]
+    else:
+        v = _parser_m_logical_xor.parse(args, kwargs, self=self)[1]
+    return _op_logical_xor.call(self, v[0])
+
+
+
+_parser_m_logical_xor_ = PythonArgParser(
+    [
+        'logical_xor_(Tensor other)',
+    ],
+)
+_tail_parser_m_logical_xor_ = [p.default for p in _parser_m_logical_xor_.signatures[0].params[1:]]
+
+
+def logical_xor_(self, *args, **kwargs):
+    """logical_xor_(Tensor other)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_m_logical_xor_]
+    else:
+        v = _parser_m_logical_xor_.parse(args, kwargs, self=self)[1]
+    return _op_logical_xor_.call(self, v[0])
+
+
+
 _parser_m_logsumexp = PythonArgParser(
     [
         'logsumexp(int[1] dim, bool keepdim=False)',
@@ -1548,6 +2088,42 @@ def mul_(self, *args, **kwargs):
 
 
 
+_parser_m_multiply = PythonArgParser(
+    [
+        'multiply(Tensor other)',
+        'multiply(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply(self, *args, **kwargs):
+    """multiply(Tensor other) | multiply(Scalar other)"""
+    index, v = _parser_m_multiply.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_multiply_Scalar.call(self, v[0])
+
+
+
+_parser_m_multiply_ = PythonArgParser(
+    [
+        'multiply_(Tensor other)',
+        'multiply_(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def multiply_(self, *args, **kwargs):
+    """multiply_(Tensor other) | multiply_(Scalar other)"""
+    index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_multiply__Scalar.call(self, v[0])
+
+
+
 _parser_m_narrow = PythonArgParser(
     [
         'narrow(int dim, Tensor start, SymInt length)',
@@ -1824,6 +2400,36 @@ def prod(self, *args, **kwargs):
         return _op_prod.call(self, v[0])
     else:
         return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+
+
+
+_parser_m_reciprocal = PythonArgParser(
+    [
+        'reciprocal()',
+    ],
+)
+
+
+def reciprocal(self, *args, **kwargs):
+    """reciprocal()"""
+    if args or kwargs:
+        _parser_m_reciprocal.parse(args, kwargs, self=self)
+    return _op_reciprocal.call(self)
+
+
+
+_parser_m_reciprocal_ = PythonArgParser(
+    [
+        'reciprocal_()',
+    ],
+)
+
+
+def reciprocal_(self, *args, **kwargs):
+    """reciprocal_()"""
+    if args or kwargs:
+        _parser_m_reciprocal_.parse(args, kwargs, self=self)
+    return _op_reciprocal_.call(self)
 
 
 
@@ -2312,6 +2918,42 @@ def sub_(self, *args, **kwargs):
 
 
 
+_parser_m_subtract = PythonArgParser(
+    [
+        'subtract(Tensor other, *, Scalar alpha=1)',
+        'subtract(Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract(self, *args, **kwargs):
+    """subtract(Tensor other, *, Scalar alpha=1) | subtract(Scalar other, Scalar alpha=1)"""
+    index, v = _parser_m_subtract.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_subtract_Scalar.call(self, v[0], v[1])
+
+
+
+_parser_m_subtract_ = PythonArgParser(
+    [
+        'subtract_(Tensor other, *, Scalar alpha=1)',
+        'subtract_(Scalar other, Scalar alpha=1)',
+    ], numbers_as_tensors=True,
+)
+
+
+def subtract_(self, *args, **kwargs):
+    """subtract_(Tensor other, *, Scalar alpha=1) | subtract_(Scalar other, Scalar alpha=1)"""
+    index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_subtract__Scalar.call(self, v[0], v[1])
+
+
+
 _parser_m_sum = PythonArgParser(
     [
         'sum(*, ScalarType? dtype=None)',
@@ -2516,6 +3158,42 @@ def triu_(self, *args, **kwargs):
 
 
 
+_parser_m_true_divide = PythonArgParser(
+    [
+        'true_divide(Tensor other)',
+        'true_divide(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide(self, *args, **kwargs):
+    """true_divide(Tensor other) | true_divide(Scalar other)"""
+    index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_true_divide_Scalar.call(self, v[0])
+
+
+
+_parser_m_true_divide_ = PythonArgParser(
+    [
+        'true_divide_(Tensor other)',
+        'true_divide_(Scalar other)',
+    ], numbers_as_tensors=True,
+)
+
+
+def true_divide_(self, *args, **kwargs):
+    """true_divide_(Tensor other) | true_divide_(Scalar other)"""
+    index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    else:
+        return _op_true_divide__Scalar.call(self, v[0])
+
+
+
 _parser_m_unbind = PythonArgParser(
     [
         'unbind(int dim=0)',
@@ -2675,4 +3353,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

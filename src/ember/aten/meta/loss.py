@@ -81,7 +81,9 @@ def nll_loss_backward(
 
 
 def mse_loss(self, target, reduction) -> StructuredMeta:
+    """A binary TensorIterator op over (self, target): its common dtype is the loss's,
+    also when reduced (then resized to 0-dim)."""
     spec, common = pointwise_spec((self, target))
     if reduction == REDUCTION_NONE:
         return PointwiseMeta(spec, common)  # one TensorIterator writes the result
-    return StructuredMeta(OutputSpec((), None, self.dtype, self.device), common)
+    return StructuredMeta(OutputSpec((), None, spec.dtype, spec.device), common)

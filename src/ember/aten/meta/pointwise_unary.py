@@ -24,6 +24,7 @@ __all__ = [
     "log1p",
     "sqrt",
     "rsqrt",
+    "reciprocal",
     "sin",
     "cos",
     "tanh",
@@ -92,6 +93,10 @@ def sqrt(self) -> StructuredMeta:
 
 
 def rsqrt(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def reciprocal(self) -> StructuredMeta:
     return unary_float_op(self)
 
 

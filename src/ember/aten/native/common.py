@@ -25,7 +25,7 @@ def wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
     """maybe_wrap_dim: a possibly negative dim as an index, or PyTorch's IndexError."""
     if ndim <= 0:
         if not wrap_scalar:
-            raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         ndim = 1
     low, high = -ndim, ndim - 1
     if dim < low or dim > high:

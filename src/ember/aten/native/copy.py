@@ -54,8 +54,7 @@ def converted(array: np.ndarray, source, target) -> np.ndarray:
     """``array`` (of dtype ``source``) as ``target``'s NumPy type, with C++ cast semantics."""
     if source is target:
         return array
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with np.errstate(all="ignore"):
         if source.is_complex and not target.is_complex:
             array = array.real if target is not dtypes.bool else array != 0
         if source is dtypes.bfloat16 and target is not dtypes.float32:

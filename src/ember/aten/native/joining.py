@@ -93,7 +93,9 @@ def flip(self, dims):
     axes = _flip_dims(dims, len(self._sizes))
     out = at.empty_like(self, None, None, None, None, None)
     if out.device.type != "meta" and out.numel():
-        out.ndarray()[...] = np.flip(self.ndarray(), axis=tuple(axes)) if axes else self.ndarray()
+        # a 0-dim tensor wraps dim 0 / -1 to its one implicit dim: nothing to reverse
+        flipped = np.flip(self.ndarray(), axis=tuple(axes)) if axes and self._sizes else None
+        out.ndarray()[...] = self.ndarray() if flipped is None else flipped
     return out
 
 
@@ -117,7 +119,7 @@ def _roll_one(self, shift: int, dim: int):
     """roll_cpu for one dim: an empty input is cloned (before its dim is even checked)."""
     if self.numel() == 0:
         return at.clone(self, None)
-    dim = wrap_dim(dim, len(self._sizes))
+    dim = wrap_dim(dim, len(self._sizes), wrap_scalar=False)  # roll_cpu's self.size(dim)
     out = at.empty_memory_format(list(self._sizes), self.dtype, None, self.device, None, None)
     if out.device.type != "meta":
         out.ndarray()[...] = np.roll(self.ndarray(), shift, axis=dim)

@@ -5,7 +5,7 @@ calling convention]). Out: tensors. Kernels listed under `CPU, Meta` work on
 meta tensors too (they compute shapes and dtypes and skip the data).
 Mirrors ATen/native/BinaryOps.cpp (the CompositeExplicitAutograd Scalar
 overloads that wrap the scalar and call the Tensor overload, floor_divide,
-logical_and/or/not), UnaryOps.cpp (abs), Pow.cpp (pow.Scalar_out),
+logical_and/or/xor/not, rsub), UnaryOps.cpp (abs), Pow.cpp (pow.Scalar_out),
 Activation.cpp (relu, threshold_backward), TensorCompare.cpp (isnan, max/min.other).
 """
 
@@ -36,6 +36,8 @@ __all__ = [
     "add__Scalar",
     "sub_Scalar",
     "sub__Scalar",
+    "rsub_Tensor",
+    "rsub_Scalar",
     "mul_Scalar",
     "mul__Scalar",
     "div_Scalar",
@@ -66,6 +68,9 @@ __all__ = [
     "logical_or",
     "logical_or_",
     "logical_or_out",
+    "logical_xor",
+    "logical_xor_",
+    "logical_xor_out",
     "logical_not",
     "logical_not_",
     "logical_not_out",
@@ -99,6 +104,15 @@ def sub_Scalar(self, other, alpha):  # noqa: N802
 
 def sub__Scalar(self, other, alpha):  # noqa: N802
     return at.sub__Tensor(self, scalar_to_tensor(other), alpha)
+
+
+def rsub_Tensor(self, other, alpha):  # noqa: N802
+    """rsub: `other - alpha * self`, the CPU kernel calling at::sub (so a trace sees rsub)."""
+    return at.sub_Tensor(other, self, alpha)
+
+
+def rsub_Scalar(self, other, alpha):  # noqa: N802
+    return at.sub_Tensor(scalar_to_tensor(other), self, alpha)
 
 
 def mul_Scalar(self, other):  # noqa: N802
@@ -245,7 +259,8 @@ def threshold_backward_out(meta, grad_output, self, threshold, grad_input) -> No
         not_implemented_for("threshold_cpu", compute)
     values = operand(self)
     limit = checked_value(threshold, compute)
-    zero_where(operand(grad_output), values <= limit, grad_input.ndarray(), compute.np_dtype)
+    dropped = np.asarray(values <= limit)  # 0-d operands compare to a NumPy scalar
+    zero_where(operand(grad_output), dropped, grad_input.ndarray(), compute.np_dtype)
 
 
 def zero_where(grad, dropped, target, compute) -> None:
@@ -284,7 +299,7 @@ def min_out(self, other, out):
     return at.minimum_out(self, other, out)
 
 
-# -- logical_and / or / not: bool results, any output dtype ------------------------------
+# -- logical_and / or / xor / not: bool results, any output dtype ------------------------------
 
 
 def _truth(tensor):
@@ -336,6 +351,19 @@ def logical_or_(self, other):
     check_tensor_iterator(self, other)
     _logical_meta(self, other).check_inplace(self)
     return at.logical_or_out(self, other, self)
+
+
+def logical_xor_out(self, other, out):
+    return _logical_out(np.logical_xor, self, other, out)
+
+
+def logical_xor(self, other):
+    return at.logical_xor_out(self, other, _logical_meta(self, other).allocate())
+
+
+def logical_xor_(self, other):
+    _logical_meta(self, other).check_inplace(self)
+    return at.logical_xor_out(self, other, self)
 
 
 def logical_not_out(self, out):

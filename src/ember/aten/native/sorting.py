@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10 import dtypes
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy, check_tensor_iterator
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
@@ -50,6 +51,8 @@ def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> 
 
 
 def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
+    if self.dtype is dtypes.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if self.dim() == 0 and self.numel() == 1:
         check_copy(values, self)  # values.copy_(self)
     else:

@@ -267,6 +267,7 @@ def view_dtype(self, dtype):
         offset //= ratio
     result = make_view(self, sizes, strides, offset)
     result.dtype = dtype
+    result._array = None  # the base's NumPy view reads the old dtype: rebuild from the bytes
     return result
 
 

@@ -580,6 +580,716 @@ def logical_or_out(ks, self, other, out):
     return result
 
 
+_logical_xor = handle("logical_xor")
+
+
+def logical_xor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logical_xor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logical_xor_ = handle("logical_xor_")
+
+
+def logical_xor_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logical_xor_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logical_xor_out = handle("logical_xor.out")
+
+
+def logical_xor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logical_xor"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logical_xor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_not = handle("bitwise_not")
+
+
+def bitwise_not(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_not.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_not_ = handle("bitwise_not_")
+
+
+def bitwise_not_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_not_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_not_out = handle("bitwise_not.out")
+
+
+def bitwise_not_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_not"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_not_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+
+
+def bitwise_and_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_and"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_and_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+
+
+def bitwise_and_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_and"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_and_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and_Scalar = handle("bitwise_and.Scalar")
+
+
+def bitwise_and_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_and_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
+
+
+def bitwise_and_Scalar_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_and_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and_Tensor = handle("bitwise_and.Tensor")
+
+
+def bitwise_and_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_and_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+
+
+def bitwise_and__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_and__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+
+
+def bitwise_and__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_and__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+
+
+def bitwise_or_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_or"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_or_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+
+
+def bitwise_or_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_or"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_or_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or_Scalar = handle("bitwise_or.Scalar")
+
+
+def bitwise_or_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_or_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or_Scalar_Tensor = handle("bitwise_or.Scalar_Tensor")
+
+
+def bitwise_or_Scalar_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_or_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or_Tensor = handle("bitwise_or.Tensor")
+
+
+def bitwise_or_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_or_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+
+
+def bitwise_or__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_or__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+
+
+def bitwise_or__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_or__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+
+
+def bitwise_xor_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_xor"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_xor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+
+
+def bitwise_xor_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_xor"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_xor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor_Scalar = handle("bitwise_xor.Scalar")
+
+
+def bitwise_xor_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_xor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
+
+
+def bitwise_xor_Scalar_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_xor_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
+
+
+def bitwise_xor_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_xor_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+
+
+def bitwise_xor__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_xor__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
+
+
+def bitwise_xor__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_xor__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___lshift___Scalar = handle("__lshift__.Scalar")
+
+
+def __lshift___Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = ___lshift___Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___lshift___Tensor = handle("__lshift__.Tensor")
+
+
+def __lshift___Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = ___lshift___Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___ilshift___Scalar = handle("__ilshift__.Scalar")
+
+
+def __ilshift___Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = ___ilshift___Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___ilshift___Tensor = handle("__ilshift__.Tensor")
+
+
+def __ilshift___Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = ___ilshift___Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift_Tensor = handle("bitwise_left_shift.Tensor")
+
+
+def bitwise_left_shift_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_left_shift_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+
+
+def bitwise_left_shift__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_left_shift__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+
+
+def bitwise_left_shift_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_left_shift"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_left_shift_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift_Tensor_Scalar = handle("bitwise_left_shift.Tensor_Scalar")
+
+
+def bitwise_left_shift_Tensor_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_left_shift_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+
+
+def bitwise_left_shift__Tensor_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_left_shift__Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+
+
+def bitwise_left_shift_Tensor_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_left_shift"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_left_shift_Scalar_Tensor = handle("bitwise_left_shift.Scalar_Tensor")
+
+
+def bitwise_left_shift_Scalar_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_left_shift_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___rshift___Scalar = handle("__rshift__.Scalar")
+
+
+def __rshift___Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = ___rshift___Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___rshift___Tensor = handle("__rshift__.Tensor")
+
+
+def __rshift___Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = ___rshift___Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___irshift___Scalar = handle("__irshift__.Scalar")
+
+
+def __irshift___Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = ___irshift___Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+___irshift___Tensor = handle("__irshift__.Tensor")
+
+
+def __irshift___Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = ___irshift___Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift_Tensor = handle("bitwise_right_shift.Tensor")
+
+
+def bitwise_right_shift_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_right_shift_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+
+
+def bitwise_right_shift__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_right_shift__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+
+
+def bitwise_right_shift_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_right_shift"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_right_shift_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift_Tensor_Scalar = handle("bitwise_right_shift.Tensor_Scalar")
+
+
+def bitwise_right_shift_Tensor_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_right_shift_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+
+
+def bitwise_right_shift__Tensor_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_right_shift__Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+
+
+def bitwise_right_shift_Tensor_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bitwise_right_shift"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bitwise_right_shift_Scalar_Tensor = handle("bitwise_right_shift.Scalar_Tensor")
+
+
+def bitwise_right_shift_Scalar_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bitwise_right_shift_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _bmm = handle("bmm")
 
 
@@ -2765,6 +3475,65 @@ def rsqrt_out(ks, self, out):
     return result
 
 
+_reciprocal = handle("reciprocal")
+
+
+def reciprocal(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReciprocalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reciprocal.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_reciprocal_ = handle("reciprocal_")
+
+
+def reciprocal_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ReciprocalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _reciprocal_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._saved_result = SavedVariable(self, True)
+    return result
+
+
+_reciprocal_out = handle("reciprocal.out")
+
+
+def reciprocal_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="reciprocal"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _reciprocal_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _select_int = handle("select.int")
 
 
@@ -3991,6 +4760,49 @@ def sub__Scalar(ks, self, other, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    return result
+
+
+_rsub_Tensor = handle("rsub.Tensor")
+
+
+def rsub_Tensor(ks, self, other, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.RsubBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._saved_alpha = alpha
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rsub_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_rsub_Scalar = handle("rsub.Scalar")
+
+
+def rsub_Scalar(ks, self, other, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RsubBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_alpha = alpha
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rsub_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -6089,6 +6901,55 @@ impl("logical_and.out", "Autograd", logical_and_out, keyset_arg="raw")
 impl("logical_or", "Autograd", logical_or, keyset_arg="raw")
 impl("logical_or_", "Autograd", logical_or_, keyset_arg="raw")
 impl("logical_or.out", "Autograd", logical_or_out, keyset_arg="raw")
+impl("logical_xor", "Autograd", logical_xor, keyset_arg="raw")
+impl("logical_xor_", "Autograd", logical_xor_, keyset_arg="raw")
+impl("logical_xor.out", "Autograd", logical_xor_out, keyset_arg="raw")
+impl("bitwise_not", "Autograd", bitwise_not, keyset_arg="raw")
+impl("bitwise_not_", "Autograd", bitwise_not_, keyset_arg="raw")
+impl("bitwise_not.out", "Autograd", bitwise_not_out, keyset_arg="raw")
+impl("bitwise_and.Tensor_out", "Autograd", bitwise_and_Tensor_out, keyset_arg="raw")
+impl("bitwise_and.Scalar_out", "Autograd", bitwise_and_Scalar_out, keyset_arg="raw")
+impl("bitwise_and.Scalar", "Autograd", bitwise_and_Scalar, keyset_arg="raw")
+impl("bitwise_and.Scalar_Tensor", "Autograd", bitwise_and_Scalar_Tensor, keyset_arg="raw")
+impl("bitwise_and.Tensor", "Autograd", bitwise_and_Tensor, keyset_arg="raw")
+impl("bitwise_and_.Scalar", "Autograd", bitwise_and__Scalar, keyset_arg="raw")
+impl("bitwise_and_.Tensor", "Autograd", bitwise_and__Tensor, keyset_arg="raw")
+impl("bitwise_or.Tensor_out", "Autograd", bitwise_or_Tensor_out, keyset_arg="raw")
+impl("bitwise_or.Scalar_out", "Autograd", bitwise_or_Scalar_out, keyset_arg="raw")
+impl("bitwise_or.Scalar", "Autograd", bitwise_or_Scalar, keyset_arg="raw")
+impl("bitwise_or.Scalar_Tensor", "Autograd", bitwise_or_Scalar_Tensor, keyset_arg="raw")
+impl("bitwise_or.Tensor", "Autograd", bitwise_or_Tensor, keyset_arg="raw")
+impl("bitwise_or_.Scalar", "Autograd", bitwise_or__Scalar, keyset_arg="raw")
+impl("bitwise_or_.Tensor", "Autograd", bitwise_or__Tensor, keyset_arg="raw")
+impl("bitwise_xor.Tensor_out", "Autograd", bitwise_xor_Tensor_out, keyset_arg="raw")
+impl("bitwise_xor.Scalar_out", "Autograd", bitwise_xor_Scalar_out, keyset_arg="raw")
+impl("bitwise_xor.Scalar", "Autograd", bitwise_xor_Scalar, keyset_arg="raw")
+impl("bitwise_xor.Scalar_Tensor", "Autograd", bitwise_xor_Scalar_Tensor, keyset_arg="raw")
+impl("bitwise_xor.Tensor", "Autograd", bitwise_xor_Tensor, keyset_arg="raw")
+impl("bitwise_xor_.Scalar", "Autograd", bitwise_xor__Scalar, keyset_arg="raw")
+impl("bitwise_xor_.Tensor", "Autograd", bitwise_xor__Tensor, keyset_arg="raw")
+impl("__lshift__.Scalar", "Autograd", __lshift___Scalar, keyset_arg="raw")
+impl("__lshift__.Tensor", "Autograd", __lshift___Tensor, keyset_arg="raw")
+impl("__ilshift__.Scalar", "Autograd", __ilshift___Scalar, keyset_arg="raw")
+impl("__ilshift__.Tensor", "Autograd", __ilshift___Tensor, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor", "Autograd", bitwise_left_shift_Tensor, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor", "Autograd", bitwise_left_shift__Tensor, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_out", "Autograd", bitwise_left_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_Scalar", "Autograd", bitwise_left_shift_Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_left_shift_.Tensor_Scalar", "Autograd", bitwise_left_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_left_shift.Tensor_Scalar_out", "Autograd", bitwise_left_shift_Tensor_Scalar_out, keyset_arg="raw")
+impl("bitwise_left_shift.Scalar_Tensor", "Autograd", bitwise_left_shift_Scalar_Tensor, keyset_arg="raw")
+impl("__rshift__.Scalar", "Autograd", __rshift___Scalar, keyset_arg="raw")
+impl("__rshift__.Tensor", "Autograd", __rshift___Tensor, keyset_arg="raw")
+impl("__irshift__.Scalar", "Autograd", __irshift___Scalar, keyset_arg="raw")
+impl("__irshift__.Tensor", "Autograd", __irshift___Tensor, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor", "Autograd", bitwise_right_shift_Tensor, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor", "Autograd", bitwise_right_shift__Tensor, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_out", "Autograd", bitwise_right_shift_Tensor_out, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_Scalar", "Autograd", bitwise_right_shift_Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_right_shift_.Tensor_Scalar", "Autograd", bitwise_right_shift__Tensor_Scalar, keyset_arg="raw")
+impl("bitwise_right_shift.Tensor_Scalar_out", "Autograd", bitwise_right_shift_Tensor_Scalar_out, keyset_arg="raw")
+impl("bitwise_right_shift.Scalar_Tensor", "Autograd", bitwise_right_shift_Scalar_Tensor, keyset_arg="raw")
 impl("bmm", "Autograd", bmm, keyset_arg="raw")
 impl("bmm.out", "Autograd", bmm_out, keyset_arg="raw")
 impl("cat", "Autograd", cat, keyset_arg="raw")
@@ -6201,6 +7062,9 @@ impl("gelu", "Autograd", gelu, keyset_arg="raw")
 impl("rsqrt", "Autograd", rsqrt, keyset_arg="raw")
 impl("rsqrt_", "Autograd", rsqrt_, keyset_arg="raw")
 impl("rsqrt.out", "Autograd", rsqrt_out, keyset_arg="raw")
+impl("reciprocal", "Autograd", reciprocal, keyset_arg="raw")
+impl("reciprocal_", "Autograd", reciprocal_, keyset_arg="raw")
+impl("reciprocal.out", "Autograd", reciprocal_out, keyset_arg="raw")
 impl("select.int", "Autograd", select_int, keyset_arg="raw")
 impl("sigmoid", "Autograd", sigmoid, keyset_arg="raw")
 impl("sigmoid_", "Autograd", sigmoid_, keyset_arg="raw")
@@ -6263,6 +7127,8 @@ impl("sub.Tensor", "Autograd", sub_Tensor, keyset_arg="raw")
 impl("sub_.Tensor", "Autograd", sub__Tensor, keyset_arg="raw")
 impl("sub.Scalar", "Autograd", sub_Scalar, keyset_arg="raw")
 impl("sub_.Scalar", "Autograd", sub__Scalar, keyset_arg="raw")
+impl("rsub.Tensor", "Autograd", rsub_Tensor, keyset_arg="raw")
+impl("rsub.Scalar", "Autograd", rsub_Scalar, keyset_arg="raw")
 impl("addmm.out", "Autograd", addmm_out, keyset_arg="raw")
 impl("addmm", "Autograd", addmm, keyset_arg="raw")
 impl("addmm_", "Autograd", addmm_, keyset_arg="raw")

@@ -1109,6 +1109,24 @@ class RsqrtBackward0(GeneratedNode):
         return [grad_0]
 
 
+class ReciprocalBackward0(GeneratedNode):
+    """Backward of aten::reciprocal."""
+
+    _saved_variables = ('_saved_result',)
+    _saved_result = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = -grad * (result * result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class SelectBackward0(GeneratedNode):
     """Backward of aten::select.int."""
 
@@ -1710,6 +1728,46 @@ class SubBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
             grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RsubBackward0(GeneratedNode):
+    """Backward of aten::rsub.Tensor."""
+
+    _saved_variables = ()
+    _saved_alpha = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(-grad, alpha)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class RsubBackward1(GeneratedNode):
+    """Backward of aten::rsub.Scalar."""
+
+    _saved_variables = ()
+    _saved_alpha = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(-grad, alpha)
         else:
             grad_0 = None
         return [grad_0]

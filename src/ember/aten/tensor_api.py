@@ -119,6 +119,18 @@ def _contiguous(self, memory_format=None):
     return tensor_methods.contiguous(self, memory_format=memory_format)
 
 
+_LOCAL_SCALAR_DENSE = handle("_local_scalar_dense")
+
+
+def _item(self):
+    """Tensor.item (aten::item): one element, read by aten::_local_scalar_dense, which a
+    dispatch mode or a subclass's __torch_dispatch__ sees."""
+    numel = self.numel()
+    if numel != 1:
+        raise RuntimeError(f"a Tensor with {numel} elements cannot be converted to Scalar")
+    return _LOCAL_SCALAR_DENSE.call(self)
+
+
 def _properties(m) -> dict:
     """The view properties of python_variable.cpp: `T`, `mT` (`x.T` is aten::numpy_T)."""
     return {
@@ -138,3 +150,4 @@ def install(tensor_class) -> None:
     for name, prop in _properties(tensor_methods).items():
         setattr(tensor_class, name, prop)
     tensor_class.contiguous = _contiguous
+    tensor_class.item = _item

@@ -40,15 +40,17 @@ _sequence = itertools.count()
 
 
 class InputMetadata:
-    """Shape, dtype and device a gradient flowing into a node must have."""
+    """Shape, dtype and device a gradient flowing into a node must have; whether the tensor
+    was a subclass with __torch_dispatch__ (its gradients may live on another device)."""
 
-    __slots__ = ("shape", "dtype", "device", "is_nested")
+    __slots__ = ("shape", "dtype", "device", "is_tensor_subclass")
+    is_nested = False
 
     def __init__(self, tensor) -> None:
         self.shape = tensor._sizes
         self.dtype = tensor.dtype
         self.device = tensor.device
-        self.is_nested = False
+        self.is_tensor_subclass = tensor._python_dispatch
 
     def __repr__(self) -> str:
         return f"InputMetadata({list(self.shape)}, {self.dtype}, {self.device})"

@@ -11,13 +11,17 @@ from ember.autograd.variable_type import (
     AFTER_AUTOGRAD,
     BELOW_AD_INPLACE_OR_VIEW,
     BELOW_AUTOGRAD,
+    NOT_DIFFERENTIABLE,
     OUT_ERROR,
     NotImplementedNode,
     SavedVariable,
     any_requires_grad,
     check_inplace,
+    check_out_mutable,
     gradient_edge,
+    not_implemented_history,
     rebase_history,
+    requiring_edges,
     set_history,
     thread_state,
 )
@@ -71,7 +75,7 @@ _abs_out = handle("abs.out")
 
 def abs_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -132,7 +136,7 @@ _add_out = handle("add.out")
 
 def add_out(ks, self, other, alpha, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -217,8 +221,6 @@ _all_out = handle("all.out")
 
 def all_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -233,8 +235,6 @@ _all_dims_out = handle("all.dims_out")
 
 def all_dims_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -277,8 +277,6 @@ _any_out = handle("any.out")
 
 def any_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -293,8 +291,6 @@ _any_dims_out = handle("any.dims_out")
 
 def any_dims_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -351,14 +347,19 @@ _arange_start_out = handle("arange.start_out")
 
 def arange_start_out(ks, start, end, step, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (False):
-        raise RuntimeError(OUT_ERROR.format(name="arange"))
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::arange")
+        node = NotImplementedNode("aten::arange")
+        node._next_edges = requiring_edges(out,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _arange_start_out.redispatch(ks & AFTER_AUTOGRAD, start, end, step, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -381,8 +382,6 @@ _argmax_out = handle("argmax.out")
 
 def argmax_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="argmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -411,8 +410,6 @@ _argmin_out = handle("argmin.out")
 
 def argmin_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="argmin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -481,8 +478,6 @@ _logical_not_out = handle("logical_not.out")
 
 def logical_not_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_not"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -525,8 +520,6 @@ _logical_and_out = handle("logical_and.out")
 
 def logical_and_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_and"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -569,8 +562,6 @@ _logical_or_out = handle("logical_or.out")
 
 def logical_or_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_or"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -609,7 +600,7 @@ _bmm_out = handle("bmm.out")
 
 def bmm_out(ks, self, mat2, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -648,7 +639,7 @@ _cat_out = handle("cat.out")
 
 def cat_out(ks, tensors, dim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (any_requires_grad(tensors)):
+    if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -758,7 +749,7 @@ _clamp_out = handle("clamp.out")
 
 def clamp_out(ks, self, min, max, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -774,7 +765,7 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 def clamp_Tensor_out(ks, self, min, max, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad)):
+    if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -854,7 +845,7 @@ _cos_out = handle("cos.out")
 
 def cos_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -915,7 +906,7 @@ _cumsum_out = handle("cumsum.out")
 
 def cumsum_out(ks, self, dim, dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1002,7 +993,7 @@ _div_out = handle("div.out")
 
 def div_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1067,7 +1058,7 @@ _div_out_mode = handle("div.out_mode")
 
 def div_out_mode(ks, self, other, rounding_mode, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1280,7 +1271,7 @@ _exp_out = handle("exp.out")
 
 def exp_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1437,7 +1428,7 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 def index_Tensor_out(ks, self, indices, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or any_requires_grad(indices)):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1532,14 +1523,19 @@ _linspace_out = handle("linspace.out")
 
 def linspace_out(ks, start, end, steps, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (False):
-        raise RuntimeError(OUT_ERROR.format(name="linspace"))
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::linspace")
+        node = NotImplementedNode("aten::linspace")
+        node._next_edges = requiring_edges(out,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _linspace_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1591,7 +1587,7 @@ _log_out = handle("log.out")
 
 def log_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1650,7 +1646,7 @@ _log1p_out = handle("log1p.out")
 
 def log1p_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1688,7 +1684,7 @@ __log_softmax_out = handle("_log_softmax.out")
 
 def _log_softmax_out(ks, self, dim, half_to_float, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1728,7 +1724,7 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1792,7 +1788,7 @@ _max_dim_max = handle("max.dim_max")
 
 def max_dim_max(ks, self, dim, keepdim, max, max_values):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1833,7 +1829,7 @@ _amax_out = handle("amax.out")
 
 def amax_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1895,7 +1891,7 @@ _mean_out = handle("mean.out")
 
 def mean_out(ks, self, dim, keepdim, dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1935,7 +1931,7 @@ _min_dim_min = handle("min.dim_min")
 
 def min_dim_min(ks, self, dim, keepdim, min, min_indices):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or min._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1976,7 +1972,7 @@ _amin_out = handle("amin.out")
 
 def amin_out(ks, self, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2024,7 +2020,7 @@ _mm_out = handle("mm.out")
 
 def mm_out(ks, self, mat2, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2089,7 +2085,7 @@ _mul_out = handle("mul.out")
 
 def mul_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2197,12 +2193,45 @@ _unfold = handle("unfold")
 
 def unfold(ks, self, dimension, size, step):
     ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnfoldBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dimension = dimension
+        node._saved_self_sizes = self._sizes
+        node._saved_size = size
+        node._saved_step = step
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unfold.redispatch(ks & AFTER_AUTOGRAD, self, dimension, size, step)
     finally:
         ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unfold_backward = handle("unfold_backward")
+
+
+def unfold_backward(ks, grad_in, input_sizes, dim, size, step):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (grad_in._requires_grad)
+    if requires:
+        node = nodes.UnfoldBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_in),)
+        node._saved_dim = dim
+        node._saved_size = size
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unfold_backward.redispatch(ks & AFTER_AUTOGRAD, grad_in, input_sizes, dim, size, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -2551,7 +2580,7 @@ _neg_out = handle("neg.out")
 
 def neg_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2610,7 +2639,7 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2650,7 +2679,7 @@ _gelu_out = handle("gelu.out")
 
 def gelu_out(ks, self, approximate, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2754,7 +2783,7 @@ _rsqrt_out = handle("rsqrt.out")
 
 def rsqrt_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2836,7 +2865,7 @@ _sigmoid_out = handle("sigmoid.out")
 
 def sigmoid_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2895,7 +2924,7 @@ _sin_out = handle("sin.out")
 
 def sin_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2972,7 +3001,7 @@ __softmax_out = handle("_softmax.out")
 
 def _softmax_out(ks, self, dim, half_to_float, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3012,7 +3041,7 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_input):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3205,7 +3234,7 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3264,7 +3293,7 @@ _sqrt_out = handle("sqrt.out")
 
 def sqrt_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3305,7 +3334,7 @@ _std_correction_out = handle("std.correction_out")
 
 def std_correction_out(ks, self, dim, correction, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3367,7 +3396,7 @@ _prod_int_out = handle("prod.int_out")
 
 def prod_int_out(ks, self, dim, keepdim, dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3446,7 +3475,7 @@ _tanh_out = handle("tanh.out")
 
 def tanh_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3593,7 +3622,7 @@ _var_correction_out = handle("var.correction_out")
 
 def var_correction_out(ks, self, dim, correction, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3630,7 +3659,7 @@ _where_self_out = handle("where.self_out")
 
 def where_self_out(ks, condition, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (condition._requires_grad or self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3861,7 +3890,7 @@ _norm_out = handle("norm.out")
 
 def norm_out(ks, self, p, dim, keepdim, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3897,7 +3926,7 @@ _sub_out = handle("sub.out")
 
 def sub_out(ks, self, other, alpha, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3999,7 +4028,7 @@ _addmm_out = handle("addmm.out")
 
 def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4312,7 +4341,7 @@ _scatter_src_out = handle("scatter.src_out")
 
 def scatter_src_out(ks, self, dim, index, src, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad):
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4373,7 +4402,7 @@ _scatter_value_out = handle("scatter.value_out")
 
 def scatter_value_out(ks, self, dim, index, value, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4475,7 +4504,7 @@ _triu_out = handle("triu.out")
 
 def triu_out(ks, self, diagonal, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4512,7 +4541,7 @@ _tril_out = handle("tril.out")
 
 def tril_out(ks, self, diagonal, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4549,8 +4578,6 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 def ne_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4579,8 +4606,6 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 def ne_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4651,8 +4676,6 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 def eq_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4681,8 +4704,6 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 def eq_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4711,8 +4732,6 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 def ge_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4741,8 +4760,6 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 def ge_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4813,8 +4830,6 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 def le_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4843,8 +4858,6 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 def le_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4915,8 +4928,6 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 def gt_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4945,8 +4956,6 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 def gt_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5017,8 +5026,6 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 def lt_Scalar_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5047,8 +5054,6 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 def lt_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5119,7 +5124,7 @@ _index_select_out = handle("index_select.out")
 
 def index_select_out(ks, self, dim, index, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5158,7 +5163,7 @@ _gather_out = handle("gather.out")
 
 def gather_out(ks, self, dim, index, sparse_grad, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5238,7 +5243,7 @@ _sign_out = handle("sign.out")
 
 def sign_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5295,7 +5300,7 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 def remainder_Tensor_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5363,7 +5368,7 @@ def remainder_Scalar_Tensor(ks, self, other):
     requires = ts.grad_mode and (other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::remainder")
-        node._next_edges = (gradient_edge(other),)
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5371,7 +5376,7 @@ def remainder_Scalar_Tensor(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        set_history(result, node)
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -5446,7 +5451,7 @@ _maximum_out = handle("maximum.out")
 
 def maximum_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5484,7 +5489,7 @@ _minimum_out = handle("minimum.out")
 
 def minimum_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5500,7 +5505,7 @@ _sort_values = handle("sort.values")
 
 def sort_values(ks, self, dim, descending, values, indices):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5539,7 +5544,7 @@ _sort_values_stable = handle("sort.values_stable")
 
 def sort_values_stable(ks, self, stable, dim, descending, values, indices):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5578,7 +5583,7 @@ _topk_values = handle("topk.values")
 
 def topk_values(ks, self, k, dim, largest, sorted, values, indices):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5631,8 +5636,6 @@ _all_all_out = handle("all.all_out")
 
 def all_all_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5661,8 +5664,6 @@ _any_all_out = handle("any.all_out")
 
 def any_all_out(ks, self, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5677,7 +5678,7 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 def pow_Tensor_Tensor_out(ks, self, exponent, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or exponent._requires_grad):
+    if ts.grad_mode and (self._requires_grad or exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5717,7 +5718,7 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 def pow_Scalar_out(ks, self, exponent, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (exponent._requires_grad):
+    if ts.grad_mode and (exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5756,7 +5757,7 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 def pow_Tensor_Scalar_out(ks, self, exponent, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5862,7 +5863,7 @@ _mse_loss_out = handle("mse_loss.out")
 
 def mse_loss_out(ks, self, target, reduction, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or target._requires_grad):
+    if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5901,7 +5902,7 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, output, total_weight):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad)):
+    if ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5917,6 +5918,8 @@ _nll_loss_forward = handle("nll_loss_forward")
 
 def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_forward", arg="weight"))
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NllLossBackward0()
@@ -5943,7 +5946,7 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5959,6 +5962,10 @@ _nll_loss_backward = handle("nll_loss_backward")
 
 def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
     ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_backward", arg="weight"))
+    if ts.grad_mode and (total_weight._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_backward", arg="total_weight"))
     requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.NllLossBackwardBackward0()
@@ -5990,7 +5997,7 @@ def floor_divide(ks, self, other):
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::floor_divide")
-        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5998,7 +6005,7 @@ def floor_divide(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        set_history(result, node)
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -6011,7 +6018,7 @@ def floor_divide__Tensor(ks, self, other):
     if requires:
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
-        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6019,7 +6026,7 @@ def floor_divide__Tensor(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        rebase_history(self, node)
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6028,14 +6035,19 @@ _floor_divide_out = handle("floor_divide.out")
 
 def floor_divide_out(ks, self, other, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="floor_divide"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::floor_divide")
+        node = NotImplementedNode("aten::floor_divide")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _floor_divide_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6044,7 +6056,7 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     ts = thread_state()  # Note [Thread state in a context variable]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6171,6 +6183,7 @@ impl("ones", "Autograd", ones, keyset_arg="raw")
 impl("ones_like", "Autograd", ones_like, keyset_arg="raw")
 impl("permute", "Autograd", permute, keyset_arg="raw")
 impl("unfold", "Autograd", unfold, keyset_arg="raw")
+impl("unfold_backward", "Autograd", unfold_backward, keyset_arg="raw")
 impl("as_strided_", "Autograd", as_strided_, keyset_arg="raw")
 impl("squeeze_", "Autograd", squeeze_, keyset_arg="raw")
 impl("squeeze_.dim", "Autograd", squeeze__dim, keyset_arg="raw")

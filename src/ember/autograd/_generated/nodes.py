@@ -58,6 +58,7 @@ from ember.autograd.formulas import (
     tanh_backward,
     threshold_backward,
     unbind_backward,
+    unfold_backward,
     value_selecting_reduction_backward,
     var_backward,
     where_other_grad,
@@ -900,6 +901,52 @@ class PermuteBackward0(GeneratedNode):
         dims = node._saved_dims
         if node._next_edges[0][0] is not None:
             grad_0 = permute_backwards(grad, dims)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnfoldBackward0(GeneratedNode):
+    """Backward of aten::unfold."""
+
+    _saved_variables = ()
+    _saved_dimension = None
+    _saved_self_sizes = None
+    _saved_size = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dimension = node._saved_dimension
+        self_sizes = node._saved_self_sizes
+        size = node._saved_size
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = unfold_backward(grad, self_sizes, dimension, size, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnfoldBackwardBackward0(GeneratedNode):
+    """Backward of aten::unfold_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_size = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        size = node._saved_size
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.unfold(dim, size, step)
         else:
             grad_0 = None
         return [grad_0]

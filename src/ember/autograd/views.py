@@ -32,7 +32,7 @@ class CreationMeta(enum.IntEnum):
 
 
 _MULTI_OUTPUT_VIEWS = frozenset({"split.Tensor", "split_with_sizes", "unbind.int", "chunk"})
-_NOT_DIFFERENTIABLE_VIEWS = frozenset({"detach"})
+_NOT_DIFFERENTIABLE_VIEWS = frozenset({"detach", "view.dtype"})  # outputs not differentiable
 
 
 class ViewInfo:

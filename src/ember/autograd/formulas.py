@@ -315,6 +315,19 @@ def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offs
     return at.as_strided(storage, list(sizes), list(strides), in_offset)
 
 
+def unsqueeze_to(grad, dim, sizes):
+    """squeeze's gradient: the size-1 dims of `sizes` (those among `dim`, if given) back."""
+    ndim = len(sizes)
+    if dim is None:
+        dims = range(ndim)
+    else:
+        dims = sorted({d % ndim for d in ([dim] if isinstance(dim, int) else dim)} if ndim else ())
+    for d in dims:
+        if sizes[d] == 1:
+            grad = at.unsqueeze(grad, d)
+    return grad
+
+
 def unfold_backward(grad, input_sizes, dim: int, size: int, step: int):
     return at.unfold_backward(grad, list(input_sizes), dim, size, step)
 

@@ -2243,7 +2243,7 @@ def as_strided_(ks, self, size, stride, storage_offset):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.AsStridedBackward0()
+        node = nodes.AsStridedBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
         node._saved_self_storage_offset = self._storage_offset
@@ -2270,7 +2270,7 @@ def squeeze_(ks, self):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward0()
+        node = nodes.SqueezeBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
@@ -2292,8 +2292,9 @@ def squeeze__dim(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward1()
+        node = nodes.SqueezeBackward4()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2314,8 +2315,9 @@ def squeeze__dims(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward2()
+        node = nodes.SqueezeBackward5()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2336,7 +2338,7 @@ def t_(ks, self):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.TBackward0()
+        node = nodes.TBackward1()
         node._next_edges = (gradient_edge(self),)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2357,7 +2359,7 @@ def transpose_(ks, self, dim0, dim1):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.TransposeBackward0()
+        node = nodes.TransposeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
@@ -2380,7 +2382,7 @@ def unsqueeze_(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.UnsqueezeBackward0()
+        node = nodes.UnsqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
     prev = ts.excluded
@@ -3130,6 +3132,7 @@ def squeeze_dim(ks, self, dim):
     if requires:
         node = nodes.SqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3151,6 +3154,7 @@ def squeeze_dims(ks, self, dim):
     if requires:
         node = nodes.SqueezeBackward2()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD

@@ -109,12 +109,14 @@ def _mismatch(grad, metadata) -> bool:
 
 def _validate_roots(edges, grads) -> list:
     """validate_outputs on the root gradients, before anything runs (as Engine::execute)."""
-    result = list(grads)
+    result = grads
     for index, ((target, nr), grad) in enumerate(zip(edges, grads)):
         if grad is None or target is None:
             continue
         metadata = target._input_metadata[nr]
         if _mismatch(grad, metadata):
+            if result is grads:
+                result = list(grads)  # copied only when a gradient changes
             result[index] = _conformed(None, index, grad, metadata)
     return result
 

@@ -308,6 +308,32 @@ for _name in ("eq", "ne", "ge", "le", "gt", "lt"):
     S[f"{_name}.Scalar"] = [_scalar(0.5)]
     S[f"{_name}.Tensor"] = [_binary]
 
+
+# Integral operators (no gradients): int64 operands, and a float one (refused in both).
+def _ints(T):
+    return T.l([[1, 6, 3], [4, 5, 12]])
+
+
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), _ints(T)), {}), _binary]
+    S[f"{_name}.Scalar"] = [lambda T: ((_ints(T), 3), {})]
+    S[f"{_name}.Scalar_Tensor"] = [lambda T: ((3, _ints(T)), {})]
+for _name in ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{_name}.Scalar"] = [lambda T: ((_ints(T), 2), {})]
+    inplace = f"__i{_name[2:]}"
+    S[f"{inplace}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{inplace}.Scalar"] = [lambda T: ((_ints(T), 2), {})]
+for _name in ("bitwise_left_shift", "bitwise_right_shift"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{_name}.Tensor_Scalar"] = [lambda T: ((_ints(T), 2), {})]
+    S[f"{_name}.Scalar_Tensor"] = [lambda T: ((3, T.l([[1, 2, 0], [3, 1, 2]])), {})]
+S["bitwise_not"] = [lambda T: ((_ints(T),), {}), _unary]
+S["logical_xor"] = [_binary]
+S["reciprocal"] = [_unary]
+S["rsub.Tensor"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {"alpha": 2})]
+S["rsub.Scalar"] = [_scalar(2.0)]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

@@ -470,3 +470,31 @@ def _detached_version(t):
 @pytest.mark.parametrize("name", sorted(INPLACE))
 def test_inplace_checks(name):
     same(INPLACE[name])
+
+
+NOT_IMPLEMENTED_OUTS = {
+    "leaf": lambda t: t.ones(3, requires_grad=True),
+    "view_of_leaf": lambda t: t.ones(4, requires_grad=True)[:3],
+    "non_leaf": lambda t: t.ones(3, requires_grad=True) * 1,
+    "view_of_non_leaf": lambda t: (t.ones(4, requires_grad=True) * 1)[:3],
+    "view_made_in_no_grad": lambda t: _no_grad_view(t),
+    "multi_output_view": lambda t: (t.ones(6, requires_grad=True) * 1).split(3)[0],
+}
+
+
+def _no_grad_view(t):
+    base = t.ones(4, requires_grad=True) * 1
+    with t.no_grad():
+        return base[:3]
+
+
+@pytest.mark.parametrize("out", sorted(NOT_IMPLEMENTED_OUTS))
+def test_out_of_an_op_without_formula_may_be_written(out):
+    """autogradNotImplementedFallback's can_mutate_inplace on the out= tensor."""
+
+    def program(t):
+        target = NOT_IMPLEMENTED_OUTS[out](t)
+        t.floor_divide(t.arange(1.0, 4.0), 2.0, out=target)
+        return target
+
+    same(program)

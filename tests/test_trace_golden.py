@@ -29,15 +29,29 @@ GOLDEN = {
     "01_mm_grad_fn": """\
  [call] op=[aten::mm], key=[AutogradCPU]
   [redispatch] op=[aten::mm], key=[CPU]
+ [call] op=[aten::item], key=[AutogradCPU]
+  [call] op=[aten::_local_scalar_dense], key=[AutogradCPU]
+   [redispatch] op=[aten::_local_scalar_dense], key=[CPU]
 """,
     "02_four_modes": """\
  [call] op=[aten::mm], key=[AutogradCPU]
   [redispatch] op=[aten::mm], key=[CPU]
+ [call] op=[aten::item], key=[AutogradCPU]
+  [call] op=[aten::_local_scalar_dense], key=[AutogradCPU]
+   [redispatch] op=[aten::_local_scalar_dense], key=[CPU]
  [call] op=[aten::mm], key=[AutogradCPU]
   [redispatch] op=[aten::mm], key=[CPU]
+ [call] op=[aten::item], key=[AutogradCPU]
+  [call] op=[aten::_local_scalar_dense], key=[AutogradCPU]
+   [redispatch] op=[aten::_local_scalar_dense], key=[CPU]
  [call] op=[aten::mm], key=[AutogradCPU]
   [redispatch] op=[aten::mm], key=[CPU]
+ [call] op=[aten::item], key=[AutogradCPU]
+  [call] op=[aten::_local_scalar_dense], key=[AutogradCPU]
+   [redispatch] op=[aten::_local_scalar_dense], key=[CPU]
  [call] op=[aten::mm], key=[CPU]
+ [call] op=[aten::item], key=[CPU]
+  [call] op=[aten::_local_scalar_dense], key=[CPU]
 """,
     # The forward and backward of the custom op; gradcheck and opcheck (hundreds of calls
     # from line 22 on) are checked only against the schema and the env-var trace.

@@ -153,6 +153,18 @@ class OpOverload:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, OpOverload) and other._op is self._op
 
+    def __reduce__(self):
+        # Note [Pickling operators]
+        # -------------------------
+        # An operator pickles as its name and unpickles as the cached object that name finds
+        # in ember.ops (so `loads(dumps(op)) is op`); the operator must exist where it is
+        # loaded, as a function must for pickle. deepcopy returns the operator itself, as
+        # torch/_ops.py's does.
+        return _overload_named, (self.namespace, self._opname, self._overloadname)
+
+    def __deepcopy__(self, memo):
+        return self
+
 
 _NUMBER_TYPES = (bool, int, float, complex)
 
@@ -185,7 +197,8 @@ def _number_as_tensor(value):
 def unwrap_number(value):
     """Boxing into Python turns a wrapped-number tensor back into the number (toPyObject)."""
     if getattr(value, "_is_wrapped_number", False):
-        return value.item()
+        number = value.ndarray().reshape(()).item()  # read here: no operator dispatched
+        return {"bool": bool, "int64": int, "float64": float}.get(value.dtype.name, complex)(number)
     return value
 
 
@@ -209,6 +222,12 @@ class OpOverloadPacket:
 
     def overloads(self) -> list[str]:
         return [name or "default" for name in self._overload_names]
+
+    def __reduce__(self):  # See Note [Pickling operators]
+        return _packet_named, (self._namespace, self.__name__)
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __getattr__(self, key: str) -> OpOverload:
         if key.startswith("__") and key.endswith("__"):
@@ -243,6 +262,16 @@ class OpOverloadPacket:
             "Overloaded torch operator invoked from Python failed to match any schema:\n"
             + "".join(f"{error}\n\n" for error in errors)
         )
+
+
+def _packet_named(namespace: str, op_name: str) -> OpOverloadPacket:
+    """The packet ``ember.ops.<namespace>.<op_name>`` (unpickling, Note [Pickling operators])."""
+    return getattr(getattr(ops, namespace), op_name)
+
+
+def _overload_named(namespace: str, op_name: str, overload_name: str) -> OpOverload:
+    """The overload ``ember.ops.<namespace>.<op_name>.<overload_name>`` (unpickling)."""
+    return getattr(_packet_named(namespace, op_name), overload_name)
 
 
 def _overload_names(namespace: str, op_name: str) -> list[str]:

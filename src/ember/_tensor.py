@@ -43,17 +43,6 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim + bound if dim < 0 else dim
 
 
-def _python_scalar(value, dtype):
-    """A NumPy element as the Python scalar torch's ``item()`` gives."""
-    if dtype.is_floating_point:
-        return float(value)
-    if dtype.is_complex:
-        return complex(value)
-    if dtype is _dtypes.bool:
-        return bool(value)
-    return int(value)
-
-
 def _defines_torch_dispatch(cls) -> bool:
     """Whether ``cls`` has its own __torch_dispatch__ (not one Tensor itself carries)."""
     handler = getattr(cls, "__torch_dispatch__", None)
@@ -181,13 +170,6 @@ class Tensor(TensorImpl):
                 f"Cannot access the data of a {type(self).__name__} that has no storage "
                 "(a wrapper subclass)"
             )
-
-    def item(self):
-        numel = self.numel()
-        if numel != 1:
-            raise RuntimeError(f"a Tensor with {numel} elements cannot be converted to Scalar")
-        self._check_has_data("item")
-        return _python_scalar(self.ndarray().reshape(()).item(), self.dtype)
 
     def tolist(self):
         self._check_has_data("tolist")

@@ -14,6 +14,8 @@ from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.thread_state import per_thread
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
+from .hooks import call_tensor_hooks, check_single_result
+
 # References to a gradient that only the engine handed over: the caller's local,
 # accumulate_grad's parameter and getrefcount's own argument. More means some
 # other tensor slot, hook or user variable still sees it, so it must be copied.
@@ -21,35 +23,33 @@ _STEALABLE_REFS = 3
 
 
 def accumulate_grad(variable, grad, *, stealable: bool = False) -> None:
-    """Add ``grad`` into ``variable.grad``; ``stealable`` when the engine gave up its buffer."""
-    if grad is None:
-        return
+    """Add ``grad`` into ``variable.grad``; ``stealable`` when the engine gave up its buffer.
+    The leaf's hooks run also when no gradient arrived (they see None), as PyTorch's do."""
     hooks = variable._backward_hooks
     if hooks:
-        for hook in list(hooks.values()):
-            result = hook(grad)
-            if result is not None:
-                grad = result
-            result = None
-    current = variable._grad
-    if current is None:
-        if (
-            stealable
-            and not per_thread.state.grad_mode
-            and sys.getrefcount(grad) <= _STEALABLE_REFS
-            and obeys_layout_contract(grad, variable)
-        ):
-            variable._grad = grad.detach()  # nobody else holds it: keep it, detached
+        grad = call_tensor_hooks(hooks.values(), grad)
+    if grad is not None:
+        current = variable._grad
+        if current is None:
+            if (
+                stealable
+                and not per_thread.state.grad_mode
+                and sys.getrefcount(grad) <= _STEALABLE_REFS
+                and obeys_layout_contract(grad, variable)
+            ):
+                variable._grad = grad.detach()  # nobody else holds it: keep it, detached
+            else:
+                variable._grad = clone_obey_contract(grad, variable)
+        elif per_thread.state.grad_mode:
+            variable._grad = current + grad
         else:
-            variable._grad = clone_obey_contract(grad, variable)
-    elif per_thread.state.grad_mode:
-        variable._grad = current + grad
-    else:
-        current.add_(grad)
+            current.add_(grad)
     post = variable.__dict__.get("_post_accumulate_grad_hooks")
-    if post:
+    if post:  # what they return is checked as a tensor hook's result, then dropped
         for hook in list(post.values()):
-            hook(variable)
+            result = hook(variable)
+            if result is not None and result is not variable:
+                check_single_result(variable, result, hook)
 
 
 def obeys_layout_contract(grad, variable) -> bool:

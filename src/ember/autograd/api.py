@@ -66,12 +66,20 @@ def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
     return result
 
 
+def _gradients_as_list(grad_tensors, length: int) -> list:
+    """_tensor_or_tensors_to_tuple: None for each output, one tensor, or any iterable."""
+    import ember
+
+    if grad_tensors is None:
+        return [None] * length
+    if isinstance(grad_tensors, ember.Tensor):
+        return [grad_tensors]
+    return list(grad_tensors)
+
+
 def _tensors_and_grads(tensors, grad_tensors):
     tensors = _as_tuple(tensors)
-    if grad_tensors is None:
-        grads = [None] * len(tensors)
-    else:
-        grads = list(_as_tuple(grad_tensors))
+    grads = _gradients_as_list(grad_tensors, len(tensors))
     if len(grads) < len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     return tensors, _make_grads(tensors, grads[: len(tensors)])

@@ -18,6 +18,7 @@ from ember._c10.thread_state import thread_state
 
 from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
+from .hooks import call_node_hooks, call_tensor_hooks
 
 _NOT_REQUIRING = "element {i} of tensors does not require grad and does not have a grad_fn"
 
@@ -68,21 +69,56 @@ def _counted(node: Node, grads):
     return grads
 
 
-def _conformed(node: Node, index: int, grad, metadata):
-    """validate_outputs for one gradient whose shape or dtype is not the input's: summed back
-    to the input's shape (when it broadcasts) and cast to its dtype."""
+def _conformed(node: Node | None, index: int, grad, metadata):
+    """validate_outputs for one gradient whose shape, dtype or device is not the input's:
+    summed back to the input's shape (when it broadcasts), cast to its dtype, and moved
+    to its device when it is 0-dim. `node` None: a root gradient (no "Function" prefix)."""
     if grad._sizes != metadata.shape:
         if not _expandable(metadata.shape, grad._sizes):
             shape = shape_text(grad._sizes)
             expected = shape_text(metadata.shape)
             raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {index} - "
-                f"got {shape} but expected shape compatible with {expected}"
+                _invalid(node, index, f"got {shape} but expected shape compatible with {expected}")
             )
         grad = sum_to(grad, metadata.shape)
     if grad.dtype is not metadata.dtype:
         grad = grad.to(metadata.dtype)
+    if grad.device != metadata.device and not (
+        metadata.is_tensor_subclass or grad._python_dispatch
+    ):
+        if grad._sizes:
+            raise RuntimeError(
+                _invalid(node, index, f"expected device {metadata.device} but got {grad.device}")
+            )
+        grad = grad.to(metadata.device)
     return grad
+
+
+def _invalid(node: Node | None, index: int, what: str) -> str:
+    message = f"invalid gradient at index {index} - {what}"
+    return message if node is None else f"Function {node.name()} returned an {message}"
+
+
+def _mismatch(grad, metadata) -> bool:
+    return (
+        grad._sizes != metadata.shape
+        or grad.dtype is not metadata.dtype
+        or grad.device is not metadata.device
+    )
+
+
+def _validate_roots(edges, grads) -> list:
+    """validate_outputs on the root gradients, before anything runs (as Engine::execute)."""
+    result = grads
+    for index, ((target, nr), grad) in enumerate(zip(edges, grads)):
+        if grad is None or target is None:
+            continue
+        metadata = target._input_metadata[nr]
+        if _mismatch(grad, metadata):
+            if result is grads:
+                result = list(grads)  # copied only when a gradient changes
+            result[index] = _conformed(None, index, grad, metadata)
+    return result
 
 
 def _validate_outputs(node: Node, grads) -> list:
@@ -93,7 +129,7 @@ def _validate_outputs(node: Node, grads) -> list:
             result.append(None)
             continue
         metadata = target._input_metadata[nr]
-        if grad._sizes != metadata.shape or grad.dtype is not metadata.dtype:
+        if _mismatch(grad, metadata):
             grad = _conformed(node, index, grad, metadata)
         result.append(grad)
     return result
@@ -140,23 +176,19 @@ def _needed(root: Node, targets: set[Node]) -> set[Node]:
 
 
 def _call_pre_hooks(node: Node, inputs: list) -> list:
+    """call_tensor_pre_hooks then call_pre_hooks: the tensor hooks of each input (also of
+    an undefined one, which they see as None), retains_grad, then the node's pre-hooks."""
     tensor_hooks = node.__dict__.get("_tensor_pre_hooks")
     if tensor_hooks:
         for nr, hooks in tensor_hooks.items():
-            for hook in list(hooks.values()):
-                if inputs[nr] is not None:
-                    result = hook(inputs[nr])
-                    if result is not None:
-                        inputs[nr] = result
+            inputs[nr] = call_tensor_hooks(hooks.values(), inputs[nr])
     retains = node.__dict__.get("_retains_grad_hooks")
     if retains:
         for nr, hook in retains.items():
             if inputs[nr] is not None:
                 hook(inputs[nr])
-    for hook in node._pre_hooks:
-        result = hook(tuple(inputs))
-        if result is not None:
-            inputs = list(result)
+    if node._pre_hooks:
+        inputs = list(call_node_hooks(node._pre_hooks, tuple(inputs)))
     return inputs
 
 
@@ -188,7 +220,7 @@ def run_backward(
         if edge[0] is None:
             raise RuntimeError(_NOT_REQUIRING.format(i=i))
         edges.append(edge)
-    root = GraphRoot(edges, root_grads)
+    root = GraphRoot(edges, _validate_roots(edges, root_grads))
     capture: dict[tuple, int] = {}
     needed = None
     if inputs is not None:
@@ -229,10 +261,7 @@ def run_backward(
                 outputs = [None] * len(edges)
             elif hooked:  # the post hooks see validated gradients, and have the last word
                 outputs = _validate_outputs(node, node.apply(inputs_of_node))
-                for hook in node._hooks:
-                    result = hook(tuple(outputs), tuple(inputs_of_node))
-                    if result is not None:
-                        outputs = list(result)
+                outputs = call_node_hooks(node._hooks, tuple(outputs), tuple(inputs_of_node))
             else:  # validate_outputs happens gradient by gradient, in the loop below
                 outputs = _counted(node, node.apply(inputs_of_node))
             inputs_of_node = None
@@ -245,7 +274,11 @@ def run_backward(
                     buffer = buffers[child] = [None] * len(child._input_metadata)
                 if grad is not None:
                     metadata = child._input_metadata[nr]
-                    mismatch = grad._sizes != metadata.shape or grad.dtype is not metadata.dtype
+                    mismatch = (
+                        grad._sizes != metadata.shape
+                        or grad.dtype is not metadata.dtype
+                        or grad.device is not metadata.device
+                    )
                     if mismatch and not hooked:
                         grad = _conformed(node, index, grad, metadata)
                     buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad

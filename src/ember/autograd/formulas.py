@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 import ember
+from ember._c10.dtypes import int64
 from ember.aten.native import at
 
 
@@ -257,12 +258,93 @@ def slice_backward(grad, sizes, dim: int, start, end, step: int):
     return _zeros_into(grad, sizes, lambda r: r.slice(dim, start, end, step))
 
 
+def _maybe_overlapping_memory(sizes, strides) -> bool:
+    """Could two elements of this geometry share memory? Walks the dims by stride, as
+    FunctionsManual.cpp does."""
+    reach = 0  # the largest offset reachable with the dims seen so far
+    for size, stride in sorted(zip(sizes, strides), key=lambda pair: pair[1]):
+        if stride <= reach:
+            return True
+        reach += stride * (size - 1)
+    return False
+
+
+def _min_storage_size(sizes, strides, offset: int) -> int:
+    size_needed = offset + 1
+    for size, stride in zip(sizes, strides):
+        if size == 0:
+            return offset
+        size_needed += (size - 1) * stride
+    return size_needed
+
+
+def _kept_dims(sizes, strides):
+    """The dims of size other than 1 (the others address nothing new)."""
+    kept = [(size, stride) for size, stride in zip(sizes, strides) if size != 1]
+    return [size for size, _ in kept], [stride for _, stride in kept]
+
+
 def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offset):
-    target = storage_offset if storage_offset is not None else offset
-    result = ember.empty_strided(list(sizes), list(strides), dtype=grad.dtype, device=grad.device)
-    result.zero_()
-    result.as_strided(list(size), list(stride), target - offset).copy_(grad)
-    return result
+    """The gradient of as_strided over the input's geometry: scattered into a flat buffer
+    of the storage both geometries cover (summed where the output overlaps itself),
+    divided where the input does by how often it reads each element, then viewed with
+    the input's geometry."""
+    storage_offset = offset if storage_offset is None else storage_offset
+    if 0 in sizes or 0 in size:
+        return at.zeros(list(sizes), grad.dtype, None, grad.device, None)
+    out_sizes, out_strides = [], []
+    for i in reversed(range(len(size))):
+        if size[i] == 1:
+            grad = at.squeeze_dim(grad, i)
+        elif stride[i] == 0:  # an expanded dim: its gradients sum
+            grad = at.sum_dim_IntList(grad, [i], False, None)
+        else:
+            out_sizes.insert(0, size[i])
+            out_strides.insert(0, stride[i])
+    in_sizes, in_strides = _kept_dims(sizes, strides)
+    out_overlap = _maybe_overlapping_memory(out_sizes, out_strides)
+    in_overlap = _maybe_overlapping_memory(in_sizes, in_strides)
+    shared = min(offset, storage_offset)
+    in_offset, out_offset = offset - shared, storage_offset - shared
+    length = max(
+        _min_storage_size(in_sizes, in_strides, in_offset),
+        _min_storage_size(out_sizes, out_strides, out_offset),
+    )
+    storage = at.new_zeros(grad, [length], None, None, None, None)
+    if in_overlap or out_overlap:
+        positions = at.arange_start(0, length, int64, None, grad.device, None)
+    if out_overlap:
+        read = at.as_strided(positions, out_sizes, out_strides, out_offset)
+        storage = at.index_put(storage, [at.reshape(read, [-1])], at.reshape(grad, [-1]), True)
+    else:
+        at.copy_(at.as_strided(storage, out_sizes, out_strides, out_offset), grad, False)
+    if in_overlap:
+        read = at.reshape(at.as_strided(positions, in_sizes, in_strides, in_offset), [-1])
+        ones = at.expand(
+            at.ones([1], grad.dtype, None, grad.device, None), list(read._sizes), False
+        )
+        count = at.index_put(
+            at.zeros_like(storage, None, None, None, None, None), [read], ones, True
+        )
+        storage = at.div_Tensor(storage, count)  # NaN where the input reads nothing
+    return at.as_strided(storage, list(sizes), list(strides), in_offset)
+
+
+def unsqueeze_to(grad, dim, sizes):
+    """squeeze's gradient: the size-1 dims of `sizes` (those among `dim`, if given) back."""
+    ndim = len(sizes)
+    if dim is None:
+        dims = range(ndim)
+    else:
+        dims = sorted({d % ndim for d in ([dim] if isinstance(dim, int) else dim)} if ndim else ())
+    for d in dims:
+        if sizes[d] == 1:
+            grad = at.unsqueeze(grad, d)
+    return grad
+
+
+def unfold_backward(grad, input_sizes, dim: int, size: int, step: int):
+    return at.unfold_backward(grad, list(input_sizes), dim, size, step)
 
 
 def permute_backwards(grad, dims):
@@ -319,7 +401,8 @@ def stack_tensors_backward(grad, dim: int):
 
 
 def index_backward(zeros, indices, grad):
-    return zeros.index_put(indices, grad, True)
+    """grad summed into zeros where index read (None entries take whole dimensions)."""
+    return at.index_put(zeros, list(indices), grad, True)
 
 
 def index_select_backward(grad, sizes, dim: int, index):
@@ -465,8 +548,9 @@ def minimum_backward(grad, self, other, pick_self: bool):
 def index_put_self_backward(grad, indices, values, accumulate: bool):
     if accumulate:
         return grad
-    return grad.index_put(indices, grad.new_zeros(()), False)
+    zeros = at.zeros_like(values, None, None, None, None, None)
+    return at.index_put(grad, list(indices), zeros, False)
 
 
 def index_values_backward(grad, indices):
-    return ember.ops.aten.index.Tensor(grad, indices)
+    return at.index_Tensor(grad, list(indices))

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import itertools
 
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import key_bits
 from ember._c10.thread_state import per_thread
 
 from .accumulate import accumulate_grad
@@ -37,18 +39,25 @@ __all__ = [
 ]
 
 _sequence = itertools.count()
+_PYTHON = key_bits(DispatchKey.Python)
 
 
 class InputMetadata:
-    """Shape, dtype and device a gradient flowing into a node must have."""
+    """Shape, dtype and device a gradient flowing into a node must have; whether the tensor
+    was a subclass with __torch_dispatch__ (its gradients may live on another device)."""
 
-    __slots__ = ("shape", "dtype", "device", "is_nested")
+    __slots__ = ("shape", "dtype", "device", "_key_bits")
+    is_nested = False
 
     def __init__(self, tensor) -> None:
         self.shape = tensor._sizes
         self.dtype = tensor.dtype
         self.device = tensor.device
-        self.is_nested = False
+        self._key_bits = tensor._key_bits  # a slot read: the class attribute costs more
+
+    @property
+    def is_tensor_subclass(self) -> bool:
+        return bool(self._key_bits & _PYTHON)
 
     def __repr__(self) -> str:
         return f"InputMetadata({list(self.shape)}, {self.dtype}, {self.device})"

@@ -12,8 +12,9 @@ reference cycle: node -> saved tensor -> its grad_fn -> node. As PyTorch does,
 ember saves the output's tensor_data() (same storage, geometry and version
 counter, no autograd metadata) and its grad_fn weakly, and each unpack makes a
 fresh tensor whose grad_fn is that node, so double backward still flows through
-it. With a dispatch mode active, both copies reach the mode as aten.detach, as
-they do in PyTorch. Inputs, and outputs without a grad_fn, are saved as they are.
+it. With a dispatch mode active, or for a subclass with __torch_dispatch__
+(whose wrapper holds its state in Python attributes), both copies are made by an
+aten.detach the mode or the subclass sees, as in PyTorch. Inputs, and outputs without a grad_fn, are saved as they are.
 """
 
 from __future__ import annotations
@@ -65,18 +66,24 @@ def node_short_name(node) -> str:
     return re.sub(r"Backward\d*$", "", node.name())
 
 
-def _mode_active() -> bool:
-    """A dispatch mode would see this thread's calls (its Python key is on, not excluded)."""
+def _detach_in_python(tensor) -> bool:
+    """TensorImpl::shallow_copy_and_detach asks Python when a dispatch mode is active or the
+    tensor itself carries the Python key (a subclass with __torch_dispatch__), unless this
+    thread excludes the Python key."""
     ts = per_thread.state
-    return bool(ts.included & _PYTHON and not ts.excluded & _PYTHON)
+    return bool((ts.included | tensor._key_bits) & _PYTHON and not ts.excluded & _PYTHON)
 
 
 def tensor_data(tensor):
     """TensorImpl::shallow_copy_and_detach: the same storage, geometry and version counter,
-    no autograd metadata. With a dispatch mode active PyTorch asks the mode to do it, so
-    the mode sees an aten.detach; so does ember's."""
-    if _mode_active():
-        return at.detach(tensor)
+    no autograd metadata. Where PyTorch asks Python to make it (a dispatch mode, or a
+    subclass with __torch_dispatch__, which keeps its Python state that way), the mode or
+    subclass sees an aten.detach; the copy keeps the original's version counter."""
+    if _detach_in_python(tensor):
+        result = at.detach(tensor)
+        if not tensor._is_inference and result is not tensor:
+            result._version_counter = tensor.version_counter()
+        return result
     return make_view(tensor, tensor._sizes, tensor._strides, tensor._storage_offset)
 
 

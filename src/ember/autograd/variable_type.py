@@ -40,6 +40,7 @@ __all__ = [
     "AFTER_AUTOGRAD",
     "BELOW_AUTOGRAD",
     "BELOW_AD_INPLACE_OR_VIEW",
+    "NOT_DIFFERENTIABLE",
     "OUT_ERROR",
     "GeneratedNode",
     "NotImplementedNode",
@@ -48,9 +49,12 @@ __all__ = [
     "unpack_saved",
     "any_requires_grad",
     "check_inplace",
+    "check_out_mutable",
     "gradient_edge",
+    "not_implemented_history",
     "rebase_history",
     "per_thread",
+    "requiring_edges",
     "set_history",
 ]
 
@@ -59,6 +63,10 @@ AFTER_AUTOGRAD = after_autograd_keyset.raw_repr()
 OUT_ERROR = (
     "{name}(): functions with out=... arguments don't support automatic differentiation, "
     "but one of the arguments requires grad."
+)
+NOT_DIFFERENTIABLE = (
+    "The function '{fn}' is not differentiable with respect to argument '{arg}'. This input "
+    "cannot have requires_grad True."
 )
 _LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF = (
@@ -116,17 +124,63 @@ class GeneratedNode(Node):
 
 
 class NotImplementedNode(Node):
-    """The grad_fn of an operator without a derivative formula; backward through it fails."""
+    """The grad_fn of an operator without a derivative formula (torch::autograd::NotImplemented,
+    See Note [Operators without a derivative formula]); backward through it fails."""
 
     def __init__(self, op_name: str) -> None:
         super().__init__()
         self._op_name = op_name
 
     def name(self) -> str:
-        return "NotImplemented"
+        return "torch::autograd::NotImplemented"
 
     def apply(self, grads: list) -> tuple:
         raise RuntimeError(f"derivative for {self._op_name} is not implemented")
+
+
+NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"  # as torch's
+
+
+def requiring_edges(*tensors) -> tuple:
+    """An edge to each tensor (or tensor of a list) that requires grad, in order."""
+    edges = []
+    for value in tensors:
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            edges.extend(gradient_edge(t) for t in value if t is not None and t._requires_grad)
+        elif value._requires_grad:
+            edges.append(gradient_edge(value))
+    return tuple(edges)
+
+
+def check_out_mutable(tensor, op_name: str) -> None:
+    """can_mutate_inplace for an out= tensor of an operator without a formula: a leaf that
+    requires grad, or a view of one (or of a no-grad / multi-output view), is refused."""
+    if tensor is None:
+        return
+    info = tensor._view_info
+    if info is not None and tensor._base is not None:
+        if info.creation_meta != CreationMeta.DEFAULT or (
+            tensor._requires_grad and tensor._base._grad_fn is None
+        ):
+            raise RuntimeError(OUT_ERROR.format(name=op_name))
+    if tensor._requires_grad and grad_fn_of(tensor) is None:
+        raise RuntimeError(OUT_ERROR.format(name=op_name))
+
+
+def not_implemented_history(node: Node, outputs, written: tuple) -> None:
+    """The outputs of a NotImplemented call join `node` (those of a floating or complex
+    dtype); an output the operator wrote into (in-place, out=) is rebased onto it."""
+    for output, was_written in zip(outputs, written):
+        tensors = output if isinstance(output, (list, tuple)) else (output,)
+        for tensor in tensors:
+            if tensor is None or not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+                continue
+            if was_written:
+                rebase_history(tensor, node)
+            else:
+                set_history(tensor, node)
 
 
 def handle_view_on_rebase(view, info, indirect: bool = False) -> None:
@@ -177,9 +231,8 @@ def rebase_history(tensor, node: Node) -> None:
         info.attr_version = -1  # the view's grad_fn is rebuilt from the base's
         grad_fn_of(tensor)
         return
-    node.add_input_metadata(tensor)
+    tensor._output_nr = node.add_input_metadata(tensor)
     tensor._grad_fn = node
-    tensor._output_nr = 0
     tensor._requires_grad = True
 
 

@@ -4,7 +4,23 @@ Layer: codegen. In: src/ember/autograd/derivatives.yaml and the NativeFunctions
 of native_functions.yaml. Out: for every operator that is not
 CompositeImplicitAutograd, how its autograd kernel behaves (record a node,
 only redispatch, refuse out=, NotImplemented). Mirrors torchgen/api/autograd.py
-(DifferentiabilityInfo, match_differentiability_info) and load_derivatives.py.
+(DifferentiabilityInfo, match_differentiability_info, gen_differentiable_outputs),
+load_derivatives.py and the choices of gen_variable_type.py.
+
+Note [Operators without a derivative formula]
+---------------------------------------------
+As in PyTorch, an operator with tensor inputs and tensor outputs that has no
+entry (its own, or its functional overload's) is differentiable but not
+implemented: when an input requires grad its outputs get a NotImplemented
+grad_fn, whose backward raises `derivative for aten::OP is not implemented`
+(torch's autogradNotImplementedFallback). Only what PyTorch declares
+non-differentiable escapes this: the names of DONT_REQUIRE_DERIVATIVE
+(gen_variable_type.py's list), entries whose outputs are all
+non-differentiable, operators without tensor inputs or outputs. An out=
+overload follows its functional overload's entry: it refuses arguments that
+require grad when that entry is differentiable, and is NotImplemented when
+there is none. A tensor input an entry leaves unlisted may not require grad
+(check_no_requires_grad).
 
 Note [Formulas in derivatives.yaml]
 -----------------------------------
@@ -35,6 +51,25 @@ FORMULAS = DERIVATIVES.parent / "formulas.py"
 METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_numel", "_dim", "_storage_offset")
 _RESERVED = {"grad", "grads", "ember"}
 
+# torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at
+# (their results depend only on metadata, or are integral / boolean).
+DONT_REQUIRE_DERIVATIVE = frozenset({
+    "empty_like", "ones_like", "full_like", "zeros_like", "rand_like", "randn_like",
+    "new_empty", "new_empty_strided", "new_full", "new_zeros", "new_ones",
+    "__and__", "__iand__", "__ilshift__", "__ior__", "__irshift__", "__ixor__", "__lshift__",
+    "__or__", "__rshift__", "__xor__",
+    "_sobol_engine_draw", "_sobol_engine_ff", "_sobol_engine_scramble_",
+    "_sobol_engine_initialize_state_", "_coalesced_", "quantize_per_tensor",
+    "quantize_per_channel", "argmax", "argmin", "argsort", "searchsorted", "bucketize",
+    "isnan", "isposinf", "isneginf", "isinf", "signbit", "isin", "allclose", "record_stream",
+    "logical_and", "logical_xor", "logical_not", "logical_or",
+    "_nested_tensor_size", "_nested_tensor_strides", "_nested_tensor_storage_offsets",
+})  # fmt: skip
+
+# gen_variable_type.py's MANUAL_AUTOGRAD: kernels PyTorch writes by hand, whose results
+# are not differentiable (ember's resize_ is hand-written too: `manual` in the yaml).
+NON_DIFFERENTIABLE_MANUAL = frozenset({"detach", "detach_"})
+
 
 @dataclasses.dataclass(frozen=True)
 class Derivative:
@@ -45,7 +80,6 @@ class Derivative:
     formulas: dict[str, str]  # input name -> expression
     non_differentiable: tuple[str, ...]
     output_differentiability: tuple[bool, ...] | None
-    not_implemented: bool
     manual: bool
 
     def names_used(self) -> set[str]:
@@ -55,11 +89,22 @@ class Derivative:
             names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         return names
 
+    def differentiable_outputs(self, count: int) -> tuple[bool, ...]:
+        """Which of `count` tensor outputs get the node: output_differentiability, else
+        all of them, or only the first when the formulas read `grad` (uses_single_grad)."""
+        if self.output_differentiability is not None:
+            return self.output_differentiability
+        if not self.formulas:
+            return (False,) * count
+        if count > 1 and "grad" in self.names_used():
+            return (True,) + (False,) * (count - 1)
+        return (True,) * count
+
 
 def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
     entries = yaml.safe_load(path.read_text())
     result = {}
-    special = {"op", "node", "output_differentiability", "not_implemented", "manual"}
+    special = {"op", "node", "output_differentiability", "manual"}
     for entry in entries:
         formulas, non_diff = {}, []
         for key, value in entry.items():
@@ -78,7 +123,6 @@ def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
             formulas=formulas,
             non_differentiable=tuple(non_diff),
             output_differentiability=tuple(outputs) if outputs is not None else None,
-            not_implemented=bool(entry.get("not_implemented", False)),
             manual=bool(entry.get("manual", False)),
         )
     return result
@@ -89,10 +133,14 @@ def _signature(f: NativeFunction) -> tuple:
 
 
 def functional_of(f: NativeFunction, functions: list[NativeFunction]) -> NativeFunction | None:
-    """The functional overload an in-place overload derives from (same arguments)."""
-    base = f.base_name[:-1]
+    """The functional overload an in-place or out= overload derives from: the same base
+    name (an in-place one without its `_`) and the same arguments, out= ones aside
+    (FunctionSchema.signature in torchgen)."""
+    base = f.base_name[:-1] if f.is_inplace else f.base_name
     for g in functions:
-        if g.base_name == base and not g.is_out and _signature(g) == _signature(f):
+        if g is f or g.is_out or g.is_inplace or g.base_name != base:
+            continue
+        if _signature(g) == _signature(f):
             return g
     return None
 
@@ -109,31 +157,64 @@ def is_tensor_type(arg) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class AutogradOp:
-    """What the generated autograd kernel of one overload does."""
+    """What the generated autograd kernel of one overload does.
+
+    kind: "record" (a node from the entry's formulas), "nondiff" (only redispatch),
+    "out" (refuse arguments that require grad), "not_implemented" (a NotImplemented
+    node; See Note [Operators without a derivative formula]), "manual" (hand-written)."""
 
     f: NativeFunction
-    kind: str  # "record", "nondiff", "out", "not_implemented", "manual"
+    kind: str
     derivative: Derivative | None = None
 
     @property
+    def tensor_inputs(self) -> list:
+        """The tensor arguments (out= ones aside), in schema order."""
+        return [a for a in self.f.func.arguments if not a.is_out and is_tensor_type(a)]
+
+    @property
     def differentiable_inputs(self) -> list:
-        """Tensor arguments that get an edge, in schema order."""
-        args = [a for a in self.f.func.arguments if not a.is_out and is_tensor_type(a)]
+        """Tensor arguments that get an edge ("record"), that may get one ("not_implemented":
+        those that require grad), or that may not require grad ("out")."""
+        args = self.tensor_inputs
         if self.kind == "not_implemented":
-            return args
-        if self.derivative is None:
+            return [a for a in self.f.func.arguments if is_tensor_type(a)]
+        d = self.derivative
+        if d is None:
             return []
-        return [a for a in args if a.name in self.derivative.formulas]
+        if self.kind == "out":
+            return [a for a in args if a.name not in d.non_differentiable]
+        return [a for a in args if a.name in d.formulas]
+
+    @property
+    def unlisted_inputs(self) -> list:
+        """Tensor arguments the entry names neither way: they may not require grad."""
+        d = self.derivative
+        if d is None or self.kind != "record":
+            return []
+        listed = set(d.formulas) | set(d.non_differentiable) | {"output"}
+        return [a for a in self.tensor_inputs if a.name not in listed]
+
+    @property
+    def differentiable_outputs(self) -> tuple[bool, ...]:
+        """Per tensor return: does it join the node (or, for out=, must it not require grad)."""
+        count = len(self.f.func.returns)
+        if self.derivative is None:
+            return (True,) * count
+        return self.derivative.differentiable_outputs(count)
+
+    @property
+    def out_arguments(self) -> list:
+        return [a for a in self.f.func.arguments if a.is_out]
 
     def check(self) -> None:
         d = self.derivative
         if d is None or self.kind != "record":
             return
         names = {a.name for a in self.f.func.arguments}
-        for arg in self.f.func.arguments:
-            listed = arg.name in d.formulas or arg.name in d.non_differentiable
-            if is_tensor_type(arg) and not arg.is_out and not listed:
-                raise ValueError(f"derivatives.yaml {d.op}: tensor argument {arg.name} unlisted")
+        for name in (*d.formulas, *d.non_differentiable):
+            if name not in names:
+                raise ValueError(f"derivatives.yaml {d.op}: {name} is no argument")
         outputs = {r.name for r in self.f.func.returns if r.name}
         known = names | outputs | _RESERVED | {"result"} | set(dir(builtins))
         for name in d.names_used():
@@ -143,33 +224,48 @@ class AutogradOp:
                 raise ValueError(f"derivatives.yaml {d.op}: unknown name {name}")
 
 
+def _differentiable_returns(f: NativeFunction) -> bool:
+    return any(r.type.is_tensor_like()[0] for r in f.func.returns)
+
+
+def _kind(f: NativeFunction, d: Derivative | None) -> str:
+    """See Note [Operators without a derivative formula]."""
+    if d is not None and d.manual:
+        return "manual"
+    has_inputs = any(is_tensor_type(a) for a in f.func.arguments)
+    base = f.base_name[:-1] if f.is_inplace else f.base_name  # torchgen's get_base_name
+    if base in DONT_REQUIRE_DERIVATIVE | NON_DIFFERENTIABLE_MANUAL or not has_inputs:
+        return "nondiff"
+    if not _differentiable_returns(f):
+        return "nondiff"
+    if d is None:
+        return "not_implemented"
+    if not any(d.differentiable_outputs(len(f.func.returns))):
+        return "nondiff"
+    if f.is_out:
+        differentiable = [a for a in f.func.arguments if is_tensor_type(a) and not a.is_out]
+        if not [a for a in differentiable if a.name not in d.non_differentiable]:
+            return "nondiff"
+        return "out"
+    if not d.formulas:
+        return "nondiff"
+    return "record"
+
+
 def autograd_ops(functions: list[NativeFunction], derivatives: dict[str, Derivative]):
     ops = []
     used = set()
     for f in functions:
         if f.is_composite_implicit:
             continue
-        if f.is_out:
-            ops.append(AutogradOp(f, "out"))
-            continue
         d = derivatives.get(f.name)
-        if d is None and f.is_inplace:
+        if d is None and (f.is_inplace or f.is_out):
             functional = functional_of(f, functions)
             if functional is not None:
                 d = derivatives.get(functional.name)
         if d is not None:
             used.add(d.op)
-        if d is None:
-            kind = "nondiff"
-        elif d.manual:
-            kind = "manual"
-        elif d.not_implemented:
-            kind = "not_implemented"
-        elif d.output_differentiability is not None and not any(d.output_differentiability):
-            kind = "nondiff"
-        else:
-            kind = "record"
-        op = AutogradOp(f, kind, d)
+        op = AutogradOp(f, _kind(f, d), d)
         op.check()
         ops.append(op)
     unused = set(derivatives) - used

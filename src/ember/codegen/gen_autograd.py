@@ -196,14 +196,13 @@ def _edges_expr(inputs) -> str:
 
 
 def _history(op: AutogradOp) -> str:
-    f, d = op.f, op.derivative
+    f = op.f
     if f.is_inplace:
         return "rebase_history(self, node)"
     returns = f.func.returns
-    if len(returns) == 1:
+    if len(returns) == 1:  # one Tensor, or one Tensor[] (split, unbind)
         return "set_history(result, node)"
-    flags = d.output_differentiability if d and d.output_differentiability else None
-    flags = flags or (True,) * len(returns)
+    flags = op.differentiable_outputs
     chosen = [f"result[{i}]" for i, flag in enumerate(flags) if flag]
     return f"set_history(({', '.join(chosen)},), node)"
 
@@ -213,6 +212,60 @@ def _guarded(op: AutogradOp, name: str, statement: str, indent: str) -> list[str
     if guard is None:
         return [indent + statement]
     return [f"{indent}if {guard}:", f"{indent}    {statement}"]
+
+
+def _out_checks(op: AutogradOp) -> list[str]:
+    """An out= overload of a differentiable operator: no input and no differentiable out=
+    tensor may require grad (SETUP_NONE_REQUIRES_GRAD)."""
+    outs = [a for a, flag in zip(op.out_arguments, op.differentiable_outputs) if flag]
+    checked = _requires_expr(op.differentiable_inputs + outs)
+    return [
+        f"    if ts.grad_mode and ({checked}):",
+        f'        raise RuntimeError(OUT_ERROR.format(name="{op.f.base_name}"))',
+    ]
+
+
+def _unlisted_checks(op: AutogradOp) -> list[str]:
+    """check_no_requires_grad for the tensor inputs the entry leaves unlisted."""
+    lines = []
+    for arg in op.unlisted_inputs:
+        requires = _requires_expr([arg])
+        lines.append(f"    if ts.grad_mode and ({requires}):")
+        lines.append(
+            f'        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="{op.f.base_name}", '
+            f'arg="{arg.name}"))'
+        )
+    return lines
+
+
+def _not_implemented_setup(op: AutogradOp) -> list[str]:
+    """autogradNotImplementedFallback before the call: checks on what the op writes, the
+    NotImplemented node with an edge to each tensor that requires grad."""
+    f = op.f
+    inputs = op.differentiable_inputs
+    lines = []
+    for arg in inputs:
+        if not arg.is_write:
+            continue
+        if op.out_arguments:
+            lines.append(f'        check_out_mutable({arg.name}, "aten::{f.base_name}")')
+        else:
+            lines.append(f"        check_inplace({arg.name})")
+    lines.append(f'        node = NotImplementedNode("aten::{f.base_name}")')
+    names = ", ".join(a.name for a in inputs)
+    lines.append(
+        f"        node._next_edges = requiring_edges({names}{',' if len(inputs) == 1 else ''})"
+    )
+    return lines
+
+
+def _not_implemented_history(op: AutogradOp) -> str:
+    """Each differentiable output joins the node; one the op wrote has its history rebased."""
+    returns = op.f.func.returns
+    written = tuple(bool(r.alias_info is not None and r.alias_info.is_write) for r in returns)
+    if len(returns) == 1:
+        return f"not_implemented_history(node, (result,), {written!r})"
+    return f"not_implemented_history(node, result, {written!r})"
 
 
 def kernel(op: AutogradOp) -> list[str]:
@@ -227,26 +280,25 @@ def kernel(op: AutogradOp) -> list[str]:
     records = op.kind in ("record", "not_implemented")
     lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
     if op.kind == "out":
-        tensors = [a for a in f.func.arguments if is_tensor_type(a) and not a.is_out]
-        lines.append(f"    if ts.grad_mode and ({_requires_expr(tensors)}):")
-        lines.append(f'        raise RuntimeError(OUT_ERROR.format(name="{f.base_name}"))')
+        lines += _out_checks(op)
+    lines += _unlisted_checks(op)
     if records:
         inputs = op.differentiable_inputs
         lines.append(f"    requires = ts.grad_mode and ({_requires_expr(inputs)})")
         lines.append("    if requires:")
+    if op.kind == "not_implemented":
+        lines += _not_implemented_setup(op)
+    elif records:
         if f.is_inplace:
             lines.append("        check_inplace(self)")
-        if op.kind == "not_implemented":
-            lines.append(f'        node = NotImplementedNode("aten::{f.base_name}")')
-        else:
-            lines.append(f"        node = nodes.{op.derivative.node}()")
+        lines.append(f"        node = nodes.{op.derivative.node}()")
         lines.append(f"        node._next_edges = {_edges_expr(inputs)}")
         for arg in inputs:
             if arg.type.is_tensor_like()[1]:
                 lines.append(f"        node._n_{arg.name} = len({arg.name})")
-        before, after = _plan_saves(op) if op.kind == "record" else ([], [])
-        for name, expr in before:
-            lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
+    before, after = _plan_saves(op) if op.kind == "record" else ([], [])
+    for name, expr in before:
+        lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
     lines.append("    prev = ts.excluded")
     lines.append(f"    ts.excluded = prev | {below}")
     lines.append("    try:")
@@ -255,7 +307,10 @@ def kernel(op: AutogradOp) -> list[str]:
     lines.append("        ts.excluded = prev")
     if records:
         lines.append("    if requires:")
-        lines.append(f"        {_history(op)}")
+        if op.kind == "not_implemented":
+            lines.append(f"        {_not_implemented_history(op)}")
+        else:
+            lines.append(f"        {_history(op)}")
         for name, expr in after:
             lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
     lines.append("    return result")
@@ -273,14 +328,18 @@ def write_kernels(ops: list[AutogradOp]) -> str:
         "AFTER_AUTOGRAD",
         "BELOW_AD_INPLACE_OR_VIEW",
         "BELOW_AUTOGRAD",
+        "NOT_DIFFERENTIABLE",
         "OUT_ERROR",
         "NotImplementedNode",
         "SavedVariable",
         "any_requires_grad",
         "check_inplace",
+        "check_out_mutable",
         "gradient_edge",
+        "not_implemented_history",
         "per_thread",
         "rebase_history",
+        "requiring_edges",
         "set_history",
     ):
         lines.append(f"    {name},")

@@ -309,6 +309,7 @@ _op_true_divide_Tensor = handle("true_divide.Tensor")
 _op_true_divide_out = handle("true_divide.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
+_op_unfold_backward = handle("unfold_backward")
 _op_unsqueeze = handle("unsqueeze")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
@@ -2832,6 +2833,20 @@ def unflatten(*args, **kwargs):
 
 
 
+_parser_f_unfold_backward = PythonArgParser(
+    [
+        'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)',
+    ],
+)
+
+
+def unfold_backward(*args, **kwargs):
+    """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)"""
+    v = _parser_f_unfold_backward.parse(args, kwargs)[1]
+    return _op_unfold_backward.call(v[0], v[1], v[2], v[3], v[4])
+
+
+
 _parser_f_unsqueeze = PythonArgParser(
     [
         'unsqueeze(Tensor input, int dim)',
@@ -2945,4 +2960,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

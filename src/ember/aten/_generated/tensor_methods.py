@@ -124,6 +124,7 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_isnan = handle("isnan")
+_op_item = handle("item")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
@@ -1550,6 +1551,21 @@ def isnan(self, *args, **kwargs):
     if args or kwargs:
         _parser_m_isnan.parse(args, kwargs, self=self)
     return _op_isnan.call(self)
+
+
+
+_parser_m_item = PythonArgParser(
+    [
+        'item()',
+    ],
+)
+
+
+def item(self, *args, **kwargs):
+    """item()"""
+    if args or kwargs:
+        _parser_m_item.parse(args, kwargs, self=self)
+    return _op_item.call(self)
 
 
 
@@ -3353,4 +3369,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

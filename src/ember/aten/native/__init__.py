@@ -28,4 +28,5 @@ from .restride import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .unfold_backward import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -48,6 +48,7 @@ __all__ = [
     "fill__Scalar",
     "fill__Tensor",
     "zero_",
+    "item",
     "_local_scalar_dense",
 ]
 
@@ -257,10 +258,22 @@ def zero_(self):
     return self
 
 
+def item(self):
+    """at::native::item: one element, read by aten::_local_scalar_dense (which a dispatch mode
+    or a subclass's __torch_dispatch__ sees)."""
+    numel = self.numel()
+    if numel != 1:
+        raise RuntimeError(f"a Tensor with {numel} elements cannot be converted to Scalar")
+    return at._local_scalar_dense(self)
+
+
 def _local_scalar_dense(self):
+    """The first element as a Python number (called directly, any tensor with elements)."""
     if self.device.type == "meta":
         raise RuntimeError("Tensor.item() cannot be called on meta tensors")
-    value = self.ndarray().reshape(()).item()
+    if self.numel() == 0:
+        raise RuntimeError("_local_scalar_dense: Empty tensor not supported")
+    value = self.ndarray().reshape(-1)[0].item()
     if self.dtype.is_floating_point:
         return float(value)
     if self.dtype.is_complex:

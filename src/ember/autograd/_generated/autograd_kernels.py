@@ -11,14 +11,18 @@ from ember.autograd.variable_type import (
     AFTER_AUTOGRAD,
     BELOW_AD_INPLACE_OR_VIEW,
     BELOW_AUTOGRAD,
+    NOT_DIFFERENTIABLE,
     OUT_ERROR,
     NotImplementedNode,
     SavedVariable,
     any_requires_grad,
     check_inplace,
+    check_out_mutable,
     gradient_edge,
+    not_implemented_history,
     per_thread,
     rebase_history,
+    requiring_edges,
     set_history,
 )
 
@@ -71,7 +75,7 @@ _abs_out = handle("abs.out")
 
 def abs_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="abs"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -132,7 +136,7 @@ _add_out = handle("add.out")
 
 def add_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="add"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -217,8 +221,6 @@ _all_out = handle("all.out")
 
 def all_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -233,8 +235,6 @@ _all_dims_out = handle("all.dims_out")
 
 def all_dims_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -277,8 +277,6 @@ _any_out = handle("any.out")
 
 def any_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -293,8 +291,6 @@ _any_dims_out = handle("any.dims_out")
 
 def any_dims_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -351,14 +347,19 @@ _arange_start_out = handle("arange.start_out")
 
 def arange_start_out(ks, start, end, step, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (False):
-        raise RuntimeError(OUT_ERROR.format(name="arange"))
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::arange")
+        node = NotImplementedNode("aten::arange")
+        node._next_edges = requiring_edges(out,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _arange_start_out.redispatch(ks & AFTER_AUTOGRAD, start, end, step, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -381,8 +382,6 @@ _argmax_out = handle("argmax.out")
 
 def argmax_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="argmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -411,8 +410,6 @@ _argmin_out = handle("argmin.out")
 
 def argmin_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="argmin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -481,8 +478,6 @@ _logical_not_out = handle("logical_not.out")
 
 def logical_not_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_not"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -525,8 +520,6 @@ _logical_and_out = handle("logical_and.out")
 
 def logical_and_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_and"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -569,8 +562,6 @@ _logical_or_out = handle("logical_or.out")
 
 def logical_or_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_or"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -613,8 +604,6 @@ _logical_xor_out = handle("logical_xor.out")
 
 def logical_xor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="logical_xor"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -629,12 +618,18 @@ _bitwise_not = handle("bitwise_not")
 
 def bitwise_not(ks, self):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_not")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_not.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -643,12 +638,19 @@ _bitwise_not_ = handle("bitwise_not_")
 
 def bitwise_not_(ks, self):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_not_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_not_.redispatch(ks & AFTER_AUTOGRAD, self)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -657,14 +659,19 @@ _bitwise_not_out = handle("bitwise_not.out")
 
 def bitwise_not_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_not"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_not")
+        node = NotImplementedNode("aten::bitwise_not")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_not_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -673,14 +680,19 @@ _bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
 
 def bitwise_and_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_and"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_and")
+        node = NotImplementedNode("aten::bitwise_and")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_and_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -689,14 +701,19 @@ _bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
 
 def bitwise_and_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_and"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_and")
+        node = NotImplementedNode("aten::bitwise_and")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_and_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -705,12 +722,18 @@ _bitwise_and_Scalar = handle("bitwise_and.Scalar")
 
 def bitwise_and_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_and")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_and_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -719,12 +742,18 @@ _bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 
 def bitwise_and_Scalar_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_and")
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_and_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -733,12 +762,18 @@ _bitwise_and_Tensor = handle("bitwise_and.Tensor")
 
 def bitwise_and_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_and")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_and_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -747,12 +782,19 @@ _bitwise_and__Scalar = handle("bitwise_and_.Scalar")
 
 def bitwise_and__Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_and_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_and__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -761,12 +803,19 @@ _bitwise_and__Tensor = handle("bitwise_and_.Tensor")
 
 def bitwise_and__Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_and_")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_and__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -775,14 +824,19 @@ _bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
 
 def bitwise_or_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_or"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_or")
+        node = NotImplementedNode("aten::bitwise_or")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_or_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -791,14 +845,19 @@ _bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
 
 def bitwise_or_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_or"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_or")
+        node = NotImplementedNode("aten::bitwise_or")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_or_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -807,12 +866,18 @@ _bitwise_or_Scalar = handle("bitwise_or.Scalar")
 
 def bitwise_or_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_or")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_or_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -821,12 +886,18 @@ _bitwise_or_Scalar_Tensor = handle("bitwise_or.Scalar_Tensor")
 
 def bitwise_or_Scalar_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_or")
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_or_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -835,12 +906,18 @@ _bitwise_or_Tensor = handle("bitwise_or.Tensor")
 
 def bitwise_or_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_or")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_or_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -849,12 +926,19 @@ _bitwise_or__Scalar = handle("bitwise_or_.Scalar")
 
 def bitwise_or__Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_or_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_or__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -863,12 +947,19 @@ _bitwise_or__Tensor = handle("bitwise_or_.Tensor")
 
 def bitwise_or__Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_or_")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_or__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -877,14 +968,19 @@ _bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 
 def bitwise_xor_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_xor"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_xor")
+        node = NotImplementedNode("aten::bitwise_xor")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_xor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -893,14 +989,19 @@ _bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 
 def bitwise_xor_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_xor"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_xor")
+        node = NotImplementedNode("aten::bitwise_xor")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_xor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -909,12 +1010,18 @@ _bitwise_xor_Scalar = handle("bitwise_xor.Scalar")
 
 def bitwise_xor_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_xor")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_xor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -923,12 +1030,18 @@ _bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
 
 def bitwise_xor_Scalar_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_xor")
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_xor_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -937,12 +1050,18 @@ _bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 
 def bitwise_xor_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_xor")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_xor_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -951,12 +1070,19 @@ _bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 
 def bitwise_xor__Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_xor_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_xor__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -965,12 +1091,19 @@ _bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 
 def bitwise_xor__Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_xor_")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_xor__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1035,12 +1168,18 @@ _bitwise_left_shift_Tensor = handle("bitwise_left_shift.Tensor")
 
 def bitwise_left_shift_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_left_shift")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_left_shift_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1049,12 +1188,19 @@ _bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
 
 def bitwise_left_shift__Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_left_shift_")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_left_shift__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1063,14 +1209,19 @@ _bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
 
 def bitwise_left_shift_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_left_shift"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_left_shift")
+        node = NotImplementedNode("aten::bitwise_left_shift")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_left_shift_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1079,12 +1230,18 @@ _bitwise_left_shift_Tensor_Scalar = handle("bitwise_left_shift.Tensor_Scalar")
 
 def bitwise_left_shift_Tensor_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_left_shift")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_left_shift_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1093,12 +1250,19 @@ _bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
 
 def bitwise_left_shift__Tensor_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_left_shift_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_left_shift__Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1107,14 +1271,19 @@ _bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar
 
 def bitwise_left_shift_Tensor_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_left_shift"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_left_shift")
+        node = NotImplementedNode("aten::bitwise_left_shift")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1123,12 +1292,18 @@ _bitwise_left_shift_Scalar_Tensor = handle("bitwise_left_shift.Scalar_Tensor")
 
 def bitwise_left_shift_Scalar_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_left_shift")
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_left_shift_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1193,12 +1368,18 @@ _bitwise_right_shift_Tensor = handle("bitwise_right_shift.Tensor")
 
 def bitwise_right_shift_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_right_shift")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_right_shift_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1207,12 +1388,19 @@ _bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
 
 def bitwise_right_shift__Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_right_shift_")
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_right_shift__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1221,14 +1409,19 @@ _bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
 
 def bitwise_right_shift_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_right_shift"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_right_shift")
+        node = NotImplementedNode("aten::bitwise_right_shift")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_right_shift_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1237,12 +1430,18 @@ _bitwise_right_shift_Tensor_Scalar = handle("bitwise_right_shift.Tensor_Scalar")
 
 def bitwise_right_shift_Tensor_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_right_shift")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_right_shift_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1251,12 +1450,19 @@ _bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar
 
 def bitwise_right_shift__Tensor_Scalar(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::bitwise_right_shift_")
+        node._next_edges = requiring_edges(self,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_right_shift__Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1265,14 +1471,19 @@ _bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scal
 
 def bitwise_right_shift_Tensor_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="bitwise_right_shift"))
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bitwise_right_shift")
+        node = NotImplementedNode("aten::bitwise_right_shift")
+        node._next_edges = requiring_edges(self, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -1281,12 +1492,18 @@ _bitwise_right_shift_Scalar_Tensor = handle("bitwise_right_shift.Scalar_Tensor")
 
 def bitwise_right_shift_Scalar_Tensor(ks, self, other):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bitwise_right_shift")
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
         result = _bitwise_right_shift_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -1319,7 +1536,7 @@ _bmm_out = handle("bmm.out")
 
 def bmm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="bmm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1358,7 +1575,7 @@ _cat_out = handle("cat.out")
 
 def cat_out(ks, tensors, dim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (any_requires_grad(tensors)):
+    if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cat"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1468,7 +1685,7 @@ _clamp_out = handle("clamp.out")
 
 def clamp_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1484,7 +1701,7 @@ _clamp_Tensor_out = handle("clamp.Tensor_out")
 
 def clamp_Tensor_out(ks, self, min, max, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad)):
+    if ts.grad_mode and (self._requires_grad or (min is not None and min._requires_grad) or (max is not None and max._requires_grad) or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="clamp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1564,7 +1781,7 @@ _cos_out = handle("cos.out")
 
 def cos_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cos"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1625,7 +1842,7 @@ _cumsum_out = handle("cumsum.out")
 
 def cumsum_out(ks, self, dim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="cumsum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1712,7 +1929,7 @@ _div_out = handle("div.out")
 
 def div_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1777,7 +1994,7 @@ _div_out_mode = handle("div.out_mode")
 
 def div_out_mode(ks, self, other, rounding_mode, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="div"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -1990,7 +2207,7 @@ _exp_out = handle("exp.out")
 
 def exp_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="exp"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2147,7 +2364,7 @@ _index_Tensor_out = handle("index.Tensor_out")
 
 def index_Tensor_out(ks, self, indices, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or any_requires_grad(indices)):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2242,14 +2459,19 @@ _linspace_out = handle("linspace.out")
 
 def linspace_out(ks, start, end, steps, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (False):
-        raise RuntimeError(OUT_ERROR.format(name="linspace"))
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::linspace")
+        node = NotImplementedNode("aten::linspace")
+        node._next_edges = requiring_edges(out,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _linspace_out.redispatch(ks & AFTER_AUTOGRAD, start, end, steps, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -2301,7 +2523,7 @@ _log_out = handle("log.out")
 
 def log_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2360,7 +2582,7 @@ _log1p_out = handle("log1p.out")
 
 def log1p_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="log1p"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2398,7 +2620,7 @@ __log_softmax_out = handle("_log_softmax.out")
 
 def _log_softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2438,7 +2660,7 @@ __log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 def _log_softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_log_softmax_backward_data"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2502,7 +2724,7 @@ _max_dim_max = handle("max.dim_max")
 
 def max_dim_max(ks, self, dim, keepdim, max, max_values):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or max._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="max"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2543,7 +2765,7 @@ _amax_out = handle("amax.out")
 
 def amax_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2605,7 +2827,7 @@ _mean_out = handle("mean.out")
 
 def mean_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mean"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2645,7 +2867,7 @@ _min_dim_min = handle("min.dim_min")
 
 def min_dim_min(ks, self, dim, keepdim, min, min_indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or min._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="min"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2686,7 +2908,7 @@ _amin_out = handle("amin.out")
 
 def amin_out(ks, self, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="amin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2734,7 +2956,7 @@ _mm_out = handle("mm.out")
 
 def mm_out(ks, self, mat2, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2799,7 +3021,7 @@ _mul_out = handle("mul.out")
 
 def mul_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mul"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2907,12 +3129,45 @@ _unfold = handle("unfold")
 
 def unfold(ks, self, dimension, size, step):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnfoldBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dimension = dimension
+        node._saved_self_sizes = self._sizes
+        node._saved_size = size
+        node._saved_step = step
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _unfold.redispatch(ks & AFTER_AUTOGRAD, self, dimension, size, step)
     finally:
         ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unfold_backward = handle("unfold_backward")
+
+
+def unfold_backward(ks, grad_in, input_sizes, dim, size, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_in._requires_grad)
+    if requires:
+        node = nodes.UnfoldBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_in),)
+        node._saved_dim = dim
+        node._saved_size = size
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unfold_backward.redispatch(ks & AFTER_AUTOGRAD, grad_in, input_sizes, dim, size, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -2924,7 +3179,7 @@ def as_strided_(ks, self, size, stride, storage_offset):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.AsStridedBackward0()
+        node = nodes.AsStridedBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
         node._saved_self_storage_offset = self._storage_offset
@@ -2951,7 +3206,7 @@ def squeeze_(ks, self):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward0()
+        node = nodes.SqueezeBackward3()
         node._next_edges = (gradient_edge(self),)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
@@ -2973,8 +3228,9 @@ def squeeze__dim(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward1()
+        node = nodes.SqueezeBackward4()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -2995,8 +3251,9 @@ def squeeze__dims(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.SqueezeBackward2()
+        node = nodes.SqueezeBackward5()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3017,7 +3274,7 @@ def t_(ks, self):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.TBackward0()
+        node = nodes.TBackward1()
         node._next_edges = (gradient_edge(self),)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3038,7 +3295,7 @@ def transpose_(ks, self, dim0, dim1):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.TransposeBackward0()
+        node = nodes.TransposeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim0 = dim0
         node._saved_dim1 = dim1
@@ -3061,7 +3318,7 @@ def unsqueeze_(ks, self, dim):
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         check_inplace(self)
-        node = nodes.UnsqueezeBackward0()
+        node = nodes.UnsqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
     prev = ts.excluded
@@ -3261,7 +3518,7 @@ _neg_out = handle("neg.out")
 
 def neg_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="neg"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3320,7 +3577,7 @@ _threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 def threshold_backward_grad_input(ks, grad_output, self, threshold, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="threshold_backward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3360,7 +3617,7 @@ _gelu_out = handle("gelu.out")
 
 def gelu_out(ks, self, approximate, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gelu"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3464,7 +3721,7 @@ _rsqrt_out = handle("rsqrt.out")
 
 def rsqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="rsqrt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3523,7 +3780,7 @@ _reciprocal_out = handle("reciprocal.out")
 
 def reciprocal_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="reciprocal"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3605,7 +3862,7 @@ _sigmoid_out = handle("sigmoid.out")
 
 def sigmoid_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sigmoid"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3664,7 +3921,7 @@ _sin_out = handle("sin.out")
 
 def sin_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sin"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3741,7 +3998,7 @@ __softmax_out = handle("_softmax.out")
 
 def _softmax_out(ks, self, dim, half_to_float, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3781,7 +4038,7 @@ __softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 def _softmax_backward_data_out(ks, grad_output, output, dim, input_dtype, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="_softmax_backward_data"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3870,6 +4127,7 @@ def squeeze_dim(ks, self, dim):
     if requires:
         node = nodes.SqueezeBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3891,6 +4149,7 @@ def squeeze_dims(ks, self, dim):
     if requires:
         node = nodes.SqueezeBackward2()
         node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -3974,7 +4233,7 @@ _sum_IntList_out = handle("sum.IntList_out")
 
 def sum_IntList_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4033,7 +4292,7 @@ _sqrt_out = handle("sqrt.out")
 
 def sqrt_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sqrt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4074,7 +4333,7 @@ _std_correction_out = handle("std.correction_out")
 
 def std_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="std"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4136,7 +4395,7 @@ _prod_int_out = handle("prod.int_out")
 
 def prod_int_out(ks, self, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="prod"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4215,7 +4474,7 @@ _tanh_out = handle("tanh.out")
 
 def tanh_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tanh"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4362,7 +4621,7 @@ _var_correction_out = handle("var.correction_out")
 
 def var_correction_out(ks, self, dim, correction, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="var"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4399,7 +4658,7 @@ _where_self_out = handle("where.self_out")
 
 def where_self_out(ks, condition, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (condition._requires_grad or self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="where"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4630,7 +4889,7 @@ _norm_out = handle("norm.out")
 
 def norm_out(ks, self, p, dim, keepdim, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4666,7 +4925,7 @@ _sub_out = handle("sub.out")
 
 def sub_out(ks, self, other, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sub"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -4811,7 +5070,7 @@ _addmm_out = handle("addmm.out")
 
 def addmm_out(ks, self, mat1, mat2, beta, alpha, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad):
+    if ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="addmm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5124,7 +5383,7 @@ _scatter_src_out = handle("scatter.src_out")
 
 def scatter_src_out(ks, self, dim, index, src, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad):
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5185,7 +5444,7 @@ _scatter_value_out = handle("scatter.value_out")
 
 def scatter_value_out(ks, self, dim, index, value, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="scatter"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5287,7 +5546,7 @@ _triu_out = handle("triu.out")
 
 def triu_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="triu"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5324,7 +5583,7 @@ _tril_out = handle("tril.out")
 
 def tril_out(ks, self, diagonal, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="tril"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5361,8 +5620,6 @@ _ne_Scalar_out = handle("ne.Scalar_out")
 
 def ne_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5391,8 +5648,6 @@ _ne_Tensor_out = handle("ne.Tensor_out")
 
 def ne_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ne"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5463,8 +5718,6 @@ _eq_Scalar_out = handle("eq.Scalar_out")
 
 def eq_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5493,8 +5746,6 @@ _eq_Tensor_out = handle("eq.Tensor_out")
 
 def eq_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="eq"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5523,8 +5774,6 @@ _ge_Scalar_out = handle("ge.Scalar_out")
 
 def ge_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5553,8 +5802,6 @@ _ge_Tensor_out = handle("ge.Tensor_out")
 
 def ge_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="ge"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5625,8 +5872,6 @@ _le_Scalar_out = handle("le.Scalar_out")
 
 def le_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5655,8 +5900,6 @@ _le_Tensor_out = handle("le.Tensor_out")
 
 def le_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="le"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5727,8 +5970,6 @@ _gt_Scalar_out = handle("gt.Scalar_out")
 
 def gt_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5757,8 +5998,6 @@ _gt_Tensor_out = handle("gt.Tensor_out")
 
 def gt_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="gt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5829,8 +6068,6 @@ _lt_Scalar_out = handle("lt.Scalar_out")
 
 def lt_Scalar_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5859,8 +6096,6 @@ _lt_Tensor_out = handle("lt.Tensor_out")
 
 def lt_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="lt"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5931,7 +6166,7 @@ _index_select_out = handle("index_select.out")
 
 def index_select_out(ks, self, dim, index, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="index_select"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -5970,7 +6205,7 @@ _gather_out = handle("gather.out")
 
 def gather_out(ks, self, dim, index, sparse_grad, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or index._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="gather"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6050,7 +6285,7 @@ _sign_out = handle("sign.out")
 
 def sign_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sign"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6107,7 +6342,7 @@ _remainder_Tensor_out = handle("remainder.Tensor_out")
 
 def remainder_Tensor_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="remainder"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6175,7 +6410,7 @@ def remainder_Scalar_Tensor(ks, self, other):
     requires = ts.grad_mode and (other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::remainder")
-        node._next_edges = (gradient_edge(other),)
+        node._next_edges = requiring_edges(other,)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6183,7 +6418,7 @@ def remainder_Scalar_Tensor(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        set_history(result, node)
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -6258,7 +6493,7 @@ _maximum_out = handle("maximum.out")
 
 def maximum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="maximum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6296,7 +6531,7 @@ _minimum_out = handle("minimum.out")
 
 def minimum_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="minimum"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6312,7 +6547,7 @@ _sort_values = handle("sort.values")
 
 def sort_values(ks, self, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6351,7 +6586,7 @@ _sort_values_stable = handle("sort.values_stable")
 
 def sort_values_stable(ks, self, stable, dim, descending, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="sort"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6390,7 +6625,7 @@ _topk_values = handle("topk.values")
 
 def topk_values(ks, self, k, dim, largest, sorted, values, indices):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="topk"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6443,8 +6678,6 @@ _all_all_out = handle("all.all_out")
 
 def all_all_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="all"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6473,8 +6706,6 @@ _any_all_out = handle("any.all_out")
 
 def any_all_out(ks, self, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="any"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6489,7 +6720,7 @@ _pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 def pow_Tensor_Tensor_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or exponent._requires_grad):
+    if ts.grad_mode and (self._requires_grad or exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6529,7 +6760,7 @@ _pow_Scalar_out = handle("pow.Scalar_out")
 
 def pow_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (exponent._requires_grad):
+    if ts.grad_mode and (exponent._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6568,7 +6799,7 @@ _pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 def pow_Tensor_Scalar_out(ks, self, exponent, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="pow"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6674,7 +6905,7 @@ _mse_loss_out = handle("mse_loss.out")
 
 def mse_loss_out(ks, self, target, reduction, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or target._requires_grad):
+    if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="mse_loss"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6713,7 +6944,7 @@ _nll_loss_forward_output = handle("nll_loss_forward.output")
 
 def nll_loss_forward_output(ks, self, target, weight, reduction, ignore_index, output, total_weight):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad)):
+    if ts.grad_mode and (self._requires_grad or (weight is not None and weight._requires_grad) or output._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_forward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6729,6 +6960,8 @@ _nll_loss_forward = handle("nll_loss_forward")
 
 def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_forward", arg="weight"))
     requires = ts.grad_mode and (self._requires_grad)
     if requires:
         node = nodes.NllLossBackward0()
@@ -6755,7 +6988,7 @@ _nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 def nll_loss_backward_grad_input(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad):
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or (weight is not None and weight._requires_grad) or total_weight._requires_grad or grad_input._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="nll_loss_backward"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -6771,6 +7004,10 @@ _nll_loss_backward = handle("nll_loss_backward")
 
 def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight):
     ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_backward", arg="weight"))
+    if ts.grad_mode and (total_weight._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="nll_loss_backward", arg="total_weight"))
     requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
     if requires:
         node = nodes.NllLossBackwardBackward0()
@@ -6802,7 +7039,7 @@ def floor_divide(ks, self, other):
     requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
     if requires:
         node = NotImplementedNode("aten::floor_divide")
-        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -6810,7 +7047,7 @@ def floor_divide(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        set_history(result, node)
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -6823,7 +7060,7 @@ def floor_divide__Tensor(ks, self, other):
     if requires:
         check_inplace(self)
         node = NotImplementedNode("aten::floor_divide_")
-        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._next_edges = requiring_edges(self, other)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6831,7 +7068,7 @@ def floor_divide__Tensor(ks, self, other):
     finally:
         ts.excluded = prev
     if requires:
-        rebase_history(self, node)
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6840,14 +7077,19 @@ _floor_divide_out = handle("floor_divide.out")
 
 def floor_divide_out(ks, self, other, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad or other._requires_grad):
-        raise RuntimeError(OUT_ERROR.format(name="floor_divide"))
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::floor_divide")
+        node = NotImplementedNode("aten::floor_divide")
+        node._next_edges = requiring_edges(self, other, out)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _floor_divide_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
     finally:
         ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6856,7 +7098,7 @@ _norm_dtype_out = handle("norm.dtype_out")
 
 def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    if ts.grad_mode and (self._requires_grad):
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
         raise RuntimeError(OUT_ERROR.format(name="norm"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
@@ -7032,6 +7274,7 @@ impl("ones", "Autograd", ones, keyset_arg="raw")
 impl("ones_like", "Autograd", ones_like, keyset_arg="raw")
 impl("permute", "Autograd", permute, keyset_arg="raw")
 impl("unfold", "Autograd", unfold, keyset_arg="raw")
+impl("unfold_backward", "Autograd", unfold_backward, keyset_arg="raw")
 impl("as_strided_", "Autograd", as_strided_, keyset_arg="raw")
 impl("squeeze_", "Autograd", squeeze_, keyset_arg="raw")
 impl("squeeze_.dim", "Autograd", squeeze__dim, keyset_arg="raw")

@@ -58,6 +58,8 @@ from ember.autograd.formulas import (
     tanh_backward,
     threshold_backward,
     unbind_backward,
+    unfold_backward,
+    unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
     where_other_grad,
@@ -905,8 +907,82 @@ class PermuteBackward0(GeneratedNode):
         return [grad_0]
 
 
-class SqueezeBackward0(GeneratedNode):
-    """Backward of aten::squeeze."""
+class UnfoldBackward0(GeneratedNode):
+    """Backward of aten::unfold."""
+
+    _saved_variables = ()
+    _saved_dimension = None
+    _saved_self_sizes = None
+    _saved_size = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dimension = node._saved_dimension
+        self_sizes = node._saved_self_sizes
+        size = node._saved_size
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = unfold_backward(grad, self_sizes, dimension, size, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnfoldBackwardBackward0(GeneratedNode):
+    """Backward of aten::unfold_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_size = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        size = node._saved_size
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.unfold(dim, size, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsStridedBackward1(GeneratedNode):
+    """Backward of aten::as_strided_."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+    _saved_self_storage_offset = None
+    _saved_self_strides = None
+    _saved_size = None
+    _saved_storage_offset = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        self_storage_offset = node._saved_self_storage_offset
+        self_strides = node._saved_self_strides
+        size = node._saved_size
+        storage_offset = node._saved_storage_offset
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = as_strided_backward(grad, self_sizes, self_strides, self_storage_offset, size, stride, storage_offset)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward3(GeneratedNode):
+    """Backward of aten::squeeze_."""
 
     _saved_variables = ()
     _saved_self_sizes = None
@@ -917,50 +993,54 @@ class SqueezeBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.reshape(list(self_sizes))
+            grad_0 = unsqueeze_to(grad, None, self_sizes)
         else:
             grad_0 = None
         return [grad_0]
 
 
-class SqueezeBackward1(GeneratedNode):
-    """Backward of aten::squeeze.dim."""
+class SqueezeBackward4(GeneratedNode):
+    """Backward of aten::squeeze_.dim."""
 
     _saved_variables = ()
+    _saved_dim = None
     _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        dim = node._saved_dim
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.reshape(list(self_sizes))
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
         else:
             grad_0 = None
         return [grad_0]
 
 
-class SqueezeBackward2(GeneratedNode):
-    """Backward of aten::squeeze.dims."""
+class SqueezeBackward5(GeneratedNode):
+    """Backward of aten::squeeze_.dims."""
 
     _saved_variables = ()
+    _saved_dim = None
     _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        dim = node._saved_dim
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.reshape(list(self_sizes))
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
         else:
             grad_0 = None
         return [grad_0]
 
 
-class TBackward0(GeneratedNode):
-    """Backward of aten::t."""
+class TBackward1(GeneratedNode):
+    """Backward of aten::t_."""
 
     _saved_variables = ()
 
@@ -975,8 +1055,8 @@ class TBackward0(GeneratedNode):
         return [grad_0]
 
 
-class TransposeBackward0(GeneratedNode):
-    """Backward of aten::transpose.int."""
+class TransposeBackward1(GeneratedNode):
+    """Backward of aten::transpose_."""
 
     _saved_variables = ()
     _saved_dim0 = None
@@ -995,8 +1075,8 @@ class TransposeBackward0(GeneratedNode):
         return [grad_0]
 
 
-class UnsqueezeBackward0(GeneratedNode):
-    """Backward of aten::unsqueeze."""
+class UnsqueezeBackward1(GeneratedNode):
+    """Backward of aten::unsqueeze_."""
 
     _saved_variables = ()
     _saved_dim = None
@@ -1299,6 +1379,64 @@ class SplitWithSizesBackward0(GeneratedNode):
         return [grad_0]
 
 
+class SqueezeBackward0(GeneratedNode):
+    """Backward of aten::squeeze."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, None, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward1(GeneratedNode):
+    """Backward of aten::squeeze.dim."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SqueezeBackward2(GeneratedNode):
+    """Backward of aten::squeeze.dims."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = unsqueeze_to(grad, dim, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class StackBackward0(GeneratedNode):
     """Backward of aten::stack."""
 
@@ -1447,6 +1585,22 @@ class ProdBackward1(GeneratedNode):
         return [grad_0]
 
 
+class TBackward0(GeneratedNode):
+    """Backward of aten::t."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.t()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class TanhBackward0(GeneratedNode):
     """Backward of aten::tanh."""
 
@@ -1460,6 +1614,26 @@ class TanhBackward0(GeneratedNode):
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = tanh_backward(grad, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TransposeBackward0(GeneratedNode):
+    """Backward of aten::transpose.int."""
+
+    _saved_variables = ()
+    _saved_dim0 = None
+    _saved_dim1 = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim0 = node._saved_dim0
+        dim1 = node._saved_dim1
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.transpose(dim0, dim1)
         else:
             grad_0 = None
         return [grad_0]
@@ -1516,6 +1690,24 @@ class UnsafeViewBackward0(GeneratedNode):
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
             grad_0 = grad.reshape(list(self_sizes))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnsqueezeBackward0(GeneratedNode):
+    """Backward of aten::unsqueeze."""
+
+    _saved_variables = ()
+    _saved_dim = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.squeeze(dim)
         else:
             grad_0 = None
         return [grad_0]

@@ -1,0 +1,351 @@
+"""A sample call of every functional operator of native_functions.yaml, written once for
+ember and torch, for the tests that sweep every operator (tests/test_autograd_coverage.py).
+
+`SAMPLES[name]` is a list of functions `sample(T) -> (args, kwargs)`: `T` (a `Maker`)
+builds the same tensors in whichever library it wraps, from one seeded generator, so
+both libraries see identical inputs when a sample runs under each. In-place and out=
+overloads reuse the sample of their functional overload (same arguments); the few
+without one have their own entry. `NO_VALUES` names the operators whose results are
+random or uninitialised: only their metadata is compared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Maker:
+    """Tensors of one library: `f` leaves that require grad (float64), `c` constants,
+    `p` positive leaves, `l` int64, `b` bool. Every leaf made is kept in `leaves`."""
+
+    def __init__(self, lib, seed: int = 0) -> None:
+        self.lib = lib
+        self.rng = np.random.default_rng(seed)
+        self.leaves: list = []
+
+    def _array(self, shape, low=-2.0, high=2.0):
+        # values on a 1/8 grid, away from 0: no ties at kinks, exact in every dtype
+        values = self.rng.integers(int(low * 8), int(high * 8), size=shape) / 8.0
+        return np.where(values == 0, 0.375, values)
+
+    def f(self, *shape):
+        leaf = self.lib.tensor(self._array(shape), dtype=self.lib.float64).requires_grad_()
+        self.leaves.append(leaf)
+        return leaf
+
+    def p(self, *shape):
+        leaf = self.lib.tensor(self._array(shape, 0.25, 2.0), dtype=self.lib.float64)
+        leaf.requires_grad_()
+        self.leaves.append(leaf)
+        return leaf
+
+    def c(self, *shape):
+        return self.lib.tensor(self._array(shape), dtype=self.lib.float64)
+
+    def l(self, values):  # noqa: E743 (the dtype's letter, as the others)
+        return self.lib.tensor(values, dtype=self.lib.int64)
+
+    def b(self, *shape):
+        return self.lib.tensor(self.rng.integers(0, 2, size=shape).astype(bool))
+
+
+def _unary(T):
+    return (T.f(2, 3),), {}
+
+
+def _positive(T):
+    return (T.p(2, 3),), {}
+
+
+def _binary(T):
+    return (T.f(2, 3), T.f(2, 3)), {}
+
+
+def _scalar(value):
+    return lambda T: ((T.f(2, 3), value), {})
+
+
+def _index(T):
+    return T.l([[0, 1], [2, 3], [1, 0]])
+
+
+S = {
+    "dropout": [lambda T: ((T.f(2, 3), 0.5, False), {})],
+    "abs": [_unary],
+    "add.Tensor": [lambda T: ((T.f(2, 3), T.f(3)), {"alpha": 2})],
+    "add.Scalar": [_scalar(2.5)],
+    "all.dim": [lambda T: ((T.f(2, 3), 1), {})],
+    "all.dims": [lambda T: ((T.f(2, 3), [1]), {})],
+    "any.dim": [lambda T: ((T.f(2, 3), 1), {})],
+    "any.dims": [lambda T: ((T.f(2, 3), [1]), {})],
+    "arange": [lambda T: ((5.0,), {})],
+    "arange.start": [lambda T: ((1.0, 5.0), {})],
+    "arange.start_step": [lambda T: ((1.0, 5.0, 0.5), {})],
+    "argmax": [_unary],
+    "argmin": [_unary],
+    "as_strided": [
+        lambda T: ((T.f(2, 3), [2, 2], [1, 2], 1), {}),
+        lambda T: ((T.f(4), [3, 2], [1, 1]), {}),  # overlapping windows
+        lambda T: ((T.f(2, 3).t(), [3, 2], [1, 1]), {}),  # of a non-contiguous view
+        lambda T: ((T.f(4).expand(3, 4), [2, 2], [1, 1]), {}),  # of an expanded one
+        lambda T: ((T.f(5)[1:], [2, 2], [2, 1], 0), {}),  # an offset view, offset 0
+    ],
+    "logical_not": [_unary],
+    "logical_and": [_binary],
+    "logical_or": [_binary],
+    "bmm": [lambda T: ((T.f(2, 3, 4), T.f(2, 4, 2)), {})],
+    "cat": [lambda T: (([T.f(2, 3), T.f(1, 3)], 0), {})],
+    "chunk": [lambda T: ((T.f(4, 3), 2), {})],
+    "clamp": [lambda T: ((T.f(2, 3), -0.5, 0.5), {})],
+    "clamp.Tensor": [lambda T: ((T.f(2, 3),), {"min": T.f(3), "max": None})],
+    "contiguous": [lambda T: ((T.f(3, 2).t(),), {})],
+    "cos": [_unary],
+    "cumsum": [lambda T: ((T.f(2, 3), 1), {})],
+    "diagonal": [lambda T: ((T.f(3, 4),), {"offset": 1})],
+    "div.Tensor": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
+    "div.Tensor_mode": [lambda T: ((T.f(2, 3), T.p(2, 3)), {"rounding_mode": "floor"})],
+    "div.Scalar": [_scalar(4.0)],
+    "div.Scalar_mode": [lambda T: ((T.f(2, 3), 2.0), {"rounding_mode": "trunc"})],
+    "dot": [lambda T: ((T.f(3), T.f(3)), {})],
+    "empty.memory_format": [lambda T: (([2, 3],), {})],
+    "empty_like": [_unary],
+    "empty_strided": [lambda T: (([2, 3], [1, 2]), {})],
+    "exp": [_unary],
+    "expand": [lambda T: ((T.f(3, 1), [2, 3, 4]), {})],
+    "expand_as": [lambda T: ((T.f(3, 1), T.c(3, 4)), {})],
+    "eye": [lambda T: ((3,), {})],
+    "eye.m": [lambda T: ((2, 3), {})],
+    "flatten.using_ints": [lambda T: ((T.f(2, 3, 2), 1, 2), {})],
+    "unflatten.int": [lambda T: ((T.f(2, 6), 1, [2, 3]), {})],
+    "full": [lambda T: (([2, 3], 1.5), {})],
+    "full_like": [_scalar(1.5)],
+    "index.Tensor": [
+        lambda T: ((T.f(4, 3), [T.l([0, 2, 0])]), {}),
+        lambda T: ((T.f(2, 4), [None, T.l([0, 2, 0])]), {}),
+        lambda T: ((T.f(3, 2, 3), [T.l([0, 2]), None, T.l([1, 1])]), {}),
+        lambda T: ((T.f(2, 3), [T.b(2, 3)]), {}),
+    ],
+    "index_put": [
+        lambda T: ((T.f(4, 3), [T.l([0, 2])], T.f(2, 3)), {}),
+        lambda T: ((T.f(4, 3), [T.l([0, 2, 0])], T.f(3)), {"accumulate": True}),
+        lambda T: ((T.f(2, 3), [None, T.l([0, 2])], T.f(2, 2)), {}),
+    ],
+    "isnan": [_unary],
+    "linear": [lambda T: ((T.f(2, 3), T.f(4, 3), T.f(4)), {})],
+    "linspace": [lambda T: ((0.0, 1.0, 5), {})],
+    "log": [_positive],
+    "log1p": [_positive],
+    "log_softmax.int": [lambda T: ((T.f(2, 3), 1), {})],
+    "_log_softmax": [lambda T: ((T.f(2, 3), 1, False), {})],
+    "_log_softmax_backward_data": [
+        lambda T: ((T.f(2, 3), T.f(2, 3).log_softmax(1), 1, T.lib.float64), {})
+    ],
+    "logsumexp": [lambda T: ((T.f(2, 3), [1]), {})],
+    "matmul": [lambda T: ((T.f(2, 3), T.f(3, 4)), {})],
+    "max.dim": [lambda T: ((T.f(2, 3), 1), {})],
+    "amax": [lambda T: ((T.f(2, 3), [1]), {})],
+    "mean": [_unary],
+    "mean.dim": [lambda T: ((T.f(2, 3), [1]), {})],
+    "min.dim": [lambda T: ((T.f(2, 3), 1), {"keepdim": True})],
+    "amin": [lambda T: ((T.f(2, 3), [0]), {})],
+    "mm": [lambda T: ((T.f(2, 3), T.f(3, 4)), {})],
+    "mul.Tensor": [_binary],
+    "mul.Scalar": [_scalar(3.0)],
+    "narrow": [lambda T: ((T.f(4, 3), 0, 1, 2), {})],
+    "narrow.Tensor": [lambda T: ((T.f(4, 3), 0, T.l(1), 2), {})],
+    "ones": [lambda T: (([2, 3],), {})],
+    "ones_like": [_unary],
+    "permute": [lambda T: ((T.f(2, 3, 4), [2, 0, 1]), {})],
+    "movedim.intlist": [lambda T: ((T.f(2, 3, 4), [0], [2]), {})],
+    "movedim.int": [lambda T: ((T.f(2, 3, 4), 0, 2), {})],
+    "numpy_T": [_unary],
+    "mT": [lambda T: ((T.f(2, 3, 4),), {})],
+    "swapaxes": [lambda T: ((T.f(2, 3), 0, 1), {})],
+    "swapdims": [lambda T: ((T.f(2, 3), 0, 1), {})],
+    "unfold": [
+        lambda T: ((T.f(2, 5), 1, 2, 1), {}),
+        lambda T: ((T.f(7), 0, 3, 2), {}),
+        lambda T: ((T.f(2, 6), 1, 2, 3), {}),  # windows with gaps between them
+    ],
+    "unfold_backward": [lambda T: ((T.f(2, 4, 2), [2, 5], 1, 2, 1), {})],
+    "rand": [lambda T: (([2, 3],), {})],
+    "rand.generator": [lambda T: (([2, 3],), {"generator": None})],
+    "rand_like": [_unary],
+    "randint": [lambda T: ((5, [2, 3]), {})],
+    "randint.low": [lambda T: ((1, 5, [2, 3]), {})],
+    "randint.generator": [lambda T: ((5, [2, 3]), {"generator": None})],
+    "randint.low_generator": [lambda T: ((1, 5, [2, 3]), {"generator": None})],
+    "randn": [lambda T: (([2, 3],), {})],
+    "randn.generator": [lambda T: (([2, 3],), {"generator": None})],
+    "randn_like": [_unary],
+    "neg": [_unary],
+    "reshape": [lambda T: ((T.f(2, 3), [3, 2]), {})],
+    "relu": [_unary],
+    "threshold_backward": [lambda T: ((T.f(2, 3), T.f(2, 3), 0.0), {})],
+    "gelu": [_unary, lambda T: ((T.f(2, 3),), {"approximate": "tanh"})],
+    "rsqrt": [_positive],
+    "select.int": [lambda T: ((T.f(3, 4), 0, 1), {})],
+    "sigmoid": [_unary],
+    "sin": [_unary],
+    "detach": [_unary],
+    "slice.Tensor": [lambda T: ((T.f(4, 3), 0, 1, 4, 2), {})],
+    "softmax.int": [lambda T: ((T.f(2, 3), 1), {})],
+    "_softmax": [lambda T: ((T.f(2, 3), 1, False), {})],
+    "_softmax_backward_data": [lambda T: ((T.f(2, 3), T.f(2, 3).softmax(1), 1, T.lib.float64), {})],
+    "split.Tensor": [lambda T: ((T.f(5, 3), 2), {})],
+    "split.sizes": [lambda T: ((T.f(5, 3), [2, 3]), {})],
+    "split_with_sizes": [lambda T: ((T.f(5, 3), [2, 3]), {})],
+    "squeeze": [lambda T: ((T.f(2, 1, 3),), {})],
+    "squeeze.dim": [lambda T: ((T.f(2, 1, 3), 1), {})],
+    "squeeze.dims": [lambda T: ((T.f(2, 1, 3), [1]), {})],
+    "stack": [lambda T: (([T.f(2, 3), T.f(2, 3)], 1), {})],
+    "sum": [_unary],
+    "sum.dim_IntList": [lambda T: ((T.f(2, 3), [1]), {})],
+    "sqrt": [_positive],
+    "std": [_unary],
+    "std.dim": [lambda T: ((T.f(2, 3), [1]), {})],
+    "std.correction": [lambda T: ((T.f(2, 3), [1]), {"correction": 0})],
+    "prod": [_unary],
+    "prod.dim_int": [lambda T: ((T.f(2, 3), 1), {})],
+    "t": [_unary],
+    "tanh": [_unary],
+    "transpose.int": [lambda T: ((T.f(2, 3), 0, 1), {})],
+    "one_hot": [lambda T: ((T.l([0, 2, 1]), 3), {})],
+    "flip": [lambda T: ((T.f(2, 3), [0]), {})],
+    "roll": [lambda T: ((T.f(2, 3), [1], [1]), {})],
+    "_unsafe_view": [lambda T: ((T.f(2, 3), [3, 2]), {})],
+    "unsqueeze": [lambda T: ((T.f(2, 3), 1), {})],
+    "var": [_unary],
+    "var.dim": [lambda T: ((T.f(2, 3), [1]), {})],
+    "var.correction": [lambda T: ((T.f(2, 3), [1]), {"correction": 0})],
+    "view_as": [lambda T: ((T.f(2, 3), T.c(3, 2)), {})],
+    "where.self": [lambda T: ((T.b(2, 3), T.f(2, 3), T.f(2, 3)), {})],
+    "where.ScalarSelf": [lambda T: ((T.b(2, 3), 1.5, T.f(2, 3)), {})],
+    "where.ScalarOther": [lambda T: ((T.b(2, 3), T.f(2, 3), 1.5), {})],
+    "where.Scalar": [lambda T: ((T.b(2, 3), 1.5, 2.5), {})],
+    "where": [lambda T: ((T.b(2, 3),), {})],
+    "zeros": [lambda T: (([2, 3],), {})],
+    "zeros_like": [_unary],
+    "new_empty": [lambda T: ((T.f(2, 3), [2, 2]), {})],
+    "new_empty_strided": [lambda T: ((T.f(2, 3), [2, 2], [1, 2]), {})],
+    "new_full": [lambda T: ((T.f(2, 3), [2, 2], 1.5), {})],
+    "new_zeros": [lambda T: ((T.f(2, 3), [2, 2]), {})],
+    "new_ones": [lambda T: ((T.f(2, 3), [2, 2]), {})],
+    "norm.ScalarOpt_dtype": [lambda T: ((T.f(2, 3), 2), {"dtype": T.lib.float64})],
+    "norm.Scalar": [lambda T: ((T.f(2, 3), 3), {})],
+    "norm.ScalarOpt_dim_dtype": [lambda T: ((T.f(2, 3), 2, [1], False), {"dtype": T.lib.float64})],
+    "norm.ScalarOpt_dim": [lambda T: ((T.f(2, 3), 1, [1]), {})],
+    "clone": [_unary],
+    "sub.Tensor": [lambda T: ((T.f(2, 3), T.f(2, 3)), {"alpha": 2})],
+    "sub.Scalar": [_scalar(2.0)],
+    "addmm": [lambda T: ((T.f(2, 4), T.f(2, 3), T.f(3, 4)), {"beta": 0.5, "alpha": 2})],
+    "unbind.int": [lambda T: ((T.f(2, 3), 1), {})],
+    "_to_copy": [lambda T: ((T.f(2, 3),), {"dtype": T.lib.float32})],
+    "to.dtype_layout": [lambda T: ((T.f(2, 3),), {"dtype": T.lib.float32})],
+    "to.device": [lambda T: ((T.f(2, 3), T.lib.device("cpu"), T.lib.float32), {})],
+    "to.other": [lambda T: ((T.f(2, 3), T.c(1).float()), {})],
+    "to.dtype": [lambda T: ((T.f(2, 3), T.lib.float32), {})],
+    "_local_scalar_dense": [lambda T: ((T.f(1),), {})],
+    "item": [lambda T: ((T.f(1),), {})],
+    "masked_fill.Scalar": [lambda T: ((T.f(2, 3), T.b(2, 3), 1.5), {})],
+    "masked_fill.Tensor": [lambda T: ((T.f(2, 3), T.b(2, 3), T.f()), {})],
+    "view": [lambda T: ((T.f(2, 3), [3, 2]), {})],
+    "view.dtype": [lambda T: ((T.f(2, 3), T.lib.float64), {})],
+    "scatter.src": [lambda T: ((T.f(3, 4), 1, _index(T), T.f(3, 2)), {})],
+    "scatter.value": [lambda T: ((T.f(3, 4), 1, _index(T), 1.5), {})],
+    "triu": [lambda T: ((T.f(3, 3),), {})],
+    "tril": [lambda T: ((T.f(3, 3), 1), {})],
+    "index_select": [lambda T: ((T.f(4, 3), 0, T.l([0, 2, 0])), {})],
+    "gather": [lambda T: ((T.f(3, 4), 1, _index(T)), {})],
+    "cross_entropy_loss": [lambda T: ((T.f(3, 4), T.l([0, 2, 1])), {})],
+    "sign": [_unary],
+    "remainder.Scalar": [_scalar(1.5)],
+    "remainder.Tensor": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
+    "remainder.Scalar_Tensor": [lambda T: ((2.0, T.p(2, 3)), {})],
+    "min": [_unary],
+    "max": [_unary],
+    "maximum": [_binary],
+    "max.other": [_binary],
+    "minimum": [_binary],
+    "min.other": [_binary],
+    "sort": [_unary],
+    "sort.stable": [lambda T: ((T.f(2, 3),), {"stable": True})],
+    "topk": [lambda T: ((T.f(2, 3), 2), {})],
+    "all": [_unary],
+    "any": [_unary],
+    "pow.Tensor_Tensor": [lambda T: ((T.p(2, 3), T.f(2, 3)), {})],
+    "pow.Scalar": [lambda T: ((2.0, T.f(2, 3)), {})],
+    "pow.Tensor_Scalar": [_scalar(3)],
+    "alias": [_unary],
+    "mse_loss": [_binary],
+    "nll_loss": [lambda T: ((T.f(3, 4), T.l([0, 2, 1])), {})],
+    "nll_loss_forward": [
+        lambda T: ((T.f(3, 4), T.l([0, 2, 1]), None, 1, -100), {}),
+        lambda T: ((T.f(3, 4), T.l([0, 2, 1]), T.f(4), 1, -100), {}),  # weight may not
+    ],
+    "nll_loss_backward": [
+        lambda T: ((T.f(), T.f(3, 4), T.l([0, 2, 1]), None, 1, -100, T.c().abs() + 2), {})
+    ],
+    "outer": [lambda T: ((T.f(3), T.f(4)), {})],
+    "floor_divide": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
+    # overloads without a functional one: on a non-leaf, and on a leaf (refused)
+    "copy_": [lambda T: ((T.f(2, 3) * 1, T.f(3)), {}), lambda T: ((T.f(2, 3), T.f(3)), {})],
+    "fill_.Scalar": [lambda T: ((T.f(2, 3) * 1, 1.5), {}), lambda T: ((T.f(2, 3), 1.5), {})],
+    "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
+    "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
+    "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
+    "arange.start_out": [
+        lambda T: ((1.0, 4.0), {"out": T.c(3)}),
+        lambda T: ((1.0, 4.0), {"out": T.f(3)}),  # refused: out requires grad
+        lambda T: ((1.0, 4.0), {"out": T.f(3) * 1}),  # NotImplemented
+    ],
+    "linspace.out": [
+        lambda T: ((0.0, 1.0, 3), {"out": T.c(3)}),
+        lambda T: ((0.0, 1.0, 3), {"out": T.f(3)}),
+    ],
+}
+
+for _name in ("eq", "ne", "ge", "le", "gt", "lt"):
+    S[f"{_name}.Scalar"] = [_scalar(0.5)]
+    S[f"{_name}.Tensor"] = [_binary]
+
+
+# Integral operators (no gradients): int64 operands, and a float one (refused in both).
+def _ints(T):
+    return T.l([[1, 6, 3], [4, 5, 12]])
+
+
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), _ints(T)), {}), _binary]
+    S[f"{_name}.Scalar"] = [lambda T: ((_ints(T), 3), {})]
+    S[f"{_name}.Scalar_Tensor"] = [lambda T: ((3, _ints(T)), {})]
+for _name in ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{_name}.Scalar"] = [lambda T: ((_ints(T), 2), {})]
+    inplace = f"__i{_name[2:]}"
+    S[f"{inplace}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{inplace}.Scalar"] = [lambda T: ((_ints(T), 2), {})]
+for _name in ("bitwise_left_shift", "bitwise_right_shift"):
+    S[f"{_name}.Tensor"] = [lambda T: ((_ints(T), T.l([[1, 2, 0], [3, 1, 2]])), {})]
+    S[f"{_name}.Tensor_Scalar"] = [lambda T: ((_ints(T), 2), {})]
+    S[f"{_name}.Scalar_Tensor"] = [lambda T: ((3, T.l([[1, 2, 0], [3, 1, 2]])), {})]
+S["bitwise_not"] = [lambda T: ((_ints(T),), {}), _unary]
+S["logical_xor"] = [_binary]
+S["reciprocal"] = [_unary]
+S["rsub.Tensor"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {"alpha": 2})]
+S["rsub.Scalar"] = [_scalar(2.0)]
+# The aliases of mul, sub and div (composite: they call their target) share its samples.
+for _alias, _target in (("multiply", "mul"), ("subtract", "sub"), ("divide", "div"),
+                        ("true_divide", "div")):  # fmt: skip
+    for _overload in ("Tensor", "Scalar", "Tensor_mode", "Scalar_mode"):
+        if f"{_target}.{_overload}" in S and not (_alias == "true_divide" and "mode" in _overload):
+            S[f"{_alias}.{_overload}"] = S[f"{_target}.{_overload}"]
+
+SAMPLES = S
+
+# Random or uninitialised results: only metadata is compared.
+NO_VALUES = frozenset({
+    "empty.memory_format", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
+    "rand", "rand.generator", "rand_like", "randint", "randint.low", "randint.generator",
+    "randint.low_generator", "randn", "randn.generator", "randn_like",
+})  # fmt: skip

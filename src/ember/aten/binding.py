@@ -40,7 +40,14 @@ def scalar_to_tensor(value) -> Tensor:
     dtype, np_type = (
         _NUMBER_DTYPES[type(value)] if type(value) in _NUMBER_DTYPES else (_number_dtype(value))
     )
-    result = Tensor._wrap(np.array(value, dtype=np_type), dtype)
+    try:
+        array = np.array(value, dtype=np_type)
+    except OverflowError:  # the parser let it through: a uint64 Scalar in PyTorch
+        raise RuntimeError(
+            f"ember has no uint64 dtype: the Python int {value} (a uint64 Scalar in PyTorch, "
+            "from 2**63 on) cannot stand for a tensor"
+        ) from None
+    result = Tensor._wrap(array, dtype)
     result._is_wrapped_number = True
     return result
 

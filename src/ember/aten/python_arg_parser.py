@@ -24,9 +24,24 @@ from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
 
-__all__ = ["PythonArgParser", "FunctionSignature", "should_allow_numbers_as_tensors"]
+__all__ = [
+    "PythonArgParser",
+    "FunctionSignature",
+    "should_allow_numbers_as_tensors",
+    "no_arguments",
+]
 
 _MISSING = object()
+# PyTorch warns about a deprecated signature with TORCH_WARN_ONCE at one call site:
+# the first deprecated call of the process warns, no later one does.
+_deprecation_warned = False
+
+
+def no_arguments(qualified_name: str, args: tuple, kwargs: dict | None):
+    """The TypeError CPython gives a METH_NOARGS method (``TensorBase.abs``) called with some."""
+    if kwargs:
+        raise TypeError(f"{qualified_name}() takes no keyword arguments")
+    raise TypeError(f"{qualified_name}() takes no arguments ({len(args)} given)")
 
 
 def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):
@@ -199,7 +214,6 @@ class PythonArgParser:
         # Check deprecated signatures last (a stable partition, as in PyTorch).
         self._order = [s for s in self.signatures if not s.deprecated]
         self._order += [s for s in self.signatures if s.deprecated]
-        self._warned = set()
 
     def parse(parser, args: tuple, kwargs: dict | None = None, self=None) -> tuple[int, list]:  # noqa: N805
         """The index of the first matching signature and its values in parameter order."""
@@ -220,7 +234,7 @@ class PythonArgParser:
     def _finish(self, sig: FunctionSignature, values: list):
         for position in sig.deferred:
             if values[position].__class__ is UnpackError:
-                raise TypeError(values[position].message)
+                raise values[position].error()
         if sig.deprecated:
             self._warn_deprecated(sig)
 
@@ -245,9 +259,10 @@ class PythonArgParser:
         return [str(sig) for sig in self._order if not sig.hidden]
 
     def _warn_deprecated(self, sig: FunctionSignature):
-        if sig.index in self._warned:
+        global _deprecation_warned
+        if _deprecation_warned:
             return
-        self._warned.add(sig.index)
+        _deprecation_warned = True
         message = f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}"
         options = self.options()
         if options:

@@ -29,6 +29,19 @@ NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view", "_softmax",
                               "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
+# The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
+# ember has: each lists its Python arguments in order; a schema argument it leaves
+# out gets the constant named in the second item. They join every Python name of
+# the operator (function, method, in-place method; the function with its out=),
+# are tried last, warn once, and are left out of the error messages.
+DEPRECATED = {
+    "add": [("Tensor self, Scalar alpha, Tensor other", {})],
+    "sub": [("Tensor self, Scalar alpha, Tensor other", {})],
+    "addmm": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2", {}),
+        ("Scalar beta, Tensor self, Tensor mat1, Tensor mat2", {"alpha": "1"}),
+    ],
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,12 +66,15 @@ class PythonSignature:
     function: NativeFunction
     out: NativeFunction | None
     arguments: tuple[PythonArgument, ...]
+    deprecated: bool = False
+    constants: tuple[tuple[str, str], ...] = ()  # schema arguments a deprecated one fixes
 
     def declaration(self) -> str:
         positional = [a.declaration() for a in self.arguments if not a.kwarg_only]
         keyword = [a.declaration() for a in self.arguments if a.kwarg_only]
         parts = positional + (["*", *keyword] if keyword else [])
-        return f"{self.name}({', '.join(parts)})"
+        suffix = "|deprecated" if self.deprecated else ""
+        return f"{self.name}({', '.join(parts)}){suffix}"
 
     def input_types(self) -> tuple[str, ...]:
         return tuple(a.type for a in self.arguments if a.name not in ("out", "requires_grad"))
@@ -110,10 +126,43 @@ def python_signature(
         )
     if out_arg is not None:
         arguments.append(out_arg)
-    if is_factory:
-        arguments.append(PythonArgument("requires_grad", None, "bool", "False", True))
+    if is_factory:  # torchgen types it bool? (None is False), unlike torch.tensor's
+        arguments.append(PythonArgument("requires_grad", None, "bool?", "False", True))
     name = f.base_name
     return PythonSignature(name, method, f, out, tuple(arguments))
+
+
+def deprecated_signatures(name: str, sigs: list[PythonSignature]) -> list[PythonSignature]:
+    """The deprecated overloads of Python name ``name`` (``add``, ``add_``, ``addmm``...)."""
+    templates = DEPRECATED.get(name.removesuffix("_"), [])
+    result = []
+    for text, constants in templates:
+        wanted = [part.rsplit(" ", 1) for part in text.split(", ")]
+        names = {arg_name for _, arg_name in wanted} | set(constants)
+        for sig in sigs:
+            schema = {a.name: a for a in sig.function.func.arguments if not a.is_out}
+            if (
+                names <= set(schema)
+                and {n for n in schema if not schema[n].has_default_value()} <= names
+            ):
+                break
+        else:
+            continue
+        method = sig.method
+        arguments = [
+            PythonArgument(
+                "input" if arg_name == "self" else arg_name, arg_name, type_, None, False
+            )
+            for type_, arg_name in wanted
+            if not (method and arg_name == "self")
+        ]
+        if sig.out is not None:
+            arguments.append(PythonArgument("out", "out", "Tensor?", "None", True))
+        deprecated = dataclasses.replace(
+            sig, arguments=tuple(arguments), deprecated=True, constants=tuple(constants.items())
+        )
+        result.append(deprecated)
+    return result
 
 
 def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction | None:
@@ -182,7 +231,10 @@ def group_python_signatures(
             continue
         twin = None if method else _out_twin(f, outs)
         grouped.setdefault(f.base_name, []).append(python_signature(f, twin, method=method))
-    return {name: sort_overloads(sigs) for name, sigs in sorted(grouped.items())}
+    return {
+        name: sort_overloads(sigs) + deprecated_signatures(name, sigs)
+        for name, sigs in sorted(grouped.items())
+    }
 
 
 def nn_python_signatures(functions: list[NativeFunction]) -> dict[str, list[PythonSignature]]:

@@ -5,7 +5,7 @@
 from ember import return_types
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
@@ -336,9 +336,9 @@ _tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:
 def abs_(*args, **kwargs):
     """abs_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_abs_]
+        index, v = 0, [args[0], *_tail_parser_f_abs_]
     else:
-        v = _parser_f_abs_.parse(args, kwargs)[1]
+        index, v = _parser_f_abs_.parse(args, kwargs)
     return _op_abs_.call(v[0])
 
 
@@ -346,32 +346,49 @@ def abs_(*args, **kwargs):
 _parser_f_add = PythonArgParser(
     [
         'add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated',
     ], numbers_as_tensors=True,
 )
 
 
 def add(*args, **kwargs):
-    """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_add.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
+    index, v = _parser_f_add.parse(args, kwargs)
+    if index == 0:
+        if v[3] is None:
+            return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+    else:
+        if v[3] is None:
+            return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1])
+        return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
 
 
 
 _parser_f_addmm = PythonArgParser(
     [
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
+        'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addmm(*args, **kwargs):
-    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_addmm.parse(args, kwargs)[1]
-    if v[5] is None:
-        return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
-    return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
+    index, v = _parser_f_addmm.parse(args, kwargs)
+    if index == 0:
+        if v[5] is None:
+            return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    elif index == 1:
+        if v[5] is None:
+            return _op_addmm.call(v[1], v[3], v[4], v[0], v[2])
+        return _op_addmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+    else:
+        if v[4] is None:
+            return _op_addmm.call(v[1], v[2], v[3], v[0], 1)
+        return _op_addmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
 
 
 
@@ -386,9 +403,9 @@ _tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[
 def alias(*args, **kwargs):
     """alias(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_alias]
+        index, v = 0, [args[0], *_tail_parser_f_alias]
     else:
-        v = _parser_f_alias.parse(args, kwargs)[1]
+        index, v = _parser_f_alias.parse(args, kwargs)
     return _op_alias.call(v[0])
 
 
@@ -481,15 +498,15 @@ def any(*args, **kwargs):
 
 _parser_f_arange = PythonArgParser(
     [
-        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def arange(*args, **kwargs):
-    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     index, v = _parser_f_arange.parse(args, kwargs)
     if index == 0:
         return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
@@ -657,9 +674,9 @@ _tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[
 def clone(*args, **kwargs):
     """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_clone]
+        index, v = 0, [args[0], *_tail_parser_f_clone]
     else:
-        v = _parser_f_clone.parse(args, kwargs)[1]
+        index, v = _parser_f_clone.parse(args, kwargs)
     return _op_clone.call(v[0], v[1])
 
 
@@ -691,9 +708,9 @@ _tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:
 def cos_(*args, **kwargs):
     """cos_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_cos_]
+        index, v = 0, [args[0], *_tail_parser_f_cos_]
     else:
-        v = _parser_f_cos_.parse(args, kwargs)[1]
+        index, v = _parser_f_cos_.parse(args, kwargs)
     return _op_cos_.call(v[0])
 
 
@@ -725,9 +742,9 @@ _tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].param
 def detach(*args, **kwargs):
     """detach(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_detach]
+        index, v = 0, [args[0], *_tail_parser_f_detach]
     else:
-        v = _parser_f_detach.parse(args, kwargs)[1]
+        index, v = _parser_f_detach.parse(args, kwargs)
     return _op_detach.call(v[0])
 
 
@@ -743,9 +760,9 @@ _tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].p
 def diagonal(*args, **kwargs):
     """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_diagonal]
+        index, v = 0, [args[0], *_tail_parser_f_diagonal]
     else:
-        v = _parser_f_diagonal.parse(args, kwargs)[1]
+        index, v = _parser_f_diagonal.parse(args, kwargs)
     return _op_diagonal.call(v[0], v[1], v[2], v[3])
 
 
@@ -764,11 +781,11 @@ def div(*args, **kwargs):
     if index == 0:
         if v[2] is None:
             return _op_div_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
     else:
         if v[3] is None:
             return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-        return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+        return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
 
 
 
@@ -783,9 +800,9 @@ _tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 def dot(*args, **kwargs):
     """dot(Tensor input, Tensor tensor)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_dot]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
     else:
-        v = _parser_f_dot.parse(args, kwargs)[1]
+        index, v = _parser_f_dot.parse(args, kwargs)
     return _op_dot.call(v[0], v[1])
 
 
@@ -806,13 +823,13 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_empty.parse(args, kwargs)[1]
     return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -820,13 +837,13 @@ def empty(*args, **kwargs):
 
 _parser_f_empty_like = PythonArgParser(
     [
-        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_like(*args, **kwargs):
-    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_empty_like.parse(args, kwargs)[1]
     return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -834,13 +851,13 @@ def empty_like(*args, **kwargs):
 
 _parser_f_empty_strided = PythonArgParser(
     [
-        'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_strided(*args, **kwargs):
-    """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_f_empty_strided.parse(args, kwargs)[1]
     return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -895,23 +912,23 @@ _tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:
 def exp_(*args, **kwargs):
     """exp_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_exp_]
+        index, v = 0, [args[0], *_tail_parser_f_exp_]
     else:
-        v = _parser_f_exp_.parse(args, kwargs)[1]
+        index, v = _parser_f_exp_.parse(args, kwargs)
     return _op_exp_.call(v[0])
 
 
 
 _parser_f_eye = PythonArgParser(
     [
-        'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def eye(*args, **kwargs):
-    """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     index, v = _parser_f_eye.parse(args, kwargs)
     if index == 0:
         return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
@@ -949,9 +966,9 @@ _tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].par
 def flatten(*args, **kwargs):
     """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_flatten]
+        index, v = 0, [args[0], *_tail_parser_f_flatten]
     else:
-        v = _parser_f_flatten.parse(args, kwargs)[1]
+        index, v = _parser_f_flatten.parse(args, kwargs)
     return _op_flatten_using_ints.call(v[0], v[1], v[2])
 
 
@@ -982,19 +999,19 @@ def floor_divide(*args, **kwargs):
     v = _parser_f_floor_divide.parse(args, kwargs)[1]
     if v[2] is None:
         return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-    return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
 
 
 
 _parser_f_full = PythonArgParser(
     [
-        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full(*args, **kwargs):
-    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_f_full.parse(args, kwargs)[1]
     return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1002,13 +1019,13 @@ def full(*args, **kwargs):
 
 _parser_f_full_like = PythonArgParser(
     [
-        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def full_like(*args, **kwargs):
-    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_full_like.parse(args, kwargs)[1]
     return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
@@ -1145,9 +1162,9 @@ _tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[
 def isnan(*args, **kwargs):
     """isnan(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_isnan]
+        index, v = 0, [args[0], *_tail_parser_f_isnan]
     else:
-        v = _parser_f_isnan.parse(args, kwargs)[1]
+        index, v = _parser_f_isnan.parse(args, kwargs)
     return _op_isnan.call(v[0])
 
 
@@ -1176,13 +1193,13 @@ def le(*args, **kwargs):
 
 _parser_f_linspace = PythonArgParser(
     [
-        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def linspace(*args, **kwargs):
-    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_f_linspace.parse(args, kwargs)[1]
     return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
 
@@ -1231,9 +1248,9 @@ _tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].param
 def log1p_(*args, **kwargs):
     """log1p_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_log1p_]
+        index, v = 0, [args[0], *_tail_parser_f_log1p_]
     else:
-        v = _parser_f_log1p_.parse(args, kwargs)[1]
+        index, v = _parser_f_log1p_.parse(args, kwargs)
     return _op_log1p_.call(v[0])
 
 
@@ -1249,9 +1266,9 @@ _tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:
 def log_(*args, **kwargs):
     """log_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_log_]
+        index, v = 0, [args[0], *_tail_parser_f_log_]
     else:
-        v = _parser_f_log_.parse(args, kwargs)[1]
+        index, v = _parser_f_log_.parse(args, kwargs)
     return _op_log_.call(v[0])
 
 
@@ -1383,9 +1400,9 @@ _tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].param
 def matmul(*args, **kwargs):
     """matmul(Tensor input, Tensor other)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_matmul]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_matmul]
     else:
-        v = _parser_f_matmul.parse(args, kwargs)[1]
+        index, v = _parser_f_matmul.parse(args, kwargs)
     return _op_matmul.call(v[0], v[1])
 
 
@@ -1538,7 +1555,7 @@ def mul(*args, **kwargs):
     v = _parser_f_mul.parse(args, kwargs)[1]
     if v[2] is None:
         return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-    return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
 
 
 
@@ -1609,9 +1626,9 @@ _tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:
 def neg_(*args, **kwargs):
     """neg_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_neg_]
+        index, v = 0, [args[0], *_tail_parser_f_neg_]
     else:
-        v = _parser_f_neg_.parse(args, kwargs)[1]
+        index, v = _parser_f_neg_.parse(args, kwargs)
     return _op_neg_.call(v[0])
 
 
@@ -1646,13 +1663,13 @@ def norm(*args, **kwargs):
 
 _parser_f_ones = PythonArgParser(
     [
-        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones(*args, **kwargs):
-    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_f_ones.parse(args, kwargs)[1]
     return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
@@ -1660,13 +1677,13 @@ def ones(*args, **kwargs):
 
 _parser_f_ones_like = PythonArgParser(
     [
-        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def ones_like(*args, **kwargs):
-    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_ones_like.parse(args, kwargs)[1]
     return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1683,9 +1700,9 @@ _tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[
 def outer(*args, **kwargs):
     """outer(Tensor input, Tensor vec2)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_outer]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
     else:
-        v = _parser_f_outer.parse(args, kwargs)[1]
+        index, v = _parser_f_outer.parse(args, kwargs)
     return _op_outer.call(v[0], v[1])
 
 
@@ -1753,14 +1770,14 @@ def prod(*args, **kwargs):
 
 _parser_f_rand = PythonArgParser(
     [
-        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand(*args, **kwargs):
-    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     index, v = _parser_f_rand.parse(args, kwargs)
     if index == 0:
         return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
@@ -1771,13 +1788,13 @@ def rand(*args, **kwargs):
 
 _parser_f_rand_like = PythonArgParser(
     [
-        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def rand_like(*args, **kwargs):
-    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_rand_like.parse(args, kwargs)[1]
     return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1785,16 +1802,16 @@ def rand_like(*args, **kwargs):
 
 _parser_f_randint = PythonArgParser(
     [
-        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randint(*args, **kwargs):
-    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     index, v = _parser_f_randint.parse(args, kwargs)
     if index == 0:
         return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
@@ -1809,14 +1826,14 @@ def randint(*args, **kwargs):
 
 _parser_f_randn = PythonArgParser(
     [
-        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn(*args, **kwargs):
-    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     index, v = _parser_f_randn.parse(args, kwargs)
     if index == 0:
         return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
@@ -1827,13 +1844,13 @@ def randn(*args, **kwargs):
 
 _parser_f_randn_like = PythonArgParser(
     [
-        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def randn_like(*args, **kwargs):
-    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_randn_like.parse(args, kwargs)[1]
     return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1850,9 +1867,9 @@ _tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:
 def relu(*args, **kwargs):
     """relu(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_relu]
+        index, v = 0, [args[0], *_tail_parser_f_relu]
     else:
-        v = _parser_f_relu.parse(args, kwargs)[1]
+        index, v = _parser_f_relu.parse(args, kwargs)
     return _op_relu.call(v[0])
 
 
@@ -1868,9 +1885,9 @@ _tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[
 def relu_(*args, **kwargs):
     """relu_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_relu_]
+        index, v = 0, [args[0], *_tail_parser_f_relu_]
     else:
-        v = _parser_f_relu_.parse(args, kwargs)[1]
+        index, v = _parser_f_relu_.parse(args, kwargs)
     return _op_relu_.call(v[0])
 
 
@@ -1953,9 +1970,9 @@ _tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].param
 def rsqrt_(*args, **kwargs):
     """rsqrt_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_rsqrt_]
+        index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
     else:
-        v = _parser_f_rsqrt_.parse(args, kwargs)[1]
+        index, v = _parser_f_rsqrt_.parse(args, kwargs)
     return _op_rsqrt_.call(v[0])
 
 
@@ -2023,9 +2040,9 @@ _tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].p
 def sigmoid_(*args, **kwargs):
     """sigmoid_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sigmoid_]
+        index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
     else:
-        v = _parser_f_sigmoid_.parse(args, kwargs)[1]
+        index, v = _parser_f_sigmoid_.parse(args, kwargs)
     return _op_sigmoid_.call(v[0])
 
 
@@ -2073,9 +2090,9 @@ _tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:
 def sin_(*args, **kwargs):
     """sin_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sin_]
+        index, v = 0, [args[0], *_tail_parser_f_sin_]
     else:
-        v = _parser_f_sin_.parse(args, kwargs)[1]
+        index, v = _parser_f_sin_.parse(args, kwargs)
     return _op_sin_.call(v[0])
 
 
@@ -2091,9 +2108,9 @@ _tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[
 def slice(*args, **kwargs):
     """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_slice]
+        index, v = 0, [args[0], *_tail_parser_f_slice]
     else:
-        v = _parser_f_slice.parse(args, kwargs)[1]
+        index, v = _parser_f_slice.parse(args, kwargs)
     return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
 
 
@@ -2193,9 +2210,9 @@ _tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[
 def sqrt_(*args, **kwargs):
     """sqrt_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sqrt_]
+        index, v = 0, [args[0], *_tail_parser_f_sqrt_]
     else:
-        v = _parser_f_sqrt_.parse(args, kwargs)[1]
+        index, v = _parser_f_sqrt_.parse(args, kwargs)
     return _op_sqrt_.call(v[0])
 
 
@@ -2263,16 +2280,22 @@ def std(*args, **kwargs):
 _parser_f_sub = PythonArgParser(
     [
         'sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated',
     ], numbers_as_tensors=True,
 )
 
 
 def sub(*args, **kwargs):
-    """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_sub.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
+    index, v = _parser_f_sub.parse(args, kwargs)
+    if index == 0:
+        if v[3] is None:
+            return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+        return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+    else:
+        if v[3] is None:
+            return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1])
+        return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
 
 
 
@@ -2335,9 +2358,9 @@ _tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 def t(*args, **kwargs):
     """t(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_t]
+        index, v = 0, [args[0], *_tail_parser_f_t]
     else:
-        v = _parser_f_t.parse(args, kwargs)[1]
+        index, v = _parser_f_t.parse(args, kwargs)
     return _op_t.call(v[0])
 
 
@@ -2369,9 +2392,9 @@ _tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[
 def tanh_(*args, **kwargs):
     """tanh_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_tanh_]
+        index, v = 0, [args[0], *_tail_parser_f_tanh_]
     else:
-        v = _parser_f_tanh_.parse(args, kwargs)[1]
+        index, v = _parser_f_tanh_.parse(args, kwargs)
     return _op_tanh_.call(v[0])
 
 
@@ -2465,9 +2488,9 @@ _tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].param
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_unbind]
+        index, v = 0, [args[0], *_tail_parser_f_unbind]
     else:
-        v = _parser_f_unbind.parse(args, kwargs)[1]
+        index, v = _parser_f_unbind.parse(args, kwargs)
     return tuple(_op_unbind_int.call(v[0], v[1]))
 
 
@@ -2565,22 +2588,22 @@ _tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[
 def zero_(*args, **kwargs):
     """zero_(Tensor input)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_zero_]
+        index, v = 0, [args[0], *_tail_parser_f_zero_]
     else:
-        v = _parser_f_zero_.parse(args, kwargs)[1]
+        index, v = _parser_f_zero_.parse(args, kwargs)
     return _op_zero_.call(v[0])
 
 
 
 _parser_f_zeros = PythonArgParser(
     [
-        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros(*args, **kwargs):
-    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_f_zeros.parse(args, kwargs)[1]
     return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
 
@@ -2588,13 +2611,13 @@ def zeros(*args, **kwargs):
 
 _parser_f_zeros_like = PythonArgParser(
     [
-        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros_like(*args, **kwargs):
-    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
+    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     v = _parser_f_zeros_like.parse(args, kwargs)[1]
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 

@@ -5,7 +5,7 @@
 from ember import return_types
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
@@ -33,9 +33,9 @@ _tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_
 def cross_entropy_loss(*args, **kwargs):
     """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
     else:
-        v = _parser_f_cross_entropy_loss.parse(args, kwargs)[1]
+        index, v = _parser_f_cross_entropy_loss.parse(args, kwargs)
     return _op_cross_entropy_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
 
 
@@ -67,9 +67,9 @@ _tail_parser_f_gelu_ = [p.default for p in _parser_f_gelu_.signatures[0].params[
 def gelu_(*args, **kwargs):
     """gelu_(Tensor input, *, str approximate="none")"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_gelu_]
+        index, v = 0, [args[0], *_tail_parser_f_gelu_]
     else:
-        v = _parser_f_gelu_.parse(args, kwargs)[1]
+        index, v = _parser_f_gelu_.parse(args, kwargs)
     return _op_gelu_.call(v[0], v[1])
 
 
@@ -85,9 +85,9 @@ _tail_parser_f_linear = [p.default for p in _parser_f_linear.signatures[0].param
 def linear(*args, **kwargs):
     """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_linear]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_linear]
     else:
-        v = _parser_f_linear.parse(args, kwargs)[1]
+        index, v = _parser_f_linear.parse(args, kwargs)
     return _op_linear.call(v[0], v[1], v[2])
 
 
@@ -119,9 +119,9 @@ _tail_parser_f_nll_loss = [p.default for p in _parser_f_nll_loss.signatures[0].p
 def nll_loss(*args, **kwargs):
     """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_nll_loss]
+        index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss]
     else:
-        v = _parser_f_nll_loss.parse(args, kwargs)[1]
+        index, v = _parser_f_nll_loss.parse(args, kwargs)
     return _op_nll_loss.call(v[0], v[1], v[2], v[3], v[4])
 
 
@@ -169,9 +169,9 @@ _tail_parser_f_one_hot = [p.default for p in _parser_f_one_hot.signatures[0].par
 def one_hot(*args, **kwargs):
     """one_hot(Tensor input, int num_classes=-1)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_one_hot]
+        index, v = 0, [args[0], *_tail_parser_f_one_hot]
     else:
-        v = _parser_f_one_hot.parse(args, kwargs)[1]
+        index, v = _parser_f_one_hot.parse(args, kwargs)
     return _op_one_hot.call(v[0], v[1])
 
 

@@ -5,7 +5,7 @@
 from ember import return_types
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op_abs = handle("abs")
 _op_abs_ = handle("abs_")
@@ -224,7 +224,7 @@ _parser_m_abs = PythonArgParser(
 def abs(self, *args, **kwargs):
     """abs()"""
     if args or kwargs:
-        _parser_m_abs.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.abs', args, kwargs)
     return _op_abs.call(self)
 
 
@@ -239,7 +239,7 @@ _parser_m_abs_ = PythonArgParser(
 def abs_(self, *args, **kwargs):
     """abs_()"""
     if args or kwargs:
-        _parser_m_abs_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.abs_', args, kwargs)
     return _op_abs_.call(self)
 
 
@@ -247,72 +247,94 @@ def abs_(self, *args, **kwargs):
 _parser_m_add = PythonArgParser(
     [
         'add(Tensor other, *, Scalar alpha=1)',
+        'add(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 
 
 def add(self, *args, **kwargs):
-    """add(Tensor other, *, Scalar alpha=1)"""
+    """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_add]
+        index, v = 0, [args[0], *_tail_parser_m_add]
     else:
-        v = _parser_m_add.parse(args, kwargs, self=self)[1]
-    return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        index, v = _parser_m_add.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
 
 
 
 _parser_m_add_ = PythonArgParser(
     [
         'add_(Tensor other, *, Scalar alpha=1)',
+        'add_(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:]]
 
 
 def add_(self, *args, **kwargs):
-    """add_(Tensor other, *, Scalar alpha=1)"""
+    """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_add_]
+        index, v = 0, [args[0], *_tail_parser_m_add_]
     else:
-        v = _parser_m_add_.parse(args, kwargs, self=self)[1]
-    return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        index, v = _parser_m_add_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
 
 
 
 _parser_m_addmm = PythonArgParser(
     [
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+        'addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
     ],
 )
 _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[2:]]
 
 
 def addmm(self, *args, **kwargs):
-    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_m_addmm]
+        index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
     else:
-        v = _parser_m_addmm.parse(args, kwargs, self=self)[1]
-    return _op_addmm.call(self, v[0], v[1], v[2], v[3])
+        index, v = _parser_m_addmm.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_addmm.call(self, v[0], v[1], v[2], v[3])
+    elif index == 1:
+        return _op_addmm.call(self, v[2], v[3], v[0], v[1])
+    else:
+        return _op_addmm.call(self, v[1], v[2], v[0], 1)
 
 
 
 _parser_m_addmm_ = PythonArgParser(
     [
         'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+        'addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
     ],
 )
 _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].params[2:]]
 
 
 def addmm_(self, *args, **kwargs):
-    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_m_addmm_]
+        index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
     else:
-        v = _parser_m_addmm_.parse(args, kwargs, self=self)[1]
-    return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
+        index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
+    elif index == 1:
+        return _op_addmm_.call(self, v[2], v[3], v[0], v[1])
+    else:
+        return _op_addmm_.call(self, v[1], v[2], v[0], 1)
 
 
 
@@ -326,7 +348,7 @@ _parser_m_alias = PythonArgParser(
 def alias(self, *args, **kwargs):
     """alias()"""
     if args or kwargs:
-        _parser_m_alias.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.alias', args, kwargs)
     return _op_alias.call(self)
 
 
@@ -468,9 +490,9 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 def bmm(self, *args, **kwargs):
     """bmm(Tensor mat2)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_bmm]
+        index, v = 0, [args[0], *_tail_parser_m_bmm]
     else:
-        v = _parser_m_bmm.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_bmm.parse(args, kwargs, self=self)
     return _op_bmm.call(self, v[0])
 
 
@@ -564,9 +586,9 @@ _tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[
 def copy_(self, *args, **kwargs):
     """copy_(Tensor src, bool non_blocking=False)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_copy_]
+        index, v = 0, [args[0], *_tail_parser_m_copy_]
     else:
-        v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_copy_.parse(args, kwargs, self=self)
     return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
 
 
@@ -581,7 +603,7 @@ _parser_m_cos = PythonArgParser(
 def cos(self, *args, **kwargs):
     """cos()"""
     if args or kwargs:
-        _parser_m_cos.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.cos', args, kwargs)
     return _op_cos.call(self)
 
 
@@ -596,7 +618,7 @@ _parser_m_cos_ = PythonArgParser(
 def cos_(self, *args, **kwargs):
     """cos_()"""
     if args or kwargs:
-        _parser_m_cos_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.cos_', args, kwargs)
     return _op_cos_.call(self)
 
 
@@ -639,7 +661,7 @@ _parser_m_detach = PythonArgParser(
 def detach(self, *args, **kwargs):
     """detach()"""
     if args or kwargs:
-        _parser_m_detach.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.detach', args, kwargs)
     return _op_detach.call(self)
 
 
@@ -705,9 +727,9 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 def dot(self, *args, **kwargs):
     """dot(Tensor tensor)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_dot]
+        index, v = 0, [args[0], *_tail_parser_m_dot]
     else:
-        v = _parser_m_dot.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_dot.parse(args, kwargs, self=self)
     return _op_dot.call(self, v[0])
 
 
@@ -758,7 +780,7 @@ _parser_m_exp = PythonArgParser(
 def exp(self, *args, **kwargs):
     """exp()"""
     if args or kwargs:
-        _parser_m_exp.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.exp', args, kwargs)
     return _op_exp.call(self)
 
 
@@ -773,7 +795,7 @@ _parser_m_exp_ = PythonArgParser(
 def exp_(self, *args, **kwargs):
     """exp_()"""
     if args or kwargs:
-        _parser_m_exp_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.exp_', args, kwargs)
     return _op_exp_.call(self)
 
 
@@ -803,9 +825,9 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 def expand_as(self, *args, **kwargs):
     """expand_as(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_expand_as]
+        index, v = 0, [args[0], *_tail_parser_m_expand_as]
     else:
-        v = _parser_m_expand_as.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
     return _op_expand_as.call(self, v[0])
 
 
@@ -867,9 +889,9 @@ _tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatu
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_floor_divide]
+        index, v = 0, [args[0], *_tail_parser_m_floor_divide]
     else:
-        v = _parser_m_floor_divide.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
     return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -885,9 +907,9 @@ _tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signa
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_floor_divide_]
+        index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
     else:
-        v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
     return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1044,7 +1066,7 @@ _parser_m_isnan = PythonArgParser(
 def isnan(self, *args, **kwargs):
     """isnan()"""
     if args or kwargs:
-        _parser_m_isnan.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.isnan', args, kwargs)
     return _op_isnan.call(self)
 
 
@@ -1095,7 +1117,7 @@ _parser_m_log = PythonArgParser(
 def log(self, *args, **kwargs):
     """log()"""
     if args or kwargs:
-        _parser_m_log.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.log', args, kwargs)
     return _op_log.call(self)
 
 
@@ -1110,7 +1132,7 @@ _parser_m_log1p = PythonArgParser(
 def log1p(self, *args, **kwargs):
     """log1p()"""
     if args or kwargs:
-        _parser_m_log1p.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.log1p', args, kwargs)
     return _op_log1p.call(self)
 
 
@@ -1125,7 +1147,7 @@ _parser_m_log1p_ = PythonArgParser(
 def log1p_(self, *args, **kwargs):
     """log1p_()"""
     if args or kwargs:
-        _parser_m_log1p_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.log1p_', args, kwargs)
     return _op_log1p_.call(self)
 
 
@@ -1140,7 +1162,7 @@ _parser_m_log_ = PythonArgParser(
 def log_(self, *args, **kwargs):
     """log_()"""
     if args or kwargs:
-        _parser_m_log_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.log_', args, kwargs)
     return _op_log_.call(self)
 
 
@@ -1170,9 +1192,9 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 def logical_and(self, *args, **kwargs):
     """logical_and(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_and]
+        index, v = 0, [args[0], *_tail_parser_m_logical_and]
     else:
-        v = _parser_m_logical_and.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
     return _op_logical_and.call(self, v[0])
 
 
@@ -1188,9 +1210,9 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 def logical_and_(self, *args, **kwargs):
     """logical_and_(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_and_]
+        index, v = 0, [args[0], *_tail_parser_m_logical_and_]
     else:
-        v = _parser_m_logical_and_.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
     return _op_logical_and_.call(self, v[0])
 
 
@@ -1205,7 +1227,7 @@ _parser_m_logical_not = PythonArgParser(
 def logical_not(self, *args, **kwargs):
     """logical_not()"""
     if args or kwargs:
-        _parser_m_logical_not.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.logical_not', args, kwargs)
     return _op_logical_not.call(self)
 
 
@@ -1220,7 +1242,7 @@ _parser_m_logical_not_ = PythonArgParser(
 def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
     if args or kwargs:
-        _parser_m_logical_not_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.logical_not_', args, kwargs)
     return _op_logical_not_.call(self)
 
 
@@ -1236,9 +1258,9 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 def logical_or(self, *args, **kwargs):
     """logical_or(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_or]
+        index, v = 0, [args[0], *_tail_parser_m_logical_or]
     else:
-        v = _parser_m_logical_or.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
     return _op_logical_or.call(self, v[0])
 
 
@@ -1254,9 +1276,9 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 def logical_or_(self, *args, **kwargs):
     """logical_or_(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_or_]
+        index, v = 0, [args[0], *_tail_parser_m_logical_or_]
     else:
-        v = _parser_m_logical_or_.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
     return _op_logical_or_.call(self, v[0])
 
 
@@ -1321,7 +1343,7 @@ _parser_m_mT = PythonArgParser(
 def mT(self, *args, **kwargs):
     """mT()"""
     if args or kwargs:
-        _parser_m_mT.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.mT', args, kwargs)
     return _op_mT.call(self)
 
 
@@ -1373,9 +1395,9 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 def matmul(self, *args, **kwargs):
     """matmul(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_matmul]
+        index, v = 0, [args[0], *_tail_parser_m_matmul]
     else:
-        v = _parser_m_matmul.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_matmul.parse(args, kwargs, self=self)
     return _op_matmul.call(self, v[0])
 
 
@@ -1412,9 +1434,9 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_maximum]
+        index, v = 0, [args[0], *_tail_parser_m_maximum]
     else:
-        v = _parser_m_maximum.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_maximum.parse(args, kwargs, self=self)
     return _op_maximum.call(self, v[0])
 
 
@@ -1469,9 +1491,9 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_minimum]
+        index, v = 0, [args[0], *_tail_parser_m_minimum]
     else:
-        v = _parser_m_minimum.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_minimum.parse(args, kwargs, self=self)
     return _op_minimum.call(self, v[0])
 
 
@@ -1487,9 +1509,9 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 def mm(self, *args, **kwargs):
     """mm(Tensor mat2)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mm]
+        index, v = 0, [args[0], *_tail_parser_m_mm]
     else:
-        v = _parser_m_mm.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_mm.parse(args, kwargs, self=self)
     return _op_mm.call(self, v[0])
 
 
@@ -1523,9 +1545,9 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mul]
+        index, v = 0, [args[0], *_tail_parser_m_mul]
     else:
-        v = _parser_m_mul.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_mul.parse(args, kwargs, self=self)
     return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1541,9 +1563,9 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mul_]
+        index, v = 0, [args[0], *_tail_parser_m_mul_]
     else:
-        v = _parser_m_mul_.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_mul_.parse(args, kwargs, self=self)
     return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
 
 
@@ -1612,7 +1634,7 @@ _parser_m_neg = PythonArgParser(
 def neg(self, *args, **kwargs):
     """neg()"""
     if args or kwargs:
-        _parser_m_neg.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.neg', args, kwargs)
     return _op_neg.call(self)
 
 
@@ -1627,20 +1649,20 @@ _parser_m_neg_ = PythonArgParser(
 def neg_(self, *args, **kwargs):
     """neg_()"""
     if args or kwargs:
-        _parser_m_neg_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.neg_', args, kwargs)
     return _op_neg_.call(self)
 
 
 
 _parser_m_new_empty = PythonArgParser(
     [
-        'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_empty(self, *args, **kwargs):
-    """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
     return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
@@ -1648,13 +1670,13 @@ def new_empty(self, *args, **kwargs):
 
 _parser_m_new_empty_strided = PythonArgParser(
     [
-        'new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_empty_strided(self, *args, **kwargs):
-    """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
     return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1662,13 +1684,13 @@ def new_empty_strided(self, *args, **kwargs):
 
 _parser_m_new_full = PythonArgParser(
     [
-        'new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_full(self, *args, **kwargs):
-    """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
     return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
@@ -1676,13 +1698,13 @@ def new_full(self, *args, **kwargs):
 
 _parser_m_new_ones = PythonArgParser(
     [
-        'new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_ones(self, *args, **kwargs):
-    """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
     return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
@@ -1690,13 +1712,13 @@ def new_ones(self, *args, **kwargs):
 
 _parser_m_new_zeros = PythonArgParser(
     [
-        'new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_zeros(self, *args, **kwargs):
-    """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
+    """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
     return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
 
@@ -1736,7 +1758,7 @@ _parser_m_numpy_T = PythonArgParser(
 def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
     if args or kwargs:
-        _parser_m_numpy_T.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.numpy_T', args, kwargs)
     return _op_numpy_T.call(self)
 
 
@@ -1752,9 +1774,9 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 def outer(self, *args, **kwargs):
     """outer(Tensor vec2)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_outer]
+        index, v = 0, [args[0], *_tail_parser_m_outer]
     else:
-        v = _parser_m_outer.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_outer.parse(args, kwargs, self=self)
     return _op_outer.call(self, v[0])
 
 
@@ -1837,7 +1859,7 @@ _parser_m_relu = PythonArgParser(
 def relu(self, *args, **kwargs):
     """relu()"""
     if args or kwargs:
-        _parser_m_relu.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.relu', args, kwargs)
     return _op_relu.call(self)
 
 
@@ -1852,7 +1874,7 @@ _parser_m_relu_ = PythonArgParser(
 def relu_(self, *args, **kwargs):
     """relu_()"""
     if args or kwargs:
-        _parser_m_relu_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.relu_', args, kwargs)
     return _op_relu_.call(self)
 
 
@@ -1945,7 +1967,7 @@ _parser_m_rsqrt = PythonArgParser(
 def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
     if args or kwargs:
-        _parser_m_rsqrt.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.rsqrt', args, kwargs)
     return _op_rsqrt.call(self)
 
 
@@ -1960,7 +1982,7 @@ _parser_m_rsqrt_ = PythonArgParser(
 def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
     if args or kwargs:
-        _parser_m_rsqrt_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.rsqrt_', args, kwargs)
     return _op_rsqrt_.call(self)
 
 
@@ -2025,7 +2047,7 @@ _parser_m_sigmoid = PythonArgParser(
 def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
     if args or kwargs:
-        _parser_m_sigmoid.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sigmoid', args, kwargs)
     return _op_sigmoid.call(self)
 
 
@@ -2040,7 +2062,7 @@ _parser_m_sigmoid_ = PythonArgParser(
 def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
     if args or kwargs:
-        _parser_m_sigmoid_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sigmoid_', args, kwargs)
     return _op_sigmoid_.call(self)
 
 
@@ -2055,7 +2077,7 @@ _parser_m_sign = PythonArgParser(
 def sign(self, *args, **kwargs):
     """sign()"""
     if args or kwargs:
-        _parser_m_sign.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sign', args, kwargs)
     return _op_sign.call(self)
 
 
@@ -2070,7 +2092,7 @@ _parser_m_sign_ = PythonArgParser(
 def sign_(self, *args, **kwargs):
     """sign_()"""
     if args or kwargs:
-        _parser_m_sign_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sign_', args, kwargs)
     return _op_sign_.call(self)
 
 
@@ -2085,7 +2107,7 @@ _parser_m_sin = PythonArgParser(
 def sin(self, *args, **kwargs):
     """sin()"""
     if args or kwargs:
-        _parser_m_sin.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sin', args, kwargs)
     return _op_sin.call(self)
 
 
@@ -2100,7 +2122,7 @@ _parser_m_sin_ = PythonArgParser(
 def sin_(self, *args, **kwargs):
     """sin_()"""
     if args or kwargs:
-        _parser_m_sin_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sin_', args, kwargs)
     return _op_sin_.call(self)
 
 
@@ -2193,7 +2215,7 @@ _parser_m_sqrt = PythonArgParser(
 def sqrt(self, *args, **kwargs):
     """sqrt()"""
     if args or kwargs:
-        _parser_m_sqrt.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sqrt', args, kwargs)
     return _op_sqrt.call(self)
 
 
@@ -2208,7 +2230,7 @@ _parser_m_sqrt_ = PythonArgParser(
 def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
     if args or kwargs:
-        _parser_m_sqrt_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.sqrt_', args, kwargs)
     return _op_sqrt_.call(self)
 
 
@@ -2279,36 +2301,44 @@ def std(self, *args, **kwargs):
 _parser_m_sub = PythonArgParser(
     [
         'sub(Tensor other, *, Scalar alpha=1)',
+        'sub(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 
 
 def sub(self, *args, **kwargs):
-    """sub(Tensor other, *, Scalar alpha=1)"""
+    """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_sub]
+        index, v = 0, [args[0], *_tail_parser_m_sub]
     else:
-        v = _parser_m_sub.parse(args, kwargs, self=self)[1]
-    return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        index, v = _parser_m_sub.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
 
 
 
 _parser_m_sub_ = PythonArgParser(
     [
         'sub_(Tensor other, *, Scalar alpha=1)',
+        'sub_(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:]]
 
 
 def sub_(self, *args, **kwargs):
-    """sub_(Tensor other, *, Scalar alpha=1)"""
+    """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_sub_]
+        index, v = 0, [args[0], *_tail_parser_m_sub_]
     else:
-        v = _parser_m_sub_.parse(args, kwargs, self=self)[1]
-    return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        index, v = _parser_m_sub_.parse(args, kwargs, self=self)
+    if index == 0:
+        return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    else:
+        return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
 
 
 
@@ -2368,7 +2398,7 @@ _parser_m_t = PythonArgParser(
 def t(self, *args, **kwargs):
     """t()"""
     if args or kwargs:
-        _parser_m_t.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.t', args, kwargs)
     return _op_t.call(self)
 
 
@@ -2383,7 +2413,7 @@ _parser_m_t_ = PythonArgParser(
 def t_(self, *args, **kwargs):
     """t_()"""
     if args or kwargs:
-        _parser_m_t_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.t_', args, kwargs)
     return _op_t_.call(self)
 
 
@@ -2398,7 +2428,7 @@ _parser_m_tanh = PythonArgParser(
 def tanh(self, *args, **kwargs):
     """tanh()"""
     if args or kwargs:
-        _parser_m_tanh.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.tanh', args, kwargs)
     return _op_tanh.call(self)
 
 
@@ -2413,7 +2443,7 @@ _parser_m_tanh_ = PythonArgParser(
 def tanh_(self, *args, **kwargs):
     """tanh_()"""
     if args or kwargs:
-        _parser_m_tanh_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.tanh_', args, kwargs)
     return _op_tanh_.call(self)
 
 
@@ -2636,9 +2666,9 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 def view_as(self, *args, **kwargs):
     """view_as(Tensor other)"""
     if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_view_as]
+        index, v = 0, [args[0], *_tail_parser_m_view_as]
     else:
-        v = _parser_m_view_as.parse(args, kwargs, self=self)[1]
+        index, v = _parser_m_view_as.parse(args, kwargs, self=self)
     return _op_view_as.call(self, v[0])
 
 
@@ -2671,7 +2701,7 @@ _parser_m_zero_ = PythonArgParser(
 def zero_(self, *args, **kwargs):
     """zero_()"""
     if args or kwargs:
-        _parser_m_zero_.parse(args, kwargs, self=self)
+        no_arguments('TensorBase.zero_', args, kwargs)
     return _op_zero_.call(self)
 
 

@@ -1,0 +1,156 @@
+"""Bad arguments get PyTorch's exception type and message, never an error from inside ember.
+
+Each case runs the same source under ember and under torch 2.13 and compares the outcome:
+both raise the same exception type with the same message (``ember`` read as ``torch``,
+C++ back-traces cut: see bad_args_sweep.normalise), or both return equal tensors.
+Sizes and Python ints are int64 as in torch (Note [Python ints are int64]); allocation
+failures are torch's RuntimeError; the deprecated signatures, METH_NOARGS methods and
+number-as-out of the generated bindings behave as torch's.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+
+torch = pytest.importorskip("torch")
+
+from bad_args_sweep import normalise  # noqa: E402
+
+
+def _outcome(lib, source: str):
+    env = {"torch": lib, "F": lib.nn.functional, "np": np}
+    env["t"] = lib.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+    env["ti"] = lib.tensor([[0, 1, 2], [3, 4, 5]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return eval(source, env), None
+        except Exception as error:  # noqa: BLE001 (compared with torch's)
+            return None, error
+
+
+def _describe(value):
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        if value.device.type == "meta":
+            return ("meta", tuple(value.shape), str(value.dtype).split(".")[-1])
+        values = value.detach().float().tolist() if value.dtype.is_complex is False else None
+        return (tuple(value.shape), str(value.dtype).split(".")[-1], values)
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [_describe(v) for v in value]
+    return value
+
+
+def check(source: str):
+    """``source`` does the same under both libraries (see the module docstring)."""
+    ours, our_error = _outcome(ember, source)
+    theirs, their_error = _outcome(torch, source)
+    if their_error is None and our_error is None:
+        assert _describe(ours) == _describe(theirs), source
+        return
+    assert type(our_error).__name__ == type(their_error).__name__, (source, our_error, their_error)
+    assert normalise(str(our_error)) == normalise(str(their_error)), source
+
+
+# -- Note [Python ints are int64] -------------------------------------------------------
+
+INT64_CASES = [
+    "torch.empty(2**63)",
+    "torch.empty(2**64)",
+    "torch.empty([2**63])",
+    "torch.empty((1, 2**63))",
+    "torch.empty(1, 2**63)",
+    "torch.empty(-2**63 - 1)",
+    "torch.zeros([1, 2**64])",
+    "t.expand(2**63)",
+    "t.expand(2, 2**63)",
+    "t.view(2**63)",
+    "t.reshape(2**63)",
+    "t.reshape([1, 2**63])",
+    "t.permute([2**63])",
+    "t.sum(2**63)",
+    "t.sum(dim=-2**63 - 1)",
+    "t.sum([2**63])",
+    "t.transpose(2**64, 0)",
+    "t.transpose(-2**63 - 1, 0)",
+    "t.unsqueeze(2**63)",
+    "t.narrow(0, 2**63, 1)",
+    "t.tril(diagonal=2**64)",
+    "t.split(2**63)",
+    "torch.eye(2**63)",
+    "torch.eye(1, -2**63 - 1)",
+    "torch.ones(2, device=2**63)",
+    "t.add(1, alpha=-2**63 - 1)",
+    "t.add(1, alpha=2**64)",
+    "t.add(1, alpha=10**100)",
+    "t.add(2**64)",
+    "t.add(-2**63 - 1)",
+    "torch.full((2,), 2**64)",
+    "torch.full((2,), -2**63 - 1)",
+    "ti.fill_(2**64)",
+    "t.lt(10**100)",
+    "torch.full_like(t, -2**63 - 1)",
+    "torch.arange(10**100)",
+    "torch.arange(2, 2, step=-2**63 - 1)",
+    "torch.dropout(t, 10**400, True)",
+    "t.view([6, True])",  # only the first element is type-checked
+    "t.view(2, 3.0)",
+    "torch.zeros((2, 2.5))",
+    "torch.zeros(2.5)",
+    "t.view(2.0)",
+]
+
+
+@pytest.mark.parametrize("source", INT64_CASES)
+def test_python_ints_are_int64(source):
+    check(source)
+
+
+# -- the generated bindings -------------------------------------------------------------
+
+BINDING_CASES = [
+    # the deprecated signatures (tools/autograd/deprecated.yaml)
+    "torch.add(t, 2, t)",
+    "t.add(2, t)",
+    "t.clone().add_(2, t)",
+    "torch.sub(t, 2, t)",
+    "t.sub(2, t)",
+    "t.clone().sub_(2, t)",
+    "torch.add(t, 2, t, out=torch.empty(2, 3))",
+    "torch.addmm(torch.ones(2, 2), torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.addmm(2, torch.ones(2, 2), 3, torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.addmm(2, torch.ones(2, 2), torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.ones(2, 2).addmm(2, 3, torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.ones(2, 2).addmm_(2, torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.add(t, 2, t, alpha=3)",
+    # ... which make "missing" and "too many" the summary message, as in torch
+    "torch.add(t)",
+    "t.add()",
+    "torch.sub(t)",
+    "torch.add(t, t, 1, 2, 3)",
+    # METH_NOARGS methods
+    "t.abs(1)",
+    "t.abs(foo=1)",
+    "t.t(1)",
+    "t.clone().sigmoid_(1, foo=2)",
+    # requires_grad of a generated factory is bool? (None is False)
+    "torch.empty(2, requires_grad=None).requires_grad",
+    "torch.zeros(2, requires_grad=None, pin_memory=None)",
+    "t.new_zeros(2, requires_grad=None)",
+    "torch.eye(1, requires_grad=None)",
+    "torch.zeros_like(t, requires_grad=None)",
+    "torch.empty(2, requires_grad='x')",
+    # a number given for out= of an operator that takes numbers for tensors
+    "torch.add(t, t, out=2.5)",
+    "torch.add(t, t, out=1)",
+    "torch.mul(t, t, out=True)",
+]
+
+
+@pytest.mark.parametrize("source", BINDING_CASES)
+def test_generated_bindings(source):
+    check(source)

@@ -38,7 +38,8 @@ def _describe(value):
     if hasattr(value, "shape") and hasattr(value, "dtype"):
         if value.device.type == "meta":
             return ("meta", tuple(value.shape), str(value.dtype).split(".")[-1])
-        values = value.detach().float().tolist() if value.dtype.is_complex is False else None
+        small = value.numel() <= 1000 and not value.dtype.is_complex
+        values = value.detach().float().tolist() if small else None
         return (tuple(value.shape), str(value.dtype).split(".")[-1], values)
     if isinstance(value, (list, tuple)):
         return type(value).__name__, [_describe(v) for v in value]
@@ -154,3 +155,119 @@ BINDING_CASES = [
 @pytest.mark.parametrize("source", BINDING_CASES)
 def test_generated_bindings(source):
     check(source)
+
+
+# -- sizes and allocation (Note [Allocation errors]) ------------------------------------
+
+
+def _overcommit_always() -> bool:
+    try:
+        with open("/proc/sys/vm/overcommit_memory") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return False
+
+
+# Each asks for 4 TiB or more: refused by the allocator on any machine that does not
+# overcommit without limit (there, touching the pages would take the machine down).
+ALLOCATION_CASES = [
+    "torch.empty(2**40).shape",
+    "torch.zeros(2**40)",
+    "torch.ones(2**39, dtype=torch.float64)",
+    "torch.full((2**40,), 1.0)",
+    "torch.empty(2**42, dtype=torch.bool).shape",
+    "torch.empty_like(torch.empty(2**40, device='meta'), device='cpu').shape",
+    "torch.zeros(1).new_zeros(2**40)",
+    "torch.zeros(1).new_empty(2**40).shape",
+    "torch.ones_like(torch.empty(2**40, device='meta'), device='cpu')",
+    "torch.arange(2**40)",
+    "torch.arange(0, 2**40, 0.5)",
+    "torch.linspace(0, 1, 2**40)",
+    "torch.randn(2**40)",
+    "torch.ones(1).expand(2**40).contiguous()",
+    "torch.ones(1).expand(2**40) + 1",
+    "torch.ones(1).expand(2**40).clone()",
+    "torch.ones(2**20).outer(torch.ones(2**20))",
+    "torch.ones(2).resize_(2**40)",
+    "torch.empty_strided((2**40,), (1,)).shape",
+]
+
+
+@pytest.mark.skipif(_overcommit_always(), reason="the kernel overcommits memory without limit")
+@pytest.mark.parametrize("source", ALLOCATION_CASES)
+def test_allocation_failure_is_the_allocators_error(source):
+    check(source)
+
+
+SIZE_CASES = [
+    "torch.empty(2**62)",
+    "torch.empty(2**63 - 1)",
+    "torch.empty(2**62, 4)",
+    "torch.zeros(2**61, 4)",
+    "torch.empty(2**62, 4, 0)",
+    "t.new_zeros([2**62, 4])",
+    "torch.empty(2**32, 2**32, device='meta')",
+    "torch.empty(2**61, 4, device='meta')",
+    "torch.ones(2**60, 4, device='meta')",
+    "torch.empty(2**63 - 1, dtype=torch.bool, device='meta')",
+    "torch.empty(2**63 - 1, 2, dtype=torch.bool, device='meta')",
+    "torch.empty(2**62, 2, 0, device='meta')",
+    "torch.empty_strided((2**62,), (2,))",
+    "torch.empty_strided((2,), (2**62,))",
+    "torch.empty_strided((2**62,), (2,), device='meta')",
+    "torch.empty_strided((2**61,), (1,), device='meta')",
+    "torch.arange(2**62)",
+    "torch.randn(2**62)",
+    "torch.rand(2**61, 4)",
+    "torch.randint(5, (2**62,))",
+    "torch.linspace(0, 1, 2**62)",
+    "torch.eye(2**31, 2**31)",
+    "torch.ones(1).expand(2**62)",
+    "torch.ones(1).expand(2**62, 4)",
+    "torch.ones(1).expand(-2)",
+    "torch.ones(1).expand(2**62).contiguous()",
+    "torch.ones(1).expand(2**62) + 1",
+    "t.view(2**62)",
+    "t.reshape(2**62, 4)",
+    "torch.ones(2).resize_(2**61, 2)",
+    "torch.ones(2).resize_(2**62, 4)",
+    "torch.ones(2).resize_(-1)",
+    "torch.ones(2)[1:].resize_(2**61 - 1, 2)",
+    "torch.empty(-1)",
+    "torch.empty(2, -3)",
+    "torch.zeros(-1)",
+    "torch.ones(-1)",
+    "torch.full((-1,), 1.0)",
+    "torch.rand(-1)",
+    # scalars out of range for the dtype
+    "ti.add(ti, alpha=2**63)",
+    "ti.add(1, alpha=2**63)",
+    "ti.add(ti, alpha=2**62)",
+    "t.add(t, alpha=1e300)",
+    "torch.ones(2, dtype=torch.half).add(1, alpha=1e10)",
+    "torch.ones(2, dtype=torch.int8).add(1, alpha=300)",
+    "torch.full((2,), 2**63, dtype=torch.int64)",
+    "torch.full((2,), 2**63)",
+    "torch.full((2,), 2**63 - 1)",
+    "torch.full((2,), 300, dtype=torch.uint8)",
+    "torch.full((2,), 1e300, dtype=torch.float32)",
+    "torch.tensor([1], dtype=torch.int8).fill_(300)",
+    "torch.tensor([1], dtype=torch.int8).add_(300)",
+    "ti.fill_(2**63)",
+    "t.fill_(2**63)",
+    "torch.tensor([1.0]) + 2**64",
+    "torch.tensor([1.0]) + 10**400",
+    "torch.tensor([1.0]) - (-2**63 - 1)",
+]
+
+
+@pytest.mark.parametrize("source", SIZE_CASES)
+def test_sizes_and_scalars_are_checked_as_torch_checks(source):
+    check(source)
+
+
+def test_a_failed_resize_changes_nothing():
+    t = ember.ones(2)
+    with pytest.raises(RuntimeError, match="can't allocate memory|overflowed"):
+        t.resize_(2**61, 2)
+    assert tuple(t.shape) == (2,) and t._version == 0 and t.tolist() == [1.0, 1.0]

@@ -42,7 +42,11 @@ def scalar_to_tensor(value) -> Tensor:
     )
     try:
         array = np.array(value, dtype=np_type)
-    except OverflowError:  # the parser let it through: a uint64 Scalar in PyTorch
+    except OverflowError:  # See Note [Python ints are int64] in python_arg_convert.py
+        if value < -(2**63):
+            raise OverflowError("can't convert negative int to unsigned") from None
+        if value >= 2**64:
+            raise OverflowError("int too big to convert") from None
         raise RuntimeError(
             f"ember has no uint64 dtype: the Python int {value} (a uint64 Scalar in PyTorch, "
             "from 2**63 on) cannot stand for a tensor"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import numbers
 
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions, tensor_methods
 from ember.aten.binding import handle, scalar_to_tensor
@@ -68,6 +69,8 @@ def _direct(overload: str, extra: tuple, general):
                 return op.call(self, scalar_to_tensor(other), *extra)
         except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
             return NotImplemented
+        except MemoryError as error:  # See Note [Allocation errors]
+            raise translate_memory_error(error) from None
         return general(self, other)
 
     operator.__name__ = general.__name__

@@ -137,6 +137,7 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     lines.append(f"def {py_name}({params}):")
     doc = " | ".join(s.declaration() for s in sigs)
     lines.append(f'    """{doc}"""')
+    body_start = len(lines)
     self_arg = ", self=self" if method else ""
     current = [s for s in sigs if not s.deprecated]
     if len(sigs) == 1 and method and not sigs[0].arguments:
@@ -164,6 +165,11 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     else:
         lines.append(f"    index, v = {parser_name}.parse(args, kwargs{self_arg})")
         lines += _dispatch_on_index(sigs, wrap)
+    # NumPy running out of memory anywhere below is the allocator's error (Note [Allocation
+    # errors] in _c10/storage.py); a try costs nothing until something raises.
+    lines[body_start:] = ["    try:"] + ["    " + line for line in lines[body_start:]]
+    lines.append("    except MemoryError as error:")
+    lines.append("        raise translate_memory_error(error) from None")
     lines.append("")
     lines.append("")
     return lines
@@ -196,6 +202,7 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
 def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember import return_types")
+    lines.append("from ember._c10.storage import translate_memory_error")
     lines.append("from ember._tensor import Tensor")
     lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")

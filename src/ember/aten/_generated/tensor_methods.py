@@ -3,6 +3,7 @@
 """Tensor.<method>: the methods of the aten operators."""
 
 from ember import return_types
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
@@ -223,9 +224,12 @@ _parser_m_abs = PythonArgParser(
 
 def abs(self, *args, **kwargs):
     """abs()"""
-    if args or kwargs:
-        no_arguments('TensorBase.abs', args, kwargs)
-    return _op_abs.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.abs', args, kwargs)
+        return _op_abs.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -238,9 +242,12 @@ _parser_m_abs_ = PythonArgParser(
 
 def abs_(self, *args, **kwargs):
     """abs_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.abs_', args, kwargs)
-    return _op_abs_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.abs_', args, kwargs)
+        return _op_abs_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -254,15 +261,18 @@ _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 
 
 def add(self, *args, **kwargs):
-    """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_add]
-    else:
-        index, v = _parser_m_add.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    try:
+        """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_add]
+        else:
+            index, v = _parser_m_add.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -276,15 +286,18 @@ _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:
 
 
 def add_(self, *args, **kwargs):
-    """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_add_]
-    else:
-        index, v = _parser_m_add_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    try:
+        """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_add_]
+        else:
+            index, v = _parser_m_add_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -299,17 +312,20 @@ _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[
 
 
 def addmm(self, *args, **kwargs):
-    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
-    else:
-        index, v = _parser_m_addmm.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_addmm.call(self, v[0], v[1], v[2], v[3])
-    elif index == 1:
-        return _op_addmm.call(self, v[2], v[3], v[0], v[1])
-    else:
-        return _op_addmm.call(self, v[1], v[2], v[0], 1)
+    try:
+        """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
+        else:
+            index, v = _parser_m_addmm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmm.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -324,17 +340,20 @@ _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].param
 
 
 def addmm_(self, *args, **kwargs):
-    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
-    else:
-        index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
-    elif index == 1:
-        return _op_addmm_.call(self, v[2], v[3], v[0], v[1])
-    else:
-        return _op_addmm_.call(self, v[1], v[2], v[0], 1)
+    try:
+        """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
+        else:
+            index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmm_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -347,9 +366,12 @@ _parser_m_alias = PythonArgParser(
 
 def alias(self, *args, **kwargs):
     """alias()"""
-    if args or kwargs:
-        no_arguments('TensorBase.alias', args, kwargs)
-    return _op_alias.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.alias', args, kwargs)
+        return _op_alias.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -364,13 +386,16 @@ _parser_m_all = PythonArgParser(
 
 def all(self, *args, **kwargs):
     """all() | all(int dim, bool keepdim=False) | all(int[]? dim=None, bool keepdim=False)"""
-    index, v = _parser_m_all.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_all.call(self)
-    elif index == 1:
-        return _op_all_dim.call(self, v[0], v[1])
-    else:
-        return _op_all_dims.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_all.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_all.call(self)
+        elif index == 1:
+            return _op_all_dim.call(self, v[0], v[1])
+        else:
+            return _op_all_dims.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -383,8 +408,11 @@ _parser_m_amax = PythonArgParser(
 
 def amax(self, *args, **kwargs):
     """amax(int[1] dim=[], bool keepdim=False)"""
-    v = _parser_m_amax.parse(args, kwargs, self=self)[1]
-    return _op_amax.call(self, v[0], v[1])
+    try:
+        v = _parser_m_amax.parse(args, kwargs, self=self)[1]
+        return _op_amax.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -397,8 +425,11 @@ _parser_m_amin = PythonArgParser(
 
 def amin(self, *args, **kwargs):
     """amin(int[1] dim=[], bool keepdim=False)"""
-    v = _parser_m_amin.parse(args, kwargs, self=self)[1]
-    return _op_amin.call(self, v[0], v[1])
+    try:
+        v = _parser_m_amin.parse(args, kwargs, self=self)[1]
+        return _op_amin.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -413,13 +444,16 @@ _parser_m_any = PythonArgParser(
 
 def any(self, *args, **kwargs):
     """any() | any(int dim, bool keepdim=False) | any(int[]? dim=None, bool keepdim=False)"""
-    index, v = _parser_m_any.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_any.call(self)
-    elif index == 1:
-        return _op_any_dim.call(self, v[0], v[1])
-    else:
-        return _op_any_dims.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_any.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_any.call(self)
+        elif index == 1:
+            return _op_any_dim.call(self, v[0], v[1])
+        else:
+            return _op_any_dims.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -432,8 +466,11 @@ _parser_m_argmax = PythonArgParser(
 
 def argmax(self, *args, **kwargs):
     """argmax(int? dim=None, bool keepdim=False)"""
-    v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
-    return _op_argmax.call(self, v[0], v[1])
+    try:
+        v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
+        return _op_argmax.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -446,8 +483,11 @@ _parser_m_argmin = PythonArgParser(
 
 def argmin(self, *args, **kwargs):
     """argmin(int? dim=None, bool keepdim=False)"""
-    v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
-    return _op_argmin.call(self, v[0], v[1])
+    try:
+        v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
+        return _op_argmin.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -460,8 +500,11 @@ _parser_m_as_strided = PythonArgParser(
 
 def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
-    return _op_as_strided.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
+        return _op_as_strided.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -474,8 +517,11 @@ _parser_m_as_strided_ = PythonArgParser(
 
 def as_strided_(self, *args, **kwargs):
     """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
-    return _op_as_strided_.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
+        return _op_as_strided_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -488,12 +534,15 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 
 
 def bmm(self, *args, **kwargs):
-    """bmm(Tensor mat2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_bmm]
-    else:
-        index, v = _parser_m_bmm.parse(args, kwargs, self=self)
-    return _op_bmm.call(self, v[0])
+    try:
+        """bmm(Tensor mat2)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_bmm]
+        else:
+            index, v = _parser_m_bmm.parse(args, kwargs, self=self)
+        return _op_bmm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -506,8 +555,11 @@ _parser_m_chunk = PythonArgParser(
 
 def chunk(self, *args, **kwargs):
     """chunk(int chunks, int dim=0)"""
-    v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
-    return tuple(_op_chunk.call(self, v[0], v[1]))
+    try:
+        v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
+        return tuple(_op_chunk.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -521,11 +573,14 @@ _parser_m_clamp = PythonArgParser(
 
 def clamp(self, *args, **kwargs):
     """clamp(Tensor? min=None, Tensor? max=None) | clamp(Scalar? min=None, Scalar? max=None)"""
-    index, v = _parser_m_clamp.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_clamp_Tensor.call(self, v[0], v[1])
-    else:
-        return _op_clamp.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_clamp.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clamp.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -539,11 +594,14 @@ _parser_m_clamp_ = PythonArgParser(
 
 def clamp_(self, *args, **kwargs):
     """clamp_(Tensor? min=None, Tensor? max=None) | clamp_(Scalar? min=None, Scalar? max=None)"""
-    index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_clamp__Tensor.call(self, v[0], v[1])
-    else:
-        return _op_clamp_.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clamp_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -556,8 +614,11 @@ _parser_m_clone = PythonArgParser(
 
 def clone(self, *args, **kwargs):
     """clone(*, MemoryFormat? memory_format=None)"""
-    v = _parser_m_clone.parse(args, kwargs, self=self)[1]
-    return _op_clone.call(self, v[0])
+    try:
+        v = _parser_m_clone.parse(args, kwargs, self=self)[1]
+        return _op_clone.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -570,8 +631,11 @@ _parser_m_contiguous = PythonArgParser(
 
 def contiguous(self, *args, **kwargs):
     """contiguous(*, MemoryFormat memory_format=None)"""
-    v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
-    return _op_contiguous.call(self, v[0])
+    try:
+        v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
+        return _op_contiguous.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -584,12 +648,15 @@ _tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[
 
 
 def copy_(self, *args, **kwargs):
-    """copy_(Tensor src, bool non_blocking=False)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_copy_]
-    else:
-        index, v = _parser_m_copy_.parse(args, kwargs, self=self)
-    return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        """copy_(Tensor src, bool non_blocking=False)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_copy_]
+        else:
+            index, v = _parser_m_copy_.parse(args, kwargs, self=self)
+        return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -602,9 +669,12 @@ _parser_m_cos = PythonArgParser(
 
 def cos(self, *args, **kwargs):
     """cos()"""
-    if args or kwargs:
-        no_arguments('TensorBase.cos', args, kwargs)
-    return _op_cos.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.cos', args, kwargs)
+        return _op_cos.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -617,9 +687,12 @@ _parser_m_cos_ = PythonArgParser(
 
 def cos_(self, *args, **kwargs):
     """cos_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.cos_', args, kwargs)
-    return _op_cos_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.cos_', args, kwargs)
+        return _op_cos_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -632,8 +705,11 @@ _parser_m_cumsum = PythonArgParser(
 
 def cumsum(self, *args, **kwargs):
     """cumsum(int dim, *, ScalarType? dtype=None)"""
-    v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
-    return _op_cumsum.call(self, v[0], v[1])
+    try:
+        v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
+        return _op_cumsum.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -646,8 +722,11 @@ _parser_m_cumsum_ = PythonArgParser(
 
 def cumsum_(self, *args, **kwargs):
     """cumsum_(int dim, *, ScalarType? dtype=None)"""
-    v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
-    return _op_cumsum_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
+        return _op_cumsum_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -660,9 +739,12 @@ _parser_m_detach = PythonArgParser(
 
 def detach(self, *args, **kwargs):
     """detach()"""
-    if args or kwargs:
-        no_arguments('TensorBase.detach', args, kwargs)
-    return _op_detach.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.detach', args, kwargs)
+        return _op_detach.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -675,8 +757,11 @@ _parser_m_diagonal = PythonArgParser(
 
 def diagonal(self, *args, **kwargs):
     """diagonal(int offset=0, int dim1=0, int dim2=1)"""
-    v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
-    return _op_diagonal.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
+        return _op_diagonal.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -690,11 +775,14 @@ _parser_m_div = PythonArgParser(
 
 def div(self, *args, **kwargs):
     """div(Tensor other) | div(Tensor other, *, str? rounding_mode)"""
-    index, v = _parser_m_div.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        index, v = _parser_m_div.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -708,11 +796,14 @@ _parser_m_div_ = PythonArgParser(
 
 def div_(self, *args, **kwargs):
     """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode)"""
-    index, v = _parser_m_div_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        index, v = _parser_m_div_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -725,12 +816,15 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 
 
 def dot(self, *args, **kwargs):
-    """dot(Tensor tensor)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_dot]
-    else:
-        index, v = _parser_m_dot.parse(args, kwargs, self=self)
-    return _op_dot.call(self, v[0])
+    try:
+        """dot(Tensor tensor)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_dot]
+        else:
+            index, v = _parser_m_dot.parse(args, kwargs, self=self)
+        return _op_dot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -744,11 +838,14 @@ _parser_m_eq = PythonArgParser(
 
 def eq(self, *args, **kwargs):
     """eq(Tensor other) | eq(Scalar other)"""
-    index, v = _parser_m_eq.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_eq_Tensor.call(self, v[0])
-    else:
-        return _op_eq_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_eq.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_eq_Tensor.call(self, v[0])
+        else:
+            return _op_eq_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -762,11 +859,14 @@ _parser_m_eq_ = PythonArgParser(
 
 def eq_(self, *args, **kwargs):
     """eq_(Tensor other) | eq_(Scalar other)"""
-    index, v = _parser_m_eq_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_eq__Tensor.call(self, v[0])
-    else:
-        return _op_eq__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_eq_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_eq__Tensor.call(self, v[0])
+        else:
+            return _op_eq__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -779,9 +879,12 @@ _parser_m_exp = PythonArgParser(
 
 def exp(self, *args, **kwargs):
     """exp()"""
-    if args or kwargs:
-        no_arguments('TensorBase.exp', args, kwargs)
-    return _op_exp.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.exp', args, kwargs)
+        return _op_exp.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -794,9 +897,12 @@ _parser_m_exp_ = PythonArgParser(
 
 def exp_(self, *args, **kwargs):
     """exp_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.exp_', args, kwargs)
-    return _op_exp_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.exp_', args, kwargs)
+        return _op_exp_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -809,8 +915,11 @@ _parser_m_expand = PythonArgParser(
 
 def expand(self, *args, **kwargs):
     """expand(SymInt[] size, *, bool implicit=False)"""
-    v = _parser_m_expand.parse(args, kwargs, self=self)[1]
-    return _op_expand.call(self, v[0], v[1])
+    try:
+        v = _parser_m_expand.parse(args, kwargs, self=self)[1]
+        return _op_expand.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -823,12 +932,15 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 
 
 def expand_as(self, *args, **kwargs):
-    """expand_as(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_expand_as]
-    else:
-        index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
-    return _op_expand_as.call(self, v[0])
+    try:
+        """expand_as(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_expand_as]
+        else:
+            index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
+        return _op_expand_as.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -842,11 +954,14 @@ _parser_m_fill_ = PythonArgParser(
 
 def fill_(self, *args, **kwargs):
     """fill_(Tensor value) | fill_(Scalar value)"""
-    index, v = _parser_m_fill_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_fill__Tensor.call(self, v[0])
-    else:
-        return _op_fill__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fill__Tensor.call(self, v[0])
+        else:
+            return _op_fill__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -859,8 +974,11 @@ _parser_m_flatten = PythonArgParser(
 
 def flatten(self, *args, **kwargs):
     """flatten(int start_dim=0, int end_dim=-1)"""
-    v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
-    return _op_flatten_using_ints.call(self, v[0], v[1])
+    try:
+        v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
+        return _op_flatten_using_ints.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -873,8 +991,11 @@ _parser_m_flip = PythonArgParser(
 
 def flip(self, *args, **kwargs):
     """flip(int[] dims)"""
-    v = _parser_m_flip.parse(args, kwargs, self=self)[1]
-    return _op_flip.call(self, v[0])
+    try:
+        v = _parser_m_flip.parse(args, kwargs, self=self)[1]
+        return _op_flip.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -887,12 +1008,15 @@ _tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatu
 
 
 def floor_divide(self, *args, **kwargs):
-    """floor_divide(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_floor_divide]
-    else:
-        index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
-    return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        """floor_divide(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_floor_divide]
+        else:
+            index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
+        return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -905,12 +1029,15 @@ _tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signa
 
 
 def floor_divide_(self, *args, **kwargs):
-    """floor_divide_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
-    else:
-        index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
-    return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        """floor_divide_(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
+        else:
+            index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
+        return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -923,8 +1050,11 @@ _parser_m_gather = PythonArgParser(
 
 def gather(self, *args, **kwargs):
     """gather(int dim, Tensor index, *, bool sparse_grad=False)"""
-    v = _parser_m_gather.parse(args, kwargs, self=self)[1]
-    return _op_gather.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_gather.parse(args, kwargs, self=self)[1]
+        return _op_gather.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -938,11 +1068,14 @@ _parser_m_ge = PythonArgParser(
 
 def ge(self, *args, **kwargs):
     """ge(Tensor other) | ge(Scalar other)"""
-    index, v = _parser_m_ge.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ge_Tensor.call(self, v[0])
-    else:
-        return _op_ge_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ge.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ge_Tensor.call(self, v[0])
+        else:
+            return _op_ge_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -956,11 +1089,14 @@ _parser_m_ge_ = PythonArgParser(
 
 def ge_(self, *args, **kwargs):
     """ge_(Tensor other) | ge_(Scalar other)"""
-    index, v = _parser_m_ge_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ge__Tensor.call(self, v[0])
-    else:
-        return _op_ge__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ge_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ge__Tensor.call(self, v[0])
+        else:
+            return _op_ge__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -974,11 +1110,14 @@ _parser_m_gt = PythonArgParser(
 
 def gt(self, *args, **kwargs):
     """gt(Tensor other) | gt(Scalar other)"""
-    index, v = _parser_m_gt.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_gt_Tensor.call(self, v[0])
-    else:
-        return _op_gt_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_gt.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_gt_Tensor.call(self, v[0])
+        else:
+            return _op_gt_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -992,11 +1131,14 @@ _parser_m_gt_ = PythonArgParser(
 
 def gt_(self, *args, **kwargs):
     """gt_(Tensor other) | gt_(Scalar other)"""
-    index, v = _parser_m_gt_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_gt__Tensor.call(self, v[0])
-    else:
-        return _op_gt__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_gt_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_gt__Tensor.call(self, v[0])
+        else:
+            return _op_gt__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1009,8 +1151,11 @@ _parser_m_index = PythonArgParser(
 
 def index(self, *args, **kwargs):
     """index(Tensor?[] indices)"""
-    v = _parser_m_index.parse(args, kwargs, self=self)[1]
-    return _op_index_Tensor.call(self, v[0])
+    try:
+        v = _parser_m_index.parse(args, kwargs, self=self)[1]
+        return _op_index_Tensor.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1023,8 +1168,11 @@ _parser_m_index_put = PythonArgParser(
 
 def index_put(self, *args, **kwargs):
     """index_put(Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
-    return _op_index_put.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
+        return _op_index_put.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1037,8 +1185,11 @@ _parser_m_index_put_ = PythonArgParser(
 
 def index_put_(self, *args, **kwargs):
     """index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
-    return _op_index_put_.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
+        return _op_index_put_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1051,8 +1202,11 @@ _parser_m_index_select = PythonArgParser(
 
 def index_select(self, *args, **kwargs):
     """index_select(int dim, Tensor index)"""
-    v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
-    return _op_index_select.call(self, v[0], v[1])
+    try:
+        v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
+        return _op_index_select.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1065,9 +1219,12 @@ _parser_m_isnan = PythonArgParser(
 
 def isnan(self, *args, **kwargs):
     """isnan()"""
-    if args or kwargs:
-        no_arguments('TensorBase.isnan', args, kwargs)
-    return _op_isnan.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.isnan', args, kwargs)
+        return _op_isnan.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1081,11 +1238,14 @@ _parser_m_le = PythonArgParser(
 
 def le(self, *args, **kwargs):
     """le(Tensor other) | le(Scalar other)"""
-    index, v = _parser_m_le.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_le_Tensor.call(self, v[0])
-    else:
-        return _op_le_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_le.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_le_Tensor.call(self, v[0])
+        else:
+            return _op_le_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1099,11 +1259,14 @@ _parser_m_le_ = PythonArgParser(
 
 def le_(self, *args, **kwargs):
     """le_(Tensor other) | le_(Scalar other)"""
-    index, v = _parser_m_le_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_le__Tensor.call(self, v[0])
-    else:
-        return _op_le__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_le_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_le__Tensor.call(self, v[0])
+        else:
+            return _op_le__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1116,9 +1279,12 @@ _parser_m_log = PythonArgParser(
 
 def log(self, *args, **kwargs):
     """log()"""
-    if args or kwargs:
-        no_arguments('TensorBase.log', args, kwargs)
-    return _op_log.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log', args, kwargs)
+        return _op_log.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1131,9 +1297,12 @@ _parser_m_log1p = PythonArgParser(
 
 def log1p(self, *args, **kwargs):
     """log1p()"""
-    if args or kwargs:
-        no_arguments('TensorBase.log1p', args, kwargs)
-    return _op_log1p.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log1p', args, kwargs)
+        return _op_log1p.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1146,9 +1315,12 @@ _parser_m_log1p_ = PythonArgParser(
 
 def log1p_(self, *args, **kwargs):
     """log1p_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.log1p_', args, kwargs)
-    return _op_log1p_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log1p_', args, kwargs)
+        return _op_log1p_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1161,9 +1333,12 @@ _parser_m_log_ = PythonArgParser(
 
 def log_(self, *args, **kwargs):
     """log_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.log_', args, kwargs)
-    return _op_log_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log_', args, kwargs)
+        return _op_log_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1176,8 +1351,11 @@ _parser_m_log_softmax = PythonArgParser(
 
 def log_softmax(self, *args, **kwargs):
     """log_softmax(int dim, ScalarType? dtype=None)"""
-    v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
-    return _op_log_softmax_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
+        return _op_log_softmax_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1190,12 +1368,15 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 
 
 def logical_and(self, *args, **kwargs):
-    """logical_and(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_logical_and]
-    else:
-        index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
-    return _op_logical_and.call(self, v[0])
+    try:
+        """logical_and(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_and]
+        else:
+            index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
+        return _op_logical_and.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1208,12 +1389,15 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 
 
 def logical_and_(self, *args, **kwargs):
-    """logical_and_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_logical_and_]
-    else:
-        index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
-    return _op_logical_and_.call(self, v[0])
+    try:
+        """logical_and_(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_and_]
+        else:
+            index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
+        return _op_logical_and_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1226,9 +1410,12 @@ _parser_m_logical_not = PythonArgParser(
 
 def logical_not(self, *args, **kwargs):
     """logical_not()"""
-    if args or kwargs:
-        no_arguments('TensorBase.logical_not', args, kwargs)
-    return _op_logical_not.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.logical_not', args, kwargs)
+        return _op_logical_not.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1241,9 +1428,12 @@ _parser_m_logical_not_ = PythonArgParser(
 
 def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.logical_not_', args, kwargs)
-    return _op_logical_not_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.logical_not_', args, kwargs)
+        return _op_logical_not_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1256,12 +1446,15 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 
 
 def logical_or(self, *args, **kwargs):
-    """logical_or(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_logical_or]
-    else:
-        index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
-    return _op_logical_or.call(self, v[0])
+    try:
+        """logical_or(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_or]
+        else:
+            index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
+        return _op_logical_or.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1274,12 +1467,15 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 
 
 def logical_or_(self, *args, **kwargs):
-    """logical_or_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_logical_or_]
-    else:
-        index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
-    return _op_logical_or_.call(self, v[0])
+    try:
+        """logical_or_(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_or_]
+        else:
+            index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
+        return _op_logical_or_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1292,8 +1488,11 @@ _parser_m_logsumexp = PythonArgParser(
 
 def logsumexp(self, *args, **kwargs):
     """logsumexp(int[1] dim, bool keepdim=False)"""
-    v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
-    return _op_logsumexp.call(self, v[0], v[1])
+    try:
+        v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
+        return _op_logsumexp.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1307,11 +1506,14 @@ _parser_m_lt = PythonArgParser(
 
 def lt(self, *args, **kwargs):
     """lt(Tensor other) | lt(Scalar other)"""
-    index, v = _parser_m_lt.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_lt_Tensor.call(self, v[0])
-    else:
-        return _op_lt_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_lt.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lt_Tensor.call(self, v[0])
+        else:
+            return _op_lt_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1325,11 +1527,14 @@ _parser_m_lt_ = PythonArgParser(
 
 def lt_(self, *args, **kwargs):
     """lt_(Tensor other) | lt_(Scalar other)"""
-    index, v = _parser_m_lt_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_lt__Tensor.call(self, v[0])
-    else:
-        return _op_lt__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_lt_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lt__Tensor.call(self, v[0])
+        else:
+            return _op_lt__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1342,9 +1547,12 @@ _parser_m_mT = PythonArgParser(
 
 def mT(self, *args, **kwargs):
     """mT()"""
-    if args or kwargs:
-        no_arguments('TensorBase.mT', args, kwargs)
-    return _op_mT.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.mT', args, kwargs)
+        return _op_mT.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1358,11 +1566,14 @@ _parser_m_masked_fill = PythonArgParser(
 
 def masked_fill(self, *args, **kwargs):
     """masked_fill(Tensor mask, Tensor value) | masked_fill(Tensor mask, Scalar value)"""
-    index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_masked_fill_Tensor.call(self, v[0], v[1])
-    else:
-        return _op_masked_fill_Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_masked_fill_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_masked_fill_Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1376,11 +1587,14 @@ _parser_m_masked_fill_ = PythonArgParser(
 
 def masked_fill_(self, *args, **kwargs):
     """masked_fill_(Tensor mask, Tensor value) | masked_fill_(Tensor mask, Scalar value)"""
-    index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_masked_fill__Tensor.call(self, v[0], v[1])
-    else:
-        return _op_masked_fill__Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_masked_fill__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_masked_fill__Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1393,12 +1607,15 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 
 
 def matmul(self, *args, **kwargs):
-    """matmul(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_matmul]
-    else:
-        index, v = _parser_m_matmul.parse(args, kwargs, self=self)
-    return _op_matmul.call(self, v[0])
+    try:
+        """matmul(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_matmul]
+        else:
+            index, v = _parser_m_matmul.parse(args, kwargs, self=self)
+        return _op_matmul.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1413,13 +1630,16 @@ _parser_m_max = PythonArgParser(
 
 def max(self, *args, **kwargs):
     """max() | max(Tensor other) | max(int dim, bool keepdim=False)"""
-    index, v = _parser_m_max.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_max.call(self)
-    elif index == 1:
-        return _op_max_other.call(self, v[0])
-    else:
-        return return_types.max(_op_max_dim.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_max.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_max.call(self)
+        elif index == 1:
+            return _op_max_other.call(self, v[0])
+        else:
+            return return_types.max(_op_max_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1432,12 +1652,15 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 
 
 def maximum(self, *args, **kwargs):
-    """maximum(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_maximum]
-    else:
-        index, v = _parser_m_maximum.parse(args, kwargs, self=self)
-    return _op_maximum.call(self, v[0])
+    try:
+        """maximum(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_maximum]
+        else:
+            index, v = _parser_m_maximum.parse(args, kwargs, self=self)
+        return _op_maximum.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1451,11 +1674,14 @@ _parser_m_mean = PythonArgParser(
 
 def mean(self, *args, **kwargs):
     """mean(*, ScalarType? dtype=None) | mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_mean.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_mean.call(self, v[0])
-    else:
-        return _op_mean_dim.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_mean.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_mean.call(self, v[0])
+        else:
+            return _op_mean_dim.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1470,13 +1696,16 @@ _parser_m_min = PythonArgParser(
 
 def min(self, *args, **kwargs):
     """min() | min(Tensor other) | min(int dim, bool keepdim=False)"""
-    index, v = _parser_m_min.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_min.call(self)
-    elif index == 1:
-        return _op_min_other.call(self, v[0])
-    else:
-        return return_types.min(_op_min_dim.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_min.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_min.call(self)
+        elif index == 1:
+            return _op_min_other.call(self, v[0])
+        else:
+            return return_types.min(_op_min_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1489,12 +1718,15 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 
 
 def minimum(self, *args, **kwargs):
-    """minimum(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_minimum]
-    else:
-        index, v = _parser_m_minimum.parse(args, kwargs, self=self)
-    return _op_minimum.call(self, v[0])
+    try:
+        """minimum(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_minimum]
+        else:
+            index, v = _parser_m_minimum.parse(args, kwargs, self=self)
+        return _op_minimum.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1507,12 +1739,15 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 
 
 def mm(self, *args, **kwargs):
-    """mm(Tensor mat2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_mm]
-    else:
-        index, v = _parser_m_mm.parse(args, kwargs, self=self)
-    return _op_mm.call(self, v[0])
+    try:
+        """mm(Tensor mat2)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mm]
+        else:
+            index, v = _parser_m_mm.parse(args, kwargs, self=self)
+        return _op_mm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1526,11 +1761,14 @@ _parser_m_movedim = PythonArgParser(
 
 def movedim(self, *args, **kwargs):
     """movedim(int source, int destination) | movedim(int[] source, int[] destination)"""
-    index, v = _parser_m_movedim.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_movedim_int.call(self, v[0], v[1])
-    else:
-        return _op_movedim_intlist.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_movedim.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_movedim_int.call(self, v[0], v[1])
+        else:
+            return _op_movedim_intlist.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1543,12 +1781,15 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 
 
 def mul(self, *args, **kwargs):
-    """mul(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_mul]
-    else:
-        index, v = _parser_m_mul.parse(args, kwargs, self=self)
-    return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        """mul(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mul]
+        else:
+            index, v = _parser_m_mul.parse(args, kwargs, self=self)
+        return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1561,12 +1802,15 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 
 
 def mul_(self, *args, **kwargs):
-    """mul_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_mul_]
-    else:
-        index, v = _parser_m_mul_.parse(args, kwargs, self=self)
-    return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        """mul_(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mul_]
+        else:
+            index, v = _parser_m_mul_.parse(args, kwargs, self=self)
+        return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1580,11 +1824,14 @@ _parser_m_narrow = PythonArgParser(
 
 def narrow(self, *args, **kwargs):
     """narrow(int dim, Tensor start, SymInt length) | narrow(int dim, SymInt start, SymInt length)"""
-    index, v = _parser_m_narrow.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
-    else:
-        return _op_narrow.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_narrow.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_narrow.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1598,11 +1845,14 @@ _parser_m_ne = PythonArgParser(
 
 def ne(self, *args, **kwargs):
     """ne(Tensor other) | ne(Scalar other)"""
-    index, v = _parser_m_ne.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ne_Tensor.call(self, v[0])
-    else:
-        return _op_ne_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ne.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ne_Tensor.call(self, v[0])
+        else:
+            return _op_ne_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1616,11 +1866,14 @@ _parser_m_ne_ = PythonArgParser(
 
 def ne_(self, *args, **kwargs):
     """ne_(Tensor other) | ne_(Scalar other)"""
-    index, v = _parser_m_ne_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ne__Tensor.call(self, v[0])
-    else:
-        return _op_ne__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ne_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ne__Tensor.call(self, v[0])
+        else:
+            return _op_ne__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1633,9 +1886,12 @@ _parser_m_neg = PythonArgParser(
 
 def neg(self, *args, **kwargs):
     """neg()"""
-    if args or kwargs:
-        no_arguments('TensorBase.neg', args, kwargs)
-    return _op_neg.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.neg', args, kwargs)
+        return _op_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1648,9 +1904,12 @@ _parser_m_neg_ = PythonArgParser(
 
 def neg_(self, *args, **kwargs):
     """neg_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.neg_', args, kwargs)
-    return _op_neg_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.neg_', args, kwargs)
+        return _op_neg_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1663,8 +1922,11 @@ _parser_m_new_empty = PythonArgParser(
 
 def new_empty(self, *args, **kwargs):
     """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
-    v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    try:
+        v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1677,8 +1939,11 @@ _parser_m_new_empty_strided = PythonArgParser(
 
 def new_empty_strided(self, *args, **kwargs):
     """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
-    v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    try:
+        v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1691,8 +1956,11 @@ _parser_m_new_full = PythonArgParser(
 
 def new_full(self, *args, **kwargs):
     """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
-    v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    try:
+        v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1705,8 +1973,11 @@ _parser_m_new_ones = PythonArgParser(
 
 def new_ones(self, *args, **kwargs):
     """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
-    v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    try:
+        v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1719,8 +1990,11 @@ _parser_m_new_zeros = PythonArgParser(
 
 def new_zeros(self, *args, **kwargs):
     """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
-    v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    try:
+        v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1736,15 +2010,18 @@ _parser_m_norm = PythonArgParser(
 
 def norm(self, *args, **kwargs):
     """norm(Scalar p=2) | norm(Scalar? p, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim=False)"""
-    index, v = _parser_m_norm.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_norm_Scalar.call(self, v[0])
-    elif index == 1:
-        return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
-    elif index == 2:
-        return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
-    else:
-        return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_norm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_norm_Scalar.call(self, v[0])
+        elif index == 1:
+            return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
+        elif index == 2:
+            return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
+        else:
+            return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1757,9 +2034,12 @@ _parser_m_numpy_T = PythonArgParser(
 
 def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
-    if args or kwargs:
-        no_arguments('TensorBase.numpy_T', args, kwargs)
-    return _op_numpy_T.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.numpy_T', args, kwargs)
+        return _op_numpy_T.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1772,12 +2052,15 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 
 
 def outer(self, *args, **kwargs):
-    """outer(Tensor vec2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_outer]
-    else:
-        index, v = _parser_m_outer.parse(args, kwargs, self=self)
-    return _op_outer.call(self, v[0])
+    try:
+        """outer(Tensor vec2)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_outer]
+        else:
+            index, v = _parser_m_outer.parse(args, kwargs, self=self)
+        return _op_outer.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1790,8 +2073,11 @@ _parser_m_permute = PythonArgParser(
 
 def permute(self, *args, **kwargs):
     """permute(int[] dims)"""
-    v = _parser_m_permute.parse(args, kwargs, self=self)[1]
-    return _op_permute.call(self, v[0])
+    try:
+        v = _parser_m_permute.parse(args, kwargs, self=self)[1]
+        return _op_permute.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1805,11 +2091,14 @@ _parser_m_pow = PythonArgParser(
 
 def pow(self, *args, **kwargs):
     """pow(Tensor exponent) | pow(Scalar exponent)"""
-    index, v = _parser_m_pow.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_pow_Tensor_Tensor.call(self, v[0])
-    else:
-        return _op_pow_Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_pow.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_pow_Tensor_Tensor.call(self, v[0])
+        else:
+            return _op_pow_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1823,11 +2112,14 @@ _parser_m_pow_ = PythonArgParser(
 
 def pow_(self, *args, **kwargs):
     """pow_(Tensor exponent) | pow_(Scalar exponent)"""
-    index, v = _parser_m_pow_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_pow__Tensor.call(self, v[0])
-    else:
-        return _op_pow__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_pow_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_pow__Tensor.call(self, v[0])
+        else:
+            return _op_pow__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1841,11 +2133,14 @@ _parser_m_prod = PythonArgParser(
 
 def prod(self, *args, **kwargs):
     """prod(*, ScalarType? dtype=None) | prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_prod.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_prod.call(self, v[0])
-    else:
-        return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_prod.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_prod.call(self, v[0])
+        else:
+            return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1858,9 +2153,12 @@ _parser_m_relu = PythonArgParser(
 
 def relu(self, *args, **kwargs):
     """relu()"""
-    if args or kwargs:
-        no_arguments('TensorBase.relu', args, kwargs)
-    return _op_relu.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.relu', args, kwargs)
+        return _op_relu.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1873,9 +2171,12 @@ _parser_m_relu_ = PythonArgParser(
 
 def relu_(self, *args, **kwargs):
     """relu_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.relu_', args, kwargs)
-    return _op_relu_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.relu_', args, kwargs)
+        return _op_relu_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1889,11 +2190,14 @@ _parser_m_remainder = PythonArgParser(
 
 def remainder(self, *args, **kwargs):
     """remainder(Tensor other) | remainder(Scalar other)"""
-    index, v = _parser_m_remainder.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_remainder_Tensor.call(self, v[0])
-    else:
-        return _op_remainder_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_remainder.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_remainder_Tensor.call(self, v[0])
+        else:
+            return _op_remainder_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1907,11 +2211,14 @@ _parser_m_remainder_ = PythonArgParser(
 
 def remainder_(self, *args, **kwargs):
     """remainder_(Tensor other) | remainder_(Scalar other)"""
-    index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_remainder__Tensor.call(self, v[0])
-    else:
-        return _op_remainder__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_remainder__Tensor.call(self, v[0])
+        else:
+            return _op_remainder__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1924,8 +2231,11 @@ _parser_m_reshape = PythonArgParser(
 
 def reshape(self, *args, **kwargs):
     """reshape(SymInt[] shape)"""
-    v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
-    return _op_reshape.call(self, v[0])
+    try:
+        v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
+        return _op_reshape.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1938,8 +2248,11 @@ _parser_m_resize_ = PythonArgParser(
 
 def resize_(self, *args, **kwargs):
     """resize_(SymInt[] size, *, MemoryFormat? memory_format=None)"""
-    v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
-    return _op_resize_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
+        return _op_resize_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1952,8 +2265,11 @@ _parser_m_roll = PythonArgParser(
 
 def roll(self, *args, **kwargs):
     """roll(SymInt[1] shifts, int[1] dims=[])"""
-    v = _parser_m_roll.parse(args, kwargs, self=self)[1]
-    return _op_roll.call(self, v[0], v[1])
+    try:
+        v = _parser_m_roll.parse(args, kwargs, self=self)[1]
+        return _op_roll.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1966,9 +2282,12 @@ _parser_m_rsqrt = PythonArgParser(
 
 def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
-    if args or kwargs:
-        no_arguments('TensorBase.rsqrt', args, kwargs)
-    return _op_rsqrt.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.rsqrt', args, kwargs)
+        return _op_rsqrt.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1981,9 +2300,12 @@ _parser_m_rsqrt_ = PythonArgParser(
 
 def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.rsqrt_', args, kwargs)
-    return _op_rsqrt_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.rsqrt_', args, kwargs)
+        return _op_rsqrt_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1997,11 +2319,14 @@ _parser_m_scatter = PythonArgParser(
 
 def scatter(self, *args, **kwargs):
     """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Scalar value)"""
-    index, v = _parser_m_scatter.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_scatter_src.call(self, v[0], v[1], v[2])
-    else:
-        return _op_scatter_value.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_scatter.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_scatter_src.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter_value.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2015,11 +2340,14 @@ _parser_m_scatter_ = PythonArgParser(
 
 def scatter_(self, *args, **kwargs):
     """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Scalar value)"""
-    index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_scatter__src.call(self, v[0], v[1], v[2])
-    else:
-        return _op_scatter__value.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_scatter__src.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter__value.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2032,8 +2360,11 @@ _parser_m_select = PythonArgParser(
 
 def select(self, *args, **kwargs):
     """select(int dim, SymInt index)"""
-    v = _parser_m_select.parse(args, kwargs, self=self)[1]
-    return _op_select_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_select.parse(args, kwargs, self=self)[1]
+        return _op_select_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2046,9 +2377,12 @@ _parser_m_sigmoid = PythonArgParser(
 
 def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sigmoid', args, kwargs)
-    return _op_sigmoid.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sigmoid', args, kwargs)
+        return _op_sigmoid.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2061,9 +2395,12 @@ _parser_m_sigmoid_ = PythonArgParser(
 
 def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sigmoid_', args, kwargs)
-    return _op_sigmoid_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sigmoid_', args, kwargs)
+        return _op_sigmoid_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2076,9 +2413,12 @@ _parser_m_sign = PythonArgParser(
 
 def sign(self, *args, **kwargs):
     """sign()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sign', args, kwargs)
-    return _op_sign.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sign', args, kwargs)
+        return _op_sign.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2091,9 +2431,12 @@ _parser_m_sign_ = PythonArgParser(
 
 def sign_(self, *args, **kwargs):
     """sign_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sign_', args, kwargs)
-    return _op_sign_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sign_', args, kwargs)
+        return _op_sign_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2106,9 +2449,12 @@ _parser_m_sin = PythonArgParser(
 
 def sin(self, *args, **kwargs):
     """sin()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sin', args, kwargs)
-    return _op_sin.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sin', args, kwargs)
+        return _op_sin.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2121,9 +2467,12 @@ _parser_m_sin_ = PythonArgParser(
 
 def sin_(self, *args, **kwargs):
     """sin_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sin_', args, kwargs)
-    return _op_sin_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sin_', args, kwargs)
+        return _op_sin_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2136,8 +2485,11 @@ _parser_m_slice = PythonArgParser(
 
 def slice(self, *args, **kwargs):
     """slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
-    v = _parser_m_slice.parse(args, kwargs, self=self)[1]
-    return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_m_slice.parse(args, kwargs, self=self)[1]
+        return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2150,8 +2502,11 @@ _parser_m_softmax = PythonArgParser(
 
 def softmax(self, *args, **kwargs):
     """softmax(int dim, ScalarType? dtype=None)"""
-    v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
-    return _op_softmax_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
+        return _op_softmax_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2165,11 +2520,14 @@ _parser_m_sort = PythonArgParser(
 
 def sort(self, *args, **kwargs):
     """sort(*, bool? stable, int dim=-1, bool descending=False) | sort(int dim=-1, bool descending=False)"""
-    index, v = _parser_m_sort.parse(args, kwargs, self=self)
-    if index == 0:
-        return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
-    else:
-        return return_types.sort(_op_sort.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_sort.parse(args, kwargs, self=self)
+        if index == 0:
+            return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
+        else:
+            return return_types.sort(_op_sort.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2183,11 +2541,14 @@ _parser_m_split = PythonArgParser(
 
 def split(self, *args, **kwargs):
     """split(SymInt split_size, int dim=0) | split(SymInt[] split_size, int dim=0)"""
-    index, v = _parser_m_split.parse(args, kwargs, self=self)
-    if index == 0:
-        return tuple(_op_split_Tensor.call(self, v[0], v[1]))
-    else:
-        return tuple(_op_split_sizes.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_split.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_split_Tensor.call(self, v[0], v[1]))
+        else:
+            return tuple(_op_split_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2200,8 +2561,11 @@ _parser_m_split_with_sizes = PythonArgParser(
 
 def split_with_sizes(self, *args, **kwargs):
     """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
-    v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
-    return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
+    try:
+        v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
+        return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2214,9 +2578,12 @@ _parser_m_sqrt = PythonArgParser(
 
 def sqrt(self, *args, **kwargs):
     """sqrt()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sqrt', args, kwargs)
-    return _op_sqrt.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sqrt', args, kwargs)
+        return _op_sqrt.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2229,9 +2596,12 @@ _parser_m_sqrt_ = PythonArgParser(
 
 def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.sqrt_', args, kwargs)
-    return _op_sqrt_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sqrt_', args, kwargs)
+        return _op_sqrt_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2246,13 +2616,16 @@ _parser_m_squeeze = PythonArgParser(
 
 def squeeze(self, *args, **kwargs):
     """squeeze() | squeeze(int dim) | squeeze(int[] dim)"""
-    index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_squeeze.call(self)
-    elif index == 1:
-        return _op_squeeze_dim.call(self, v[0])
-    else:
-        return _op_squeeze_dims.call(self, v[0])
+    try:
+        index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_squeeze.call(self)
+        elif index == 1:
+            return _op_squeeze_dim.call(self, v[0])
+        else:
+            return _op_squeeze_dims.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2267,13 +2640,16 @@ _parser_m_squeeze_ = PythonArgParser(
 
 def squeeze_(self, *args, **kwargs):
     """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
-    index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_squeeze_.call(self)
-    elif index == 1:
-        return _op_squeeze__dim.call(self, v[0])
-    else:
-        return _op_squeeze__dims.call(self, v[0])
+    try:
+        index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_squeeze_.call(self)
+        elif index == 1:
+            return _op_squeeze__dim.call(self, v[0])
+        else:
+            return _op_squeeze__dims.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2288,13 +2664,16 @@ _parser_m_std = PythonArgParser(
 
 def std(self, *args, **kwargs):
     """std(bool unbiased=True) | std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
-    index, v = _parser_m_std.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_std.call(self, v[0])
-    elif index == 1:
-        return _op_std_dim.call(self, v[0], v[1], v[2])
-    else:
-        return _op_std_correction.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_std.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_std.call(self, v[0])
+        elif index == 1:
+            return _op_std_dim.call(self, v[0], v[1], v[2])
+        else:
+            return _op_std_correction.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2308,15 +2687,18 @@ _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 
 
 def sub(self, *args, **kwargs):
-    """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_sub]
-    else:
-        index, v = _parser_m_sub.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    try:
+        """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_sub]
+        else:
+            index, v = _parser_m_sub.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2330,15 +2712,18 @@ _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:
 
 
 def sub_(self, *args, **kwargs):
-    """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_sub_]
-    else:
-        index, v = _parser_m_sub_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    try:
+        """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_sub_]
+        else:
+            index, v = _parser_m_sub_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2352,11 +2737,14 @@ _parser_m_sum = PythonArgParser(
 
 def sum(self, *args, **kwargs):
     """sum(*, ScalarType? dtype=None) | sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_sum.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_sum.call(self, v[0])
-    else:
-        return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_sum.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sum.call(self, v[0])
+        else:
+            return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2369,8 +2757,11 @@ _parser_m_swapaxes = PythonArgParser(
 
 def swapaxes(self, *args, **kwargs):
     """swapaxes(int axis0, int axis1)"""
-    v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
-    return _op_swapaxes.call(self, v[0], v[1])
+    try:
+        v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
+        return _op_swapaxes.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2383,8 +2774,11 @@ _parser_m_swapdims = PythonArgParser(
 
 def swapdims(self, *args, **kwargs):
     """swapdims(int dim0, int dim1)"""
-    v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
-    return _op_swapdims.call(self, v[0], v[1])
+    try:
+        v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
+        return _op_swapdims.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2397,9 +2791,12 @@ _parser_m_t = PythonArgParser(
 
 def t(self, *args, **kwargs):
     """t()"""
-    if args or kwargs:
-        no_arguments('TensorBase.t', args, kwargs)
-    return _op_t.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.t', args, kwargs)
+        return _op_t.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2412,9 +2809,12 @@ _parser_m_t_ = PythonArgParser(
 
 def t_(self, *args, **kwargs):
     """t_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.t_', args, kwargs)
-    return _op_t_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.t_', args, kwargs)
+        return _op_t_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2427,9 +2827,12 @@ _parser_m_tanh = PythonArgParser(
 
 def tanh(self, *args, **kwargs):
     """tanh()"""
-    if args or kwargs:
-        no_arguments('TensorBase.tanh', args, kwargs)
-    return _op_tanh.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.tanh', args, kwargs)
+        return _op_tanh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2442,9 +2845,12 @@ _parser_m_tanh_ = PythonArgParser(
 
 def tanh_(self, *args, **kwargs):
     """tanh_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.tanh_', args, kwargs)
-    return _op_tanh_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.tanh_', args, kwargs)
+        return _op_tanh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2457,8 +2863,11 @@ _parser_m_topk = PythonArgParser(
 
 def topk(self, *args, **kwargs):
     """topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)"""
-    v = _parser_m_topk.parse(args, kwargs, self=self)[1]
-    return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
+    try:
+        v = _parser_m_topk.parse(args, kwargs, self=self)[1]
+        return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2471,8 +2880,11 @@ _parser_m_transpose = PythonArgParser(
 
 def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
-    v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
-    return _op_transpose_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
+        return _op_transpose_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2485,8 +2897,11 @@ _parser_m_transpose_ = PythonArgParser(
 
 def transpose_(self, *args, **kwargs):
     """transpose_(int dim0, int dim1)"""
-    v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
-    return _op_transpose_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
+        return _op_transpose_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2499,8 +2914,11 @@ _parser_m_tril = PythonArgParser(
 
 def tril(self, *args, **kwargs):
     """tril(SymInt diagonal=0)"""
-    v = _parser_m_tril.parse(args, kwargs, self=self)[1]
-    return _op_tril.call(self, v[0])
+    try:
+        v = _parser_m_tril.parse(args, kwargs, self=self)[1]
+        return _op_tril.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2513,8 +2931,11 @@ _parser_m_tril_ = PythonArgParser(
 
 def tril_(self, *args, **kwargs):
     """tril_(SymInt diagonal=0)"""
-    v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
-    return _op_tril_.call(self, v[0])
+    try:
+        v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
+        return _op_tril_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2527,8 +2948,11 @@ _parser_m_triu = PythonArgParser(
 
 def triu(self, *args, **kwargs):
     """triu(SymInt diagonal=0)"""
-    v = _parser_m_triu.parse(args, kwargs, self=self)[1]
-    return _op_triu.call(self, v[0])
+    try:
+        v = _parser_m_triu.parse(args, kwargs, self=self)[1]
+        return _op_triu.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2541,8 +2965,11 @@ _parser_m_triu_ = PythonArgParser(
 
 def triu_(self, *args, **kwargs):
     """triu_(SymInt diagonal=0)"""
-    v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
-    return _op_triu_.call(self, v[0])
+    try:
+        v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
+        return _op_triu_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2555,8 +2982,11 @@ _parser_m_unbind = PythonArgParser(
 
 def unbind(self, *args, **kwargs):
     """unbind(int dim=0)"""
-    v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
-    return tuple(_op_unbind_int.call(self, v[0]))
+    try:
+        v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unbind_int.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2569,8 +2999,11 @@ _parser_m_unflatten = PythonArgParser(
 
 def unflatten(self, *args, **kwargs):
     """unflatten(int dim, SymInt[] sizes)"""
-    v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
-    return _op_unflatten_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
+        return _op_unflatten_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2583,8 +3016,11 @@ _parser_m_unfold = PythonArgParser(
 
 def unfold(self, *args, **kwargs):
     """unfold(int dimension, int size, int step)"""
-    v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
-    return _op_unfold.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
+        return _op_unfold.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2597,8 +3033,11 @@ _parser_m_unsqueeze = PythonArgParser(
 
 def unsqueeze(self, *args, **kwargs):
     """unsqueeze(int dim)"""
-    v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
-    return _op_unsqueeze.call(self, v[0])
+    try:
+        v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
+        return _op_unsqueeze.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2611,8 +3050,11 @@ _parser_m_unsqueeze_ = PythonArgParser(
 
 def unsqueeze_(self, *args, **kwargs):
     """unsqueeze_(int dim)"""
-    v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
-    return _op_unsqueeze_.call(self, v[0])
+    try:
+        v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
+        return _op_unsqueeze_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2627,13 +3069,16 @@ _parser_m_var = PythonArgParser(
 
 def var(self, *args, **kwargs):
     """var(bool unbiased=True) | var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
-    index, v = _parser_m_var.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_var.call(self, v[0])
-    elif index == 1:
-        return _op_var_dim.call(self, v[0], v[1], v[2])
-    else:
-        return _op_var_correction.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_var.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_var.call(self, v[0])
+        elif index == 1:
+            return _op_var_dim.call(self, v[0], v[1], v[2])
+        else:
+            return _op_var_correction.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2647,11 +3092,14 @@ _parser_m_view = PythonArgParser(
 
 def view(self, *args, **kwargs):
     """view(ScalarType dtype) | view(SymInt[] size)"""
-    index, v = _parser_m_view.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_view_dtype.call(self, v[0])
-    else:
-        return _op_view.call(self, v[0])
+    try:
+        index, v = _parser_m_view.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_view_dtype.call(self, v[0])
+        else:
+            return _op_view.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2664,12 +3112,15 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 
 
 def view_as(self, *args, **kwargs):
-    """view_as(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        index, v = 0, [args[0], *_tail_parser_m_view_as]
-    else:
-        index, v = _parser_m_view_as.parse(args, kwargs, self=self)
-    return _op_view_as.call(self, v[0])
+    try:
+        """view_as(Tensor other)"""
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_view_as]
+        else:
+            index, v = _parser_m_view_as.parse(args, kwargs, self=self)
+        return _op_view_as.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2683,11 +3134,14 @@ _parser_m_where = PythonArgParser(
 
 def where(self, *args, **kwargs):
     """where(Tensor condition, Tensor other) | where(Tensor condition, Scalar other)"""
-    index, v = _parser_m_where.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_where_self.call(v[0], self, v[1])
-    else:
-        return _op_where_ScalarOther.call(v[0], self, v[1])
+    try:
+        index, v = _parser_m_where.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_where_self.call(v[0], self, v[1])
+        else:
+            return _op_where_ScalarOther.call(v[0], self, v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2700,9 +3154,12 @@ _parser_m_zero_ = PythonArgParser(
 
 def zero_(self, *args, **kwargs):
     """zero_()"""
-    if args or kwargs:
-        no_arguments('TensorBase.zero_', args, kwargs)
-    return _op_zero_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.zero_', args, kwargs)
+        return _op_zero_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 __all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.storage import checked_numel, translate_memory_error
 from ember._c10.tensor_impl import contiguous_strides, make_view
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
@@ -276,30 +277,34 @@ def view_dtype(self, dtype):
 
 def resize_(self, size, memory_format):
     sizes = tuple(int(s) for s in size)
-    if any(s < 0 for s in sizes):
-        raise RuntimeError("numel: integer multiplication overflow")
+    numel = checked_numel(sizes)
     format_name = memory_format_name(memory_format, None)
     if format_name == "preserve_format":
         raise RuntimeError("Unsupported memory formatPreserve")
+    strides = strides_for(sizes, format_name) if format_name is not None else None
     if sizes != self._sizes:
+        _maybe_grow_storage(self, sizes, numel)  # first: a failed allocation changes nothing
         self._set_sizes_strides(sizes, contiguous_strides(sizes))
-        _maybe_grow_storage(self)
-    if format_name is not None:
-        self._set_sizes_strides(self._sizes, strides_for(self._sizes, format_name))
+    if strides is not None:
+        self._set_sizes_strides(self._sizes, strides)
     return self
 
 
-def _maybe_grow_storage(self) -> None:
-    """maybe_resize_storage_cpu: grow (never shrink) the storage to fit the new sizes."""
-    numel = self.numel()
+def _maybe_grow_storage(self, sizes: tuple, numel: int) -> None:
+    """maybe_resize_storage_cpu: grow (never shrink) the storage to fit ``sizes``."""
     if numel == 0:
         return
     needed = (self._storage_offset + numel) * self.dtype.itemsize
+    if needed > INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={fmt_ints(sizes)}")
     storage = self.storage()
     if needed <= storage.nbytes:
         return
     if storage.data is not None:
-        grown = np.zeros(needed, dtype=np.uint8)
+        try:
+            grown = np.zeros(needed, dtype=np.uint8)
+        except MemoryError as error:
+            raise translate_memory_error(error) from None
         grown[: storage.nbytes] = storage.bytes_view()
         storage.data = grown
         storage._data_ptr = None

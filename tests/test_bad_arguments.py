@@ -38,11 +38,16 @@ def _describe(value):
     if hasattr(value, "shape") and hasattr(value, "dtype"):
         if value.device.type == "meta":
             return ("meta", tuple(value.shape), str(value.dtype).split(".")[-1])
-        small = value.numel() <= 1000 and not value.dtype.is_complex
-        values = value.detach().float().tolist() if small else None
+        values = None
+        if value.numel() <= 1000:  # repr: nan equals nan
+            plain = value.detach()
+            plain = plain.float() if str(plain.dtype).endswith("bfloat16") else plain
+            values = repr(plain.tolist())
         return (tuple(value.shape), str(value.dtype).split(".")[-1], values)
     if isinstance(value, (list, tuple)):
         return type(value).__name__, [_describe(v) for v in value]
+    if type(value).__module__.split(".")[0] in ("ember", "torch"):  # a dtype, a device, a Size
+        return normalise(repr(value))
     return value
 
 
@@ -271,3 +276,143 @@ def test_a_failed_resize_changes_nothing():
     with pytest.raises(RuntimeError, match="can't allocate memory|overflowed"):
         t.resize_(2**61, 2)
     assert tuple(t.shape) == (2,) and t._version == 0 and t.tolist() == [1.0, 1.0]
+
+
+# -- torch.tensor, as_tensor, from_numpy, Tensor.new_tensor (tensor_new.cpp) -------------
+
+_ELEMENTS = ["'a'", "None", "[2]", "1j", "2**63", "2**64", "-2**63 - 1", "1e400", "float('nan')",
+             "object()", "b'x'", "torch.tensor(1.)", "torch.tensor([1., 2.])", "np.float64(1.5)",
+             "np.float32(1.5)", "np.True_", "np.array([1, 2])", "True", "{}", "(1,)", "300",
+             "-1", "-1.5", "torch.tensor(True)"]  # fmt: skip
+_DTYPES = ["None", "torch.bool", "torch.int64", "torch.int8", "torch.uint8", "torch.int32",
+           "torch.float32", "torch.float16", "torch.bfloat16", "torch.complex64"]  # fmt: skip
+
+CTOR_CASES = [f"torch.tensor([1, {e}], dtype={d})" for e in _ELEMENTS for d in _DTYPES] + [
+    "torch.tensor('abc')",
+    "torch.tensor('abc', dtype=torch.float32)",
+    "torch.tensor(['ab'], dtype=torch.float32)",
+    "torch.tensor([[1, 2], 'ab'], dtype=torch.float32)",
+    "torch.tensor(None)",
+    "torch.tensor(object())",
+    "torch.tensor({})",
+    "torch.tensor(b'ab')",
+    "torch.tensor([])",
+    "torch.tensor([[]])",
+    "torch.tensor([[], [1]])",
+    "torch.tensor([[], 'ab'])",
+    "torch.tensor([[], 'ab'], dtype=torch.float32)",
+    "torch.tensor([[1], []])",
+    "torch.tensor([[1, 2], [3]])",
+    "torch.tensor([[1], 2])",
+    "torch.tensor([np.array(2.5)], dtype=torch.int64)",
+    "torch.tensor([1.], dtype='float32')",
+    "torch.tensor([1.], dtype=float)",
+    "torch.tensor([1.], dtype=5)",
+    "torch.tensor([1.], torch.float64)",
+    "torch.tensor([1.], device=1.5)",
+    "torch.tensor([1.], device='cpx')",
+    "torch.tensor([1.], device='cuda:x')",
+    "torch.tensor([1.], requires_grad=1)",
+    "torch.tensor([1.], requires_grad=None)",
+    "torch.tensor([1.], pin_memory=1)",
+    "torch.tensor([1.], foo=1)",
+    "torch.tensor()",
+    "torch.tensor(data=[1.])",
+    "torch.tensor([1], requires_grad=True)",
+    "torch.tensor([1.], dtype=torch.int64, requires_grad=True)",
+    "torch.tensor([1.], device=None, dtype=None)",
+    "torch.tensor(range(3))",
+    "torch.as_tensor([1.], torch.float64)",
+    "torch.as_tensor([1.], dtype='x')",
+    "torch.as_tensor([1.], foo=1)",
+    "torch.as_tensor([1, 'a'])",
+    "torch.as_tensor()",
+    "torch.as_tensor([1.], device=1.5)",
+    "torch.as_tensor(np.array([1, 2]), dtype='x')",
+    "torch.as_tensor(np.array([1, 2]), dtype=torch.float64)",
+    "torch.from_numpy([1])",
+    "torch.from_numpy()",
+    "torch.from_numpy(np.ones(2), 1)",
+    "torch.from_numpy(ndarray=np.ones(2))",
+    "torch.from_numpy(np.array(['a']))",
+    "torch.from_numpy(np.ones(2)[::-1])",
+    "torch.from_numpy(None)",
+    "t.new_tensor([1, 'a'])",
+    "t.new_tensor([1.], 'x')",
+    "t.new_tensor([1.], dtype='x')",
+    "t.new_tensor([1.], requires_grad=1)",
+    "t.new_tensor()",
+    "t.new_tensor([1.], foo=1)",
+    "t.new_tensor('a')",
+    "t.new_tensor([1.], device=1.5)",
+    "ti.new_tensor([1.5], requires_grad=True)",
+    "ti.new_tensor([1.5])",
+]
+
+
+@pytest.mark.parametrize("source", CTOR_CASES)
+def test_tensor_constructors(source):
+    check(source)
+
+
+# -- torch.nn.functional: the bindings torch's Python calls, with its Python checks ------
+
+T, L = "torch.ones(3, 4)", "torch.tensor([1, 2, 3])"
+FUNCTIONAL_CASES = [
+    "F.linear(1, torch.ones(2, 2))",
+    "F.linear(torch.ones(2, 2), 1)",
+    "F.linear(torch.ones(2, 2), torch.ones(2, 2), 1)",
+    "F.linear(torch.ones(2, 2))",
+    "F.linear(torch.ones(2, 2), torch.ones(2, 2), bias=None, foo=1)",
+    "F.linear(torch.ones(2, 3), torch.ones(4, 3), torch.ones(4))",
+    "F.gelu(1)",
+    "F.gelu(t, approximate=None)",
+    "F.gelu(t, approximate='x')",
+    "F.gelu(t, 'tanh')",
+    "F.one_hot(torch.tensor([1]), 2.5)",
+    "F.one_hot(torch.tensor([1]), num_classes=torch.tensor(3))",
+    "F.one_hot(t)",
+    "F.relu(1)",
+    "F.relu(t, inplace='a')",
+    "F.softmax(1)",
+    "F.softmax(1, 0)",
+    "F.softmax(t, 'a')",
+    "F.softmax(t, 0, dtype='float32')",
+    "F.softmax(t, 0, dtype=2**63)",
+    "F.log_softmax(t, 2**63)",
+    "F.log_softmax(t, 0, dtype=torch.float64).dtype",
+    f"F.cross_entropy({T}, torch.tensor(1))",
+    "F.cross_entropy(torch.ones(4), torch.tensor(1))",
+    f"F.cross_entropy({T}, 1)",
+    f"F.cross_entropy(1, {L})",
+    f"F.cross_entropy({T}, {L}, reduction=[1])",
+    f"F.cross_entropy({T}, {L}, reduction={{'a': 1}})",
+    f"F.cross_entropy({T}, {L}, reduction='x')",
+    f"F.cross_entropy({T}, {L}, ignore_index=torch.tensor(1.0))",
+    f"F.cross_entropy({T}, {L}, ignore_index=2**63)",
+    f"F.cross_entropy({T}, {L}, label_smoothing='a')",
+    f"F.cross_entropy({T}, {L}, weight=1)",
+    f"F.nll_loss({T}, torch.tensor(1))",
+    "F.nll_loss(1, 2)",
+    f"F.nll_loss({T}, 2)",
+    f"F.nll_loss({T}, {L}, weight='w')",
+    f"F.nll_loss({T}, {L}, ignore_index=-2**63 - 1)",
+    f"F.nll_loss({T}, {L}, reduction=None)",
+    f"F.nll_loss({T}, {L}, size_average=False)",
+    "F.mse_loss(t, 1)",
+    "F.mse_loss(1, t)",
+    "F.mse_loss(t, t, reduction=[1, 'a'])",
+    "F.mse_loss(t, torch.ones(3))",
+    "F.mse_loss(t, t, weight=torch.ones(3))",
+    "F.mse_loss(t, t, weight=t, reduction='sum')",
+    "F.dropout(t, 'a')",
+    "F.dropout(1)",
+    "F.dropout(t, training=2)",
+    "F.dropout(t, 2.0)",
+    "F.dropout(t, 0.5, False, 'x')",
+]
+
+
+@pytest.mark.parametrize("source", FUNCTIONAL_CASES)
+def test_functional(source):
+    check(source)

@@ -20,6 +20,7 @@ from ._c10.dispatch_key_set import (
     raw_table_index,
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
+from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema

@@ -112,22 +112,25 @@ def type_(self, dtype=None, non_blocking=False, **kwargs):
     return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
 
 
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-    """Tensor.new_tensor: like ember.tensor, but dtype and device default to self's."""
-    from ember._tensor_ctors import _check_requires_grad, _dtype_argument, _new_from_data
+_new_tensor_parser = PythonArgParser(
+    [
+        "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+        "bool requires_grad=False)"
+    ]
+)
 
-    explicit = _dtype_argument(dtype)
-    device = as_device(device) if device is not None else self.device
+
+def new_tensor(self, *args, **kwargs):
+    """Tensor.new_tensor: like ember.tensor, but dtype and device default to self's."""
+    from ember._tensor_ctors import _COPY_WARNING, _check_requires_grad, _new_from_data
+
+    data, dtype, device, requires_grad = _new_tensor_parser.parse(args, kwargs, self=self)[1]
     result = _new_from_data(
         data,
-        explicit if explicit is not None else self.dtype,
-        device,
+        dtype if dtype is not None else self.dtype,
+        device if device is not None else self.device,
         type_inference=False,
-        warning=(
-            "To copy construct from a tensor, it is recommended to use "
-            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
-            "rather than tensor.new_tensor(sourceTensor)."
-        ),
+        warning=_COPY_WARNING.format("tensor.new_tensor"),
     )
     return _check_requires_grad(result, requires_grad)
 

@@ -26,6 +26,7 @@ _PLAIN = (int, float, str)
 TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
 SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
+PYOBJECT = 17  # any object (torch.tensor's data)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -46,6 +47,7 @@ TYPE_NAMES = {
     SYM_INT_LIST: "tuple of ints",
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
+    PYOBJECT: "object",
 }
 
 # ---------------------------------------------------------------------------
@@ -401,4 +403,10 @@ def make_converter(param, numbers_as_tensors: bool):
         return _make_int_list(param)
     if kind == TENSOR_LIST:
         return _make_tensor_list(param)
+    if kind == PYOBJECT:
+        return _any_object
     return _make_bool_list(param)
+
+
+def _any_object(obj):
+    return obj

@@ -36,6 +36,7 @@ from ember.aten.python_arg_convert import (
     INT_LIST,
     LAYOUT,
     MEMORY_FORMAT,
+    PYOBJECT,
     SCALAR,
     SCALARTYPE,
     SEQUENCES,
@@ -71,6 +72,7 @@ _BASE_TYPES = {
     "IntArrayRef": INT_LIST,
     "SymIntArrayRef": SYM_INT_LIST,
     "ArrayRef<double>": FLOAT_LIST,
+    "PyObject*": PYOBJECT,
 }
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST

@@ -137,7 +137,6 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     lines.append(f"def {py_name}({params}):")
     doc = " | ".join(s.declaration() for s in sigs)
     lines.append(f'    """{doc}"""')
-    body_start = len(lines)
     self_arg = ", self=self" if method else ""
     current = [s for s in sigs if not s.deprecated]
     if len(sigs) == 1 and method and not sigs[0].arguments:
@@ -167,6 +166,7 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
         lines += _dispatch_on_index(sigs, wrap)
     # NumPy running out of memory anywhere below is the allocator's error (Note [Allocation
     # errors] in _c10/storage.py); a try costs nothing until something raises.
+    body_start = lines.index(f'    """{doc}"""') + 1
     lines[body_start:] = ["    try:"] + ["    " + line for line in lines[body_start:]]
     lines.append("    except MemoryError as error:")
     lines.append("        raise translate_memory_error(error) from None")

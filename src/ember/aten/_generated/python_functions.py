@@ -344,8 +344,8 @@ _tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:
 
 
 def abs_(*args, **kwargs):
+    """abs_(Tensor input)"""
     try:
-        """abs_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_abs_]
         else:
@@ -420,8 +420,8 @@ _tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[
 
 
 def alias(*args, **kwargs):
+    """alias(Tensor input)"""
     try:
-        """alias(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_alias]
         else:
@@ -736,8 +736,8 @@ _tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[
 
 
 def clone(*args, **kwargs):
+    """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
     try:
-        """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_clone]
         else:
@@ -776,8 +776,8 @@ _tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:
 
 
 def cos_(*args, **kwargs):
+    """cos_(Tensor input)"""
     try:
-        """cos_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_cos_]
         else:
@@ -816,8 +816,8 @@ _tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].param
 
 
 def detach(*args, **kwargs):
+    """detach(Tensor input)"""
     try:
-        """detach(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_detach]
         else:
@@ -837,8 +837,8 @@ _tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].p
 
 
 def diagonal(*args, **kwargs):
+    """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
     try:
-        """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_diagonal]
         else:
@@ -883,8 +883,8 @@ _tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 
 
 def dot(*args, **kwargs):
+    """dot(Tensor input, Tensor tensor)"""
     try:
-        """dot(Tensor input, Tensor tensor)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
         else:
@@ -1016,8 +1016,8 @@ _tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:
 
 
 def exp_(*args, **kwargs):
+    """exp_(Tensor input)"""
     try:
-        """exp_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_exp_]
         else:
@@ -1079,8 +1079,8 @@ _tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].par
 
 
 def flatten(*args, **kwargs):
+    """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
     try:
-        """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_flatten]
         else:
@@ -1311,8 +1311,8 @@ _tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[
 
 
 def isnan(*args, **kwargs):
+    """isnan(Tensor input)"""
     try:
-        """isnan(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_isnan]
         else:
@@ -1412,8 +1412,8 @@ _tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].param
 
 
 def log1p_(*args, **kwargs):
+    """log1p_(Tensor input)"""
     try:
-        """log1p_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log1p_]
         else:
@@ -1433,8 +1433,8 @@ _tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:
 
 
 def log_(*args, **kwargs):
+    """log_(Tensor input)"""
     try:
-        """log_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log_]
         else:
@@ -1591,8 +1591,8 @@ _tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].param
 
 
 def matmul(*args, **kwargs):
+    """matmul(Tensor input, Tensor other)"""
     try:
-        """matmul(Tensor input, Tensor other)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_matmul]
         else:
@@ -1853,8 +1853,8 @@ _tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:
 
 
 def neg_(*args, **kwargs):
+    """neg_(Tensor input)"""
     try:
-        """neg_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_neg_]
         else:
@@ -1939,8 +1939,8 @@ _tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[
 
 
 def outer(*args, **kwargs):
+    """outer(Tensor input, Tensor vec2)"""
     try:
-        """outer(Tensor input, Tensor vec2)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
         else:
@@ -2133,8 +2133,8 @@ _tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:
 
 
 def relu(*args, **kwargs):
+    """relu(Tensor input)"""
     try:
-        """relu(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu]
         else:
@@ -2154,8 +2154,8 @@ _tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[
 
 
 def relu_(*args, **kwargs):
+    """relu_(Tensor input)"""
     try:
-        """relu_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu_]
         else:
@@ -2254,8 +2254,8 @@ _tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].param
 
 
 def rsqrt_(*args, **kwargs):
+    """rsqrt_(Tensor input)"""
     try:
-        """rsqrt_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
         else:
@@ -2336,8 +2336,8 @@ _tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].p
 
 
 def sigmoid_(*args, **kwargs):
+    """sigmoid_(Tensor input)"""
     try:
-        """sigmoid_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
         else:
@@ -2395,8 +2395,8 @@ _tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:
 
 
 def sin_(*args, **kwargs):
+    """sin_(Tensor input)"""
     try:
-        """sin_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sin_]
         else:
@@ -2416,8 +2416,8 @@ _tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[
 
 
 def slice(*args, **kwargs):
+    """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     try:
-        """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_slice]
         else:
@@ -2536,8 +2536,8 @@ _tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[
 
 
 def sqrt_(*args, **kwargs):
+    """sqrt_(Tensor input)"""
     try:
-        """sqrt_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sqrt_]
         else:
@@ -2708,8 +2708,8 @@ _tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 
 
 def t(*args, **kwargs):
+    """t(Tensor input)"""
     try:
-        """t(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_t]
         else:
@@ -2748,8 +2748,8 @@ _tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[
 
 
 def tanh_(*args, **kwargs):
+    """tanh_(Tensor input)"""
     try:
-        """tanh_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_tanh_]
         else:
@@ -2862,8 +2862,8 @@ _tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].param
 
 
 def unbind(*args, **kwargs):
+    """unbind(Tensor input, int dim=0)"""
     try:
-        """unbind(Tensor input, int dim=0)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_unbind]
         else:
@@ -2977,8 +2977,8 @@ _tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[
 
 
 def zero_(*args, **kwargs):
+    """zero_(Tensor input)"""
     try:
-        """zero_(Tensor input)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_zero_]
         else:

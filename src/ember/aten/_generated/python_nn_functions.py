@@ -32,8 +32,8 @@ _tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_
 
 
 def cross_entropy_loss(*args, **kwargs):
+    """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
     try:
-        """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
         else:
@@ -72,8 +72,8 @@ _tail_parser_f_gelu_ = [p.default for p in _parser_f_gelu_.signatures[0].params[
 
 
 def gelu_(*args, **kwargs):
+    """gelu_(Tensor input, *, str approximate="none")"""
     try:
-        """gelu_(Tensor input, *, str approximate="none")"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_gelu_]
         else:
@@ -93,8 +93,8 @@ _tail_parser_f_linear = [p.default for p in _parser_f_linear.signatures[0].param
 
 
 def linear(*args, **kwargs):
+    """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
     try:
-        """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_linear]
         else:
@@ -133,8 +133,8 @@ _tail_parser_f_nll_loss = [p.default for p in _parser_f_nll_loss.signatures[0].p
 
 
 def nll_loss(*args, **kwargs):
+    """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
     try:
-        """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss]
         else:
@@ -192,8 +192,8 @@ _tail_parser_f_one_hot = [p.default for p in _parser_f_one_hot.signatures[0].par
 
 
 def one_hot(*args, **kwargs):
+    """one_hot(Tensor input, int num_classes=-1)"""
     try:
-        """one_hot(Tensor input, int num_classes=-1)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_one_hot]
         else:

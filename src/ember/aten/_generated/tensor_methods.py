@@ -261,8 +261,8 @@ _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 
 
 def add(self, *args, **kwargs):
+    """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
     try:
-        """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add]
         else:
@@ -286,8 +286,8 @@ _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:
 
 
 def add_(self, *args, **kwargs):
+    """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
     try:
-        """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add_]
         else:
@@ -312,8 +312,8 @@ _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[
 
 
 def addmm(self, *args, **kwargs):
+    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
-        """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
         else:
@@ -340,8 +340,8 @@ _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].param
 
 
 def addmm_(self, *args, **kwargs):
+    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
-        """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
         else:
@@ -534,8 +534,8 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 
 
 def bmm(self, *args, **kwargs):
+    """bmm(Tensor mat2)"""
     try:
-        """bmm(Tensor mat2)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_bmm]
         else:
@@ -648,8 +648,8 @@ _tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[
 
 
 def copy_(self, *args, **kwargs):
+    """copy_(Tensor src, bool non_blocking=False)"""
     try:
-        """copy_(Tensor src, bool non_blocking=False)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_copy_]
         else:
@@ -816,8 +816,8 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 
 
 def dot(self, *args, **kwargs):
+    """dot(Tensor tensor)"""
     try:
-        """dot(Tensor tensor)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_dot]
         else:
@@ -932,8 +932,8 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 
 
 def expand_as(self, *args, **kwargs):
+    """expand_as(Tensor other)"""
     try:
-        """expand_as(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_expand_as]
         else:
@@ -1008,8 +1008,8 @@ _tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatu
 
 
 def floor_divide(self, *args, **kwargs):
+    """floor_divide(Tensor other)"""
     try:
-        """floor_divide(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_floor_divide]
         else:
@@ -1029,8 +1029,8 @@ _tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signa
 
 
 def floor_divide_(self, *args, **kwargs):
+    """floor_divide_(Tensor other)"""
     try:
-        """floor_divide_(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
         else:
@@ -1368,8 +1368,8 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 
 
 def logical_and(self, *args, **kwargs):
+    """logical_and(Tensor other)"""
     try:
-        """logical_and(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and]
         else:
@@ -1389,8 +1389,8 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 
 
 def logical_and_(self, *args, **kwargs):
+    """logical_and_(Tensor other)"""
     try:
-        """logical_and_(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and_]
         else:
@@ -1446,8 +1446,8 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 
 
 def logical_or(self, *args, **kwargs):
+    """logical_or(Tensor other)"""
     try:
-        """logical_or(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or]
         else:
@@ -1467,8 +1467,8 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 
 
 def logical_or_(self, *args, **kwargs):
+    """logical_or_(Tensor other)"""
     try:
-        """logical_or_(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or_]
         else:
@@ -1607,8 +1607,8 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 
 
 def matmul(self, *args, **kwargs):
+    """matmul(Tensor other)"""
     try:
-        """matmul(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_matmul]
         else:
@@ -1652,8 +1652,8 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 
 
 def maximum(self, *args, **kwargs):
+    """maximum(Tensor other)"""
     try:
-        """maximum(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_maximum]
         else:
@@ -1718,8 +1718,8 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 
 
 def minimum(self, *args, **kwargs):
+    """minimum(Tensor other)"""
     try:
-        """minimum(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_minimum]
         else:
@@ -1739,8 +1739,8 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 
 
 def mm(self, *args, **kwargs):
+    """mm(Tensor mat2)"""
     try:
-        """mm(Tensor mat2)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mm]
         else:
@@ -1781,8 +1781,8 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 
 
 def mul(self, *args, **kwargs):
+    """mul(Tensor other)"""
     try:
-        """mul(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
@@ -1802,8 +1802,8 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 
 
 def mul_(self, *args, **kwargs):
+    """mul_(Tensor other)"""
     try:
-        """mul_(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
@@ -2052,8 +2052,8 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 
 
 def outer(self, *args, **kwargs):
+    """outer(Tensor vec2)"""
     try:
-        """outer(Tensor vec2)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_outer]
         else:
@@ -2687,8 +2687,8 @@ _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 
 
 def sub(self, *args, **kwargs):
+    """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
     try:
-        """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub]
         else:
@@ -2712,8 +2712,8 @@ _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:
 
 
 def sub_(self, *args, **kwargs):
+    """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
     try:
-        """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub_]
         else:
@@ -3112,8 +3112,8 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 
 
 def view_as(self, *args, **kwargs):
+    """view_as(Tensor other)"""
     try:
-        """view_as(Tensor other)"""
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_view_as]
         else:

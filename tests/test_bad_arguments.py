@@ -416,3 +416,57 @@ FUNCTIONAL_CASES = [
 @pytest.mark.parametrize("source", FUNCTIONAL_CASES)
 def test_functional(source):
     check(source)
+
+
+# -- Tensor methods torch writes by hand (python_variable_methods.cpp) -------------------
+
+METHOD_CASES = [
+    "t.size(1.5)",
+    "t.size(dim=1.5)",
+    "t.size(dim=True)",
+    "t.size('1')",
+    "t.size(foo=1)",
+    "t.size(2**63)",
+    "t.size(None)",
+    "t.size(-1)",
+    "t.size(5)",
+    "t.stride('a')",
+    "t.stride(dim=0)",
+    "t.stride(1, 2)",
+    "t.numpy(1)",
+    "t.numpy(force=1)",
+    "t.numpy(foo=1)",
+    "t.numpy(force=True).shape",
+    "t.item(1)",
+    "t.item(foo=1)",
+    "t.tolist(1)",
+    "t.float(1)",
+    "t.float(foo=1)",
+    "t.float(memory_format='x')",
+    "t.long(memory_format=2**63)",
+    "t.double(memory_format=torch.contiguous_format)",
+    "t.cpu(1)",
+    "t.cpu(memory_format=1)",
+    "t.cpu(memory_format=torch.float32)",
+    "t.contiguous(1)",
+    "t.contiguous(memory_format='x')",
+    "t.contiguous(memory_format=1)",
+    "t.contiguous(foo=1)",
+    "t.contiguous(memory_format=torch.channels_last)",
+    "t.type(1)",
+    "t.type(5.5)",
+    "t.type(foo=1)",
+    "t.type(float)",
+    "t.type(torch.float64, 1)",
+    "t.type('torch.DoubleTensor', non_blocking=1)",
+    "t.type('torch.Nope')",
+    "t.type(torch.device('cpu'))",
+    "t.type(2**63)",
+    "t.type(torch.float64).dtype",
+    "t.type() == t.type()",
+]
+
+
+@pytest.mark.parametrize("source", METHOD_CASES)
+def test_hand_written_tensor_methods(source):
+    check(source)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
+from ember._size import Size
+from ember._tensor import Tensor, _wrap_dim
 from ember.aten.binding import handle, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 __all__ = ["install"]
 
@@ -62,7 +64,10 @@ def to(self, *args, **kwargs):
 
 
 def _converter(name: str, dtype):
-    def convert(self, memory_format=None):
+    parser = PythonArgParser([f"{name}(*, MemoryFormat? memory_format=None)"])
+
+    def convert(self, *args, **kwargs):
+        memory_format = parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else None
         return _to_dtype.call(self, dtype, False, False, memory_format)
 
     convert.__name__ = name
@@ -78,8 +83,12 @@ _CONVERSIONS = {
 }  # fmt: skip
 
 
-def cpu(self, memory_format=None):
+_cpu_parser = PythonArgParser(["cpu(*, MemoryFormat? memory_format=None)"])
+
+
+def cpu(self, *args, **kwargs):
     """Tensor.cpu(): self when already on cpu, else a copy there."""
+    memory_format = _cpu_parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else None
     return _to_dtype_layout.call(self, self.dtype, None, CPU, None, False, False, memory_format)
 
 
@@ -91,13 +100,24 @@ def _type_string(self) -> str:
 _TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
 
 
-def type_(self, dtype=None, non_blocking=False, **kwargs):
-    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion."""
-    memory_format = kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"type() got an unexpected keyword argument '{next(iter(kwargs))}'")
+_type_parser = PythonArgParser(
+    [
+        "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+        "type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)"
+        "|deprecated",
+    ]
+)
+
+
+def type_(self, *args, **kwargs):
+    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion
+    (THPVariable_type)."""
+    dtype, non_blocking, memory_format = _type_parser.parse(args, kwargs, self=self)[1]
     if dtype is None:
         return _type_string(self)
+    if isinstance(dtype, type):
+        name = "ember.Tensor" if issubclass(dtype, Tensor) else dtype.__name__
+        raise ValueError(f"invalid type: '{name}'")
     if isinstance(dtype, str):
         module, _, name = dtype.rpartition(".")
         if name not in _TYPE_NAMES or module.partition(".")[0] not in ("ember", "torch"):
@@ -107,9 +127,66 @@ def type_(self, dtype=None, non_blocking=False, **kwargs):
         if target is self.dtype and device == self.device:
             return self
         return _to_device.call(self, device, target, non_blocking, False, memory_format)
+    if dtype.__class__ is not dtypes.dtype:
+        raise TypeError("dtype must be a type, str, or dtype object")
     if dtype is self.dtype:
         return self
     return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+
+
+# -- the metadata methods of python_variable_methods.cpp (argument-checked) --------------
+
+_size_parser = PythonArgParser(["size(int64_t? dim=None)"])
+_stride_parser = PythonArgParser(["stride(int64_t? dim=None)"])
+_numpy_parser = PythonArgParser(["numpy(*, bool force=False)"])
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+# The plain methods of _tensor.py that the checked ones below call (install may run twice).
+_TENSOR_NUMPY, _TENSOR_ITEM, _TENSOR_TOLIST = Tensor.numpy, Tensor.item, Tensor.tolist
+
+
+def _dim_argument(parser, self, args, kwargs):
+    """The dim of ``t.size(dim)`` / ``t.stride(dim)``: a plain int at once, else parsed."""
+    if not kwargs and len(args) == 1:
+        dim = args[0]
+        if dim.__class__ is int and _INT64_MIN <= dim <= _INT64_MAX:
+            return dim
+    return parser.parse(args, kwargs, self=self)[1][0]
+
+
+def size(self, *args, **kwargs):
+    if not args and not kwargs:
+        return Size(self._sizes)
+    dim = _dim_argument(_size_parser, self, args, kwargs)
+    if dim is None:
+        return Size(self._sizes)
+    return self._sizes[_wrap_dim(dim, len(self._sizes))]
+
+
+def stride(self, *args, **kwargs):
+    if not args and not kwargs:
+        return self._strides
+    dim = _dim_argument(_stride_parser, self, args, kwargs)
+    if dim is None:
+        return self._strides
+    return self._strides[_wrap_dim(dim, len(self._sizes))]
+
+
+def numpy(self, *args, **kwargs):
+    force = _numpy_parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else False
+    return _TENSOR_NUMPY(self, force=force)
+
+
+def _no_arguments(method):
+    """A METH_NOARGS method of torch's TensorBase (item, tolist): Python's own refusal."""
+
+    def checked(self, *args, **kwargs):
+        if args or kwargs:
+            no_arguments(f"TensorBase.{method.__name__}", args, kwargs)
+        return method(self)
+
+    checked.__name__ = method.__name__
+    checked.__doc__ = method.__doc__
+    return checked
 
 
 _new_tensor_parser = PythonArgParser(
@@ -136,10 +213,16 @@ def new_tensor(self, *args, **kwargs):
 
 
 def install(tensor_class) -> None:
-    """Put `to`, the dtype conversions, `cpu`, `type` and `new_tensor` on ember.Tensor."""
+    """Put `to`, the dtype conversions, `cpu`, `type`, `new_tensor` and the argument-checked
+    `size`, `stride`, `numpy`, `item`, `tolist` on ember.Tensor."""
     tensor_class.to = to
     tensor_class.cpu = cpu
     tensor_class.type = type_
     tensor_class.new_tensor = new_tensor
+    tensor_class.size = size
+    tensor_class.stride = stride
+    tensor_class.numpy = numpy
+    tensor_class.item = _no_arguments(_TENSOR_ITEM)
+    tensor_class.tolist = _no_arguments(_TENSOR_TOLIST)
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

@@ -113,8 +113,11 @@ def _operators(m) -> dict:
     }
 
 
-def _contiguous(self, memory_format=None):
+def _contiguous(self, *args, **kwargs):
     """Tensor.contiguous: `self` itself, without dispatching, when already contiguous."""
+    memory_format = None
+    if args or kwargs:  # the binding's parser checks what it is given
+        memory_format = tensor_methods._parser_m_contiguous.parse(args, kwargs, self=self)[1][0]
     if self.is_contiguous(memory_format):
         return self
     if memory_format is None:

@@ -77,7 +77,8 @@ class PythonSignature:
         return f"{self.name}({', '.join(parts)}){suffix}"
 
     def input_types(self) -> tuple[str, ...]:
-        return tuple(a.type for a in self.arguments if a.name not in ("out", "requires_grad"))
+        """The types torchgen's partial order compares (every argument but out=)."""
+        return tuple(a.type for a in self.arguments if a.name != "out")
 
 
 def yaml_type(arg) -> str:
@@ -117,7 +118,8 @@ def python_signature(
     for arg in schema_args:
         if method and arg.name == "self":
             continue
-        name = "input" if arg.name == "self" else arg.name
+        # argument_str: `self` is `input` where it is a Tensor (`pow(Number self, ...)`)
+        name = "input" if arg.name == "self" and yaml_type(arg) == "Tensor" else arg.name
         if out_arg is not None and is_factory and arg.name == "dtype":
             arguments.append(out_arg)  # PyTorch puts out before the tensor options
             out_arg = None
@@ -176,6 +178,74 @@ def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction |
     return None
 
 
+# -- the order torchgen gives a Python name's overloads ------------------------------
+# gen_python_functions.sort_overloads: sorted by torchgen's signature string (its C++-ish
+# type names: `IntArrayRef[1]? dim`, `int64_t`, `double`), then a topological sort of the
+# partial order "a Scalar is tried after a Tensor, an int list after an int...". The
+# order decides which overload a call binds to and the order of the error message.
+
+_ARGUMENT_TYPES = {"int": "int64_t", "float": "double", "str": "c10::string_view"}
+_LIST_TYPES = {"int": "IntArrayRef", "SymInt": "SymIntArrayRef", "Tensor": "TensorList"}
+_LIST_TYPES["Scalar"] = "ScalarList"
+_JIT_TO_CPP_DEFAULT = {"False": "false", "True": "true", "[]": "{}", "Mean": "at::Reduction::Mean"}
+_JIT_TO_CPP_DEFAULT |= {"contiguous_format": "c10::MemoryFormat::Contiguous", "long": "at::kLong"}
+
+
+def _torchgen_type(text: str) -> str:
+    """torchgen's argument_type_str of a yaml type (`int[1]?` -> `IntArrayRef[1]?`)."""
+    if text == "Tensor?[]":
+        return "c10::List<::std::optional<Tensor>>"
+    if text.endswith("?"):
+        return _torchgen_type(text[:-1]) + "?"
+    if text.endswith("]"):
+        elem, _, size = text[:-1].partition("[")
+        if elem == "bool":
+            return f"::std::array<bool,{size}>"
+        if elem in _LIST_TYPES:
+            return _LIST_TYPES[elem] + (f"[{size}]" if size else "")
+        return f"ArrayRef<{_torchgen_type(elem)}>"
+    return _ARGUMENT_TYPES.get(text, text)
+
+
+def _torchgen_default(default: str, type_text: str) -> str:
+    """pythonify_default(cpp.default_expr(...)) as argument_str prints it."""
+    if default == "None":
+        return "None"
+    if type_text.endswith("[]") or "[" in type_text and default.startswith("["):
+        default = "{" + default[1:-1] + "}" if default.startswith("[") else default
+    default = _JIT_TO_CPP_DEFAULT.get(default, default)
+    if default == "{}":
+        return "None"
+    if default in ("true", "false"):
+        return default.title()
+    for convert in (int, float):
+        try:
+            return str(convert(default))
+        except ValueError:
+            pass
+    return default
+
+
+def torchgen_signature_str(sig: PythonSignature) -> str:
+    """PythonSignature.signature_str of torchgen: the key overloads are sorted by."""
+    formals, positional = [], 0
+    for arg in sig.arguments:
+        type_text = _torchgen_type(arg.type)
+        if arg.name == "out" and arg.type.startswith("Tensor["):
+            type_text = "TensorList" + arg.type[len("Tensor") : arg.type.index("]") + 1]
+        elif arg.name == "out":
+            type_text = "Tensor"
+        text = f"{type_text} {arg.name}"
+        if arg.default is not None:
+            text += "=" + _torchgen_default(arg.default, arg.type)
+        formals.append(text)
+        positional += not arg.kwarg_only
+    if len(formals) > positional:
+        formals.insert(positional, "*")
+    suffix = "|deprecated" if sig.deprecated else ""
+    return f"{sig.name}({', '.join(formals)}){suffix}"
+
+
 def _is_smaller_type(t1: str, t2: str) -> bool:
     return (
         (t1 == "Scalar" and t2 == "Tensor")
@@ -195,22 +265,25 @@ def _is_smaller(s1: PythonSignature, s2: PythonSignature) -> bool:
 
 
 def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
-    """Order overloads so that a more general one never shadows a more specific one."""
-    ordered = sorted(signatures, key=lambda s: s.declaration())
-    result: list[PythonSignature] = []
-    remaining = list(ordered)
-    while remaining:
-        for candidate in remaining:
-            if not any(
-                _is_smaller(candidate, other) for other in remaining if other is not candidate
-            ):
-                result.append(candidate)
-                remaining.remove(candidate)
-                break
-        else:  # a cycle cannot happen for a partial order; keep the rest in name order
-            result.extend(remaining)
-            break
-    return result
+    """gen_python_functions.sort_overloads: a more general overload never shadows a
+    more specific one; otherwise torchgen's signature-string order."""
+    ordered = sorted(signatures, key=torchgen_signature_str)
+    larger_than: dict[int, set[int]] = {}
+    for i, first in enumerate(ordered):
+        for j, second in enumerate(ordered):
+            if _is_smaller(first, second):
+                larger_than.setdefault(i, set()).add(j)
+    if not larger_than:
+        return ordered
+    sorted_ids = [i for i in range(len(ordered)) if i not in larger_than]
+    for position in range(len(ordered)):
+        done = sorted_ids[position]
+        for j in sorted(larger_than):
+            larger_than[j].discard(done)
+            if not larger_than[j]:
+                del larger_than[j]
+                sorted_ids.append(j)
+    return [ordered[i] for i in sorted_ids]
 
 
 def group_python_signatures(
@@ -232,7 +305,7 @@ def group_python_signatures(
         twin = None if method else _out_twin(f, outs)
         grouped.setdefault(f.base_name, []).append(python_signature(f, twin, method=method))
     return {
-        name: sort_overloads(sigs) + deprecated_signatures(name, sigs)
+        name: sort_overloads(sigs) + sort_overloads(deprecated_signatures(name, sigs))
         for name, sigs in sorted(grouped.items())
     }
 

@@ -435,14 +435,14 @@ def alias(*args, **kwargs):
 _parser_f_all = PythonArgParser(
     [
         'all(Tensor input, *, Tensor? out=None)',
-        'all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
         'all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
+        'all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def all(*args, **kwargs):
-    """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)"""
+    """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
         index, v = _parser_f_all.parse(args, kwargs)
         if index == 0:
@@ -451,12 +451,12 @@ def all(*args, **kwargs):
             return _op_all_all_out.call(v[0], v[1])
         elif index == 1:
             if v[3] is None:
-                return _op_all_dim.call(v[0], v[1], v[2])
-            return _op_all_out.call(v[0], v[1], v[2], v[3])
-        else:
-            if v[3] is None:
                 return _op_all_dims.call(v[0], v[1], v[2])
             return _op_all_dims_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_all_dim.call(v[0], v[1], v[2])
+            return _op_all_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -503,14 +503,14 @@ def amin(*args, **kwargs):
 _parser_f_any = PythonArgParser(
     [
         'any(Tensor input, *, Tensor? out=None)',
-        'any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
         'any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
+        'any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def any(*args, **kwargs):
-    """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)"""
+    """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
         index, v = _parser_f_any.parse(args, kwargs)
         if index == 0:
@@ -519,12 +519,12 @@ def any(*args, **kwargs):
             return _op_any_all_out.call(v[0], v[1])
         elif index == 1:
             if v[3] is None:
-                return _op_any_dim.call(v[0], v[1], v[2])
-            return _op_any_out.call(v[0], v[1], v[2], v[3])
-        else:
-            if v[3] is None:
                 return _op_any_dims.call(v[0], v[1], v[2])
             return _op_any_dims_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_any_dim.call(v[0], v[1], v[2])
+            return _op_any_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1971,14 +1971,14 @@ def permute(*args, **kwargs):
 _parser_f_pow = PythonArgParser(
     [
         'pow(Tensor input, Tensor exponent, *, Tensor? out=None)',
-        'pow(Scalar input, Tensor exponent, *, Tensor? out=None)',
+        'pow(Scalar self, Tensor exponent, *, Tensor? out=None)',
         'pow(Tensor input, Scalar exponent, *, Tensor? out=None)',
     ],
 )
 
 
 def pow(*args, **kwargs):
-    """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar input, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
+    """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar self, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
     try:
         index, v = _parser_f_pow.parse(args, kwargs)
         if index == 0:
@@ -2169,14 +2169,14 @@ def relu_(*args, **kwargs):
 _parser_f_remainder = PythonArgParser(
     [
         'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
-        'remainder(Scalar input, Tensor other)',
+        'remainder(Scalar self, Tensor other)',
         'remainder(Tensor input, Scalar other)',
     ],
 )
 
 
 def remainder(*args, **kwargs):
-    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar input, Tensor other) | remainder(Tensor input, Scalar other)"""
+    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other)"""
     try:
         index, v = _parser_f_remainder.parse(args, kwargs)
         if index == 0:
@@ -2591,27 +2591,27 @@ def stack(*args, **kwargs):
 
 _parser_f_std = PythonArgParser(
     [
-        'std(Tensor input, bool unbiased=True)',
         'std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
+        'std(Tensor input, bool unbiased=True)',
     ],
 )
 
 
 def std(*args, **kwargs):
-    """std(Tensor input, bool unbiased=True) | std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
+    """std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | std(Tensor input, bool unbiased=True)"""
     try:
         index, v = _parser_f_std.parse(args, kwargs)
         if index == 0:
-            return _op_std.call(v[0], v[1])
-        elif index == 1:
             if v[4] is None:
                 return _op_std_dim.call(v[0], v[1], v[2], v[3])
             return _op_std_out.call(v[0], v[1], v[2], v[3], v[4])
-        else:
+        elif index == 1:
             if v[4] is None:
                 return _op_std_correction.call(v[0], v[1], v[2], v[3])
             return _op_std_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_std.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2910,27 +2910,27 @@ def unsqueeze(*args, **kwargs):
 
 _parser_f_var = PythonArgParser(
     [
-        'var(Tensor input, bool unbiased=True)',
         'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
+        'var(Tensor input, bool unbiased=True)',
     ],
 )
 
 
 def var(*args, **kwargs):
-    """var(Tensor input, bool unbiased=True) | var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
+    """var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | var(Tensor input, bool unbiased=True)"""
     try:
         index, v = _parser_f_var.parse(args, kwargs)
         if index == 0:
-            return _op_var.call(v[0], v[1])
-        elif index == 1:
             if v[4] is None:
                 return _op_var_dim.call(v[0], v[1], v[2], v[3])
             return _op_var_out.call(v[0], v[1], v[2], v[3], v[4])
-        else:
+        elif index == 1:
             if v[4] is None:
                 return _op_var_correction.call(v[0], v[1], v[2], v[3])
             return _op_var_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_var.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2940,15 +2940,15 @@ _parser_f_where = PythonArgParser(
     [
         'where(Tensor condition)',
         'where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)',
-        'where(Tensor condition, Scalar input, Tensor other)',
+        'where(Tensor condition, Scalar self, Tensor other)',
         'where(Tensor condition, Tensor input, Scalar other)',
-        'where(Tensor condition, Scalar input, Scalar other)',
+        'where(Tensor condition, Scalar self, Scalar other)',
     ],
 )
 
 
 def where(*args, **kwargs):
-    """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar input, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar input, Scalar other)"""
+    """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar self, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar self, Scalar other)"""
     try:
         index, v = _parser_f_where.parse(args, kwargs)
         if index == 0:

@@ -378,22 +378,22 @@ def alias(self, *args, **kwargs):
 _parser_m_all = PythonArgParser(
     [
         'all()',
-        'all(int dim, bool keepdim=False)',
         'all(int[]? dim=None, bool keepdim=False)',
+        'all(int dim, bool keepdim=False)',
     ],
 )
 
 
 def all(self, *args, **kwargs):
-    """all() | all(int dim, bool keepdim=False) | all(int[]? dim=None, bool keepdim=False)"""
+    """all() | all(int[]? dim=None, bool keepdim=False) | all(int dim, bool keepdim=False)"""
     try:
         index, v = _parser_m_all.parse(args, kwargs, self=self)
         if index == 0:
             return _op_all.call(self)
         elif index == 1:
-            return _op_all_dim.call(self, v[0], v[1])
-        else:
             return _op_all_dims.call(self, v[0], v[1])
+        else:
+            return _op_all_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -436,22 +436,22 @@ def amin(self, *args, **kwargs):
 _parser_m_any = PythonArgParser(
     [
         'any()',
-        'any(int dim, bool keepdim=False)',
         'any(int[]? dim=None, bool keepdim=False)',
+        'any(int dim, bool keepdim=False)',
     ],
 )
 
 
 def any(self, *args, **kwargs):
-    """any() | any(int dim, bool keepdim=False) | any(int[]? dim=None, bool keepdim=False)"""
+    """any() | any(int[]? dim=None, bool keepdim=False) | any(int dim, bool keepdim=False)"""
     try:
         index, v = _parser_m_any.parse(args, kwargs, self=self)
         if index == 0:
             return _op_any.call(self)
         elif index == 1:
-            return _op_any_dim.call(self, v[0], v[1])
-        else:
             return _op_any_dims.call(self, v[0], v[1])
+        else:
+            return _op_any_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2655,23 +2655,23 @@ def squeeze_(self, *args, **kwargs):
 
 _parser_m_std = PythonArgParser(
     [
-        'std(bool unbiased=True)',
         'std(int[1]? dim, bool unbiased=True, bool keepdim=False)',
         'std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'std(bool unbiased=True)',
     ],
 )
 
 
 def std(self, *args, **kwargs):
-    """std(bool unbiased=True) | std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
+    """std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std(bool unbiased=True)"""
     try:
         index, v = _parser_m_std.parse(args, kwargs, self=self)
         if index == 0:
-            return _op_std.call(self, v[0])
-        elif index == 1:
             return _op_std_dim.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
             return _op_std_correction.call(self, v[0], v[1], v[2])
+        else:
+            return _op_std.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3060,23 +3060,23 @@ def unsqueeze_(self, *args, **kwargs):
 
 _parser_m_var = PythonArgParser(
     [
-        'var(bool unbiased=True)',
         'var(int[1]? dim, bool unbiased=True, bool keepdim=False)',
         'var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'var(bool unbiased=True)',
     ],
 )
 
 
 def var(self, *args, **kwargs):
-    """var(bool unbiased=True) | var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
+    """var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var(bool unbiased=True)"""
     try:
         index, v = _parser_m_var.parse(args, kwargs, self=self)
         if index == 0:
-            return _op_var.call(self, v[0])
-        elif index == 1:
             return _op_var_dim.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
             return _op_var_correction.call(self, v[0], v[1], v[2])
+        else:
+            return _op_var.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -464,6 +464,16 @@ METHOD_CASES = [
     "t.type(2**63)",
     "t.type(torch.float64).dtype",
     "t.type() == t.type()",
+    # NumPy sharing the memory makes the storage unresizable (tensor_to_numpy)
+    "(t.numpy(), t.resize_(5))[1]",
+    "(t.numpy(), t.resize_(2))[1]",
+    "(t[1:].numpy(), t.resize_(9))[1]",
+    "(np.asarray(t), t.resize_(9))[1]",
+    "(t.tolist(), t.resize_(9))[1].shape",
+    "torch.from_numpy(np.ones(2)).resize_(5)",
+    "torch.from_numpy(np.ones(2)).resize_(1)",
+    "(t.numpy(), torch.add(torch.ones(9), 1, out=t))[1]",
+    "torch.tensor([1.0, 2.0]).resize_(5).shape",
 ]
 
 

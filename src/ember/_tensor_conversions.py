@@ -139,33 +139,35 @@ def type_(self, *args, **kwargs):
 _size_parser = PythonArgParser(["size(int64_t? dim=None)"])
 _stride_parser = PythonArgParser(["stride(int64_t? dim=None)"])
 _numpy_parser = PythonArgParser(["numpy(*, bool force=False)"])
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 # The plain methods of _tensor.py that the checked ones below call (install may run twice).
 _TENSOR_NUMPY, _TENSOR_ITEM, _TENSOR_TOLIST = Tensor.numpy, Tensor.item, Tensor.tolist
 
 
-def _dim_argument(parser, self, args, kwargs):
-    """The dim of ``t.size(dim)`` / ``t.stride(dim)``: a plain int at once, else parsed."""
-    if not kwargs and len(args) == 1:
-        dim = args[0]
-        if dim.__class__ is int and _INT64_MIN <= dim <= _INT64_MAX:
-            return dim
-    return parser.parse(args, kwargs, self=self)[1][0]
-
-
 def size(self, *args, **kwargs):
-    if not args and not kwargs:
-        return Size(self._sizes)
-    dim = _dim_argument(_size_parser, self, args, kwargs)
+    if not kwargs:
+        if not args:
+            return Size(self._sizes)
+        if len(args) == 1:  # t.size(0): a plain int in range needs no parser
+            dim = args[0]
+            sizes = self._sizes
+            if dim.__class__ is int and -len(sizes) <= dim < len(sizes):
+                return sizes[dim]
+    dim = _size_parser.parse(args, kwargs, self=self)[1][0]
     if dim is None:
         return Size(self._sizes)
     return self._sizes[_wrap_dim(dim, len(self._sizes))]
 
 
 def stride(self, *args, **kwargs):
-    if not args and not kwargs:
-        return self._strides
-    dim = _dim_argument(_stride_parser, self, args, kwargs)
+    if not kwargs:
+        if not args:
+            return self._strides
+        if len(args) == 1:
+            dim = args[0]
+            strides = self._strides
+            if dim.__class__ is int and -len(strides) <= dim < len(strides):
+                return strides[dim]
+    dim = _stride_parser.parse(args, kwargs, self=self)[1][0]
     if dim is None:
         return self._strides
     return self._strides[_wrap_dim(dim, len(self._sizes))]
@@ -173,7 +175,9 @@ def stride(self, *args, **kwargs):
 
 def numpy(self, *args, **kwargs):
     force = _numpy_parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else False
-    return _TENSOR_NUMPY(self, force=force)
+    array = _TENSOR_NUMPY(self, force=force)
+    self.storage().resizable = False  # tensor_to_numpy: NumPy now shares the memory
+    return array
 
 
 def _no_arguments(method):

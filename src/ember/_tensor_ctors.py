@@ -105,9 +105,9 @@ def from_numpy(*args, **kwargs) -> Tensor:
         )
     strides = tuple(s // itemsize for s in array.strides)
     base, offset = _base_buffer(array)
-    result = Tensor._from_storage(
-        Storage.from_array(base), array.shape, strides, offset, dtype, CPU
-    )
+    storage = Storage.from_array(base)
+    storage.resizable = False  # NumPy owns the memory (tensor_from_numpy)
+    result = Tensor._from_storage(storage, array.shape, strides, offset, dtype, CPU)
     result._array = array
     return result
 
@@ -190,7 +190,10 @@ def _device_argument(device):
 def tensor(*args, **kwargs) -> Tensor:
     """torch.tensor(data, *, dtype, device, pin_memory, requires_grad): a copy of ``data``,
     with PyTorch's dtype inference."""
-    data, dtype, device, _pin_memory, requires_grad = _tensor_parser.parse(args, kwargs)[1]
+    if len(args) == 1 and not kwargs:  # torch.tensor(data): nothing else to check
+        data, dtype, device, requires_grad = args[0], None, None, False
+    else:
+        data, dtype, device, _pin_memory, requires_grad = _tensor_parser.parse(args, kwargs)[1]
     result = _new_from_data(
         data,
         dtype,

@@ -207,6 +207,6 @@ def values_array(data, sizes: list[int], dtype) -> np.ndarray:
     elif dtype.is_complex:
         array = np.array([_as_complex(v) for v in flat], dtype=np.complex128)
     else:
-        array = np.array([_as_double(v) for v in flat], dtype=np.float64)
+        array = np.array([v if v.__class__ is float else _as_double(v) for v in flat], np.float64)
     with np.errstate(all="ignore"):
         return array.astype(dtype.np_dtype).reshape(sizes)

@@ -117,13 +117,14 @@ def numpy_empty(shape, np_dtype, itemsize: int) -> np.ndarray:
 class Storage:
     """A flat buffer: ``data`` (NumPy array, or None on meta), ``nbytes``, ``device``."""
 
-    __slots__ = ("data", "nbytes", "device", "_data_ptr", "__weakref__")
+    __slots__ = ("data", "nbytes", "device", "_data_ptr", "resizable", "__weakref__")
 
     def __init__(self, data, nbytes, device) -> None:
         self.data = data
         self.nbytes = nbytes
         self.device = device
         self._data_ptr = None
+        self.resizable = True  # False once NumPy shares the memory (from_numpy, numpy())
 
     @classmethod
     def from_array(cls, array: np.ndarray) -> Storage:
@@ -133,7 +134,13 @@ class Storage:
         storage.nbytes = array.nbytes
         storage.device = CPU
         storage._data_ptr = None
+        storage.resizable = True
         return storage
+
+    def check_resizable(self, nbytes: int) -> None:
+        """resize_bytes_cpu's check: growing a storage NumPy shares is refused."""
+        if nbytes > self.nbytes and not self.resizable:
+            raise RuntimeError("Trying to resize storage that is not resizable")
 
     @classmethod
     def allocate(cls, nbytes: int, device) -> Storage:

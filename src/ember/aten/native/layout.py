@@ -153,6 +153,12 @@ def resize_to(out, sizes) -> None:
     sizes = tuple(sizes)
     if out._sizes == sizes:
         return
+    storage = out._storage  # None: a fresh NumPy result, resizable
+    if storage is not None:
+        numel = 1
+        for size in sizes:
+            numel *= size
+        storage.check_resizable((out._storage_offset + numel) * out.dtype.itemsize)
     fresh = empty_tensor(sizes, out.dtype, out.device)
     adopt = getattr(out, "_adopt_storage_of", None)
     if adopt is not None:

@@ -300,6 +300,7 @@ def _maybe_grow_storage(self, sizes: tuple, numel: int) -> None:
     storage = self.storage()
     if needed <= storage.nbytes:
         return
+    storage.check_resizable(needed)
     if storage.data is not None:
         try:
             grown = np.zeros(needed, dtype=np.uint8)

@@ -13,8 +13,9 @@ runs under ember and under torch, and the outcomes are compared:
 * ember never raises an exception class torch does not (an AttributeError or a
   NumPy error from inside ember is an *internal* error);
 * ember never accepts what torch refuses;
-* after a call ember refused, nothing changed: the argument tensors' values,
-  version counters and requires_grad, grad mode, inference mode, default dtype.
+* after a call ember refused, nothing changed that torch leaves unchanged: the
+  argument tensors' values, sizes, version counters and requires_grad, grad mode,
+  inference mode, default dtype.
 
 Run as a script for the figures (``python tests/bad_args_sweep.py [-v] [NAME...]``);
 tests/test_bad_args_sweep.py samples the cases with hypothesis.
@@ -609,7 +610,7 @@ def _snapshot(lib, objects) -> tuple:
         values = None
         if t.device.type == "cpu" and t.numel() <= 1 << 20:
             try:
-                values = t.detach().numpy().copy().tobytes()
+                values = t.detach().clone().numpy().tobytes()  # t.numpy() would pin t
             except Exception as error:  # noqa: BLE001 (a shape NumPy cannot hold)
                 values = type(error).__name__
         tensors.append((tuple(t.shape), t.stride(), t._version, t.requires_grad, values))
@@ -666,7 +667,8 @@ class Verdict:
         if e.error is not None and self.internal:
             labels.append("internal")
         if e.error is not None and e.state_before != e.state_after:
-            labels.append("state")
+            if t.error is None or t.state_before == t.state_after:  # torch left it as it was
+                labels.append("state")
         return labels
 
     @property

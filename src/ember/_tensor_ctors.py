@@ -157,7 +157,8 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         device = CPU
     if isinstance(data, np.ndarray):
         _check_numpy_strides(data)
-        target = dtype if dtype is not None else numpy_dtype(data)
+        source = numpy_dtype(data)  # tensor_from_numpy first: a str array is refused
+        target = dtype if dtype is not None else source
         return _from_array(data, target, device)
     check_data(data)
     sizes = compute_sizes(data)

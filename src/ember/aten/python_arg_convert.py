@@ -232,7 +232,12 @@ def _string(obj):
 
 
 def _generator(obj):
-    return FAIL if obj is None else obj
+    """THPGenerator_Check: an ember.Generator (ember.random's class, found by its name: the
+    parser sits below the module that defines it)."""
+    kind = type(obj)
+    if kind.__name__ == "Generator" and kind.__module__ == "ember.random":
+        return obj
+    return FAIL
 
 
 def _make_scalar_type():
@@ -252,6 +257,12 @@ def _make_scalar_type():
     return scalar_type
 
 
+_NEGATIVE_INDEX = UnpackError("Device index must not be negative", RuntimeError)
+_NO_ACCELERATOR = UnpackError(
+    "Cannot access accelerator device when none is available.", RuntimeError
+)
+
+
 def _make_device():
     from ember._c10 import device as device_module
 
@@ -262,9 +273,11 @@ def _make_device():
             return obj
         if isinstance(obj, str):
             return as_device(obj)
-        if _is_long(obj):
+        if _is_long(obj):  # a device index: of the accelerator, which ember never has
             index = _int64(int(obj))
-            return index if index.__class__ is UnpackError else as_device(index)
+            if index.__class__ is UnpackError:
+                return index
+            return _NEGATIVE_INDEX if index < 0 else _NO_ACCELERATOR
         return FAIL
 
     return device

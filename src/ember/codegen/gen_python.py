@@ -97,7 +97,7 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
         return text
 
     if sig.out is not None:
-        out_index = next(i for i, a in enumerate(sig.arguments) if a.name == "out")
+        out_index = next(i for i, a in enumerate(sig.arguments) if a.schema_name == "out")
         lines.append(f"{indent}if v[{out_index}] is None:")
         lines.append(f"{indent}    return {call(sig.function)}")
         lines.append(f"{indent}return {call(sig.out)}")
@@ -122,7 +122,7 @@ def _leading_tensors(sig: PythonSignature) -> int:
         if argument.type == "Tensor" and argument.default is None and not argument.kwarg_only:
             count += 1  # a required positional parameter is never after a defaulted one
             continue
-        if argument.default is None or argument.name in ("out", "requires_grad"):
+        if argument.default is None or argument.schema_name in ("out", None):
             return 0
     return count
 

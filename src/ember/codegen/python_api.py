@@ -47,7 +47,7 @@ DEPRECATED = {
 @dataclasses.dataclass(frozen=True)
 class PythonArgument:
     name: str  # the Python name (`input` for a function's self)
-    schema_name: str | None  # the schema argument it feeds (None: requires_grad)
+    schema_name: str | None  # the schema argument it feeds (None: requires_grad; "out": out=)
     type: str  # yaml-style type for the parser
     default: str | None
     kwarg_only: bool
@@ -78,7 +78,7 @@ class PythonSignature:
 
     def input_types(self) -> tuple[str, ...]:
         """The types torchgen's partial order compares (every argument but out=)."""
-        return tuple(a.type for a in self.arguments if a.name != "out")
+        return tuple(a.type for a in self.arguments if a.schema_name != "out")
 
 
 def yaml_type(arg) -> str:
@@ -114,7 +114,9 @@ def python_signature(
     out_arg = None
     if out is not None:
         outs = [a for a in out.func.arguments if a.is_out]
-        out_arg = PythonArgument("out", "out", _out_type(outs), "None", True)
+        # PythonOutArgument.from_outputs: one output keeps its schema name (`grad_input`)
+        out_name = outs[0].name if len(outs) == 1 else "out"
+        out_arg = PythonArgument(out_name, "out", _out_type(outs), "None", True)
     for arg in schema_args:
         if method and arg.name == "self":
             continue
@@ -159,7 +161,8 @@ def deprecated_signatures(name: str, sigs: list[PythonSignature]) -> list[Python
             if not (method and arg_name == "self")
         ]
         if sig.out is not None:
-            arguments.append(PythonArgument("out", "out", "Tensor?", "None", True))
+            out = next(a for a in sig.arguments if a.schema_name == "out")
+            arguments.append(out)
         deprecated = dataclasses.replace(
             sig, arguments=tuple(arguments), deprecated=True, constants=tuple(constants.items())
         )
@@ -231,9 +234,9 @@ def torchgen_signature_str(sig: PythonSignature) -> str:
     formals, positional = [], 0
     for arg in sig.arguments:
         type_text = _torchgen_type(arg.type)
-        if arg.name == "out" and arg.type.startswith("Tensor["):
+        if arg.schema_name == "out" and arg.type.startswith("Tensor["):
             type_text = "TensorList" + arg.type[len("Tensor") : arg.type.index("]") + 1]
-        elif arg.name == "out":
+        elif arg.schema_name == "out":
             type_text = "Tensor"
         text = f"{type_text} {arg.name}"
         if arg.default is not None:

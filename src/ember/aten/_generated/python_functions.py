@@ -299,13 +299,13 @@ def _log_softmax_backward_data(*args, **kwargs):
 
 _parser_f__softmax_backward_data = PythonArgParser(
     [
-        '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)',
+        '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def _softmax_backward_data(*args, **kwargs):
-    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)"""
     try:
         v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
         if v[4] is None:
@@ -2762,13 +2762,13 @@ def tanh_(*args, **kwargs):
 
 _parser_f_threshold_backward = PythonArgParser(
     [
-        'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)',
+        'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def threshold_backward(*args, **kwargs):
-    """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)"""
+    """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)"""
     try:
         v = _parser_f_threshold_backward.parse(args, kwargs)[1]
         if v[3] is None:

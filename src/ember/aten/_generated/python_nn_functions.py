@@ -147,13 +147,13 @@ def nll_loss(*args, **kwargs):
 
 _parser_f_nll_loss_backward = PythonArgParser(
     [
-        'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)',
+        'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def nll_loss_backward(*args, **kwargs):
-    """nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)"""
+    """nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)"""
     try:
         v = _parser_f_nll_loss_backward.parse(args, kwargs)[1]
         if v[7] is None:

@@ -248,6 +248,7 @@ def _hand_written() -> list[Entry]:
         Entry("method", "type", ((P("dtype", SCALARTYPE, True), P("non_blocking", BOOL, True)),)),
         Entry("method", "cpu", ((memory_format,),)),
         Entry("method", "contiguous", ((memory_format,),)),
+        Entry("method", "copy_", ((P("other", TENSOR), P("non_blocking", BOOL, True)),)),
         Entry("method", "item", ((),)),
         Entry("method", "tolist", ((),)),
         Entry("method", "numpy", ((P("force", BOOL, True, True),),)),

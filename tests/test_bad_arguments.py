@@ -483,6 +483,18 @@ def test_hand_written_tensor_methods(source):
 
 
 MORE_PARSER_CASES = [
+    # torchgen's default_expr: an empty-list default is printed, and accepted, as None
+    "torch.amax(t, dim=None)",
+    "torch.amax(t, None, True)",
+    "t.roll(1, dims=None)",
+    # Tensor.copy_ is THPVariable_copy_ (its argument is `other`), div_ keeps Scalar_mode
+    "t.clone().copy_([t])",
+    "t.clone().copy_(t, src=t)",
+    "t.clone().copy_(t, 1, 1)",
+    "t.clone().copy_(other=ti)",
+    "t.clone().copy_(2.5)",
+    "t.clone().div_(t, foo=1)",
+    "t.clone().div_(2, rounding_mode='floor')",
     "torch.ones(2, device=-1)",
     "torch.ones(2, device=1)",
     "torch.ones(2, device=True)",

@@ -216,6 +216,25 @@ def new_tensor(self, *args, **kwargs):
     return _check_requires_grad(result, requires_grad)
 
 
+# THPVariable_copy_: PyTorch binds Tensor.copy_ by hand, its argument named `other`.
+_copy_parser = PythonArgParser(
+    [
+        "copy_(Tensor other, bool non_blocking=False)",
+        "copy_(Tensor other, bool async=False)|deprecated",
+    ],
+    numbers_as_tensors=True,
+)
+_copy = handle("copy_")
+
+
+def copy_(self, *args, **kwargs):
+    """Tensor.copy_(other, non_blocking=False)."""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        return _copy.call(self, args[0], False)
+    other, non_blocking = _copy_parser.parse(args, kwargs, self=self)[1]
+    return _copy.call(self, wrap_number(other), non_blocking)
+
+
 def install(tensor_class) -> None:
     """Put `to`, the dtype conversions, `cpu`, `type`, `new_tensor` and the argument-checked
     `size`, `stride`, `numpy`, `item`, `tolist` on ember.Tensor."""
@@ -224,6 +243,7 @@ def install(tensor_class) -> None:
     tensor_class.type = type_
     tensor_class.new_tensor = new_tensor
     tensor_class.size = size
+    tensor_class.copy_ = copy_
     tensor_class.stride = stride
     tensor_class.numpy = numpy
     tensor_class.item = _no_arguments(_TENSOR_ITEM)

@@ -120,7 +120,7 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if obj is _MISSING and param.optional:
             values.append(param.default)
         elif obj is None and param.allow_none:
-            values.append(None)
+            values.append(param.none_value)
         elif obj is _MISSING:
             if raise_exception:
                 _missing_args(sig, param.index)

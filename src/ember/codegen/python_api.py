@@ -18,11 +18,14 @@ from ember.aten import python_signature
 
 from .model import NativeFunction
 
-# Overloads PyTorch keeps out of its Python bindings (a Tensor overload covers them).
+# Overloads PyTorch keeps out of its Python bindings (gen_python_functions'
+# SKIP_PYTHON_BINDINGS_SIGNATURES: a Tensor overload covers them), and the names it
+# binds by hand or not at all (SKIP_PYTHON_BINDINGS, for the operators ember has).
 SKIP_PYTHON_BINDINGS = frozenset(
     {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
-     "div.Scalar", "div_.Scalar", "div.Scalar_mode", "div_.Scalar_mode"}
+     "div.Scalar", "div_.Scalar"}
 )  # fmt: skip
+SKIP_PYTHON_NAMES = frozenset({"index", "copy_"})  # Tensor.copy_: _tensor_conversions.py
 # Functions whose Tensor parameters also take Python numbers: the parser's own list.
 NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 # Python names that PyTorch does not expose at top level, or exposes elsewhere.
@@ -95,6 +98,8 @@ def _python_default(arg) -> str | None:
         return "False"
     if yaml_type(arg).startswith(("ScalarType", "Layout", "MemoryFormat")):
         return "None"  # Python callers leave enum options unset; the kernel applies the default
+    if text == "[]":
+        return "None"  # torchgen's default_expr: `{}`, printed (and accepted) as None
     return text
 
 
@@ -298,6 +303,8 @@ def group_python_signatures(
     grouped: dict[str, list[PythonSignature]] = {}
     for f in functions:
         if f.is_out or variant not in f.variants or f.name in SKIP_PYTHON_BINDINGS:
+            continue
+        if f.base_name in SKIP_PYTHON_NAMES:
             continue
         if f.python_module is not None and not method:
             continue

@@ -64,6 +64,7 @@ _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div_out = handle("div.out")
@@ -100,8 +101,6 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
-_op_index_Tensor = handle("index.Tensor")
-_op_index_Tensor_out = handle("index.Tensor_out")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -464,13 +463,13 @@ def all(*args, **kwargs):
 
 _parser_f_amax = PythonArgParser(
     [
-        'amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
+        'amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def amax(*args, **kwargs):
-    """amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"""
+    """amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
         v = _parser_f_amax.parse(args, kwargs)[1]
         if v[3] is None:
@@ -483,13 +482,13 @@ def amax(*args, **kwargs):
 
 _parser_f_amin = PythonArgParser(
     [
-        'amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
+        'amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def amin(*args, **kwargs):
-    """amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"""
+    """amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
         v = _parser_f_amin.parse(args, kwargs)[1]
         if v[3] is None:
@@ -853,22 +852,25 @@ _parser_f_div = PythonArgParser(
     [
         'div(Tensor input, Tensor other, *, Tensor? out=None)',
         'div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
+        'div(Tensor input, Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div(*args, **kwargs):
-    """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)"""
+    """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | div(Tensor input, Scalar other, *, str? rounding_mode)"""
     try:
         index, v = _parser_f_div.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
                 return _op_div_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
             return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
-        else:
+        elif index == 1:
             if v[3] is None:
                 return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
             return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        else:
+            return _op_div_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1225,25 +1227,6 @@ def gt(*args, **kwargs):
             if v[2] is None:
                 return _op_gt_Scalar.call(v[0], v[1])
             return _op_gt_Scalar_out.call(v[0], v[1], v[2])
-    except MemoryError as error:
-        raise translate_memory_error(error) from None
-
-
-
-_parser_f_index = PythonArgParser(
-    [
-        'index(Tensor input, Tensor?[] indices, *, Tensor? out=None)',
-    ],
-)
-
-
-def index(*args, **kwargs):
-    """index(Tensor input, Tensor?[] indices, *, Tensor? out=None)"""
-    try:
-        v = _parser_f_index.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_index_Tensor.call(v[0], v[1])
-        return _op_index_Tensor_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2211,13 +2194,13 @@ def reshape(*args, **kwargs):
 
 _parser_f_roll = PythonArgParser(
     [
-        'roll(Tensor input, SymInt[1] shifts, int[1] dims=[])',
+        'roll(Tensor input, SymInt[1] shifts, int[1] dims=None)',
     ],
 )
 
 
 def roll(*args, **kwargs):
-    """roll(Tensor input, SymInt[1] shifts, int[1] dims=[])"""
+    """roll(Tensor input, SymInt[1] shifts, int[1] dims=None)"""
     try:
         v = _parser_f_roll.parse(args, kwargs)[1]
         return _op_roll.call(v[0], v[1], v[2])
@@ -3022,4 +3005,4 @@ def zeros_like(*args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

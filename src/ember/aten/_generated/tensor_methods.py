@@ -35,15 +35,16 @@ _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
 _op_contiguous = handle("contiguous")
-_op_copy_ = handle("copy_")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
+_op_div__Scalar_mode = handle("div_.Scalar_mode")
 _op_div__Tensor = handle("div_.Tensor")
 _op_div__Tensor_mode = handle("div_.Tensor_mode")
 _op_dot = handle("dot")
@@ -70,7 +71,6 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
-_op_index_Tensor = handle("index.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -401,13 +401,13 @@ def all(self, *args, **kwargs):
 
 _parser_m_amax = PythonArgParser(
     [
-        'amax(int[1] dim=[], bool keepdim=False)',
+        'amax(int[1] dim=None, bool keepdim=False)',
     ],
 )
 
 
 def amax(self, *args, **kwargs):
-    """amax(int[1] dim=[], bool keepdim=False)"""
+    """amax(int[1] dim=None, bool keepdim=False)"""
     try:
         v = _parser_m_amax.parse(args, kwargs, self=self)[1]
         return _op_amax.call(self, v[0], v[1])
@@ -418,13 +418,13 @@ def amax(self, *args, **kwargs):
 
 _parser_m_amin = PythonArgParser(
     [
-        'amin(int[1] dim=[], bool keepdim=False)',
+        'amin(int[1] dim=None, bool keepdim=False)',
     ],
 )
 
 
 def amin(self, *args, **kwargs):
-    """amin(int[1] dim=[], bool keepdim=False)"""
+    """amin(int[1] dim=None, bool keepdim=False)"""
     try:
         v = _parser_m_amin.parse(args, kwargs, self=self)[1]
         return _op_amin.call(self, v[0], v[1])
@@ -639,27 +639,6 @@ def contiguous(self, *args, **kwargs):
 
 
 
-_parser_m_copy_ = PythonArgParser(
-    [
-        'copy_(Tensor src, bool non_blocking=False)',
-    ], numbers_as_tensors=True,
-)
-_tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[1:]]
-
-
-def copy_(self, *args, **kwargs):
-    """copy_(Tensor src, bool non_blocking=False)"""
-    try:
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-            index, v = 0, [args[0], *_tail_parser_m_copy_]
-        else:
-            index, v = _parser_m_copy_.parse(args, kwargs, self=self)
-        return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    except MemoryError as error:
-        raise translate_memory_error(error) from None
-
-
-
 _parser_m_cos = PythonArgParser(
     [
         'cos()',
@@ -769,18 +748,21 @@ _parser_m_div = PythonArgParser(
     [
         'div(Tensor other)',
         'div(Tensor other, *, str? rounding_mode)',
+        'div(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div(self, *args, **kwargs):
-    """div(Tensor other) | div(Tensor other, *, str? rounding_mode)"""
+    """div(Tensor other) | div(Tensor other, *, str? rounding_mode) | div(Scalar other, *, str? rounding_mode)"""
     try:
         index, v = _parser_m_div.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-        else:
+        elif index == 1:
             return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_div_Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -790,18 +772,21 @@ _parser_m_div_ = PythonArgParser(
     [
         'div_(Tensor other)',
         'div_(Tensor other, *, str? rounding_mode)',
+        'div_(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div_(self, *args, **kwargs):
-    """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode)"""
+    """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode) | div_(Scalar other, *, str? rounding_mode)"""
     try:
         index, v = _parser_m_div_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-        else:
+        elif index == 1:
             return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_div__Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1137,23 +1122,6 @@ def gt_(self, *args, **kwargs):
             return _op_gt__Tensor.call(self, v[0])
         else:
             return _op_gt__Scalar.call(self, v[0])
-    except MemoryError as error:
-        raise translate_memory_error(error) from None
-
-
-
-_parser_m_index = PythonArgParser(
-    [
-        'index(Tensor?[] indices)',
-    ],
-)
-
-
-def index(self, *args, **kwargs):
-    """index(Tensor?[] indices)"""
-    try:
-        v = _parser_m_index.parse(args, kwargs, self=self)[1]
-        return _op_index_Tensor.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2258,13 +2226,13 @@ def resize_(self, *args, **kwargs):
 
 _parser_m_roll = PythonArgParser(
     [
-        'roll(SymInt[1] shifts, int[1] dims=[])',
+        'roll(SymInt[1] shifts, int[1] dims=None)',
     ],
 )
 
 
 def roll(self, *args, **kwargs):
-    """roll(SymInt[1] shifts, int[1] dims=[])"""
+    """roll(SymInt[1] shifts, int[1] dims=None)"""
     try:
         v = _parser_m_roll.parse(args, kwargs, self=self)[1]
         return _op_roll.call(self, v[0], v[1])
@@ -3162,4 +3130,4 @@ def zero_(self, *args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

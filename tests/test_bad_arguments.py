@@ -23,7 +23,7 @@ from bad_args_sweep import normalise  # noqa: E402
 
 
 def _outcome(lib, source: str):
-    env = {"torch": lib, "F": lib.nn.functional, "np": np}
+    env = {"torch": lib, "F": lib.nn.functional, "np": np, "UserObject": UserObject}
     env["t"] = lib.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
     env["ti"] = lib.tensor([[0, 1, 2], [3, 4, 5]])
     with warnings.catch_warnings():
@@ -482,7 +482,20 @@ def test_hand_written_tensor_methods(source):
     check(source)
 
 
+class UserObject:
+    """A Python class: CPython names it by its bare name in TypeErrors."""
+
+
 MORE_PARSER_CASES = [
+    # a str parameter also takes bytes (THPUtils_checkString)
+    "torch.div(t, t, rounding_mode=b'mean')",
+    "torch.div(t, t, rounding_mode=b'floor')",
+    "F.gelu(t, approximate=b'tanh')",
+    "F.gelu(t, approximate=b'x')",
+    "t.new_tensor(UserObject())",
+    "torch.tensor([1.0, UserObject()])",
+    "torch.add(t, UserObject())",
+    "t.contiguous(memory_format=None)",
     # torchgen's default_expr: an empty-list default is printed, and accepted, as None
     "torch.amax(t, dim=None)",
     "torch.amax(t, None, True)",

@@ -1,6 +1,6 @@
 """Tensors from nested Python data: the sizes, the inferred dtype and the stored elements.
 
-Layer: torch face (imports _c10 and _tensor). In: ``data`` as torch.tensor takes it
+Layer: torch face (imports _c10, _tensor and aten's conversion helpers). In: ``data`` as torch.tensor takes it
 (nested sequences of Python numbers, NumPy scalars and arrays, tensors) and a dtype
 or None. Out: a C-contiguous NumPy array of the dtype's values, or PyTorch's error for
 data it refuses. Mirrors torch/csrc/utils/tensor_new.cpp (compute_sizes,
@@ -18,6 +18,8 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import Tensor
+from ember.aten.native.factories import _overflows
+from ember.aten.python_arg_convert import tp_name
 
 __all__ = ["compute_sizes", "infer_dtype", "values_array", "numpy_dtype", "check_data"]
 
@@ -35,8 +37,7 @@ _INTEGRAL_NAMES = {
 
 
 def _tp_name(obj) -> str:
-    kind = type(obj)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    return tp_name(obj)
 
 
 def numpy_dtype(array: np.ndarray):
@@ -129,8 +130,6 @@ def _as_bool(obj) -> bool:
 
 def _as_integral(obj, dtype) -> int:
     """unpackIntegral: a float truncated, anything else by __index__ (int64), then checked."""
-    from ember.aten.native.factories import _overflows
-
     if isinstance(obj, float):  # np.float64 too (a float subclass); np.float32 is not
         if _overflows(obj, dtype):
             raise RuntimeError(

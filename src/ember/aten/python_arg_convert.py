@@ -228,7 +228,10 @@ def _bool(obj):
 
 
 def _string(obj):
-    return obj if isinstance(obj, str) else FAIL
+    """THPUtils_checkString: str, or bytes (unpacked as its characters)."""
+    if isinstance(obj, str):
+        return obj
+    return obj.decode("latin-1") if isinstance(obj, bytes) else FAIL
 
 
 def _generator(obj):

@@ -117,6 +117,10 @@ def _contiguous(self, *args, **kwargs):
     """Tensor.contiguous: `self` itself, without dispatching, when already contiguous."""
     memory_format = None
     if args or kwargs:  # the binding's parser checks what it is given
+        if kwargs.get("memory_format", 0) is None:  # torch's memory_format is no Optional
+            raise TypeError(
+                "contiguous(): argument 'memory_format' must be ember.memory_format, not NoneType"
+            )
         memory_format = tensor_methods._parser_m_contiguous.parse(args, kwargs, self=self)[1][0]
     if self.is_contiguous(memory_format):
         return self

@@ -307,7 +307,7 @@ def first_fails(obj) -> bool:
 
 def _make_int_list(param):
     size = param.size
-    broadcastable = _is_long if param.kind == INT_LIST else _is_index
+    broadcastable = _is_index  # is_int_or_symint_list: `dim=t` with t a 0-dim int tensor too
     prefix = (
         f"{param.signature_name}(): argument '{param.name}' failed to unpack the object at pos "
     )

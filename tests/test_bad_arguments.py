@@ -108,6 +108,19 @@ INT64_CASES = [
     "torch.zeros((2, 2.5))",
     "torch.zeros(2.5)",
     "t.view(2.0)",
+    # indexing unpacks its ints as int64 too
+    "t[2**63]",
+    "t[-2**63 - 1]",
+    "t[0, 2**63]",
+    "t[2**62]",
+    "t[..., 2**64]",
+    "t[2**63:]",
+    "t[:, 2**70:]",
+    "t.__setitem__(2**63, 1)",
+    "t.__setitem__(0, 2**63)",
+    "t[[2**63]]",
+    "t[[0, 2**64]]",
+    "t[[0, 1]]",
 ]
 
 
@@ -150,6 +163,16 @@ BINDING_CASES = [
     "torch.eye(1, requires_grad=None)",
     "torch.zeros_like(t, requires_grad=None)",
     "torch.empty(2, requires_grad='x')",
+    # a factory's requires_grad=True on an integer result: set_requires_grad's message
+    "torch.zeros(2, dtype=torch.int64, requires_grad=True)",
+    "torch.ones(2, dtype=torch.bool, requires_grad=True)",
+    "torch.arange(3, requires_grad=True)",
+    "torch.full((2,), 1, requires_grad=True)",
+    "torch.randint(3, (2,), requires_grad=True)",
+    "torch.zeros_like(ti, requires_grad=True)",
+    "t.new_zeros(2, dtype=torch.int64, requires_grad=True)",
+    "torch.eye(2, dtype=torch.int32, requires_grad=True)",
+    "torch.zeros(2, dtype=torch.complex64, requires_grad=True).requires_grad",
     # a number given for out= of an operator that takes numbers for tensors
     "torch.add(t, t, out=2.5)",
     "torch.add(t, t, out=1)",

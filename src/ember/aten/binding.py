@@ -82,5 +82,10 @@ def make_factory(op, args: tuple, requires_grad: bool):
     with AutoDispatchBelowADInplaceOrView():
         result = op.call(*args)
     if requires_grad:
+        dtype = result.dtype
+        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         result.requires_grad_(True)
     return result

@@ -1,12 +1,16 @@
-"""The conversion methods PyTorch writes by hand in its Python layer: to, float() ..., type, new_tensor.
+"""The Tensor methods PyTorch binds by hand: to, float() ..., type, new_tensor, copy_, size...
 
-Layer: torch face (above aten). In: a Tensor and Python arguments. Out: the
-result of the aten `to.*` overload PyTorch's binding would call (so
+Layer: torch face (above aten). In: a Tensor and Python arguments, bound by
+the argument parser with the signatures of python_variable_methods.cpp. Out:
+the result of the aten overload PyTorch's binding would call (so
 __torch_dispatch__ and tracing see the same operators), or `self` when
-nothing changes. Mirrors THPVariable_to / parse_to_conversion / dispatch_to,
-THPVariable_float & co., THPVariable_type and THPVariable_new_tensor in
-torch/csrc/autograd/python_variable_methods.cpp and tensor_new.cpp.
-`install(Tensor)` puts them on ember.Tensor (ember/__init__.py calls it).
+nothing changes; for the metadata methods (size, stride, numpy, item,
+tolist) the value, with PyTorch's refusals of bad arguments. Mirrors
+THPVariable_to / parse_to_conversion / dispatch_to, THPVariable_float & co.,
+THPVariable_type, THPVariable_copy_, THPVariable_size / stride / numpy and
+THPVariable_new_tensor in torch/csrc/autograd/python_variable_methods.cpp and
+tensor_new.cpp. `install(Tensor)` puts them on ember.Tensor (ember/__init__.py
+calls it).
 """
 
 from __future__ import annotations

@@ -1,15 +1,14 @@
 """Tensor constructors from Python data, memory formats, and the conversion methods of Tensor.
 
-Layer: torch face. In: nested Python lists / tuples / numbers / bools, NumPy
-arrays and scalars, tensors. Out: new tensors (`tensor`, `as_tensor`,
-`Tensor.new_tensor`), tensors sharing a NumPy array's memory (`from_numpy`),
-and `install(Tensor)`, which adds the hand-written methods PyTorch keeps in
-its Python layer: `to` (dispatching to the aten `to.*` overloads), `float()`
-... `bool()`, `cpu()`, `type()`, `new_tensor`. Mirrors
-torch/csrc/utils/tensor_new.cpp (compute_sizes, infer_scalar_type,
-recursive_store, internal_new_from_data), tensor_numpy.cpp (tensor_from_numpy)
-and python_variable_methods.cpp (THPVariable_to, dispatch_to, the type
-conversion methods).
+Layer: torch face. In: the arguments of `torch.tensor` / `as_tensor` /
+`from_numpy` (bound by the argument parser as PyTorch binds them: `data` is a
+PyObject*, dtype and device are checked). Out: new tensors (`tensor`,
+`as_tensor`), tensors sharing a NumPy array's memory (`from_numpy`, whose
+storage cannot grow), and `install(Tensor)`, which adds the hand-written
+methods of _tensor_conversions.py. Nested Python data is read by
+_tensor_new.py. Mirrors torch/csrc/utils/tensor_new.cpp
+(internal_new_from_data, tensor_ctor, as_tensor) and tensor_numpy.cpp
+(tensor_from_numpy).
 """
 
 from __future__ import annotations

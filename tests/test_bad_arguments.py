@@ -108,6 +108,17 @@ INT64_CASES = [
     "torch.zeros((2, 2.5))",
     "torch.zeros(2.5)",
     "t.view(2.0)",
+    # the value is refused only once the whole signature matches (FunctionSignature::parse
+    # checks types; PythonArgs unpacks values)
+    "t.transpose(2**63, 'a')",
+    "t.transpose('a', 2**63)",
+    "t.sum(2**63, 'x')",
+    "t.add(2**64, foo=1)",
+    "t.add(t, alpha=2**64, foo=1)",
+    "torch.full((2,), 2**64, dtype='x')",
+    "t.narrow(0, 2**63, 'a')",
+    "torch.ones(2, device=-1, dtype='x')",
+    "torch.add(2**64, 2**64)",
     # indexing unpacks its ints as int64 too
     "t[2**63]",
     "t[-2**63 - 1]",

@@ -138,6 +138,15 @@ class UnpackError:
         return self.kind(self.message)
 
 
+class DeferredError(Exception):
+    """A converter's refusal of a value whose type matched: the parser raises ``error``
+    only if the whole signature matches (see Note [Python ints are int64])."""
+
+    def __init__(self, unpack_error: UnpackError):
+        super().__init__(unpack_error.message)
+        self.unpack_error = unpack_error
+
+
 # Note [Python ints are int64]
 # A Python int the parser hands on must fit the C++ type PyTorch unpacks it into:
 # an int / SymInt parameter or an int-list element is an int64_t
@@ -146,6 +155,9 @@ class UnpackError:
 # or, from 2**63 on, a uint64 (below -2**63 "can't convert negative int to
 # unsigned", from 2**64 "int too big to convert", OverflowErrors). The type check
 # that picks the signature accepts any int; the value is refused after the match.
+# A converter raises DeferredError for such a value (nothing to check when there is
+# none); the parser then re-binds that signature and raises the error only if every
+# other argument matches, else tries the next signature, as PyTorch would.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 LONG_OVERFLOW = "Overflow when unpacking long long"
 _INT_OVERFLOW = UnpackError(LONG_OVERFLOW, ValueError)
@@ -154,11 +166,11 @@ _SCALAR_TOO_SMALL = UnpackError("can't convert negative int to unsigned", Overfl
 
 
 def _scalar_int(value: int):
-    """A Python int as a c10::Scalar holds it (int64 or uint64), or the deferred error."""
+    """A Python int as a c10::Scalar holds it (int64 or uint64); DeferredError past that."""
     if value < INT64_MIN:
-        return _SCALAR_TOO_SMALL
+        raise DeferredError(_SCALAR_TOO_SMALL)
     if value >= 2**64:
-        return _SCALAR_TOO_BIG
+        raise DeferredError(_SCALAR_TOO_BIG)
     return value
 
 
@@ -195,7 +207,7 @@ def _scalar(obj):
 
 def _int(obj):
     if obj.__class__ is int:
-        return obj if INT64_MIN <= obj <= INT64_MAX else _INT_OVERFLOW
+        return obj if INT64_MIN <= obj <= INT64_MAX else _int64(obj)
     if _is_long(obj):
         return _int64(int(obj))
     if _zero_dim_tensor(obj, integral=True):
@@ -204,12 +216,14 @@ def _int(obj):
 
 
 def _int64(value: int):
-    return value if INT64_MIN <= value <= INT64_MAX else _INT_OVERFLOW
+    if INT64_MIN <= value <= INT64_MAX:
+        return value
+    raise DeferredError(_INT_OVERFLOW)
 
 
 def _symint(obj):
     if obj.__class__ is int:
-        return obj if INT64_MIN <= obj <= INT64_MAX else _INT_OVERFLOW
+        return obj if INT64_MIN <= obj <= INT64_MAX else _int64(obj)
     return _int64(operator.index(obj)) if _is_index(obj) else FAIL
 
 
@@ -278,9 +292,7 @@ def _make_device():
             return as_device(obj)
         if _is_long(obj):  # a device index: of the accelerator, which ember never has
             index = _int64(int(obj))
-            if index.__class__ is UnpackError:
-                return index
-            return _NEGATIVE_INDEX if index < 0 else _NO_ACCELERATOR
+            raise DeferredError(_NEGATIVE_INDEX if index < 0 else _NO_ACCELERATOR)
         return FAIL
 
     return device

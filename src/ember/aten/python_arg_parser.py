@@ -21,7 +21,7 @@ from __future__ import annotations
 import warnings
 
 from ember.aten.invalid_arguments import format_invalid_args
-from ember.aten.python_arg_convert import FAIL, SEQUENCES, UnpackError, tp_name
+from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
 
 __all__ = [
@@ -101,6 +101,7 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
             _extra_args(sig, nargs)
         return None
     values = []
+    refused: list = []  # the DeferredErrors of arguments whose type matched
     for param in params:
         obj, is_kwd = _MISSING, False
         if arg_pos < nargs:
@@ -125,7 +126,7 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
             if raise_exception:
                 _missing_args(sig, param.index)
             return None
-        elif (value := param.convert(obj)) is not FAIL:
+        elif (value := _convert(param, obj, refused)) is not FAIL:
             values.append(value)
         elif varargs_eligible:
             values.append(varargs_value)
@@ -143,7 +144,18 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if raise_exception:
             _extra_kwargs(sig, kwargs, nargs)
         return None
+    if refused:  # the signature matches: now its first refused value is the error
+        raise refused[0].unpack_error.error()
     return values
+
+
+def _convert(param, obj, refused: list):
+    """``param.convert(obj)``, a DeferredError counted as a match and kept in ``refused``."""
+    try:
+        return param.convert(obj)
+    except DeferredError as error:
+        refused.append(error)
+        return None
 
 
 def _extra_args(sig: FunctionSignature, nargs: int):
@@ -219,12 +231,15 @@ class PythonArgParser:
         """The index of the first matching signature and its values in parameter order."""
         count = len(args)
         for sig in parser._order:
-            if kwargs:
-                values = _kwargs_bind(sig, args, kwargs)
-            else:
-                values = sig.binders[count](args) if count <= sig.max_pos_args else None
-                if values is None and sig.intlist_first:
-                    values = _varargs_bind(sig, args)
+            try:
+                if kwargs:
+                    values = _kwargs_bind(sig, args, kwargs)
+                else:
+                    values = sig.binders[count](args) if count <= sig.max_pos_args else None
+                    if values is None and sig.intlist_first:
+                        values = _varargs_bind(sig, args)
+            except DeferredError:  # a value refused after its type matched: bind it fully
+                values = _bind(sig, args, kwargs, False)
             if values is not None:
                 if sig.needs_finish:
                     parser._finish(sig, values)

@@ -77,9 +77,9 @@ _BASE_TYPES = {
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST
 # Kinds whose converter may hand on an UnpackError, raised once the signature matched
-# (see Note [Python ints are int64] in python_arg_convert.py).
+# (the others raise DeferredError: see Note [Python ints are int64] in python_arg_convert.py).
 _LISTS = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST, TENSOR_LIST})
-_DEFERRED = frozenset({INT64, SYM_INT, SCALAR, DEVICE, INT_LIST, SYM_INT_LIST, TENSOR_LIST})
+_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, TENSOR_LIST})
 
 # numpy_compatibility_arg_names in python_arg_parser.cpp.
 NUMPY_NAMES = {
@@ -286,11 +286,7 @@ class FunctionSignature:
         )
         # Values that may hold an UnpackError, and whether a match needs more than
         # returning the values (deferred errors to raise, a deprecation to warn).
-        self.deferred = tuple(
-            p.index
-            for p in params
-            if p.kind in _DEFERRED or (p.kind == TENSOR and numbers_as_tensors)
-        )
+        self.deferred = tuple(p.index for p in params if p.kind in _DEFERRED)
         self.needs_finish = bool(self.deferred) or self.deprecated
 
     def __str__(self) -> str:

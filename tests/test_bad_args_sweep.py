@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("torch")
 
+import bad_args_cases as cases  # noqa: E402
 import bad_args_sweep as sweep  # noqa: E402
 
 # Entries whose Python signatures differ from torch's for reasons the argument layer
@@ -150,7 +151,7 @@ _ENTRIES = [e for e in sweep.entries() if e.label() not in SIGNATURE_GAPS]
 def malformed_calls(draw):
     entry = draw(st.sampled_from(_ENTRIES))
     signature = draw(st.sampled_from(entry.signatures))
-    args = sweep._base(entry, signature)
+    args = cases._base(entry, signature)
     kwargs = {}
     positional = [p for p in signature if not p.keyword_only][: len(args)]
     params = list(signature)

@@ -140,6 +140,13 @@ BINDING_CASES = [
     "t.new_zeros(2, dtype=torch.int64, requires_grad=True)",
     "torch.eye(2, dtype=torch.int32, requires_grad=True)",
     "torch.zeros(2, dtype=torch.complex64, requires_grad=True).requires_grad",
+    # tensors on two devices (a meta operand: torch's Python meta kernels check it)
+    "torch.ones(2) + torch.ones(2, device='meta')",
+    "torch.ones(2, device='meta') * torch.ones(2)",
+    "torch.add(torch.ones(2), torch.ones(2, device='meta'))",
+    "torch.ones(2, 2, device='meta').sub(torch.ones(2, 2))",
+    "torch.ones(2) + torch.tensor(1.0, device='meta')",
+    "(torch.ones(2, device='meta') + torch.tensor(1.0)).shape",
     # a number given for out= of an operator that takes numbers for tensors
     "torch.add(t, t, out=2.5)",
     "torch.add(t, t, out=1)",

@@ -362,10 +362,31 @@ def test_numbers_as_tensors():
         PARSERS["mm"].parse((t, 1), {})
 
 
-def test_deprecated_signature_is_tried_last_and_warns():
+def test_deprecated_signature_is_tried_last_and_warns(monkeypatch):
+    from ember.aten import python_arg_parser
+
+    monkeypatch.setattr(python_arg_parser, "_deprecation_warned", False)
     t = Tensor()
     with pytest.warns(UserWarning, match="This overload of add is deprecated"):
         assert PARSERS["add"].parse((t, 2, t), {}) == (1, [t, 2, t, None])
+
+
+def test_deprecated_signatures_warn_once_per_process_as_torch_does(monkeypatch):
+    """TORCH_WARN_ONCE at one call site: the first deprecated call warns, none after it."""
+    import warnings
+
+    from ember.aten import python_arg_parser
+
+    monkeypatch.setattr(python_arg_parser, "_deprecation_warned", False)
+    t = Tensor()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PARSERS["add"].parse((t, 2, t), {})
+        PARSERS["add"].parse((t, 3, t), {})
+        PythonArgParser(SIGS["add"]).parse((t, 2, t), {})
+    assert [str(w.message).splitlines()[0] for w in caught] == [
+        "This overload of add is deprecated:"
+    ]
 
 
 def test_malformed_signatures_are_rejected():
@@ -441,7 +462,8 @@ def test_bindings_that_skip_the_parser_bind_as_the_parser_would():
     assert len(bindings) > 50  # mm, sub_, add, ... (a codegen change must not lose them)
     for module, parser_name, tail in bindings:
         parser = getattr(module, parser_name)
-        (signature,) = parser.signatures
+        signature, *deprecated = parser.signatures  # a deprecated one is tried after it
+        assert all(s.deprecated for s in deprecated), parser_name
         count = len(signature.params) - len(tail)
         tensors = tuple(ember.ones(2) for _ in range(count))
         index, values = parser.parse(tensors, {})

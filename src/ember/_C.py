@@ -21,6 +21,7 @@ from ._c10.dispatch_key_set import (
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
+from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema

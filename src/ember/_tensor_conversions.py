@@ -1,20 +1,26 @@
-"""The conversion methods PyTorch writes by hand in its Python layer: to, float() ..., type, new_tensor.
+"""The Tensor methods PyTorch binds by hand: to, float() ..., type, new_tensor, copy_, size...
 
-Layer: torch face (above aten). In: a Tensor and Python arguments. Out: the
-result of the aten `to.*` overload PyTorch's binding would call (so
+Layer: torch face (above aten). In: a Tensor and Python arguments, bound by
+the argument parser with the signatures of python_variable_methods.cpp. Out:
+the result of the aten overload PyTorch's binding would call (so
 __torch_dispatch__ and tracing see the same operators), or `self` when
-nothing changes. Mirrors THPVariable_to / parse_to_conversion / dispatch_to,
-THPVariable_float & co., THPVariable_type and THPVariable_new_tensor in
-torch/csrc/autograd/python_variable_methods.cpp and tensor_new.cpp.
-`install(Tensor)` puts them on ember.Tensor (ember/__init__.py calls it).
+nothing changes; for the metadata methods (size, stride, numpy, item,
+tolist) the value, with PyTorch's refusals of bad arguments. Mirrors
+THPVariable_to / parse_to_conversion / dispatch_to, THPVariable_float & co.,
+THPVariable_type, THPVariable_copy_, THPVariable_size / stride / numpy and
+THPVariable_new_tensor in torch/csrc/autograd/python_variable_methods.cpp and
+tensor_new.cpp. `install(Tensor)` puts them on ember.Tensor (ember/__init__.py
+calls it).
 """
 
 from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
+from ember._size import Size
+from ember._tensor import Tensor, _wrap_dim
 from ember.aten.binding import handle, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 __all__ = ["install"]
 
@@ -62,7 +68,10 @@ def to(self, *args, **kwargs):
 
 
 def _converter(name: str, dtype):
-    def convert(self, memory_format=None):
+    parser = PythonArgParser([f"{name}(*, MemoryFormat? memory_format=None)"])
+
+    def convert(self, *args, **kwargs):
+        memory_format = parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else None
         return _to_dtype.call(self, dtype, False, False, memory_format)
 
     convert.__name__ = name
@@ -78,8 +87,12 @@ _CONVERSIONS = {
 }  # fmt: skip
 
 
-def cpu(self, memory_format=None):
+_cpu_parser = PythonArgParser(["cpu(*, MemoryFormat? memory_format=None)"])
+
+
+def cpu(self, *args, **kwargs):
     """Tensor.cpu(): self when already on cpu, else a copy there."""
+    memory_format = _cpu_parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else None
     return _to_dtype_layout.call(self, self.dtype, None, CPU, None, False, False, memory_format)
 
 
@@ -91,13 +104,24 @@ def _type_string(self) -> str:
 _TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
 
 
-def type_(self, dtype=None, non_blocking=False, **kwargs):
-    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion."""
-    memory_format = kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"type() got an unexpected keyword argument '{next(iter(kwargs))}'")
+_type_parser = PythonArgParser(
+    [
+        "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+        "type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)"
+        "|deprecated",
+    ]
+)
+
+
+def type_(self, *args, **kwargs):
+    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion
+    (THPVariable_type)."""
+    dtype, non_blocking, memory_format = _type_parser.parse(args, kwargs, self=self)[1]
     if dtype is None:
         return _type_string(self)
+    if isinstance(dtype, type):
+        name = "ember.Tensor" if issubclass(dtype, Tensor) else dtype.__name__
+        raise ValueError(f"invalid type: '{name}'")
     if isinstance(dtype, str):
         module, _, name = dtype.rpartition(".")
         if name not in _TYPE_NAMES or module.partition(".")[0] not in ("ember", "torch"):
@@ -107,36 +131,125 @@ def type_(self, dtype=None, non_blocking=False, **kwargs):
         if target is self.dtype and device == self.device:
             return self
         return _to_device.call(self, device, target, non_blocking, False, memory_format)
+    if dtype.__class__ is not dtypes.dtype:
+        raise TypeError("dtype must be a type, str, or dtype object")
     if dtype is self.dtype:
         return self
     return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
 
 
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-    """Tensor.new_tensor: like ember.tensor, but dtype and device default to self's."""
-    from ember._tensor_ctors import _check_requires_grad, _dtype_argument, _new_from_data
+# -- the metadata methods of python_variable_methods.cpp (argument-checked) --------------
 
-    explicit = _dtype_argument(dtype)
-    device = as_device(device) if device is not None else self.device
+_size_parser = PythonArgParser(["size(int64_t? dim=None)"])
+_stride_parser = PythonArgParser(["stride(int64_t? dim=None)"])
+_numpy_parser = PythonArgParser(["numpy(*, bool force=False)"])
+# The plain methods of _tensor.py that the checked ones below call (install may run twice).
+_TENSOR_NUMPY, _TENSOR_TOLIST = Tensor.numpy, Tensor.tolist
+
+
+def size(self, *args, **kwargs):
+    if not kwargs:
+        if not args:
+            return Size(self._sizes)
+        if len(args) == 1:  # t.size(0): a plain int in range needs no parser
+            dim = args[0]
+            sizes = self._sizes
+            if dim.__class__ is int and -len(sizes) <= dim < len(sizes):
+                return sizes[dim]
+    dim = _size_parser.parse(args, kwargs, self=self)[1][0]
+    if dim is None:
+        return Size(self._sizes)
+    return self._sizes[_wrap_dim(dim, len(self._sizes))]
+
+
+def stride(self, *args, **kwargs):
+    if not kwargs:
+        if not args:
+            return self._strides
+        if len(args) == 1:
+            dim = args[0]
+            strides = self._strides
+            if dim.__class__ is int and -len(strides) <= dim < len(strides):
+                return strides[dim]
+    dim = _stride_parser.parse(args, kwargs, self=self)[1][0]
+    if dim is None:
+        return self._strides
+    return self._strides[_wrap_dim(dim, len(self._sizes))]
+
+
+def numpy(self, *args, **kwargs):
+    force = _numpy_parser.parse(args, kwargs, self=self)[1][0] if args or kwargs else False
+    array = _TENSOR_NUMPY(self, force=force)
+    self.storage().resizable = False  # tensor_to_numpy: NumPy now shares the memory
+    return array
+
+
+def _no_arguments(method):
+    """A METH_NOARGS method of torch's TensorBase (tolist): Python's own refusal."""
+
+    def checked(self, *args, **kwargs):
+        if args or kwargs:
+            no_arguments(f"TensorBase.{method.__name__}", args, kwargs)
+        return method(self)
+
+    checked.__name__ = method.__name__
+    checked.__doc__ = method.__doc__
+    return checked
+
+
+_new_tensor_parser = PythonArgParser(
+    [
+        "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+        "bool requires_grad=False)"
+    ]
+)
+
+
+def new_tensor(self, *args, **kwargs):
+    """Tensor.new_tensor: like ember.tensor, but dtype and device default to self's."""
+    from ember._tensor_ctors import _COPY_WARNING, _check_requires_grad, _new_from_data
+
+    data, dtype, device, requires_grad = _new_tensor_parser.parse(args, kwargs, self=self)[1]
     result = _new_from_data(
         data,
-        explicit if explicit is not None else self.dtype,
-        device,
+        dtype if dtype is not None else self.dtype,
+        device if device is not None else self.device,
         type_inference=False,
-        warning=(
-            "To copy construct from a tensor, it is recommended to use "
-            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
-            "rather than tensor.new_tensor(sourceTensor)."
-        ),
+        warning=_COPY_WARNING.format("tensor.new_tensor"),
     )
     return _check_requires_grad(result, requires_grad)
 
 
+# THPVariable_copy_: PyTorch binds Tensor.copy_ by hand, its argument named `other`.
+_copy_parser = PythonArgParser(
+    [
+        "copy_(Tensor other, bool non_blocking=False)",
+        "copy_(Tensor other, bool async=False)|deprecated",
+    ],
+    numbers_as_tensors=True,
+)
+_copy = handle("copy_")
+
+
+def copy_(self, *args, **kwargs):
+    """Tensor.copy_(other, non_blocking=False)."""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        return _copy.call(self, args[0], False)
+    other, non_blocking = _copy_parser.parse(args, kwargs, self=self)[1]
+    return _copy.call(self, wrap_number(other), non_blocking)
+
+
 def install(tensor_class) -> None:
-    """Put `to`, the dtype conversions, `cpu`, `type` and `new_tensor` on ember.Tensor."""
+    """Put `to`, the dtype conversions, `cpu`, `type`, `new_tensor` and the argument-checked
+    `size`, `stride`, `numpy`, `item`, `tolist` on ember.Tensor."""
     tensor_class.to = to
     tensor_class.cpu = cpu
     tensor_class.type = type_
     tensor_class.new_tensor = new_tensor
+    tensor_class.size = size
+    tensor_class.copy_ = copy_
+    tensor_class.stride = stride
+    tensor_class.numpy = numpy
+    tensor_class.tolist = _no_arguments(_TENSOR_TOLIST)
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

@@ -12,21 +12,119 @@ viewed as any dtype. A meta storage has ``data is None`` and only ``nbytes``.
 
 from __future__ import annotations
 
+import errno
+import os
+
 import numpy as np
 
 from .device import CPU, META
+
+# Note [Allocation errors]
+# PyTorch sizes a storage in uint64 arithmetic and refuses any product that wraps or
+# passes INT64_MAX ("Storage size calculation overflowed with sizes=[...]",
+# aten/EmptyTensor.cpp), before it asks the allocator; the CPU allocator then fails
+# with c10's enforce message (c10/core/impl/alloc_cpu.cpp). NumPy says neither: it
+# raises ValueError("array is too big") or its MemoryError. ember asks NumPy first
+# (the common case pays nothing) and, when NumPy refuses, computes the error PyTorch
+# would give: ``storage_nbytes`` / ``strided_storage_nbytes`` for the overflow,
+# ``out_of_memory`` for the allocator's message. The generated bindings translate a
+# MemoryError from any NumPy computation with ``out_of_memory`` too.
+_STORAGE_MAX = 2**63 - 1
+_U64 = 2**64
+
+
+def _text(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def checked_numel(sizes) -> int:
+    """c10::safe_compute_numel: the element count in uint64 arithmetic (a negative size is a
+    huge one), refused when a partial product wraps or the count passes INT64_MAX."""
+    product = 1
+    for size in sizes:
+        product *= size if size >= 0 else size + _U64
+        if product >= _U64:
+            raise RuntimeError("numel: integer multiplication overflow")
+    if product > _STORAGE_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+    return product
+
+
+def storage_nbytes(sizes, itemsize: int) -> int:
+    """computeStorageNbytesContiguous: the bytes of a contiguous tensor, or PyTorch's error."""
+    product, overflowed = 1, False
+    for size in sizes:
+        product *= size
+        if product >= _U64:  # c10::safe_multiply_u64 wraps: a later zero does not undo it
+            overflowed = True
+            product %= _U64
+    nbytes = product * itemsize
+    if overflowed or nbytes > _STORAGE_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={_text(sizes)}")
+    return nbytes
+
+
+def strided_storage_nbytes(sizes, strides, itemsize: int, storage_offset: int = 0) -> int:
+    """computeStorageNbytes: the bytes a strided geometry needs, or PyTorch's error."""
+    if 0 in sizes:
+        return 0
+    span = storage_offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+    nbytes = span * itemsize
+    if nbytes > _STORAGE_MAX or min(strides, default=0) < 0:
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={_text(sizes)} and "
+            f"strides={_text(strides)}"
+        )
+    return nbytes
+
+
+def out_of_memory(nbytes: int) -> RuntimeError:
+    """DefaultCPUAllocator's error for a failed allocation of ``nbytes``."""
+    return RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+        f"memory: you tried to allocate {nbytes} bytes. Error code {errno.ENOMEM} "
+        f"({os.strerror(errno.ENOMEM)})"
+    )
+
+
+def translate_memory_error(error: MemoryError) -> RuntimeError:
+    """A NumPy MemoryError (it knows the bytes it wanted) as the allocator's error."""
+    nbytes = getattr(error, "_total_size", None)
+    if nbytes is None:
+        return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: {error}")
+    return out_of_memory(nbytes)
+
+
+def allocation_error(error: Exception, shape, itemsize: int) -> RuntimeError:
+    """PyTorch's error for an ``np.empty(shape)`` that raised ``error`` (Note [Allocation errors])."""
+    if isinstance(error, MemoryError):
+        return translate_memory_error(error)
+    nbytes = storage_nbytes(shape, itemsize)  # raises PyTorch's overflow error
+    return RuntimeError(
+        f"ember cannot hold a tensor of sizes {_text(shape)} ({nbytes} bytes): NumPy's "
+        "arrays are limited to sizes whose product fits in int64"
+    )
+
+
+def numpy_empty(shape, np_dtype, itemsize: int) -> np.ndarray:
+    """``np.empty(shape)``, with PyTorch's errors where NumPy refuses."""
+    try:
+        return np.empty(shape, np_dtype)
+    except (MemoryError, ValueError) as error:
+        raise allocation_error(error, shape, itemsize) from None
 
 
 class Storage:
     """A flat buffer: ``data`` (NumPy array, or None on meta), ``nbytes``, ``device``."""
 
-    __slots__ = ("data", "nbytes", "device", "_data_ptr", "__weakref__")
+    __slots__ = ("data", "nbytes", "device", "_data_ptr", "resizable", "__weakref__")
 
     def __init__(self, data, nbytes, device) -> None:
         self.data = data
         self.nbytes = nbytes
         self.device = device
         self._data_ptr = None
+        self.resizable = True  # False once NumPy shares the memory (from_numpy, numpy())
 
     @classmethod
     def from_array(cls, array: np.ndarray) -> Storage:
@@ -36,14 +134,20 @@ class Storage:
         storage.nbytes = array.nbytes
         storage.device = CPU
         storage._data_ptr = None
+        storage.resizable = True
         return storage
+
+    def check_resizable(self, nbytes: int) -> None:
+        """resize_bytes_cpu's check: growing a storage NumPy shares is refused."""
+        if nbytes > self.nbytes and not self.resizable:
+            raise RuntimeError("Trying to resize storage that is not resizable")
 
     @classmethod
     def allocate(cls, nbytes: int, device) -> Storage:
         """Fresh, uninitialised memory (zeros, in fact) on cpu; no memory on meta."""
         if device.type == "meta":
             return cls(None, nbytes, META)
-        return cls.from_array(np.empty(nbytes, dtype=np.uint8))
+        return cls.from_array(numpy_empty((nbytes,), np.uint8, 1))
 
     def data_ptr(self) -> int:
         """The address of the first byte: stable for the storage's lifetime (0 on meta)."""

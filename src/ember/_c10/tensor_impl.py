@@ -61,7 +61,13 @@ from .device import CPU, META
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
-from .storage import Storage
+from .storage import (
+    Storage,
+    allocation_error,
+    numpy_empty,
+    storage_nbytes,
+    strided_storage_nbytes,
+)
 from .thread_state import per_thread
 
 # Key sets of fresh tensors (facts §3.5, §7.2, §8.1).
@@ -246,7 +252,8 @@ class TensorImpl:
         if sizes.__class__ is not tuple:
             sizes = tuple(sizes)
         contiguous = _CONTIGUOUS_STRIDES.get(sizes) or contiguous_strides(sizes)
-        if strides is not None:
+        strided = strides is not None  # empty_strided: PyTorch's meta kernel checks no size
+        if strided:
             strides = tuple(strides)
             if strides == contiguous:
                 strides = None
@@ -254,14 +261,23 @@ class TensorImpl:
             np_dtype = dtype.np_dtype
             if np_dtype is None:
                 _numpy_dtype(dtype)  # raises
-            return cls._wrap(np.empty(sizes, np_dtype), dtype, inference)
-        if strides is None:
+            try:
+                array = np.empty(sizes, np_dtype)
+            except (MemoryError, ValueError) as error:  # See Note [Allocation errors]
+                raise allocation_error(error, sizes, dtype.itemsize) from None
+            return cls._wrap(array, dtype, inference)
+        if strides is None and not (strided and device.type == "meta"):
             strides = contiguous
-        span = storage_span(sizes, strides, 0)
+            nbytes = storage_nbytes(sizes, dtype.itemsize)
+        elif device.type == "meta":
+            strides = contiguous if strides is None else strides
+            nbytes = storage_span(sizes, strides, 0) * dtype.itemsize  # PyTorch checks none
+        else:
+            nbytes = strided_storage_nbytes(sizes, strides, dtype.itemsize)
         if device.type == "meta":
-            storage = Storage(None, span * dtype.itemsize, META)
+            storage = Storage(None, nbytes, META)
             return cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
-        memory = np.empty(span, dtype=_numpy_dtype(dtype))
+        memory = numpy_empty((nbytes // dtype.itemsize,), _numpy_dtype(dtype), dtype.itemsize)
         storage = Storage.from_array(memory)
         self = cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
         order = _dense_order(sizes, strides)

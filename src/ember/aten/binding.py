@@ -40,7 +40,18 @@ def scalar_to_tensor(value) -> Tensor:
     dtype, np_type = (
         _NUMBER_DTYPES[type(value)] if type(value) in _NUMBER_DTYPES else (_number_dtype(value))
     )
-    result = Tensor._wrap(np.array(value, dtype=np_type), dtype)
+    try:
+        array = np.array(value, dtype=np_type)
+    except OverflowError:  # See Note [Python ints are int64] in python_arg_convert.py
+        if value < -(2**63):
+            raise OverflowError("can't convert negative int to unsigned") from None
+        if value >= 2**64:
+            raise OverflowError("int too big to convert") from None
+        raise RuntimeError(
+            f"ember has no uint64 dtype: the Python int {value} (a uint64 Scalar in PyTorch, "
+            "from 2**63 on) cannot stand for a tensor"
+        ) from None
+    result = Tensor._wrap(array, dtype)
     result._is_wrapped_number = True
     return result
 
@@ -71,5 +82,10 @@ def make_factory(op, args: tuple, requires_grad: bool):
     with AutoDispatchBelowADInplaceOrView():
         result = op.call(*args)
     if requires_grad:
+        dtype = result.dtype
+        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         result.requires_grad_(True)
     return result

@@ -132,6 +132,10 @@ def _sequence_to_tensor(self, seq) -> Tensor:
         array = np.asarray(seq)
     except ValueError as error:
         raise ValueError(str(error)) from None
+    if not isinstance(seq, np.ndarray) and array.dtype == np.uint64:
+        raise ValueError("Overflow when unpacking long long")  # Python ints past int64
+    if array.dtype.kind == "O" and isinstance(_first_leaf(seq), int):
+        raise ValueError("Overflow when unpacking long long")  # ... and past uint64
     if array.dtype.kind in "USOV":
         bad = _first_leaf(seq)
         raise TypeError(f"new(): invalid data type '{_tp_name(bad)}'")
@@ -151,6 +155,8 @@ def _first_leaf(seq):
 
 
 def _apply_select(result, dim: int, index: int, real_dim: int):
+    if not -(2**63) <= index < 2**63:  # THPUtils_unpackLong
+        raise ValueError("Overflow when unpacking long long")
     sizes = result._sizes
     if index == 0 and dim == 0 and not sizes:
         raise IndexError(

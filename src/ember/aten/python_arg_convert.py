@@ -26,6 +26,7 @@ _PLAIN = (int, float, str)
 TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
 SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
+PYOBJECT = 17  # any object (torch.tensor's data)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -46,6 +47,7 @@ TYPE_NAMES = {
     SYM_INT_LIST: "tuple of ints",
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
+    PYOBJECT: "object",
 }
 
 # ---------------------------------------------------------------------------
@@ -123,12 +125,53 @@ def _zero_dim_tensor(obj, integral: bool) -> bool:
 
 
 class UnpackError:
-    """A conversion error PyTorch raises only once the signature has matched."""
+    """A conversion error PyTorch raises only once the signature has matched: the
+    signature checks a parameter's type, the unpacking after the match its value."""
 
-    __slots__ = ("message",)
+    __slots__ = ("message", "kind")
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, kind: type[Exception] = TypeError):
         self.message = message
+        self.kind = kind
+
+    def error(self) -> Exception:
+        return self.kind(self.message)
+
+
+class DeferredError(Exception):
+    """A converter's refusal of a value whose type matched: the parser raises ``error``
+    only if the whole signature matches (see Note [Python ints are int64])."""
+
+    def __init__(self, unpack_error: UnpackError):
+        super().__init__(unpack_error.message)
+        self.unpack_error = unpack_error
+
+
+# Note [Python ints are int64]
+# A Python int the parser hands on must fit the C++ type PyTorch unpacks it into:
+# an int / SymInt parameter or an int-list element is an int64_t
+# (THPUtils_unpackLong: "Overflow when unpacking long long", a ValueError for a
+# parameter, a TypeError naming the element for a list), a Scalar holds an int64
+# or, from 2**63 on, a uint64 (below -2**63 "can't convert negative int to
+# unsigned", from 2**64 "int too big to convert", OverflowErrors). The type check
+# that picks the signature accepts any int; the value is refused after the match.
+# A converter raises DeferredError for such a value (nothing to check when there is
+# none); the parser then re-binds that signature and raises the error only if every
+# other argument matches, else tries the next signature, as PyTorch would.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+LONG_OVERFLOW = "Overflow when unpacking long long"
+_INT_OVERFLOW = UnpackError(LONG_OVERFLOW, ValueError)
+_SCALAR_TOO_BIG = UnpackError("int too big to convert", OverflowError)
+_SCALAR_TOO_SMALL = UnpackError("can't convert negative int to unsigned", OverflowError)
+
+
+def _scalar_int(value: int):
+    """A Python int as a c10::Scalar holds it (int64 or uint64); DeferredError past that."""
+    if value < INT64_MIN:
+        raise DeferredError(_SCALAR_TOO_SMALL)
+    if value >= 2**64:
+        raise DeferredError(_SCALAR_TOO_BIG)
+    return value
 
 
 # ---------------------------------------------------------------------------
@@ -140,13 +183,19 @@ def _tensor(obj):
 
 
 def _tensor_or_number(obj):
+    if obj.__class__ is int:  # a number that stands for a tensor is unpacked as a Scalar
+        return obj if INT64_MIN <= obj <= INT64_MAX else _scalar_int(obj)
     return obj if hasattr(obj, "_key_bits") or _is_scalar(obj) else FAIL
 
 
 def _scalar(obj):
     cls = obj.__class__
-    if cls is int or cls is float or cls is bool or cls is complex:
+    if cls is int:
+        return obj if INT64_MIN <= obj <= INT64_MAX else _scalar_int(obj)
+    if cls is float or cls is bool or cls is complex:
         return obj
+    if isinstance(obj, int):
+        return _scalar_int(int(obj))
     if isinstance(obj, _NUMBERS):
         return obj
     if _is_numpy_scalar(obj):
@@ -158,18 +207,24 @@ def _scalar(obj):
 
 def _int(obj):
     if obj.__class__ is int:
-        return obj
+        return obj if INT64_MIN <= obj <= INT64_MAX else _int64(obj)
     if _is_long(obj):
-        return int(obj)
+        return _int64(int(obj))
     if _zero_dim_tensor(obj, integral=True):
         return int(obj.item())
     return FAIL
 
 
+def _int64(value: int):
+    if INT64_MIN <= value <= INT64_MAX:
+        return value
+    raise DeferredError(_INT_OVERFLOW)
+
+
 def _symint(obj):
     if obj.__class__ is int:
-        return obj
-    return operator.index(obj) if _is_index(obj) else FAIL
+        return obj if INT64_MIN <= obj <= INT64_MAX else _int64(obj)
+    return _int64(operator.index(obj)) if _is_index(obj) else FAIL
 
 
 def _float(obj):
@@ -187,11 +242,19 @@ def _bool(obj):
 
 
 def _string(obj):
-    return obj if isinstance(obj, str) else FAIL
+    """THPUtils_checkString: str, or bytes (unpacked as its characters)."""
+    if isinstance(obj, str):
+        return obj
+    return obj.decode("latin-1") if isinstance(obj, bytes) else FAIL
 
 
 def _generator(obj):
-    return FAIL if obj is None else obj
+    """THPGenerator_Check: an ember.Generator (ember.random's class, found by its name: the
+    parser sits below the module that defines it)."""
+    kind = type(obj)
+    if kind.__name__ == "Generator" and kind.__module__ == "ember.random":
+        return obj
+    return FAIL
 
 
 def _make_scalar_type():
@@ -211,6 +274,12 @@ def _make_scalar_type():
     return scalar_type
 
 
+_NEGATIVE_INDEX = UnpackError("Device index must not be negative", RuntimeError)
+_NO_ACCELERATOR = UnpackError(
+    "Cannot access accelerator device when none is available.", RuntimeError
+)
+
+
 def _make_device():
     from ember._c10 import device as device_module
 
@@ -219,8 +288,11 @@ def _make_device():
     def device(obj):
         if obj.__class__ is device_class:
             return obj
-        if isinstance(obj, str) or _is_long(obj):
+        if isinstance(obj, str):
             return as_device(obj)
+        if _is_long(obj):  # a device index: of the accelerator, which ember never has
+            index = _int64(int(obj))
+            raise DeferredError(_NEGATIVE_INDEX if index < 0 else _NO_ACCELERATOR)
         return FAIL
 
     return device
@@ -247,7 +319,7 @@ def first_fails(obj) -> bool:
 
 def _make_int_list(param):
     size = param.size
-    broadcastable = _is_long if param.kind == INT_LIST else _is_index
+    broadcastable = _is_index  # is_int_or_symint_list: `dim=t` with t a 0-dim int tensor too
     prefix = (
         f"{param.signature_name}(): argument '{param.name}' failed to unpack the object at pos "
     )
@@ -259,29 +331,35 @@ def _make_int_list(param):
                 return FAIL
             return unpack_int_list(obj, prefix, type_name)
         if size and broadcastable(obj):
-            return [operator.index(obj)] * size
+            value = operator.index(obj)
+            if not INT64_MIN <= value <= INT64_MAX:
+                return _INT_OVERFLOW  # unpacked as one int: THPUtils_unpackLong's own error
+            return [value] * size
         return FAIL
 
     return int_list
 
 
 def unpack_int_list(items, prefix: str, type_name: str):
-    """PythonArgs::intlist: every element to an int, or the deferred unpack error."""
+    """PythonArgs::intlist: every element to an int64, or the deferred unpack error."""
     values = []
     for position, item in enumerate(items):
-        if item.__class__ is int:
+        if item.__class__ is int and INT64_MIN <= item <= INT64_MAX:
             values.append(item)
             continue
         try:
             if is_tensor(item):
                 if item.numel() != 1 or item.dtype.is_floating_point or item.dtype.is_complex:
                     raise TypeError
-                values.append(int(item.item()))
+                value = int(item.item())
             else:
-                values.append(operator.index(item))
+                value = operator.index(item)
         except Exception:
             detail = f"type must be {type_name},but got {tp_name(item)}"
             return UnpackError(f'{prefix}{position + 1} with error "{detail}"')
+        if not INT64_MIN <= value <= INT64_MAX:
+            return UnpackError(f'{prefix}{position + 1} with error "{LONG_OVERFLOW}"')
+        values.append(value)
     return values
 
 
@@ -353,4 +431,10 @@ def make_converter(param, numbers_as_tensors: bool):
         return _make_int_list(param)
     if kind == TENSOR_LIST:
         return _make_tensor_list(param)
+    if kind == PYOBJECT:
+        return _any_object
     return _make_bool_list(param)
+
+
+def _any_object(obj):
+    return obj

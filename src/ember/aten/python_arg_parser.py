@@ -21,12 +21,27 @@ from __future__ import annotations
 import warnings
 
 from ember.aten.invalid_arguments import format_invalid_args
-from ember.aten.python_arg_convert import FAIL, SEQUENCES, UnpackError, tp_name
+from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
 
-__all__ = ["PythonArgParser", "FunctionSignature", "should_allow_numbers_as_tensors"]
+__all__ = [
+    "PythonArgParser",
+    "FunctionSignature",
+    "should_allow_numbers_as_tensors",
+    "no_arguments",
+]
 
 _MISSING = object()
+# PyTorch warns about a deprecated signature with TORCH_WARN_ONCE at one call site:
+# the first deprecated call of the process warns, no later one does.
+_deprecation_warned = False
+
+
+def no_arguments(qualified_name: str, args: tuple, kwargs: dict | None):
+    """The TypeError CPython gives a METH_NOARGS method (``TensorBase.abs``) called with some."""
+    if kwargs:
+        raise TypeError(f"{qualified_name}() takes no keyword arguments")
+    raise TypeError(f"{qualified_name}() takes no arguments ({len(args)} given)")
 
 
 def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):
@@ -86,6 +101,7 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
             _extra_args(sig, nargs)
         return None
     values = []
+    refused: list = []  # the DeferredErrors of arguments whose type matched
     for param in params:
         obj, is_kwd = _MISSING, False
         if arg_pos < nargs:
@@ -105,12 +121,12 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if obj is _MISSING and param.optional:
             values.append(param.default)
         elif obj is None and param.allow_none:
-            values.append(None)
+            values.append(param.none_value)
         elif obj is _MISSING:
             if raise_exception:
                 _missing_args(sig, param.index)
             return None
-        elif (value := param.convert(obj)) is not FAIL:
+        elif (value := _convert(param, obj, refused)) is not FAIL:
             values.append(value)
         elif varargs_eligible:
             values.append(varargs_value)
@@ -128,7 +144,18 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if raise_exception:
             _extra_kwargs(sig, kwargs, nargs)
         return None
+    if refused:  # the signature matches: now its first refused value is the error
+        raise refused[0].unpack_error.error()
     return values
+
+
+def _convert(param, obj, refused: list):
+    """``param.convert(obj)``, a DeferredError counted as a match and kept in ``refused``."""
+    try:
+        return param.convert(obj)
+    except DeferredError as error:
+        refused.append(error)
+        return None
 
 
 def _extra_args(sig: FunctionSignature, nargs: int):
@@ -199,18 +226,20 @@ class PythonArgParser:
         # Check deprecated signatures last (a stable partition, as in PyTorch).
         self._order = [s for s in self.signatures if not s.deprecated]
         self._order += [s for s in self.signatures if s.deprecated]
-        self._warned = set()
 
     def parse(parser, args: tuple, kwargs: dict | None = None, self=None) -> tuple[int, list]:  # noqa: N805
         """The index of the first matching signature and its values in parameter order."""
         count = len(args)
         for sig in parser._order:
-            if kwargs:
-                values = _kwargs_bind(sig, args, kwargs)
-            else:
-                values = sig.binders[count](args) if count <= sig.max_pos_args else None
-                if values is None and sig.intlist_first:
-                    values = _varargs_bind(sig, args)
+            try:
+                if kwargs:
+                    values = _kwargs_bind(sig, args, kwargs)
+                else:
+                    values = sig.binders[count](args) if count <= sig.max_pos_args else None
+                    if values is None and sig.intlist_first:
+                        values = _varargs_bind(sig, args)
+            except DeferredError:  # a value refused after its type matched: bind it fully
+                values = _bind(sig, args, kwargs, False)
             if values is not None:
                 if sig.needs_finish:
                     parser._finish(sig, values)
@@ -220,7 +249,7 @@ class PythonArgParser:
     def _finish(self, sig: FunctionSignature, values: list):
         for position in sig.deferred:
             if values[position].__class__ is UnpackError:
-                raise TypeError(values[position].message)
+                raise values[position].error()
         if sig.deprecated:
             self._warn_deprecated(sig)
 
@@ -245,9 +274,10 @@ class PythonArgParser:
         return [str(sig) for sig in self._order if not sig.hidden]
 
     def _warn_deprecated(self, sig: FunctionSignature):
-        if sig.index in self._warned:
+        global _deprecation_warned
+        if _deprecation_warned:
             return
-        self._warned.add(sig.index)
+        _deprecation_warned = True
         message = f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}"
         options = self.options()
         if options:

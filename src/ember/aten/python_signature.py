@@ -36,6 +36,7 @@ from ember.aten.python_arg_convert import (
     INT_LIST,
     LAYOUT,
     MEMORY_FORMAT,
+    PYOBJECT,
     SCALAR,
     SCALARTYPE,
     SEQUENCES,
@@ -71,9 +72,14 @@ _BASE_TYPES = {
     "IntArrayRef": INT_LIST,
     "SymIntArrayRef": SYM_INT_LIST,
     "ArrayRef<double>": FLOAT_LIST,
+    "PyObject*": PYOBJECT,
 }
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST
+# Kinds whose converter may hand on an UnpackError, raised once the signature matched
+# (the others raise DeferredError: see Note [Python ints are int64] in python_arg_convert.py).
+_LISTS = frozenset({INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST, TENSOR_LIST})
+_DEFERRED = frozenset({INT_LIST, SYM_INT_LIST, TENSOR_LIST})
 
 # numpy_compatibility_arg_names in python_arg_parser.cpp.
 NUMPY_NAMES = {
@@ -104,7 +110,7 @@ class FunctionParameter:
 
     __slots__ = (
         "kind", "name", "index", "signature_name", "allow_none", "optional", "keyword_only",
-        "size", "default", "default_str", "numpy_names", "type_name", "convert",
+        "size", "default", "default_str", "numpy_names", "type_name", "convert", "none_value",
     )  # fmt: skip
 
     def __init__(
@@ -119,7 +125,7 @@ class FunctionParameter:
         if not type_str:
             raise ValueError(f"FunctionParameter(): missing type: {fmt}")
         type_str = re.sub(r"\([^)]*\)", "", type_str)
-        self.allow_none = type_str.endswith("?")
+        self.allow_none = type_nullable = type_str.endswith("?")
         type_str = type_str.rstrip("?")
         self.size = 0
         if "[" in type_str:
@@ -141,10 +147,17 @@ class FunctionParameter:
         self.numpy_names = NUMPY_NAMES.get(self.name, ())
         self.type_name = TYPE_NAMES[self.kind]
         self.default = None
+        self.none_value = None  # what None binds to
         if self.optional:
             self.default = self._parse_default(self.default_str)
+            if self.default is None and not type_nullable and self.kind in _LISTS:
+                self.default = self.none_value = []  # `int[1] dim=[]`, printed `dim=None`
         convert = make_converter(self, numbers_as_tensors)
-        self.convert = nullable(convert) if self.allow_none else convert
+        if self.none_value is not None:
+            convert = none_as_empty(convert)
+        elif self.allow_none:
+            convert = nullable(convert)
+        self.convert = convert
 
     def _parse_default(self, text: str):
         """FunctionParameter::set_default_str: the default as a Python value."""
@@ -187,6 +200,13 @@ class FunctionParameter:
     def __str__(self) -> str:
         text = f"{self.type_name} {self.name}"
         return f"{text} = {self.default_str}" if self.optional else text
+
+
+def none_as_empty(convert):
+    def none_as_empty(obj):
+        return [] if obj is None else convert(obj)
+
+    return none_as_empty
 
 
 def _literal(text: str):
@@ -266,9 +286,7 @@ class FunctionSignature:
         )
         # Values that may hold an UnpackError, and whether a match needs more than
         # returning the values (deferred errors to raise, a deprecation to warn).
-        self.deferred = tuple(
-            p.index for p in params if p.kind in (INT_LIST, SYM_INT_LIST, TENSOR_LIST)
-        )
+        self.deferred = tuple(p.index for p in params if p.kind in _DEFERRED)
         self.needs_finish = bool(self.deferred) or self.deprecated
 
     def __str__(self) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU
+from ember._c10.storage import allocation_error
 from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import Tensor, empty_tensor
 from ember.aten.native import resize
@@ -48,7 +49,11 @@ def _fresh(spec):
         and spec.strides == contiguous_strides(spec.sizes)
     ):
         # The common case, a contiguous CPU output: straight from NumPy.
-        return Tensor._wrap(np.empty(spec.sizes, np_dtype), spec.dtype)
+        try:
+            array = np.empty(spec.sizes, np_dtype)
+        except (MemoryError, ValueError) as error:  # See Note [Allocation errors]
+            raise allocation_error(error, spec.sizes, spec.dtype.itemsize) from None
+        return Tensor._wrap(array, spec.dtype)
     return empty_tensor(spec.sizes, spec.dtype, spec.device, spec.strides)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions, tensor_methods
 from ember.aten.binding import handle, scalar_to_tensor
@@ -82,6 +83,8 @@ def _direct(overload: str, extra: tuple, general):
                 return op.call(self, scalar_to_tensor(other), *extra)
         except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
             return NotImplemented
+        except MemoryError as error:  # See Note [Allocation errors]
+            raise translate_memory_error(error) from None
         return general(self, other)
 
     operator.__name__ = general.__name__
@@ -146,8 +149,15 @@ def _operators(m) -> dict:
     }
 
 
-def _contiguous(self, memory_format=None):
+def _contiguous(self, *args, **kwargs):
     """Tensor.contiguous: `self` itself, without dispatching, when already contiguous."""
+    memory_format = None
+    if args or kwargs:  # the binding's parser checks what it is given
+        if kwargs.get("memory_format", 0) is None:  # torch's memory_format is no Optional
+            raise TypeError(
+                "contiguous(): argument 'memory_format' must be ember.memory_format, not NoneType"
+            )
+        memory_format = tensor_methods._parser_m_contiguous.parse(args, kwargs, self=self)[1][0]
     if self.is_contiguous(memory_format):
         return self
     if memory_format is None:

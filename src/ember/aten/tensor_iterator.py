@@ -161,6 +161,12 @@ def check_same_device(op_name: str, tensors) -> object:
             if device.type == "cpu" and len(tensors) > 1 and not tensors[0]._sizes:
                 device = t.device
                 continue
+            if "meta" in (device.type, t.device.type):
+                # a meta operand takes the call to PyTorch's Python meta kernels, whose
+                # check_same_device (torch/_prims_common) words it this way
+                raise RuntimeError(
+                    f"Tensor on device {t.device} is not on the expected device {device}!"
+                )
             raise RuntimeError(
                 "Expected all tensors to be on the same device, but found at least two "
                 f"devices, {device} and {t.device}!"

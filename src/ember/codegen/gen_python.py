@@ -26,22 +26,34 @@ def handle_name(overload: str) -> str:
 def _call_arguments(sig: PythonSignature, target, *, wrap: bool) -> list[str]:
     """The schema-ordered argument expressions for calling ``target`` from parsed values ``v``."""
     position = {a.schema_name: i for i, a in enumerate(sig.arguments) if a.schema_name}
+    constants = dict(sig.constants)
     exprs = []
     for arg in target.func.arguments:
         if arg.is_out:
             continue
         if arg.name == "self" and sig.method:
             expr = "self"
+        elif arg.name in constants:  # a deprecated signature fixes it
+            expr = constants[arg.name]
+        elif arg.name not in position:  # a deprecated signature leaves it at its default
+            expr = str(arg).split("=", 1)[1]
         else:
             expr = f"v[{position[arg.name]}]"
             if wrap and yaml_type(arg) == "Tensor":  # a number given for a Tensor is wrapped
-                expr = f"{expr} if {expr}.__class__ is Tensor else wrap_number({expr})"
+                expr = _wrapped(expr)
         exprs.append(expr)
     outs = [a for a in target.func.arguments if a.is_out]
     if outs:
-        out_index = position["out"]
-        exprs.append(f"v[{out_index}]" if len(outs) == 1 else f"*v[{out_index}]")
+        out = f"v[{position['out']}]"
+        if len(outs) > 1:
+            exprs.append(f"*{out}")
+        else:  # the parser lets a number stand for out= too (torch writes into its wrapper)
+            exprs.append(_wrapped(out) if wrap else out)
     return exprs
+
+
+def _wrapped(expr: str) -> str:
+    return f"{expr} if {expr}.__class__ is Tensor else wrap_number({expr})"
 
 
 def _return_type(sig: PythonSignature, target) -> str | None:
@@ -85,7 +97,7 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
         return text
 
     if sig.out is not None:
-        out_index = next(i for i, a in enumerate(sig.arguments) if a.name == "out")
+        out_index = next(i for i, a in enumerate(sig.arguments) if a.schema_name == "out")
         lines.append(f"{indent}if v[{out_index}] is None:")
         lines.append(f"{indent}    return {call(sig.function)}")
         lines.append(f"{indent}return {call(sig.out)}")
@@ -110,7 +122,7 @@ def _leading_tensors(sig: PythonSignature) -> int:
         if argument.type == "Tensor" and argument.default is None and not argument.kwarg_only:
             count += 1  # a required positional parameter is never after a defaulted one
             continue
-        if argument.default is None or argument.name in ("out", "requires_grad"):
+        if argument.default is None or argument.schema_name in ("out", None):
             return 0
     return count
 
@@ -126,38 +138,54 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     doc = " | ".join(s.declaration() for s in sigs)
     lines.append(f'    """{doc}"""')
     self_arg = ", self=self" if method else ""
+    current = [s for s in sigs if not s.deprecated]
     if len(sigs) == 1 and method and not sigs[0].arguments:
-        # `t()`, `detach()`: the parser only has an error to give
+        # `t()`, `detach()`: a METH_NOARGS method in PyTorch, refused by Python itself
         lines.append("    if args or kwargs:")
-        lines.append(f"        {parser_name}.parse(args, kwargs{self_arg})")
+        lines.append(f"        no_arguments({('TensorBase.' + py_name)!r}, args, kwargs)")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
-    elif len(sigs) == 1 and (count := _leading_tensors(sigs[0])):
+    elif len(current) == 1 and (count := _leading_tensors(current[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
-        # would bind them (the rest take their defaults) without running it
+        # would bind them (the rest take their defaults) without running it; the parser
+        # tries a deprecated signature only after this one failed
         tail = f"{parser_name}.signatures[0].params[{count}:]"
         at = lines.index(")") + 1  # the end of the parser's definition
         lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")
         tensors = " and ".join(f"args[{i}].__class__ is Tensor" for i in range(count))
         picked = ", ".join(f"args[{i}]" for i in range(count))
         lines.append(f"    if not kwargs and len(args) == {count} and {tensors}:")
-        lines.append(f"        v = [{picked}, *_tail{parser_name}]")
+        lines.append(f"        index, v = 0, [{picked}, *_tail{parser_name}]")
         lines.append("    else:")
-        lines.append(f"        v = {parser_name}.parse(args, kwargs{self_arg})[1]")
-        lines += _overload_body(sigs[0], "    ", wrap=wrap)
+        lines.append(f"        index, v = {parser_name}.parse(args, kwargs{self_arg})")
+        lines += _dispatch_on_index(sigs, wrap)
     elif len(sigs) == 1:
         lines.append(f"    v = {parser_name}.parse(args, kwargs{self_arg})[1]")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     else:
         lines.append(f"    index, v = {parser_name}.parse(args, kwargs{self_arg})")
-        for i, sig in enumerate(sigs):
-            keyword = "if" if i == 0 else "elif"
-            if i == len(sigs) - 1:
-                lines.append("    else:")
-            else:
-                lines.append(f"    {keyword} index == {i}:")
-            lines += _overload_body(sig, "        ", wrap=wrap)
+        lines += _dispatch_on_index(sigs, wrap)
+    # NumPy running out of memory anywhere below is the allocator's error (Note [Allocation
+    # errors] in _c10/storage.py); a try costs nothing until something raises.
+    body_start = lines.index(f'    """{doc}"""') + 1
+    lines[body_start:] = ["    try:"] + ["    " + line for line in lines[body_start:]]
+    lines.append("    except MemoryError as error:")
+    lines.append("        raise translate_memory_error(error) from None")
     lines.append("")
     lines.append("")
+    return lines
+
+
+def _dispatch_on_index(sigs: list[PythonSignature], wrap: bool) -> list[str]:
+    if len(sigs) == 1:
+        return _overload_body(sigs[0], "    ", wrap=wrap)
+    lines = []
+    for i, sig in enumerate(sigs):
+        keyword = "if" if i == 0 else "elif"
+        if i == len(sigs) - 1:
+            lines.append("    else:")
+        else:
+            lines.append(f"    {keyword} index == {i}:")
+        lines += _overload_body(sig, "        ", wrap=wrap)
     return lines
 
 
@@ -174,9 +202,10 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
 def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember import return_types")
+    lines.append("from ember._c10.storage import translate_memory_error")
     lines.append("from ember._tensor import Tensor")
     lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
-    lines.append("from ember.aten.python_arg_parser import PythonArgParser")
+    lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append("")
     lines += _handles(groups)
     lines.append("")

@@ -18,23 +18,39 @@ from ember.aten import python_signature
 
 from .model import NativeFunction
 
-# Overloads PyTorch keeps out of its Python bindings (a Tensor overload covers them).
+# Overloads PyTorch keeps out of its Python bindings (gen_python_functions'
+# SKIP_PYTHON_BINDINGS_SIGNATURES: a Tensor overload covers them), and the names it
+# binds by hand or not at all (SKIP_PYTHON_BINDINGS, for the operators ember has).
 SKIP_PYTHON_BINDINGS = frozenset(
     {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
-     "div.Scalar", "div_.Scalar", "div.Scalar_mode", "div_.Scalar_mode"}
+     "div.Scalar", "div_.Scalar"}
 )  # fmt: skip
+SKIP_PYTHON_NAMES = frozenset({"index", "copy_"})  # Tensor.copy_: _tensor_conversions.py
 # Functions whose Tensor parameters also take Python numbers: the parser's own list.
 NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 # Python names that PyTorch does not expose at top level, or exposes elsewhere.
 HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view", "_softmax",
                               "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
+# The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
+# ember has: each lists its Python arguments in order; a schema argument it leaves
+# out gets the constant named in the second item. They join every Python name of
+# the operator (function, method, in-place method; the function with its out=),
+# are tried last, warn once, and are left out of the error messages.
+DEPRECATED = {
+    "add": [("Tensor self, Scalar alpha, Tensor other", {})],
+    "sub": [("Tensor self, Scalar alpha, Tensor other", {})],
+    "addmm": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2", {}),
+        ("Scalar beta, Tensor self, Tensor mat1, Tensor mat2", {"alpha": "1"}),
+    ],
+}
 
 
 @dataclasses.dataclass(frozen=True)
 class PythonArgument:
     name: str  # the Python name (`input` for a function's self)
-    schema_name: str | None  # the schema argument it feeds (None: requires_grad)
+    schema_name: str | None  # the schema argument it feeds (None: requires_grad; "out": out=)
     type: str  # yaml-style type for the parser
     default: str | None
     kwarg_only: bool
@@ -53,15 +69,19 @@ class PythonSignature:
     function: NativeFunction
     out: NativeFunction | None
     arguments: tuple[PythonArgument, ...]
+    deprecated: bool = False
+    constants: tuple[tuple[str, str], ...] = ()  # schema arguments a deprecated one fixes
 
     def declaration(self) -> str:
         positional = [a.declaration() for a in self.arguments if not a.kwarg_only]
         keyword = [a.declaration() for a in self.arguments if a.kwarg_only]
         parts = positional + (["*", *keyword] if keyword else [])
-        return f"{self.name}({', '.join(parts)})"
+        suffix = "|deprecated" if self.deprecated else ""
+        return f"{self.name}({', '.join(parts)}){suffix}"
 
     def input_types(self) -> tuple[str, ...]:
-        return tuple(a.type for a in self.arguments if a.name not in ("out", "requires_grad"))
+        """The types torchgen's partial order compares (every argument but out=)."""
+        return tuple(a.type for a in self.arguments if a.schema_name != "out")
 
 
 def yaml_type(arg) -> str:
@@ -78,6 +98,8 @@ def _python_default(arg) -> str | None:
         return "False"
     if yaml_type(arg).startswith(("ScalarType", "Layout", "MemoryFormat")):
         return "None"  # Python callers leave enum options unset; the kernel applies the default
+    if text == "[]":
+        return "None"  # torchgen's default_expr: `{}`, printed (and accepted) as None
     return text
 
 
@@ -97,7 +119,9 @@ def python_signature(
     out_arg = None
     if out is not None:
         outs = [a for a in out.func.arguments if a.is_out]
-        out_arg = PythonArgument("out", "out", _out_type(outs), "None", True)
+        # PythonOutArgument.from_outputs: one output keeps its schema name (`grad_input`)
+        out_name = outs[0].name if len(outs) == 1 else "out"
+        out_arg = PythonArgument(out_name, "out", _out_type(outs), "None", True)
     for arg in schema_args:
         if method and arg.name == "self":
             continue
@@ -111,10 +135,44 @@ def python_signature(
         )
     if out_arg is not None:
         arguments.append(out_arg)
-    if is_factory:
-        arguments.append(PythonArgument("requires_grad", None, "bool", "False", True))
+    if is_factory:  # torchgen types it bool? (None is False), unlike torch.tensor's
+        arguments.append(PythonArgument("requires_grad", None, "bool?", "False", True))
     name = f.base_name
     return PythonSignature(name, method, f, out, tuple(arguments))
+
+
+def deprecated_signatures(name: str, sigs: list[PythonSignature]) -> list[PythonSignature]:
+    """The deprecated overloads of Python name ``name`` (``add``, ``add_``, ``addmm``...)."""
+    templates = DEPRECATED.get(name.removesuffix("_"), [])
+    result = []
+    for text, constants in templates:
+        wanted = [part.rsplit(" ", 1) for part in text.split(", ")]
+        names = {arg_name for _, arg_name in wanted} | set(constants)
+        for sig in sigs:
+            schema = {a.name: a for a in sig.function.func.arguments if not a.is_out}
+            if (
+                names <= set(schema)
+                and {n for n in schema if not schema[n].has_default_value()} <= names
+            ):
+                break
+        else:
+            continue
+        method = sig.method
+        arguments = [
+            PythonArgument(
+                "input" if arg_name == "self" else arg_name, arg_name, type_, None, False
+            )
+            for type_, arg_name in wanted
+            if not (method and arg_name == "self")
+        ]
+        if sig.out is not None:
+            out = next(a for a in sig.arguments if a.schema_name == "out")
+            arguments.append(out)
+        deprecated = dataclasses.replace(
+            sig, arguments=tuple(arguments), deprecated=True, constants=tuple(constants.items())
+        )
+        result.append(deprecated)
+    return result
 
 
 def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction | None:
@@ -126,6 +184,74 @@ def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction |
         if args == inputs:
             return candidate
     return None
+
+
+# -- the order torchgen gives a Python name's overloads ------------------------------
+# gen_python_functions.sort_overloads: sorted by torchgen's signature string (its C++-ish
+# type names: `IntArrayRef[1]? dim`, `int64_t`, `double`), then a topological sort of the
+# partial order "a Scalar is tried after a Tensor, an int list after an int...". The
+# order decides which overload a call binds to and the order of the error message.
+
+_ARGUMENT_TYPES = {"int": "int64_t", "float": "double", "str": "c10::string_view"}
+_LIST_TYPES = {"int": "IntArrayRef", "SymInt": "SymIntArrayRef", "Tensor": "TensorList"}
+_LIST_TYPES["Scalar"] = "ScalarList"
+_JIT_TO_CPP_DEFAULT = {"False": "false", "True": "true", "[]": "{}", "Mean": "at::Reduction::Mean"}
+_JIT_TO_CPP_DEFAULT |= {"contiguous_format": "c10::MemoryFormat::Contiguous", "long": "at::kLong"}
+
+
+def _torchgen_type(text: str) -> str:
+    """torchgen's argument_type_str of a yaml type (`int[1]?` -> `IntArrayRef[1]?`)."""
+    if text == "Tensor?[]":
+        return "c10::List<::std::optional<Tensor>>"
+    if text.endswith("?"):
+        return _torchgen_type(text[:-1]) + "?"
+    if text.endswith("]"):
+        elem, _, size = text[:-1].partition("[")
+        if elem == "bool":
+            return f"::std::array<bool,{size}>"
+        if elem in _LIST_TYPES:
+            return _LIST_TYPES[elem] + (f"[{size}]" if size else "")
+        return f"ArrayRef<{_torchgen_type(elem)}>"
+    return _ARGUMENT_TYPES.get(text, text)
+
+
+def _torchgen_default(default: str, type_text: str) -> str:
+    """pythonify_default(cpp.default_expr(...)) as argument_str prints it."""
+    if default == "None":
+        return "None"
+    if type_text.endswith("[]") or "[" in type_text and default.startswith("["):
+        default = "{" + default[1:-1] + "}" if default.startswith("[") else default
+    default = _JIT_TO_CPP_DEFAULT.get(default, default)
+    if default == "{}":
+        return "None"
+    if default in ("true", "false"):
+        return default.title()
+    for convert in (int, float):
+        try:
+            return str(convert(default))
+        except ValueError:
+            pass
+    return default
+
+
+def torchgen_signature_str(sig: PythonSignature) -> str:
+    """PythonSignature.signature_str of torchgen: the key overloads are sorted by."""
+    formals, positional = [], 0
+    for arg in sig.arguments:
+        type_text = _torchgen_type(arg.type)
+        if arg.schema_name == "out" and arg.type.startswith("Tensor["):
+            type_text = "TensorList" + arg.type[len("Tensor") : arg.type.index("]") + 1]
+        elif arg.schema_name == "out":
+            type_text = "Tensor"
+        text = f"{type_text} {arg.name}"
+        if arg.default is not None:
+            text += "=" + _torchgen_default(arg.default, arg.type)
+        formals.append(text)
+        positional += not arg.kwarg_only
+    if len(formals) > positional:
+        formals.insert(positional, "*")
+    suffix = "|deprecated" if sig.deprecated else ""
+    return f"{sig.name}({', '.join(formals)}){suffix}"
 
 
 def _is_smaller_type(t1: str, t2: str) -> bool:
@@ -147,22 +273,25 @@ def _is_smaller(s1: PythonSignature, s2: PythonSignature) -> bool:
 
 
 def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
-    """Order overloads so that a more general one never shadows a more specific one."""
-    ordered = sorted(signatures, key=lambda s: s.declaration())
-    result: list[PythonSignature] = []
-    remaining = list(ordered)
-    while remaining:
-        for candidate in remaining:
-            if not any(
-                _is_smaller(candidate, other) for other in remaining if other is not candidate
-            ):
-                result.append(candidate)
-                remaining.remove(candidate)
-                break
-        else:  # a cycle cannot happen for a partial order; keep the rest in name order
-            result.extend(remaining)
-            break
-    return result
+    """gen_python_functions.sort_overloads: a more general overload never shadows a
+    more specific one; otherwise torchgen's signature-string order."""
+    ordered = sorted(signatures, key=torchgen_signature_str)
+    larger_than: dict[int, set[int]] = {}
+    for i, first in enumerate(ordered):
+        for j, second in enumerate(ordered):
+            if _is_smaller(first, second):
+                larger_than.setdefault(i, set()).add(j)
+    if not larger_than:
+        return ordered
+    sorted_ids = [i for i in range(len(ordered)) if i not in larger_than]
+    for position in range(len(ordered)):
+        done = sorted_ids[position]
+        for j in sorted(larger_than):
+            larger_than[j].discard(done)
+            if not larger_than[j]:
+                del larger_than[j]
+                sorted_ids.append(j)
+    return [ordered[i] for i in sorted_ids]
 
 
 def group_python_signatures(
@@ -175,6 +304,8 @@ def group_python_signatures(
     for f in functions:
         if f.is_out or variant not in f.variants or f.name in SKIP_PYTHON_BINDINGS:
             continue
+        if f.base_name in SKIP_PYTHON_NAMES:
+            continue
         if f.python_module is not None and not method:
             continue
         if f.base_name in HIDDEN_FUNCTIONS or (not method and f.base_name.startswith("__")):
@@ -183,7 +314,10 @@ def group_python_signatures(
             continue
         twin = None if method else _out_twin(f, outs)
         grouped.setdefault(f.base_name, []).append(python_signature(f, twin, method=method))
-    return {name: sort_overloads(sigs) for name, sigs in sorted(grouped.items())}
+    return {
+        name: sort_overloads(sigs) + sort_overloads(deprecated_signatures(name, sigs))
+        for name, sigs in sorted(grouped.items())
+    }
 
 
 def nn_python_signatures(functions: list[NativeFunction]) -> dict[str, list[PythonSignature]]:

@@ -2,19 +2,22 @@
 
 Layer: the Python face, above aten. In: tensors and PyTorch's keyword
 arguments (`reduction='mean'`, `ignore_index=-100`, `dim=None` with its
-deprecation warning). Out: tensors. Each function translates its arguments
-(reduction names to at::Reduction numbers, the legacy size_average/reduce
-pair) and calls one aten operator through the dispatcher. Mirrors
-torch/nn/functional.py and torch/nn/_reduction.py.
+deprecation warning). Out: tensors. As in PyTorch, `linear`, `gelu` and
+`one_hot` are the `ember._C._nn` bindings themselves, and the others do in
+Python what torch/nn/functional.py does (reduction names to at::Reduction
+numbers, the legacy size_average/reduce pair) before calling a binding, so
+that a bad argument meets the same argument parser, with the same message,
+as in PyTorch. Mirrors torch/nn/functional.py and torch/nn/_reduction.py.
 """
 
 from __future__ import annotations
 
 import warnings
 
-from ember.aten.binding import handle
-from ember.aten.native.loss import nll_loss_nd
-from ember.aten.tensor_iterator import broadcast_shapes
+from ember.aten._generated import python_functions as _functions
+from ember.aten._generated import python_nn_functions as _nn
+from ember.aten.native.loss import nll_loss_nd as _nll_loss_nd
+from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = [
     "linear",
@@ -29,20 +32,22 @@ __all__ = [
     "dropout",
 ]
 
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
-
 
 def _reduction_enum(reduction: str) -> int:
     """torch.nn._reduction.get_enum."""
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
     if reduction == "elementwise_mean":
         warnings.warn(
             "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
             stacklevel=3,
         )
         return 1
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return _REDUCTIONS[reduction]
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _legacy_reduction(size_average, reduce) -> str:
@@ -72,30 +77,44 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def linear(input, weight, bias=None):  # noqa: A002 (PyTorch's argument names)
-    return handle("linear").call(input, weight, bias)
+linear = _nn.linear
+gelu = _nn.gelu
+one_hot = _nn.one_hot
 
 
-def relu(input, inplace: bool = False):  # noqa: A002
+def relu(input, inplace: bool = False):  # noqa: A002 (PyTorch's argument names)
     if inplace:
-        return handle("relu_").call(input)
-    return handle("relu").call(input)
-
-
-def gelu(input, approximate: str = "none"):  # noqa: A002
-    return handle("gelu").call(input, approximate)
+        return _functions.relu_(input)
+    return _functions.relu(input)
 
 
 def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
-    return handle("softmax.int").call(input, dim, dtype)
+    if dtype is None:
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return handle("log_softmax.int").call(input, dim, dtype)
+    if dtype is None:
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+# torch._C._nn.nll_loss_nd: a CompositeImplicit operator ember computes in Python.
+_nll_loss_nd_parser = PythonArgParser(
+    [
+        "nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, "
+        "SymInt ignore_index=-100)"
+    ]
+)
+
+
+def _nll_loss_nd_binding(*args, **kwargs):
+    return _nll_loss_nd(*_nll_loss_nd_parser.parse(args, kwargs)[1])
 
 
 def nll_loss(
@@ -109,7 +128,7 @@ def nll_loss(
 ):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return nll_loss_nd(input, target, weight, _reduction_enum(reduction), ignore_index)
+    return _nll_loss_nd_binding(input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(
@@ -124,13 +143,9 @@ def cross_entropy(
 ):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return handle("cross_entropy_loss").call(
+    return _nn.cross_entropy_loss(
         input, target, weight, _reduction_enum(reduction), ignore_index, label_smoothing
     )
-
-
-def one_hot(tensor, num_classes: int = -1):
-    return handle("one_hot").call(tensor, num_classes)
 
 
 def mse_loss(
@@ -150,30 +165,35 @@ def mse_loss(
         )
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    shape = list(broadcast_shapes(tuple(input.size()), tuple(target.size())))
-    expand = handle("expand")
-    expanded_input = expand.call(input, shape, False)
-    expanded_target = expand.call(target, shape, False)
+    expanded_input, expanded_target = _broadcast_tensors(input, target)
     if weight is None:
-        return handle("mse_loss").call(expanded_input, expanded_target, _reduction_enum(reduction))
+        return _nn.mse_loss(expanded_input, expanded_target, _reduction_enum(reduction))
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
     difference = expanded_input - expanded_target
-    weighted = difference * difference * weight
+    weighted = _functions.pow(difference, 2) * weight
     if reduction == "none":
         return weighted
     if reduction == "sum":
-        return handle("sum").call(weighted, None)
+        return _functions.sum(weighted)
     if reduction == "mean":
-        return handle("sum").call(weighted, None) / handle("sum").call(weight, None)
+        return _functions.sum(weighted) / _functions.sum(weight)
     raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def _broadcast_tensors(input, target):  # noqa: A002
+    """torch.broadcast_tensors of the two (ember has no broadcast_tensors binding yet)."""
+    from ember.aten.tensor_iterator import broadcast_shapes
+
+    shape = list(broadcast_shapes(tuple(input.size()), tuple(target.size())))
+    return input.expand(shape), target.expand(shape)
 
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    result = handle("dropout").call(input, p, training)
+    result = _functions.dropout(input, p, training)
     if inplace and result is not input:
-        handle("copy_").call(input, result, False)
+        input.copy_(result)
         return input
     return result

@@ -3,9 +3,10 @@
 """ember.<fn>: the Python functions of the aten operators."""
 
 from ember import return_types
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
@@ -90,6 +91,7 @@ _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
 _op_div_out = handle("div.out")
@@ -132,8 +134,6 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
-_op_index_Tensor = handle("index.Tensor")
-_op_index_Tensor_out = handle("index.Tensor_out")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -336,26 +336,32 @@ _parser_f__log_softmax_backward_data = PythonArgParser(
 
 def _log_softmax_backward_data(*args, **kwargs):
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
-    v = _parser_f__log_softmax_backward_data.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op__log_softmax_backward_data.call(v[0], v[1], v[2], v[3])
-    return _op__log_softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        v = _parser_f__log_softmax_backward_data.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__log_softmax_backward_data.call(v[0], v[1], v[2], v[3])
+        return _op__log_softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f__softmax_backward_data = PythonArgParser(
     [
-        '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)',
+        '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def _softmax_backward_data(*args, **kwargs):
-    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
-    v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op__softmax_backward_data.call(v[0], v[1], v[2], v[3])
-    return _op__softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)"""
+    try:
+        v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__softmax_backward_data.call(v[0], v[1], v[2], v[3])
+        return _op__softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -368,10 +374,13 @@ _parser_f_abs = PythonArgParser(
 
 def abs(*args, **kwargs):
     """abs(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_abs.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_abs.call(v[0])
-    return _op_abs_out.call(v[0], v[1])
+    try:
+        v = _parser_f_abs.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_abs.call(v[0])
+        return _op_abs_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -385,43 +394,69 @@ _tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:
 
 def abs_(*args, **kwargs):
     """abs_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_abs_]
-    else:
-        v = _parser_f_abs_.parse(args, kwargs)[1]
-    return _op_abs_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_abs_]
+        else:
+            index, v = _parser_f_abs_.parse(args, kwargs)
+        return _op_abs_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_add = PythonArgParser(
     [
         'add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated',
     ], numbers_as_tensors=True,
 )
 
 
 def add(*args, **kwargs):
-    """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_add.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
+    try:
+        index, v = _parser_f_add.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+            return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        else:
+            if v[3] is None:
+                return _op_add_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1])
+            return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_addmm = PythonArgParser(
     [
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
+        'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addmm(*args, **kwargs):
-    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_addmm.parse(args, kwargs)[1]
-    if v[5] is None:
-        return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
-    return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
+    try:
+        index, v = _parser_f_addmm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addmm.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addmm.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -435,118 +470,136 @@ _tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[
 
 def alias(*args, **kwargs):
     """alias(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_alias]
-    else:
-        v = _parser_f_alias.parse(args, kwargs)[1]
-    return _op_alias.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_alias]
+        else:
+            index, v = _parser_f_alias.parse(args, kwargs)
+        return _op_alias.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_all = PythonArgParser(
     [
         'all(Tensor input, *, Tensor? out=None)',
-        'all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
         'all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
+        'all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def all(*args, **kwargs):
-    """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)"""
-    index, v = _parser_f_all.parse(args, kwargs)
-    if index == 0:
-        if v[1] is None:
-            return _op_all.call(v[0])
-        return _op_all_all_out.call(v[0], v[1])
-    elif index == 1:
-        if v[3] is None:
-            return _op_all_dim.call(v[0], v[1], v[2])
-        return _op_all_out.call(v[0], v[1], v[2], v[3])
-    else:
-        if v[3] is None:
-            return _op_all_dims.call(v[0], v[1], v[2])
-        return _op_all_dims_out.call(v[0], v[1], v[2], v[3])
+    """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        index, v = _parser_f_all.parse(args, kwargs)
+        if index == 0:
+            if v[1] is None:
+                return _op_all.call(v[0])
+            return _op_all_all_out.call(v[0], v[1])
+        elif index == 1:
+            if v[3] is None:
+                return _op_all_dims.call(v[0], v[1], v[2])
+            return _op_all_dims_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_all_dim.call(v[0], v[1], v[2])
+            return _op_all_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_amax = PythonArgParser(
     [
-        'amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
+        'amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def amax(*args, **kwargs):
-    """amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"""
-    v = _parser_f_amax.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_amax.call(v[0], v[1], v[2])
-    return _op_amax_out.call(v[0], v[1], v[2], v[3])
+    """amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        v = _parser_f_amax.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_amax.call(v[0], v[1], v[2])
+        return _op_amax_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_amin = PythonArgParser(
     [
-        'amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)',
+        'amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def amin(*args, **kwargs):
-    """amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"""
-    v = _parser_f_amin.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_amin.call(v[0], v[1], v[2])
-    return _op_amin_out.call(v[0], v[1], v[2], v[3])
+    """amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        v = _parser_f_amin.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_amin.call(v[0], v[1], v[2])
+        return _op_amin_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_any = PythonArgParser(
     [
         'any(Tensor input, *, Tensor? out=None)',
-        'any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
         'any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)',
+        'any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)',
     ],
 )
 
 
 def any(*args, **kwargs):
-    """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)"""
-    index, v = _parser_f_any.parse(args, kwargs)
-    if index == 0:
-        if v[1] is None:
-            return _op_any.call(v[0])
-        return _op_any_all_out.call(v[0], v[1])
-    elif index == 1:
-        if v[3] is None:
-            return _op_any_dim.call(v[0], v[1], v[2])
-        return _op_any_out.call(v[0], v[1], v[2], v[3])
-    else:
-        if v[3] is None:
-            return _op_any_dims.call(v[0], v[1], v[2])
-        return _op_any_dims_out.call(v[0], v[1], v[2], v[3])
+    """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
+    try:
+        index, v = _parser_f_any.parse(args, kwargs)
+        if index == 0:
+            if v[1] is None:
+                return _op_any.call(v[0])
+            return _op_any_all_out.call(v[0], v[1])
+        elif index == 1:
+            if v[3] is None:
+                return _op_any_dims.call(v[0], v[1], v[2])
+            return _op_any_dims_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_any_dim.call(v[0], v[1], v[2])
+            return _op_any_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_arange = PythonArgParser(
     [
-        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def arange(*args, **kwargs):
-    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    index, v = _parser_f_arange.parse(args, kwargs)
-    if index == 0:
-        return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
-    elif index == 1:
-        return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
-    else:
-        return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        index, v = _parser_f_arange.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        elif index == 1:
+            return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        else:
+            return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -559,10 +612,13 @@ _parser_f_argmax = PythonArgParser(
 
 def argmax(*args, **kwargs):
     """argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
-    v = _parser_f_argmax.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_argmax.call(v[0], v[1], v[2])
-    return _op_argmax_out.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_argmax.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_argmax.call(v[0], v[1], v[2])
+        return _op_argmax_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -575,10 +631,13 @@ _parser_f_argmin = PythonArgParser(
 
 def argmin(*args, **kwargs):
     """argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
-    v = _parser_f_argmin.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_argmin.call(v[0], v[1], v[2])
-    return _op_argmin_out.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_argmin.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_argmin.call(v[0], v[1], v[2])
+        return _op_argmin_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -591,8 +650,11 @@ _parser_f_as_strided = PythonArgParser(
 
 def as_strided(*args, **kwargs):
     """as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_f_as_strided.parse(args, kwargs)[1]
-    return _op_as_strided.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_as_strided.parse(args, kwargs)[1]
+        return _op_as_strided.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -605,8 +667,11 @@ _parser_f_as_strided_ = PythonArgParser(
 
 def as_strided_(*args, **kwargs):
     """as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_f_as_strided_.parse(args, kwargs)[1]
-    return _op_as_strided_.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_as_strided_.parse(args, kwargs)[1]
+        return _op_as_strided_.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -621,17 +686,20 @@ _parser_f_bitwise_and = PythonArgParser(
 
 def bitwise_and(*args, **kwargs):
     """bitwise_and(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_and(Scalar self, Tensor other) | bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_bitwise_and.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_bitwise_and_Tensor.call(v[0], v[1])
-        return _op_bitwise_and_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_bitwise_and_Scalar_Tensor.call(v[0], v[1])
-    else:
-        if v[2] is None:
-            return _op_bitwise_and_Scalar.call(v[0], v[1])
-        return _op_bitwise_and_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_bitwise_and.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bitwise_and_Tensor.call(v[0], v[1])
+            return _op_bitwise_and_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_bitwise_and_Scalar_Tensor.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_bitwise_and_Scalar.call(v[0], v[1])
+            return _op_bitwise_and_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -646,17 +714,20 @@ _parser_f_bitwise_left_shift = PythonArgParser(
 
 def bitwise_left_shift(*args, **kwargs):
     """bitwise_left_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_left_shift(Scalar self, Tensor other) | bitwise_left_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_bitwise_left_shift.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_bitwise_left_shift_Tensor.call(v[0], v[1])
-        return _op_bitwise_left_shift_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_bitwise_left_shift_Scalar_Tensor.call(v[0], v[1])
-    else:
-        if v[2] is None:
-            return _op_bitwise_left_shift_Tensor_Scalar.call(v[0], v[1])
-        return _op_bitwise_left_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_bitwise_left_shift.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bitwise_left_shift_Tensor.call(v[0], v[1])
+            return _op_bitwise_left_shift_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_bitwise_left_shift_Scalar_Tensor.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_bitwise_left_shift_Tensor_Scalar.call(v[0], v[1])
+            return _op_bitwise_left_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -669,10 +740,13 @@ _parser_f_bitwise_not = PythonArgParser(
 
 def bitwise_not(*args, **kwargs):
     """bitwise_not(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_bitwise_not.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_bitwise_not.call(v[0])
-    return _op_bitwise_not_out.call(v[0], v[1])
+    try:
+        v = _parser_f_bitwise_not.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_bitwise_not.call(v[0])
+        return _op_bitwise_not_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -687,17 +761,20 @@ _parser_f_bitwise_or = PythonArgParser(
 
 def bitwise_or(*args, **kwargs):
     """bitwise_or(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_or(Scalar self, Tensor other) | bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_bitwise_or.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_bitwise_or_Tensor.call(v[0], v[1])
-        return _op_bitwise_or_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_bitwise_or_Scalar_Tensor.call(v[0], v[1])
-    else:
-        if v[2] is None:
-            return _op_bitwise_or_Scalar.call(v[0], v[1])
-        return _op_bitwise_or_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_bitwise_or.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bitwise_or_Tensor.call(v[0], v[1])
+            return _op_bitwise_or_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_bitwise_or_Scalar_Tensor.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_bitwise_or_Scalar.call(v[0], v[1])
+            return _op_bitwise_or_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -712,17 +789,20 @@ _parser_f_bitwise_right_shift = PythonArgParser(
 
 def bitwise_right_shift(*args, **kwargs):
     """bitwise_right_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_right_shift(Scalar self, Tensor other) | bitwise_right_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_bitwise_right_shift.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_bitwise_right_shift_Tensor.call(v[0], v[1])
-        return _op_bitwise_right_shift_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_bitwise_right_shift_Scalar_Tensor.call(v[0], v[1])
-    else:
-        if v[2] is None:
-            return _op_bitwise_right_shift_Tensor_Scalar.call(v[0], v[1])
-        return _op_bitwise_right_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_bitwise_right_shift.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bitwise_right_shift_Tensor.call(v[0], v[1])
+            return _op_bitwise_right_shift_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_bitwise_right_shift_Scalar_Tensor.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_bitwise_right_shift_Tensor_Scalar.call(v[0], v[1])
+            return _op_bitwise_right_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -737,17 +817,20 @@ _parser_f_bitwise_xor = PythonArgParser(
 
 def bitwise_xor(*args, **kwargs):
     """bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_xor(Scalar self, Tensor other) | bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_bitwise_xor.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_bitwise_xor_Tensor.call(v[0], v[1])
-        return _op_bitwise_xor_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_bitwise_xor_Scalar_Tensor.call(v[0], v[1])
-    else:
-        if v[2] is None:
-            return _op_bitwise_xor_Scalar.call(v[0], v[1])
-        return _op_bitwise_xor_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_bitwise_xor.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bitwise_xor_Tensor.call(v[0], v[1])
+            return _op_bitwise_xor_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_bitwise_xor_Scalar_Tensor.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_bitwise_xor_Scalar.call(v[0], v[1])
+            return _op_bitwise_xor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -760,10 +843,13 @@ _parser_f_bmm = PythonArgParser(
 
 def bmm(*args, **kwargs):
     """bmm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
-    v = _parser_f_bmm.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_bmm.call(v[0], v[1])
-    return _op_bmm_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_bmm.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_bmm.call(v[0], v[1])
+        return _op_bmm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -776,10 +862,13 @@ _parser_f_cat = PythonArgParser(
 
 def cat(*args, **kwargs):
     """cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
-    v = _parser_f_cat.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_cat.call(v[0], v[1])
-    return _op_cat_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_cat.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_cat.call(v[0], v[1])
+        return _op_cat_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -792,8 +881,11 @@ _parser_f_chunk = PythonArgParser(
 
 def chunk(*args, **kwargs):
     """chunk(Tensor input, int chunks, int dim=0)"""
-    v = _parser_f_chunk.parse(args, kwargs)[1]
-    return tuple(_op_chunk.call(v[0], v[1], v[2]))
+    try:
+        v = _parser_f_chunk.parse(args, kwargs)[1]
+        return tuple(_op_chunk.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -807,15 +899,18 @@ _parser_f_clamp = PythonArgParser(
 
 def clamp(*args, **kwargs):
     """clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) | clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"""
-    index, v = _parser_f_clamp.parse(args, kwargs)
-    if index == 0:
-        if v[3] is None:
-            return _op_clamp_Tensor.call(v[0], v[1], v[2])
-        return _op_clamp_Tensor_out.call(v[0], v[1], v[2], v[3])
-    else:
-        if v[3] is None:
-            return _op_clamp.call(v[0], v[1], v[2])
-        return _op_clamp_out.call(v[0], v[1], v[2], v[3])
+    try:
+        index, v = _parser_f_clamp.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_clamp_Tensor.call(v[0], v[1], v[2])
+            return _op_clamp_Tensor_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_clamp.call(v[0], v[1], v[2])
+            return _op_clamp_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -829,11 +924,14 @@ _parser_f_clamp_ = PythonArgParser(
 
 def clamp_(*args, **kwargs):
     """clamp_(Tensor input, Tensor? min=None, Tensor? max=None) | clamp_(Tensor input, Scalar? min=None, Scalar? max=None)"""
-    index, v = _parser_f_clamp_.parse(args, kwargs)
-    if index == 0:
-        return _op_clamp__Tensor.call(v[0], v[1], v[2])
-    else:
-        return _op_clamp_.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_clamp_.parse(args, kwargs)
+        if index == 0:
+            return _op_clamp__Tensor.call(v[0], v[1], v[2])
+        else:
+            return _op_clamp_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -847,11 +945,14 @@ _tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[
 
 def clone(*args, **kwargs):
     """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_clone]
-    else:
-        v = _parser_f_clone.parse(args, kwargs)[1]
-    return _op_clone.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_clone]
+        else:
+            index, v = _parser_f_clone.parse(args, kwargs)
+        return _op_clone.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -864,10 +965,13 @@ _parser_f_cos = PythonArgParser(
 
 def cos(*args, **kwargs):
     """cos(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_cos.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_cos.call(v[0])
-    return _op_cos_out.call(v[0], v[1])
+    try:
+        v = _parser_f_cos.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_cos.call(v[0])
+        return _op_cos_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -881,11 +985,14 @@ _tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:
 
 def cos_(*args, **kwargs):
     """cos_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_cos_]
-    else:
-        v = _parser_f_cos_.parse(args, kwargs)[1]
-    return _op_cos_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_cos_]
+        else:
+            index, v = _parser_f_cos_.parse(args, kwargs)
+        return _op_cos_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -898,10 +1005,13 @@ _parser_f_cumsum = PythonArgParser(
 
 def cumsum(*args, **kwargs):
     """cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)"""
-    v = _parser_f_cumsum.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_cumsum.call(v[0], v[1], v[2])
-    return _op_cumsum_out.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_cumsum.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_cumsum.call(v[0], v[1], v[2])
+        return _op_cumsum_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -915,11 +1025,14 @@ _tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].param
 
 def detach(*args, **kwargs):
     """detach(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_detach]
-    else:
-        v = _parser_f_detach.parse(args, kwargs)[1]
-    return _op_detach.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_detach]
+        else:
+            index, v = _parser_f_detach.parse(args, kwargs)
+        return _op_detach.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -933,11 +1046,14 @@ _tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].p
 
 def diagonal(*args, **kwargs):
     """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_diagonal]
-    else:
-        v = _parser_f_diagonal.parse(args, kwargs)[1]
-    return _op_diagonal.call(v[0], v[1], v[2], v[3])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_diagonal]
+        else:
+            index, v = _parser_f_diagonal.parse(args, kwargs)
+        return _op_diagonal.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -945,49 +1061,58 @@ _parser_f_div = PythonArgParser(
     [
         'div(Tensor input, Tensor other, *, Tensor? out=None)',
         'div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
+        'div(Tensor input, Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div(*args, **kwargs):
-    """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)"""
-    index, v = _parser_f_div.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_div_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    else:
-        if v[3] is None:
-            return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-        return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | div(Tensor input, Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_f_div.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_div_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_div_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        elif index == 1:
+            if v[3] is None:
+                return _op_div_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+            return _op_div_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        else:
+            return _op_div_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_divide = PythonArgParser(
     [
         'divide(Tensor input, Tensor other, *, Tensor? out=None)',
-        'divide(Tensor input, Scalar other)',
         'divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)',
+        'divide(Tensor input, Scalar other)',
         'divide(Tensor input, Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def divide(*args, **kwargs):
-    """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
-    index, v = _parser_f_divide.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    elif index == 1:
-        return _op_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    elif index == 2:
-        if v[3] is None:
-            return _op_divide_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-        return _op_divide_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
-    else:
-        return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+    """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_f_divide.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        elif index == 1:
+            if v[3] is None:
+                return _op_divide_Tensor_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+            return _op_divide_out_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        elif index == 2:
+            return _op_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1001,11 +1126,14 @@ _tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 
 def dot(*args, **kwargs):
     """dot(Tensor input, Tensor tensor)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_dot]
-    else:
-        v = _parser_f_dot.parse(args, kwargs)[1]
-    return _op_dot.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
+        else:
+            index, v = _parser_f_dot.parse(args, kwargs)
+        return _op_dot.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1018,50 +1146,62 @@ _parser_f_dropout = PythonArgParser(
 
 def dropout(*args, **kwargs):
     """dropout(Tensor input, float p, bool train)"""
-    v = _parser_f_dropout.parse(args, kwargs)[1]
-    return _op_dropout.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_dropout.parse(args, kwargs)[1]
+        return _op_dropout.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_empty.parse(args, kwargs)[1]
-    return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_empty.parse(args, kwargs)[1]
+        return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_empty_like = PythonArgParser(
     [
-        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_like(*args, **kwargs):
-    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_empty_like.parse(args, kwargs)[1]
-    return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_empty_like.parse(args, kwargs)[1]
+        return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_empty_strided = PythonArgParser(
     [
-        'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_strided(*args, **kwargs):
-    """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_empty_strided.parse(args, kwargs)[1]
-    return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_empty_strided.parse(args, kwargs)[1]
+        return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1075,15 +1215,18 @@ _parser_f_eq = PythonArgParser(
 
 def eq(*args, **kwargs):
     """eq(Tensor input, Tensor other, *, Tensor? out=None) | eq(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_eq.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_eq_Tensor.call(v[0], v[1])
-        return _op_eq_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_eq_Scalar.call(v[0], v[1])
-        return _op_eq_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_eq.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_eq_Tensor.call(v[0], v[1])
+            return _op_eq_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_eq_Scalar.call(v[0], v[1])
+            return _op_eq_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1096,10 +1239,13 @@ _parser_f_exp = PythonArgParser(
 
 def exp(*args, **kwargs):
     """exp(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_exp.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_exp.call(v[0])
-    return _op_exp_out.call(v[0], v[1])
+    try:
+        v = _parser_f_exp.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_exp.call(v[0])
+        return _op_exp_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1113,29 +1259,35 @@ _tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:
 
 def exp_(*args, **kwargs):
     """exp_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_exp_]
-    else:
-        v = _parser_f_exp_.parse(args, kwargs)[1]
-    return _op_exp_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_exp_]
+        else:
+            index, v = _parser_f_exp_.parse(args, kwargs)
+        return _op_exp_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_eye = PythonArgParser(
     [
-        'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def eye(*args, **kwargs):
-    """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    index, v = _parser_f_eye.parse(args, kwargs)
-    if index == 0:
-        return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
-    else:
-        return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        index, v = _parser_f_eye.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        else:
+            return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1149,11 +1301,14 @@ _parser_f_fill_ = PythonArgParser(
 
 def fill_(*args, **kwargs):
     """fill_(Tensor input, Tensor value) | fill_(Tensor input, Scalar value)"""
-    index, v = _parser_f_fill_.parse(args, kwargs)
-    if index == 0:
-        return _op_fill__Tensor.call(v[0], v[1])
-    else:
-        return _op_fill__Scalar.call(v[0], v[1])
+    try:
+        index, v = _parser_f_fill_.parse(args, kwargs)
+        if index == 0:
+            return _op_fill__Tensor.call(v[0], v[1])
+        else:
+            return _op_fill__Scalar.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1167,11 +1322,14 @@ _tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].par
 
 def flatten(*args, **kwargs):
     """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_flatten]
-    else:
-        v = _parser_f_flatten.parse(args, kwargs)[1]
-    return _op_flatten_using_ints.call(v[0], v[1], v[2])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_flatten]
+        else:
+            index, v = _parser_f_flatten.parse(args, kwargs)
+        return _op_flatten_using_ints.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1184,8 +1342,11 @@ _parser_f_flip = PythonArgParser(
 
 def flip(*args, **kwargs):
     """flip(Tensor input, int[] dims)"""
-    v = _parser_f_flip.parse(args, kwargs)[1]
-    return _op_flip.call(v[0], v[1])
+    try:
+        v = _parser_f_flip.parse(args, kwargs)[1]
+        return _op_flip.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1198,38 +1359,47 @@ _parser_f_floor_divide = PythonArgParser(
 
 def floor_divide(*args, **kwargs):
     """floor_divide(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_floor_divide.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-    return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    try:
+        v = _parser_f_floor_divide.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_full = PythonArgParser(
     [
-        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full(*args, **kwargs):
-    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_full.parse(args, kwargs)[1]
-    return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_full.parse(args, kwargs)[1]
+        return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_full_like = PythonArgParser(
     [
-        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def full_like(*args, **kwargs):
-    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_full_like.parse(args, kwargs)[1]
-    return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_full_like.parse(args, kwargs)[1]
+        return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1242,10 +1412,13 @@ _parser_f_gather = PythonArgParser(
 
 def gather(*args, **kwargs):
     """gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)"""
-    v = _parser_f_gather.parse(args, kwargs)[1]
-    if v[4] is None:
-        return _op_gather.call(v[0], v[1], v[2], v[3])
-    return _op_gather_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        v = _parser_f_gather.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_gather.call(v[0], v[1], v[2], v[3])
+        return _op_gather_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1259,15 +1432,18 @@ _parser_f_ge = PythonArgParser(
 
 def ge(*args, **kwargs):
     """ge(Tensor input, Tensor other, *, Tensor? out=None) | ge(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_ge.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_ge_Tensor.call(v[0], v[1])
-        return _op_ge_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_ge_Scalar.call(v[0], v[1])
-        return _op_ge_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_ge.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_ge_Tensor.call(v[0], v[1])
+            return _op_ge_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_ge_Scalar.call(v[0], v[1])
+            return _op_ge_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1281,31 +1457,18 @@ _parser_f_gt = PythonArgParser(
 
 def gt(*args, **kwargs):
     """gt(Tensor input, Tensor other, *, Tensor? out=None) | gt(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_gt.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_gt_Tensor.call(v[0], v[1])
-        return _op_gt_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_gt_Scalar.call(v[0], v[1])
-        return _op_gt_Scalar_out.call(v[0], v[1], v[2])
-
-
-
-_parser_f_index = PythonArgParser(
-    [
-        'index(Tensor input, Tensor?[] indices, *, Tensor? out=None)',
-    ],
-)
-
-
-def index(*args, **kwargs):
-    """index(Tensor input, Tensor?[] indices, *, Tensor? out=None)"""
-    v = _parser_f_index.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_index_Tensor.call(v[0], v[1])
-    return _op_index_Tensor_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_gt.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_gt_Tensor.call(v[0], v[1])
+            return _op_gt_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_gt_Scalar.call(v[0], v[1])
+            return _op_gt_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1318,8 +1481,11 @@ _parser_f_index_put = PythonArgParser(
 
 def index_put(*args, **kwargs):
     """index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_f_index_put.parse(args, kwargs)[1]
-    return _op_index_put.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_index_put.parse(args, kwargs)[1]
+        return _op_index_put.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1332,8 +1498,11 @@ _parser_f_index_put_ = PythonArgParser(
 
 def index_put_(*args, **kwargs):
     """index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_f_index_put_.parse(args, kwargs)[1]
-    return _op_index_put_.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_index_put_.parse(args, kwargs)[1]
+        return _op_index_put_.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1346,10 +1515,13 @@ _parser_f_index_select = PythonArgParser(
 
 def index_select(*args, **kwargs):
     """index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)"""
-    v = _parser_f_index_select.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_index_select.call(v[0], v[1], v[2])
-    return _op_index_select_out.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_index_select.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_index_select.call(v[0], v[1], v[2])
+        return _op_index_select_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1363,11 +1535,14 @@ _tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[
 
 def isnan(*args, **kwargs):
     """isnan(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_isnan]
-    else:
-        v = _parser_f_isnan.parse(args, kwargs)[1]
-    return _op_isnan.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_isnan]
+        else:
+            index, v = _parser_f_isnan.parse(args, kwargs)
+        return _op_isnan.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1381,29 +1556,35 @@ _parser_f_le = PythonArgParser(
 
 def le(*args, **kwargs):
     """le(Tensor input, Tensor other, *, Tensor? out=None) | le(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_le.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_le_Tensor.call(v[0], v[1])
-        return _op_le_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_le_Scalar.call(v[0], v[1])
-        return _op_le_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_le.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_le_Tensor.call(v[0], v[1])
+            return _op_le_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_le_Scalar.call(v[0], v[1])
+            return _op_le_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_linspace = PythonArgParser(
     [
-        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def linspace(*args, **kwargs):
-    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_linspace.parse(args, kwargs)[1]
-    return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_linspace.parse(args, kwargs)[1]
+        return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1416,10 +1597,13 @@ _parser_f_log = PythonArgParser(
 
 def log(*args, **kwargs):
     """log(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_log.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_log.call(v[0])
-    return _op_log_out.call(v[0], v[1])
+    try:
+        v = _parser_f_log.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_log.call(v[0])
+        return _op_log_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1432,10 +1616,13 @@ _parser_f_log1p = PythonArgParser(
 
 def log1p(*args, **kwargs):
     """log1p(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_log1p.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_log1p.call(v[0])
-    return _op_log1p_out.call(v[0], v[1])
+    try:
+        v = _parser_f_log1p.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_log1p.call(v[0])
+        return _op_log1p_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1449,11 +1636,14 @@ _tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].param
 
 def log1p_(*args, **kwargs):
     """log1p_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_log1p_]
-    else:
-        v = _parser_f_log1p_.parse(args, kwargs)[1]
-    return _op_log1p_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_log1p_]
+        else:
+            index, v = _parser_f_log1p_.parse(args, kwargs)
+        return _op_log1p_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1467,11 +1657,14 @@ _tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:
 
 def log_(*args, **kwargs):
     """log_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_log_]
-    else:
-        v = _parser_f_log_.parse(args, kwargs)[1]
-    return _op_log_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_log_]
+        else:
+            index, v = _parser_f_log_.parse(args, kwargs)
+        return _op_log_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1484,8 +1677,11 @@ _parser_f_log_softmax = PythonArgParser(
 
 def log_softmax(*args, **kwargs):
     """log_softmax(Tensor input, int dim, ScalarType? dtype=None)"""
-    v = _parser_f_log_softmax.parse(args, kwargs)[1]
-    return _op_log_softmax_int.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_log_softmax.parse(args, kwargs)[1]
+        return _op_log_softmax_int.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1498,10 +1694,13 @@ _parser_f_logical_and = PythonArgParser(
 
 def logical_and(*args, **kwargs):
     """logical_and(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_logical_and.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_logical_and.call(v[0], v[1])
-    return _op_logical_and_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_logical_and.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logical_and.call(v[0], v[1])
+        return _op_logical_and_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1514,10 +1713,13 @@ _parser_f_logical_not = PythonArgParser(
 
 def logical_not(*args, **kwargs):
     """logical_not(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_logical_not.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_logical_not.call(v[0])
-    return _op_logical_not_out.call(v[0], v[1])
+    try:
+        v = _parser_f_logical_not.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_logical_not.call(v[0])
+        return _op_logical_not_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1530,10 +1732,13 @@ _parser_f_logical_or = PythonArgParser(
 
 def logical_or(*args, **kwargs):
     """logical_or(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_logical_or.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_logical_or.call(v[0], v[1])
-    return _op_logical_or_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_logical_or.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logical_or.call(v[0], v[1])
+        return _op_logical_or_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1546,10 +1751,13 @@ _parser_f_logical_xor = PythonArgParser(
 
 def logical_xor(*args, **kwargs):
     """logical_xor(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_logical_xor.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_logical_xor.call(v[0], v[1])
-    return _op_logical_xor_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_logical_xor.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logical_xor.call(v[0], v[1])
+        return _op_logical_xor_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1562,8 +1770,11 @@ _parser_f_logsumexp = PythonArgParser(
 
 def logsumexp(*args, **kwargs):
     """logsumexp(Tensor input, int[1] dim, bool keepdim=False)"""
-    v = _parser_f_logsumexp.parse(args, kwargs)[1]
-    return _op_logsumexp.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_logsumexp.parse(args, kwargs)[1]
+        return _op_logsumexp.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1577,15 +1788,18 @@ _parser_f_lt = PythonArgParser(
 
 def lt(*args, **kwargs):
     """lt(Tensor input, Tensor other, *, Tensor? out=None) | lt(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_lt.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_lt_Tensor.call(v[0], v[1])
-        return _op_lt_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_lt_Scalar.call(v[0], v[1])
-        return _op_lt_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_lt.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_lt_Tensor.call(v[0], v[1])
+            return _op_lt_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_lt_Scalar.call(v[0], v[1])
+            return _op_lt_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1599,11 +1813,14 @@ _parser_f_masked_fill = PythonArgParser(
 
 def masked_fill(*args, **kwargs):
     """masked_fill(Tensor input, Tensor mask, Tensor value) | masked_fill(Tensor input, Tensor mask, Scalar value)"""
-    index, v = _parser_f_masked_fill.parse(args, kwargs)
-    if index == 0:
-        return _op_masked_fill_Tensor.call(v[0], v[1], v[2])
-    else:
-        return _op_masked_fill_Scalar.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_masked_fill.parse(args, kwargs)
+        if index == 0:
+            return _op_masked_fill_Tensor.call(v[0], v[1], v[2])
+        else:
+            return _op_masked_fill_Scalar.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1617,11 +1834,14 @@ _tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].param
 
 def matmul(*args, **kwargs):
     """matmul(Tensor input, Tensor other)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_matmul]
-    else:
-        v = _parser_f_matmul.parse(args, kwargs)[1]
-    return _op_matmul.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_matmul]
+        else:
+            index, v = _parser_f_matmul.parse(args, kwargs)
+        return _op_matmul.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1636,17 +1856,20 @@ _parser_f_max = PythonArgParser(
 
 def max(*args, **kwargs):
     """max(Tensor input) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
-    index, v = _parser_f_max.parse(args, kwargs)
-    if index == 0:
-        return _op_max.call(v[0])
-    elif index == 1:
-        if v[2] is None:
-            return _op_max_other.call(v[0], v[1])
-        return _op_max_out.call(v[0], v[1], v[2])
-    else:
-        if v[3] is None:
-            return return_types.max(_op_max_dim.call(v[0], v[1], v[2]))
-        return return_types.max_out(_op_max_dim_max.call(v[0], v[1], v[2], *v[3]))
+    try:
+        index, v = _parser_f_max.parse(args, kwargs)
+        if index == 0:
+            return _op_max.call(v[0])
+        elif index == 1:
+            if v[2] is None:
+                return _op_max_other.call(v[0], v[1])
+            return _op_max_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return return_types.max(_op_max_dim.call(v[0], v[1], v[2]))
+            return return_types.max_out(_op_max_dim_max.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1659,10 +1882,13 @@ _parser_f_maximum = PythonArgParser(
 
 def maximum(*args, **kwargs):
     """maximum(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_maximum.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_maximum.call(v[0], v[1])
-    return _op_maximum_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_maximum.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_maximum.call(v[0], v[1])
+        return _op_maximum_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1676,13 +1902,16 @@ _parser_f_mean = PythonArgParser(
 
 def mean(*args, **kwargs):
     """mean(Tensor input, *, ScalarType? dtype=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
-    index, v = _parser_f_mean.parse(args, kwargs)
-    if index == 0:
-        return _op_mean.call(v[0], v[1])
-    else:
-        if v[4] is None:
-            return _op_mean_dim.call(v[0], v[1], v[2], v[3])
-        return _op_mean_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        index, v = _parser_f_mean.parse(args, kwargs)
+        if index == 0:
+            return _op_mean.call(v[0], v[1])
+        else:
+            if v[4] is None:
+                return _op_mean_dim.call(v[0], v[1], v[2], v[3])
+            return _op_mean_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1697,17 +1926,20 @@ _parser_f_min = PythonArgParser(
 
 def min(*args, **kwargs):
     """min(Tensor input) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
-    index, v = _parser_f_min.parse(args, kwargs)
-    if index == 0:
-        return _op_min.call(v[0])
-    elif index == 1:
-        if v[2] is None:
-            return _op_min_other.call(v[0], v[1])
-        return _op_min_out.call(v[0], v[1], v[2])
-    else:
-        if v[3] is None:
-            return return_types.min(_op_min_dim.call(v[0], v[1], v[2]))
-        return return_types.min_out(_op_min_dim_min.call(v[0], v[1], v[2], *v[3]))
+    try:
+        index, v = _parser_f_min.parse(args, kwargs)
+        if index == 0:
+            return _op_min.call(v[0])
+        elif index == 1:
+            if v[2] is None:
+                return _op_min_other.call(v[0], v[1])
+            return _op_min_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return return_types.min(_op_min_dim.call(v[0], v[1], v[2]))
+            return return_types.min_out(_op_min_dim_min.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1720,10 +1952,13 @@ _parser_f_minimum = PythonArgParser(
 
 def minimum(*args, **kwargs):
     """minimum(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_minimum.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_minimum.call(v[0], v[1])
-    return _op_minimum_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_minimum.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_minimum.call(v[0], v[1])
+        return _op_minimum_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1736,10 +1971,13 @@ _parser_f_mm = PythonArgParser(
 
 def mm(*args, **kwargs):
     """mm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
-    v = _parser_f_mm.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_mm.call(v[0], v[1])
-    return _op_mm_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_mm.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_mm.call(v[0], v[1])
+        return _op_mm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1753,11 +1991,14 @@ _parser_f_movedim = PythonArgParser(
 
 def movedim(*args, **kwargs):
     """movedim(Tensor input, int source, int destination) | movedim(Tensor input, int[] source, int[] destination)"""
-    index, v = _parser_f_movedim.parse(args, kwargs)
-    if index == 0:
-        return _op_movedim_int.call(v[0], v[1], v[2])
-    else:
-        return _op_movedim_intlist.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_movedim.parse(args, kwargs)
+        if index == 0:
+            return _op_movedim_int.call(v[0], v[1], v[2])
+        else:
+            return _op_movedim_intlist.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1770,10 +2011,13 @@ _parser_f_mul = PythonArgParser(
 
 def mul(*args, **kwargs):
     """mul(Tensor input, Tensor other, *, Tensor? out=None)"""
-    v = _parser_f_mul.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-    return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+    try:
+        v = _parser_f_mul.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+        return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1787,13 +2031,16 @@ _parser_f_multiply = PythonArgParser(
 
 def multiply(*args, **kwargs):
     """multiply(Tensor input, Tensor other, *, Tensor? out=None) | multiply(Tensor input, Scalar other)"""
-    index, v = _parser_f_multiply.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_multiply_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_multiply_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    else:
-        return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        index, v = _parser_f_multiply.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_multiply_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_multiply_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        else:
+            return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1807,11 +2054,14 @@ _parser_f_narrow = PythonArgParser(
 
 def narrow(*args, **kwargs):
     """narrow(Tensor input, int dim, Tensor start, SymInt length) | narrow(Tensor input, int dim, SymInt start, SymInt length)"""
-    index, v = _parser_f_narrow.parse(args, kwargs)
-    if index == 0:
-        return _op_narrow_Tensor.call(v[0], v[1], v[2], v[3])
-    else:
-        return _op_narrow.call(v[0], v[1], v[2], v[3])
+    try:
+        index, v = _parser_f_narrow.parse(args, kwargs)
+        if index == 0:
+            return _op_narrow_Tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_narrow.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1825,15 +2075,18 @@ _parser_f_ne = PythonArgParser(
 
 def ne(*args, **kwargs):
     """ne(Tensor input, Tensor other, *, Tensor? out=None) | ne(Tensor input, Scalar other, *, Tensor? out=None)"""
-    index, v = _parser_f_ne.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_ne_Tensor.call(v[0], v[1])
-        return _op_ne_Tensor_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_ne_Scalar.call(v[0], v[1])
-        return _op_ne_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_ne.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_ne_Tensor.call(v[0], v[1])
+            return _op_ne_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_ne_Scalar.call(v[0], v[1])
+            return _op_ne_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1846,10 +2099,13 @@ _parser_f_neg = PythonArgParser(
 
 def neg(*args, **kwargs):
     """neg(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_neg.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_neg.call(v[0])
-    return _op_neg_out.call(v[0], v[1])
+    try:
+        v = _parser_f_neg.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_neg.call(v[0])
+        return _op_neg_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1863,11 +2119,14 @@ _tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:
 
 def neg_(*args, **kwargs):
     """neg_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_neg_]
-    else:
-        v = _parser_f_neg_.parse(args, kwargs)[1]
-    return _op_neg_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_neg_]
+        else:
+            index, v = _parser_f_neg_.parse(args, kwargs)
+        return _op_neg_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1883,47 +2142,56 @@ _parser_f_norm = PythonArgParser(
 
 def norm(*args, **kwargs):
     """norm(Tensor input, Scalar p=2) | norm(Tensor input, Scalar? p, *, ScalarType dtype) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
-    index, v = _parser_f_norm.parse(args, kwargs)
-    if index == 0:
-        return _op_norm_Scalar.call(v[0], v[1])
-    elif index == 1:
-        return _op_norm_ScalarOpt_dtype.call(v[0], v[1], v[2])
-    elif index == 2:
-        if v[5] is None:
-            return _op_norm_ScalarOpt_dim_dtype.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_norm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
-    else:
-        if v[4] is None:
-            return _op_norm_ScalarOpt_dim.call(v[0], v[1], v[2], v[3])
-        return _op_norm_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        index, v = _parser_f_norm.parse(args, kwargs)
+        if index == 0:
+            return _op_norm_Scalar.call(v[0], v[1])
+        elif index == 1:
+            return _op_norm_ScalarOpt_dtype.call(v[0], v[1], v[2])
+        elif index == 2:
+            if v[5] is None:
+                return _op_norm_ScalarOpt_dim_dtype.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_norm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            if v[4] is None:
+                return _op_norm_ScalarOpt_dim.call(v[0], v[1], v[2], v[3])
+            return _op_norm_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_ones = PythonArgParser(
     [
-        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones(*args, **kwargs):
-    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_ones.parse(args, kwargs)[1]
-    return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_ones.parse(args, kwargs)[1]
+        return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_ones_like = PythonArgParser(
     [
-        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def ones_like(*args, **kwargs):
-    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_ones_like.parse(args, kwargs)[1]
-    return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_ones_like.parse(args, kwargs)[1]
+        return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1937,11 +2205,14 @@ _tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[
 
 def outer(*args, **kwargs):
     """outer(Tensor input, Tensor vec2)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_outer]
-    else:
-        v = _parser_f_outer.parse(args, kwargs)[1]
-    return _op_outer.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
+        else:
+            index, v = _parser_f_outer.parse(args, kwargs)
+        return _op_outer.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1954,8 +2225,11 @@ _parser_f_permute = PythonArgParser(
 
 def permute(*args, **kwargs):
     """permute(Tensor input, int[] dims)"""
-    v = _parser_f_permute.parse(args, kwargs)[1]
-    return _op_permute.call(v[0], v[1])
+    try:
+        v = _parser_f_permute.parse(args, kwargs)[1]
+        return _op_permute.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1970,19 +2244,22 @@ _parser_f_pow = PythonArgParser(
 
 def pow(*args, **kwargs):
     """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar self, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
-    index, v = _parser_f_pow.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_pow_Tensor_Tensor.call(v[0], v[1])
-        return _op_pow_Tensor_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        if v[2] is None:
-            return _op_pow_Scalar.call(v[0], v[1])
-        return _op_pow_Scalar_out.call(v[0], v[1], v[2])
-    else:
-        if v[2] is None:
-            return _op_pow_Tensor_Scalar.call(v[0], v[1])
-        return _op_pow_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_pow.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_pow_Tensor_Tensor.call(v[0], v[1])
+            return _op_pow_Tensor_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_pow_Scalar.call(v[0], v[1])
+            return _op_pow_Scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_pow_Tensor_Scalar.call(v[0], v[1])
+            return _op_pow_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1996,101 +2273,119 @@ _parser_f_prod = PythonArgParser(
 
 def prod(*args, **kwargs):
     """prod(Tensor input, *, ScalarType? dtype=None) | prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
-    index, v = _parser_f_prod.parse(args, kwargs)
-    if index == 0:
-        return _op_prod.call(v[0], v[1])
-    else:
-        if v[4] is None:
-            return _op_prod_dim_int.call(v[0], v[1], v[2], v[3])
-        return _op_prod_int_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        index, v = _parser_f_prod.parse(args, kwargs)
+        if index == 0:
+            return _op_prod.call(v[0], v[1])
+        else:
+            if v[4] is None:
+                return _op_prod_dim_int.call(v[0], v[1], v[2], v[3])
+            return _op_prod_int_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_rand = PythonArgParser(
     [
-        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand(*args, **kwargs):
-    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    index, v = _parser_f_rand.parse(args, kwargs)
-    if index == 0:
-        return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
-    else:
-        return make_factory(_op_rand, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        index, v = _parser_f_rand.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        else:
+            return make_factory(_op_rand, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_rand_like = PythonArgParser(
     [
-        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def rand_like(*args, **kwargs):
-    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_rand_like.parse(args, kwargs)[1]
-    return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_rand_like.parse(args, kwargs)[1]
+        return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_randint = PythonArgParser(
     [
-        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randint(*args, **kwargs):
-    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    index, v = _parser_f_randint.parse(args, kwargs)
-    if index == 0:
-        return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
-    elif index == 1:
-        return make_factory(_op_randint, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
-    elif index == 2:
-        return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
-    else:
-        return make_factory(_op_randint_low, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        index, v = _parser_f_randint.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        elif index == 1:
+            return make_factory(_op_randint, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        elif index == 2:
+            return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+        else:
+            return make_factory(_op_randint_low, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_randn = PythonArgParser(
     [
-        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
-        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn(*args, **kwargs):
-    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    index, v = _parser_f_randn.parse(args, kwargs)
-    if index == 0:
-        return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
-    else:
-        return make_factory(_op_randn, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        index, v = _parser_f_randn.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        else:
+            return make_factory(_op_randn, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_randn_like = PythonArgParser(
     [
-        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def randn_like(*args, **kwargs):
-    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_randn_like.parse(args, kwargs)[1]
-    return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_randn_like.parse(args, kwargs)[1]
+        return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2103,10 +2398,13 @@ _parser_f_reciprocal = PythonArgParser(
 
 def reciprocal(*args, **kwargs):
     """reciprocal(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_reciprocal.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_reciprocal.call(v[0])
-    return _op_reciprocal_out.call(v[0], v[1])
+    try:
+        v = _parser_f_reciprocal.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_reciprocal.call(v[0])
+        return _op_reciprocal_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2120,11 +2418,14 @@ _tail_parser_f_reciprocal_ = [p.default for p in _parser_f_reciprocal_.signature
 
 def reciprocal_(*args, **kwargs):
     """reciprocal_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_reciprocal_]
-    else:
-        v = _parser_f_reciprocal_.parse(args, kwargs)[1]
-    return _op_reciprocal_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_reciprocal_]
+        else:
+            index, v = _parser_f_reciprocal_.parse(args, kwargs)
+        return _op_reciprocal_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2138,11 +2439,14 @@ _tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:
 
 def relu(*args, **kwargs):
     """relu(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_relu]
-    else:
-        v = _parser_f_relu.parse(args, kwargs)[1]
-    return _op_relu.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_relu]
+        else:
+            index, v = _parser_f_relu.parse(args, kwargs)
+        return _op_relu.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2156,11 +2460,14 @@ _tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[
 
 def relu_(*args, **kwargs):
     """relu_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_relu_]
-    else:
-        v = _parser_f_relu_.parse(args, kwargs)[1]
-    return _op_relu_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_relu_]
+        else:
+            index, v = _parser_f_relu_.parse(args, kwargs)
+        return _op_relu_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2175,15 +2482,18 @@ _parser_f_remainder = PythonArgParser(
 
 def remainder(*args, **kwargs):
     """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other)"""
-    index, v = _parser_f_remainder.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_remainder_Tensor.call(v[0], v[1])
-        return _op_remainder_Tensor_out.call(v[0], v[1], v[2])
-    elif index == 1:
-        return _op_remainder_Scalar_Tensor.call(v[0], v[1])
-    else:
-        return _op_remainder_Scalar.call(v[0], v[1])
+    try:
+        index, v = _parser_f_remainder.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_remainder_Tensor.call(v[0], v[1])
+            return _op_remainder_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            return _op_remainder_Scalar_Tensor.call(v[0], v[1])
+        else:
+            return _op_remainder_Scalar.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2196,22 +2506,28 @@ _parser_f_reshape = PythonArgParser(
 
 def reshape(*args, **kwargs):
     """reshape(Tensor input, SymInt[] shape)"""
-    v = _parser_f_reshape.parse(args, kwargs)[1]
-    return _op_reshape.call(v[0], v[1])
+    try:
+        v = _parser_f_reshape.parse(args, kwargs)[1]
+        return _op_reshape.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_roll = PythonArgParser(
     [
-        'roll(Tensor input, SymInt[1] shifts, int[1] dims=[])',
+        'roll(Tensor input, SymInt[1] shifts, int[1] dims=None)',
     ],
 )
 
 
 def roll(*args, **kwargs):
-    """roll(Tensor input, SymInt[1] shifts, int[1] dims=[])"""
-    v = _parser_f_roll.parse(args, kwargs)[1]
-    return _op_roll.call(v[0], v[1], v[2])
+    """roll(Tensor input, SymInt[1] shifts, int[1] dims=None)"""
+    try:
+        v = _parser_f_roll.parse(args, kwargs)[1]
+        return _op_roll.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2224,10 +2540,13 @@ _parser_f_rsqrt = PythonArgParser(
 
 def rsqrt(*args, **kwargs):
     """rsqrt(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_rsqrt.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_rsqrt.call(v[0])
-    return _op_rsqrt_out.call(v[0], v[1])
+    try:
+        v = _parser_f_rsqrt.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_rsqrt.call(v[0])
+        return _op_rsqrt_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2241,11 +2560,14 @@ _tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].param
 
 def rsqrt_(*args, **kwargs):
     """rsqrt_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_rsqrt_]
-    else:
-        v = _parser_f_rsqrt_.parse(args, kwargs)[1]
-    return _op_rsqrt_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
+        else:
+            index, v = _parser_f_rsqrt_.parse(args, kwargs)
+        return _op_rsqrt_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2259,11 +2581,14 @@ _parser_f_rsub = PythonArgParser(
 
 def rsub(*args, **kwargs):
     """rsub(Tensor input, Tensor other, *, Scalar alpha=1) | rsub(Tensor input, Scalar other, Scalar alpha=1)"""
-    index, v = _parser_f_rsub.parse(args, kwargs)
-    if index == 0:
-        return _op_rsub_Tensor.call(v[0], v[1], v[2])
-    else:
-        return _op_rsub_Scalar.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_rsub.parse(args, kwargs)
+        if index == 0:
+            return _op_rsub_Tensor.call(v[0], v[1], v[2])
+        else:
+            return _op_rsub_Scalar.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2277,15 +2602,18 @@ _parser_f_scatter = PythonArgParser(
 
 def scatter(*args, **kwargs):
     """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)"""
-    index, v = _parser_f_scatter.parse(args, kwargs)
-    if index == 0:
-        if v[4] is None:
-            return _op_scatter_src.call(v[0], v[1], v[2], v[3])
-        return _op_scatter_src_out.call(v[0], v[1], v[2], v[3], v[4])
-    else:
-        if v[4] is None:
-            return _op_scatter_value.call(v[0], v[1], v[2], v[3])
-        return _op_scatter_value_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        index, v = _parser_f_scatter.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_scatter_src.call(v[0], v[1], v[2], v[3])
+            return _op_scatter_src_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_scatter_value.call(v[0], v[1], v[2], v[3])
+            return _op_scatter_value_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2298,8 +2626,11 @@ _parser_f_select = PythonArgParser(
 
 def select(*args, **kwargs):
     """select(Tensor input, int dim, SymInt index)"""
-    v = _parser_f_select.parse(args, kwargs)[1]
-    return _op_select_int.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_select.parse(args, kwargs)[1]
+        return _op_select_int.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2312,10 +2643,13 @@ _parser_f_sigmoid = PythonArgParser(
 
 def sigmoid(*args, **kwargs):
     """sigmoid(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_sigmoid.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_sigmoid.call(v[0])
-    return _op_sigmoid_out.call(v[0], v[1])
+    try:
+        v = _parser_f_sigmoid.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sigmoid.call(v[0])
+        return _op_sigmoid_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2329,11 +2663,14 @@ _tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].p
 
 def sigmoid_(*args, **kwargs):
     """sigmoid_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sigmoid_]
-    else:
-        v = _parser_f_sigmoid_.parse(args, kwargs)[1]
-    return _op_sigmoid_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
+        else:
+            index, v = _parser_f_sigmoid_.parse(args, kwargs)
+        return _op_sigmoid_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2346,10 +2683,13 @@ _parser_f_sign = PythonArgParser(
 
 def sign(*args, **kwargs):
     """sign(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_sign.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_sign.call(v[0])
-    return _op_sign_out.call(v[0], v[1])
+    try:
+        v = _parser_f_sign.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sign.call(v[0])
+        return _op_sign_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2362,10 +2702,13 @@ _parser_f_sin = PythonArgParser(
 
 def sin(*args, **kwargs):
     """sin(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_sin.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_sin.call(v[0])
-    return _op_sin_out.call(v[0], v[1])
+    try:
+        v = _parser_f_sin.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sin.call(v[0])
+        return _op_sin_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2379,11 +2722,14 @@ _tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:
 
 def sin_(*args, **kwargs):
     """sin_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sin_]
-    else:
-        v = _parser_f_sin_.parse(args, kwargs)[1]
-    return _op_sin_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_sin_]
+        else:
+            index, v = _parser_f_sin_.parse(args, kwargs)
+        return _op_sin_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2397,11 +2743,14 @@ _tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[
 
 def slice(*args, **kwargs):
     """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_slice]
-    else:
-        v = _parser_f_slice.parse(args, kwargs)[1]
-    return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_slice]
+        else:
+            index, v = _parser_f_slice.parse(args, kwargs)
+        return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2414,8 +2763,11 @@ _parser_f_softmax = PythonArgParser(
 
 def softmax(*args, **kwargs):
     """softmax(Tensor input, int dim, ScalarType? dtype=None)"""
-    v = _parser_f_softmax.parse(args, kwargs)[1]
-    return _op_softmax_int.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_softmax.parse(args, kwargs)[1]
+        return _op_softmax_int.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2429,15 +2781,18 @@ _parser_f_sort = PythonArgParser(
 
 def sort(*args, **kwargs):
     """sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None) | sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)"""
-    index, v = _parser_f_sort.parse(args, kwargs)
-    if index == 0:
-        if v[4] is None:
-            return return_types.sort(_op_sort_stable.call(v[0], v[1], v[2], v[3]))
-        return return_types.sort_out(_op_sort_values_stable.call(v[0], v[1], v[2], v[3], *v[4]))
-    else:
-        if v[3] is None:
-            return return_types.sort(_op_sort.call(v[0], v[1], v[2]))
-        return return_types.sort_out(_op_sort_values.call(v[0], v[1], v[2], *v[3]))
+    try:
+        index, v = _parser_f_sort.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return return_types.sort(_op_sort_stable.call(v[0], v[1], v[2], v[3]))
+            return return_types.sort_out(_op_sort_values_stable.call(v[0], v[1], v[2], v[3], *v[4]))
+        else:
+            if v[3] is None:
+                return return_types.sort(_op_sort.call(v[0], v[1], v[2]))
+            return return_types.sort_out(_op_sort_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2451,11 +2806,14 @@ _parser_f_split = PythonArgParser(
 
 def split(*args, **kwargs):
     """split(Tensor input, SymInt split_size, int dim=0) | split(Tensor input, SymInt[] split_size, int dim=0)"""
-    index, v = _parser_f_split.parse(args, kwargs)
-    if index == 0:
-        return tuple(_op_split_Tensor.call(v[0], v[1], v[2]))
-    else:
-        return tuple(_op_split_sizes.call(v[0], v[1], v[2]))
+    try:
+        index, v = _parser_f_split.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_split_Tensor.call(v[0], v[1], v[2]))
+        else:
+            return tuple(_op_split_sizes.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2468,8 +2826,11 @@ _parser_f_split_with_sizes = PythonArgParser(
 
 def split_with_sizes(*args, **kwargs):
     """split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
-    v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
-    return tuple(_op_split_with_sizes.call(v[0], v[1], v[2]))
+    try:
+        v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
+        return tuple(_op_split_with_sizes.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2482,10 +2843,13 @@ _parser_f_sqrt = PythonArgParser(
 
 def sqrt(*args, **kwargs):
     """sqrt(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_sqrt.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_sqrt.call(v[0])
-    return _op_sqrt_out.call(v[0], v[1])
+    try:
+        v = _parser_f_sqrt.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sqrt.call(v[0])
+        return _op_sqrt_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2499,11 +2863,14 @@ _tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[
 
 def sqrt_(*args, **kwargs):
     """sqrt_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_sqrt_]
-    else:
-        v = _parser_f_sqrt_.parse(args, kwargs)[1]
-    return _op_sqrt_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_sqrt_]
+        else:
+            index, v = _parser_f_sqrt_.parse(args, kwargs)
+        return _op_sqrt_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2518,13 +2885,16 @@ _parser_f_squeeze = PythonArgParser(
 
 def squeeze(*args, **kwargs):
     """squeeze(Tensor input) | squeeze(Tensor input, int dim) | squeeze(Tensor input, int[] dim)"""
-    index, v = _parser_f_squeeze.parse(args, kwargs)
-    if index == 0:
-        return _op_squeeze.call(v[0])
-    elif index == 1:
-        return _op_squeeze_dim.call(v[0], v[1])
-    else:
-        return _op_squeeze_dims.call(v[0], v[1])
+    try:
+        index, v = _parser_f_squeeze.parse(args, kwargs)
+        if index == 0:
+            return _op_squeeze.call(v[0])
+        elif index == 1:
+            return _op_squeeze_dim.call(v[0], v[1])
+        else:
+            return _op_squeeze_dims.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2537,49 +2907,64 @@ _parser_f_stack = PythonArgParser(
 
 def stack(*args, **kwargs):
     """stack(Tensor[] tensors, int dim=0)"""
-    v = _parser_f_stack.parse(args, kwargs)[1]
-    return _op_stack.call(v[0], v[1])
+    try:
+        v = _parser_f_stack.parse(args, kwargs)[1]
+        return _op_stack.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_std = PythonArgParser(
     [
-        'std(Tensor input, bool unbiased=True)',
         'std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
+        'std(Tensor input, bool unbiased=True)',
     ],
 )
 
 
 def std(*args, **kwargs):
-    """std(Tensor input, bool unbiased=True) | std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
-    index, v = _parser_f_std.parse(args, kwargs)
-    if index == 0:
-        return _op_std.call(v[0], v[1])
-    elif index == 1:
-        if v[4] is None:
-            return _op_std_dim.call(v[0], v[1], v[2], v[3])
-        return _op_std_out.call(v[0], v[1], v[2], v[3], v[4])
-    else:
-        if v[4] is None:
-            return _op_std_correction.call(v[0], v[1], v[2], v[3])
-        return _op_std_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+    """std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | std(Tensor input, bool unbiased=True)"""
+    try:
+        index, v = _parser_f_std.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_std_dim.call(v[0], v[1], v[2], v[3])
+            return _op_std_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_std_correction.call(v[0], v[1], v[2], v[3])
+            return _op_std_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_std.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_sub = PythonArgParser(
     [
         'sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
+        'sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated',
     ], numbers_as_tensors=True,
 )
 
 
 def sub(*args, **kwargs):
-    """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"""
-    v = _parser_f_sub.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
+    """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
+    try:
+        index, v = _parser_f_sub.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+            return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        else:
+            if v[3] is None:
+                return _op_sub_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1])
+            return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2593,13 +2978,16 @@ _parser_f_subtract = PythonArgParser(
 
 def subtract(*args, **kwargs):
     """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | subtract(Tensor input, Scalar other, Scalar alpha=1)"""
-    index, v = _parser_f_subtract.parse(args, kwargs)
-    if index == 0:
-        if v[3] is None:
-            return _op_subtract_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-        return _op_subtract_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3])
-    else:
-        return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+    try:
+        index, v = _parser_f_subtract.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_subtract_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
+            return _op_subtract_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
+        else:
+            return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2613,13 +3001,16 @@ _parser_f_sum = PythonArgParser(
 
 def sum(*args, **kwargs):
     """sum(Tensor input, *, ScalarType? dtype=None) | sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
-    index, v = _parser_f_sum.parse(args, kwargs)
-    if index == 0:
-        return _op_sum.call(v[0], v[1])
-    else:
-        if v[4] is None:
-            return _op_sum_dim_IntList.call(v[0], v[1], v[2], v[3])
-        return _op_sum_IntList_out.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        index, v = _parser_f_sum.parse(args, kwargs)
+        if index == 0:
+            return _op_sum.call(v[0], v[1])
+        else:
+            if v[4] is None:
+                return _op_sum_dim_IntList.call(v[0], v[1], v[2], v[3])
+            return _op_sum_IntList_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2632,8 +3023,11 @@ _parser_f_swapaxes = PythonArgParser(
 
 def swapaxes(*args, **kwargs):
     """swapaxes(Tensor input, int axis0, int axis1)"""
-    v = _parser_f_swapaxes.parse(args, kwargs)[1]
-    return _op_swapaxes.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_swapaxes.parse(args, kwargs)[1]
+        return _op_swapaxes.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2646,8 +3040,11 @@ _parser_f_swapdims = PythonArgParser(
 
 def swapdims(*args, **kwargs):
     """swapdims(Tensor input, int dim0, int dim1)"""
-    v = _parser_f_swapdims.parse(args, kwargs)[1]
-    return _op_swapdims.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_swapdims.parse(args, kwargs)[1]
+        return _op_swapdims.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2661,11 +3058,14 @@ _tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 
 def t(*args, **kwargs):
     """t(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_t]
-    else:
-        v = _parser_f_t.parse(args, kwargs)[1]
-    return _op_t.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_t]
+        else:
+            index, v = _parser_f_t.parse(args, kwargs)
+        return _op_t.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2678,10 +3078,13 @@ _parser_f_tanh = PythonArgParser(
 
 def tanh(*args, **kwargs):
     """tanh(Tensor input, *, Tensor? out=None)"""
-    v = _parser_f_tanh.parse(args, kwargs)[1]
-    if v[1] is None:
-        return _op_tanh.call(v[0])
-    return _op_tanh_out.call(v[0], v[1])
+    try:
+        v = _parser_f_tanh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_tanh.call(v[0])
+        return _op_tanh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2695,27 +3098,33 @@ _tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[
 
 def tanh_(*args, **kwargs):
     """tanh_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_tanh_]
-    else:
-        v = _parser_f_tanh_.parse(args, kwargs)[1]
-    return _op_tanh_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_tanh_]
+        else:
+            index, v = _parser_f_tanh_.parse(args, kwargs)
+        return _op_tanh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_threshold_backward = PythonArgParser(
     [
-        'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)',
+        'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def threshold_backward(*args, **kwargs):
-    """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)"""
-    v = _parser_f_threshold_backward.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_threshold_backward.call(v[0], v[1], v[2])
-    return _op_threshold_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)"""
+    try:
+        v = _parser_f_threshold_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_threshold_backward.call(v[0], v[1], v[2])
+        return _op_threshold_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2728,10 +3137,13 @@ _parser_f_topk = PythonArgParser(
 
 def topk(*args, **kwargs):
     """topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)"""
-    v = _parser_f_topk.parse(args, kwargs)[1]
-    if v[5] is None:
-        return return_types.topk(_op_topk.call(v[0], v[1], v[2], v[3], v[4]))
-    return return_types.topk_out(_op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
+    try:
+        v = _parser_f_topk.parse(args, kwargs)[1]
+        if v[5] is None:
+            return return_types.topk(_op_topk.call(v[0], v[1], v[2], v[3], v[4]))
+        return return_types.topk_out(_op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2744,8 +3156,11 @@ _parser_f_transpose = PythonArgParser(
 
 def transpose(*args, **kwargs):
     """transpose(Tensor input, int dim0, int dim1)"""
-    v = _parser_f_transpose.parse(args, kwargs)[1]
-    return _op_transpose_int.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_transpose.parse(args, kwargs)[1]
+        return _op_transpose_int.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2758,10 +3173,13 @@ _parser_f_tril = PythonArgParser(
 
 def tril(*args, **kwargs):
     """tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
-    v = _parser_f_tril.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_tril.call(v[0], v[1])
-    return _op_tril_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_tril.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_tril.call(v[0], v[1])
+        return _op_tril_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2774,10 +3192,13 @@ _parser_f_triu = PythonArgParser(
 
 def triu(*args, **kwargs):
     """triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
-    v = _parser_f_triu.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_triu.call(v[0], v[1])
-    return _op_triu_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_triu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_triu.call(v[0], v[1])
+        return _op_triu_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2791,13 +3212,16 @@ _parser_f_true_divide = PythonArgParser(
 
 def true_divide(*args, **kwargs):
     """true_divide(Tensor input, Tensor other, *, Tensor? out=None) | true_divide(Tensor input, Scalar other)"""
-    index, v = _parser_f_true_divide.parse(args, kwargs)
-    if index == 0:
-        if v[2] is None:
-            return _op_true_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_true_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2])
-    else:
-        return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        index, v = _parser_f_true_divide.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_true_divide_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_true_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        else:
+            return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2811,11 +3235,14 @@ _tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].param
 
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_unbind]
-    else:
-        v = _parser_f_unbind.parse(args, kwargs)[1]
-    return tuple(_op_unbind_int.call(v[0], v[1]))
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_unbind]
+        else:
+            index, v = _parser_f_unbind.parse(args, kwargs)
+        return tuple(_op_unbind_int.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2828,8 +3255,11 @@ _parser_f_unflatten = PythonArgParser(
 
 def unflatten(*args, **kwargs):
     """unflatten(Tensor input, int dim, SymInt[] sizes)"""
-    v = _parser_f_unflatten.parse(args, kwargs)[1]
-    return _op_unflatten_int.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_unflatten.parse(args, kwargs)[1]
+        return _op_unflatten_int.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2842,8 +3272,11 @@ _parser_f_unfold_backward = PythonArgParser(
 
 def unfold_backward(*args, **kwargs):
     """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)"""
-    v = _parser_f_unfold_backward.parse(args, kwargs)[1]
-    return _op_unfold_backward.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        v = _parser_f_unfold_backward.parse(args, kwargs)[1]
+        return _op_unfold_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2856,33 +3289,39 @@ _parser_f_unsqueeze = PythonArgParser(
 
 def unsqueeze(*args, **kwargs):
     """unsqueeze(Tensor input, int dim)"""
-    v = _parser_f_unsqueeze.parse(args, kwargs)[1]
-    return _op_unsqueeze.call(v[0], v[1])
+    try:
+        v = _parser_f_unsqueeze.parse(args, kwargs)[1]
+        return _op_unsqueeze.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_var = PythonArgParser(
     [
-        'var(Tensor input, bool unbiased=True)',
         'var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)',
         'var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)',
+        'var(Tensor input, bool unbiased=True)',
     ],
 )
 
 
 def var(*args, **kwargs):
-    """var(Tensor input, bool unbiased=True) | var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)"""
-    index, v = _parser_f_var.parse(args, kwargs)
-    if index == 0:
-        return _op_var.call(v[0], v[1])
-    elif index == 1:
-        if v[4] is None:
-            return _op_var_dim.call(v[0], v[1], v[2], v[3])
-        return _op_var_out.call(v[0], v[1], v[2], v[3], v[4])
-    else:
-        if v[4] is None:
-            return _op_var_correction.call(v[0], v[1], v[2], v[3])
-        return _op_var_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+    """var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | var(Tensor input, bool unbiased=True)"""
+    try:
+        index, v = _parser_f_var.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_var_dim.call(v[0], v[1], v[2], v[3])
+            return _op_var_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_var_correction.call(v[0], v[1], v[2], v[3])
+            return _op_var_correction_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_var.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2899,19 +3338,22 @@ _parser_f_where = PythonArgParser(
 
 def where(*args, **kwargs):
     """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar self, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar self, Scalar other)"""
-    index, v = _parser_f_where.parse(args, kwargs)
-    if index == 0:
-        return tuple(_op_where.call(v[0]))
-    elif index == 1:
-        if v[3] is None:
-            return _op_where_self.call(v[0], v[1], v[2])
-        return _op_where_self_out.call(v[0], v[1], v[2], v[3])
-    elif index == 2:
-        return _op_where_ScalarSelf.call(v[0], v[1], v[2])
-    elif index == 3:
-        return _op_where_ScalarOther.call(v[0], v[1], v[2])
-    else:
-        return _op_where_Scalar.call(v[0], v[1], v[2])
+    try:
+        index, v = _parser_f_where.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_where.call(v[0]))
+        elif index == 1:
+            if v[3] is None:
+                return _op_where_self.call(v[0], v[1], v[2])
+            return _op_where_self_out.call(v[0], v[1], v[2], v[3])
+        elif index == 2:
+            return _op_where_ScalarSelf.call(v[0], v[1], v[2])
+        elif index == 3:
+            return _op_where_ScalarOther.call(v[0], v[1], v[2])
+        else:
+            return _op_where_Scalar.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2925,39 +3367,48 @@ _tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[
 
 def zero_(*args, **kwargs):
     """zero_(Tensor input)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_zero_]
-    else:
-        v = _parser_f_zero_.parse(args, kwargs)[1]
-    return _op_zero_.call(v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_zero_]
+        else:
+            index, v = _parser_f_zero_.parse(args, kwargs)
+        return _op_zero_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_zeros = PythonArgParser(
     [
-        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros(*args, **kwargs):
-    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_f_zeros.parse(args, kwargs)[1]
-    return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_zeros.parse(args, kwargs)[1]
+        return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_zeros_like = PythonArgParser(
     [
-        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)',
+        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros_like(*args, **kwargs):
-    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool requires_grad=False)"""
-    v = _parser_f_zeros_like.parse(args, kwargs)[1]
-    return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        v = _parser_f_zeros_like.parse(args, kwargs)[1]
+        return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -3,9 +3,10 @@
 """ember._C._nn.<fn>: the Python functions of the nn operators."""
 
 from ember import return_types
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
@@ -32,11 +33,14 @@ _tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_
 
 def cross_entropy_loss(*args, **kwargs):
     """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
-    else:
-        v = _parser_f_cross_entropy_loss.parse(args, kwargs)[1]
-    return _op_cross_entropy_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
+        else:
+            index, v = _parser_f_cross_entropy_loss.parse(args, kwargs)
+        return _op_cross_entropy_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -49,10 +53,13 @@ _parser_f_gelu = PythonArgParser(
 
 def gelu(*args, **kwargs):
     """gelu(Tensor input, *, str approximate="none", Tensor? out=None)"""
-    v = _parser_f_gelu.parse(args, kwargs)[1]
-    if v[2] is None:
-        return _op_gelu.call(v[0], v[1])
-    return _op_gelu_out.call(v[0], v[1], v[2])
+    try:
+        v = _parser_f_gelu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_gelu.call(v[0], v[1])
+        return _op_gelu_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -66,11 +73,14 @@ _tail_parser_f_gelu_ = [p.default for p in _parser_f_gelu_.signatures[0].params[
 
 def gelu_(*args, **kwargs):
     """gelu_(Tensor input, *, str approximate="none")"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_gelu_]
-    else:
-        v = _parser_f_gelu_.parse(args, kwargs)[1]
-    return _op_gelu_.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_gelu_]
+        else:
+            index, v = _parser_f_gelu_.parse(args, kwargs)
+        return _op_gelu_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -84,11 +94,14 @@ _tail_parser_f_linear = [p.default for p in _parser_f_linear.signatures[0].param
 
 def linear(*args, **kwargs):
     """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_linear]
-    else:
-        v = _parser_f_linear.parse(args, kwargs)[1]
-    return _op_linear.call(v[0], v[1], v[2])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_linear]
+        else:
+            index, v = _parser_f_linear.parse(args, kwargs)
+        return _op_linear.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -101,10 +114,13 @@ _parser_f_mse_loss = PythonArgParser(
 
 def mse_loss(*args, **kwargs):
     """mse_loss(Tensor input, Tensor target, int reduction=1, *, Tensor? out=None)"""
-    v = _parser_f_mse_loss.parse(args, kwargs)[1]
-    if v[3] is None:
-        return _op_mse_loss.call(v[0], v[1], v[2])
-    return _op_mse_loss_out.call(v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_f_mse_loss.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_mse_loss.call(v[0], v[1], v[2])
+        return _op_mse_loss_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -118,27 +134,33 @@ _tail_parser_f_nll_loss = [p.default for p in _parser_f_nll_loss.signatures[0].p
 
 def nll_loss(*args, **kwargs):
     """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_f_nll_loss]
-    else:
-        v = _parser_f_nll_loss.parse(args, kwargs)[1]
-    return _op_nll_loss.call(v[0], v[1], v[2], v[3], v[4])
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss]
+        else:
+            index, v = _parser_f_nll_loss.parse(args, kwargs)
+        return _op_nll_loss.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_f_nll_loss_backward = PythonArgParser(
     [
-        'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)',
+        'nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)',
     ],
 )
 
 
 def nll_loss_backward(*args, **kwargs):
-    """nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? out=None)"""
-    v = _parser_f_nll_loss_backward.parse(args, kwargs)[1]
-    if v[7] is None:
-        return _op_nll_loss_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
-    return _op_nll_loss_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    """nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)"""
+    try:
+        v = _parser_f_nll_loss_backward.parse(args, kwargs)[1]
+        if v[7] is None:
+            return _op_nll_loss_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        return _op_nll_loss_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -151,10 +173,13 @@ _parser_f_nll_loss_forward = PythonArgParser(
 
 def nll_loss_forward(*args, **kwargs):
     """nll_loss_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor[2]? out=None)"""
-    v = _parser_f_nll_loss_forward.parse(args, kwargs)[1]
-    if v[5] is None:
-        return _op_nll_loss_forward.call(v[0], v[1], v[2], v[3], v[4])
-    return _op_nll_loss_forward_output.call(v[0], v[1], v[2], v[3], v[4], *v[5])
+    try:
+        v = _parser_f_nll_loss_forward.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_nll_loss_forward.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_nll_loss_forward_output.call(v[0], v[1], v[2], v[3], v[4], *v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -168,11 +193,14 @@ _tail_parser_f_one_hot = [p.default for p in _parser_f_one_hot.signatures[0].par
 
 def one_hot(*args, **kwargs):
     """one_hot(Tensor input, int num_classes=-1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_f_one_hot]
-    else:
-        v = _parser_f_one_hot.parse(args, kwargs)[1]
-    return _op_one_hot.call(v[0], v[1])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_one_hot]
+        else:
+            index, v = _parser_f_one_hot.parse(args, kwargs)
+        return _op_one_hot.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 __all__ = ['cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot']

@@ -3,9 +3,10 @@
 """Tensor.<method>: the methods of the aten operators."""
 
 from ember import return_types
+from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op___and___Scalar = handle("__and__.Scalar")
 _op___and___Tensor = handle("__and__.Tensor")
@@ -76,15 +77,16 @@ _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
 _op_contiguous = handle("contiguous")
-_op_copy_ = handle("copy_")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
+_op_div__Scalar_mode = handle("div_.Scalar_mode")
 _op_div__Tensor = handle("div_.Tensor")
 _op_div__Tensor_mode = handle("div_.Tensor_mode")
 _op_divide_Scalar = handle("divide.Scalar")
@@ -119,7 +121,6 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
-_op_index_Tensor = handle("index.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -291,11 +292,14 @@ _parser_m___and__ = PythonArgParser(
 
 def __and__(self, *args, **kwargs):
     """__and__(Tensor other) | __and__(Scalar other)"""
-    index, v = _parser_m___and__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___and___Tensor.call(self, v[0])
-    else:
-        return _op___and___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___and__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___and___Tensor.call(self, v[0])
+        else:
+            return _op___and___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -309,11 +313,14 @@ _parser_m___iand__ = PythonArgParser(
 
 def __iand__(self, *args, **kwargs):
     """__iand__(Tensor other) | __iand__(Scalar other)"""
-    index, v = _parser_m___iand__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___iand___Tensor.call(self, v[0])
-    else:
-        return _op___iand___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___iand__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___iand___Tensor.call(self, v[0])
+        else:
+            return _op___iand___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -327,11 +334,14 @@ _parser_m___ilshift__ = PythonArgParser(
 
 def __ilshift__(self, *args, **kwargs):
     """__ilshift__(Tensor other) | __ilshift__(Scalar other)"""
-    index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___ilshift___Tensor.call(self, v[0])
-    else:
-        return _op___ilshift___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___ilshift___Tensor.call(self, v[0])
+        else:
+            return _op___ilshift___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -345,11 +355,14 @@ _parser_m___ior__ = PythonArgParser(
 
 def __ior__(self, *args, **kwargs):
     """__ior__(Tensor other) | __ior__(Scalar other)"""
-    index, v = _parser_m___ior__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___ior___Tensor.call(self, v[0])
-    else:
-        return _op___ior___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___ior__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___ior___Tensor.call(self, v[0])
+        else:
+            return _op___ior___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -363,11 +376,14 @@ _parser_m___irshift__ = PythonArgParser(
 
 def __irshift__(self, *args, **kwargs):
     """__irshift__(Tensor other) | __irshift__(Scalar other)"""
-    index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___irshift___Tensor.call(self, v[0])
-    else:
-        return _op___irshift___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___irshift___Tensor.call(self, v[0])
+        else:
+            return _op___irshift___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -381,11 +397,14 @@ _parser_m___ixor__ = PythonArgParser(
 
 def __ixor__(self, *args, **kwargs):
     """__ixor__(Tensor other) | __ixor__(Scalar other)"""
-    index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___ixor___Tensor.call(self, v[0])
-    else:
-        return _op___ixor___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___ixor___Tensor.call(self, v[0])
+        else:
+            return _op___ixor___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -399,11 +418,14 @@ _parser_m___lshift__ = PythonArgParser(
 
 def __lshift__(self, *args, **kwargs):
     """__lshift__(Tensor other) | __lshift__(Scalar other)"""
-    index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___lshift___Tensor.call(self, v[0])
-    else:
-        return _op___lshift___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___lshift___Tensor.call(self, v[0])
+        else:
+            return _op___lshift___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -417,11 +439,14 @@ _parser_m___or__ = PythonArgParser(
 
 def __or__(self, *args, **kwargs):
     """__or__(Tensor other) | __or__(Scalar other)"""
-    index, v = _parser_m___or__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___or___Tensor.call(self, v[0])
-    else:
-        return _op___or___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___or__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___or___Tensor.call(self, v[0])
+        else:
+            return _op___or___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -435,11 +460,14 @@ _parser_m___rshift__ = PythonArgParser(
 
 def __rshift__(self, *args, **kwargs):
     """__rshift__(Tensor other) | __rshift__(Scalar other)"""
-    index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___rshift___Tensor.call(self, v[0])
-    else:
-        return _op___rshift___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___rshift___Tensor.call(self, v[0])
+        else:
+            return _op___rshift___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -453,11 +481,14 @@ _parser_m___xor__ = PythonArgParser(
 
 def __xor__(self, *args, **kwargs):
     """__xor__(Tensor other) | __xor__(Scalar other)"""
-    index, v = _parser_m___xor__.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op___xor___Tensor.call(self, v[0])
-    else:
-        return _op___xor___Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m___xor__.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op___xor___Tensor.call(self, v[0])
+        else:
+            return _op___xor___Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -470,9 +501,12 @@ _parser_m_abs = PythonArgParser(
 
 def abs(self, *args, **kwargs):
     """abs()"""
-    if args or kwargs:
-        _parser_m_abs.parse(args, kwargs, self=self)
-    return _op_abs.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.abs', args, kwargs)
+        return _op_abs.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -485,81 +519,118 @@ _parser_m_abs_ = PythonArgParser(
 
 def abs_(self, *args, **kwargs):
     """abs_()"""
-    if args or kwargs:
-        _parser_m_abs_.parse(args, kwargs, self=self)
-    return _op_abs_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.abs_', args, kwargs)
+        return _op_abs_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_add = PythonArgParser(
     [
         'add(Tensor other, *, Scalar alpha=1)',
+        'add(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 
 
 def add(self, *args, **kwargs):
-    """add(Tensor other, *, Scalar alpha=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_add]
-    else:
-        v = _parser_m_add.parse(args, kwargs, self=self)[1]
-    return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_add]
+        else:
+            index, v = _parser_m_add.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_add_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_add_ = PythonArgParser(
     [
         'add_(Tensor other, *, Scalar alpha=1)',
+        'add_(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:]]
 
 
 def add_(self, *args, **kwargs):
-    """add_(Tensor other, *, Scalar alpha=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_add_]
-    else:
-        v = _parser_m_add_.parse(args, kwargs, self=self)[1]
-    return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_add_]
+        else:
+            index, v = _parser_m_add_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_add__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_addmm = PythonArgParser(
     [
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+        'addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
     ],
 )
 _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[2:]]
 
 
 def addmm(self, *args, **kwargs):
-    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_m_addmm]
-    else:
-        v = _parser_m_addmm.parse(args, kwargs, self=self)[1]
-    return _op_addmm.call(self, v[0], v[1], v[2], v[3])
+    """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
+        else:
+            index, v = _parser_m_addmm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmm.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_addmm_ = PythonArgParser(
     [
         'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+        'addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
     ],
 )
 _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].params[2:]]
 
 
 def addmm_(self, *args, **kwargs):
-    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"""
-    if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-        v = [args[0], args[1], *_tail_parser_m_addmm_]
-    else:
-        v = _parser_m_addmm_.parse(args, kwargs, self=self)[1]
-    return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
+    """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
+        else:
+            index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmm_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -572,79 +643,94 @@ _parser_m_alias = PythonArgParser(
 
 def alias(self, *args, **kwargs):
     """alias()"""
-    if args or kwargs:
-        _parser_m_alias.parse(args, kwargs, self=self)
-    return _op_alias.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.alias', args, kwargs)
+        return _op_alias.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_all = PythonArgParser(
     [
         'all()',
-        'all(int dim, bool keepdim=False)',
         'all(int[]? dim=None, bool keepdim=False)',
+        'all(int dim, bool keepdim=False)',
     ],
 )
 
 
 def all(self, *args, **kwargs):
-    """all() | all(int dim, bool keepdim=False) | all(int[]? dim=None, bool keepdim=False)"""
-    index, v = _parser_m_all.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_all.call(self)
-    elif index == 1:
-        return _op_all_dim.call(self, v[0], v[1])
-    else:
-        return _op_all_dims.call(self, v[0], v[1])
+    """all() | all(int[]? dim=None, bool keepdim=False) | all(int dim, bool keepdim=False)"""
+    try:
+        index, v = _parser_m_all.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_all.call(self)
+        elif index == 1:
+            return _op_all_dims.call(self, v[0], v[1])
+        else:
+            return _op_all_dim.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_amax = PythonArgParser(
     [
-        'amax(int[1] dim=[], bool keepdim=False)',
+        'amax(int[1] dim=None, bool keepdim=False)',
     ],
 )
 
 
 def amax(self, *args, **kwargs):
-    """amax(int[1] dim=[], bool keepdim=False)"""
-    v = _parser_m_amax.parse(args, kwargs, self=self)[1]
-    return _op_amax.call(self, v[0], v[1])
+    """amax(int[1] dim=None, bool keepdim=False)"""
+    try:
+        v = _parser_m_amax.parse(args, kwargs, self=self)[1]
+        return _op_amax.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_amin = PythonArgParser(
     [
-        'amin(int[1] dim=[], bool keepdim=False)',
+        'amin(int[1] dim=None, bool keepdim=False)',
     ],
 )
 
 
 def amin(self, *args, **kwargs):
-    """amin(int[1] dim=[], bool keepdim=False)"""
-    v = _parser_m_amin.parse(args, kwargs, self=self)[1]
-    return _op_amin.call(self, v[0], v[1])
+    """amin(int[1] dim=None, bool keepdim=False)"""
+    try:
+        v = _parser_m_amin.parse(args, kwargs, self=self)[1]
+        return _op_amin.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_any = PythonArgParser(
     [
         'any()',
-        'any(int dim, bool keepdim=False)',
         'any(int[]? dim=None, bool keepdim=False)',
+        'any(int dim, bool keepdim=False)',
     ],
 )
 
 
 def any(self, *args, **kwargs):
-    """any() | any(int dim, bool keepdim=False) | any(int[]? dim=None, bool keepdim=False)"""
-    index, v = _parser_m_any.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_any.call(self)
-    elif index == 1:
-        return _op_any_dim.call(self, v[0], v[1])
-    else:
-        return _op_any_dims.call(self, v[0], v[1])
+    """any() | any(int[]? dim=None, bool keepdim=False) | any(int dim, bool keepdim=False)"""
+    try:
+        index, v = _parser_m_any.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_any.call(self)
+        elif index == 1:
+            return _op_any_dims.call(self, v[0], v[1])
+        else:
+            return _op_any_dim.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -657,8 +743,11 @@ _parser_m_argmax = PythonArgParser(
 
 def argmax(self, *args, **kwargs):
     """argmax(int? dim=None, bool keepdim=False)"""
-    v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
-    return _op_argmax.call(self, v[0], v[1])
+    try:
+        v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
+        return _op_argmax.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -671,8 +760,11 @@ _parser_m_argmin = PythonArgParser(
 
 def argmin(self, *args, **kwargs):
     """argmin(int? dim=None, bool keepdim=False)"""
-    v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
-    return _op_argmin.call(self, v[0], v[1])
+    try:
+        v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
+        return _op_argmin.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -685,8 +777,11 @@ _parser_m_as_strided = PythonArgParser(
 
 def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
-    return _op_as_strided.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
+        return _op_as_strided.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -699,8 +794,11 @@ _parser_m_as_strided_ = PythonArgParser(
 
 def as_strided_(self, *args, **kwargs):
     """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
-    v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
-    return _op_as_strided_.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
+        return _op_as_strided_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -714,11 +812,14 @@ _parser_m_bitwise_and = PythonArgParser(
 
 def bitwise_and(self, *args, **kwargs):
     """bitwise_and(Tensor other) | bitwise_and(Scalar other)"""
-    index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_and_Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_and_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_and_Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_and_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -732,11 +833,14 @@ _parser_m_bitwise_and_ = PythonArgParser(
 
 def bitwise_and_(self, *args, **kwargs):
     """bitwise_and_(Tensor other) | bitwise_and_(Scalar other)"""
-    index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_and__Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_and__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_and__Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_and__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -750,11 +854,14 @@ _parser_m_bitwise_left_shift = PythonArgParser(
 
 def bitwise_left_shift(self, *args, **kwargs):
     """bitwise_left_shift(Tensor other) | bitwise_left_shift(Scalar other)"""
-    index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_left_shift_Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_left_shift_Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -768,11 +875,14 @@ _parser_m_bitwise_left_shift_ = PythonArgParser(
 
 def bitwise_left_shift_(self, *args, **kwargs):
     """bitwise_left_shift_(Tensor other) | bitwise_left_shift_(Scalar other)"""
-    index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_left_shift__Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_left_shift__Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -785,9 +895,12 @@ _parser_m_bitwise_not = PythonArgParser(
 
 def bitwise_not(self, *args, **kwargs):
     """bitwise_not()"""
-    if args or kwargs:
-        _parser_m_bitwise_not.parse(args, kwargs, self=self)
-    return _op_bitwise_not.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.bitwise_not', args, kwargs)
+        return _op_bitwise_not.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -800,9 +913,12 @@ _parser_m_bitwise_not_ = PythonArgParser(
 
 def bitwise_not_(self, *args, **kwargs):
     """bitwise_not_()"""
-    if args or kwargs:
-        _parser_m_bitwise_not_.parse(args, kwargs, self=self)
-    return _op_bitwise_not_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.bitwise_not_', args, kwargs)
+        return _op_bitwise_not_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -816,11 +932,14 @@ _parser_m_bitwise_or = PythonArgParser(
 
 def bitwise_or(self, *args, **kwargs):
     """bitwise_or(Tensor other) | bitwise_or(Scalar other)"""
-    index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_or_Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_or_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_or_Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_or_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -834,11 +953,14 @@ _parser_m_bitwise_or_ = PythonArgParser(
 
 def bitwise_or_(self, *args, **kwargs):
     """bitwise_or_(Tensor other) | bitwise_or_(Scalar other)"""
-    index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_or__Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_or__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_or__Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_or__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -852,11 +974,14 @@ _parser_m_bitwise_right_shift = PythonArgParser(
 
 def bitwise_right_shift(self, *args, **kwargs):
     """bitwise_right_shift(Tensor other) | bitwise_right_shift(Scalar other)"""
-    index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_right_shift_Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_right_shift_Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -870,11 +995,14 @@ _parser_m_bitwise_right_shift_ = PythonArgParser(
 
 def bitwise_right_shift_(self, *args, **kwargs):
     """bitwise_right_shift_(Tensor other) | bitwise_right_shift_(Scalar other)"""
-    index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_right_shift__Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_right_shift__Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -888,11 +1016,14 @@ _parser_m_bitwise_xor = PythonArgParser(
 
 def bitwise_xor(self, *args, **kwargs):
     """bitwise_xor(Tensor other) | bitwise_xor(Scalar other)"""
-    index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_xor_Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_xor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_xor_Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_xor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -906,11 +1037,14 @@ _parser_m_bitwise_xor_ = PythonArgParser(
 
 def bitwise_xor_(self, *args, **kwargs):
     """bitwise_xor_(Tensor other) | bitwise_xor_(Scalar other)"""
-    index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_bitwise_xor__Tensor.call(self, v[0])
-    else:
-        return _op_bitwise_xor__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bitwise_xor__Tensor.call(self, v[0])
+        else:
+            return _op_bitwise_xor__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -924,11 +1058,14 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 
 def bmm(self, *args, **kwargs):
     """bmm(Tensor mat2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_bmm]
-    else:
-        v = _parser_m_bmm.parse(args, kwargs, self=self)[1]
-    return _op_bmm.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_bmm]
+        else:
+            index, v = _parser_m_bmm.parse(args, kwargs, self=self)
+        return _op_bmm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -941,8 +1078,11 @@ _parser_m_chunk = PythonArgParser(
 
 def chunk(self, *args, **kwargs):
     """chunk(int chunks, int dim=0)"""
-    v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
-    return tuple(_op_chunk.call(self, v[0], v[1]))
+    try:
+        v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
+        return tuple(_op_chunk.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -956,11 +1096,14 @@ _parser_m_clamp = PythonArgParser(
 
 def clamp(self, *args, **kwargs):
     """clamp(Tensor? min=None, Tensor? max=None) | clamp(Scalar? min=None, Scalar? max=None)"""
-    index, v = _parser_m_clamp.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_clamp_Tensor.call(self, v[0], v[1])
-    else:
-        return _op_clamp.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_clamp.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clamp.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -974,11 +1117,14 @@ _parser_m_clamp_ = PythonArgParser(
 
 def clamp_(self, *args, **kwargs):
     """clamp_(Tensor? min=None, Tensor? max=None) | clamp_(Scalar? min=None, Scalar? max=None)"""
-    index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_clamp__Tensor.call(self, v[0], v[1])
-    else:
-        return _op_clamp_.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_clamp_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -991,8 +1137,11 @@ _parser_m_clone = PythonArgParser(
 
 def clone(self, *args, **kwargs):
     """clone(*, MemoryFormat? memory_format=None)"""
-    v = _parser_m_clone.parse(args, kwargs, self=self)[1]
-    return _op_clone.call(self, v[0])
+    try:
+        v = _parser_m_clone.parse(args, kwargs, self=self)[1]
+        return _op_clone.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1005,26 +1154,11 @@ _parser_m_contiguous = PythonArgParser(
 
 def contiguous(self, *args, **kwargs):
     """contiguous(*, MemoryFormat memory_format=None)"""
-    v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
-    return _op_contiguous.call(self, v[0])
-
-
-
-_parser_m_copy_ = PythonArgParser(
-    [
-        'copy_(Tensor src, bool non_blocking=False)',
-    ], numbers_as_tensors=True,
-)
-_tail_parser_m_copy_ = [p.default for p in _parser_m_copy_.signatures[0].params[1:]]
-
-
-def copy_(self, *args, **kwargs):
-    """copy_(Tensor src, bool non_blocking=False)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_copy_]
-    else:
-        v = _parser_m_copy_.parse(args, kwargs, self=self)[1]
-    return _op_copy_.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    try:
+        v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
+        return _op_contiguous.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1037,9 +1171,12 @@ _parser_m_cos = PythonArgParser(
 
 def cos(self, *args, **kwargs):
     """cos()"""
-    if args or kwargs:
-        _parser_m_cos.parse(args, kwargs, self=self)
-    return _op_cos.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.cos', args, kwargs)
+        return _op_cos.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1052,9 +1189,12 @@ _parser_m_cos_ = PythonArgParser(
 
 def cos_(self, *args, **kwargs):
     """cos_()"""
-    if args or kwargs:
-        _parser_m_cos_.parse(args, kwargs, self=self)
-    return _op_cos_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.cos_', args, kwargs)
+        return _op_cos_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1067,8 +1207,11 @@ _parser_m_cumsum = PythonArgParser(
 
 def cumsum(self, *args, **kwargs):
     """cumsum(int dim, *, ScalarType? dtype=None)"""
-    v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
-    return _op_cumsum.call(self, v[0], v[1])
+    try:
+        v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
+        return _op_cumsum.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1081,8 +1224,11 @@ _parser_m_cumsum_ = PythonArgParser(
 
 def cumsum_(self, *args, **kwargs):
     """cumsum_(int dim, *, ScalarType? dtype=None)"""
-    v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
-    return _op_cumsum_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
+        return _op_cumsum_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1095,9 +1241,12 @@ _parser_m_detach = PythonArgParser(
 
 def detach(self, *args, **kwargs):
     """detach()"""
-    if args or kwargs:
-        _parser_m_detach.parse(args, kwargs, self=self)
-    return _op_detach.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.detach', args, kwargs)
+        return _op_detach.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1110,8 +1259,11 @@ _parser_m_diagonal = PythonArgParser(
 
 def diagonal(self, *args, **kwargs):
     """diagonal(int offset=0, int dim1=0, int dim2=1)"""
-    v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
-    return _op_diagonal.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
+        return _op_diagonal.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1119,17 +1271,23 @@ _parser_m_div = PythonArgParser(
     [
         'div(Tensor other)',
         'div(Tensor other, *, str? rounding_mode)',
+        'div(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div(self, *args, **kwargs):
-    """div(Tensor other) | div(Tensor other, *, str? rounding_mode)"""
-    index, v = _parser_m_div.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """div(Tensor other) | div(Tensor other, *, str? rounding_mode) | div(Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_m_div.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        elif index == 1:
+            return _op_div_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_div_Scalar_mode.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1137,65 +1295,77 @@ _parser_m_div_ = PythonArgParser(
     [
         'div_(Tensor other)',
         'div_(Tensor other, *, str? rounding_mode)',
+        'div_(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def div_(self, *args, **kwargs):
-    """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode)"""
-    index, v = _parser_m_div_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode) | div_(Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_m_div_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        elif index == 1:
+            return _op_div__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_div__Scalar_mode.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_divide = PythonArgParser(
     [
         'divide(Tensor other)',
-        'divide(Scalar other)',
         'divide(Tensor other, *, str? rounding_mode)',
+        'divide(Scalar other)',
         'divide(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def divide(self, *args, **kwargs):
-    """divide(Tensor other) | divide(Scalar other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other, *, str? rounding_mode)"""
-    index, v = _parser_m_divide.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    elif index == 1:
-        return _op_divide_Scalar.call(self, v[0])
-    elif index == 2:
-        return _op_divide_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_divide_Scalar_mode.call(self, v[0], v[1])
+    """divide(Tensor other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other) | divide(Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_m_divide.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        elif index == 1:
+            return _op_divide_Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        elif index == 2:
+            return _op_divide_Scalar.call(self, v[0])
+        else:
+            return _op_divide_Scalar_mode.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_divide_ = PythonArgParser(
     [
         'divide_(Tensor other)',
-        'divide_(Scalar other)',
         'divide_(Tensor other, *, str? rounding_mode)',
+        'divide_(Scalar other)',
         'divide_(Scalar other, *, str? rounding_mode)',
     ], numbers_as_tensors=True,
 )
 
 
 def divide_(self, *args, **kwargs):
-    """divide_(Tensor other) | divide_(Scalar other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other, *, str? rounding_mode)"""
-    index, v = _parser_m_divide_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    elif index == 1:
-        return _op_divide__Scalar.call(self, v[0])
-    elif index == 2:
-        return _op_divide__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_divide__Scalar_mode.call(self, v[0], v[1])
+    """divide_(Tensor other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other) | divide_(Scalar other, *, str? rounding_mode)"""
+    try:
+        index, v = _parser_m_divide_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        elif index == 1:
+            return _op_divide__Tensor_mode.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        elif index == 2:
+            return _op_divide__Scalar.call(self, v[0])
+        else:
+            return _op_divide__Scalar_mode.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1209,11 +1379,14 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 
 def dot(self, *args, **kwargs):
     """dot(Tensor tensor)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_dot]
-    else:
-        v = _parser_m_dot.parse(args, kwargs, self=self)[1]
-    return _op_dot.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_dot]
+        else:
+            index, v = _parser_m_dot.parse(args, kwargs, self=self)
+        return _op_dot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1227,11 +1400,14 @@ _parser_m_eq = PythonArgParser(
 
 def eq(self, *args, **kwargs):
     """eq(Tensor other) | eq(Scalar other)"""
-    index, v = _parser_m_eq.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_eq_Tensor.call(self, v[0])
-    else:
-        return _op_eq_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_eq.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_eq_Tensor.call(self, v[0])
+        else:
+            return _op_eq_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1245,11 +1421,14 @@ _parser_m_eq_ = PythonArgParser(
 
 def eq_(self, *args, **kwargs):
     """eq_(Tensor other) | eq_(Scalar other)"""
-    index, v = _parser_m_eq_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_eq__Tensor.call(self, v[0])
-    else:
-        return _op_eq__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_eq_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_eq__Tensor.call(self, v[0])
+        else:
+            return _op_eq__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1262,9 +1441,12 @@ _parser_m_exp = PythonArgParser(
 
 def exp(self, *args, **kwargs):
     """exp()"""
-    if args or kwargs:
-        _parser_m_exp.parse(args, kwargs, self=self)
-    return _op_exp.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.exp', args, kwargs)
+        return _op_exp.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1277,9 +1459,12 @@ _parser_m_exp_ = PythonArgParser(
 
 def exp_(self, *args, **kwargs):
     """exp_()"""
-    if args or kwargs:
-        _parser_m_exp_.parse(args, kwargs, self=self)
-    return _op_exp_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.exp_', args, kwargs)
+        return _op_exp_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1292,8 +1477,11 @@ _parser_m_expand = PythonArgParser(
 
 def expand(self, *args, **kwargs):
     """expand(SymInt[] size, *, bool implicit=False)"""
-    v = _parser_m_expand.parse(args, kwargs, self=self)[1]
-    return _op_expand.call(self, v[0], v[1])
+    try:
+        v = _parser_m_expand.parse(args, kwargs, self=self)[1]
+        return _op_expand.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1307,11 +1495,14 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 
 def expand_as(self, *args, **kwargs):
     """expand_as(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_expand_as]
-    else:
-        v = _parser_m_expand_as.parse(args, kwargs, self=self)[1]
-    return _op_expand_as.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_expand_as]
+        else:
+            index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
+        return _op_expand_as.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1325,11 +1516,14 @@ _parser_m_fill_ = PythonArgParser(
 
 def fill_(self, *args, **kwargs):
     """fill_(Tensor value) | fill_(Scalar value)"""
-    index, v = _parser_m_fill_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_fill__Tensor.call(self, v[0])
-    else:
-        return _op_fill__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fill__Tensor.call(self, v[0])
+        else:
+            return _op_fill__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1342,8 +1536,11 @@ _parser_m_flatten = PythonArgParser(
 
 def flatten(self, *args, **kwargs):
     """flatten(int start_dim=0, int end_dim=-1)"""
-    v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
-    return _op_flatten_using_ints.call(self, v[0], v[1])
+    try:
+        v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
+        return _op_flatten_using_ints.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1356,8 +1553,11 @@ _parser_m_flip = PythonArgParser(
 
 def flip(self, *args, **kwargs):
     """flip(int[] dims)"""
-    v = _parser_m_flip.parse(args, kwargs, self=self)[1]
-    return _op_flip.call(self, v[0])
+    try:
+        v = _parser_m_flip.parse(args, kwargs, self=self)[1]
+        return _op_flip.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1371,11 +1571,14 @@ _tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatu
 
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_floor_divide]
-    else:
-        v = _parser_m_floor_divide.parse(args, kwargs, self=self)[1]
-    return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_floor_divide]
+        else:
+            index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
+        return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1389,11 +1592,14 @@ _tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signa
 
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_floor_divide_]
-    else:
-        v = _parser_m_floor_divide_.parse(args, kwargs, self=self)[1]
-    return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
+        else:
+            index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
+        return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1406,8 +1612,11 @@ _parser_m_gather = PythonArgParser(
 
 def gather(self, *args, **kwargs):
     """gather(int dim, Tensor index, *, bool sparse_grad=False)"""
-    v = _parser_m_gather.parse(args, kwargs, self=self)[1]
-    return _op_gather.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_gather.parse(args, kwargs, self=self)[1]
+        return _op_gather.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1421,11 +1630,14 @@ _parser_m_ge = PythonArgParser(
 
 def ge(self, *args, **kwargs):
     """ge(Tensor other) | ge(Scalar other)"""
-    index, v = _parser_m_ge.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ge_Tensor.call(self, v[0])
-    else:
-        return _op_ge_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ge.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ge_Tensor.call(self, v[0])
+        else:
+            return _op_ge_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1439,11 +1651,14 @@ _parser_m_ge_ = PythonArgParser(
 
 def ge_(self, *args, **kwargs):
     """ge_(Tensor other) | ge_(Scalar other)"""
-    index, v = _parser_m_ge_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ge__Tensor.call(self, v[0])
-    else:
-        return _op_ge__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ge_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ge__Tensor.call(self, v[0])
+        else:
+            return _op_ge__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1457,11 +1672,14 @@ _parser_m_gt = PythonArgParser(
 
 def gt(self, *args, **kwargs):
     """gt(Tensor other) | gt(Scalar other)"""
-    index, v = _parser_m_gt.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_gt_Tensor.call(self, v[0])
-    else:
-        return _op_gt_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_gt.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_gt_Tensor.call(self, v[0])
+        else:
+            return _op_gt_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1475,25 +1693,14 @@ _parser_m_gt_ = PythonArgParser(
 
 def gt_(self, *args, **kwargs):
     """gt_(Tensor other) | gt_(Scalar other)"""
-    index, v = _parser_m_gt_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_gt__Tensor.call(self, v[0])
-    else:
-        return _op_gt__Scalar.call(self, v[0])
-
-
-
-_parser_m_index = PythonArgParser(
-    [
-        'index(Tensor?[] indices)',
-    ],
-)
-
-
-def index(self, *args, **kwargs):
-    """index(Tensor?[] indices)"""
-    v = _parser_m_index.parse(args, kwargs, self=self)[1]
-    return _op_index_Tensor.call(self, v[0])
+    try:
+        index, v = _parser_m_gt_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_gt__Tensor.call(self, v[0])
+        else:
+            return _op_gt__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1506,8 +1713,11 @@ _parser_m_index_put = PythonArgParser(
 
 def index_put(self, *args, **kwargs):
     """index_put(Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
-    return _op_index_put.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
+        return _op_index_put.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1520,8 +1730,11 @@ _parser_m_index_put_ = PythonArgParser(
 
 def index_put_(self, *args, **kwargs):
     """index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)"""
-    v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
-    return _op_index_put_.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
+        return _op_index_put_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1534,8 +1747,11 @@ _parser_m_index_select = PythonArgParser(
 
 def index_select(self, *args, **kwargs):
     """index_select(int dim, Tensor index)"""
-    v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
-    return _op_index_select.call(self, v[0], v[1])
+    try:
+        v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
+        return _op_index_select.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1548,9 +1764,12 @@ _parser_m_isnan = PythonArgParser(
 
 def isnan(self, *args, **kwargs):
     """isnan()"""
-    if args or kwargs:
-        _parser_m_isnan.parse(args, kwargs, self=self)
-    return _op_isnan.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.isnan', args, kwargs)
+        return _op_isnan.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1563,9 +1782,12 @@ _parser_m_item = PythonArgParser(
 
 def item(self, *args, **kwargs):
     """item()"""
-    if args or kwargs:
-        _parser_m_item.parse(args, kwargs, self=self)
-    return _op_item.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.item', args, kwargs)
+        return _op_item.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1579,11 +1801,14 @@ _parser_m_le = PythonArgParser(
 
 def le(self, *args, **kwargs):
     """le(Tensor other) | le(Scalar other)"""
-    index, v = _parser_m_le.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_le_Tensor.call(self, v[0])
-    else:
-        return _op_le_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_le.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_le_Tensor.call(self, v[0])
+        else:
+            return _op_le_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1597,11 +1822,14 @@ _parser_m_le_ = PythonArgParser(
 
 def le_(self, *args, **kwargs):
     """le_(Tensor other) | le_(Scalar other)"""
-    index, v = _parser_m_le_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_le__Tensor.call(self, v[0])
-    else:
-        return _op_le__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_le_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_le__Tensor.call(self, v[0])
+        else:
+            return _op_le__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1614,9 +1842,12 @@ _parser_m_log = PythonArgParser(
 
 def log(self, *args, **kwargs):
     """log()"""
-    if args or kwargs:
-        _parser_m_log.parse(args, kwargs, self=self)
-    return _op_log.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log', args, kwargs)
+        return _op_log.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1629,9 +1860,12 @@ _parser_m_log1p = PythonArgParser(
 
 def log1p(self, *args, **kwargs):
     """log1p()"""
-    if args or kwargs:
-        _parser_m_log1p.parse(args, kwargs, self=self)
-    return _op_log1p.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log1p', args, kwargs)
+        return _op_log1p.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1644,9 +1878,12 @@ _parser_m_log1p_ = PythonArgParser(
 
 def log1p_(self, *args, **kwargs):
     """log1p_()"""
-    if args or kwargs:
-        _parser_m_log1p_.parse(args, kwargs, self=self)
-    return _op_log1p_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log1p_', args, kwargs)
+        return _op_log1p_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1659,9 +1896,12 @@ _parser_m_log_ = PythonArgParser(
 
 def log_(self, *args, **kwargs):
     """log_()"""
-    if args or kwargs:
-        _parser_m_log_.parse(args, kwargs, self=self)
-    return _op_log_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.log_', args, kwargs)
+        return _op_log_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1674,8 +1914,11 @@ _parser_m_log_softmax = PythonArgParser(
 
 def log_softmax(self, *args, **kwargs):
     """log_softmax(int dim, ScalarType? dtype=None)"""
-    v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
-    return _op_log_softmax_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
+        return _op_log_softmax_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1689,11 +1932,14 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 
 def logical_and(self, *args, **kwargs):
     """logical_and(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_and]
-    else:
-        v = _parser_m_logical_and.parse(args, kwargs, self=self)[1]
-    return _op_logical_and.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_and]
+        else:
+            index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
+        return _op_logical_and.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1707,11 +1953,14 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 
 def logical_and_(self, *args, **kwargs):
     """logical_and_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_and_]
-    else:
-        v = _parser_m_logical_and_.parse(args, kwargs, self=self)[1]
-    return _op_logical_and_.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_and_]
+        else:
+            index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
+        return _op_logical_and_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1724,9 +1973,12 @@ _parser_m_logical_not = PythonArgParser(
 
 def logical_not(self, *args, **kwargs):
     """logical_not()"""
-    if args or kwargs:
-        _parser_m_logical_not.parse(args, kwargs, self=self)
-    return _op_logical_not.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.logical_not', args, kwargs)
+        return _op_logical_not.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1739,9 +1991,12 @@ _parser_m_logical_not_ = PythonArgParser(
 
 def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
-    if args or kwargs:
-        _parser_m_logical_not_.parse(args, kwargs, self=self)
-    return _op_logical_not_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.logical_not_', args, kwargs)
+        return _op_logical_not_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1755,11 +2010,14 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 
 def logical_or(self, *args, **kwargs):
     """logical_or(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_or]
-    else:
-        v = _parser_m_logical_or.parse(args, kwargs, self=self)[1]
-    return _op_logical_or.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_or]
+        else:
+            index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
+        return _op_logical_or.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1773,11 +2031,14 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 
 def logical_or_(self, *args, **kwargs):
     """logical_or_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_or_]
-    else:
-        v = _parser_m_logical_or_.parse(args, kwargs, self=self)[1]
-    return _op_logical_or_.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_or_]
+        else:
+            index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
+        return _op_logical_or_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1791,11 +2052,14 @@ _tail_parser_m_logical_xor = [p.default for p in _parser_m_logical_xor.signature
 
 def logical_xor(self, *args, **kwargs):
     """logical_xor(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_xor]
-    else:
-        v = _parser_m_logical_xor.parse(args, kwargs, self=self)[1]
-    return _op_logical_xor.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_xor]
+        else:
+            index, v = _parser_m_logical_xor.parse(args, kwargs, self=self)
+        return _op_logical_xor.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1809,11 +2073,14 @@ _tail_parser_m_logical_xor_ = [p.default for p in _parser_m_logical_xor_.signatu
 
 def logical_xor_(self, *args, **kwargs):
     """logical_xor_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_logical_xor_]
-    else:
-        v = _parser_m_logical_xor_.parse(args, kwargs, self=self)[1]
-    return _op_logical_xor_.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_logical_xor_]
+        else:
+            index, v = _parser_m_logical_xor_.parse(args, kwargs, self=self)
+        return _op_logical_xor_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1826,8 +2093,11 @@ _parser_m_logsumexp = PythonArgParser(
 
 def logsumexp(self, *args, **kwargs):
     """logsumexp(int[1] dim, bool keepdim=False)"""
-    v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
-    return _op_logsumexp.call(self, v[0], v[1])
+    try:
+        v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
+        return _op_logsumexp.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1841,11 +2111,14 @@ _parser_m_lt = PythonArgParser(
 
 def lt(self, *args, **kwargs):
     """lt(Tensor other) | lt(Scalar other)"""
-    index, v = _parser_m_lt.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_lt_Tensor.call(self, v[0])
-    else:
-        return _op_lt_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_lt.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lt_Tensor.call(self, v[0])
+        else:
+            return _op_lt_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1859,11 +2132,14 @@ _parser_m_lt_ = PythonArgParser(
 
 def lt_(self, *args, **kwargs):
     """lt_(Tensor other) | lt_(Scalar other)"""
-    index, v = _parser_m_lt_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_lt__Tensor.call(self, v[0])
-    else:
-        return _op_lt__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_lt_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lt__Tensor.call(self, v[0])
+        else:
+            return _op_lt__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1876,9 +2152,12 @@ _parser_m_mT = PythonArgParser(
 
 def mT(self, *args, **kwargs):
     """mT()"""
-    if args or kwargs:
-        _parser_m_mT.parse(args, kwargs, self=self)
-    return _op_mT.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.mT', args, kwargs)
+        return _op_mT.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1892,11 +2171,14 @@ _parser_m_masked_fill = PythonArgParser(
 
 def masked_fill(self, *args, **kwargs):
     """masked_fill(Tensor mask, Tensor value) | masked_fill(Tensor mask, Scalar value)"""
-    index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_masked_fill_Tensor.call(self, v[0], v[1])
-    else:
-        return _op_masked_fill_Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_masked_fill_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_masked_fill_Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1910,11 +2192,14 @@ _parser_m_masked_fill_ = PythonArgParser(
 
 def masked_fill_(self, *args, **kwargs):
     """masked_fill_(Tensor mask, Tensor value) | masked_fill_(Tensor mask, Scalar value)"""
-    index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_masked_fill__Tensor.call(self, v[0], v[1])
-    else:
-        return _op_masked_fill__Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_masked_fill__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_masked_fill__Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1928,11 +2213,14 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 
 def matmul(self, *args, **kwargs):
     """matmul(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_matmul]
-    else:
-        v = _parser_m_matmul.parse(args, kwargs, self=self)[1]
-    return _op_matmul.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_matmul]
+        else:
+            index, v = _parser_m_matmul.parse(args, kwargs, self=self)
+        return _op_matmul.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1947,13 +2235,16 @@ _parser_m_max = PythonArgParser(
 
 def max(self, *args, **kwargs):
     """max() | max(Tensor other) | max(int dim, bool keepdim=False)"""
-    index, v = _parser_m_max.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_max.call(self)
-    elif index == 1:
-        return _op_max_other.call(self, v[0])
-    else:
-        return return_types.max(_op_max_dim.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_max.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_max.call(self)
+        elif index == 1:
+            return _op_max_other.call(self, v[0])
+        else:
+            return return_types.max(_op_max_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1967,11 +2258,14 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_maximum]
-    else:
-        v = _parser_m_maximum.parse(args, kwargs, self=self)[1]
-    return _op_maximum.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_maximum]
+        else:
+            index, v = _parser_m_maximum.parse(args, kwargs, self=self)
+        return _op_maximum.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -1985,11 +2279,14 @@ _parser_m_mean = PythonArgParser(
 
 def mean(self, *args, **kwargs):
     """mean(*, ScalarType? dtype=None) | mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_mean.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_mean.call(self, v[0])
-    else:
-        return _op_mean_dim.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_mean.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_mean.call(self, v[0])
+        else:
+            return _op_mean_dim.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2004,13 +2301,16 @@ _parser_m_min = PythonArgParser(
 
 def min(self, *args, **kwargs):
     """min() | min(Tensor other) | min(int dim, bool keepdim=False)"""
-    index, v = _parser_m_min.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_min.call(self)
-    elif index == 1:
-        return _op_min_other.call(self, v[0])
-    else:
-        return return_types.min(_op_min_dim.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_min.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_min.call(self)
+        elif index == 1:
+            return _op_min_other.call(self, v[0])
+        else:
+            return return_types.min(_op_min_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2024,11 +2324,14 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_minimum]
-    else:
-        v = _parser_m_minimum.parse(args, kwargs, self=self)[1]
-    return _op_minimum.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_minimum]
+        else:
+            index, v = _parser_m_minimum.parse(args, kwargs, self=self)
+        return _op_minimum.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2042,11 +2345,14 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 
 def mm(self, *args, **kwargs):
     """mm(Tensor mat2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mm]
-    else:
-        v = _parser_m_mm.parse(args, kwargs, self=self)[1]
-    return _op_mm.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mm]
+        else:
+            index, v = _parser_m_mm.parse(args, kwargs, self=self)
+        return _op_mm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2060,11 +2366,14 @@ _parser_m_movedim = PythonArgParser(
 
 def movedim(self, *args, **kwargs):
     """movedim(int source, int destination) | movedim(int[] source, int[] destination)"""
-    index, v = _parser_m_movedim.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_movedim_int.call(self, v[0], v[1])
-    else:
-        return _op_movedim_intlist.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_movedim.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_movedim_int.call(self, v[0], v[1])
+        else:
+            return _op_movedim_intlist.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2078,11 +2387,14 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mul]
-    else:
-        v = _parser_m_mul.parse(args, kwargs, self=self)[1]
-    return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mul]
+        else:
+            index, v = _parser_m_mul.parse(args, kwargs, self=self)
+        return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2096,11 +2408,14 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_mul_]
-    else:
-        v = _parser_m_mul_.parse(args, kwargs, self=self)[1]
-    return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_mul_]
+        else:
+            index, v = _parser_m_mul_.parse(args, kwargs, self=self)
+        return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2114,11 +2429,14 @@ _parser_m_multiply = PythonArgParser(
 
 def multiply(self, *args, **kwargs):
     """multiply(Tensor other) | multiply(Scalar other)"""
-    index, v = _parser_m_multiply.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_multiply_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_multiply.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_multiply_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2132,11 +2450,14 @@ _parser_m_multiply_ = PythonArgParser(
 
 def multiply_(self, *args, **kwargs):
     """multiply_(Tensor other) | multiply_(Scalar other)"""
-    index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_multiply__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_multiply__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2150,11 +2471,14 @@ _parser_m_narrow = PythonArgParser(
 
 def narrow(self, *args, **kwargs):
     """narrow(int dim, Tensor start, SymInt length) | narrow(int dim, SymInt start, SymInt length)"""
-    index, v = _parser_m_narrow.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
-    else:
-        return _op_narrow.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_narrow.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_narrow.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2168,11 +2492,14 @@ _parser_m_ne = PythonArgParser(
 
 def ne(self, *args, **kwargs):
     """ne(Tensor other) | ne(Scalar other)"""
-    index, v = _parser_m_ne.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ne_Tensor.call(self, v[0])
-    else:
-        return _op_ne_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ne.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ne_Tensor.call(self, v[0])
+        else:
+            return _op_ne_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2186,11 +2513,14 @@ _parser_m_ne_ = PythonArgParser(
 
 def ne_(self, *args, **kwargs):
     """ne_(Tensor other) | ne_(Scalar other)"""
-    index, v = _parser_m_ne_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_ne__Tensor.call(self, v[0])
-    else:
-        return _op_ne__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_ne_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_ne__Tensor.call(self, v[0])
+        else:
+            return _op_ne__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2203,9 +2533,12 @@ _parser_m_neg = PythonArgParser(
 
 def neg(self, *args, **kwargs):
     """neg()"""
-    if args or kwargs:
-        _parser_m_neg.parse(args, kwargs, self=self)
-    return _op_neg.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.neg', args, kwargs)
+        return _op_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2218,79 +2551,97 @@ _parser_m_neg_ = PythonArgParser(
 
 def neg_(self, *args, **kwargs):
     """neg_()"""
-    if args or kwargs:
-        _parser_m_neg_.parse(args, kwargs, self=self)
-    return _op_neg_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.neg_', args, kwargs)
+        return _op_neg_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_new_empty = PythonArgParser(
     [
-        'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_empty(self, *args, **kwargs):
-    """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_new_empty_strided = PythonArgParser(
     [
-        'new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_empty_strided(self, *args, **kwargs):
-    """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_new_full = PythonArgParser(
     [
-        'new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_full(self, *args, **kwargs):
-    """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_new_ones = PythonArgParser(
     [
-        'new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_ones(self, *args, **kwargs):
-    """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_new_zeros = PythonArgParser(
     [
-        'new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
+        'new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def new_zeros(self, *args, **kwargs):
-    """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)"""
-    v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
-    return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
+        return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2306,15 +2657,18 @@ _parser_m_norm = PythonArgParser(
 
 def norm(self, *args, **kwargs):
     """norm(Scalar p=2) | norm(Scalar? p, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim=False)"""
-    index, v = _parser_m_norm.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_norm_Scalar.call(self, v[0])
-    elif index == 1:
-        return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
-    elif index == 2:
-        return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
-    else:
-        return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_norm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_norm_Scalar.call(self, v[0])
+        elif index == 1:
+            return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
+        elif index == 2:
+            return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
+        else:
+            return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2327,9 +2681,12 @@ _parser_m_numpy_T = PythonArgParser(
 
 def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
-    if args or kwargs:
-        _parser_m_numpy_T.parse(args, kwargs, self=self)
-    return _op_numpy_T.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.numpy_T', args, kwargs)
+        return _op_numpy_T.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2343,11 +2700,14 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 
 def outer(self, *args, **kwargs):
     """outer(Tensor vec2)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_outer]
-    else:
-        v = _parser_m_outer.parse(args, kwargs, self=self)[1]
-    return _op_outer.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_outer]
+        else:
+            index, v = _parser_m_outer.parse(args, kwargs, self=self)
+        return _op_outer.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2360,8 +2720,11 @@ _parser_m_permute = PythonArgParser(
 
 def permute(self, *args, **kwargs):
     """permute(int[] dims)"""
-    v = _parser_m_permute.parse(args, kwargs, self=self)[1]
-    return _op_permute.call(self, v[0])
+    try:
+        v = _parser_m_permute.parse(args, kwargs, self=self)[1]
+        return _op_permute.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2375,11 +2738,14 @@ _parser_m_pow = PythonArgParser(
 
 def pow(self, *args, **kwargs):
     """pow(Tensor exponent) | pow(Scalar exponent)"""
-    index, v = _parser_m_pow.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_pow_Tensor_Tensor.call(self, v[0])
-    else:
-        return _op_pow_Tensor_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_pow.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_pow_Tensor_Tensor.call(self, v[0])
+        else:
+            return _op_pow_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2393,11 +2759,14 @@ _parser_m_pow_ = PythonArgParser(
 
 def pow_(self, *args, **kwargs):
     """pow_(Tensor exponent) | pow_(Scalar exponent)"""
-    index, v = _parser_m_pow_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_pow__Tensor.call(self, v[0])
-    else:
-        return _op_pow__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_pow_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_pow__Tensor.call(self, v[0])
+        else:
+            return _op_pow__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2411,11 +2780,14 @@ _parser_m_prod = PythonArgParser(
 
 def prod(self, *args, **kwargs):
     """prod(*, ScalarType? dtype=None) | prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_prod.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_prod.call(self, v[0])
-    else:
-        return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_prod.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_prod.call(self, v[0])
+        else:
+            return _op_prod_dim_int.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2428,9 +2800,12 @@ _parser_m_reciprocal = PythonArgParser(
 
 def reciprocal(self, *args, **kwargs):
     """reciprocal()"""
-    if args or kwargs:
-        _parser_m_reciprocal.parse(args, kwargs, self=self)
-    return _op_reciprocal.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.reciprocal', args, kwargs)
+        return _op_reciprocal.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2443,9 +2818,12 @@ _parser_m_reciprocal_ = PythonArgParser(
 
 def reciprocal_(self, *args, **kwargs):
     """reciprocal_()"""
-    if args or kwargs:
-        _parser_m_reciprocal_.parse(args, kwargs, self=self)
-    return _op_reciprocal_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.reciprocal_', args, kwargs)
+        return _op_reciprocal_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2458,9 +2836,12 @@ _parser_m_relu = PythonArgParser(
 
 def relu(self, *args, **kwargs):
     """relu()"""
-    if args or kwargs:
-        _parser_m_relu.parse(args, kwargs, self=self)
-    return _op_relu.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.relu', args, kwargs)
+        return _op_relu.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2473,9 +2854,12 @@ _parser_m_relu_ = PythonArgParser(
 
 def relu_(self, *args, **kwargs):
     """relu_()"""
-    if args or kwargs:
-        _parser_m_relu_.parse(args, kwargs, self=self)
-    return _op_relu_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.relu_', args, kwargs)
+        return _op_relu_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2489,11 +2873,14 @@ _parser_m_remainder = PythonArgParser(
 
 def remainder(self, *args, **kwargs):
     """remainder(Tensor other) | remainder(Scalar other)"""
-    index, v = _parser_m_remainder.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_remainder_Tensor.call(self, v[0])
-    else:
-        return _op_remainder_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_remainder.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_remainder_Tensor.call(self, v[0])
+        else:
+            return _op_remainder_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2507,11 +2894,14 @@ _parser_m_remainder_ = PythonArgParser(
 
 def remainder_(self, *args, **kwargs):
     """remainder_(Tensor other) | remainder_(Scalar other)"""
-    index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_remainder__Tensor.call(self, v[0])
-    else:
-        return _op_remainder__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_remainder__Tensor.call(self, v[0])
+        else:
+            return _op_remainder__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2524,8 +2914,11 @@ _parser_m_reshape = PythonArgParser(
 
 def reshape(self, *args, **kwargs):
     """reshape(SymInt[] shape)"""
-    v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
-    return _op_reshape.call(self, v[0])
+    try:
+        v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
+        return _op_reshape.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2538,22 +2931,28 @@ _parser_m_resize_ = PythonArgParser(
 
 def resize_(self, *args, **kwargs):
     """resize_(SymInt[] size, *, MemoryFormat? memory_format=None)"""
-    v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
-    return _op_resize_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
+        return _op_resize_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_roll = PythonArgParser(
     [
-        'roll(SymInt[1] shifts, int[1] dims=[])',
+        'roll(SymInt[1] shifts, int[1] dims=None)',
     ],
 )
 
 
 def roll(self, *args, **kwargs):
-    """roll(SymInt[1] shifts, int[1] dims=[])"""
-    v = _parser_m_roll.parse(args, kwargs, self=self)[1]
-    return _op_roll.call(self, v[0], v[1])
+    """roll(SymInt[1] shifts, int[1] dims=None)"""
+    try:
+        v = _parser_m_roll.parse(args, kwargs, self=self)[1]
+        return _op_roll.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2566,9 +2965,12 @@ _parser_m_rsqrt = PythonArgParser(
 
 def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
-    if args or kwargs:
-        _parser_m_rsqrt.parse(args, kwargs, self=self)
-    return _op_rsqrt.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.rsqrt', args, kwargs)
+        return _op_rsqrt.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2581,9 +2983,12 @@ _parser_m_rsqrt_ = PythonArgParser(
 
 def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
-    if args or kwargs:
-        _parser_m_rsqrt_.parse(args, kwargs, self=self)
-    return _op_rsqrt_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.rsqrt_', args, kwargs)
+        return _op_rsqrt_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2597,11 +3002,14 @@ _parser_m_scatter = PythonArgParser(
 
 def scatter(self, *args, **kwargs):
     """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Scalar value)"""
-    index, v = _parser_m_scatter.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_scatter_src.call(self, v[0], v[1], v[2])
-    else:
-        return _op_scatter_value.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_scatter.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_scatter_src.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter_value.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2615,11 +3023,14 @@ _parser_m_scatter_ = PythonArgParser(
 
 def scatter_(self, *args, **kwargs):
     """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Scalar value)"""
-    index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_scatter__src.call(self, v[0], v[1], v[2])
-    else:
-        return _op_scatter__value.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_scatter__src.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter__value.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2632,8 +3043,11 @@ _parser_m_select = PythonArgParser(
 
 def select(self, *args, **kwargs):
     """select(int dim, SymInt index)"""
-    v = _parser_m_select.parse(args, kwargs, self=self)[1]
-    return _op_select_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_select.parse(args, kwargs, self=self)[1]
+        return _op_select_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2646,9 +3060,12 @@ _parser_m_sigmoid = PythonArgParser(
 
 def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
-    if args or kwargs:
-        _parser_m_sigmoid.parse(args, kwargs, self=self)
-    return _op_sigmoid.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sigmoid', args, kwargs)
+        return _op_sigmoid.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2661,9 +3078,12 @@ _parser_m_sigmoid_ = PythonArgParser(
 
 def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
-    if args or kwargs:
-        _parser_m_sigmoid_.parse(args, kwargs, self=self)
-    return _op_sigmoid_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sigmoid_', args, kwargs)
+        return _op_sigmoid_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2676,9 +3096,12 @@ _parser_m_sign = PythonArgParser(
 
 def sign(self, *args, **kwargs):
     """sign()"""
-    if args or kwargs:
-        _parser_m_sign.parse(args, kwargs, self=self)
-    return _op_sign.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sign', args, kwargs)
+        return _op_sign.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2691,9 +3114,12 @@ _parser_m_sign_ = PythonArgParser(
 
 def sign_(self, *args, **kwargs):
     """sign_()"""
-    if args or kwargs:
-        _parser_m_sign_.parse(args, kwargs, self=self)
-    return _op_sign_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sign_', args, kwargs)
+        return _op_sign_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2706,9 +3132,12 @@ _parser_m_sin = PythonArgParser(
 
 def sin(self, *args, **kwargs):
     """sin()"""
-    if args or kwargs:
-        _parser_m_sin.parse(args, kwargs, self=self)
-    return _op_sin.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sin', args, kwargs)
+        return _op_sin.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2721,9 +3150,12 @@ _parser_m_sin_ = PythonArgParser(
 
 def sin_(self, *args, **kwargs):
     """sin_()"""
-    if args or kwargs:
-        _parser_m_sin_.parse(args, kwargs, self=self)
-    return _op_sin_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sin_', args, kwargs)
+        return _op_sin_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2736,8 +3168,11 @@ _parser_m_slice = PythonArgParser(
 
 def slice(self, *args, **kwargs):
     """slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
-    v = _parser_m_slice.parse(args, kwargs, self=self)[1]
-    return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
+    try:
+        v = _parser_m_slice.parse(args, kwargs, self=self)[1]
+        return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2750,8 +3185,11 @@ _parser_m_softmax = PythonArgParser(
 
 def softmax(self, *args, **kwargs):
     """softmax(int dim, ScalarType? dtype=None)"""
-    v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
-    return _op_softmax_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
+        return _op_softmax_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2765,11 +3203,14 @@ _parser_m_sort = PythonArgParser(
 
 def sort(self, *args, **kwargs):
     """sort(*, bool? stable, int dim=-1, bool descending=False) | sort(int dim=-1, bool descending=False)"""
-    index, v = _parser_m_sort.parse(args, kwargs, self=self)
-    if index == 0:
-        return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
-    else:
-        return return_types.sort(_op_sort.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_sort.parse(args, kwargs, self=self)
+        if index == 0:
+            return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
+        else:
+            return return_types.sort(_op_sort.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2783,11 +3224,14 @@ _parser_m_split = PythonArgParser(
 
 def split(self, *args, **kwargs):
     """split(SymInt split_size, int dim=0) | split(SymInt[] split_size, int dim=0)"""
-    index, v = _parser_m_split.parse(args, kwargs, self=self)
-    if index == 0:
-        return tuple(_op_split_Tensor.call(self, v[0], v[1]))
-    else:
-        return tuple(_op_split_sizes.call(self, v[0], v[1]))
+    try:
+        index, v = _parser_m_split.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_split_Tensor.call(self, v[0], v[1]))
+        else:
+            return tuple(_op_split_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2800,8 +3244,11 @@ _parser_m_split_with_sizes = PythonArgParser(
 
 def split_with_sizes(self, *args, **kwargs):
     """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
-    v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
-    return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
+    try:
+        v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
+        return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2814,9 +3261,12 @@ _parser_m_sqrt = PythonArgParser(
 
 def sqrt(self, *args, **kwargs):
     """sqrt()"""
-    if args or kwargs:
-        _parser_m_sqrt.parse(args, kwargs, self=self)
-    return _op_sqrt.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sqrt', args, kwargs)
+        return _op_sqrt.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2829,9 +3279,12 @@ _parser_m_sqrt_ = PythonArgParser(
 
 def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
-    if args or kwargs:
-        _parser_m_sqrt_.parse(args, kwargs, self=self)
-    return _op_sqrt_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.sqrt_', args, kwargs)
+        return _op_sqrt_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2846,13 +3299,16 @@ _parser_m_squeeze = PythonArgParser(
 
 def squeeze(self, *args, **kwargs):
     """squeeze() | squeeze(int dim) | squeeze(int[] dim)"""
-    index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_squeeze.call(self)
-    elif index == 1:
-        return _op_squeeze_dim.call(self, v[0])
-    else:
-        return _op_squeeze_dims.call(self, v[0])
+    try:
+        index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_squeeze.call(self)
+        elif index == 1:
+            return _op_squeeze_dim.call(self, v[0])
+        else:
+            return _op_squeeze_dims.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2867,70 +3323,90 @@ _parser_m_squeeze_ = PythonArgParser(
 
 def squeeze_(self, *args, **kwargs):
     """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
-    index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_squeeze_.call(self)
-    elif index == 1:
-        return _op_squeeze__dim.call(self, v[0])
-    else:
-        return _op_squeeze__dims.call(self, v[0])
+    try:
+        index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_squeeze_.call(self)
+        elif index == 1:
+            return _op_squeeze__dim.call(self, v[0])
+        else:
+            return _op_squeeze__dims.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_std = PythonArgParser(
     [
-        'std(bool unbiased=True)',
         'std(int[1]? dim, bool unbiased=True, bool keepdim=False)',
         'std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'std(bool unbiased=True)',
     ],
 )
 
 
 def std(self, *args, **kwargs):
-    """std(bool unbiased=True) | std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
-    index, v = _parser_m_std.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_std.call(self, v[0])
-    elif index == 1:
-        return _op_std_dim.call(self, v[0], v[1], v[2])
-    else:
-        return _op_std_correction.call(self, v[0], v[1], v[2])
+    """std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std(bool unbiased=True)"""
+    try:
+        index, v = _parser_m_std.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_std_dim.call(self, v[0], v[1], v[2])
+        elif index == 1:
+            return _op_std_correction.call(self, v[0], v[1], v[2])
+        else:
+            return _op_std.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_sub = PythonArgParser(
     [
         'sub(Tensor other, *, Scalar alpha=1)',
+        'sub(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 
 
 def sub(self, *args, **kwargs):
-    """sub(Tensor other, *, Scalar alpha=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_sub]
-    else:
-        v = _parser_m_sub.parse(args, kwargs, self=self)[1]
-    return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_sub]
+        else:
+            index, v = _parser_m_sub.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sub_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_sub_ = PythonArgParser(
     [
         'sub_(Tensor other, *, Scalar alpha=1)',
+        'sub_(Scalar alpha, Tensor other)|deprecated',
     ], numbers_as_tensors=True,
 )
 _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:]]
 
 
 def sub_(self, *args, **kwargs):
-    """sub_(Tensor other, *, Scalar alpha=1)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_sub_]
-    else:
-        v = _parser_m_sub_.parse(args, kwargs, self=self)[1]
-    return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+    """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_sub_]
+        else:
+            index, v = _parser_m_sub_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sub__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2944,11 +3420,14 @@ _parser_m_subtract = PythonArgParser(
 
 def subtract(self, *args, **kwargs):
     """subtract(Tensor other, *, Scalar alpha=1) | subtract(Scalar other, Scalar alpha=1)"""
-    index, v = _parser_m_subtract.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_subtract_Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_subtract.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_subtract_Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2962,11 +3441,14 @@ _parser_m_subtract_ = PythonArgParser(
 
 def subtract_(self, *args, **kwargs):
     """subtract_(Tensor other, *, Scalar alpha=1) | subtract_(Scalar other, Scalar alpha=1)"""
-    index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
-    else:
-        return _op_subtract__Scalar.call(self, v[0], v[1])
+    try:
+        index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
+        else:
+            return _op_subtract__Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2980,11 +3462,14 @@ _parser_m_sum = PythonArgParser(
 
 def sum(self, *args, **kwargs):
     """sum(*, ScalarType? dtype=None) | sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
-    index, v = _parser_m_sum.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_sum.call(self, v[0])
-    else:
-        return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
+    try:
+        index, v = _parser_m_sum.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_sum.call(self, v[0])
+        else:
+            return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -2997,8 +3482,11 @@ _parser_m_swapaxes = PythonArgParser(
 
 def swapaxes(self, *args, **kwargs):
     """swapaxes(int axis0, int axis1)"""
-    v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
-    return _op_swapaxes.call(self, v[0], v[1])
+    try:
+        v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
+        return _op_swapaxes.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3011,8 +3499,11 @@ _parser_m_swapdims = PythonArgParser(
 
 def swapdims(self, *args, **kwargs):
     """swapdims(int dim0, int dim1)"""
-    v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
-    return _op_swapdims.call(self, v[0], v[1])
+    try:
+        v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
+        return _op_swapdims.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3025,9 +3516,12 @@ _parser_m_t = PythonArgParser(
 
 def t(self, *args, **kwargs):
     """t()"""
-    if args or kwargs:
-        _parser_m_t.parse(args, kwargs, self=self)
-    return _op_t.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.t', args, kwargs)
+        return _op_t.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3040,9 +3534,12 @@ _parser_m_t_ = PythonArgParser(
 
 def t_(self, *args, **kwargs):
     """t_()"""
-    if args or kwargs:
-        _parser_m_t_.parse(args, kwargs, self=self)
-    return _op_t_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.t_', args, kwargs)
+        return _op_t_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3055,9 +3552,12 @@ _parser_m_tanh = PythonArgParser(
 
 def tanh(self, *args, **kwargs):
     """tanh()"""
-    if args or kwargs:
-        _parser_m_tanh.parse(args, kwargs, self=self)
-    return _op_tanh.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.tanh', args, kwargs)
+        return _op_tanh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3070,9 +3570,12 @@ _parser_m_tanh_ = PythonArgParser(
 
 def tanh_(self, *args, **kwargs):
     """tanh_()"""
-    if args or kwargs:
-        _parser_m_tanh_.parse(args, kwargs, self=self)
-    return _op_tanh_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.tanh_', args, kwargs)
+        return _op_tanh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3085,8 +3588,11 @@ _parser_m_topk = PythonArgParser(
 
 def topk(self, *args, **kwargs):
     """topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)"""
-    v = _parser_m_topk.parse(args, kwargs, self=self)[1]
-    return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
+    try:
+        v = _parser_m_topk.parse(args, kwargs, self=self)[1]
+        return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3099,8 +3605,11 @@ _parser_m_transpose = PythonArgParser(
 
 def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
-    v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
-    return _op_transpose_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
+        return _op_transpose_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3113,8 +3622,11 @@ _parser_m_transpose_ = PythonArgParser(
 
 def transpose_(self, *args, **kwargs):
     """transpose_(int dim0, int dim1)"""
-    v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
-    return _op_transpose_.call(self, v[0], v[1])
+    try:
+        v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
+        return _op_transpose_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3127,8 +3639,11 @@ _parser_m_tril = PythonArgParser(
 
 def tril(self, *args, **kwargs):
     """tril(SymInt diagonal=0)"""
-    v = _parser_m_tril.parse(args, kwargs, self=self)[1]
-    return _op_tril.call(self, v[0])
+    try:
+        v = _parser_m_tril.parse(args, kwargs, self=self)[1]
+        return _op_tril.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3141,8 +3656,11 @@ _parser_m_tril_ = PythonArgParser(
 
 def tril_(self, *args, **kwargs):
     """tril_(SymInt diagonal=0)"""
-    v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
-    return _op_tril_.call(self, v[0])
+    try:
+        v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
+        return _op_tril_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3155,8 +3673,11 @@ _parser_m_triu = PythonArgParser(
 
 def triu(self, *args, **kwargs):
     """triu(SymInt diagonal=0)"""
-    v = _parser_m_triu.parse(args, kwargs, self=self)[1]
-    return _op_triu.call(self, v[0])
+    try:
+        v = _parser_m_triu.parse(args, kwargs, self=self)[1]
+        return _op_triu.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3169,8 +3690,11 @@ _parser_m_triu_ = PythonArgParser(
 
 def triu_(self, *args, **kwargs):
     """triu_(SymInt diagonal=0)"""
-    v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
-    return _op_triu_.call(self, v[0])
+    try:
+        v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
+        return _op_triu_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3184,11 +3708,14 @@ _parser_m_true_divide = PythonArgParser(
 
 def true_divide(self, *args, **kwargs):
     """true_divide(Tensor other) | true_divide(Scalar other)"""
-    index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_true_divide_Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_true_divide_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3202,11 +3729,14 @@ _parser_m_true_divide_ = PythonArgParser(
 
 def true_divide_(self, *args, **kwargs):
     """true_divide_(Tensor other) | true_divide_(Scalar other)"""
-    index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
-    else:
-        return _op_true_divide__Scalar.call(self, v[0])
+    try:
+        index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+        else:
+            return _op_true_divide__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3219,8 +3749,11 @@ _parser_m_unbind = PythonArgParser(
 
 def unbind(self, *args, **kwargs):
     """unbind(int dim=0)"""
-    v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
-    return tuple(_op_unbind_int.call(self, v[0]))
+    try:
+        v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unbind_int.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3233,8 +3766,11 @@ _parser_m_unflatten = PythonArgParser(
 
 def unflatten(self, *args, **kwargs):
     """unflatten(int dim, SymInt[] sizes)"""
-    v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
-    return _op_unflatten_int.call(self, v[0], v[1])
+    try:
+        v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
+        return _op_unflatten_int.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3247,8 +3783,11 @@ _parser_m_unfold = PythonArgParser(
 
 def unfold(self, *args, **kwargs):
     """unfold(int dimension, int size, int step)"""
-    v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
-    return _op_unfold.call(self, v[0], v[1], v[2])
+    try:
+        v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
+        return _op_unfold.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3261,8 +3800,11 @@ _parser_m_unsqueeze = PythonArgParser(
 
 def unsqueeze(self, *args, **kwargs):
     """unsqueeze(int dim)"""
-    v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
-    return _op_unsqueeze.call(self, v[0])
+    try:
+        v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
+        return _op_unsqueeze.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3275,29 +3817,35 @@ _parser_m_unsqueeze_ = PythonArgParser(
 
 def unsqueeze_(self, *args, **kwargs):
     """unsqueeze_(int dim)"""
-    v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
-    return _op_unsqueeze_.call(self, v[0])
+    try:
+        v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
+        return _op_unsqueeze_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
 _parser_m_var = PythonArgParser(
     [
-        'var(bool unbiased=True)',
         'var(int[1]? dim, bool unbiased=True, bool keepdim=False)',
         'var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'var(bool unbiased=True)',
     ],
 )
 
 
 def var(self, *args, **kwargs):
-    """var(bool unbiased=True) | var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)"""
-    index, v = _parser_m_var.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_var.call(self, v[0])
-    elif index == 1:
-        return _op_var_dim.call(self, v[0], v[1], v[2])
-    else:
-        return _op_var_correction.call(self, v[0], v[1], v[2])
+    """var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var(bool unbiased=True)"""
+    try:
+        index, v = _parser_m_var.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_var_dim.call(self, v[0], v[1], v[2])
+        elif index == 1:
+            return _op_var_correction.call(self, v[0], v[1], v[2])
+        else:
+            return _op_var.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3311,11 +3859,14 @@ _parser_m_view = PythonArgParser(
 
 def view(self, *args, **kwargs):
     """view(ScalarType dtype) | view(SymInt[] size)"""
-    index, v = _parser_m_view.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_view_dtype.call(self, v[0])
-    else:
-        return _op_view.call(self, v[0])
+    try:
+        index, v = _parser_m_view.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_view_dtype.call(self, v[0])
+        else:
+            return _op_view.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3329,11 +3880,14 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 
 def view_as(self, *args, **kwargs):
     """view_as(Tensor other)"""
-    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-        v = [args[0], *_tail_parser_m_view_as]
-    else:
-        v = _parser_m_view_as.parse(args, kwargs, self=self)[1]
-    return _op_view_as.call(self, v[0])
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_view_as]
+        else:
+            index, v = _parser_m_view_as.parse(args, kwargs, self=self)
+        return _op_view_as.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3347,11 +3901,14 @@ _parser_m_where = PythonArgParser(
 
 def where(self, *args, **kwargs):
     """where(Tensor condition, Tensor other) | where(Tensor condition, Scalar other)"""
-    index, v = _parser_m_where.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_where_self.call(v[0], self, v[1])
-    else:
-        return _op_where_ScalarOther.call(v[0], self, v[1])
+    try:
+        index, v = _parser_m_where.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_where_self.call(v[0], self, v[1])
+        else:
+            return _op_where_ScalarOther.call(v[0], self, v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
 
@@ -3364,9 +3921,12 @@ _parser_m_zero_ = PythonArgParser(
 
 def zero_(self, *args, **kwargs):
     """zero_()"""
-    if args or kwargs:
-        _parser_m_zero_.parse(args, kwargs, self=self)
-    return _op_zero_.call(self)
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.zero_', args, kwargs)
+        return _op_zero_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

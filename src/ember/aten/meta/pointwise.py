@@ -118,6 +118,9 @@ def _alpha_check(dtype, alpha) -> None:
         raise RuntimeError(
             "For non-complex input tensors, argument alpha must not be a complex number."
         )
+    from ember.aten.native.factories import checked_value
+
+    checked_value(alpha, dtype)  # the kernel's alpha.to<scalar_t>(): 2**63 is no int64
 
 
 def add_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)

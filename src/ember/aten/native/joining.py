@@ -140,11 +140,17 @@ def _roll_flat(self, shift: int):
     return out
 
 
+def _diagonal_in_range(self, diagonal: int) -> int:
+    """Any int64 diagonal selects as torch's does; NumPy's own arithmetic on it would wrap."""
+    bound = sum(self._sizes[-2:]) + 1
+    return max(-bound, min(bound, diagonal))
+
+
 def tril_out(meta, self, diagonal, out) -> None:
     if out.numel():
-        out.ndarray()[...] = np.tril(self.ndarray(), diagonal)
+        out.ndarray()[...] = np.tril(self.ndarray(), _diagonal_in_range(self, diagonal))
 
 
 def triu_out(meta, self, diagonal, out) -> None:
     if out.numel():
-        out.ndarray()[...] = np.triu(self.ndarray(), diagonal)
+        out.ndarray()[...] = np.triu(self.ndarray(), _diagonal_in_range(self, diagonal))

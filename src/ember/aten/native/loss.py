@@ -197,10 +197,11 @@ def nll_loss_nd(self, target, weight=None, reduction=REDUCTION_MEAN, ignore_inde
     """nll_loss_nd: (N, C, d1, ...) inputs are flattened to (N * d1 * ..., C) rows."""
     if self.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {self.dim()})")
-    if self.dim() != 1 and self._sizes[0] != target._sizes[0]:
+    target_batch = target._sizes[0] if target._sizes else 0  # a 0-dim target has none
+    if self.dim() != 1 and self._sizes[0] != target_batch:
         raise ValueError(
             f"Expected input batch_size ({self._sizes[0]}) to match target batch_size "
-            f"({target._sizes[0]})."
+            f"({target_batch})."
         )
     if self.dim() <= 2:
         return at.nll_loss(self, target, weight, reduction, ignore_index)

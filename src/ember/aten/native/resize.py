@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10.storage import translate_memory_error
 from ember._c10.tensor_impl import contiguous_strides, shape_text, storage_span
 from ember._c10.warning import torch_warn
 
 __all__: list[str] = []
+
+_INT64_MAX = 2**63 - 1
 
 _RESIZED = (
     "An output with one or more elements was resized since it had shape {old}, which does not "
@@ -71,23 +74,32 @@ def resize_output(out, sizes) -> bool:
 
 def resize_impl(t, sizes: tuple, strides: tuple | None = None) -> None:
     """resize_impl_cpu_: new sizes (contiguous strides unless given), the storage offset kept,
-    the storage grown (never shrunk) to fit."""
+    the storage grown (never shrunk) to fit. The storage grows first, so a refused or failed
+    allocation leaves the tensor as it was."""
     if strides is None:
         strides = contiguous_strides(sizes)
+    _maybe_grow_storage(t, sizes, strides)
     t._set_sizes_strides(sizes, strides)
-    _maybe_grow_storage(t)
 
 
-def _maybe_grow_storage(t) -> None:
-    """maybe_resize_storage_cpu: nothing for an empty tensor; else grow the bytes to fit."""
-    if 0 in t._sizes:
+def _maybe_grow_storage(t, sizes: tuple, strides: tuple) -> None:
+    """maybe_resize_storage_cpu: nothing for an empty geometry; else grow the bytes to fit,
+    with PyTorch's errors for an overflowing size, a storage NumPy shares and a failed
+    allocation (Note [Allocation errors] in _c10/storage.py)."""
+    if 0 in sizes:
         return
-    needed = storage_span(t._sizes, t._strides, t._storage_offset) * t.dtype.itemsize
+    needed = storage_span(sizes, strides, t._storage_offset) * t.dtype.itemsize
+    if needed > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={shape_text(sizes)}")
     storage = t.storage()
     if needed <= storage.nbytes:
         return
+    storage.check_resizable(needed)
     if storage.data is not None:
-        grown = np.zeros(needed, dtype=np.uint8)
+        try:
+            grown = np.zeros(needed, dtype=np.uint8)
+        except MemoryError as error:
+            raise translate_memory_error(error) from None
         grown[: storage.nbytes] = storage.bytes_view()
         storage.data = grown
         storage._data_ptr = None

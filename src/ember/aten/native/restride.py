@@ -11,6 +11,7 @@ ATen/ExpandUtils.cpp (inferExpandGeometry).
 
 from __future__ import annotations
 
+from ember._c10.storage import checked_numel
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.views import INT64_MAX, fmt_ints, type_string
@@ -88,6 +89,7 @@ def expand(self, size, implicit):
             f"of dimensions in the tensor ({self.dim()})"
         )
     sizes, strides = infer_expand_geometry(self._sizes, self._strides, size)
+    checked_numel(sizes)  # a view that allocates nothing may still count too many elements
     return _restrided(self, sizes, strides)
 
 

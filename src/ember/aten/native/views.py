@@ -21,6 +21,7 @@ alias_with_sizes_and_strides), with no nested call.
 from __future__ import annotations
 
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.storage import checked_numel
 from ember._c10.tensor_impl import make_view
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
@@ -276,13 +277,13 @@ def view_dtype(self, dtype):
 
 def resize_(self, size, memory_format):
     sizes = tuple(int(s) for s in size)
-    if any(s < 0 for s in sizes):
-        raise RuntimeError("numel: integer multiplication overflow")
+    checked_numel(sizes)  # c10's numel overflow check, before anything changes
     format_name = memory_format_name(memory_format, None)
     if format_name == "preserve_format":
         raise RuntimeError("Unsupported memory formatPreserve")
+    strides = strides_for(sizes, format_name) if format_name is not None else None
     if sizes != self._sizes:
         resize_impl(self, sizes)
-    if format_name is not None:
-        self._set_sizes_strides(self._sizes, strides_for(self._sizes, format_name))
+    if strides is not None:
+        self._set_sizes_strides(sizes, strides)
     return self

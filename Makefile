@@ -24,6 +24,8 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
+agreement: $(STAMP) ; $(BIN)/python benchmarks/agreement.py $(ARGS)
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 

@@ -148,7 +148,7 @@ def run_case(compiled, library, functional, package_dir: str) -> Outcome:
     except _CaseTimeout:
         return Outcome(True, "Timeout", f"ran past {CASE_TIMEOUT_S} s")
     except Exception as error:  # the outcome under test
-        return _describe_error(error, package_dir)
+        return describe_error(error, package_dir)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
@@ -175,14 +175,15 @@ def _reset_state(library) -> None:
         library.set_default_dtype(library.float32)
 
 
-def _describe_error(error: BaseException, package_dir: str) -> Outcome:
+def describe_error(error: BaseException, package_dir: str, user_code=("<case",)) -> Outcome:
+    """The outcome of a raised error; ``user_code``: filename prefixes of the caller's own code."""
     message = normalise_message(str(error) if not isinstance(error, KeyError) else repr(error))
     outcome = Outcome(True, type(error).__name__, message)
     outcome.missing_api = isinstance(error, AttributeError) and bool(_MISSING_API.match(message))
     frame_file, line, explicit = _innermost(error)
     outcome.origin = f"{os.path.basename(frame_file)}:{line}"
     outcome.extra = {"file": frame_file, "explicit": explicit}
-    outcome.internal = _looks_internal(error, frame_file, explicit, package_dir)
+    outcome.internal = _looks_internal(error, frame_file, explicit, package_dir, user_code)
     return outcome
 
 
@@ -198,7 +199,7 @@ def _innermost(error: BaseException) -> tuple[str, int, bool]:
     return code.co_filename, tb.tb_lineno, explicit
 
 
-def _looks_internal(error, frame_file: str, explicit: bool, package_dir: str) -> bool:
+def _looks_internal(error, frame_file: str, explicit: bool, package_dir: str, user_code) -> bool:
     """Whether the library raised this by accident rather than on purpose (see the runner).
 
     Accidental: an exception class of NumPy / ml_dtypes / SciPy; or an exception
@@ -209,7 +210,7 @@ def _looks_internal(error, frame_file: str, explicit: bool, package_dir: str) ->
     """
     if type(error).__module__.split(".")[0] in _NUMERIC_LIBS:
         return True
-    if frame_file.startswith("<case"):
+    if frame_file.startswith(tuple(user_code)):
         return False  # the case itself, or a kernel / hook / Function it defined
     if isinstance(error, _NEVER_ON_PURPOSE):
         return True

@@ -227,11 +227,14 @@ _CPP_BACKTRACE = re.compile(
 )
 _LOCATION = re.compile(r"registered at \S+?:\d+")
 _EMBER_WORD = re.compile(r"\bember\b")
+# A file of the library itself, wherever it is installed (site-packages, a source checkout).
+_PACKAGE_PATH = re.compile(r"(?:/[^\s'\"():]*)?/torch/")
 
 
 def normalise_message(text: str) -> str:
     text = _CPP_BACKTRACE.sub("", text)
     text = _EMBER_WORD.sub("torch", text)
+    text = _PACKAGE_PATH.sub("<torch>/", text)
     text = _ADDRESS.sub("0x?", text)
     text = _LOCATION.sub("registered at <loc>", text)
     return text.strip()

@@ -1,4 +1,4 @@
-"""Differential fuzzing of ~45 common entry points with malformed arguments, PyTorch as the oracle.
+"""Differential fuzzing of 59 entry points with malformed arguments, PyTorch as the oracle.
 
 Each example is one call (tests/fuzz_support.py: descriptors built the same way under both
 libraries) run under real PyTorch and under ember. Where PyTorch refuses, ember must refuse

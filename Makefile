@@ -42,6 +42,8 @@ browser:
 test: lint browser
 	$(BIN)/python -m pytest
 
+agreement: $(STAMP) ; $(BIN)/python benchmarks/agreement.py $(ARGS)
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 

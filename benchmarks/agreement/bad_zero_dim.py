@@ -1,0 +1,100 @@
+"""0-dim misuse (indexing, dims, joins) and view(dtype) misuse."""
+
+from __future__ import annotations
+
+from .harness import Case
+
+Z = "torch.tensor(2.0)"
+
+ZERO_DIM = [
+    f"{Z}[5]",
+    f"{Z}[0]",
+    f"{Z}[-1]",
+    f"{Z}[0:1]",
+    f"{Z}[torch.tensor([0])]",
+    f"{Z}[torch.tensor(0)]",
+    f"{Z}[torch.tensor(True)]",
+    f"{Z}[torch.tensor([True])]",
+    f"x = {Z}; x[0] = 1.0; x",
+    f"x = {Z}; x[1:] = 1.0; x",
+    f"{Z}.flip(1)",
+    f"{Z}.roll(1, 1)",
+    f"{Z}.transpose(0, 1)",
+    f"{Z}.transpose(0, 0)",
+    f"{Z}.squeeze(1)",
+    f"{Z}.unsqueeze(2)",
+    f"{Z}.select(0, 0)",
+    f"{Z}.narrow(0, 0, 1)",
+    f"{Z}.unbind(0)",
+    f"{Z}.split(1)",
+    f"{Z}.chunk(2)",
+    f"{Z}.permute(0)",
+    f"{Z}.expand(())",
+    f"{Z}.view(2)",
+    f"{Z}.view(1, -1, 2)",
+    f"{Z}.flatten(0, 1)",
+    f"{Z}.movedim(0, 1)",
+    f"{Z}.diagonal()",
+    f"{Z}.unfold(0, 2, 1)",
+    f"{Z}.t_()",
+    f"{Z}.sum(1)",
+    f"{Z}.max(1)",
+    f"{Z}.cumsum(1)",
+    f"{Z}.softmax(1)",
+    f"{Z}.topk(2)",
+    f"{Z}.sort(1)",
+    f"{Z}.argmax(1)",
+    f"{Z}.mean((0, 0))",
+    f"{Z}.index_select(0, torch.tensor([1]))",
+    f"{Z}.index_select(1, torch.tensor([0]))",
+    f"{Z}.gather(0, torch.tensor([1]))",
+    f"{Z}.gather(1, torch.tensor(0))",
+    f"{Z}.scatter(0, torch.tensor(1), 1.0)",
+    f"torch.cat([{Z}, {Z}])",
+    f"torch.cat([{Z}])",
+    f"torch.mm({Z}, {Z})",
+    f"torch.dot({Z}, {Z})",
+    f"len({Z})",
+    f"list({Z})",
+    f"{Z}.size(0)",
+    f"{Z}.stride(0)",
+    f"{Z}.tril()",
+    f"{Z}.triu()",
+    f"{Z}.split_with_sizes([1])",
+    f"{Z}.masked_fill(torch.tensor([True]), 0.0)",
+    f"{Z}.index_put_((torch.tensor([1]),), torch.tensor(1.0))",
+]
+
+VIEW_DTYPE = [
+    "torch.ones(3).view(torch.int64)",
+    "torch.ones(3).view(torch.float64)",
+    "torch.ones(()).view(torch.float64)",
+    "torch.ones(()).view(torch.int16)",
+    "torch.ones(2, 3).t().view(torch.int16)",
+    "torch.ones(2, 3).t().view(torch.float64)",
+    "torch.ones(4)[1:].view(torch.float64)",
+    "torch.ones(4)[1:3].view(torch.float64)",
+    "torch.ones(4)[::2].view(torch.float64)",
+    "torch.ones(4)[::2].view(torch.int16)",
+    "torch.ones(2).view('int32')",
+    "torch.ones(2).view(int)",
+    "torch.ones(2).view(torch.int32, torch.int32)",
+    "torch.ones(2).view(dtype=torch.int32, x=1)",
+    "torch.ones(2).view(torch.bool)",
+    "torch.ones(2, dtype=torch.int8).view(torch.float32)",
+    "torch.ones(3, dtype=torch.int8).view(torch.int16)",
+    "torch.ones(2, dtype=torch.complex64).view(torch.float64)",
+    "torch.ones(2, dtype=torch.complex64).view(torch.float16)",
+    "torch.ones(2, device='meta').view(torch.int64)",
+    "torch.ones(2, 3).expand(4, 2, 3).view(torch.float64)",
+    "torch.ones(2, requires_grad=True).view(torch.int32).requires_grad_()",
+    "torch.ones(2, requires_grad=True).view(torch.float64).sum().backward()",
+    "torch.ones(3, dtype=torch.float16).view(torch.float32)",
+    "torch.ones(1).expand(4).view(torch.float16)",
+]
+
+
+def cases() -> list[Case]:
+    out = [Case("zero_dim", text) for text in ZERO_DIM]
+    out += [Case("view_dtype", text) for text in VIEW_DTYPE]
+    return out

@@ -18,12 +18,10 @@ import operator
 from pathlib import Path
 
 import pytest
+from fuzz_support import Call, D, Obj, T, describe, run, same_result  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
-torch = pytest.importorskip("torch")
-
-from fuzz_support import Call, D, Obj, T, describe, run, same_result  # noqa: E402
+from oracle import torch
 
 import ember  # noqa: E402
 

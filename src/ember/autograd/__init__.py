@@ -1,8 +1,9 @@
 """ember.autograd: grad modes, the graph, the engine's API, custom Functions, gradcheck.
 
 Layer: autograd (above aten). Mirrors torch/autograd/__init__.py. The
-autograd kernels themselves are generated (autograd/_generated/) and loaded
-by ember.aten.load; see Note [Generated autograd kernels].
+autograd kernels themselves are generated (autograd/_generated/) and loaded by
+ember.autograd.load, which the package root imports after ember.aten.load; see
+Note [Generated autograd kernels].
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The route view: one call's layers, computed from its recorded trace, as one HTML page.
 
-Layer: tools. In: trace dictionaries (ember.dispatch's JSON form, schema
+Layer: _trace_views (imports nothing of ember). In: trace dictionaries (ember.dispatch's JSON form, schema
 trace.schema.json), one per condition or per top-level call. Out: route
 dictionaries (the stages of "The route of one call" in docs/design.md: Python
 binding, operator entry, dispatcher, autograd kernel, redispatch, backend

@@ -1,6 +1,6 @@
 """Terminal renderings of traces: a rich tree, and validation against the JSON schema.
 
-Layer: tools. In: trace dictionaries (ember.dispatch's JSON form). Out: the
+Layer: _trace_views (imports nothing of ember). In: trace dictionaries (ember.dispatch's JSON form). Out: the
 debug-build text lines, a ``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel,
 time, result) and the schema checks used by the tests and ``ember trace --json``.
 """

@@ -43,11 +43,7 @@ __all__ = [
 
 
 def install(tensor_class) -> None:
-    """Put the autograd face on Tensor and the fallback-mode switches on ember._C."""
-    from ember import _C
-
-    from . import fallback, variable
+    """Put the autograd face on Tensor (ember._C binds the fallback-mode switches itself)."""
+    from . import variable
 
     variable.install(tensor_class)
-    _C._get_autograd_fallback_mode = fallback.get_autograd_fallback_mode
-    _C._set_autograd_fallback_mode = fallback.set_autograd_fallback_mode

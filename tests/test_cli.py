@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import ember
-from ember._trace_views.render import validate
 from ember.tools import cli
+from ember.tools.trace_schema import validate
 
 COMMANDS = ["run", "trace", "table", "explain", "keys", "demo"]
 

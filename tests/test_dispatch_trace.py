@@ -13,8 +13,9 @@ import pytest
 import ember
 from ember._dispatch import trace as trace_state
 from ember._dispatch.dispatcher import dispatcher
-from ember._trace_views.render import trace_text, trace_tree, validate
+from ember._trace_views.render import trace_text, trace_tree
 from ember._trace_views.route import route_of, trace_page
+from ember.tools.trace_schema import validate
 
 _count = [0]
 

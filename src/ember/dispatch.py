@@ -6,7 +6,7 @@ the renderers of _trace_views). There is no PyTorch counterpart: PyTorch's
 (facts §11); this module records, per dispatch, the facts behind the choice.
 In: the dispatcher's recorders (see _dispatch/trace.py). Out: ``Trace`` (a tree
 of ``DispatchEvent``), renderable as PyTorch's debug-build text, a rich tree,
-JSON (``TRACE_SCHEMA_VERSION``, schema file ember/_trace_views/trace.schema.json) and
+JSON (``TRACE_SCHEMA_VERSION``, schema file ember/tools/trace.schema.json) and
 HTML; ``explain()`` returns an ``Explanation`` (see ember/_explain.py).
 
 Recording follows Note [Dispatch tracing costs nothing when off] in

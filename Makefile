@@ -28,9 +28,11 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ember demo
 
+# lint-imports checks the layers (import-linter's contracts in pyproject.toml; docs/architecture.md).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks docs examples
 	$(BIN)/ruff format --check src tests benchmarks docs examples
+	$(BIN)/lint-imports --no-cache
 
 # The route view's browser test drives Debian's chromium; without it that test skips (counted).
 browser:

@@ -15,7 +15,7 @@ import pytest
 
 import ember
 from ember.tools import cli
-from ember.tools.render import validate
+from ember.tools.trace_schema import validate
 
 COMMANDS = ["run", "trace", "table", "explain", "keys", "demo"]
 

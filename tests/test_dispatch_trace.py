@@ -1,6 +1,6 @@
 """ember.dispatch.trace(): what each recorded event holds, and that recording leaves no trace.
 
-Layer: tests (ember.dispatch, ember.tools.render / route). Uses operators defined
+Layer: tests (ember.dispatch, ember._trace_views.render / route). Uses operators defined
 here through ember.library, so the facts checked do not depend on aten's kernels.
 """
 
@@ -13,8 +13,9 @@ import pytest
 import ember
 from ember._dispatch import trace as trace_state
 from ember._dispatch.dispatcher import dispatcher
-from ember.tools.render import trace_text, trace_tree, validate
-from ember.tools.route import route_of, trace_page
+from ember._trace_views.render import trace_text, trace_tree
+from ember._trace_views.route import route_of, trace_page
+from ember.tools.trace_schema import validate
 
 _count = [0]
 

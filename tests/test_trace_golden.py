@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ember.tools.render import trace_text, validate
+from ember._trace_views.render import trace_text
+from ember.tools.trace_schema import validate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EMBER = [sys.executable, "-m", "ember.tools.cli"]

@@ -1,7 +1,8 @@
 """The private dispatcher diagnostics PyTorch exposes under ``torch._C``.
 
-Layer: top (imports _dispatch and _c10). Mirrors torch/csrc/utils/python_dispatch.cpp
-and the DispatchKey bindings of torch/csrc/Module.cpp (facts §10.5).
+Layer: _C (above utils and autograd; imports _c10, _dispatch, autograd.fallback and
+utils._python_dispatch). Mirrors torch/csrc/utils/python_dispatch.cpp and the DispatchKey
+bindings of torch/csrc/Module.cpp (facts §10.5).
 In: operator names, keys (a DispatchKey or its name) and objects carrying
 ``_key_bits``. Out: the same values, texts and errors PyTorch's functions give.
 """
@@ -22,6 +23,8 @@ from ._c10.dispatch_key_set import (
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
+from .autograd import fallback as _autograd_fallback
+from .utils import _python_dispatch
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema
@@ -40,6 +43,8 @@ __all__ = [
 _after_autograd_keyset = after_autograd_keyset
 _after_ADInplaceOrView_keyset = after_ADInplaceOrView_keyset  # noqa: N816 (PyTorch's name)
 _dispatch_autogradother_backends = autogradother_backends
+_get_autograd_fallback_mode = _autograd_fallback.get_autograd_fallback_mode
+_set_autograd_fallback_mode = _autograd_fallback.set_autograd_fallback_mode
 
 
 def parse_schema(schema: str):
@@ -220,34 +225,24 @@ def _dispatch_has_backend_fallback(key: DispatchKey | str) -> bool:
 
 
 # -- the TorchDispatchMode stack (torch._C._push_on_torch_dispatch_stack & co) -------------------
-# They live in ember.utils._python_dispatch (a layer above); imported on first use.
+# They live in ember.utils._python_dispatch, the layer below this one.
 
 
 def _push_on_torch_dispatch_stack(mode) -> None:
-    from .utils import _python_dispatch
-
     _python_dispatch._push_on_torch_dispatch_stack(mode)
 
 
 def _pop_torch_dispatch_stack(mode_key=None):
-    from .utils import _python_dispatch
-
     return _python_dispatch._pop_torch_dispatch_stack(mode_key)
 
 
 def _len_torch_dispatch_stack() -> int:
-    from .utils import _python_dispatch
-
     return _python_dispatch._len_torch_dispatch_stack()
 
 
 def _get_dispatch_stack_at(index: int):
-    from .utils import _python_dispatch
-
     return _python_dispatch._get_dispatch_stack_at(index)
 
 
 def _get_dispatch_mode(mode_key):
-    from .utils import _python_dispatch
-
     return _python_dispatch._get_dispatch_mode(mode_key)

@@ -44,6 +44,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._size import Size
     from ember._tensor import Tensor
     from ember.aten import load as _load_aten  # noqa: F401  (registers every aten kernel)
+    from ember.autograd import load as _load_autograd  # noqa: F401  (then the autograd kernels)
     from ember.aten import indexing as _indexing
     from ember.aten import tensor_api as _tensor_api
     from ember.aten._generated.python_functions import *  # noqa: F403

@@ -1,7 +1,7 @@
 """ember.dispatch: record the route of every call (``trace``) and say why a kernel is chosen (``explain``).
 
-Layer: top (imports _c10 and _dispatch; renderers in ember.tools are imported lazily
-by the methods that need them). There is no PyTorch counterpart: PyTorch's
+Layer: dispatch, a face below only ember.tools (imports _c10, _dispatch, _explain and
+the renderers of _trace_views). There is no PyTorch counterpart: PyTorch's
 ``TORCH_SHOW_DISPATCH_TRACE`` prints only in debug builds and never says why
 (facts §11); this module records, per dispatch, the facts behind the choice.
 In: the dispatcher's recorders (see _dispatch/trace.py). Out: ``Trace`` (a tree
@@ -32,6 +32,8 @@ from ._c10.grad_mode import autograd_state
 from ._c10.tls import local_state
 from ._dispatch import trace as _trace
 from ._explain import Explanation, explain, kernel_name, names
+from ._trace_views.render import trace_tree
+from ._trace_views.route import trace_page
 
 __all__ = ["trace", "explain", "Trace", "DispatchEvent", "Explanation", "TRACE_SCHEMA_VERSION"]
 
@@ -244,14 +246,10 @@ class Trace:
 
     def tree(self):
         """A rich Tree of the dispatches (needs the ``rich`` package)."""
-        from .tools.render import trace_tree
-
         return trace_tree(self.to_dict())
 
     def to_html(self, title: str = "ember dispatch trace") -> str:
         """The route view (one self-contained page) of every top-level call."""
-        from .tools.route import trace_page
-
         return trace_page(self.to_dict(), title)
 
     def __str__(self) -> str:

@@ -433,5 +433,3 @@ class Dispatcher:
 
 
 dispatcher = Dispatcher()
-
-from . import builtin_fallbacks as _builtin_fallbacks  # noqa: E402,F401 (registers at import)

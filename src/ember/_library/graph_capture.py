@@ -1,6 +1,6 @@
 """A graph-capturing dispatch mode and opcheck's test_aot_dispatch_dynamic.
 
-Layer: top (custom-op layer; imports ember, autograd, utils._python_dispatch).
+Layer: _library (imports autograd, _subclasses, utils._python_dispatch).
 Mirrors what torch/testing/_internal/optests/aot_autograd.py checks with
 AOTAutograd, without a compiler: forward and backward are traced once on
 FakeTensors (their metadata must match the real run) and once under
@@ -22,6 +22,9 @@ gradients that differ from eager on fresh inputs.
 from __future__ import annotations
 
 from ember._tensor import Tensor
+from ember.aten._generated.python_functions import randn
+from ember.autograd.api import grad as autograd_grad
+from ember.autograd.grad_mode import no_grad
 from ember.utils._python_dispatch import TorchDispatchMode
 
 __all__ = ["GraphCaptureMode", "Graph", "aot_dispatch_check"]
@@ -148,8 +151,6 @@ def _rebuild(tree, replacements: dict):
 
 def _forwards_backwards(op, args, kwargs):
     """Outputs of ``op`` on clones of the inputs, and d(sum |outputs|)/d(inputs needing grad)."""
-    import ember
-
     diff = [t for t in _flat_tensors((args, kwargs)) if t.requires_grad]
     cloned = _rebuild((args, kwargs), {id(t): t.clone() for t in _flat_tensors((args, kwargs))})
     out = op(*cloned[0], **cloned[1])
@@ -158,7 +159,7 @@ def _forwards_backwards(op, args, kwargs):
         total = total + tensor.sum().abs()
     if not diff or not isinstance(total, Tensor) or not total.requires_grad:
         return out, ()
-    return out, ember.autograd.grad(total, diff, allow_unused=True)
+    return out, autograd_grad(total, diff, allow_unused=True)
 
 
 def _assert_close(actual, expected, message: str, rtol, atol) -> None:
@@ -187,12 +188,10 @@ def _flat_or_none(tree) -> list:
 
 def _fresh(tensor: Tensor) -> Tensor:
     """Same metadata and requires_grad, new random values for floating tensors."""
-    import ember
-
     result = tensor.detach().clone()
     if tensor.dtype.is_floating_point:
-        with ember.no_grad():
-            result.copy_(ember.randn(tuple(tensor.shape), dtype=tensor.dtype))
+        with no_grad():
+            result.copy_(randn(tuple(tensor.shape), dtype=tensor.dtype))
     result.requires_grad = tensor.requires_grad
     return result
 

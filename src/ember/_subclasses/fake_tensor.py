@@ -1,6 +1,6 @@
 """FakeTensor and FakeTensorMode: run every operator on meta kernels, keeping the device.
 
-Layer: top (an example of the extension API; imports ember, utils._python_dispatch).
+Layer: _subclasses (an example of the extension API; imports aten, utils._python_dispatch).
 Mirrors torch/_subclasses/fake_tensor.py, much reduced. In: real tensors
 (``mode.from_tensor``) or FakeTensors, and operator calls while the mode is
 active. Out: FakeTensors -- wrapper subclasses with the sizes, strides, dtype
@@ -19,6 +19,7 @@ from __future__ import annotations
 from ember._c10.device import as_device
 from ember._c10.tensor_impl import storage_span
 from ember._tensor import Tensor
+from ember.aten._generated.python_functions import empty
 from ember.utils._python_dispatch import (
     TorchDispatchMode,
     _disable_current_modes,
@@ -161,10 +162,7 @@ class FakeTensorMode(TorchDispatchMode):
 
 def _meta_like(tensor: Tensor) -> Tensor:
     """A meta tensor with ``tensor``'s sizes, strides, offset and dtype."""
-    import ember
-
     sizes, strides, offset = tensor._sizes, tensor._strides, tensor._storage_offset
     with _disable_current_modes():
-        base = ember.empty((storage_span(sizes, strides, offset),), dtype=tensor.dtype,
-                           device="meta")  # fmt: skip
+        base = empty((storage_span(sizes, strides, offset),), dtype=tensor.dtype, device="meta")
         return base.as_strided(sizes, strides, offset)

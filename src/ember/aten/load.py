@@ -1,7 +1,8 @@
 """Load the aten layer into the dispatcher, in the order PyTorch's static initialisers run.
 
 Layer: aten. Definitions first (TORCH_LIBRARY(aten)), then the kernels of
-each key (TORCH_LIBRARY_IMPL blocks), then the Python API that calls them.
+each key (TORCH_LIBRARY_IMPL blocks). The package root imports this module and then
+ember.autograd.load, as PyTorch's VariableType registrations follow ATen's.
 """
 
 from __future__ import annotations
@@ -14,4 +15,3 @@ from ember.aten._generated import (  # noqa: F401  (registers kernels)
     register_inplace_or_view,
     register_meta,
 )
-from ember.autograd import load as _load_autograd  # noqa: E402, F401  (autograd kernels)

@@ -1,8 +1,9 @@
 """ember.autograd: grad modes, the graph, the engine's API, custom Functions, gradcheck.
 
 Layer: autograd (above aten). Mirrors torch/autograd/__init__.py. The
-autograd kernels themselves are generated (autograd/_generated/) and loaded
-by ember.aten.load; see Note [Generated autograd kernels].
+autograd kernels themselves are generated (autograd/_generated/) and loaded by
+ember.autograd.load, which the package root imports after ember.aten.load; see
+Note [Generated autograd kernels].
 """
 
 from __future__ import annotations
@@ -42,11 +43,7 @@ __all__ = [
 
 
 def install(tensor_class) -> None:
-    """Put the autograd face on Tensor and the fallback-mode switches on ember._C."""
-    from ember import _C
-
-    from . import fallback, variable
+    """Put the autograd face on Tensor (ember._C binds the fallback-mode switches itself)."""
+    from . import variable
 
     variable.install(tensor_class)
-    _C._get_autograd_fallback_mode = fallback.get_autograd_fallback_mode
-    _C._set_autograd_fallback_mode = fallback.set_autograd_fallback_mode

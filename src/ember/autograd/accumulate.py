@@ -12,6 +12,7 @@ import sys
 
 from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.thread_state import per_thread
+from ember._tensor_ctors import contiguous_format
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
 from .hooks import call_tensor_hooks, check_single_result
@@ -71,10 +72,4 @@ def clone_obey_contract(grad, variable):
     if is_non_overlapping_and_dense(variable):
         fresh = grad.new_empty_strided(list(variable._sizes), list(variable._strides))
         return fresh.copy_(grad)
-    return grad.clone(memory_format=_contiguous_format())
-
-
-def _contiguous_format():
-    import ember
-
-    return ember.contiguous_format
+    return grad.clone(memory_format=contiguous_format)

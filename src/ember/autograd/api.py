@@ -7,6 +7,9 @@ Mirrors torch/autograd/__init__.py (_make_grads, backward, grad).
 
 from __future__ import annotations
 
+from ember._tensor import Tensor
+from ember._tensor_ctors import preserve_format
+from ember.aten._generated.python_functions import zeros_like
 from ember.aten.binding import handle, make_factory
 
 from .engine import run_backward
@@ -27,11 +30,9 @@ def _shape(tensor) -> str:
 
 
 def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
-    import ember
-
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
-        if isinstance(grad, ember.Tensor):
+        if isinstance(grad, Tensor):
             if grad._sizes != out._sizes:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {_shape(grad)} and "
@@ -55,7 +56,7 @@ def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
                     )
                 # torch.ones_like(out, memory_format=torch.preserve_format) as its binding
                 # runs it (pin_memory False, below ADInplaceOrView), without the parsing
-                options = (out, None, None, None, False, ember.preserve_format)
+                options = (out, None, None, None, False, preserve_format)
                 result.append(make_factory(_ONES_LIKE, options, False))
             else:
                 result.append(None)
@@ -68,11 +69,9 @@ def _make_grads(outputs, grads, is_grads_batched: bool = False) -> list:
 
 def _gradients_as_list(grad_tensors, length: int) -> list:
     """_tensor_or_tensors_to_tuple: None for each output, one tensor, or any iterable."""
-    import ember
-
     if grad_tensors is None:
         return [None] * length
-    if isinstance(grad_tensors, ember.Tensor):
+    if isinstance(grad_tensors, Tensor):
         return [grad_tensors]
     return list(grad_tensors)
 
@@ -126,8 +125,6 @@ def grad(
     materialize_grads: bool = False,
 ):
     """The gradients of `outputs` with respect to `inputs` (nothing is accumulated)."""
-    import ember
-
     if materialize_grads and allow_unused is False:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
@@ -150,7 +147,7 @@ def grad(
     )
     if materialize_grads:
         result = [
-            g if g is not None else ember.zeros_like(t, requires_grad=create_graph)
+            g if g is not None else zeros_like(t, requires_grad=create_graph)
             for g, t in zip(result, inputs)
         ]
     return tuple(result)

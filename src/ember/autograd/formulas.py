@@ -12,8 +12,20 @@ import math
 
 import numpy as np
 
-import ember
+from ember._c10 import dtypes
 from ember._c10.dtypes import int64
+from ember._ops import ops
+from ember._tensor import Tensor
+from ember._tensor_ctors import from_numpy
+from ember.aten._generated.python_functions import (
+    arange,
+    cat,
+    ones_like,
+    stack,
+    where,
+    zeros,
+    zeros_like,
+)
 from ember.aten.native import at
 
 
@@ -185,33 +197,33 @@ def _normal_cdf(x, pdf):
     detached = x.detach()
     # frompyfunc returns a Python float for a 0-d operand
     values = 0.5 * (1 + np.asarray(erf(detached.ndarray() / math.sqrt(2))).astype(np.float64))
-    constant = ember.from_numpy(np.asarray(values)).to(x.dtype)
+    constant = from_numpy(np.asarray(values)).to(x.dtype)
     return constant + (x - detached) * pdf
 
 
 def pow_backward(grad, self, exponent):
     if exponent == 0:
-        return ember.zeros_like(self)
+        return zeros_like(self)
     return grad * exponent * self.pow(exponent - 1)
 
 
 def pow_backward_self(grad, self, exponent):
     derivative = exponent * self.pow(exponent - 1)
-    return ember.where(exponent == 0, ember.zeros_like(derivative), grad * derivative)
+    return where(exponent == 0, zeros_like(derivative), grad * derivative)
 
 
 def pow_backward_exponent(grad, self, exponent, result):
-    if not isinstance(self, ember.Tensor):
+    if not isinstance(self, Tensor):
         if self == 0:
-            return ember.where(exponent >= 0, ember.zeros_like(result), grad * result * -math.inf)
+            return where(exponent >= 0, zeros_like(result), grad * result * -math.inf)
         return grad * result * math.log(self)
     zero = (self == 0).logical_and(exponent >= 0)
-    log = ember.where(zero, ember.ones_like(self), self).log()
-    return ember.where(zero, ember.zeros_like(result), grad * result * log)
+    log = where(zero, ones_like(self), self).log()
+    return where(zero, zeros_like(result), grad * result * log)
 
 
 def clamp_backward(grad, self, min, max):
-    mask = ember.ones_like(self, dtype=ember.bool)
+    mask = ones_like(self, dtype=dtypes.bool)
     if min is not None:
         mask = mask.logical_and(self >= min)
     if max is not None:
@@ -369,16 +381,16 @@ def split_with_sizes_backward(grads, split_sizes, dim: int, sizes, dtype):
         if grad is None:
             shape = list(sizes)
             shape[dim] = length
-            grad = ember.zeros(shape, dtype=dtype)
+            grad = zeros(shape, dtype=dtype)
         pieces.append(grad)
-    return ember.cat(pieces, dim)
+    return cat(pieces, dim)
 
 
 def unbind_backward(grads, dim: int, sizes, dtype):
     shape = list(sizes)
     del shape[dim % len(sizes)]
-    pieces = [g if g is not None else ember.zeros(shape, dtype=dtype) for g in grads]
-    return ember.stack(pieces, dim)
+    pieces = [g if g is not None else zeros(shape, dtype=dtype) for g in grads]
+    return stack(pieces, dim)
 
 
 def cat_tensors_backward(grad, sizes_list, dim: int):
@@ -410,7 +422,7 @@ def index_select_backward(grad, sizes, dim: int, index):
         return grad.clone()
     dim = dim % len(sizes)
     indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
-    return ember.ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
+    return ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
 
 
 def gather_backward(grad, sizes, dim: int, index):
@@ -428,7 +440,7 @@ def gather_backward(grad, sizes, dim: int, index):
         else:
             shape = [1] * ndim
             shape[d] = index._sizes[d]
-            indices.append(ember.arange(index._sizes[d]).view(shape).expand(list(index._sizes)))
+            indices.append(arange(index._sizes[d]).view(shape).expand(list(index._sizes)))
     return grad.new_zeros(list(sizes)).index_put(indices, grad, True)
 
 
@@ -443,13 +455,13 @@ def mse_loss_backward(grad, self, target, reduction: int):
 
 def div_tensor_other_backward(grad, self, other, rounding_mode=None):
     if rounding_mode is not None:
-        return ember.zeros_like(grad)
+        return zeros_like(grad)
     return -grad * (self / other) / other
 
 
 def div_tensor_self_backward(grad, other, rounding_mode=None):
     if rounding_mode is not None:
-        return ember.zeros_like(grad)
+        return zeros_like(grad)
     return grad / other
 
 
@@ -460,7 +472,7 @@ def var_backward(grad, self, dim, correction, keepdim: bool):
         dof = self.numel() - correction
         if dof <= 0:
             # 2 / dof is infinite: NaN where self is its mean (inf * 0), else infinity
-            return grad * ember.where(self == self.mean(), math.nan, math.inf)
+            return grad * where(self == self.mean(), math.nan, math.inf)
         return (2.0 / dof) * grad * (self - self.mean())
     if not keepdim and len(sizes) > 1:
         grad = restore_reduced_dims(grad, dim, False, len(sizes))
@@ -478,7 +490,7 @@ def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
     """d prod / d x_i: the product of the others, safe where inputs are zero."""
     if dim is None:
         if self.numel() == 0:
-            return ember.zeros_like(self)
+            return zeros_like(self)
         grad, result, dims = grad, result, list(range(len(self._sizes)))
     else:
         dims = [dim % max(len(self._sizes), 1)]
@@ -487,12 +499,12 @@ def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
     zero = self == 0
     if not bool(zero.any()):
         return grad * result / self
-    zeros = zero.sum(dims, keepdim=True) if dims else zero.to(ember.int64)
-    safe = ember.where(zero, ember.ones_like(self), self)
+    zeros = zero.sum(dims, keepdim=True) if dims else zero.to(int64)
+    safe = where(zero, ones_like(self), self)
     others = safe.prod() if dim is None else safe.prod(dims[0], keepdim=True)
     no_zero = grad * result / safe
-    one_zero = ember.where(zero, grad * others, ember.zeros_like(no_zero))
-    return ember.where(zeros == 0, no_zero, ember.where(zeros == 1, one_zero, 0 * no_zero))
+    one_zero = where(zero, grad * others, zeros_like(no_zero))
+    return where(zeros == 0, no_zero, where(zeros == 1, one_zero, 0 * no_zero))
 
 
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
@@ -502,7 +514,7 @@ def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
         grad = restore_reduced_dims(grad, dim, keepdim, ndim)
         result = restore_reduced_dims(result, dim, keepdim, ndim)
     if p == 0:
-        return ember.zeros_like(self)
+        return zeros_like(self)
     if p == 1:
         return self.sign() * grad
     if p == 2:
@@ -528,15 +540,15 @@ def roll_backward(grad, shifts, dims):
 
 
 def where_self_grad(condition, grad):
-    return ember.where(condition, grad, ember.zeros_like(grad))
+    return where(condition, grad, zeros_like(grad))
 
 
 def where_other_grad(condition, grad):
-    return ember.where(condition, ember.zeros_like(grad), grad)
+    return where(condition, zeros_like(grad), grad)
 
 
 def maximum_backward(grad, self, other, pick_self: bool):
-    half = ember.where(self == other, grad / 2, grad)
+    half = where(self == other, grad / 2, grad)
     losing = (self < other) if pick_self else (self > other)
     return half.masked_fill(losing, 0)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from ember._c10.thread_state import per_thread
+from ember.aten._generated.python_functions import zeros
 
 from .graph import Node, collect_next_edges
 from .saved_variable import SavedVariable
@@ -62,11 +63,9 @@ class BackwardCFunction(Node, FunctionCtx):
     saved_variables = saved_tensors
 
     def apply(self, grads: list):
-        import ember
-
         if self.materialize_grads:
             grads = [
-                g if g is not None else ember.zeros(m.shape, dtype=m.dtype, device=m.device)
+                g if g is not None else zeros(m.shape, dtype=m.dtype, device=m.device)
                 for g, m in zip(grads, self._input_metadata)
             ]
         result = self._forward_cls.backward(self, *grads)

@@ -12,6 +12,9 @@ import warnings
 
 import numpy as np
 
+from ember._tensor_ctors import from_numpy
+from ember.aten._generated.python_functions import zeros
+
 from .api import grad as autograd_grad
 
 
@@ -59,12 +62,10 @@ def _selected(result, outputs) -> list:
 
 def _analytical_jacobian(inputs, outputs, diff_inputs) -> list[list[np.ndarray]]:
     """[output][input] matrices (numel(input), numel(output)) via one grad() per element."""
-    import ember
-
     result = [[np.zeros((t.numel(), o.numel())) for t in diff_inputs] for o in outputs]
     for j, out in enumerate(outputs):
         for e in range(out.numel()):
-            seed = ember.zeros(out.numel(), dtype=out.dtype)
+            seed = zeros(out.numel(), dtype=out.dtype)
             seed[e] = 1
             seed = seed.view(list(out.shape))
             grads = autograd_grad(out, diff_inputs, seed, retain_graph=True, allow_unused=True)
@@ -75,9 +76,7 @@ def _analytical_jacobian(inputs, outputs, diff_inputs) -> list[list[np.ndarray]]
 
 
 def _format(matrix: np.ndarray):
-    import ember
-
-    return ember.from_numpy(np.ascontiguousarray(matrix))
+    return from_numpy(np.ascontiguousarray(matrix))
 
 
 def gradcheck(
@@ -153,14 +152,12 @@ def gradgradcheck(
     masked: bool = False,
 ) -> bool:
     """gradcheck of the first derivative (a backward pass with create_graph=True)."""
-    import ember
-
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
     if grad_outputs is None:
         generator = np.random.default_rng(0)
         grad_outputs = tuple(
-            ember.from_numpy(generator.standard_normal(o._sizes)).to(o.dtype).requires_grad_()
+            from_numpy(generator.standard_normal(o._sizes)).to(o.dtype).requires_grad_()
             for o in outputs
         )
     grad_outputs = _as_tuple(grad_outputs)

@@ -1,7 +1,7 @@
 """Load the autograd layer into the dispatcher: kernels, view hook, fallback.
 
-Layer: autograd. Imported from ember/aten/load.py after the aten registrations,
-as PyTorch's VariableType registrations follow ATen's.
+Layer: autograd. Imported by the package root right after ember.aten.load, as
+PyTorch's VariableType registrations follow ATen's.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from __future__ import annotations
 from ember._c10.dispatch_key_set import after_autograd_keyset
 from ember._c10.thread_state import per_thread
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
+from ember.aten._generated.python_functions import empty_strided
 
 from .graph import (
     Node,
@@ -254,13 +255,11 @@ class CopySlices(Node):
         self.set_next_edges(fn._next_edges)
 
     def apply(self, grads: list) -> list:
-        import ember
-
         grad = grads[0]
         if grad is None:
             return [None] * len(self._next_edges)
         sizes, strides, offset = self._base_geometry
-        result = ember.empty_strided(sizes, strides, dtype=grad.dtype, device=grad.device)
+        result = empty_strided(sizes, strides, dtype=grad.dtype, device=grad.device)
         result.copy_(grad)
         view_sizes, view_strides, view_offset = self._view_geometry
         grad_slice = result.as_strided(view_sizes, view_strides, view_offset - offset)

@@ -28,9 +28,11 @@ A formula is a Python expression over `grad` (the gradient of the first
 output; `grads` for all of them), `result` (or the schema's output names),
 the schema's argument names, metadata names `<arg>_sizes`, `<arg>_strides`,
 `<arg>_dtype`, `<arg>_numel`, `<arg>_dim`, `<arg>_storage_offset` (saved
-instead of the tensor), the helpers of ember.autograd.formulas and the
-module `ember`. The generator reads the names with `ast` and saves exactly
-what the formulas use. An in-place operator shares the entry (and the node
+instead of the tensor) and the names of ember.autograd.formulas: its public
+functions and what it imports (`zeros_like`, `where`, `at`, ...), as PyTorch's
+formulas call `at::` functions by their bare names. The package root `ember` is
+not among them (formulas sit in the autograd layer, below the root). The
+generator reads the names with `ast` and saves exactly what the formulas use. An in-place operator shares the entry (and the node
 class) of its functional overload with the same arguments; a formula that
 reads `self` then sees a clone of `self` taken before the operator ran.
 """
@@ -49,7 +51,7 @@ from .model import NativeFunction
 DERIVATIVES = Path(__file__).resolve().parent.parent / "autograd" / "derivatives.yaml"
 FORMULAS = DERIVATIVES.parent / "formulas.py"
 METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_numel", "_dim", "_storage_offset")
-_RESERVED = {"grad", "grads", "ember"}
+_RESERVED = {"grad", "grads"}
 
 # torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at
 # (their results depend only on metadata, or are integral / boolean).
@@ -146,9 +148,14 @@ def functional_of(f: NativeFunction, functions: list[NativeFunction]) -> NativeF
 
 
 def helper_names() -> set[str]:
-    """The public functions of ember/autograd/formulas.py (read, not imported)."""
+    """The public functions of ember/autograd/formulas.py and the names it imports with
+    ``from X import name`` (read, not imported)."""
     tree = ast.parse(FORMULAS.read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name[0] != "_"}
+    names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            names |= {alias.asname or alias.name for alias in node.names}
+    return {name for name in names if name[0] != "_"}
 
 
 def is_tensor_type(arg) -> bool:

@@ -158,7 +158,6 @@ def node_class(op: AutogradOp) -> list[str]:
 def write_nodes(ops: list[AutogradOp], helpers: list[str]) -> str:
     doc = "Backward nodes, one per derivatives.yaml entry (mirrors torch/csrc/autograd/generated/Functions.cpp)."  # noqa: E501
     lines = [_HEADER + f'"""{doc}"""', "", "# ruff: noqa", ""]
-    lines.append("import ember")
     lines.append("from ember.autograd.formulas import (")
     lines += [f"    {name}," for name in helpers]
     lines.append(")")

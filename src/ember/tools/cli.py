@@ -72,12 +72,12 @@ def cmd_trace(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(data, out, indent=1)
     if args.html and data["events"]:
-        from .route import trace_page
+        from ember._trace_views.route import trace_page
 
         with open(args.html, "w", encoding="utf-8") as out:
             out.write(trace_page(data, f"ember trace {os.path.basename(args.script)}"))
     if args.tree:
-        from .render import trace_tree
+        from ember._trace_views.render import trace_tree
 
         _console().print(trace_tree(data, f"ember trace {args.script}"))
     elif args.text or not (args.json or args.html):

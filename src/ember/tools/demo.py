@@ -56,7 +56,7 @@ def record_all() -> list[dict]:
 
 
 def write_page(path, variants: list[dict] | None = None) -> list[dict]:
-    from . import route
+    from ember._trace_views import route
 
     variants = variants if variants is not None else record_all()
     html = route.page(
@@ -72,7 +72,7 @@ def write_page(path, variants: list[dict] | None = None) -> list[dict]:
 
 def summary_lines(variant: dict) -> list[str]:
     """The printed account of one condition's route."""
-    from . import route
+    from ember._trace_views import route
 
     condition = variant["condition"]
     path = route.route_of(variant["trace"]["events"][0])

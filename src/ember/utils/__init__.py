@@ -1,7 +1,10 @@
 """ember.utils: helpers above the core, as torch.utils (here: ``_python_dispatch``).
 
-Layer: top. Importing ``ember.utils._python_dispatch`` installs the real Python
-and PythonTLSSnapshot backend fallbacks (facts §8.2).
+Layer: utils (above autograd; imports _c10, _dispatch, _ops, _tensor). Importing any
+module of this package runs this file first, and it installs the real Python and
+PythonTLSSnapshot backend fallbacks (``_python_fallback``, facts §8.2): registration
+from above, so that the mode stack (``_python_dispatch``) imports nothing that
+registers and the two modules form no import cycle.
 """
 
-from ember.utils import _python_dispatch  # noqa: F401  (installs the Python-key fallbacks)
+from ember.utils import _python_fallback  # noqa: F401  (installs the Python-key fallbacks)

@@ -1,6 +1,6 @@
 """TorchDispatchMode and the thread-local mode stack behind the Python key.
 
-Layer: top (imports _c10, _ops). Mirrors torch/utils/_python_dispatch.py and
+Layer: utils (imports _c10). Mirrors torch/utils/_python_dispatch.py and
 c10/core/impl/TorchDispatchModeTLS.cpp. In: modes entered with ``with``.
 Out: the stack the Python fallback (``_python_fallback.py``) consults, and the
 Python / PythonTLSSnapshot keys in the TLS include set while any mode is on
@@ -195,6 +195,3 @@ class TorchDispatchMode:
 def is_traceable_wrapper_subclass(t) -> bool:
     """A tensor subclass with ``__torch_dispatch__`` that can flatten itself."""
     return bool(getattr(t, "_python_dispatch", False)) and hasattr(type(t), "__tensor_flatten__")
-
-
-from ember.utils import _python_fallback  # noqa: E402,F401  (registers the fallbacks)

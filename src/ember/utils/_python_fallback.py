@@ -1,6 +1,6 @@
 """The Python and PythonTLSSnapshot backend fallbacks: where ``__torch_dispatch__`` is called.
 
-Layer: top (imports _c10, _dispatch, _ops, utils._python_dispatch). Mirrors
+Layer: utils (imports _c10, _dispatch, _ops, utils._python_dispatch). Mirrors
 aten/src/ATen/core/PythonFallbackKernel.cpp and the TorchDispatch half of
 torch/csrc/utils/python_arg_parser.cpp (handle_torch_function_no_python_arg_parser).
 In: boxed calls ``fn(op_handle, raw_bits, *full_args)`` reaching the Python

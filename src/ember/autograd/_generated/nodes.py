@@ -4,7 +4,6 @@
 
 # ruff: noqa
 
-import ember
 from ember.autograd.formulas import (
     as_strided_backward,
     cat_tensors_backward,
@@ -64,6 +63,7 @@ from ember.autograd.formulas import (
     var_backward,
     where_other_grad,
     where_self_grad,
+    zeros_like,
 )
 from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
 
@@ -263,7 +263,7 @@ class CopyBackwards(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -493,7 +493,7 @@ class FillBackward2(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -509,7 +509,7 @@ class FillBackward3(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -1145,7 +1145,7 @@ class ThresholdBackwardBackward0(GeneratedNode):
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         return [grad_0, grad_1]
@@ -1769,7 +1769,7 @@ class ZeroBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2154,7 +2154,7 @@ class EqBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2170,11 +2170,11 @@ class EqBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2226,7 +2226,7 @@ class NeBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2242,11 +2242,11 @@ class NeBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2262,7 +2262,7 @@ class GeBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2278,11 +2278,11 @@ class GeBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2298,7 +2298,7 @@ class LeBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2314,11 +2314,11 @@ class LeBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2334,7 +2334,7 @@ class GtBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2350,11 +2350,11 @@ class GtBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2370,7 +2370,7 @@ class LtBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2386,11 +2386,11 @@ class LtBackward1(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2450,7 +2450,7 @@ class SignBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = ember.zeros_like(grad)
+            grad_0 = zeros_like(grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -2810,7 +2810,7 @@ class NllLossBackwardBackward0(GeneratedNode):
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = ember.zeros_like(grad)
+            grad_1 = zeros_like(grad)
         else:
             grad_1 = None
         return [grad_0, grad_1]

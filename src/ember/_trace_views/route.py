@@ -1,10 +1,10 @@
 """The route view: one call's layers, computed from its recorded trace, as one HTML page.
 
-Layer: tools. In: trace dictionaries (ember.dispatch's JSON form, schema
-trace.schema.json), one per condition or per top-level call. Out: route
-dictionaries (the stages of "The route of one call" in docs/design.md: Python
-binding, operator entry, dispatcher, autograd kernel, redispatch, backend
-kernel, with numbered arrows)
+Layer: _trace_views (imports nothing of ember). In: trace dictionaries
+(ember.dispatch's JSON form, schema ember/tools/trace.schema.json), one per
+condition or per top-level call. Out: route dictionaries (the stages of "The
+route of one call" in docs/design.md: Python binding, operator entry,
+dispatcher, autograd kernel, redispatch, backend kernel, with numbered arrows)
 and a self-contained page (route_template.html, no network) that draws them,
 plays them one stage at a time and switches between conditions.
 Nothing here is drawn by hand: every fact shown comes from a recorded event.

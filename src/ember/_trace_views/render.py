@@ -1,27 +1,11 @@
-"""Terminal renderings of traces: a rich tree, and validation against the JSON schema.
+"""Terminal renderings of traces: PyTorch's debug-build text lines and a rich tree.
 
-Layer: tools. In: trace dictionaries (ember.dispatch's JSON form). Out: the
-debug-build text lines, a ``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel,
-time, result) and the schema checks used by the tests and ``ember trace --json``.
+Layer: _trace_views (imports nothing of ember). In: trace dictionaries (ember.dispatch's
+JSON form, schema ember/tools/trace.schema.json). Out: the debug-build text lines and a
+``rich.tree.Tree`` (one node per dispatch: label, operator, chosen key, kernel, time, result).
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
-
-SCHEMA_PATH = Path(__file__).with_name("trace.schema.json")
-
-
-def load_schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
-def validate(trace: dict) -> None:
-    """Raise ``jsonschema.ValidationError`` when ``trace`` does not follow trace.schema.json."""
-    import jsonschema
-
-    jsonschema.validate(trace, load_schema())
 
 
 def text_lines(event: dict):

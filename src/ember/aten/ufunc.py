@@ -14,6 +14,19 @@ PyTorch never warns about 1/0, log(-1) or overflow; NumPy does. Every formula
 runs with NumPy's floating-point error reporting switched off for the
 duration of the call (`@quiet`), which costs one context-variable set and
 reset, not a `np.errstate` object.
+
+Note [NumPy's strided unary loops]
+----------------------------------
+Some of NumPy's SIMD unary loops write wrong values into an output whose
+inner stride is not one element: NumPy 2.4.6 on AVX-512 computes
+``np.negative`` of a 32-bit (64-bit) input with an element stride of 4 (8)
+into a strided output from the wrong elements (so ``x.view(2, 3).diagonal()
+.neg_()`` negated x[1] into x[4]), and ``np.isnan`` / ``isinf`` / ``isfinite``
+/ ``signbit`` into a strided bool output write garbage. Dense outputs (C or
+F order) and NumPy's binary loops, casts and reductions are correct. So a
+unary formula never hands NumPy a target that is not dense: it computes into
+a fresh array and copies that into the view (``_unary``); tests/
+test_view_chains.py checks every in-place unary op through strided views.
 """
 
 from __future__ import annotations
@@ -124,7 +137,9 @@ def _unary(ufunc, meta, self, out) -> None:
     compute = meta.compute_dtype.np_dtype
     values = self.ndarray()
     target = out.ndarray()
-    if values.dtype is compute and target.dtype is compute:
+    if not target.flags.forc:  # See Note [NumPy's strided unary loops]
+        np.copyto(target, apply(ufunc, compute, (values,), dtype=compute), casting="unsafe")
+    elif values.dtype is compute and target.dtype is compute:
         ufunc(values, out=target)
     else:
         apply(ufunc, compute, (values,), target, dtype=compute)

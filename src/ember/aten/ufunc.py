@@ -25,7 +25,7 @@ into a strided output from the wrong elements (so ``x.view(2, 3).diagonal()
 / ``signbit`` into a strided bool output write garbage. Dense outputs (C or
 F order) and NumPy's binary loops, casts and reductions are correct. So a
 unary formula never hands NumPy a target that is not dense: it computes into
-a fresh array and copies that into the view (``_unary``); tests/
+a fresh array and copies that into the view (``_unary``, ``unary_into``); tests/
 test_view_chains.py checks every in-place unary op through strided views.
 """
 
@@ -131,6 +131,15 @@ def _binary(ufunc, meta, self, other, out) -> None:
         ufunc(a, b, out=target)
     else:
         apply(ufunc, compute, (a, b), target, dtype=compute)
+
+
+def unary_into(ufunc, values, target, **options) -> None:
+    """``ufunc(values, out=target, casting="unsafe")`` for a unary ufunc, through a fresh
+    array when ``target`` is not dense. See Note [NumPy's strided unary loops]."""
+    if target.flags.forc:
+        ufunc(values, out=target, casting="unsafe", **options)
+    else:
+        np.copyto(target, ufunc(values, **options), casting="unsafe")
 
 
 def _unary(ufunc, meta, self, out) -> None:

@@ -27,6 +27,26 @@ F order) and NumPy's binary loops, casts and reductions are correct. So a
 unary formula never hands NumPy a target that is not dense: it computes into
 a fresh array and copies that into the view (``_unary``, ``unary_into``); tests/
 test_view_chains.py checks every in-place unary op through strided views.
+
+Note [Signed zeros on ties]
+---------------------------
+When two compared values are equal zeros of opposite signs, which zero comes
+out is not NumPy's to decide: NumPy returns the first or the second operand
+depending on the dtype and the length (float16 the first, float32 the second,
+fmax's SIMD loop either). PyTorch's CPU kernels compute `std::max(a, b)` /
+`std::min(a, b)`, which keep `a` on a tie: maximum / minimum keep `self`, clamp
+(Scalar or Tensor bounds) keeps the clamped value, and amax / amin keep the
+first zero met along the reduced dims (the accumulator), so
+`minimum(-0.0, 0.0)` and `amax([-0.0, 0.0])` are -0.0. ember computes with
+NumPy and then restores those zeros (`keep_zeros_of`; the reductions'
+`first_zeros` in aten/native/reduction.py). max() / min() of a whole tensor
+reduce with PyTorch's vector maximum / minimum even for a few elements: the
+later zero wins, and a NaN comes out as the all-ones NaN of the vector
+compare. PyTorch's vectorized loops, which it takes for longer contiguous
+inputs, keep whichever zero their lane tournament (the x86 max/min
+instructions return their second operand on a tie; the lane count is the
+CPU's) leaves; ember does not emulate that, so short tensors, and every tie
+that is not between zeros, agree exactly.
 """
 
 from __future__ import annotations
@@ -295,14 +315,35 @@ def _pow_float_scalar(base, exponent):
     return np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
 
 
+def keep_zeros_of(result, first) -> None:
+    """Where ``result`` is a zero and so is ``first`` (broadcast to it), ``first``'s zero:
+    the operand PyTorch keeps on a tie. See Note [Signed zeros on ties]."""
+    ties = result == 0
+    if ties.any():
+        first = np.broadcast_to(first, result.shape)
+        np.copyto(result, first, where=ties & (first == 0), casting="unsafe")
+
+
+def _first_on_ties(ufunc, meta, self, other, out) -> None:
+    """maximum / minimum: NaN propagates (NumPy's rule too), a tie keeps ``self``."""
+    if not meta.compute_dtype.is_floating_point:
+        _binary(ufunc, meta, self, other, out)
+        return
+    compute = meta.compute_dtype.np_dtype
+    first = operand(self)
+    result = np.asarray(apply(ufunc, compute, (first, operand(other)), dtype=compute))
+    keep_zeros_of(result, first)
+    np.copyto(out.ndarray(), result, casting="unsafe")
+
+
 @quiet
 def maximum(meta, self, other, out) -> None:
-    _binary(np.maximum, meta, self, other, out)
+    _first_on_ties(np.maximum, meta, self, other, out)
 
 
 @quiet
 def minimum(meta, self, other, out) -> None:
-    _binary(np.minimum, meta, self, other, out)
+    _first_on_ties(np.minimum, meta, self, other, out)
 
 
 @quiet
@@ -322,20 +363,20 @@ def clamp(meta, self, low, high, out) -> None:
         low = None if low is None else low.ndarray()
         high = None if high is None else high.ndarray()
     values = self.ndarray()
-    target = out.ndarray()
 
-    # On ties NumPy returns its second operand. PyTorch keeps the value against a
-    # Scalar bound (relu(-0.0) is -0.0) and the bound against a Tensor bound.
-    def bound(ufunc, limit, source, into=None):
-        pair = (limit, source) if scalar_bounds else (source, limit)
-        return apply(ufunc, compute, pair, into, dtype=compute)
+    def bound(ufunc, source, limit):
+        return apply(ufunc, compute, (source, limit), dtype=compute)
 
     if low is not None and high is not None:
-        bound(np.minimum, high, bound(np.maximum, low, values), target)
+        result = bound(np.minimum, bound(np.maximum, values, low), high)
     elif low is not None:
-        bound(np.maximum, low, values, target)
+        result = bound(np.maximum, values, low)
     else:
-        bound(np.minimum, high, values, target)
+        result = bound(np.minimum, values, high)
+    if dtype.is_floating_point:
+        result = np.asarray(result)
+        keep_zeros_of(result, values)  # std::min(std::max(x, low), high) keeps x on ties
+    np.copyto(out.ndarray(), result, casting="unsafe")
 
 
 _NUMBERS = (bool, int, float, complex)
@@ -348,9 +389,12 @@ def _clamp_scalar_kernel(low, high) -> str:
 
 
 def _checked_bound(value, dtype):
-    """Scalar::to<scalar_t>(): clamp's bounds convert with the overflow check."""
+    """Scalar::to<scalar_t>(): clamp's bounds convert with the overflow check; a floating
+    clamp reads them as doubles first (a complex bound fails there, naming double)."""
     from ember.aten.native.factories import checked_value
 
+    if dtype.is_floating_point:
+        checked_value(value, dtypes.float64)
     return np.asarray(checked_value(value, dtype))
 
 

@@ -368,24 +368,48 @@ def std_backward(result, grad, self, dim, correction, keepdim: bool):
 
 
 def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
-    """d prod / d x_i: the product of the others, safe where inputs are zero."""
+    """d prod / d x_i, as FunctionsManual's prod_backward computes it (so the signs of
+    zero gradients match): grad * (result / x) when no input is zero, else the products
+    of the elements before and after each one (prod_safe_zeros_backward)."""
+    if self.dim() == 0:
+        return grad
     if dim is None:
-        if self.numel() == 0:
+        zeros = int((self == 0).sum())
+        if zeros == 0:
+            return grad * _conj(result / self)
+        if zeros > 1 and not ember.is_grad_enabled():
             return ember.zeros_like(self)
-        grad, result, dims = grad, result, list(range(len(self._sizes)))
-    else:
-        dims = [dim % max(len(self._sizes), 1)]
-        grad = restore_reduced_dims(grad, dims, keepdim, len(self._sizes))
-        result = restore_reduced_dims(result, dims, keepdim, len(self._sizes))
-    zero = self == 0
-    if not bool(zero.any()):
-        return grad * result / self
-    zeros = zero.sum(dims, keepdim=True) if dims else zero.to(ember.int64)
-    safe = ember.where(zero, ember.ones_like(self), self)
-    others = safe.prod() if dim is None else safe.prod(dims[0], keepdim=True)
-    no_zero = grad * result / safe
-    one_zero = ember.where(zero, grad * others, ember.zeros_like(no_zero))
-    return ember.where(zeros == 0, no_zero, ember.where(zeros == 1, one_zero, 0 * no_zero))
+        flat = self.contiguous().view(-1)
+        return _prod_safe_zeros_backward(grad, flat, 0).view_as(self)
+    dim = dim % self.dim()
+    if not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
+    if not bool((self == 0).any()):
+        return grad * _conj(result / self)
+    return _prod_safe_zeros_backward(grad, self, dim)
+
+
+def _conj(tensor):
+    return tensor.conj() if tensor.dtype.is_complex else tensor
+
+
+def _prod_safe_zeros_backward(grad, inp, dim: int):
+    """grad * (exclusive cumprod forward * exclusive cumprod backward), each product
+    accumulated in the order PyTorch's cumprod takes."""
+    if inp.numel() == 0:
+        return grad.expand_as(inp)
+    length = inp.shape[dim]
+    if length == 1:
+        return grad
+    sizes = list(inp.shape)
+    sizes[dim] = 1
+    ones = ember.ones(sizes, dtype=grad.dtype)
+    before, after = [ones], [ones]
+    for k in range(length - 1):
+        before.append(before[-1] * inp.narrow(dim, k, 1))
+        after.append(after[-1] * inp.narrow(dim, length - 1 - k, 1))
+    others = ember.cat(before, dim) * ember.cat(after[::-1], dim)
+    return grad * _conj(others)
 
 
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):

@@ -131,7 +131,28 @@ def _extreme(reducer, self, axes, keepdim):
     if values.size == 0:  # reducing only over non-empty dims of an empty tensor
         shape = meta_reduction.reduction_shape(self, axes, keepdim)
         return np.empty(shape, values.dtype)
-    return reducer(values, axis=axes, keepdims=keepdim)
+    result = reducer(values, axis=axes, keepdims=keepdim)
+    if self.dtype.is_floating_point:
+        result = first_zeros(values, result, axes)
+    return result
+
+
+def first_zeros(values, result, axes, last=False):
+    """Where the extreme is a zero, the first (``last``) zero met along ``axes`` in memory
+    order, as TensorIterator walks them: the one PyTorch's accumulator keeps on a tie
+    with the other zero. See Note [Signed zeros on ties] in aten/ufunc.py."""
+    zero = result == 0
+    if not np.any(zero):
+        return result
+    axes = axes if axes else tuple(range(values.ndim))
+    walked = sorted(axes, key=lambda d: -abs(values.strides[d]))
+    kept = [d for d in range(values.ndim) if d not in axes]
+    moved = values.transpose(kept + walked).reshape([values.shape[d] for d in kept] + [-1])
+    if last:
+        moved = moved[..., ::-1]
+    where = np.argmax(moved == 0, axis=-1)[..., None]
+    first = np.take_along_axis(moved, where, axis=-1).reshape(np.shape(result))
+    return np.where(zero, first, result)
 
 
 def amax_out(meta, self, dim, keepdim, out) -> None:
@@ -171,8 +192,31 @@ def _full_extreme(name: str, reducer, self):
     meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
     out = empty_tensor((), self.dtype, self.device)
     if self.device.type != "meta":
-        store(out, reducer(self.ndarray()))
+        values = self.ndarray()
+        result = reducer(values)
+        if self.dtype.is_floating_point and values.size > 1:
+            result = _vectorized_extreme(self.dtype, values, result)
+        store(out, result)
     return out
+
+
+# The NaN that PyTorch's vectorized max / min (the all-ones NaN mask, narrowed for half;
+# bfloat16 rounds to its canonical NaN) leave when two or more elements meet a NaN.
+_VECTOR_NAN_BITS = {
+    dtypes.float16: np.array(0xFE00, np.uint16),
+    dtypes.float32: np.array(0xFFFFFFFF, np.uint32),
+    dtypes.float64: np.array(0xFFFFFFFFFFFFFFFF, np.uint64),
+}
+
+
+def _vectorized_extreme(dtype, values, result):
+    """max(self) / min(self) reduce with PyTorch's vector maximum / minimum, which keeps
+    the later of two equal zeros and returns an all-ones NaN; see Note [Signed zeros on
+    ties] in aten/ufunc.py."""
+    if np.isnan(result):
+        bits = _VECTOR_NAN_BITS.get(dtype)
+        return result if bits is None else bits.view(values.dtype)
+    return first_zeros(values, result, (), last=True)
 
 
 def max(self):  # noqa: A001

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10 import dtypes
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.reduction import store
 
 __all__ = ["sort", "sort_values", "sort_values_stable", "topk_values"]
 
+_BFLOAT16 = dtypes.bfloat16.np_dtype
+
 
 def _order(values, axis: int, descending: bool):
     """Stable argsort along `axis`; descending keeps equal elements in their original order."""
+    if values.dtype == _BFLOAT16:
+        values = values.astype(np.float32)  # exact; ml_dtypes' own sort misplaces NaN
     if not descending:
         return np.argsort(values, axis=axis, kind="stable")
     # Reverse, sort ascending stably, reverse back, then map indices: this gives a

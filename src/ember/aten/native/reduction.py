@@ -16,6 +16,7 @@ from ember._tensor import empty_tensor
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
+from ember.aten.ufunc_special import not_implemented_for
 
 __all__ = [
     "sum",
@@ -155,11 +156,23 @@ def first_zeros(values, result, axes, last=False):
     return np.where(zero, first, result)
 
 
+def _check_not_complex(self, kernel: str) -> None:
+    if self.dtype.is_complex:
+        not_implemented_for(kernel, self.dtype)
+
+
+def _refuse_complex(self, name: str) -> None:
+    if self.dtype.is_complex:
+        raise RuntimeError(f"{name}(): does not support complex input")
+
+
 def amax_out(meta, self, dim, keepdim, out) -> None:
+    _check_not_complex(self, "max_values_cpu")
     store(out, _extreme(np.max, self, reduced_axes(self, dim), keepdim))
 
 
 def amin_out(meta, self, dim, keepdim, out) -> None:
+    _check_not_complex(self, "min_values_cpu")
     store(out, _extreme(np.min, self, reduced_axes(self, dim), keepdim))
 
 
@@ -180,10 +193,12 @@ def _arg_extreme(finder, self, dim, keepdim):
 
 
 def argmax_out(meta, self, dim, keepdim, out) -> None:
+    _refuse_complex(self, "argmax")
     store(out, _arg_extreme(np.argmax, self, dim, keepdim))
 
 
 def argmin_out(meta, self, dim, keepdim, out) -> None:
+    _refuse_complex(self, "argmin")
     store(out, _arg_extreme(np.argmin, self, dim, keepdim))
 
 
@@ -192,6 +207,7 @@ def _full_extreme(name: str, reducer, self):
     meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
     out = empty_tensor((), self.dtype, self.device)
     if self.device.type != "meta":
+        _check_not_complex(self, f"{name}_all")
         values = self.ndarray()
         result = reducer(values)
         if self.dtype.is_floating_point and values.size > 1:
@@ -240,10 +256,12 @@ def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
 
 
 def max_dim_max(meta, self, dim, keepdim, max, max_values) -> None:  # noqa: A002
+    _refuse_complex(self, "max")
     _dim_extreme(np.argmax, self, dim, keepdim, max, max_values)
 
 
 def min_dim_min(meta, self, dim, keepdim, min, min_indices) -> None:  # noqa: A002
+    _refuse_complex(self, "min")
     _dim_extreme(np.argmin, self, dim, keepdim, min, min_indices)
 
 

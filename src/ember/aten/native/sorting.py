@@ -42,7 +42,13 @@ def _as_vectors(self):
     return values.reshape(1) if self.dim() == 0 else values
 
 
+def _refuse_complex(self, name: str) -> None:
+    if self.dtype.is_complex:
+        raise RuntimeError(f" {name} does not support complex dtypes on CPU")
+
+
 def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> None:
+    _refuse_complex(self, "Sort")
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending)
@@ -51,6 +57,7 @@ def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> 
 
 
 def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
+    _refuse_complex(self, "topk")
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending=largest)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
 from ember.aten.binding import handle, wrap_number
+from ember.aten.python_arg_convert import type_name_of
 from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = ["install"]
@@ -89,27 +90,62 @@ def _type_string(self) -> str:
 
 
 _TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
+_type_parser = PythonArgParser(
+    [
+        "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+        "type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)"
+        "|deprecated",
+    ]
+)
+_NO_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this "
+    "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library."
+)
+_TENSOR_CLASS = []  # the class install() put `type` on: type(Tensor) means the default type
 
 
-def type_(self, dtype=None, non_blocking=False, **kwargs):
-    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion."""
-    memory_format = kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"type() got an unexpected keyword argument '{next(iter(kwargs))}'")
+def _dtype_of_type_name(name: str):
+    """options_from_string: 'torch.Tensor' is the default type, 'torch.<Name>Tensor' a cpu
+    type; a 'torch.cuda.' name needs CUDA, which ember (like a CPU build) has not."""
+    module, _, last = name.rpartition(".")
+    if module in ("ember.cuda", "torch.cuda") or name.startswith(("ember.cuda.", "torch.cuda.")):
+        raise RuntimeError(_NO_CUDA)
+    if module in ("ember", "torch"):
+        if last == "Tensor":
+            return dtypes.get_default_dtype()
+        if last in _TYPE_NAMES:
+            return _TYPE_NAMES[last]
+    raise ValueError(f"invalid type: '{name}'")
+
+
+def type_(self, *args, **kwargs):
+    """Tensor.type(): the type string ('ember.FloatTensor'); Tensor.type(dtype, a type name
+    or a tensor type): the conversion (THPVariable_type)."""
+    _, (dtype, non_blocking, memory_format) = _type_parser.parse(args, kwargs, self=self)
     if dtype is None:
         return _type_string(self)
-    if isinstance(dtype, str):
-        module, _, name = dtype.rpartition(".")
-        if name not in _TYPE_NAMES or module.partition(".")[0] not in ("ember", "torch"):
-            raise ValueError(f"invalid type: '{dtype}'")
-        device = as_device("meta") if module.endswith(".meta") else CPU
-        target = _TYPE_NAMES[name]
-        if target is self.dtype and device == self.device:
+    if dtype.__class__ is dtypes.dtype:
+        if dtype is self.dtype:
             return self
-        return _to_device.call(self, device, target, non_blocking, False, memory_format)
-    if dtype is self.dtype:
+        return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+    if isinstance(dtype, type):
+        tensor_class = _TENSOR_CLASS[0] if _TENSOR_CLASS else None
+        name = "ember.Tensor" if dtype is tensor_class else type_name_of(dtype)
+    elif isinstance(dtype, str):
+        name = dtype
+    else:
+        raise TypeError("dtype must be a type, str, or dtype object")
+    target = _dtype_of_type_name(name)
+    if target is self.dtype and self.device == CPU:
         return self
-    return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+    return _to_device.call(self, CPU, target, non_blocking, False, memory_format)
 
 
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
@@ -137,6 +173,7 @@ def install(tensor_class) -> None:
     tensor_class.to = to
     tensor_class.cpu = cpu
     tensor_class.type = type_
+    _TENSOR_CLASS[:] = [tensor_class]
     tensor_class.new_tensor = new_tensor
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

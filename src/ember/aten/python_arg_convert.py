@@ -26,6 +26,7 @@ _PLAIN = (int, float, str)
 TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
 SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
+PYOBJECT = 17
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -46,6 +47,7 @@ TYPE_NAMES = {
     SYM_INT_LIST: "tuple of ints",
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
+    PYOBJECT: "object",
 }
 
 # ---------------------------------------------------------------------------
@@ -57,7 +59,12 @@ _tp_names: dict[type, str] = {}
 
 
 def tp_name(obj) -> str:
-    tp = type(obj)
+    return type_name_of(type(obj))
+
+
+def type_name_of(tp) -> str:
+    """A class's tp_name: ``int``, ``numpy.int64``, ``MyTensor`` (a class defined in
+    Python), ``ember.Size``."""
     name = _tp_names.get(tp)
     if name is None:
         module = getattr(tp, "__module__", "builtins") or "builtins"
@@ -188,6 +195,10 @@ def _bool(obj):
 
 def _string(obj):
     return obj if isinstance(obj, str) else FAIL
+
+
+def _pyobject(obj):
+    return obj
 
 
 def _generator(obj):
@@ -337,6 +348,7 @@ def make_converter(param, numbers_as_tensors: bool):
     kind = param.kind
     simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
     simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
+    simple[PYOBJECT] = _pyobject
     if kind == TENSOR:
         return _tensor_or_number if numbers_as_tensors else _tensor
     if kind in simple:

@@ -14,6 +14,24 @@ import numpy as np
 
 import ember
 from ember.aten.native import at
+from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
+    conj_scalar,
+    div_tensor_other_backward,
+    div_tensor_self_backward,
+    handle_r_to_c,
+    maybe_multiply,
+    mm_mat1_backward,
+    mm_mat2_backward,
+    mul_tensor_backward,
+    pow_backward,
+    pow_backward_exponent,
+    pow_backward_self,
+    prod_backward,
+    sgn,
+    sigmoid_backward,
+    tanh_backward,
+    to_copy_backward,
+)
 
 
 def _wrap_dims(dims, ndim: int) -> list[int]:
@@ -87,28 +105,6 @@ def scale_grad_by_count(grad, mask, dims):
     return (grad / mask.sum(_wrap_dims(dims, len(mask._sizes)), keepdim=True)) * mask
 
 
-def _column_major(sizes, strides) -> bool:
-    return strides[0] == 1 and strides[1] == sizes[0]
-
-
-def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha=1):
-    """grad @ mat2.T, laid out column-major when mat1 was (as PyTorch, for efficiency)."""
-    if _column_major(mat1_sizes, mat1_strides):
-        return maybe_multiply(at.t(at.mm(mat2, at.t(grad))), alpha)
-    return maybe_multiply(at.mm(grad, at.t(mat2)), alpha)
-
-
-def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha=1):
-    """mat1.T @ grad, laid out column-major when mat2 was."""
-    if _column_major(mat2_sizes, mat2_strides):
-        return maybe_multiply(at.t(at.mm(at.t(grad), mat1)), alpha)
-    return maybe_multiply(at.mm(at.t(mat1), grad), alpha)
-
-
-def maybe_multiply(tensor, factor):
-    return tensor if factor == 1 else tensor * factor
-
-
 def softmax_backward(grad, output, dim: int):
     return at._softmax_backward_data(grad, output, dim, output.dtype)
 
@@ -145,14 +141,6 @@ def threshold_backward(grad, result, threshold):
     return at.threshold_backward(grad, result, threshold)
 
 
-def sigmoid_backward(grad, result):
-    return grad * result * (1 - result)
-
-
-def tanh_backward(grad, result):
-    return grad * (1 - result * result)
-
-
 def gelu_backward(grad, self, approximate: str):
     if approximate == "tanh":
         k = math.sqrt(2 / math.pi)
@@ -171,27 +159,6 @@ def _normal_cdf(x, pdf):
     values = 0.5 * (1 + erf(detached.ndarray() / math.sqrt(2)).astype(np.float64))
     constant = ember.from_numpy(np.asarray(values)).to(x.dtype)
     return constant + (x - detached) * pdf
-
-
-def pow_backward(grad, self, exponent):
-    if exponent == 0:
-        return ember.zeros_like(self)
-    return grad * exponent * self.pow(exponent - 1)
-
-
-def pow_backward_self(grad, self, exponent):
-    derivative = exponent * self.pow(exponent - 1)
-    return ember.where(exponent == 0, ember.zeros_like(derivative), grad * derivative)
-
-
-def pow_backward_exponent(grad, self, exponent, result):
-    if not isinstance(self, ember.Tensor):
-        if self == 0:
-            return ember.where(exponent >= 0, ember.zeros_like(result), grad * result * -math.inf)
-        return grad * result * math.log(self)
-    zero = (self == 0).logical_and(exponent >= 0)
-    log = ember.where(zero, ember.ones_like(self), self).log()
-    return ember.where(zero, ember.zeros_like(result), grad * result * log)
 
 
 def clamp_backward(grad, self, min, max):
@@ -339,18 +306,6 @@ def mse_loss_backward(grad, self, target, reduction: int):
     return scale * (self - target) * grad
 
 
-def div_tensor_other_backward(grad, self, other, rounding_mode=None):
-    if rounding_mode is not None:
-        return ember.zeros_like(grad)
-    return -grad * (self / other) / other
-
-
-def div_tensor_self_backward(grad, other, rounding_mode=None):
-    if rounding_mode is not None:
-        return ember.zeros_like(grad)
-    return grad / other
-
-
 def var_backward(grad, self, dim, correction, keepdim: bool):
     ndim = len(self._sizes)
     dims = _wrap_dims(dim, ndim) if _as_list(dim) else list(range(ndim))
@@ -365,51 +320,6 @@ def var_backward(grad, self, dim, correction, keepdim: bool):
 def std_backward(result, grad, self, dim, correction, keepdim: bool):
     grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
     return var_backward(grad_var, self, dim, correction, keepdim)
-
-
-def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
-    """d prod / d x_i, as FunctionsManual's prod_backward computes it (so the signs of
-    zero gradients match): grad * (result / x) when no input is zero, else the products
-    of the elements before and after each one (prod_safe_zeros_backward)."""
-    if self.dim() == 0:
-        return grad
-    if dim is None:
-        zeros = int((self == 0).sum())
-        if zeros == 0:
-            return grad * _conj(result / self)
-        if zeros > 1 and not ember.is_grad_enabled():
-            return ember.zeros_like(self)
-        flat = self.contiguous().view(-1)
-        return _prod_safe_zeros_backward(grad, flat, 0).view_as(self)
-    dim = dim % self.dim()
-    if not keepdim:
-        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
-    if not bool((self == 0).any()):
-        return grad * _conj(result / self)
-    return _prod_safe_zeros_backward(grad, self, dim)
-
-
-def _conj(tensor):
-    return tensor.conj() if tensor.dtype.is_complex else tensor
-
-
-def _prod_safe_zeros_backward(grad, inp, dim: int):
-    """grad * (exclusive cumprod forward * exclusive cumprod backward), each product
-    accumulated in the order PyTorch's cumprod takes."""
-    if inp.numel() == 0:
-        return grad.expand_as(inp)
-    length = inp.shape[dim]
-    if length == 1:
-        return grad
-    sizes = list(inp.shape)
-    sizes[dim] = 1
-    ones = ember.ones(sizes, dtype=grad.dtype)
-    before, after = [ones], [ones]
-    for k in range(length - 1):
-        before.append(before[-1] * inp.narrow(dim, k, 1))
-        after.append(after[-1] * inp.narrow(dim, length - 1 - k, 1))
-    others = ember.cat(before, dim) * ember.cat(after[::-1], dim)
-    return grad * _conj(others)
 
 
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):

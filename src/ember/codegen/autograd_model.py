@@ -98,9 +98,16 @@ def functional_of(f: NativeFunction, functions: list[NativeFunction]) -> NativeF
 
 
 def helper_names() -> set[str]:
-    """The public functions of ember/autograd/formulas.py (read, not imported)."""
+    """The public functions of ember/autograd/formulas.py, its own and those it imports
+    from its sibling helper modules (read, not imported)."""
     tree = ast.parse(FORMULAS.read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name[0] != "_"}
+    names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name[0] != "_"}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "ember.autograd.formulas_"
+        ):
+            names.update(alias.name for alias in node.names if alias.name[0] != "_")
+    return names
 
 
 def is_tensor_type(arg) -> bool:

@@ -7,6 +7,7 @@ from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser
 
+_op__conj_physical = handle("_conj_physical")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
@@ -56,6 +57,9 @@ _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj_physical = handle("conj_physical")
+_op_conj_physical_out = handle("conj_physical.out")
+_op_conj_physical_ = handle("conj_physical_")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -275,6 +279,24 @@ _op_where_self_out = handle("where.self_out")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_like = handle("zeros_like")
+
+
+_parser_f__conj_physical = PythonArgParser(
+    [
+        '_conj_physical(Tensor input)',
+    ],
+)
+_tail_parser_f__conj_physical = [p.default for p in _parser_f__conj_physical.signatures[0].params[1:]]
+
+
+def _conj_physical(*args, **kwargs):
+    """_conj_physical(Tensor input)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f__conj_physical]
+    else:
+        v = _parser_f__conj_physical.parse(args, kwargs)[1]
+    return _op__conj_physical.call(v[0])
+
 
 
 _parser_f__log_softmax_backward_data = PythonArgParser(
@@ -661,6 +683,40 @@ def clone(*args, **kwargs):
     else:
         v = _parser_f_clone.parse(args, kwargs)[1]
     return _op_clone.call(v[0], v[1])
+
+
+
+_parser_f_conj_physical = PythonArgParser(
+    [
+        'conj_physical(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def conj_physical(*args, **kwargs):
+    """conj_physical(Tensor input, *, Tensor? out=None)"""
+    v = _parser_f_conj_physical.parse(args, kwargs)[1]
+    if v[1] is None:
+        return _op_conj_physical.call(v[0])
+    return _op_conj_physical_out.call(v[0], v[1])
+
+
+
+_parser_f_conj_physical_ = PythonArgParser(
+    [
+        'conj_physical_(Tensor input)',
+    ],
+)
+_tail_parser_f_conj_physical_ = [p.default for p in _parser_f_conj_physical_.signatures[0].params[1:]]
+
+
+def conj_physical_(*args, **kwargs):
+    """conj_physical_(Tensor input)"""
+    if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        v = [args[0], *_tail_parser_f_conj_physical_]
+    else:
+        v = _parser_f_conj_physical_.parse(args, kwargs)[1]
+    return _op_conj_physical_.call(v[0])
 
 
 
@@ -2599,4 +2655,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -35,6 +35,34 @@ def abs_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_conj_physical_out = handle("conj_physical.out")
+
+
+def conj_physical_out(keyset, self, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj_physical_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_conj_physical_ = handle("conj_physical_")
+
+
+def conj_physical_(keyset, self):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj_physical_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _add__Tensor = handle("add_.Tensor")
 
 
@@ -2781,6 +2809,8 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
+impl("conj_physical.out", "ADInplaceOrView", conj_physical_out, keyset_arg="raw")
+impl("conj_physical_", "ADInplaceOrView", conj_physical_, keyset_arg="raw")
 impl("add_.Tensor", "ADInplaceOrView", add__Tensor, keyset_arg="raw")
 impl("add.out", "ADInplaceOrView", add_out, keyset_arg="raw")
 impl("add_.Scalar", "ADInplaceOrView", add__Scalar, keyset_arg="raw")

@@ -9,6 +9,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 (native/at.py), i.e. through the dispatcher, as at::add does.
 """
 
+from .complex import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .factories import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403

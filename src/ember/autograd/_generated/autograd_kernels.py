@@ -82,6 +82,63 @@ def abs_out(ks, self, out):
     return result
 
 
+__conj_physical = handle("_conj_physical")
+
+
+def _conj_physical(ks, self):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ConjPhysicalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __conj_physical.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_conj_physical_out = handle("conj_physical.out")
+
+
+def conj_physical_out(ks, self, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="conj_physical"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _conj_physical_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_conj_physical_ = handle("conj_physical_")
+
+
+def conj_physical_(ks, self):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ConjPhysicalBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _conj_physical_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
 _add_Tensor = handle("add.Tensor")
 
 
@@ -93,6 +150,10 @@ def add_Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -116,6 +177,10 @@ def add__Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -152,6 +217,7 @@ def add_Scalar(ks, self, other, alpha):
     if requires:
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -173,6 +239,7 @@ def add__Scalar(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -962,6 +1029,8 @@ def div_Tensor(ks, self, other):
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -986,6 +1055,8 @@ def div__Tensor(ks, self, other):
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1026,6 +1097,8 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1051,6 +1124,8 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1088,6 +1163,7 @@ def div_Scalar(ks, self, other):
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1110,6 +1186,7 @@ def div__Scalar(ks, self, other):
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1132,6 +1209,7 @@ def div_Scalar_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1155,6 +1233,7 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2047,7 +2126,11 @@ def mul_Tensor(ks, self, other):
         if node.should_compute_output(0):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2072,7 +2155,11 @@ def mul__Tensor(ks, self, other):
         if node.should_compute_output(0):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2110,6 +2197,7 @@ def mul_Scalar(ks, self, other):
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2132,6 +2220,7 @@ def mul__Scalar(ks, self, other):
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3919,6 +4008,10 @@ def sub_Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3942,6 +4035,10 @@ def sub__Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3962,6 +4059,7 @@ def sub_Scalar(ks, self, other, alpha):
     if requires:
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3983,6 +4081,7 @@ def sub__Scalar(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6058,6 +6157,9 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
+impl("_conj_physical", "Autograd", _conj_physical, keyset_arg="raw")
+impl("conj_physical.out", "Autograd", conj_physical_out, keyset_arg="raw")
+impl("conj_physical_", "Autograd", conj_physical_, keyset_arg="raw")
 impl("add.Tensor", "Autograd", add_Tensor, keyset_arg="raw")
 impl("add_.Tensor", "Autograd", add__Tensor, keyset_arg="raw")
 impl("add.out", "Autograd", add_out, keyset_arg="raw")

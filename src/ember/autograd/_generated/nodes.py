@@ -11,6 +11,7 @@ from ember.autograd.formulas import (
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
+    conj_scalar,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -18,6 +19,7 @@ from ember.autograd.formulas import (
     evenly_distribute_backward,
     gather_backward,
     gelu_backward,
+    handle_r_to_c,
     index_backward,
     index_put_self_backward,
     index_select_backward,
@@ -33,6 +35,7 @@ from ember.autograd.formulas import (
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
+    mul_tensor_backward,
     nll_loss,
     nll_loss_backward,
     norm_backward,
@@ -45,6 +48,7 @@ from ember.autograd.formulas import (
     roll_backward,
     scale_grad_by_count,
     select_backward,
+    sgn,
     sigmoid_backward,
     slice_backward,
     softmax_backward,
@@ -57,6 +61,7 @@ from ember.autograd.formulas import (
     sum_to,
     tanh_backward,
     threshold_backward,
+    to_copy_backward,
     unbind_backward,
     value_selecting_reduction_backward,
     var_backward,
@@ -78,7 +83,39 @@ class AbsBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.sign()
+            grad_0 = grad * sgn(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ConjPhysicalBackward0(GeneratedNode):
+    """Backward of aten::_conj_physical."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ConjPhysicalBackward1(GeneratedNode):
+    """Backward of aten::conj_physical_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -89,18 +126,22 @@ class AddBackward0(GeneratedNode):
 
     _saved_variables = ()
     _saved_alpha = None
+    _saved_other_dtype = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
+        other_dtype = node._saved_other_dtype
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = maybe_multiply(grad, alpha)
+            grad_1 = handle_r_to_c(other_dtype, maybe_multiply(grad, conj_scalar(alpha)))
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -110,13 +151,15 @@ class AddBackward1(GeneratedNode):
     """Backward of aten::add.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -164,11 +207,11 @@ class BmmBackward0(GeneratedNode):
         mat2 = _unpack(node._saved_mat2, node)
         self = _unpack(node._saved_self, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = self.transpose(1, 2).bmm(grad)
+            grad_1 = self.transpose(1, 2).conj_physical().bmm(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.bmm(mat2.transpose(1, 2))
+            grad_0 = grad.bmm(mat2.transpose(1, 2).conj_physical())
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -283,7 +326,7 @@ class CosBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * -self.sin()
+            grad_0 = grad * -self.sin().conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -339,6 +382,7 @@ class DivBackward0(GeneratedNode):
     _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -346,12 +390,13 @@ class DivBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -364,6 +409,7 @@ class DivBackward2(GeneratedNode):
     _saved_other = None
     _saved_rounding_mode = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -372,12 +418,13 @@ class DivBackward2(GeneratedNode):
         other = _unpack(node._saved_other, node)
         rounding_mode = node._saved_rounding_mode
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other, rounding_mode)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype, rounding_mode)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -388,14 +435,16 @@ class DivBackward1(GeneratedNode):
 
     _saved_variables = ()
     _saved_other = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0]
@@ -407,6 +456,7 @@ class DivBackward3(GeneratedNode):
     _saved_variables = ()
     _saved_other = None
     _saved_rounding_mode = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -414,8 +464,9 @@ class DivBackward3(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = node._saved_other
         rounding_mode = node._saved_rounding_mode
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype, rounding_mode)
         else:
             grad_0 = None
         return [grad_0]
@@ -435,11 +486,11 @@ class DotBackward0(GeneratedNode):
         self = _unpack(node._saved_self, node)
         tensor = _unpack(node._saved_tensor, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * tensor
+            grad_0 = grad * tensor.conj_physical()
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = grad * self
+            grad_1 = grad * self.conj_physical()
         else:
             grad_1 = None
         return [grad_0, grad_1]
@@ -457,7 +508,7 @@ class ExpBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * result
+            grad_0 = grad * result.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -575,7 +626,7 @@ class LogBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / self
+            grad_0 = grad / self.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -593,7 +644,7 @@ class Log1PBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (self + 1)
+            grad_0 = grad / (self + 1).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -850,20 +901,24 @@ class MulBackward0(GeneratedNode):
 
     _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
+    _saved_other_dtype = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
+        other_dtype = node._saved_other_dtype
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = grad * self
+            grad_1 = mul_tensor_backward(grad, self, other_dtype)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * other
+            grad_0 = mul_tensor_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -874,14 +929,16 @@ class MulBackward1(GeneratedNode):
 
     _saved_variables = ()
     _saved_other = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * other
+            grad_0 = mul_tensor_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0]
@@ -1103,7 +1160,7 @@ class RsqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -0.5 * grad * result.pow(3)
+            grad_0 = -0.5 * grad * result.pow(3).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -1161,7 +1218,7 @@ class SinBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.cos()
+            grad_0 = grad * self.cos().conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -1353,7 +1410,7 @@ class SqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (2 * result)
+            grad_0 = grad / (2 * result.conj_physical())
         else:
             grad_0 = None
         return [grad_0]
@@ -1682,18 +1739,22 @@ class SubBackward0(GeneratedNode):
 
     _saved_variables = ()
     _saved_alpha = None
+    _saved_other_dtype = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
+        other_dtype = node._saved_other_dtype
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = maybe_multiply(-grad, alpha)
+            grad_1 = handle_r_to_c(other_dtype, maybe_multiply(-grad, conj_scalar(alpha)))
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -1703,13 +1764,15 @@ class SubBackward1(GeneratedNode):
     """Backward of aten::sub.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -1749,7 +1812,7 @@ class AddmmBackward0(GeneratedNode):
         else:
             grad_2 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = maybe_multiply(grad, beta)
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
         else:
             grad_0 = None
         return [grad_0, grad_1, grad_2]
@@ -1786,7 +1849,7 @@ class ToCopyBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.to(self_dtype)
+            grad_0 = to_copy_backward(grad, self_dtype)
         else:
             grad_0 = None
         return [grad_0]

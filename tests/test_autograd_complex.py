@@ -57,6 +57,7 @@ UNARY_AND_BINARY = {
         x.view(3, 1), x.view(3, 1), y.view(1, 3), alpha=2j, beta=1j
     ),
     "linear": lambda lib, x, y: lib.nn.functional.linear(x.view(1, 3), y.view(1, 3)),
+    "norm": lambda lib, x, y: x.norm(),
     "var": lambda lib, x, y: x.var(),
     "std": lambda lib, x, y: x.std(),
     "mean": lambda lib, x, y: x.mean(),

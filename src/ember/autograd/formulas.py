@@ -323,23 +323,40 @@ def std_backward(result, grad, self, dim, correction, keepdim: bool):
 
 
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
+    """FunctionsManual's norm_backward, case by case and in its order of computation
+    (sgn for complex inputs); ord 0 has no gradient."""
     p = 2.0 if p is None else float(p)
     ndim = len(self._sizes)
-    if dim is not None:
-        grad = restore_reduced_dims(grad, dim, keepdim, ndim)
-        result = restore_reduced_dims(result, dim, keepdim, ndim)
+    dims = _wrap_dims(dim, ndim) if dim is not None and _as_list(dim) else []
+    if not keepdim and ndim != 0:
+        grad = restore_reduced_dims(grad, dims or None, False, ndim)
+        result = restore_reduced_dims(result, dims or None, False, ndim)
     if p == 0:
-        return ember.zeros_like(self)
+        return None  # an undefined gradient, as PyTorch's {} (x.grad stays None)
     if p == 1:
-        return self.sign() * grad
+        return sgn(self) * grad
     if p == 2:
-        return (self * (grad / result)).masked_fill(result == 0, 0)
+        return grad * (self / result).masked_fill(result == 0, 0)
     if math.isinf(p):
-        mask = self.abs() == result
-        count = mask.sum(_wrap_dims(dim, ndim), keepdim=True) if dim is not None else mask.sum()
-        return self.sign() * mask * grad / count
-    scale = self * self.abs().pow(p - 2) * grad / result.pow(p - 1)
-    return scale.masked_fill(result == 0, 0)
+        magnitude = self.abs()
+        mask = (magnitude == result).logical_or(magnitude != magnitude)
+        count = mask.sum(dims, keepdim=True) if dims else mask.sum()
+        return sgn(self) * ((grad / count) * mask)
+    if p < 1:
+        scaled = sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        return scaled * grad * result.pow(1 - p)
+    if p < 2:
+        scaled = sgn(self) * self.abs().pow(p - 1)
+        scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+        return scaled * scale
+    scaled = self * self.abs().pow(p - 2)
+    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+    return scaled * scale
+
+
+def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim: bool):  # noqa: A002
+    """The dtype= argument needs nothing: grad's dtype broadcasts through."""
+    return norm_backward(grad, self, ord, result, dim, keepdim)
 
 
 def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):

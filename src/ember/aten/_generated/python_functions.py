@@ -168,12 +168,6 @@ _op_ne_Tensor_out = handle("ne.Tensor_out")
 _op_neg = handle("neg")
 _op_neg_out = handle("neg.out")
 _op_neg_ = handle("neg_")
-_op_norm_Scalar = handle("norm.Scalar")
-_op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
-_op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
-_op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
-_op_norm_dtype_out = handle("norm.dtype_out")
-_op_norm_out = handle("norm.out")
 _op_ones = handle("ones")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
@@ -1672,34 +1666,6 @@ def neg_(*args, **kwargs):
 
 
 
-_parser_f_norm = PythonArgParser(
-    [
-        'norm(Tensor input, Scalar p=2)',
-        'norm(Tensor input, Scalar? p, *, ScalarType dtype)',
-        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None)',
-        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
-    ],
-)
-
-
-def norm(*args, **kwargs):
-    """norm(Tensor input, Scalar p=2) | norm(Tensor input, Scalar? p, *, ScalarType dtype) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
-    index, v = _parser_f_norm.parse(args, kwargs)
-    if index == 0:
-        return _op_norm_Scalar.call(v[0], v[1])
-    elif index == 1:
-        return _op_norm_ScalarOpt_dtype.call(v[0], v[1], v[2])
-    elif index == 2:
-        if v[5] is None:
-            return _op_norm_ScalarOpt_dim_dtype.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_norm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
-    else:
-        if v[4] is None:
-            return _op_norm_ScalarOpt_dim.call(v[0], v[1], v[2], v[3])
-        return _op_norm_out.call(v[0], v[1], v[2], v[3], v[4])
-
-
-
 _parser_f_ones = PythonArgParser(
     [
         'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)',
@@ -2655,4 +2621,4 @@ def zeros_like(*args, **kwargs):
     return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'unbind', 'unflatten', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -884,6 +884,23 @@ def norm_out(self, p, dim, keepdim, out):
     return out
 
 
+# linalg_vector_norm.out: structured
+
+
+def linalg_vector_norm(self, ord, dim, keepdim, dtype):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    out = meta.allocate()
+    N.linalg_vector_norm_out(meta, self, ord, dim, keepdim, dtype, out)
+    return out
+
+
+def linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    meta.resize_outputs(out)
+    N.linalg_vector_norm_out(meta, self, ord, dim, keepdim, dtype, out)
+    return out
+
+
 # sub.out: structured, ufunc sub
 
 
@@ -1728,6 +1745,8 @@ impl("tanh_", "CPU", tanh_)
 impl("tanh.out", "CPU", tanh_out)
 impl("norm.ScalarOpt_dim", "CPU", norm_ScalarOpt_dim)
 impl("norm.out", "CPU", norm_out)
+impl("linalg_vector_norm", "CPU", linalg_vector_norm)
+impl("linalg_vector_norm.out", "CPU", linalg_vector_norm_out)
 impl("sub.Tensor", "CPU", sub_Tensor)
 impl("sub_.Tensor", "CPU", sub__Tensor)
 impl("sub.out", "CPU", sub_out)

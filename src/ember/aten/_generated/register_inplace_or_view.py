@@ -1757,6 +1757,20 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _sub_out = handle("sub.out")
 
 
@@ -2932,6 +2946,7 @@ impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
+impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
 impl("sub_.Scalar", "ADInplaceOrView", sub__Scalar, keyset_arg="raw")

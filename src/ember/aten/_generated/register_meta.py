@@ -730,6 +730,21 @@ def norm_out(self, p, dim, keepdim, out):
     return out
 
 
+# linalg_vector_norm.out: structured
+
+
+def linalg_vector_norm(self, ord, dim, keepdim, dtype):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    out = meta.allocate()
+    return out
+
+
+def linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    meta.resize_outputs(out)
+    return out
+
+
 # sub.out: structured, ufunc sub
 
 
@@ -1472,6 +1487,8 @@ impl("tanh_", "Meta", tanh_)
 impl("tanh.out", "Meta", tanh_out)
 impl("norm.ScalarOpt_dim", "Meta", norm_ScalarOpt_dim)
 impl("norm.out", "Meta", norm_out)
+impl("linalg_vector_norm", "Meta", linalg_vector_norm)
+impl("linalg_vector_norm.out", "Meta", linalg_vector_norm_out)
 impl("sub.Tensor", "Meta", sub_Tensor)
 impl("sub_.Tensor", "Meta", sub__Tensor)
 impl("sub.out", "Meta", sub_out)

@@ -130,10 +130,6 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
-_op_norm_Scalar = handle("norm.Scalar")
-_op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
-_op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
-_op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -1734,30 +1730,6 @@ def new_zeros(self, *args, **kwargs):
 
 
 
-_parser_m_norm = PythonArgParser(
-    [
-        'norm(Scalar p=2)',
-        'norm(Scalar? p, *, ScalarType dtype)',
-        'norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)',
-        'norm(Scalar? p, int[1] dim, bool keepdim=False)',
-    ],
-)
-
-
-def norm(self, *args, **kwargs):
-    """norm(Scalar p=2) | norm(Scalar? p, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim=False)"""
-    index, v = _parser_m_norm.parse(args, kwargs, self=self)
-    if index == 0:
-        return _op_norm_Scalar.call(self, v[0])
-    elif index == 1:
-        return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
-    elif index == 2:
-        return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
-    else:
-        return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
-
-
-
 _parser_m_numpy_T = PythonArgParser(
     [
         'numpy_T()',
@@ -2707,4 +2679,4 @@ def zero_(self, *args, **kwargs):
     return _op_zero_.call(self)
 
 
-__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'copy_', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

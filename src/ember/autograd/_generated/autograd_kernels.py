@@ -3961,6 +3961,47 @@ def norm_out(ks, self, p, dim, keepdim, out):
     return result
 
 
+_linalg_vector_norm = handle("linalg_vector_norm")
+
+
+def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgVectorNormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_ord = ord
+        node._saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_vector_norm.redispatch(ks & AFTER_AUTOGRAD, self, ord, dim, keepdim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+def linalg_vector_norm_out(ks, self, ord, dim, keepdim, dtype, out):
+    ts = thread_state()  # Note [Thread state in a context variable]
+    if ts.grad_mode and (self._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_vector_norm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_vector_norm_out.redispatch(ks & AFTER_AUTOGRAD, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _clone = handle("clone")
 
 
@@ -6359,6 +6400,8 @@ impl("norm.Scalar", "Autograd", norm_Scalar, keyset_arg="raw")
 impl("norm.ScalarOpt_dim_dtype", "Autograd", norm_ScalarOpt_dim_dtype, keyset_arg="raw")
 impl("norm.ScalarOpt_dim", "Autograd", norm_ScalarOpt_dim, keyset_arg="raw")
 impl("norm.out", "Autograd", norm_out, keyset_arg="raw")
+impl("linalg_vector_norm", "Autograd", linalg_vector_norm, keyset_arg="raw")
+impl("linalg_vector_norm.out", "Autograd", linalg_vector_norm_out, keyset_arg="raw")
 impl("clone", "Autograd", clone, keyset_arg="raw")
 impl("sub.out", "Autograd", sub_out, keyset_arg="raw")
 impl("sub.Tensor", "Autograd", sub_Tensor, keyset_arg="raw")

@@ -24,6 +24,7 @@ from ember.autograd.formulas import (
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
     logsumexp_backward,
@@ -1713,6 +1714,32 @@ class NormBackward1(GeneratedNode):
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = norm_backward(grad, self, p, result, dim, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LinalgVectorNormBackward0(GeneratedNode):
+    """Backward of aten::linalg_vector_norm."""
+
+    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_ord = None
+    _saved_self = None
+    _saved_result = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        ord = node._saved_ord
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
         else:
             grad_0 = None
         return [grad_0]

@@ -52,12 +52,16 @@ BINARY = {
     "clamp(a, max=b)": lambda lib, a, b: lib.clamp(a, max=b),
     "clamp(a, b, b)": lambda lib, a, b: lib.clamp(a, b, b),
     "clamp_(a, b, b)": lambda lib, a, b: a.clone().clamp_(b, b),
+    "clamp(a, b, -b)": lambda lib, a, b: lib.clamp(a, b, -b),
+    "clamp(b, a, -a)": lambda lib, a, b: lib.clamp(b, a, -a),
 }
 WITH_NUMBER = {
     "clamp(min=v)": lambda lib, a, v: a.clamp(min=v),
     "clamp(max=v)": lambda lib, a, v: a.clamp(max=v),
     "clamp(v, v)": lambda lib, a, v: a.clamp(v, v),
     "clamp(-1, v)": lambda lib, a, v: a.clamp(-1, v),
+    "clamp(v, -v)": lambda lib, a, v: a.clamp(v, -v),
+    "clamp(-0.0, 0.0)": lambda lib, a, v: a.clamp(-0.0, 0.0),
     "clamp_(min=v)": lambda lib, a, v: a.clone().clamp_(min=v),
     "relu": lambda lib, a, v: lib.relu(a),
 }

@@ -38,8 +38,9 @@ fmax's SIMD loop either). PyTorch's CPU kernels compute `std::max(a, b)` /
 (Scalar or Tensor bounds) keeps the clamped value, and amax / amin keep the
 first zero met along the reduced dims (the accumulator), so
 `minimum(-0.0, 0.0)` and `amax([-0.0, 0.0])` are -0.0. ember computes with
-NumPy and then restores those zeros (`keep_zeros_of`; the reductions'
-`first_zeros` in aten/native/reduction.py). max() / min() of a whole tensor
+NumPy and, only when two zeros can meet, settles the zero results with
+std::max / std::min's rule (`settle_zero_ties`; the reductions' `first_zeros`
+in aten/native/reduction.py). max() / min() of a whole tensor
 reduce with PyTorch's vector maximum / minimum even for a few elements: the
 later zero wins, and a NaN comes out as the all-ones NaN of the vector
 compare. PyTorch's vectorized loops, which it takes for longer contiguous
@@ -315,25 +316,35 @@ def _pow_float_scalar(base, exponent):
     return np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
 
 
-def keep_zeros_of(result, first) -> None:
-    """Where ``result`` is a zero and so is ``first`` (broadcast to it), ``first``'s zero:
-    the operand PyTorch keeps on a tie. See Note [Signed zeros on ties]."""
-    ties = result == 0
-    if ties.any():
-        first = np.broadcast_to(first, result.shape)
-        np.copyto(result, first, where=ties & (first == 0), casting="unsafe")
+def has_zero(array) -> bool:
+    """Whether a NumPy array (or scalar) holds a zero of either sign (one cheap C call)."""
+    return np.count_nonzero(array) != np.size(array)
+
+
+def settle_zero_ties(result, exact) -> None:
+    """Where ``result`` is a zero, ``exact``'s (std::max / std::min, which keep their first
+    operand on a tie). No NaN reaches a zero result, so ``exact`` is right there. See Note
+    [Signed zeros on ties]."""
+    np.copyto(result, exact, where=result == 0, casting="unsafe")
 
 
 def _first_on_ties(ufunc, meta, self, other, out) -> None:
-    """maximum / minimum: NaN propagates (NumPy's rule too), a tie keeps ``self``."""
-    if not meta.compute_dtype.is_floating_point:
-        _binary(ufunc, meta, self, other, out)
-        return
+    """maximum / minimum: NumPy's ufunc (NaN propagates, as in PyTorch); a tie of two zeros,
+    possible only when both operands hold one, keeps ``self``'s zero."""
     compute = meta.compute_dtype.np_dtype
-    first = operand(self)
-    result = np.asarray(apply(ufunc, compute, (first, operand(other)), dtype=compute))
-    keep_zeros_of(result, first)
-    np.copyto(out.ndarray(), result, casting="unsafe")
+    a, b = operand(self), operand(other)
+    target = out.ndarray()
+    if meta.compute_dtype.is_floating_point and has_zero(a) and has_zero(b):
+        a = np.asarray(a).astype(compute, copy=False)
+        b = np.asarray(b).astype(compute, copy=False)
+        result = np.asarray(apply(ufunc, compute, (a, b), dtype=compute))
+        later = (a < b) if ufunc is np.maximum else (b < a)
+        settle_zero_ties(result, np.where(later, b, a))
+        np.copyto(target, result, casting="unsafe")
+    elif a.dtype is compute and b.dtype is compute and target.dtype is compute:
+        ufunc(a, b, out=target)
+    else:
+        apply(ufunc, compute, (a, b), target, dtype=compute)
 
 
 @quiet
@@ -363,20 +374,48 @@ def clamp(meta, self, low, high, out) -> None:
         low = None if low is None else low.ndarray()
         high = None if high is None else high.ndarray()
     values = self.ndarray()
+    target = out.ndarray()
+    if dtype.is_floating_point and _zeros_can_meet(values, low, high):
+        _clamp_keeping_zeros(compute, values, low, high, target)
+        return
 
-    def bound(ufunc, source, limit):
-        return apply(ufunc, compute, (source, limit), dtype=compute)
+    def bound(ufunc, source, limit, into=None):
+        return apply(ufunc, compute, (source, limit), into, dtype=compute)
 
     if low is not None and high is not None:
-        result = bound(np.minimum, bound(np.maximum, values, low), high)
+        bound(np.minimum, bound(np.maximum, values, low), high, target)
     elif low is not None:
-        result = bound(np.maximum, values, low)
+        bound(np.maximum, values, low, target)
     else:
-        result = bound(np.minimum, values, high)
-    if dtype.is_floating_point:
-        result = np.asarray(result)
-        keep_zeros_of(result, values)  # std::min(std::max(x, low), high) keeps x on ties
-    np.copyto(out.ndarray(), result, casting="unsafe")
+        bound(np.minimum, values, high, target)
+
+
+def _zeros_can_meet(*arrays) -> bool:
+    """Whether two of the (present) operands hold a zero: a tie of zeros needs two."""
+    found = 0
+    for array in arrays:
+        if array is not None and has_zero(array):
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
+def _clamp_keeping_zeros(compute, values, low, high, target) -> None:
+    """std::min(std::max(x, low), high): each step keeps its first operand on a tie."""
+    result = np.asarray(values).astype(compute)
+    exact = result.copy()
+    if low is not None:
+        low = np.asarray(low).astype(compute, copy=False)
+        result = np.maximum(result, low)
+        exact = np.where(exact < low, low, exact)
+    if high is not None:
+        high = np.asarray(high).astype(compute, copy=False)
+        result = np.minimum(result, high)
+        exact = np.where(high < exact, high, exact)
+    result = np.asarray(result)
+    settle_zero_ties(result, exact)
+    np.copyto(target, result, casting="unsafe")
 
 
 _NUMBERS = (bool, int, float, complex)
@@ -393,7 +432,7 @@ def _checked_bound(value, dtype):
     clamp reads them as doubles first (a complex bound fails there, naming double)."""
     from ember.aten.native.factories import checked_value
 
-    if dtype.is_floating_point:
+    if dtype.is_floating_point and value.__class__ is complex:
         checked_value(value, dtypes.float64)
     return np.asarray(checked_value(value, dtype))
 

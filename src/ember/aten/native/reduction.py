@@ -142,9 +142,9 @@ def first_zeros(values, result, axes, last=False):
     """Where the extreme is a zero, the first (``last``) zero met along ``axes`` in memory
     order, as TensorIterator walks them: the one PyTorch's accumulator keeps on a tie
     with the other zero. See Note [Signed zeros on ties] in aten/ufunc.py."""
-    zero = result == 0
-    if not np.any(zero):
+    if np.count_nonzero(result) == np.size(result):
         return result
+    zero = result == 0
     axes = axes if axes else tuple(range(values.ndim))
     walked = sorted(axes, key=lambda d: -abs(values.strides[d]))
     kept = [d for d in range(values.ndim) if d not in axes]
@@ -229,10 +229,12 @@ def _vectorized_extreme(dtype, values, result):
     """max(self) / min(self) reduce with PyTorch's vector maximum / minimum, which keeps
     the later of two equal zeros and returns an all-ones NaN; see Note [Signed zeros on
     ties] in aten/ufunc.py."""
-    if np.isnan(result):
+    if result != result:  # NaN
         bits = _VECTOR_NAN_BITS.get(dtype)
         return result if bits is None else bits.view(values.dtype)
-    return first_zeros(values, result, (), last=True)
+    if result == 0:
+        return first_zeros(values, result, (), last=True)
+    return result
 
 
 def max(self):  # noqa: A001

@@ -233,6 +233,12 @@ S = {
     "new_ones": [lambda T: ((T.f(2, 3), [2, 2]), {})],
     "norm.ScalarOpt_dtype": [lambda T: ((T.f(2, 3), 2), {"dtype": T.lib.float64})],
     "norm.Scalar": [lambda T: ((T.f(2, 3), 3), {})],
+    "linalg_vector_norm": [
+        lambda T: ((T.f(2, 3),), {}),
+        lambda T: ((T.f(2, 3), 1, [1], True), {"dtype": T.lib.float64}),
+    ],
+    "conj_physical": [_unary],
+    "_conj_physical": [_unary],
     "norm.ScalarOpt_dim_dtype": [lambda T: ((T.f(2, 3), 2, [1], False), {"dtype": T.lib.float64})],
     "norm.ScalarOpt_dim": [lambda T: ((T.f(2, 3), 1, [1]), {})],
     "clone": [_unary],

@@ -336,6 +336,21 @@ def test_detach_and_data_versions():
     same(program)
 
 
+def test_data_of_a_fresh_tensor_has_its_own_version_counter():
+    """The harness case: a leaf's version counter is created lazily; .data must not share it."""
+
+    def program(t):
+        w = t.ones(2, 3, requires_grad=True)
+        w.data.add_(1)
+        d = w.data
+        d.mul_(2)
+        fresh = t.ones(2) * 3
+        fresh.data.add_(1)
+        return w._version, d._version, w.data._version, fresh._version, w.detach()._version
+
+    same(program)
+
+
 def test_detach_in_place():
     def program(t):
         x = leaf(t)

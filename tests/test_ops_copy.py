@@ -221,3 +221,66 @@ def test_item(dtype):
     same_outcome(lambda lib: lib.full((1, 1), 3, dtype=dt(lib, dtype)).item())
     same_outcome(lambda lib: lib.ones(2, dtype=dt(lib, dtype)).item())
     same_outcome(lambda lib: lib.ones((), dtype=dt(lib, dtype), device="meta").item())
+
+
+class _Local:
+    """A Python class: type() reads its tp_name, 'Local', and refuses it."""
+
+
+TYPE_ARGUMENTS = {
+    "1": lambda lib: (1,),
+    "0": lambda lib: (0,),
+    "1.5": lambda lib: (1.5,),
+    "True": lambda lib: (True,),
+    "a device": lambda lib: (lib.device("cpu"),),
+    "a list": lambda lib: ([1],),
+    "a tensor": lambda lib: (lib.ones(1),),
+    "'lib.DoubleTensor'": lambda lib: (f"{lib.__name__}.DoubleTensor",),
+    "'lib.FloatTensor'": lambda lib: (f"{lib.__name__}.FloatTensor",),
+    "'lib.Tensor'": lambda lib: (f"{lib.__name__}.Tensor",),
+    "'lib.meta.FloatTensor'": lambda lib: (f"{lib.__name__}.meta.FloatTensor",),
+    "'lib.cuda.FloatTensor'": lambda lib: (f"{lib.__name__}.cuda.FloatTensor",),
+    "'DoubleTensor'": lambda lib: ("DoubleTensor",),
+    "'lib.float64'": lambda lib: (f"{lib.__name__}.float64",),
+    "lib.Tensor": lambda lib: (lib.Tensor,),
+    "lib.Size": lambda lib: (lib.Size,),
+    "a Python class": lambda lib: (_Local,),
+    "int": lambda lib: (int,),
+    "dtype, non_blocking": lambda lib: (lib.float64, True),
+    "dtype, 1": lambda lib: (lib.float64, 1),
+    "three": lambda lib: (lib.float64, True, True),
+    "None, True": lambda lib: (None, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_ARGUMENTS))
+def test_type_arguments(name):
+    """THPVariable_type: a dtype, a type name or a tensor type; anything else refused."""
+
+    def convert(lib):
+        x = lib.ones(2)
+        result = x.type(*TYPE_ARGUMENTS[name](lib))
+        return result if isinstance(result, str) else (result, result is x)
+
+    ours, theirs = None, None
+    try:
+        ours = convert(ember)
+    except Exception as error:  # noqa: BLE001 (compared below)
+        ours = (type(error).__name__, str(error))
+    try:
+        theirs = convert(torch)
+    except Exception as error:  # noqa: BLE001
+        theirs = (type(error).__name__, str(error))
+    if isinstance(theirs, tuple) and isinstance(theirs[0], str):
+        assert ours == (theirs[0], theirs[1].replace("torch", "ember")) or ours == theirs
+    elif isinstance(theirs, str):
+        assert ours == theirs.replace("torch", "ember")
+    else:
+        (our_tensor, our_same), (their_tensor, their_same) = ours, theirs
+        assert our_same == their_same
+        assert str(our_tensor.dtype).split(".")[-1] == str(their_tensor.dtype).split(".")[-1]
+        np.testing.assert_array_equal(our_tensor.numpy(), their_tensor.numpy())
+
+
+def test_type_of_a_meta_tensor_to_a_cpu_type():
+    same_outcome(lambda lib: lib.ones(2, device="meta").type(f"{lib.__name__}.FloatTensor"))

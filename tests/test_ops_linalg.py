@@ -9,8 +9,10 @@ The helpers come from test_ops_reduction.py.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from ops_support import same_outcome
 from test_ops_reduction import SETTINGS, compare, compare_meta, pair, strided_pair
 
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
@@ -35,9 +37,7 @@ def test_mm_addmm(data, n, m, p, dtype):
     compare(lambda lib, a, b: a.mm(b), [a_e, b_e], [a_t, b_t], **TOLERANCE)
     bias_shape = data.draw(st.sampled_from([[n, p], [p], [1, p], [n, 1], []]))
     c_e, c_t = _operand(data.draw, bias_shape, dtype)
-    beta, alpha = data.draw(st.sampled_from([(1, 1), (0, 2), (2, 1), (0.5, -1)]))
-    if dtype == "int64" and isinstance(beta, float):
-        beta, alpha = 2, 3
+    beta, alpha = data.draw(st.sampled_from([(1, 1), (0, 2), (2, 1), (0.5, -1), (2.9, 1.7)]))
     compare(
         lambda lib, c, a, b: lib.addmm(c, a, b, beta=beta, alpha=alpha),
         [c_e, a_e, b_e],
@@ -148,3 +148,27 @@ def test_errors():
     for fn, arrays in cases:
         ours, theirs = _pairs(*arrays)
         compare(fn, ours, theirs)
+
+
+ADDMM_SCALARS = [
+    ("int64", 1, 0.5), ("int64", 0.5, 1), ("int64", 2.9, 1.7), ("int64", 1, -0.5),
+    ("int64", 1, True), ("int64", 1, 1j), ("int64", 1e100, 1j), ("int64", 1, 2**63),
+    ("int64", 1, float("nan")), ("int64", 1, float("inf")), ("int32", 1, 2**40),
+    ("uint8", 1, -1), ("uint8", 1, 300), ("int8", 1, 1.9), ("float32", 1, 1j),
+    ("float32", 1, 1e300), ("float16", 1, 1e300), ("float16", 1, 1e5), ("complex64", 1j, 1j),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype, beta, alpha", ADDMM_SCALARS)
+@pytest.mark.parametrize("inner", [1, 3, 0])
+def test_addmm_converts_alpha_and_beta_to_the_result_type(dtype, beta, alpha, inner):
+    """Scalar::to<opmath_t>: 0.5 is 0 for integers, a value out of range is refused; with
+    an empty inner dimension PyTorch multiplies self by the unconverted beta instead."""
+
+    def addmm(lib):
+        kind = getattr(lib, dtype)
+        c = lib.ones(2, 2, dtype=kind) * 3
+        a, b = lib.ones(2, inner, dtype=kind), lib.ones(inner, 2, dtype=kind)
+        return lib.addmm(c, a, b, beta=beta, alpha=alpha), c.addmm_(a, b, beta=beta, alpha=alpha)
+
+    same_outcome(addmm)

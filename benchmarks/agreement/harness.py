@@ -5,9 +5,10 @@ A case is a small program text, run with ``torch`` (and ``F`` for
 ember once. Its last statement, when an expression, is the case's value. The
 outcome is either that value summarised (`summarise`: tensors by dtype, shape,
 strides, offset, device, requires_grad, grad_fn name and values) or the
-exception raised (type name, message). Messages are normalised the way
-/work/shared/tools/compare.py reads ember's output: the word ``ember`` reads
-as ``torch``; addresses and ``registered at FILE:LINE`` are blanked.
+exception raised (type name, message). Messages are normalised as a
+side-by-side diff of both libraries' output would read them: the word
+``ember`` reads as ``torch``; addresses and ``registered at FILE:LINE`` are
+blanked.
 """
 
 from __future__ import annotations

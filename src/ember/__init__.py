@@ -68,7 +68,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         seed,
         set_rng_state,
     )
-    from ember import _C, dispatch, library, nn, return_types
+    from ember import _C, dispatch, library, linalg, nn, return_types
+    from ember import functional as _functional
+    from ember.functional import norm
     from ember._ops import ops
     from ember import autograd
     from ember.autograd.grad_mode import (
@@ -83,4 +85,5 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _tensor_api.install(Tensor)
     _indexing.install(Tensor)
     _install_conversions(Tensor)
+    Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)

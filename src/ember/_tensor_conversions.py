@@ -16,10 +16,11 @@ calls it).
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember._c10.device import CPU, as_device
+from ember._c10.device import CPU
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
 from ember.aten.binding import handle, wrap_number
+from ember.aten.python_arg_convert import type_name_of
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 __all__ = ["install"]
@@ -102,8 +103,6 @@ def _type_string(self) -> str:
 
 
 _TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
-
-
 _type_parser = PythonArgParser(
     [
         "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
@@ -111,31 +110,55 @@ _type_parser = PythonArgParser(
         "|deprecated",
     ]
 )
+_NO_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this "
+    "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library."
+)
+_TENSOR_CLASS = []  # the class install() put `type` on: type(Tensor) means the default type
+
+
+def _dtype_of_type_name(name: str):
+    """options_from_string: 'torch.Tensor' is the default type, 'torch.<Name>Tensor' a cpu
+    type; a 'torch.cuda.' name needs CUDA, which ember (like a CPU build) has not."""
+    module, _, last = name.rpartition(".")
+    if module in ("ember.cuda", "torch.cuda") or name.startswith(("ember.cuda.", "torch.cuda.")):
+        raise RuntimeError(_NO_CUDA)
+    if module in ("ember", "torch"):
+        if last == "Tensor":
+            return dtypes.get_default_dtype()
+        if last in _TYPE_NAMES:
+            return _TYPE_NAMES[last]
+    raise ValueError(f"invalid type: '{name}'")
 
 
 def type_(self, *args, **kwargs):
-    """Tensor.type(): the type string; Tensor.type(dtype or 'ember.FloatTensor'): a conversion
-    (THPVariable_type)."""
-    dtype, non_blocking, memory_format = _type_parser.parse(args, kwargs, self=self)[1]
+    """Tensor.type(): the type string ('ember.FloatTensor'); Tensor.type(dtype, a type name
+    or a tensor type): the conversion (THPVariable_type)."""
+    _, (dtype, non_blocking, memory_format) = _type_parser.parse(args, kwargs, self=self)
     if dtype is None:
         return _type_string(self)
-    if isinstance(dtype, type):
-        name = "ember.Tensor" if issubclass(dtype, Tensor) else dtype.__name__
-        raise ValueError(f"invalid type: '{name}'")
-    if isinstance(dtype, str):
-        module, _, name = dtype.rpartition(".")
-        if name not in _TYPE_NAMES or module.partition(".")[0] not in ("ember", "torch"):
-            raise ValueError(f"invalid type: '{dtype}'")
-        device = as_device("meta") if module.endswith(".meta") else CPU
-        target = _TYPE_NAMES[name]
-        if target is self.dtype and device == self.device:
+    if dtype.__class__ is dtypes.dtype:
+        if dtype is self.dtype:
             return self
-        return _to_device.call(self, device, target, non_blocking, False, memory_format)
-    if dtype.__class__ is not dtypes.dtype:
+        return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+    if isinstance(dtype, type):
+        tensor_class = _TENSOR_CLASS[0] if _TENSOR_CLASS else None
+        name = "ember.Tensor" if dtype is tensor_class else type_name_of(dtype)
+    elif isinstance(dtype, str):
+        name = dtype
+    else:
         raise TypeError("dtype must be a type, str, or dtype object")
-    if dtype is self.dtype:
+    target = _dtype_of_type_name(name)
+    if target is self.dtype and self.device == CPU:
         return self
-    return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
+    return _to_device.call(self, CPU, target, non_blocking, False, memory_format)
 
 
 # -- the metadata methods of python_variable_methods.cpp (argument-checked) --------------
@@ -245,6 +268,7 @@ def install(tensor_class) -> None:
     tensor_class.to = to
     tensor_class.cpu = cpu
     tensor_class.type = type_
+    _TENSOR_CLASS[:] = [tensor_class]
     tensor_class.new_tensor = new_tensor
     tensor_class.size = size
     tensor_class.copy_ = copy_

@@ -22,7 +22,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy
 from ember.aten.native import at
-from ember.aten.native.factories import checked_value
+from ember.aten.native.factories import scalar_fill_value
 from ember.aten.native.views import scalar_type_name_of
 
 __all__ = ["index_tensor", "install", "set_index"]
@@ -309,7 +309,7 @@ def _value_to_tensor(self, value) -> Tensor:
         raise TypeError(f"can't assign a {_tp_name(value)} to a {_options_string(self)}")
     if self.device.type == "meta":
         return empty_tensor((), self.dtype, self.device)
-    array = np.array(checked_value(number, self.dtype), dtype=self.dtype.np_dtype)
+    array = np.array(scalar_fill_value(number, self.dtype), dtype=self.dtype.np_dtype)
     return tensor_from_numpy(array, dtype=self.dtype)
 
 

@@ -59,7 +59,12 @@ _tp_names: dict[type, str] = {}
 
 
 def tp_name(obj) -> str:
-    tp = type(obj)
+    return type_name_of(type(obj))
+
+
+def type_name_of(tp) -> str:
+    """A class's tp_name: ``int``, ``numpy.int64``, ``MyTensor`` (a class defined in
+    Python), ``ember.Size``."""
     name = _tp_names.get(tp)
     if name is None:
         module = getattr(tp, "__module__", "builtins") or "builtins"
@@ -248,6 +253,10 @@ def _string(obj):
     return obj.decode("latin-1") if isinstance(obj, bytes) else FAIL
 
 
+def _pyobject(obj):
+    return obj
+
+
 def _generator(obj):
     """THPGenerator_Check: an ember.Generator (ember.random's class, found by its name: the
     parser sits below the module that defines it)."""
@@ -415,6 +424,7 @@ def make_converter(param, numbers_as_tensors: bool):
     kind = param.kind
     simple = {SCALAR: _scalar, INT64: _int, SYM_INT: _symint, DOUBLE: _float, BOOL: _bool}
     simple.update({STRING: _string, GENERATOR: _generator, FLOAT_LIST: _float_list})
+    simple[PYOBJECT] = _pyobject
     if kind == TENSOR:
         return _tensor_or_number if numbers_as_tensors else _tensor
     if kind in simple:

@@ -10,7 +10,7 @@ the binding itself lives in python_arg_parser.py.
 Signature syntax (native_functions.yaml types, Python argument names):
 ``name(TYPE NAME[=DEFAULT], ..., *, KWONLY...)``, optionally followed by ``|hidden``
 or ``|deprecated``. Types: Tensor, Scalar, int, SymInt, float, bool, str, ScalarType,
-Layout, Device, MemoryFormat, Generator; ``T?`` also accepts None; ``T[]`` is a list,
+Layout, Device, MemoryFormat, Generator, PyObject* (any object); ``T?`` also accepts None; ``T[]`` is a list,
 ``T[N]`` a list of N (``int[N]`` also takes one int and repeats it); ``Tensor?[]``
 binds like ``Tensor[]``, as in PyTorch. A tuple out is ``Tensor[2]? out=None``
 (printed "tuple of Tensors"; a tuple of another length fails after the match).

@@ -14,6 +14,40 @@ PyTorch never warns about 1/0, log(-1) or overflow; NumPy does. Every formula
 runs with NumPy's floating-point error reporting switched off for the
 duration of the call (`@quiet`), which costs one context-variable set and
 reset, not a `np.errstate` object.
+
+Note [NumPy's strided unary loops]
+----------------------------------
+Some of NumPy's SIMD unary loops write wrong values into an output whose
+inner stride is not one element: NumPy 2.4.6 on AVX-512 computes
+``np.negative`` of a 32-bit (64-bit) input with an element stride of 4 (8)
+into a strided output from the wrong elements (so ``x.view(2, 3).diagonal()
+.neg_()`` negated x[1] into x[4]), and ``np.isnan`` / ``isinf`` / ``isfinite``
+/ ``signbit`` into a strided bool output write garbage. Dense outputs (C or
+F order) and NumPy's binary loops, casts and reductions are correct. So a
+unary formula never hands NumPy a target that is not dense: it computes into
+a fresh array and copies that into the view (``_unary``, ``unary_into``); tests/
+test_view_chains.py checks every in-place unary op through strided views.
+
+Note [Signed zeros on ties]
+---------------------------
+When two compared values are equal zeros of opposite signs, which zero comes
+out is not NumPy's to decide: NumPy returns the first or the second operand
+depending on the dtype and the length (float16 the first, float32 the second,
+fmax's SIMD loop either). PyTorch's CPU kernels compute `std::max(a, b)` /
+`std::min(a, b)`, which keep `a` on a tie: maximum / minimum keep `self`, clamp
+(Scalar or Tensor bounds) keeps the clamped value, and amax / amin keep the
+first zero met along the reduced dims (the accumulator), so
+`minimum(-0.0, 0.0)` and `amax([-0.0, 0.0])` are -0.0. ember computes with
+NumPy and, only when two zeros can meet, settles the zero results with
+std::max / std::min's rule (`settle_zero_ties`; the reductions' `first_zeros`
+in aten/native/reduction.py). max() / min() of a whole tensor
+reduce with PyTorch's vector maximum / minimum even for a few elements: the
+later zero wins, and a NaN comes out as the all-ones NaN of the vector
+compare. PyTorch's vectorized loops, which it takes for longer contiguous
+inputs, keep whichever zero their lane tournament (the x86 max/min
+instructions return their second operand on a tie; the lane count is the
+CPU's) leaves; ember does not emulate that, so short tensors, and every tie
+that is not between zeros, agree exactly.
 """
 
 from __future__ import annotations
@@ -128,11 +162,22 @@ def _binary(ufunc, meta, self, other, out) -> None:
         apply(ufunc, compute, (a, b), target, dtype=compute)
 
 
+def unary_into(ufunc, values, target, **options) -> None:
+    """``ufunc(values, out=target, casting="unsafe")`` for a unary ufunc, through a fresh
+    array when ``target`` is not dense. See Note [NumPy's strided unary loops]."""
+    if target.flags.forc:
+        ufunc(values, out=target, casting="unsafe", **options)
+    else:
+        np.copyto(target, ufunc(values, **options), casting="unsafe")
+
+
 def _unary(ufunc, meta, self, out) -> None:
     compute = meta.compute_dtype.np_dtype
     values = self.ndarray()
     target = out.ndarray()
-    if values.dtype is compute and target.dtype is compute:
+    if not target.flags.forc:  # See Note [NumPy's strided unary loops]
+        np.copyto(target, apply(ufunc, compute, (values,), dtype=compute), casting="unsafe")
+    elif values.dtype is compute and target.dtype is compute:
         ufunc(values, out=target)
     else:
         apply(ufunc, compute, (values,), target, dtype=compute)
@@ -279,14 +324,45 @@ def _pow_float_scalar(base, exponent):
     return np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
 
 
+def has_zero(array) -> bool:
+    """Whether a NumPy array (or scalar) holds a zero of either sign (one cheap C call)."""
+    return np.count_nonzero(array) != np.size(array)
+
+
+def settle_zero_ties(result, exact) -> None:
+    """Where ``result`` is a zero, ``exact``'s (std::max / std::min, which keep their first
+    operand on a tie). No NaN reaches a zero result, so ``exact`` is right there. See Note
+    [Signed zeros on ties]."""
+    np.copyto(result, exact, where=result == 0, casting="unsafe")
+
+
+def _first_on_ties(ufunc, meta, self, other, out) -> None:
+    """maximum / minimum: NumPy's ufunc (NaN propagates, as in PyTorch); a tie of two zeros,
+    possible only when both operands hold one, keeps ``self``'s zero."""
+    compute = meta.compute_dtype.np_dtype
+    a, b = operand(self), operand(other)
+    target = out.ndarray()
+    if meta.compute_dtype.is_floating_point and has_zero(a) and has_zero(b):
+        a = np.asarray(a).astype(compute, copy=False)
+        b = np.asarray(b).astype(compute, copy=False)
+        result = np.asarray(apply(ufunc, compute, (a, b), dtype=compute))
+        later = (a < b) if ufunc is np.maximum else (b < a)
+        settle_zero_ties(result, np.where(later, b, a))
+        np.copyto(target, result, casting="unsafe")
+    elif a.dtype is compute and b.dtype is compute and target.dtype is compute:
+        ufunc(a, b, out=target)
+    else:
+        apply(ufunc, compute, (a, b), target, dtype=compute)
+
+
 @quiet
 def maximum(meta, self, other, out) -> None:
-    _binary(np.maximum, meta, self, other, out)
+    _first_on_ties(np.maximum, meta, self, other, out)
 
 
 @quiet
 def minimum(meta, self, other, out) -> None:
-    _binary(np.minimum, meta, self, other, out)
+    _first_on_ties(np.minimum, meta, self, other, out)
 
 
 @quiet
@@ -307,19 +383,47 @@ def clamp(meta, self, low, high, out) -> None:
         high = None if high is None else high.ndarray()
     values = self.ndarray()
     target = out.ndarray()
+    if dtype.is_floating_point and _zeros_can_meet(values, low, high):
+        _clamp_keeping_zeros(compute, values, low, high, target)
+        return
 
-    # On ties NumPy returns its second operand. PyTorch keeps the value against a
-    # Scalar bound (relu(-0.0) is -0.0) and the bound against a Tensor bound.
-    def bound(ufunc, limit, source, into=None):
-        pair = (limit, source) if scalar_bounds else (source, limit)
-        return apply(ufunc, compute, pair, into, dtype=compute)
+    def bound(ufunc, source, limit, into=None):
+        return apply(ufunc, compute, (source, limit), into, dtype=compute)
 
     if low is not None and high is not None:
-        bound(np.minimum, high, bound(np.maximum, low, values), target)
+        bound(np.minimum, bound(np.maximum, values, low), high, target)
     elif low is not None:
-        bound(np.maximum, low, values, target)
+        bound(np.maximum, values, low, target)
     else:
-        bound(np.minimum, high, values, target)
+        bound(np.minimum, values, high, target)
+
+
+def _zeros_can_meet(*arrays) -> bool:
+    """Whether two of the (present) operands hold a zero: a tie of zeros needs two."""
+    found = 0
+    for array in arrays:
+        if array is not None and has_zero(array):
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
+def _clamp_keeping_zeros(compute, values, low, high, target) -> None:
+    """std::min(std::max(x, low), high): each step keeps its first operand on a tie."""
+    result = np.asarray(values).astype(compute)
+    exact = result.copy()
+    if low is not None:
+        low = np.asarray(low).astype(compute, copy=False)
+        result = np.maximum(result, low)
+        exact = np.where(exact < low, low, exact)
+    if high is not None:
+        high = np.asarray(high).astype(compute, copy=False)
+        result = np.minimum(result, high)
+        exact = np.where(high < exact, high, exact)
+    result = np.asarray(result)
+    settle_zero_ties(result, exact)
+    np.copyto(target, result, casting="unsafe")
 
 
 _NUMBERS = (bool, int, float, complex)
@@ -332,9 +436,12 @@ def _clamp_scalar_kernel(low, high) -> str:
 
 
 def _checked_bound(value, dtype):
-    """Scalar::to<scalar_t>(): clamp's bounds convert with the overflow check."""
+    """Scalar::to<scalar_t>(): clamp's bounds convert with the overflow check; a floating
+    clamp reads them as doubles first (a complex bound fails there, naming double)."""
     from ember.aten.native.factories import checked_value
 
+    if dtype.is_floating_point and value.__class__ is complex:
+        checked_value(value, dtypes.float64)
     return np.asarray(checked_value(value, dtype))
 
 

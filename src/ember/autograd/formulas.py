@@ -15,7 +15,6 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.dtypes import int64
 from ember._ops import ops
-from ember._tensor import Tensor
 from ember._tensor_ctors import from_numpy
 from ember.aten._generated.python_functions import (
     arange,
@@ -27,6 +26,24 @@ from ember.aten._generated.python_functions import (
     zeros_like,
 )
 from ember.aten.native import at
+from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
+    conj_scalar,
+    div_tensor_other_backward,
+    div_tensor_self_backward,
+    handle_r_to_c,
+    maybe_multiply,
+    mm_mat1_backward,
+    mm_mat2_backward,
+    mul_tensor_backward,
+    pow_backward,
+    pow_backward_exponent,
+    pow_backward_self,
+    prod_backward,
+    sgn,
+    sigmoid_backward,
+    tanh_backward,
+    to_copy_backward,
+)
 
 
 def _wrap_dims(dims, ndim: int) -> list[int]:
@@ -114,28 +131,6 @@ def scale_grad_by_count(grad, mask, dims):
     return (grad / mask.sum(_wrap_dims(dims, len(mask._sizes)), keepdim=True)) * mask
 
 
-def _column_major(sizes, strides) -> bool:
-    return strides[0] == 1 and strides[1] == sizes[0]
-
-
-def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha=1):
-    """grad @ mat2.T, laid out column-major when mat1 was (as PyTorch, for efficiency)."""
-    if _column_major(mat1_sizes, mat1_strides):
-        return maybe_multiply(at.t(at.mm(mat2, at.t(grad))), alpha)
-    return maybe_multiply(at.mm(grad, at.t(mat2)), alpha)
-
-
-def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha=1):
-    """mat1.T @ grad, laid out column-major when mat2 was."""
-    if _column_major(mat2_sizes, mat2_strides):
-        return maybe_multiply(at.t(at.mm(at.t(grad), mat1)), alpha)
-    return maybe_multiply(at.mm(at.t(mat1), grad), alpha)
-
-
-def maybe_multiply(tensor, factor):
-    return tensor if factor == 1 else tensor * factor
-
-
 def softmax_backward(grad, output, dim: int):
     return at._softmax_backward_data(grad, output, dim, output.dtype)
 
@@ -172,14 +167,6 @@ def threshold_backward(grad, result, threshold):
     return at.threshold_backward(grad, result, threshold)
 
 
-def sigmoid_backward(grad, result):
-    return grad * result * (1 - result)
-
-
-def tanh_backward(grad, result):
-    return grad * (1 - result * result)
-
-
 def gelu_backward(grad, self, approximate: str):
     if approximate == "tanh":
         k = math.sqrt(2 / math.pi)
@@ -199,27 +186,6 @@ def _normal_cdf(x, pdf):
     values = 0.5 * (1 + np.asarray(erf(detached.ndarray() / math.sqrt(2))).astype(np.float64))
     constant = from_numpy(np.asarray(values)).to(x.dtype)
     return constant + (x - detached) * pdf
-
-
-def pow_backward(grad, self, exponent):
-    if exponent == 0:
-        return zeros_like(self)
-    return grad * exponent * self.pow(exponent - 1)
-
-
-def pow_backward_self(grad, self, exponent):
-    derivative = exponent * self.pow(exponent - 1)
-    return where(exponent == 0, zeros_like(derivative), grad * derivative)
-
-
-def pow_backward_exponent(grad, self, exponent, result):
-    if not isinstance(self, Tensor):
-        if self == 0:
-            return where(exponent >= 0, zeros_like(result), grad * result * -math.inf)
-        return grad * result * math.log(self)
-    zero = (self == 0).logical_and(exponent >= 0)
-    log = where(zero, ones_like(self), self).log()
-    return where(zero, zeros_like(result), grad * result * log)
 
 
 def clamp_backward(grad, self, min, max):
@@ -453,18 +419,6 @@ def mse_loss_backward(grad, self, target, reduction: int):
     return scale * (self - target) * grad
 
 
-def div_tensor_other_backward(grad, self, other, rounding_mode=None):
-    if rounding_mode is not None:
-        return zeros_like(grad)
-    return -grad * (self / other) / other
-
-
-def div_tensor_self_backward(grad, other, rounding_mode=None):
-    if rounding_mode is not None:
-        return zeros_like(grad)
-    return grad / other
-
-
 def var_backward(grad, self, dim, correction, keepdim: bool):
     correction = 1 if correction is None else correction
     sizes = self._sizes
@@ -486,45 +440,41 @@ def std_backward(result, grad, self, dim, correction, keepdim: bool):
     return var_backward(grad_var, self, dim, correction, keepdim)
 
 
-def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
-    """d prod / d x_i: the product of the others, safe where inputs are zero."""
-    if dim is None:
-        if self.numel() == 0:
-            return zeros_like(self)
-        grad, result, dims = grad, result, list(range(len(self._sizes)))
-    else:
-        dims = [dim % max(len(self._sizes), 1)]
-        grad = restore_reduced_dims(grad, dims, keepdim, len(self._sizes))
-        result = restore_reduced_dims(result, dims, keepdim, len(self._sizes))
-    zero = self == 0
-    if not bool(zero.any()):
-        return grad * result / self
-    zeros = zero.sum(dims, keepdim=True) if dims else zero.to(int64)
-    safe = where(zero, ones_like(self), self)
-    others = safe.prod() if dim is None else safe.prod(dims[0], keepdim=True)
-    no_zero = grad * result / safe
-    one_zero = where(zero, grad * others, zeros_like(no_zero))
-    return where(zeros == 0, no_zero, where(zeros == 1, one_zero, 0 * no_zero))
-
-
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
+    """FunctionsManual's norm_backward, case by case and in its order of computation
+    (sgn for complex inputs); ord 0 has no gradient."""
     p = 2.0 if p is None else float(p)
     ndim = len(self._sizes)
-    if dim is not None:
-        grad = restore_reduced_dims(grad, dim, keepdim, ndim)
-        result = restore_reduced_dims(result, dim, keepdim, ndim)
+    dims = _wrap_dims(dim, ndim) if dim is not None and _as_list(dim) else []
+    if not keepdim and ndim != 0:
+        grad = restore_reduced_dims(grad, dims or None, False, ndim)
+        result = restore_reduced_dims(result, dims or None, False, ndim)
     if p == 0:
-        return zeros_like(self)
+        return None  # an undefined gradient, as PyTorch's {} (x.grad stays None)
     if p == 1:
-        return self.sign() * grad
+        return sgn(self) * grad
     if p == 2:
-        return (self * (grad / result)).masked_fill(result == 0, 0)
+        return grad * (self / result).masked_fill(result == 0, 0)
     if math.isinf(p):
-        mask = self.abs() == result
-        count = mask.sum(_wrap_dims(dim, ndim), keepdim=True) if dim is not None else mask.sum()
-        return self.sign() * mask * grad / count
-    scale = self * self.abs().pow(p - 2) * grad / result.pow(p - 1)
-    return scale.masked_fill(result == 0, 0)
+        magnitude = self.abs()
+        mask = (magnitude == result).logical_or(magnitude != magnitude)
+        count = mask.sum(dims, keepdim=True) if dims else mask.sum()
+        return sgn(self) * ((grad / count) * mask)
+    if p < 1:
+        scaled = sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        return scaled * grad * result.pow(1 - p)
+    if p < 2:
+        scaled = sgn(self) * self.abs().pow(p - 1)
+        scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+        return scaled * scale
+    scaled = self * self.abs().pow(p - 2)
+    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+    return scaled * scale
+
+
+def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim: bool):  # noqa: A002
+    """The dtype= argument needs nothing: grad's dtype broadcasts through."""
+    return norm_backward(grad, self, ord, result, dim, keepdim)
 
 
 def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):

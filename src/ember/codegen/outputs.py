@@ -11,7 +11,7 @@ from pathlib import Path
 from . import gen_autograd, gen_python, gen_registrations
 from .autograd_model import autograd_ops, load_derivatives
 from .model import load_native_functions, structured_groups
-from .python_api import group_python_signatures, nn_python_signatures
+from .python_api import group_python_signatures, module_python_signatures, nn_python_signatures
 
 PACKAGE = Path(__file__).resolve().parent.parent
 ATEN_GENERATED = PACKAGE / "aten" / "_generated"
@@ -37,6 +37,11 @@ def generated_files() -> dict[Path, str]:
         "python_nn_functions.py": gen_python.write_functions(
             nn_python_signatures(functions),
             "ember._C._nn.<fn>: the Python functions of the nn operators.",
+            method=False,
+        ),
+        "python_linalg_functions.py": gen_python.write_functions(
+            module_python_signatures(functions, "linalg"),
+            "ember._C._linalg.<fn>: the Python functions of the linalg operators.",
             method=False,
         ),
         "tensor_methods.py": gen_python.write_functions(

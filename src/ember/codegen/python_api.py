@@ -29,8 +29,10 @@ SKIP_PYTHON_NAMES = frozenset({"index", "copy_"})  # Tensor.copy_: _tensor_conve
 # Functions whose Tensor parameters also take Python numbers: the parser's own list.
 NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 # Python names that PyTorch does not expose at top level, or exposes elsewhere.
+# (norm is torch/functional.py's Python function, Tensor.norm torch/_tensor.py's.)
 HIDDEN_FUNCTIONS = frozenset({"_local_scalar_dense", "_to_copy", "_unsafe_view", "_softmax",
-                              "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to"})  # fmt: skip
+                              "_log_softmax", "nll_loss_forward", "nll_loss_backward", "to",
+                              "norm"})  # fmt: skip
 TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 # The deprecated Python signatures of tools/autograd/deprecated.yaml for the operators
 # ember has: each lists its Python arguments in order; a schema argument it leaves
@@ -322,10 +324,17 @@ def group_python_signatures(
 
 def nn_python_signatures(functions: list[NativeFunction]) -> dict[str, list[PythonSignature]]:
     """Functions with `python_module: nn` (ember._C._nn in PyTorch)."""
+    return module_python_signatures(functions, "nn")
+
+
+def module_python_signatures(
+    functions: list[NativeFunction], module: str
+) -> dict[str, list[PythonSignature]]:
+    """Functions with `python_module: <module>` (torch._C._nn, torch._C._linalg)."""
     outs = [f for f in functions if f.is_out]
     grouped: dict[str, list[PythonSignature]] = {}
     for f in functions:
-        if f.python_module != "nn" or f.is_out:
+        if f.python_module != module or f.is_out:
             continue
         twin = _out_twin(f, outs)
         grouped.setdefault(f.base_name, []).append(python_signature(f, twin, method=False))

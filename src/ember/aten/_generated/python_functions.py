@@ -8,6 +8,7 @@ from ember._tensor import Tensor
 from ember.aten.binding import handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
+_op__conj_physical = handle("_conj_physical")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
@@ -84,6 +85,9 @@ _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj_physical = handle("conj_physical")
+_op_conj_physical_out = handle("conj_physical.out")
+_op_conj_physical_ = handle("conj_physical_")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -202,12 +206,6 @@ _op_ne_Tensor_out = handle("ne.Tensor_out")
 _op_neg = handle("neg")
 _op_neg_out = handle("neg.out")
 _op_neg_ = handle("neg_")
-_op_norm_Scalar = handle("norm.Scalar")
-_op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
-_op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
-_op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
-_op_norm_dtype_out = handle("norm.dtype_out")
-_op_norm_out = handle("norm.out")
 _op_ones = handle("ones")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
@@ -325,6 +323,27 @@ _op_where_self_out = handle("where.self_out")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_like = handle("zeros_like")
+
+
+_parser_f__conj_physical = PythonArgParser(
+    [
+        '_conj_physical(Tensor input)',
+    ],
+)
+_tail_parser_f__conj_physical = [p.default for p in _parser_f__conj_physical.signatures[0].params[1:]]
+
+
+def _conj_physical(*args, **kwargs):
+    """_conj_physical(Tensor input)"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f__conj_physical]
+        else:
+            index, v = _parser_f__conj_physical.parse(args, kwargs)
+        return _op__conj_physical.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
 
 
 _parser_f__log_softmax_backward_data = PythonArgParser(
@@ -951,6 +970,46 @@ def clone(*args, **kwargs):
         else:
             index, v = _parser_f_clone.parse(args, kwargs)
         return _op_clone.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_f_conj_physical = PythonArgParser(
+    [
+        'conj_physical(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def conj_physical(*args, **kwargs):
+    """conj_physical(Tensor input, *, Tensor? out=None)"""
+    try:
+        v = _parser_f_conj_physical.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_conj_physical.call(v[0])
+        return _op_conj_physical_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_f_conj_physical_ = PythonArgParser(
+    [
+        'conj_physical_(Tensor input)',
+    ],
+)
+_tail_parser_f_conj_physical_ = [p.default for p in _parser_f_conj_physical_.signatures[0].params[1:]]
+
+
+def conj_physical_(*args, **kwargs):
+    """conj_physical_(Tensor input)"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_conj_physical_]
+        else:
+            index, v = _parser_f_conj_physical_.parse(args, kwargs)
+        return _op_conj_physical_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2125,37 +2184,6 @@ def neg_(*args, **kwargs):
         else:
             index, v = _parser_f_neg_.parse(args, kwargs)
         return _op_neg_.call(v[0])
-    except MemoryError as error:
-        raise translate_memory_error(error) from None
-
-
-
-_parser_f_norm = PythonArgParser(
-    [
-        'norm(Tensor input, Scalar p=2)',
-        'norm(Tensor input, Scalar? p, *, ScalarType dtype)',
-        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None)',
-        'norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
-    ],
-)
-
-
-def norm(*args, **kwargs):
-    """norm(Tensor input, Scalar p=2) | norm(Tensor input, Scalar? p, *, ScalarType dtype) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None) | norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
-    try:
-        index, v = _parser_f_norm.parse(args, kwargs)
-        if index == 0:
-            return _op_norm_Scalar.call(v[0], v[1])
-        elif index == 1:
-            return _op_norm_ScalarOpt_dtype.call(v[0], v[1], v[2])
-        elif index == 2:
-            if v[5] is None:
-                return _op_norm_ScalarOpt_dim_dtype.call(v[0], v[1], v[2], v[3], v[4])
-            return _op_norm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
-        else:
-            if v[4] is None:
-                return _op_norm_ScalarOpt_dim.call(v[0], v[1], v[2], v[3])
-            return _op_norm_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3411,4 +3439,4 @@ def zeros_like(*args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'norm', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -1292,6 +1292,25 @@ def norm_out(self, p, dim, keepdim, out):
     return out
 
 
+# linalg_vector_norm.out: structured
+
+
+def linalg_vector_norm(self, ord, dim, keepdim, dtype):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    out = meta.allocate()
+    N.linalg_vector_norm_out(meta, self, ord, dim, keepdim, dtype, out)
+    return out
+
+
+def linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.linalg_vector_norm_out(meta, self, ord, dim, keepdim, dtype, out)
+    return out
+
+
 # sub.out: structured, ufunc sub
 
 
@@ -2347,6 +2366,8 @@ impl("tanh_", "CPU", tanh_)
 impl("tanh.out", "CPU", tanh_out)
 impl("norm.ScalarOpt_dim", "CPU", norm_ScalarOpt_dim)
 impl("norm.out", "CPU", norm_out)
+impl("linalg_vector_norm", "CPU", linalg_vector_norm)
+impl("linalg_vector_norm.out", "CPU", linalg_vector_norm_out)
 impl("sub.Tensor", "CPU", sub_Tensor)
 impl("sub_.Tensor", "CPU", sub__Tensor)
 impl("sub.out", "CPU", sub_out)
@@ -2438,6 +2459,7 @@ impl("nll_loss_backward.grad_input", "CPU", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "CPU", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "CPU", norm_dtype_out)
 impl("abs.out", "CPU", N.abs_out)
+impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
 impl("as_strided", "CPU", N.as_strided)
 impl("logical_not.out", "CPU", N.logical_not_out)

@@ -35,6 +35,34 @@ def abs_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_conj_physical_out = handle("conj_physical.out")
+
+
+def conj_physical_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj_physical_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_conj_physical_ = handle("conj_physical_")
+
+
+def conj_physical_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj_physical_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _add__Tensor = handle("add_.Tensor")
 
 
@@ -2233,6 +2261,20 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _sub_out = handle("sub.out")
 
 
@@ -3495,6 +3537,8 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
+impl("conj_physical.out", "ADInplaceOrView", conj_physical_out, keyset_arg="raw")
+impl("conj_physical_", "ADInplaceOrView", conj_physical_, keyset_arg="raw")
 impl("add_.Tensor", "ADInplaceOrView", add__Tensor, keyset_arg="raw")
 impl("add.out", "ADInplaceOrView", add_out, keyset_arg="raw")
 impl("add_.Scalar", "ADInplaceOrView", add__Scalar, keyset_arg="raw")
@@ -3652,6 +3696,7 @@ impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
+impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
 impl("sub_.Scalar", "ADInplaceOrView", sub__Scalar, keyset_arg="raw")

@@ -877,6 +877,21 @@ def norm_out(self, p, dim, keepdim, out):
     return out
 
 
+# linalg_vector_norm.out: structured
+
+
+def linalg_vector_norm(self, ord, dim, keepdim, dtype):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    out = meta.allocate()
+    return out
+
+
+def linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out):
+    meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
+    meta.resize_outputs(out)
+    return out
+
+
 # sub.out: structured, ufunc sub
 
 
@@ -1640,6 +1655,8 @@ impl("tanh_", "Meta", tanh_)
 impl("tanh.out", "Meta", tanh_out)
 impl("norm.ScalarOpt_dim", "Meta", norm_ScalarOpt_dim)
 impl("norm.out", "Meta", norm_out)
+impl("linalg_vector_norm", "Meta", linalg_vector_norm)
+impl("linalg_vector_norm.out", "Meta", linalg_vector_norm_out)
 impl("sub.Tensor", "Meta", sub_Tensor)
 impl("sub_.Tensor", "Meta", sub__Tensor)
 impl("sub.out", "Meta", sub_out)
@@ -1731,6 +1748,7 @@ impl("nll_loss_backward.grad_input", "Meta", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "Meta", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "Meta", norm_dtype_out)
 impl("abs.out", "Meta", N.abs_out)
+impl("conj_physical.out", "Meta", N.conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
 impl("as_strided", "Meta", N.as_strided)
 impl("logical_not.out", "Meta", N.logical_not_out)

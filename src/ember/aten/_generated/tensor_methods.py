@@ -76,6 +76,8 @@ _op_clamp_Tensor = handle("clamp.Tensor")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj_physical = handle("conj_physical")
+_op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
@@ -186,10 +188,6 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
-_op_norm_Scalar = handle("norm.Scalar")
-_op_norm_ScalarOpt_dim = handle("norm.ScalarOpt_dim")
-_op_norm_ScalarOpt_dim_dtype = handle("norm.ScalarOpt_dim_dtype")
-_op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -1140,6 +1138,42 @@ def clone(self, *args, **kwargs):
     try:
         v = _parser_m_clone.parse(args, kwargs, self=self)[1]
         return _op_clone.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_m_conj_physical = PythonArgParser(
+    [
+        'conj_physical()',
+    ],
+)
+
+
+def conj_physical(self, *args, **kwargs):
+    """conj_physical()"""
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.conj_physical', args, kwargs)
+        return _op_conj_physical.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_m_conj_physical_ = PythonArgParser(
+    [
+        'conj_physical_()',
+    ],
+)
+
+
+def conj_physical_(self, *args, **kwargs):
+    """conj_physical_()"""
+    try:
+        if args or kwargs:
+            no_arguments('TensorBase.conj_physical_', args, kwargs)
+        return _op_conj_physical_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2645,33 +2679,6 @@ def new_zeros(self, *args, **kwargs):
 
 
 
-_parser_m_norm = PythonArgParser(
-    [
-        'norm(Scalar p=2)',
-        'norm(Scalar? p, *, ScalarType dtype)',
-        'norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)',
-        'norm(Scalar? p, int[1] dim, bool keepdim=False)',
-    ],
-)
-
-
-def norm(self, *args, **kwargs):
-    """norm(Scalar p=2) | norm(Scalar? p, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) | norm(Scalar? p, int[1] dim, bool keepdim=False)"""
-    try:
-        index, v = _parser_m_norm.parse(args, kwargs, self=self)
-        if index == 0:
-            return _op_norm_Scalar.call(self, v[0])
-        elif index == 1:
-            return _op_norm_ScalarOpt_dtype.call(self, v[0], v[1])
-        elif index == 2:
-            return _op_norm_ScalarOpt_dim_dtype.call(self, v[0], v[1], v[2], v[3])
-        else:
-            return _op_norm_ScalarOpt_dim.call(self, v[0], v[1], v[2])
-    except MemoryError as error:
-        raise translate_memory_error(error) from None
-
-
-
 _parser_m_numpy_T = PythonArgParser(
     [
         'numpy_T()',
@@ -3929,4 +3936,4 @@ def zero_(self, *args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'norm', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

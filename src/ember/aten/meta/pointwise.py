@@ -243,9 +243,22 @@ def clamp(self, min, max) -> StructuredMeta:  # noqa: A002 (schema names)
     if not result.is_floating_point:
         bounds = [bound for bound in (min, max) if bound is not None]
         result = dtypes.result_type(self, *bounds)
-    if result.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+    if result.is_complex:  # a complex bound: clamp_ first refuses the promotion itself
+        return _ComplexBoundsMeta(unary_spec(self, result), result)
     return ClampMeta(unary_spec(self, result), result)
+
+
+class _ComplexBoundsMeta(ClampMeta):
+    """clamp's meta for an integer self with a complex Scalar bound: an in-place clamp
+    refuses the promotion (ClampMeta.check_inplace), any other "is not supported"."""
+
+    __slots__ = ()
+
+    def allocate(self):
+        raise NotImplementedError("clamp is not supported for complex types")
+
+    def resize_outputs(self, *outs) -> None:
+        raise NotImplementedError("clamp is not supported for complex types")
 
 
 def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002

@@ -35,6 +35,7 @@ __all__ = [
     "any_dims",
     "norm_ScalarOpt_dim",
     "norm_ScalarOpt_dim_dtype",
+    "linalg_vector_norm",
     "cumsum",
     "zero_numel_check_dims",
 ]
@@ -251,6 +252,77 @@ def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype) -> StructuredMeta:  #
             f"Got {dtypes.scalar_type_name(out_dtype)} instead."
         )
     return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+
+
+def check_floating_or_complex(self, name: str) -> None:
+    """checkFloatingOrComplex (LinearAlgebraUtils.h)."""
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. "
+            f"Got {dtypes.scalar_type_name(self.dtype)}"
+        )
+
+
+def check_linalg_norm_dtype(dtype, self_dtype, name: str) -> None:
+    """at::detail::check_linalg_norm_dtype: the dtype= of a norm."""
+    if dtype is None:
+        return
+    text = dtypes.scalar_type_name
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            f"{name}: dtype should be floating point or complex, but got {text(dtype)}"
+        )
+    if self_dtype.is_complex != dtype.is_complex:
+        kind = "complex" if self_dtype.is_complex else "real"
+        raise RuntimeError(
+            f"{name}: dtype should be {kind} for {kind} inputs, but got {text(dtype)}"
+        )
+    if dtypes.promote_types(self_dtype, dtype) is not dtype:
+        raise RuntimeError(
+            f"{name}: the dtype of the input ({text(self_dtype)}) should be convertible without "
+            f"narrowing to the specified dtype ({text(dtype)})"
+        )
+
+
+def _ord_text(ord) -> str:  # noqa: A002
+    """A Scalar as c10 prints it in a message: 2, -0.5, inf."""
+    if isinstance(ord, float) and ord.is_integer():
+        return str(int(ord))
+    return str(ord)
+
+
+def check_empty_vector_norm(self, ord, dims) -> None:  # noqa: A002
+    """An empty tensor has no -p or inf norm over all dims, or over an empty one."""
+    value = float(ord)
+    if self.numel() != 0 or not (value < 0 or value == float("inf")):
+        return
+    if not dims:
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on an empty tensor "
+            "because the operation does not have an identity"
+        )
+    for d in dims:
+        if self._sizes[wrap_dim(d, self.dim())] == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on the "
+                f"dimension {d}because this dimension is empty and the operation does not "
+                "have an identity"
+            )
+
+
+def linalg_vector_norm(self, ord, dim, keepdim, dtype) -> StructuredMeta:  # noqa: A002
+    """TORCH_META_FUNC(linalg_vector_norm): a real result of the reduced shape."""
+    check_floating_or_complex(self, "linalg.vector_norm")
+    if isinstance(ord, complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
+        )
+    dims = [] if dim is None else list(dim)
+    check_empty_vector_norm(self, ord, dims)
+    dtype = as_dtype(dtype)
+    check_linalg_norm_dtype(dtype, self.dtype, "linalg.vector_norm")
+    out_dtype = (dtype or self.dtype).to_real()
+    return StructuredMeta(reduction_spec(self, reduced_dims(self, dims), keepdim, out_dtype))
 
 
 def cumsum(self, dim, dtype) -> StructuredMeta:

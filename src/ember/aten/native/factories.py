@@ -105,6 +105,8 @@ def checked_value(value, dtype):
         )
     if (value.__class__ is float or value.__class__ is int) and dtype in _NATIVE_FLOATS:
         return dtype.np_dtype.type(value)  # in range (checked above): no wrap to care about
+    if dtype is dtypes.bool:
+        return np.bool_(value != 0)  # c10::convert<bool>: any nonzero part (1j, NaN) is True
     if isinstance(value, complex) and not dtype.is_complex:
         value = value.real
     source = np.array(value)
@@ -112,6 +114,21 @@ def checked_value(value, dtype):
         source = source.astype(np.int64)
     with np.errstate(all="ignore"):
         return source.astype(dtype.np_dtype)[()]
+
+
+_RELAXED_FLOATS = (dtypes.float16, dtypes.bfloat16)
+
+
+def scalar_fill_value(value, dtype):
+    """The value at::scalar_tensor (scalar_fill) stores: as checked_value, except that a
+    half or bfloat16 goes through a checked double and then a plain cast (1e10 is inf),
+    as ATen/ScalarOps.cpp's relaxed float cast does. ``where`` with a Python number and
+    ``tensor[i] = number`` build their 0-dim tensor this way."""
+    if dtype in _RELAXED_FLOATS:
+        as_double = checked_value(value, dtypes.float64)
+        with np.errstate(all="ignore"):
+            return np.asarray(as_double).astype(dtype.np_dtype)[()]
+    return checked_value(value, dtype)
 
 
 # -- empty --------------------------------------------------------------------

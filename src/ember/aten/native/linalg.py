@@ -16,8 +16,10 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor, make_view
+from ember.aten.binding import scalar_to_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy
 from ember.aten.native import at
+from ember.aten.native.factories import checked_value
 from ember.aten.native.reduction import accumulate_dtype, store
 
 __all__ = ["mm_out", "bmm_out", "addmm_out", "dot", "matmul", "outer", "linear"]
@@ -104,9 +106,25 @@ def _expand_size(t, sizes: tuple, name: str) -> None:
 
 
 def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
+    """addmm_impl_cpu_: ``beta * self + alpha * (mat1 @ mat2)``, alpha and beta converted
+    (Scalar::to, with its overflow check) to the op-math type of the result: for an integer
+    result 0.5 is 0 and 1.7 is 1, as in PyTorch's integer gemm."""
     _expand_size(self, out._sizes, "addmm")
     _check_result_overlap(out, self, mat1, beta)
+    if out.numel() == 0:
+        return
+    if mat1._sizes[1] == 0:  # [a, 0] x [0, b]: PyTorch scales self by the unconverted beta
+        if beta == 0:
+            out.ndarray()[...] = 0
+        else:
+            if self is not out:
+                store(out, np.broadcast_to(self.ndarray(), out._sizes))
+            at.mul__Tensor(out, scalar_to_tensor(beta))
+        return
     _check_not_bool("addmm_impl_cpu_", mat1)
+    opmath = dtypes.float32 if mat1.dtype in (dtypes.float16, dtypes.bfloat16) else mat1.dtype
+    alpha = checked_value(alpha, opmath)
+    beta = checked_value(beta, opmath)
     product = np.matmul(_operand(mat1), _operand(mat2))
     if alpha != 1:
         product = product * alpha

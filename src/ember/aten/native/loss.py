@@ -21,6 +21,7 @@ from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
 from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
 from ember.aten.ufunc import quiet
+from ember.aten.ufunc_special import not_implemented_for
 
 __all__ = [
     "nll_loss",
@@ -37,17 +38,25 @@ __all__ = [
 # -- nll_loss --------------------------------------------------------------------
 
 
-def _check_nll_dtypes(self, target, weight) -> None:
+def _check_nll_dtypes(self, target, weight, kernel: str) -> None:
+    """The target's dtype, then the input's (AT_DISPATCH_FLOATING_TYPES_AND2 of ``kernel``),
+    then the weight's, in nll_loss_forward_out_cpu_template's order."""
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(
             "expected target dtype to be Long or Byte, but got "
             f"{dtypes.scalar_type_name(target.dtype)}"
         )
+    _check_floating(self, kernel)
     if weight is not None and weight.dtype is not self.dtype:
         raise RuntimeError(
             f"expected scalar type {dtypes.scalar_type_name(self.dtype)} but found "
             f"{dtypes.scalar_type_name(weight.dtype)}"
         )
+
+
+def _check_floating(self, kernel: str) -> None:
+    if not self.dtype.is_floating_point:
+        not_implemented_for(kernel, self.dtype)
 
 
 def _picked(self, target, weight, ignore_index):
@@ -146,7 +155,7 @@ def backward_plain(grad_output, self, targets, reduction, total_weight):
 def nll_loss_forward_output(
     meta, self, target, weight, reduction, ignore_index, output, total_weight
 ) -> None:
-    _check_nll_dtypes(self, target, weight)
+    _check_nll_dtypes(self, target, weight, "nll_loss_out_frame")
     targets = plain_targets(self, target, weight, ignore_index)
     if targets is not None:
         forward_plain(self, targets, reduction, output, total_weight)
@@ -173,7 +182,8 @@ def nll_loss_forward_output(
 def nll_loss_backward_grad_input(
     meta, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input
 ) -> None:
-    _check_nll_dtypes(self, target, weight)
+    _check_floating(self, "nll_loss_backward_out_frame")
+    _check_nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
     targets = plain_targets(self, target, weight, ignore_index)
     if targets is not None:
         store(grad_input, backward_plain(grad_output, self, targets, reduction, total_weight))
@@ -321,10 +331,8 @@ def mse_loss_out(meta, self, target, reduction, out) -> None:
     elif reduction == REDUCTION_MEAN:
         assert_no_internal_overlap(out)
     compute = meta.compute_dtype
-    if not (compute.is_floating_point or compute.is_complex):
-        raise NotImplementedError(
-            f"\"mse_cpu\" not implemented for '{dtypes.scalar_type_name(compute)}'"
-        )
+    if not compute.is_floating_point:
+        not_implemented_for("mse_cpu", compute)
     np_compute = accumulate_dtype(compute)
     difference = self.ndarray().astype(np_compute) - target.ndarray().astype(np_compute)
     squared = difference * difference

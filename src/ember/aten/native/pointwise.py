@@ -229,7 +229,7 @@ def abs_out(self, out):
     if _computes(out):
         if self.dtype is dtypes.bool:
             not_implemented_for("abs_cpu", self.dtype)
-        np.absolute(self.ndarray(), out=out.ndarray(), casting="unsafe")
+        ufunc.unary_into(np.absolute, self.ndarray(), out.ndarray())
     return out
 
 
@@ -370,7 +370,7 @@ def logical_not_out(self, out):
     check_tensor_iterator(out, self)
     PointwiseMeta(unary_spec(self, dtypes.bool)).resize_outputs(out)
     if _computes(out):
-        np.logical_not(_truth(self), out=out.ndarray(), casting="unsafe")
+        ufunc.unary_into(np.logical_not, _truth(self), out.ndarray())
     return out
 
 

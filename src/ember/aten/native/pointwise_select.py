@@ -26,7 +26,7 @@ from ember.aten.memory_overlap import (
 from ember.aten.meta.pointwise import PointwiseMeta
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
-from ember.aten.native.factories import checked_value
+from ember.aten.native.factories import checked_value, scalar_fill_value
 from ember.aten.structured import resize_output
 from ember.aten.tensor_iterator import broadcast_all, pointwise_spec
 
@@ -111,8 +111,9 @@ def where_self_out(condition, self, other, out):
 
 
 def _scalar_tensor(value, dtype, device):
-    """at::scalar_tensor: a 0-dim tensor holding ``value`` in ``dtype``."""
-    return at.full([], value, dtype, None, device, None)
+    """at::scalar_tensor: a 0-dim tensor holding ``value`` in ``dtype`` (scalar_fill's
+    conversion: a half or bfloat16 overflows to inf instead of raising)."""
+    return at.full([], scalar_fill_value(value, dtype).item(), dtype, None, device, None)
 
 
 def where_ScalarSelf(condition, self, other):  # noqa: N802 (kernel names follow overloads)

@@ -105,7 +105,7 @@ def _trunc_div(a: int, b: int) -> int:
 
 def _check_bounds(start, end, step) -> None:
     """arange_check_bounds (RangeUtils.h): validated in double precision."""
-    d_start, d_end, d_step = float(start), float(end), float(step)
+    d_start, d_end, d_step = (float(checked_value(v, dtypes.float64)) for v in (start, end, step))
     if d_step == 0:
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(d_start) and math.isfinite(d_end)):

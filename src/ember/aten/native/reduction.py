@@ -17,6 +17,7 @@ from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_i
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
+from ember.aten.ufunc_special import not_implemented_for
 
 __all__ = [
     "sum",
@@ -134,14 +135,47 @@ def _extreme(reducer, self, axes, keepdim):
     if values.size == 0:  # reducing only over non-empty dims of an empty tensor
         shape = meta_reduction.reduction_shape(self, axes, keepdim)
         return np.empty(shape, values.dtype)
-    return reducer(values, axis=axes, keepdims=keepdim)
+    result = reducer(values, axis=axes, keepdims=keepdim)
+    if self.dtype.is_floating_point:
+        result = first_zeros(values, result, axes)
+    return result
+
+
+def first_zeros(values, result, axes, last=False):
+    """Where the extreme is a zero, the first (``last``) zero met along ``axes`` in memory
+    order, as TensorIterator walks them: the one PyTorch's accumulator keeps on a tie
+    with the other zero. See Note [Signed zeros on ties] in aten/ufunc.py."""
+    if np.count_nonzero(result) == np.size(result):
+        return result
+    zero = result == 0
+    axes = axes if axes else tuple(range(values.ndim))
+    walked = sorted(axes, key=lambda d: -abs(values.strides[d]))
+    kept = [d for d in range(values.ndim) if d not in axes]
+    moved = values.transpose(kept + walked).reshape([values.shape[d] for d in kept] + [-1])
+    if last:
+        moved = moved[..., ::-1]
+    where = np.argmax(moved == 0, axis=-1)[..., None]
+    first = np.take_along_axis(moved, where, axis=-1).reshape(np.shape(result))
+    return np.where(zero, first, result)
+
+
+def _check_not_complex(self, kernel: str) -> None:
+    if self.dtype.is_complex:
+        not_implemented_for(kernel, self.dtype)
+
+
+def _refuse_complex(self, name: str) -> None:
+    if self.dtype.is_complex:
+        raise RuntimeError(f"{name}(): does not support complex input")
 
 
 def amax_out(meta, self, dim, keepdim, out) -> None:
+    _check_not_complex(self, "max_values_cpu")
     store(out, _extreme(np.max, self, reduced_axes(self, dim), keepdim))
 
 
 def amin_out(meta, self, dim, keepdim, out) -> None:
+    _check_not_complex(self, "min_values_cpu")
     store(out, _extreme(np.min, self, reduced_axes(self, dim), keepdim))
 
 
@@ -162,10 +196,12 @@ def _arg_extreme(finder, self, dim, keepdim):
 
 
 def argmax_out(meta, self, dim, keepdim, out) -> None:
+    _refuse_complex(self, "argmax")
     store(out, _arg_extreme(np.argmax, self, dim, keepdim))
 
 
 def argmin_out(meta, self, dim, keepdim, out) -> None:
+    _refuse_complex(self, "argmin")
     store(out, _arg_extreme(np.argmin, self, dim, keepdim))
 
 
@@ -174,8 +210,34 @@ def _full_extreme(name: str, reducer, self):
     meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
     out = empty_tensor((), self.dtype, self.device)
     if self.device.type != "meta":
-        store(out, reducer(self.ndarray()))
+        _check_not_complex(self, f"{name}_all")
+        values = self.ndarray()
+        result = reducer(values)
+        if self.dtype.is_floating_point and values.size > 1:
+            result = _vectorized_extreme(self.dtype, values, result)
+        store(out, result)
     return out
+
+
+# The NaN that PyTorch's vectorized max / min (the all-ones NaN mask, narrowed for half;
+# bfloat16 rounds to its canonical NaN) leave when two or more elements meet a NaN.
+_VECTOR_NAN_BITS = {
+    dtypes.float16: np.array(0xFE00, np.uint16),
+    dtypes.float32: np.array(0xFFFFFFFF, np.uint32),
+    dtypes.float64: np.array(0xFFFFFFFFFFFFFFFF, np.uint64),
+}
+
+
+def _vectorized_extreme(dtype, values, result):
+    """max(self) / min(self) reduce with PyTorch's vector maximum / minimum, which keeps
+    the later of two equal zeros and returns an all-ones NaN; see Note [Signed zeros on
+    ties] in aten/ufunc.py."""
+    if result != result:  # NaN
+        bits = _VECTOR_NAN_BITS.get(dtype)
+        return result if bits is None else bits.view(values.dtype)
+    if result == 0:
+        return first_zeros(values, result, (), last=True)
+    return result
 
 
 def max(self):  # noqa: A001
@@ -204,10 +266,12 @@ def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
 
 
 def max_dim_max(meta, self, dim, keepdim, max, max_values) -> None:  # noqa: A002
+    _refuse_complex(self, "max")
     _dim_extreme(np.argmax, self, dim, keepdim, max, max_values)
 
 
 def min_dim_min(meta, self, dim, keepdim, min, min_indices) -> None:  # noqa: A002
+    _refuse_complex(self, "min")
     _dim_extreme(np.argmin, self, dim, keepdim, min, min_indices)
 
 

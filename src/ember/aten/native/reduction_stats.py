@@ -31,6 +31,7 @@ __all__ = [
     "norm_dtype_out",
     "norm_Scalar",
     "norm_ScalarOpt_dtype",
+    "linalg_vector_norm_out",
     "logsumexp",
     "var",
     "var_dim",
@@ -116,7 +117,10 @@ def _vector_norm(values, p, axes, keepdim):
     """linalg_vector_norm's cases: 0 (count non-zero), inf, -inf, 1, 2, general p."""
     p = 2 if p is None else p
     magnitude = np.abs(values)
-    if values.size == 0 and p in (math.inf, -math.inf):
+    reduces_nothing = values.size == 0 and any(
+        values.shape[a] == 0 for a in axes or range(values.ndim)
+    )
+    if reduces_nothing and p in (math.inf, -math.inf):
         raise RuntimeError(
             "linalg.vector_norm cannot compute the "
             f"{'inf' if p > 0 else '-inf'} norm on an empty tensor because the operation "
@@ -137,16 +141,38 @@ def _vector_norm(values, p, axes, keepdim):
 
 
 def norm_out(meta, self, p, dim, keepdim, out) -> None:
+    """aten::norm reaches linalg_vector_norm_out, and its checks."""
+    meta_reduction.check_empty_vector_norm(self, 2 if p is None else p, list(dim))
     axes = tuple(meta_reduction.reduced_dims(self, dim))
     store(out, _vector_norm(_values(self), p, axes, keepdim))
 
 
 def norm_dtype_out(meta, self, p, dim, keepdim, dtype, out) -> None:
+    meta_reduction.check_empty_vector_norm(self, 2 if p is None else p, list(dim))
     axes = tuple(meta_reduction.reduced_dims(self, dim))
     compute = accumulate_dtype(meta.compute_dtype)
     if self.dtype.is_complex and not meta.compute_dtype.is_complex:
         compute = None
     store(out, _vector_norm(_values(self, compute), p, axes, keepdim))
+
+
+def linalg_vector_norm_out(meta, self, ord, dim, keepdim, dtype, out) -> None:  # noqa: A002
+    """TORCH_IMPL_FUNC(linalg_vector_norm_out): over dims of size 1 only, |x| (x != 0 for
+    ord 0) as it is; otherwise the reduction, computed in the result's dtype."""
+    dims = meta_reduction.reduced_dims(self, [] if dim is None else list(dim))
+    if all(self._sizes[d] == 1 for d in dims):
+        source = self if dtype is None else at._to_copy(self, dtype, None, None, None, False, None)
+        if not keepdim:
+            source = at.squeeze_dims(source, dims)
+        if float(ord) != 0:
+            at.abs_out(source, out)
+        else:
+            at.ne_Scalar_out(source, 0, out)
+        return
+    compute = accumulate_dtype(meta.compute_dtype)
+    if self.dtype.is_complex:
+        compute = accumulate_dtype(dtype) if dtype is not None else None
+    store(out, _vector_norm(_values(self, compute), float(ord), tuple(dims), keepdim))
 
 
 def norm_Scalar(self, p):  # noqa: N802

@@ -19,9 +19,13 @@ from ember.aten.native.reduction import store
 
 __all__ = ["sort", "sort_values", "sort_values_stable", "topk_values"]
 
+_BFLOAT16 = dtypes.bfloat16.np_dtype
+
 
 def _order(values, axis: int, descending: bool):
     """Stable argsort along `axis`; descending keeps equal elements in their original order."""
+    if values.dtype == _BFLOAT16:
+        values = values.astype(np.float32)  # exact; ml_dtypes' own sort misplaces NaN
     if not descending:
         return np.argsort(values, axis=axis, kind="stable")
     # Reverse, sort ascending stably, reverse back, then map indices: this gives a
@@ -39,10 +43,16 @@ def _as_vectors(self):
     return values.reshape(1) if self.dim() == 0 else values
 
 
+def _refuse_complex(self, name: str) -> None:
+    if self.dtype.is_complex:
+        raise RuntimeError(f" {name} does not support complex dtypes on CPU")
+
+
 def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> None:
     check_copy(values, self)  # sort_stable_out starts with values.copy_(self)
     if self.dim() != 0 or self.numel() != 1:
         assert_no_internal_overlap(indices)  # the TensorIterator of sort_stub
+    _refuse_complex(self, "Sort")
     data = _as_vectors(self)
     axis = wrap_dim(dim, self.dim())
     order = _order(data, axis, descending)
@@ -53,6 +63,7 @@ def sort_values_stable(meta, self, stable, dim, descending, values, indices) -> 
 def topk_values(meta, self, k, dim, largest, sorted, values, indices) -> None:  # noqa: A002
     if self.dtype is dtypes.bool:
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    _refuse_complex(self, "topk")
     if self.dim() == 0 and self.numel() == 1:
         check_copy(values, self)  # values.copy_(self)
     else:

@@ -86,6 +86,68 @@ def abs_out(ks, self, out):
     return result
 
 
+__conj_physical = handle("_conj_physical")
+
+
+def _conj_physical(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ConjPhysicalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __conj_physical.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_conj_physical_out = handle("conj_physical.out")
+
+
+def conj_physical_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::conj_physical")
+        node = NotImplementedNode("aten::conj_physical")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _conj_physical_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_conj_physical_ = handle("conj_physical_")
+
+
+def conj_physical_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ConjPhysicalBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _conj_physical_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
 _add_Tensor = handle("add.Tensor")
 
 
@@ -97,6 +159,10 @@ def add_Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -120,6 +186,10 @@ def add__Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -156,6 +226,7 @@ def add_Scalar(ks, self, other, alpha):
     if requires:
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -177,6 +248,7 @@ def add__Scalar(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.AddBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1889,6 +1961,8 @@ def div_Tensor(ks, self, other):
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1913,6 +1987,8 @@ def div__Tensor(ks, self, other):
         node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1953,6 +2029,8 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1978,6 +2056,8 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2015,6 +2095,7 @@ def div_Scalar(ks, self, other):
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2037,6 +2118,7 @@ def div__Scalar(ks, self, other):
         node = nodes.DivBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2059,6 +2141,7 @@ def div_Scalar_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2082,6 +2165,7 @@ def div__Scalar_mode(ks, self, other, rounding_mode):
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
         node._saved_rounding_mode = rounding_mode
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2979,7 +3063,11 @@ def mul_Tensor(ks, self, other):
         if node.should_compute_output(0):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
             node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3004,7 +3092,11 @@ def mul__Tensor(ks, self, other):
         if node.should_compute_output(0):
             node._saved_other = SavedVariable(other)
         if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
             node._saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -3042,6 +3134,7 @@ def mul_Scalar(ks, self, other):
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3064,6 +3157,7 @@ def mul__Scalar(ks, self, other):
         node = nodes.MulBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_other = other
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4900,6 +4994,47 @@ def norm_out(ks, self, p, dim, keepdim, out):
     return result
 
 
+_linalg_vector_norm = handle("linalg_vector_norm")
+
+
+def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LinalgVectorNormBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_ord = ord
+        node._saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_vector_norm.redispatch(ks & AFTER_AUTOGRAD, self, ord, dim, keepdim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+def linalg_vector_norm_out(ks, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_vector_norm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_vector_norm_out.redispatch(ks & AFTER_AUTOGRAD, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _clone = handle("clone")
 
 
@@ -4947,6 +5082,10 @@ def sub_Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4970,6 +5109,10 @@ def sub__Tensor(ks, self, other, alpha):
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
             node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4990,6 +5133,7 @@ def sub_Scalar(ks, self, other, alpha):
     if requires:
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5011,6 +5155,7 @@ def sub__Scalar(ks, self, other, alpha):
         check_inplace(self)
         node = nodes.SubBackward1()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7112,6 +7257,9 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
+impl("_conj_physical", "Autograd", _conj_physical, keyset_arg="raw")
+impl("conj_physical.out", "Autograd", conj_physical_out, keyset_arg="raw")
+impl("conj_physical_", "Autograd", conj_physical_, keyset_arg="raw")
 impl("add.Tensor", "Autograd", add_Tensor, keyset_arg="raw")
 impl("add_.Tensor", "Autograd", add__Tensor, keyset_arg="raw")
 impl("add.out", "Autograd", add_out, keyset_arg="raw")
@@ -7364,6 +7512,8 @@ impl("norm.Scalar", "Autograd", norm_Scalar, keyset_arg="raw")
 impl("norm.ScalarOpt_dim_dtype", "Autograd", norm_ScalarOpt_dim_dtype, keyset_arg="raw")
 impl("norm.ScalarOpt_dim", "Autograd", norm_ScalarOpt_dim, keyset_arg="raw")
 impl("norm.out", "Autograd", norm_out, keyset_arg="raw")
+impl("linalg_vector_norm", "Autograd", linalg_vector_norm, keyset_arg="raw")
+impl("linalg_vector_norm.out", "Autograd", linalg_vector_norm_out, keyset_arg="raw")
 impl("clone", "Autograd", clone, keyset_arg="raw")
 impl("sub.out", "Autograd", sub_out, keyset_arg="raw")
 impl("sub.Tensor", "Autograd", sub_Tensor, keyset_arg="raw")

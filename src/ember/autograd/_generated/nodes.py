@@ -10,6 +10,7 @@ from ember.autograd.formulas import (
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
+    conj_scalar,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -17,10 +18,12 @@ from ember.autograd.formulas import (
     evenly_distribute_backward,
     gather_backward,
     gelu_backward,
+    handle_r_to_c,
     index_backward,
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
     logsumexp_backward,
@@ -32,6 +35,7 @@ from ember.autograd.formulas import (
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
+    mul_tensor_backward,
     nll_loss,
     nll_loss_backward,
     norm_backward,
@@ -44,6 +48,7 @@ from ember.autograd.formulas import (
     roll_backward,
     scale_grad_by_count,
     select_backward,
+    sgn,
     sigmoid_backward,
     slice_backward,
     softmax_backward,
@@ -56,6 +61,7 @@ from ember.autograd.formulas import (
     sum_to,
     tanh_backward,
     threshold_backward,
+    to_copy_backward,
     unbind_backward,
     unfold_backward,
     unsqueeze_to,
@@ -80,7 +86,39 @@ class AbsBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.sign()
+            grad_0 = grad * sgn(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ConjPhysicalBackward0(GeneratedNode):
+    """Backward of aten::_conj_physical."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ConjPhysicalBackward1(GeneratedNode):
+    """Backward of aten::conj_physical_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -91,18 +129,22 @@ class AddBackward0(GeneratedNode):
 
     _saved_variables = ()
     _saved_alpha = None
+    _saved_other_dtype = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
+        other_dtype = node._saved_other_dtype
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = maybe_multiply(grad, alpha)
+            grad_1 = handle_r_to_c(other_dtype, maybe_multiply(grad, conj_scalar(alpha)))
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -112,13 +154,15 @@ class AddBackward1(GeneratedNode):
     """Backward of aten::add.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -166,11 +210,11 @@ class BmmBackward0(GeneratedNode):
         mat2 = _unpack(node._saved_mat2, node)
         self = _unpack(node._saved_self, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = self.transpose(1, 2).bmm(grad)
+            grad_1 = self.transpose(1, 2).conj_physical().bmm(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.bmm(mat2.transpose(1, 2))
+            grad_0 = grad.bmm(mat2.transpose(1, 2).conj_physical())
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -285,7 +329,7 @@ class CosBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * -self.sin()
+            grad_0 = grad * -self.sin().conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -341,6 +385,7 @@ class DivBackward0(GeneratedNode):
     _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -348,12 +393,13 @@ class DivBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -366,6 +412,7 @@ class DivBackward2(GeneratedNode):
     _saved_other = None
     _saved_rounding_mode = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -374,12 +421,13 @@ class DivBackward2(GeneratedNode):
         other = _unpack(node._saved_other, node)
         rounding_mode = node._saved_rounding_mode
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other, rounding_mode)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype, rounding_mode)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -390,14 +438,16 @@ class DivBackward1(GeneratedNode):
 
     _saved_variables = ()
     _saved_other = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0]
@@ -409,6 +459,7 @@ class DivBackward3(GeneratedNode):
     _saved_variables = ()
     _saved_other = None
     _saved_rounding_mode = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
@@ -416,8 +467,9 @@ class DivBackward3(GeneratedNode):
             return (None,) * len(node._next_edges)
         other = node._saved_other
         rounding_mode = node._saved_rounding_mode
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = div_tensor_self_backward(grad, other, rounding_mode)
+            grad_0 = div_tensor_self_backward(grad, other, self_dtype, rounding_mode)
         else:
             grad_0 = None
         return [grad_0]
@@ -437,11 +489,11 @@ class DotBackward0(GeneratedNode):
         self = _unpack(node._saved_self, node)
         tensor = _unpack(node._saved_tensor, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * tensor
+            grad_0 = grad * tensor.conj_physical()
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = grad * self
+            grad_1 = grad * self.conj_physical()
         else:
             grad_1 = None
         return [grad_0, grad_1]
@@ -459,7 +511,7 @@ class ExpBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * result
+            grad_0 = grad * result.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -577,7 +629,7 @@ class LogBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / self
+            grad_0 = grad / self.conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -595,7 +647,7 @@ class Log1PBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (self + 1)
+            grad_0 = grad / (self + 1).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -852,20 +904,24 @@ class MulBackward0(GeneratedNode):
 
     _saved_variables = ('_saved_other', '_saved_self')
     _saved_other = None
+    _saved_other_dtype = None
     _saved_self = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = _unpack(node._saved_other, node)
+        other_dtype = node._saved_other_dtype
         self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = grad * self
+            grad_1 = mul_tensor_backward(grad, self, other_dtype)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * other
+            grad_0 = mul_tensor_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -876,14 +932,16 @@ class MulBackward1(GeneratedNode):
 
     _saved_variables = ()
     _saved_other = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         other = node._saved_other
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * other
+            grad_0 = mul_tensor_backward(grad, other, self_dtype)
         else:
             grad_0 = None
         return [grad_0]
@@ -1183,7 +1241,7 @@ class RsqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -0.5 * grad * result.pow(3)
+            grad_0 = -0.5 * grad * result.pow(3).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -1259,7 +1317,7 @@ class SinBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.cos()
+            grad_0 = grad * self.cos().conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -1509,7 +1567,7 @@ class SqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (2 * result)
+            grad_0 = grad / (2 * result.conj_physical())
         else:
             grad_0 = None
         return [grad_0]
@@ -1871,6 +1929,32 @@ class NormBackward1(GeneratedNode):
         return [grad_0]
 
 
+class LinalgVectorNormBackward0(GeneratedNode):
+    """Backward of aten::linalg_vector_norm."""
+
+    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_ord = None
+    _saved_self = None
+    _saved_result = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        ord = node._saved_ord
+        self = _unpack(node._saved_self, node)
+        result = _unpack(node._saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class CloneBackward0(GeneratedNode):
     """Backward of aten::clone."""
 
@@ -1892,18 +1976,22 @@ class SubBackward0(GeneratedNode):
 
     _saved_variables = ()
     _saved_alpha = None
+    _saved_other_dtype = None
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
+        other_dtype = node._saved_other_dtype
+        self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
-            grad_1 = maybe_multiply(-grad, alpha)
+            grad_1 = handle_r_to_c(other_dtype, maybe_multiply(-grad, conj_scalar(alpha)))
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -1913,13 +2001,15 @@ class SubBackward1(GeneratedNode):
     """Backward of aten::sub.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad
+            grad_0 = handle_r_to_c(self_dtype, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -1999,7 +2089,7 @@ class AddmmBackward0(GeneratedNode):
         else:
             grad_2 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = maybe_multiply(grad, beta)
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
         else:
             grad_0 = None
         return [grad_0, grad_1, grad_2]
@@ -2036,7 +2126,7 @@ class ToCopyBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.to(self_dtype)
+            grad_0 = to_copy_backward(grad, self_dtype)
         else:
             grad_0 = None
         return [grad_0]

@@ -1,0 +1,193 @@
+"""Derivative helpers of the arithmetic, elementwise and matrix-product operators.
+
+Layer: autograd. In: gradients and saved values; out: input gradients, built
+from dispatched ember operators (so create_graph records them). Mirrors the
+corresponding functions of torch/csrc/autograd/FunctionsManual.cpp, in their
+order of computation (so the last bits and the signs of zeros agree) and with
+their complex conventions: the gradient of a holomorphic function is grad
+times the conjugate of its derivative, and a real input receives the real
+part of a complex gradient (handle_r_to_c). ember has no lazy conjugate, so
+`.conj()` is `conj_physical()` (the identity for real tensors, undispatched,
+as conj() is in PyTorch). formulas.py re-exports these for derivatives.yaml.
+"""
+
+from __future__ import annotations
+
+import cmath
+import math
+import warnings
+
+from ember._c10 import dtypes
+from ember._c10.grad_mode import is_grad_enabled
+from ember._tensor import Tensor
+from ember.aten._generated.python_functions import cat, ones, where, zeros_like
+from ember.aten.native import at
+
+
+def conj_scalar(value):
+    """Scalar::conj(): a Python number's conjugate."""
+    return value.conjugate() if isinstance(value, complex) else value
+
+
+def _conj(tensor):
+    return at.conj_physical(tensor) if tensor.dtype.is_complex else tensor
+
+
+def handle_r_to_c(self, grad):
+    """The real part of ``grad`` when the input (a tensor or a dtype) is real and the
+    gradient complex: PyTorch's at::real, cast without copy_'s warning."""
+    dtype = self if isinstance(self, dtypes.dtype) else self.dtype
+    if dtype.is_complex or not grad.dtype.is_complex:
+        return grad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return grad.to(grad.dtype.to_real())
+
+
+def sgn(self):
+    """self.sgn(): sign for real tensors, z / |z| (0 at 0) for complex ones."""
+    if not self.dtype.is_complex:
+        return self.sign()
+    magnitude = self.abs()
+    return where(magnitude == 0, zeros_like(self), self / magnitude)
+
+
+def maybe_multiply(tensor, factor):
+    return tensor if factor == 1 else tensor * factor
+
+
+def mul_tensor_backward(grad, other, self_dtype):
+    """d (self * other) / d self: grad * other.conj(), real for a real self."""
+    factor = conj_scalar(other) if not isinstance(other, Tensor) else _conj(other)
+    return handle_r_to_c(self_dtype, grad * factor)
+
+
+def div_tensor_self_backward(grad, other, self_dtype, rounding_mode=None):
+    if rounding_mode is not None:
+        return zeros_like(grad)
+    divisor = conj_scalar(other) if not isinstance(other, Tensor) else _conj(other)
+    return handle_r_to_c(self_dtype, grad / divisor)
+
+
+def div_tensor_other_backward(grad, self, other, rounding_mode=None):
+    if rounding_mode is not None:
+        return zeros_like(grad)
+    return handle_r_to_c(other, -grad * _conj((self / other) / other))
+
+
+def to_copy_backward(grad, self_dtype):
+    """_to_copy_backward: a real source receives the real part, without a warning."""
+    return handle_r_to_c(self_dtype, grad).to(self_dtype)
+
+
+def sigmoid_backward(grad, result):
+    """sigmoid_backward's kernel: grad * (1 - y) * y; grad * conj((1 - y) * y) if complex."""
+    if result.dtype.is_complex:
+        return grad * _conj((1 - result) * result)
+    return grad * (1 - result) * result
+
+
+def tanh_backward(grad, result):
+    """tanh_backward's kernel: grad * (1 - y * y), conjugated for complex y."""
+    return grad * _conj(1 - result * result)
+
+
+def _column_major(sizes, strides) -> bool:
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha=1):
+    """grad @ mat2^H, laid out column-major when mat1 was (as PyTorch, for efficiency)."""
+    if _column_major(mat1_sizes, mat1_strides):
+        return maybe_multiply(at.t(at.mm(_conj(mat2), at.t(grad))), conj_scalar(alpha))
+    return maybe_multiply(at.mm(grad, _conj(at.t(mat2))), conj_scalar(alpha))
+
+
+def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha=1):
+    """mat1^H @ grad, laid out column-major when mat2 was."""
+    if _column_major(mat2_sizes, mat2_strides):
+        return maybe_multiply(at.t(at.mm(at.t(grad), _conj(mat1))), conj_scalar(alpha))
+    return maybe_multiply(at.mm(_conj(at.t(mat1)), grad), conj_scalar(alpha))
+
+
+def pow_backward(grad, self, exponent):
+    """grad * (p * x^(p-1)).conj(); zeros for p == 0."""
+    if exponent == 0:
+        return zeros_like(self)
+    return handle_r_to_c(self, grad * _conj(exponent * self.pow(exponent - 1)))
+
+
+def pow_backward_self(grad, self, exponent):
+    derivative = grad * _conj(exponent * self.pow(exponent - 1))
+    return handle_r_to_c(self, where(exponent == 0, zeros_like(derivative), derivative))
+
+
+def pow_backward_exponent(grad, self, exponent, result):
+    """grad * where(x == 0 and p >= 0, 0, (result * log x).conj()); x may be a number."""
+    if not isinstance(self, Tensor):
+        if self == 0:
+            logs = _conj(result * -math.inf)
+            chosen = where(_real_nonnegative(exponent), zeros_like(logs), logs)
+        else:
+            chosen = _conj(result * _log(self, exponent.dtype.is_complex))
+        return handle_r_to_c(exponent, grad * chosen)
+    zero = (self == 0).logical_and(_real_nonnegative(exponent))
+    logs = _conj(result * self.to(result.dtype).log())
+    return handle_r_to_c(exponent, grad * where(zero, zeros_like(logs), logs))
+
+
+def _real_nonnegative(exponent):
+    """exponent >= 0; for a complex exponent, imag == 0 and real >= 0."""
+    if not exponent.dtype.is_complex:
+        return exponent >= 0
+    real = handle_r_to_c(exponent.dtype.to_real(), exponent)
+    return (exponent == real).logical_and(real >= 0)
+
+
+def _log(base, complex_exponent: bool):
+    """Scalar::log: of a complex base (or a real one under a complex exponent) the complex
+    logarithm; of a negative real base NaN, as std::log."""
+    if complex_exponent or isinstance(base, complex):
+        return cmath.log(complex(base))
+    return math.log(base) if base > 0 else math.nan
+
+
+def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
+    """d prod / d x_i, as FunctionsManual's prod_backward computes it (so the signs of
+    zero gradients match): grad * (result / x) when no input is zero, else the products
+    of the elements before and after each one (prod_safe_zeros_backward)."""
+    if self.dim() == 0:
+        return grad
+    if dim is None:
+        zeros = int((self == 0).sum())
+        if zeros == 0:
+            return grad * _conj(result / self)
+        if zeros > 1 and not is_grad_enabled():
+            return zeros_like(self)
+        flat = self.contiguous().view(-1)
+        return _prod_safe_zeros_backward(grad, flat, 0).view_as(self)
+    dim = dim % self.dim()
+    if not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
+    if not bool((self == 0).any()):
+        return grad * _conj(result / self)
+    return _prod_safe_zeros_backward(grad, self, dim)
+
+
+def _prod_safe_zeros_backward(grad, inp, dim: int):
+    """grad * (exclusive cumprod forward * exclusive cumprod backward), each product
+    accumulated in the order PyTorch's cumprod takes."""
+    if inp.numel() == 0:
+        return grad.expand_as(inp)
+    length = inp.shape[dim]
+    if length == 1:
+        return grad
+    sizes = list(inp.shape)
+    sizes[dim] = 1
+    unit = ones(sizes, dtype=grad.dtype)
+    before, after = [unit], [unit]
+    for k in range(length - 1):
+        before.append(before[-1] * inp.narrow(dim, k, 1))
+        after.append(after[-1] * inp.narrow(dim, length - 1 - k, 1))
+    others = cat(before, dim) * cat(after[::-1], dim)
+    return grad * _conj(others)

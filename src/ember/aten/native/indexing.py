@@ -33,7 +33,9 @@ __all__ = ["index_out", "index_put_", "index_put"]
 
 def index_out(meta, self, indices, out) -> None:
     info = index_info(self, indices)
-    if out.numel() == 0 and not info.positions:
+    if out.numel() == 0:
+        if info.positions:
+            info.numpy_index(self)  # PyTorch's bounds check (none for an empty result)
         return
     values = self.ndarray()[info.numpy_index(self)]
     if out.numel():
@@ -131,7 +133,7 @@ def index_put_(self, indices, values, accumulate):
             f"{dtypes.scalar_type_name(self.dtype)} for the destination and "
             f"{dtypes.scalar_type_name(values.dtype)} for the source."
         )
-    if self.device.type == "meta" or self.numel() == 0:
+    if self.device.type == "meta" or self.numel() == 0 or 0 in info.result_shape:
         return self
     where = info.numpy_index(self)
     source = converted(values.ndarray(), values.dtype, self.dtype)

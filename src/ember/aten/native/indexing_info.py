@@ -146,7 +146,9 @@ class IndexInfo:
     def numpy_index(self, self_tensor) -> tuple:
         """The index tuple for NumPy (same result layout rules), after PyTorch's bounds check."""
         parts = []
-        for indexer, position in enumerate(self.positions):
+        # PyTorch checks each index as its loop reads it: an empty result reads none.
+        positions = self.positions if 0 not in self.result_shape else ()
+        for indexer, position in enumerate(positions):
             values = self.entries[position].values
             size = self_tensor._sizes[position]
             outside = (values >= size) | (values < -size)

@@ -178,3 +178,16 @@ SETTER_CASES = {
 @pytest.mark.parametrize("name", sorted(SETTER_CASES))
 def test_grad_and_requires_grad_setters_as_torch(name):
     same(SETTER_CASES[name])
+
+
+def _data_version(t, touch_first):
+    w = _leaf(t)
+    if touch_first:
+        _ = w._version  # the counter exists before .data is taken
+    w.data.add_(1)
+    return w, w._version, w.data._version
+
+
+@pytest.mark.parametrize("touch_first", [False, True])
+def test_data_has_its_own_version_counter(touch_first):
+    same(lambda t: _data_version(t, touch_first))

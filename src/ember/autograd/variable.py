@@ -124,9 +124,8 @@ def _get_data(self):
     """A new tensor sharing storage, detached, with its own version counter (facts §6.2)."""
     from ember._tensor import _alias_as
 
-    counter = self._version_counter if not self._is_inference else None
     result = _alias_as(self, type(self))
-    if counter is not None:
+    if not self._is_inference:  # (a lazily made counter of self's must not be shared)
         from ember._c10.tensor_impl import VersionCounter
 
         result._version_counter = VersionCounter()

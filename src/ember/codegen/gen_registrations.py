@@ -72,6 +72,13 @@ FAST_PATHS = {"add": "UF.add", "sub": "UF.sub", "mul": "UF.mul", "div": "UF.div"
 NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "mse_loss.out"}
 
 
+# In-place overloads whose PyTorch Meta kernel is a Python meta registration
+# (torch/_meta_registrations.py), with its own checks: their Meta kernels call the
+# function of aten/meta/python_meta_inplace.py instead of the structured meta function.
+PYTHON_META_INPLACE = {"mul_.Tensor": "python_meta_mul_", "add_.Tensor": "python_meta_add_",
+                       "sub_.Tensor": "python_meta_sub_", "div_.Tensor": "python_meta_div_"}  # fmt: skip
+
+
 def _tensor_inputs(f: NativeFunction) -> list[str]:
     """The Tensor and Tensor? arguments that are not outputs (lists excluded)."""
     return [
@@ -162,7 +169,11 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         if compute:
             lines.append(f"    {_impl_call(group, outs, inputs)}")
         lines.append(f"    return {', '.join(outs)}")
-    if group.inplace is not None:
+    python_meta = None if compute or group.inplace is None else group.inplace.name
+    if python_meta in PYTHON_META_INPLACE:
+        lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
+        lines.append(f"    return M.{PYTHON_META_INPLACE[python_meta]}({', '.join(inputs)})")
+    elif group.inplace is not None:
         lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
         if compute:
             lines += _overlap_check(group, "self", skip="self")

@@ -85,3 +85,20 @@ def test_a_meta_operand_takes_a_cpu_inplace_call_to_the_python_meta_kernel(op):
         return result is x, x.tolist(), x._version
 
     same_outcome(program)
+
+
+@pytest.mark.parametrize("dst", ["int64", "bool", "uint8", "float64", "complex64", "float16"])
+@pytest.mark.parametrize("src_kind", ["leaf", "expanded", "non_leaf"])
+def test_copy_into_a_non_differentiable_dtype_records_nothing(dst, src_kind):
+    """VariableTypeManual's copy_: requires_grad &= isDifferentiableType(self.dtype)."""
+
+    def program(t):
+        leaf = t.tensor([1.5, -2.0, 3.0], requires_grad=True)
+        src = {"leaf": leaf, "expanded": leaf[:1].expand(3), "non_leaf": leaf * 2}[src_kind]
+        x = t.zeros(3, 2, dtype=getattr(t, dst)).t()  # (2, 3), transposed
+        result = x.copy_(src)
+        assert result is x
+        grad_fn = None if result.grad_fn is None else result.grad_fn.name()
+        return result.requires_grad, grad_fn, result.tolist(), result._version
+
+    same_outcome(program)

@@ -105,3 +105,40 @@ def test_state_and_helpers_as_torch(name):
             t.manual_seed(0)
 
     same_outcome(program)
+
+
+TENSOR_CASES = {  # called directly (`t.dim(1)`): CPython names the method TensorBase.dim
+    "data_ptr_argument": lambda t: t.ones(2).data_ptr(1),
+    "element_size_argument": lambda t: t.ones(2).element_size(1),
+    "dim_argument": lambda t: t.ones(2).dim(1),
+    "numel_argument": lambda t: t.ones(2).numel(1),
+    "storage_offset_argument": lambda t: t.ones(2).storage_offset(1),
+    "untyped_storage_argument": lambda t: t.ones(2).untyped_storage(1),
+    "nelement_argument": lambda t: t.ones(2).nelement(1),
+    "ndimension_argument": lambda t: t.ones(2).ndimension(1),
+    "is_floating_point_argument": lambda t: t.ones(2).is_floating_point(1),
+    "is_complex_argument": lambda t: t.ones(2).is_complex(1),
+    "is_signed_argument": lambda t: t.ones(2).is_signed(1),
+    "get_device_argument": lambda t: t.ones(2).get_device(1),
+    "is_inference_argument": lambda t: t.ones(2).is_inference(1),
+    "dim_two_arguments": lambda t: t.ones(2).dim(1, 2),
+    "type_as_int": lambda t: t.ones(2).type_as(3),
+    "type_as_none": lambda t: t.ones(2).type_as(),
+    "type_as": lambda t: t.ones(2).type_as(t.ones(1, dtype=t.int64)),
+    "type_as_meta": lambda t: t.ones(2).type_as(t.ones(1, device="meta")),
+    "type_as_keyword": lambda t: t.ones(2).type_as(other=t.ones(1, dtype=t.float64)).dtype,
+    "contains_str": lambda t: "a" in t.ones(2),
+    "contains_none": lambda t: None in t.ones(2),
+    "contains_tuple": lambda t: (1,) in t.ones(2),
+    "contains_numbers": lambda t: (1 in t.ones(2), 1.5 in t.ones(2), True in t.ones(2)),
+    "contains_tensor": lambda t: t.ones(1) in t.ones(2),
+    "requires_grad__str": lambda t: t.ones(2).requires_grad_("x"),
+    "is_contiguous_positional": lambda t: t.ones(2).is_contiguous("x"),
+    "is_contiguous_two": lambda t: t.ones(2).is_contiguous(1, 2),
+    "is_contiguous_keyword": lambda t: t.ones(2).is_contiguous(memory_format=t.contiguous_format),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TENSOR_CASES))
+def test_tensor_helpers_as_torch(name):
+    same_outcome(lambda t: repr(TENSOR_CASES[name](t)).replace("ember", "torch"))

@@ -111,7 +111,7 @@ def clone(self, memory_format):
 
 def contiguous(self, memory_format):
     name = memory_format_name(memory_format, "contiguous_format")
-    if self.is_contiguous(_Format(name)):
+    if self.is_contiguous(memory_format=_Format(name)):
         return self
     if name == "preserve_format":
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
@@ -137,10 +137,10 @@ def _to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_forma
 def _suggest_memory_format(self) -> str:
     """suggest_memory_format: channels_last when the strides say so, else contiguous."""
     if len(self._sizes) == 4 and not self.is_contiguous():
-        if self.is_contiguous(_Format("channels_last")):
+        if self.is_contiguous(memory_format=_Format("channels_last")):
             return "channels_last"
     if len(self._sizes) == 5 and not self.is_contiguous():
-        if self.is_contiguous(_Format("channels_last_3d")):
+        if self.is_contiguous(memory_format=_Format("channels_last_3d")):
             return "channels_last_3d"
     return "contiguous_format"
 

@@ -56,6 +56,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         tensor,
     )
     from ember._tensor_ctors import install as _install_conversions
+    from ember.functional import split
+    from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
         get_default_dtype,
@@ -93,3 +95,4 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _indexing.install(Tensor)
     _install_conversions(Tensor)
     autograd.install(Tensor)
+    Tensor.split = _tensor_split_method

@@ -17,6 +17,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.device import as_device
 from ember._c10.tensor_impl import shape_text
+from ember.aten.loop_order import in_loop_order
 from ember.aten.memory_overlap import check_tensor_iterator, same_data
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
@@ -83,9 +84,27 @@ def copy_(self, src, non_blocking):
         warnings.warn(
             "Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2
         )
+    if src._storage is self._storage and in_loop_order(
+        copy_element, _CopyMeta(self.dtype), (src,), self, promotes=False
+    ):
+        return self
     values = converted(src.ndarray(), src.dtype, self.dtype)
     np.copyto(self.ndarray(), values, casting="unsafe")
     return self
+
+
+class _CopyMeta:
+    """What in_loop_order reads of a meta: copy_ computes in the destination's dtype."""
+
+    __slots__ = ("compute_dtype",)
+
+    def __init__(self, dtype) -> None:
+        self.compute_dtype = dtype
+
+
+def copy_element(meta, src, dst) -> None:
+    """One step of copy's loop (also cat's, through copy_)."""
+    np.copyto(dst.ndarray(), converted(src.ndarray(), src.dtype, dst.dtype), casting="unsafe")
 
 
 def _empty_in_format(self, memory_format, dtype=None, device=None):

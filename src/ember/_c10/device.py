@@ -124,6 +124,10 @@ class device:  # noqa: N801 (PyTorch's name)
     __slots__ = ("type", "index", "_str", "backend_component", "dispatch_key")
 
     def __new__(cls, *args, **kwargs):
+        if not kwargs and len(args) == 1 and args[0].__class__ is str:
+            cached = _CANONICAL.get(args[0])  # device("cpu"): the common case
+            if cached is not None:
+                return cached
         type, index = _device_arguments(args, kwargs)  # noqa: A001 (PyTorch's parameter name)
         if isinstance(type, device):
             return type

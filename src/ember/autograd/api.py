@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 
+from ember._c10.tensor_impl import TensorImpl
 from ember.aten.binding import handle, make_factory
 
 from .engine import run_backward
@@ -18,9 +19,7 @@ _ONES_LIKE = handle("ones_like")
 
 
 def _is_tensor(value) -> bool:
-    import ember
-
-    return isinstance(value, ember.Tensor)
+    return isinstance(value, TensorImpl)
 
 
 def _outputs_tuple(value) -> tuple:
@@ -46,6 +45,8 @@ def _inputs_tuple(inputs, api: str) -> tuple:
 
 def _engine_flag(value) -> bool:
     """A flag the engine reads as a C `unsigned char` (PyArg format "b"), as PyTorch does."""
+    if value is True or value is False:
+        return value
     try:
         number = operator.index(value)
     except TypeError:

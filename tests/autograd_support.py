@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import warnings
 
 import numpy as np
 from oracle import torch
@@ -165,3 +166,38 @@ def compare_case(
             continue  # torch may leave a zero second derivative undefined
         got = np.zeros(tuple(t.shape)) if e is None else as_numpy(e)
         _close(got, as_numpy(t), rtol=1e-5, atol=1e-7)
+
+
+def plain(value):
+    """A result as plain data: tensors by values, dtype, shape, strides, requires_grad and
+    grad_fn name; containers by kind and items; dtypes by name."""
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (ember.Tensor, torch.Tensor)):
+        grad_fn = None if value.grad_fn is None else value.grad_fn.name()
+        data = None if value.device.type == "meta" else value.detach().tolist()
+        return ("tensor", data, str(value.dtype).split(".")[-1], tuple(value.shape),
+                value.stride(), value.requires_grad, grad_fn)  # fmt: skip
+    if isinstance(value, (ember.dtype, torch.dtype)):
+        return str(value).split(".")[-1]
+    return value
+
+
+def outcome(program, lib):
+    """What `program(lib)` gives: its result as plain data, or its exception's type and
+    message (ember's name read as torch's)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return plain(program(lib))
+    except Exception as error:  # noqa: BLE001 (compared with torch's)
+        return type(error).__name__, str(error).replace("ember", "torch")
+
+
+def same_outcome(program):
+    """Assert `program` gives the same outcome under ember and torch; return torch's."""
+    ours, theirs = outcome(program, ember), outcome(program, torch)
+    assert ours == theirs
+    return theirs

@@ -8,6 +8,7 @@ import itertools
 import warnings
 
 import pytest
+from autograd_support import same_outcome
 from oracle import torch
 from test_autograd_engine import same
 
@@ -236,3 +237,55 @@ def test_autograd_fallback_modes():
         return results
 
     same(program)
+
+
+# -- the mode objects' own arguments --------------------------------------------------------
+
+
+def _with(mode):
+    with mode:
+        pass
+
+
+def _decorated(t, mode, generator=False):
+    if generator:
+
+        def gen():
+            yield t.is_grad_enabled()
+            yield t.is_grad_enabled()
+
+        return list(mode(gen)())
+    return mode(lambda: t.is_grad_enabled())()
+
+
+class _Plain:
+    pass
+
+
+MODE_ARGUMENTS = {
+    "no_grad_with_argument": lambda t: _with(t.no_grad(1)),
+    "enable_grad_with_argument": lambda t: _with(t.enable_grad(True)),
+    "inference_mode_int": lambda t: _with(t.inference_mode(0)),
+    "no_grad_of_a_number": lambda t: t.no_grad(1)(),
+    "no_grad_bare_decorator": lambda t: t.no_grad(lambda: t.is_grad_enabled())(),
+    "no_grad_generator": lambda t: _decorated(t, t.no_grad(), generator=True),
+    "no_grad_class": lambda t: type(t.no_grad()(_Plain)()).__name__,
+    "set_grad_enabled_str": lambda t: t.set_grad_enabled("x"),
+    "set_grad_enabled_int": lambda t: t.set_grad_enabled(1),
+    "set_grad_enabled_none": lambda t: t.set_grad_enabled(None),
+    "set_grad_enabled_call": lambda t: (t.set_grad_enabled(False), t.is_grad_enabled())[1],
+    "set_grad_enabled_decorator": lambda t: _decorated(t, t.set_grad_enabled(False)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODE_ARGUMENTS))
+def test_mode_arguments_as_torch(name):
+    def program(t):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return MODE_ARGUMENTS[name](t)
+        finally:
+            t.set_grad_enabled(True)
+
+    same_outcome(program)

@@ -336,3 +336,53 @@ def test_generator_argument():
     same_outcome(lambda lib: lib.randint(4, (2, 3), generator=None), values=False)
     same_outcome(lambda lib: lib.rand(2, generator=lib.Generator(), device="meta"))
     assert repr(generator).startswith("<ember._C.Generator object at 0x")
+
+
+_LAYOUT_ARRAYS = {
+    "transposed": lambda: np.arange(6, dtype=np.float32).reshape(3, 2).T,
+    "sliced": lambda: np.arange(12, dtype=np.float32).reshape(4, 3)[::2],
+    "permuted": lambda: np.arange(24, dtype=np.float32).reshape(2, 3, 4).transpose(2, 0, 1),
+    "broadcast": lambda: np.broadcast_to(np.arange(3, dtype=np.float32), (2, 3)),
+    "empty_2d": lambda: np.zeros((0, 1), np.float32),
+    "empty_3d": lambda: np.zeros((2, 0, 3), np.float32),
+}
+_LAYOUT_TENSORS = {
+    "transposed": lambda t: t.arange(6.0).reshape(3, 2).t(),
+    "sliced": lambda t: t.arange(12.0).reshape(4, 3)[::2],
+    "expanded": lambda t: t.arange(3.0).expand(2, 3),
+    "empty_transposed": lambda t: t.empty(0, 2).t(),
+    "meta_transposed": lambda t: t.ones(3, 2, device="meta").t(),
+}
+
+
+@pytest.mark.parametrize("dtype", [None, "int32"])
+@pytest.mark.parametrize("device", [None, "meta"])
+@pytest.mark.parametrize("name", sorted(_LAYOUT_ARRAYS))
+def test_tensor_of_an_array_keeps_a_dense_layout(name, device, dtype):
+    """torch.tensor(ndarray) copies with preserve_format: a dense layout (transposed,
+    permuted, an empty array's strides) is kept, any other becomes dense."""
+
+    def program(t):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # torch.tensor does not warn for read-only arrays
+            result = t.tensor(
+                _LAYOUT_ARRAYS[name](),
+                dtype=None if dtype is None else getattr(t, dtype),
+                device=device,
+            )
+        values = None if device == "meta" else result.tolist()
+        return tuple(result.shape), result.stride(), str(result.dtype).split(".")[1], values
+
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUT_TENSORS))
+def test_tensor_of_a_tensor_keeps_a_dense_layout(name):
+    def program(t):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = t.tensor(_LAYOUT_TENSORS[name](t), dtype=t.float64)
+        values = None if result.device.type == "meta" else result.tolist()
+        return tuple(result.shape), result.stride(), str(result.dtype).split(".")[1], values
+
+    same_outcome(program)

@@ -270,3 +270,28 @@ def test_index_put_accumulates_duplicates():
 def test_index_error_order_and_empty_dims(shape, indices):
     array = np.zeros(shape, dtype=np.float32)
     same_outcome(lambda lib: index(lib, make(lib, array), indices(lib)))
+
+
+_CAT_SHAPES = [(2, 3), (3, 3), (2,), (0,), (), (2, 2), (4, 3), (1, 3), (2, 3, 1)]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_CAT_SHAPES), st.sampled_from(["meta", "meta", "cpu"]),
+                  st.sampled_from(["float32", "int64", "float64"])),
+        min_size=1, max_size=3,
+    ),
+    st.sampled_from([0, 1, -1, 2, -3, 5]),
+)  # fmt: skip
+def test_cat_with_a_meta_operand_checks_as_torchs_python_reference(tensors, dim):
+    """A meta operand takes cat to PyTorch's Meta kernel, torch._refs.cat: devices first,
+    ranks, the dim, then sizes counted among the tensors kept."""
+
+    def program(lib):
+        inputs = [lib.ones(shape, device=device, dtype=getattr(lib, dtype))
+                  for shape, device, dtype in tensors]  # fmt: skip
+        result = lib.cat(inputs, dim)
+        return tuple(result.shape), result.stride(), str(result.dtype).split(".")[1]
+
+    same_outcome(program)

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from autograd_support import same_outcome as autograd_same_outcome
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import torch
@@ -462,3 +463,38 @@ def test_inplace_views_match_torch(expr):
     assert _ember_calls(lambda: eval(expr, {"x": fresh_e})) == _torch_calls(
         lambda: eval(expr, {"x": fresh_t})
     )
+
+
+_SPLIT_CASES = {
+    "method_str": lambda t: t.arange(6.0).reshape(2, 3).split("a"),
+    "method_float": lambda t: t.arange(6.0).reshape(2, 3).split(2.5),
+    "method_0d_str": lambda t: t.tensor(1.0).split("a"),
+    "method_int": lambda t: t.arange(6.0).split(2),
+    "method_list": lambda t: t.arange(6.0).split([2, 4]),
+    "method_tuple_dim": lambda t: t.arange(6.0).split((1, 5), 0),
+    "method_int_tensor": lambda t: t.arange(6.0).split(t.tensor(3)),
+    "method_tensor_of_two": lambda t: t.arange(6.0).split(t.tensor([1, 2])),
+    "method_float_tensor": lambda t: t.arange(6.0).split(t.tensor(2.5)),
+    "method_bool": lambda t: t.arange(6.0).split(True),
+    "method_none": lambda t: t.arange(6.0).split(None),
+    "method_negative": lambda t: t.arange(6.0).split(-1),
+    "method_too_big": lambda t: t.arange(6.0).split([7]),
+    "method_three": lambda t: t.arange(6.0).split(2, 0, 1),
+    "method_dim_str": lambda t: t.arange(6.0).split(2, dim="a"),
+    "function_int": lambda t: t.split(t.arange(6.0), 2),
+    "function_bad_list": lambda t: t.split(t.arange(6.0), [1, "a"]),
+    "function_float": lambda t: t.split(t.arange(6.0), 2.5),
+    "function_keywords": lambda t: t.split(t.arange(6.0), split_size_or_sections=3, dim=0),
+    "unbind_0d_far": lambda t: t.tensor(1.0).unbind(5),
+    "unbind_0d_negative": lambda t: t.tensor(1.0).unbind(-5),
+    "unbind_0d": lambda t: t.tensor(1.0).unbind(0),
+    "unbind_function_0d": lambda t: t.unbind(t.tensor(1.0), 1),
+    "unbind_out_of_range": lambda t: t.ones(2, 3).unbind(2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPLIT_CASES))
+def test_split_and_unbind_arguments_as_torch(name):
+    """Tensor.split dispatches on its sizes' type as torch/_tensor.py does (a str or float
+    goes to split_with_sizes, whose parser names it); unbind wraps the dim first."""
+    autograd_same_outcome(_SPLIT_CASES[name])

@@ -301,3 +301,18 @@ def test_meta_outputs_that_are_inputs_are_resized():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert tuple(map(tuple, run(ember))) == tuple(map(tuple, run(torch)))
+
+
+def test_a_storage_grown_by_a_resize_is_seen_by_every_tensor_on_it():
+    """resize_ / an out= resize that grows a shared storage: the other tensors on it read the
+    new memory (PyTorch's views share one StorageImpl), not a NumPy view of the old buffer."""
+
+    def program(lib):
+        base = lib.arange(6.0)
+        view = base[2:4]
+        _ = view.tolist(), base.tolist()  # both have looked at the old buffer
+        out = base[4:4]
+        lib.add(lib.ones(4), 10, out=out)  # grows the storage to 8 elements
+        return base.tolist(), view.tolist(), out.tolist()
+
+    assert program(ember) == program(torch)

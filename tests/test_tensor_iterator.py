@@ -74,3 +74,56 @@ def test_broadcasting_shapes_and_errors_like_torch(a, b):
         assert str(ours.value) == str(error)
         return
     assert tuple((x_e + y_e).shape) == tuple(expected.shape)
+
+
+@st.composite
+def empty_operands(draw):
+    """A tensor with a size-0 dim (and often size-1 dims), permuted or expanded, and a
+    second operand: a number, a same-shape tensor, a suffix bias or a broadcast one."""
+    ndim = draw(st.integers(2, 4))
+    shape = draw(st.lists(st.sampled_from([0, 1, 1, 2, 3]), min_size=ndim, max_size=ndim))
+    if 0 not in shape:
+        shape[draw(st.integers(0, ndim - 1))] = 0
+    shape = tuple(shape)
+    layout = draw(st.sampled_from(["contiguous", "permuted", "expanded"]))
+    perm = draw(st.permutations(range(ndim)))
+    other = draw(st.sampled_from(["number", "complex", "same", "bias", "broadcast", "permuted"]))
+    op = draw(st.sampled_from(["add", "sub", "mul", "div", "rsub"]))
+    return shape, layout, tuple(perm), other, op
+
+
+def _empty_operand(lib, shape, layout, perm):
+    if layout == "permuted":
+        stored = tuple(shape[p] for p in perm)
+        inverse = tuple(sorted(range(len(perm)), key=lambda i: perm[i]))
+        return lib.zeros(stored).permute(*inverse)
+    if layout == "expanded":
+        return lib.zeros((1,) + shape[1:]).expand(shape)
+    return lib.zeros(shape)
+
+
+def _empty_case(lib, shape, layout, perm, other, op):
+    x = _empty_operand(lib, shape, layout, perm)
+    y = {
+        "number": 2.0,
+        "complex": 1j,
+        "same": lambda: lib.zeros(shape),
+        "bias": lambda: lib.zeros(shape[1:]),
+        "broadcast": lambda: lib.zeros((1,) * len(shape)),
+        "permuted": lambda: _empty_operand(lib, shape, "permuted", perm[::-1]),
+    }[other]
+    y = y() if callable(y) else y
+    result = getattr(lib, op)(x, y)
+    swapped = getattr(lib, op)(y, x) if not isinstance(y, (float, complex)) else result
+    layouts = [lib.empty_like(x), x.clone(), x.contiguous(), lib.ones_like(x), -x, x.exp()]
+    return [(tuple(t.shape), t.stride(), str(t.dtype)) for t in [result, swapped, *layouts]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(empty_operands())
+def test_empty_results_have_torchs_strides(case):
+    """Shapes with a size-0 dim: TensorIterator still orders dims by the inputs' strides
+    (ties broken by size, so a contiguous (0, 1) tensor and a number give strides (1, 0))."""
+    ours = _empty_case(ember, *case)
+    theirs = _empty_case(torch, *case)
+    assert [(s, st, d.replace("ember", "torch")) for s, st, d in ours] == theirs

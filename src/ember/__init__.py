@@ -28,7 +28,6 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         float16,
         float32,
         float64,
-        get_default_dtype,
         half,
         int,
         int8,
@@ -36,7 +35,6 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         int32,
         int64,
         long,
-        promote_types,
         set_default_dtype,
         short,
         uint8,
@@ -59,6 +57,21 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         tensor,
     )
     from ember._tensor_ctors import install as _install_conversions
+    from ember.functional import split
+    from ember.functional import tensor_split_method as _tensor_split_method
+    from ember._type_helpers import (
+        can_cast,
+        get_default_dtype,
+        is_grad_enabled,
+        is_complex,
+        is_floating_point,
+        is_storage,
+        is_tensor,
+        numel,
+        promote_types,
+        result_type,
+        typename,
+    )
     from ember.random import (
         Generator,
         default_generator,
@@ -76,7 +89,6 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember.autograd.grad_mode import (
         enable_grad,
         inference_mode,
-        is_grad_enabled,
         is_inference_mode_enabled,
         no_grad,
         set_grad_enabled,
@@ -87,3 +99,4 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_conversions(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
+    Tensor.split = _tensor_split_method

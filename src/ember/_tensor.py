@@ -25,6 +25,7 @@ from ._c10.tensor_impl import (
     contiguous_strides,
     device_key_bits,
     make_view,  # noqa: F401 (re-exported for kernels)
+    no_arguments_error,
 )
 from ._c10.thread_state import thread_state
 from ._size import Size
@@ -74,17 +75,23 @@ class Tensor(TensorImpl):
             return self._strides
         return self._strides[_wrap_dim(dim, len(self._sizes))]
 
-    def storage_offset(self) -> int:
+    def storage_offset(self, *args) -> int:
+        if args:
+            raise no_arguments_error("storage_offset", args)
         return self._storage_offset
 
     @property
     def ndim(self) -> int:
         return len(self._sizes)
 
-    def ndimension(self) -> int:
+    def ndimension(self, *args) -> int:
+        if args:
+            raise no_arguments_error("ndimension", args)
         return len(self._sizes)
 
-    def nelement(self) -> int:
+    def nelement(self, *args) -> int:
+        if args:
+            raise no_arguments_error("nelement", args)
         return self.numel()
 
     @property
@@ -99,23 +106,35 @@ class Tensor(TensorImpl):
     def is_cuda(self) -> bool:
         return False
 
-    def is_floating_point(self) -> bool:
+    def is_floating_point(self, *args) -> bool:
+        if args:
+            raise no_arguments_error("is_floating_point", args)
         return self.dtype.is_floating_point
 
-    def is_complex(self) -> bool:
+    def is_complex(self, *args) -> bool:
+        if args:
+            raise no_arguments_error("is_complex", args)
         return self.dtype.is_complex
 
-    def is_signed(self) -> bool:
+    def is_signed(self, *args) -> bool:
+        if args:
+            raise no_arguments_error("is_signed", args)
         return self.dtype.is_signed
 
-    def get_device(self) -> int:
+    def get_device(self, *args) -> int:
+        if args:
+            raise no_arguments_error("get_device", args)
         return -1
 
-    def untyped_storage(self) -> Storage:
+    def untyped_storage(self, *args) -> Storage:
+        if args:
+            raise no_arguments_error("untyped_storage", args)
         return self.storage()
 
-    def data_ptr(self) -> int:
+    def data_ptr(self, *args) -> int:
         """The first element's address; 0 without data or elements (as TensorImpl::data())."""
+        if args:
+            raise no_arguments_error("data_ptr", args)
         storage = self.storage()
         if storage.data is None or 0 in self._sizes:
             return 0

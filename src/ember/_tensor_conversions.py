@@ -262,6 +262,24 @@ def copy_(self, *args, **kwargs):
     return _copy.call(self, wrap_number(other), non_blocking)
 
 
+_type_as_parser = PythonArgParser(["type_as(Tensor other)"])
+
+
+def type_as(self, *args, **kwargs):
+    """Tensor.type_as (CompositeImplicitAutograd): self.to(other.options())."""
+    other = _type_as_parser.parse(args, kwargs, self=self)[1][0]
+    return to(self, other.device, other.dtype)
+
+
+def contains(self, element, /) -> bool:
+    """Tensor.__contains__ (torch/_tensor.py): a tensor or a number, compared elementwise."""
+    if isinstance(element, (Tensor, bool, int, float, complex)):
+        return bool((element == self).any().item())
+    raise RuntimeError(
+        f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+    )
+
+
 def install(tensor_class) -> None:
     """Put `to`, the dtype conversions, `cpu`, `type`, `new_tensor` and the argument-checked
     `size`, `stride`, `numpy`, `item`, `tolist` on ember.Tensor."""
@@ -275,5 +293,7 @@ def install(tensor_class) -> None:
     tensor_class.stride = stride
     tensor_class.numpy = numpy
     tensor_class.tolist = _no_arguments(_TENSOR_TOLIST)
+    tensor_class.type_as = type_as
+    tensor_class.__contains__ = contains
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

@@ -19,8 +19,10 @@ import numpy as np
 
 from ember._c10.device import CPU
 from ember._c10.storage import Storage
+from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import Tensor, empty_tensor
 from ember._tensor_new import check_data, compute_sizes, infer_dtype, numpy_dtype, values_array
+from ember.aten.native.layout import preserved_strides
 from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = [
@@ -84,6 +86,11 @@ def from_numpy(*args, **kwargs) -> Tensor:
             kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
         )
         raise TypeError(f"expected np.ndarray (got {name})")
+    return _tensor_from_numpy(array, warn_if_not_writable=True)
+
+
+def _tensor_from_numpy(array: np.ndarray, warn_if_not_writable: bool) -> Tensor:
+    """tensor_from_numpy (torch/csrc/utils/tensor_numpy.cpp): the array's memory as a tensor."""
     dtype = numpy_dtype(array)
     _check_numpy_strides(array)
     itemsize = array.itemsize
@@ -92,7 +99,7 @@ def from_numpy(*args, **kwargs) -> Tensor:
             "given numpy array strides not a multiple of the element byte size. Copy the numpy "
             "array to reallocate the memory."
         )
-    if not array.flags.writeable:
+    if warn_if_not_writable and not array.flags.writeable:
         warnings.warn(
             "The given NumPy array is not writable, and PyTorch does not support non-writable "
             "tensors. This means writing to this tensor will result in undefined behavior. You "
@@ -100,7 +107,7 @@ def from_numpy(*args, **kwargs) -> Tensor:
             "converting it to a tensor. This type of warning will be suppressed for the rest "
             "of this program.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     strides = tuple(s // itemsize for s in array.strides)
     base, offset = _base_buffer(array)
@@ -142,6 +149,20 @@ def _from_array(array: np.ndarray, dtype, device) -> Tensor:
     return Tensor._wrap(np.array(array, order="C", copy=True), dtype)
 
 
+def _copy_preserving_layout(source: Tensor, dtype, device) -> Tensor:
+    """source.to(device, dtype, copy=True): preserve_format keeps a dense layout (a
+    transposed tensor or array stays transposed, an empty one keeps its strides); any
+    other gets infer_dense_strides."""
+    strides = preserved_strides(source)
+    if source.device.type != "meta" and strides == contiguous_strides(source._sizes):
+        return _from_array(source.ndarray(), dtype, device)  # the common case
+    result = empty_tensor(source._sizes, dtype, device, strides)
+    if device.type != "meta" and source.device.type != "meta":
+        with np.errstate(all="ignore"):
+            result.ndarray()[...] = source.ndarray().astype(dtype.np_dtype)
+    return result
+
+
 def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> Tensor:
     """internal_new_from_data: always copies; infers the dtype when asked."""
     if isinstance(data, Tensor):
@@ -149,16 +170,17 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         target = dtype if dtype is not None else data.dtype
         if device is None:
             device = data.device
-        if data.device.type == "meta":
-            return empty_tensor(data._sizes, target, device)
-        return _from_array(data.ndarray(), target, device)
+        return _copy_preserving_layout(data, target, device)
     if device is None:
         device = CPU
     if isinstance(data, np.ndarray):
         _check_numpy_strides(data)
         source = numpy_dtype(data)  # tensor_from_numpy first: a str array is refused
         target = dtype if dtype is not None else source
-        return _from_array(data, target, device)
+        shared = _tensor_from_numpy(data, warn_if_not_writable=False)
+        if data.flags.c_contiguous and data.size:
+            return _from_array(data, target, device)
+        return _copy_preserving_layout(shared, target, device)
     check_data(data)
     sizes = compute_sizes(data)
     target = infer_dtype(data) if type_inference else dtype

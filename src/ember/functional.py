@@ -1,21 +1,25 @@
-"""ember.norm and Tensor.norm: the Python functions PyTorch writes in torch/functional.py.
+"""The Python-level functions PyTorch writes in torch/functional.py that ember has: norm
+and split (with Tensor.norm and Tensor.split of torch/_tensor.py).
 
-Layer: torch face. In: a tensor and norm(...)'s Python arguments. Out: the
-result of the aten operator PyTorch's function reaches: linalg_vector_norm
-for a numeric p (and for "fro" over at most two dims), the Frobenius case of
-linalg.matrix_norm otherwise, so grad_fn is LinalgVectorNormBackward0 and a
-__torch_dispatch__ mode sees aten.linalg_vector_norm.default, as in PyTorch.
-Mirrors torch.functional.norm, Tensor.norm (torch/_tensor.py) and the checks
-of linalg_matrix_norm (ATen/native/LinearAlgebra.cpp).
+Layer: torch face (above aten). In: Python arguments. Out: the result of the aten
+operator PyTorch's function reaches. norm: linalg_vector_norm for a numeric p (and
+for "fro" over at most two dims), the Frobenius case of linalg.matrix_norm
+otherwise, so grad_fn is LinalgVectorNormBackward0 and a __torch_dispatch__ mode
+sees aten.linalg_vector_norm.default, as in PyTorch. split dispatches on the type
+of its sizes through Tensor.split. Mirrors torch.functional.norm / split,
+Tensor.norm / split (torch/_tensor.py) and the checks of linalg_matrix_norm
+(ATen/native/LinearAlgebra.cpp).
 """
 
 from __future__ import annotations
 
+from ember._tensor import Tensor
+from ember.aten._generated import python_functions
 from ember.aten.meta.reduction import check_floating_or_complex, check_linalg_norm_dtype
 from ember.aten.native.common import wrap_dim
 from ember.linalg import vector_norm
 
-__all__ = ["norm", "tensor_norm"]
+__all__ = ["norm", "split", "tensor_norm"]
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa: A002
@@ -65,3 +69,25 @@ def _matrix_norm(A, ord, dim, keepdim, dtype, out):  # noqa: A002, N803
             "ember has no linalg_svdvals, which the nuclear norm (p='nuc') is computed from"
         )
     return _vector_norm(A, 2, dims, keepdim, dtype, out)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """torch.split: Tensor.split, whose branching picks split or split_with_sizes."""
+    return tensor.split(split_size_or_sections, dim)
+
+
+def tensor_split_method(self, split_size, dim=0):
+    """Tensor.split (torch/_tensor.py): an int, or a tensor that converts to one, goes to
+    aten::split.Tensor; anything else to split_with_sizes, whose parser names the type."""
+    if isinstance(split_size, Tensor):
+        try:
+            split_size = int(split_size)
+        except ValueError:
+            pass
+    if isinstance(split_size, int):
+        return python_functions.split(self, split_size, dim)
+    return python_functions.split_with_sizes(self, split_size, dim)
+
+
+tensor_split_method.__name__ = "split"
+tensor_split_method.__qualname__ = "Tensor.split"

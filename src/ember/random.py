@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
+from ember._tensor import Tensor, tensor_from_numpy
 
 __all__ = [
     "Generator",
@@ -26,6 +28,8 @@ __all__ = [
 
 _MAX_SEED = 0xFFFF_FFFF_FFFF_FFFF
 _DEFAULT_SEED = 67280421310721  # c10::default_rng_seed_val
+_STATE_SIZE = 5056  # sizeof(CPUGeneratorImplState), what get_rng_state returns in PyTorch
+_STATE_MAGIC = b"ember PCG64\0"
 
 
 class Generator:
@@ -42,11 +46,12 @@ class Generator:
         self._rng = np.random.Generator(np.random.PCG64(self._seed))
 
     def manual_seed(self, seed) -> Generator:
+        """THPGenerator_manualSeed: an int (no bool, no tensor), as uint64 or else int64."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
         seed = int(seed)
         if seed < -0x8000_0000_0000_0000 or seed > _MAX_SEED:
-            raise RuntimeError(
-                f"Overflow when unpacking long long, expected seed in [{-(2**63)}, {_MAX_SEED}]"
-            )
+            raise ValueError("Overflow when unpacking long long")
         seed &= _MAX_SEED  # a negative seed wraps, as PyTorch's uint64_t cast
         self._seed = seed
         self._rng = np.random.Generator(np.random.PCG64(seed))
@@ -61,10 +66,44 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        return dict(self._rng.bit_generator.state)
+        """The state as a torch.ByteTensor of CPUGeneratorImplState's size (5056 bytes); its
+        bytes hold this generator's PCG64 state and seed, not PyTorch's mt19937 state."""
+        state = self._rng.bit_generator.state
+        fields = (state["state"]["state"], state["state"]["inc"])
+        packed = _STATE_MAGIC + b"".join(f.to_bytes(16, "little") for f in fields)
+        packed += state["has_uint32"].to_bytes(4, "little")
+        packed += state["uinteger"].to_bytes(4, "little")
+        packed += self._seed.to_bytes(8, "little")
+        buffer = np.zeros(_STATE_SIZE, dtype=np.uint8)
+        buffer[: len(packed)] = np.frombuffer(packed, dtype=np.uint8)
+        return tensor_from_numpy(buffer)
 
-    def set_state(self, state) -> Generator:
-        self._rng.bit_generator.state = state
+    def set_state(self, new_state) -> Generator:
+        """THPGenerator_setState / CPUGeneratorImpl::set_state, with their checks."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not dtypes.uint8 or new_state.device.type != "cpu":
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if new_state.numel() != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input RNG "
+                f"state size to be {new_state.numel()}"
+            )
+        packed = new_state.contiguous().numpy().tobytes()
+        start = len(_STATE_MAGIC)
+        if packed[:start] != _STATE_MAGIC:
+            raise RuntimeError("Invalid mt19937 state")
+        state = int.from_bytes(packed[start : start + 16], "little")
+        inc = int.from_bytes(packed[start + 16 : start + 32], "little")
+        has_uint32 = int.from_bytes(packed[start + 32 : start + 36], "little")
+        uinteger = int.from_bytes(packed[start + 36 : start + 40], "little")
+        self._rng.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        self._seed = int.from_bytes(packed[start + 40 : start + 48], "little")
         return self
 
     def numpy(self) -> np.random.Generator:
@@ -79,8 +118,8 @@ default_generator = Generator()
 
 
 def manual_seed(seed) -> Generator:
-    """Seed the default generator; returns it (as torch.manual_seed does)."""
-    return default_generator.manual_seed(seed)
+    """Seed the default generator; returns it (as torch.manual_seed does: int(seed) first)."""
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:

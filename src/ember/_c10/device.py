@@ -43,24 +43,99 @@ def _parse(text: str) -> tuple[str, int | None]:
     return type_name, int(index_text)
 
 
+_SIGNATURES = ("(torch.device device)", "(str type, int index = -1)")
+
+
+def _type_name(value) -> str:
+    if isinstance(value, device):
+        return "torch.device"
+    if isinstance(value, list):
+        names = dict.fromkeys(_type_name(item) for item in value)
+        return f"list of [{', '.join(names)}]"
+    return value.__class__.__name__
+
+
+def _is_int(value) -> bool:
+    return (isinstance(value, int) or hasattr(value, "__index__")) and not isinstance(
+        value, (bool, str, bytes, device)
+    )
+
+
+def _invalid_combination(args, kwargs) -> TypeError:
+    """The parser's summary: no signature of device() takes these arguments."""
+    got = ", ".join("torch.device" if isinstance(a, device) else a.__class__.__name__ for a in args)
+    got += "".join(f"{key}={_type_name(value)}, " for key, value in kwargs.items())
+    lines = [f"device() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:", f" * {_SIGNATURES[0]}"]  # fmt: skip
+    if len(args) + len(kwargs) == 1:
+        why = (
+            f"some of the keywords were incorrect: {', '.join(kwargs)}"
+            if kwargs
+            else f"some of the arguments have invalid types: (!{_type_name(args[0])}!)"
+        )
+        lines.append(f"      didn't match because {why}")
+    lines.append(f" * {_SIGNATURES[1]}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _device_arguments(args: tuple, kwargs: dict):
+    """THPDevice_pynew's parser: device(Device device) | device(str type, int? index=-1),
+    with its errors; (type, index): a device, a device string (or an int) and an index."""
+    count = len(args) + len(kwargs)
+    if count == 1 and args:
+        (value,) = args
+        if isinstance(value, (device, str)) or (_is_int(value) and not isinstance(value, bool)):
+            return value, None
+        if isinstance(value, bytes):
+            return value.decode(), None
+    if count == 1 and list(kwargs) == ["type"] and isinstance(kwargs["type"], (str, bytes)):
+        value = kwargs["type"]
+        return value.decode() if isinstance(value, bytes) else value, None
+    if count != 2 or len(args) > 2:
+        raise _invalid_combination(args, kwargs)
+    # only (str type, int? index) can take two arguments: its own errors
+    for key in kwargs:
+        if key not in ("type", "index"):
+            raise TypeError(f"device() got an unexpected keyword argument '{key}'")
+    if args and "type" in kwargs:
+        raise TypeError("device() got multiple values for argument 'type'")
+    values = dict(zip(("type", "index"), args)) | kwargs
+    if "type" not in values:
+        raise _invalid_combination(args, kwargs)
+    for position, (name, expected) in enumerate((("type", "str"), ("index", "int"))):
+        value = values.get(name)
+        where = f" (position {position + 1})" if len(args) > position else ""
+        ok = isinstance(value, (str, bytes)) if name == "type" else value is None or _is_int(value)
+        if not ok:
+            raise TypeError(
+                f"device(): argument '{name}'{where} must be {expected}, not {_type_name(value)}"
+            )
+    type_value, index = values["type"], values.get("index")
+    if index is not None:
+        index = int(index.__index__())
+        if not -(2**63) <= index < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    return type_value.decode() if isinstance(type_value, bytes) else type_value, index
+
+
 class device:  # noqa: N801 (PyTorch's name)
     """``device('cpu')``, ``device('meta')``, ``device('cpu', 0)``, ``device('cpu:0')``."""
 
     __slots__ = ("type", "index", "_str", "backend_component", "dispatch_key")
 
-    def __new__(cls, type=None, index=None):  # noqa: A002 (PyTorch's parameter name)
+    def __new__(cls, *args, **kwargs):
+        if not kwargs and len(args) == 1 and args[0].__class__ is str:
+            cached = _CANONICAL.get(args[0])  # device("cpu"): the common case
+            if cached is not None:
+                return cached
+        type, index = _device_arguments(args, kwargs)  # noqa: A001 (PyTorch's parameter name)
         if isinstance(type, device):
-            if index is not None:
-                raise TypeError("device(): a device object takes no index")
             return type
-        if type is None:
-            raise TypeError("device() missing required argument 'type' (pos 1)")
-        if isinstance(type, int) and not isinstance(type, bool):
-            raise _unsupported("cuda")  # torch.device(0) means cuda:0
-        if not isinstance(type, str):
-            raise TypeError(
-                f"device() received an invalid combination of arguments - got ({type.__class__.__name__})"
-            )
+        if _is_int(type):
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
+            # an int is an accelerator index (torch.device(0) is cuda:0 in a CUDA build)
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         type_name, parsed_index = _parse(type)
         if index is not None:
             if parsed_index is not None:

@@ -25,6 +25,7 @@ Python complex as the default complex dtype, a Python int as int64.
 from __future__ import annotations
 
 import builtins as _builtins
+import sys as _sys
 
 import numpy as np
 
@@ -53,6 +54,12 @@ class dtype:  # noqa: N801 (PyTorch's name)
         "_real",
         "_complex",
     )
+
+    def __new__(cls, *args, **kwargs):
+        """Only this module makes dtypes (torch.dtype has no constructor either)."""
+        if _sys._getframe(1).f_globals.get("__name__") != __name__:
+            raise TypeError("cannot create 'ember.dtype' instances")
+        return object.__new__(cls)
 
     def __init__(self, name, scalar_type, itemsize, category, signed, np_dtype):
         self.name = name
@@ -167,7 +174,11 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
-    if not isinstance(d, dtype) or not d.is_floating_point:
+    if not isinstance(d, dtype):
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type"
+        )
+    if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _default[0] = d
     _BINARY_CACHE.clear()

@@ -345,13 +345,21 @@ class TensorImpl:
         return array
 
     # -- geometry ----------------------------------------------------------
-    def numel(self) -> int:
+    # The methods below are METH_NOARGS methods of torch's TensorBase: a positional
+    # argument gets CPython's refusal (a keyword one Python's own, without a dict per call).
+    def numel(self, *args) -> int:
+        if args:
+            raise no_arguments_error("numel", args)
         return compute_numel(self._sizes)
 
-    def dim(self) -> int:
+    def dim(self, *args) -> int:
+        if args:
+            raise no_arguments_error("dim", args)
         return len(self._sizes)
 
-    def element_size(self) -> int:
+    def element_size(self, *args) -> int:
+        if args:
+            raise no_arguments_error("element_size", args)
         return self.dtype.itemsize
 
     @property
@@ -362,8 +370,13 @@ class TensorImpl:
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
-    def is_contiguous(self, memory_format=None) -> bool:
+    def is_contiguous(self, *args, memory_format=None) -> bool:
         """Row-major contiguity, ignoring size-1 dims; any empty tensor is contiguous."""
+        if args:  # is_contiguous(*, MemoryFormat memory_format=contiguous_format)
+            verb = "was" if len(args) == 1 else "were"
+            raise TypeError(
+                f"is_contiguous() takes 0 positional arguments but {len(args)} {verb} given"
+            )
         if memory_format is not None and getattr(memory_format, "_name", None) not in (
             None,
             "contiguous_format",
@@ -371,8 +384,15 @@ class TensorImpl:
             return _is_channels_last(self._sizes, self._strides, memory_format._name)
         return is_contiguous_strides(self._sizes, self._strides)
 
-    def is_inference(self) -> bool:
+    def is_inference(self, *args) -> bool:
+        if args:
+            raise no_arguments_error("is_inference", args)
         return self._is_inference
+
+
+def no_arguments_error(method: str, args: tuple) -> TypeError:
+    """CPython's refusal of arguments to a METH_NOARGS method of torch's TensorBase."""
+    return TypeError(f"TensorBase.{method}() takes no arguments ({len(args)} given)")
 
 
 def make_view(base, sizes, strides, storage_offset):

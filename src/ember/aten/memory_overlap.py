@@ -33,9 +33,11 @@ Meta tensors are not checked (PyTorch's meta kernels do not check either).
 
 What PyTorch lets through (TooHard layouts, and the kernels that check little:
 reductions, mm, triu, softmax) it computes in its own loop order, reading
-elements that it may already have overwritten; ember computes as if every
-input were read first, so the values differ where an element is both read
-and written in different positions. Only the decision to refuse is PyTorch's.
+elements that it may already have overwritten. The elementwise (TensorIterator)
+kernels and cat do the same in ember (Note [Overlapping operands in loop order]
+in aten/loop_order.py); the other kernels compute as if every input were read
+first, so their values differ where an element is both read and written in
+different positions.
 
 The common case costs two identity tests: tensors on different storages
 never overlap, and a tensor without a storage object yet (`_storage is

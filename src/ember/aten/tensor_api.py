@@ -158,7 +158,7 @@ def _contiguous(self, *args, **kwargs):
                 "contiguous(): argument 'memory_format' must be ember.memory_format, not NoneType"
             )
         memory_format = tensor_methods._parser_m_contiguous.parse(args, kwargs, self=self)[1][0]
-    if self.is_contiguous(memory_format):
+    if self.is_contiguous(memory_format=memory_format):
         return self
     if memory_format is None:
         return tensor_methods.contiguous(self)

@@ -100,11 +100,11 @@ def output_strides(inputs, shape: tuple) -> tuple:
     fast = _fast_setup_strides(inputs, shape)
     if fast is not None:
         return fast
-    if 0 in shape:
-        return contiguous_strides(shape)
-    if all(t._strides == contiguous_strides(t._sizes) for t in inputs):
+    if 0 not in shape and all(t._strides == contiguous_strides(t._sizes) for t in inputs):
         # Exactly contiguous operands (broadcast or not) never make reorder_dimensions
-        # swap: inner strides are never above outer ones, and ties need a size-0 dim.
+        # swap: inner strides are never above outer ones, and a tie that swaps needs a
+        # size-0 dim (contiguous (0, 1) has strides (1, 1): a (0, 1) output of it and a
+        # number gets strides (1, 0), as in PyTorch).
         return contiguous_strides(shape)
     operands = [_broadcast_strides(t, shape) for t in inputs]
     perm = list(range(ndim - 1, -1, -1))  # fastest-moving dimension first

@@ -51,6 +51,22 @@ _KEEPS = {dtypes.float32: (dtypes.bool, dtypes.int64, dtypes.float64),
           dtypes.int32: (dtypes.bool, dtypes.int64)}  # fmt: skip
 
 
+_FAST_STRIDES: dict = {}
+
+
+def _fast_strides(sizes: tuple):
+    """contiguous_strides(sizes), or None for a shape with a size-0 dim (cached): an empty
+    contiguous tensor's strides tie, and TensorIterator may then swap dims, giving a number
+    or a bias added to a (0, 1) tensor strides (1, 0); the general path computes those."""
+    found = _FAST_STRIDES.get(sizes, False)
+    if found is False:
+        found = None if 0 in sizes else contiguous_strides(sizes)
+        if len(_FAST_STRIDES) > 4096:
+            _FAST_STRIDES.clear()
+        _FAST_STRIDES[sizes] = found
+    return found
+
+
 def _other_operand(self, other, bool_ok):
     """`other` as NumPy computes it against `self`, or None when the general path is needed."""
     if other._is_wrapped_number:
@@ -79,7 +95,7 @@ def _binary(ufunc, allowed, self, other, into, bool_ok=True):
         self.dtype not in allowed
         or self.device is not CPU
         or self._is_wrapped_number
-        or self._strides != contiguous_strides(self._sizes)
+        or self._strides != _fast_strides(self._sizes)
     ):
         return None
     operand = _other_operand(self, other, bool_ok)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 
-from ember._c10.tensor_impl import shape_text
+from ember._c10.tensor_impl import TensorImpl, shape_text
 from ember._c10.thread_state import thread_state
 
 from .formulas import sum_to
@@ -226,6 +226,13 @@ def run_backward(
     if inputs is not None:
         targets = set()
         for position, tensor in enumerate(inputs):
+            if not isinstance(tensor, TensorImpl):
+                raise RuntimeError(
+                    "all inputs have to be Tensors or GradientEdges, but got "
+                    + type(tensor).__name__
+                )
+            if accumulate:  # backward(inputs=...) fills .grad of a non-leaf input too
+                tensor.retain_grad()
             edge = gradient_edge(tensor)
             if edge[0] is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -293,8 +300,6 @@ def run_backward(
                 node.release_variables()  # after validation, which may raise (as PyTorch)
     finally:
         ts.grad_mode = previous_mode
-    if inputs is not None and accumulate:
-        _accumulate_non_leaf_inputs(inputs, captured)
     if inputs is not None and not allow_unused and not accumulate:
         for position, grad in enumerate(captured):
             if grad is None:
@@ -303,12 +308,3 @@ def run_backward(
                     "used in the graph. Set allow_unused=True if this is the desired behavior."
                 )
     return captured
-
-
-def _accumulate_non_leaf_inputs(inputs, captured) -> None:
-    """backward(inputs=[t]) fills t.grad also when t is not a leaf."""
-    from .accumulate import accumulate_grad
-
-    for tensor, grad in zip(inputs, captured):
-        if grad is not None and tensor._grad_fn is not None:
-            accumulate_grad(tensor, grad)

@@ -10,13 +10,16 @@ process_outputs, mark_dirty / mark_non_differentiable handling).
 from __future__ import annotations
 
 import functools
+import inspect
+import warnings
 
+from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
 from ember.aten._generated.python_functions import zeros
+from ember.aten.python_arg_convert import tp_name
 
+from .custom_function import process_outputs, resolve_kwargs_to_positional
 from .graph import Node, collect_next_edges
-from .saved_variable import SavedVariable
-from .variable_type import rebase_history
 
 
 class FunctionCtx:
@@ -38,6 +41,11 @@ class FunctionCtx:
         self.materialize_grads = value
 
 
+_MATERIALIZE_TYPE = (
+    "{name} received an invalid combination of arguments - got (), but expected (bool)"
+)
+
+
 class BackwardCFunction(Node, FunctionCtx):
     """The node (and ctx) of one Function.apply call."""
 
@@ -45,41 +53,84 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def __init__(self) -> None:
         super().__init__()
-        self.to_save = ()
-        self.dirty_tensors = ()
-        self.non_differentiable = ()
-        self.materialize_grads = True
+        self._materialize_grads = True
+        self._materialize_non_diff_grads = True
         self.needs_input_grad = ()
         self._saved = None
-        self._input_positions: list[int] = []
-        self._n_args = 0
+        self._is_variable_input: list[bool] = []
+        self._output_info: list = []
+
+    @property
+    def materialize_grads(self) -> bool:
+        return self._materialize_grads
+
+    @materialize_grads.setter
+    def materialize_grads(self, value) -> None:
+        if value is not True and value is not False:
+            raise TypeError(_MATERIALIZE_TYPE.format(name="set_materialize_grads"))
+        self._materialize_grads = value
+
+    @property
+    def materialize_non_diff_grads(self) -> bool:
+        return self._materialize_non_diff_grads
+
+    @materialize_non_diff_grads.setter
+    def materialize_non_diff_grads(self, value) -> None:
+        if value is not True and value is not False:
+            raise TypeError(_MATERIALIZE_TYPE.format(name="set_materialize_non_diff_grads"))
+        self._materialize_non_diff_grads = value
 
     @property
     def saved_tensors(self) -> tuple:
         if self._saved is None:
-            return tuple(self.to_save)
+            return tuple(self.__dict__.get("to_save", ()))
         return tuple(s.unpack(self) if s is not None else None for s in self._saved)
 
     saved_variables = saved_tensors
 
     def apply(self, grads: list):
-        if self.materialize_grads:
-            grads = [
-                g if g is not None else zeros(m.shape, dtype=m.dtype, device=m.device)
-                for g, m in zip(grads, self._input_metadata)
-            ]
+        """PyNode::apply: the user's backward, its results checked against the inputs."""
+        if self._materialize_grads:
+            grads = [self._materialized(i, g) for i, g in enumerate(grads)]
         result = self._forward_cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
-        expected = self._n_args
+        is_variable = self._is_variable_input
+        expected = len(is_variable)
+        if len(result) > expected and all(g is None for g in result[expected:]):
+            result = result[:expected]
         if len(result) != expected:
-            extra = result[expected:]
-            if len(result) < expected or any(g is not None for g in extra):
-                raise RuntimeError(
-                    f"function {self.name()} returned an incorrect number of gradients "
-                    f"(expected {expected}, got {len(result)})"
-                )
-        return [result[i] for i in self._input_positions]
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {expected}, got {len(result)})"
+            )
+        grads = []
+        for position, (grad, was_variable) in enumerate(zip(result, is_variable)):
+            if not was_variable:
+                if grad is not None:
+                    raise RuntimeError(
+                        f"function {self.name()} returned a gradient different than None at "
+                        f"position {position + 1}, but the corresponding forward input was not "
+                        "a Variable"
+                    )
+                continue
+            if grad is not None and not isinstance(grad, TensorImpl):
+                raise RuntimeError(f"expected Variable or None (got {tp_name(grad)})")
+            grads.append(grad)
+        return grads
+
+    def _materialized(self, index: int, grad):
+        """An undefined gradient as zeros shaped like the output (PyNode::to_py_args)."""
+        if grad is not None:
+            return grad
+        metadata = self._input_metadata[index]
+        if metadata.was_default_constructed and not self._materialize_non_diff_grads:
+            return None
+        info = self._output_info[index] if index < len(self._output_info) else None
+        if info is None:
+            return None
+        shape, dtype, device = info
+        return zeros(shape, dtype=dtype, device=device)
 
     def release_variables(self) -> None:
         if self._saved is not None:
@@ -101,6 +152,15 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     """Subclass with static forward / backward (and optionally setup_context); call apply."""
 
     def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are "
+            "all static, so you should invoke them on the class itself. Instantiating an "
+            "autograd function will raise an error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args, **kwargs):
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please "
             "use new-style autograd function with static forward method. (Example: "
@@ -128,73 +188,32 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from ember._tensor import Tensor
-
+        """Function.apply, then THPFunction_apply: forward under no_grad, outputs wrapped."""
         from .grad_mode import no_grad
 
+        overridden_setup = cls.setup_context is not Function.setup_context
+        if overridden_setup:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        inputs = resolve_kwargs_to_positional(cls, args, kwargs, not overridden_setup)
+        is_variable = [isinstance(a, TensorImpl) for a in inputs]
+        tensors = [a for a, tensor in zip(inputs, is_variable) if tensor]
         ctx = cls._backward_cls()
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        ctx._input_positions = positions
-        ctx._n_args = len(args)
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        tensors = [args[i] for i in positions]
-        requires = per_thread.state.grad_mode and any(t.requires_grad for t in tensors)
-        uses_setup = cls.setup_context is not Function.setup_context
+        ctx._is_variable_input = is_variable
+        ctx.needs_input_grad = tuple(
+            tensor and a.requires_grad for a, tensor in zip(inputs, is_variable)
+        )
+        executable = per_thread.state.grad_mode and any(t.requires_grad for t in tensors)
+        if executable:
+            ctx.set_next_edges(collect_next_edges(*tensors))
         with no_grad():
-            if uses_setup:
-                outputs = cls.forward(*args, **kwargs)
+            if overridden_setup:
+                output = cls.forward(*inputs)
+                cls.setup_context(ctx, inputs, output)
             else:
-                outputs = cls.forward(ctx, *args, **kwargs)
-        if uses_setup:
-            cls.setup_context(ctx, args, outputs)
-        if not requires:
-            return outputs
-        ctx.set_next_edges(collect_next_edges(*tensors))
-        return _process_outputs(ctx, tensors, outputs)
-
-
-def _process_outputs(ctx, inputs, outputs):
-    from ember._tensor import Tensor
-
-    single = not isinstance(outputs, tuple)
-    items = [outputs] if single else list(outputs)
-    dirty = {id(t) for t in ctx.dirty_tensors}
-    non_diff = {id(t) for t in ctx.non_differentiable}
-    input_ids = {id(t) for t in inputs}
-    for index, out in enumerate(items):
-        if not isinstance(out, Tensor):
-            continue
-        if id(out) in dirty:
-            if out._requires_grad and out._grad_fn is None:
-                raise RuntimeError(
-                    "a leaf Variable that requires grad has been used in an in-place operation."
-                )
-            out.version_counter().bump()  # as _wrap_outputs does for dirty tensors
-            rebase_history(out, ctx)
-            ctx._input_metadata[-1:] = []
-            out._output_nr = ctx.add_input_metadata(out)
-            continue
-        if id(out) in input_ids:
-            from .grad_mode import no_grad
-
-            with no_grad():
-                out = out.view_as(out)
-            items[index] = out
-        nr = ctx.add_input_metadata(out)
-        differentiable = out.dtype.is_floating_point or out.dtype.is_complex
-        if id(outputs if single else out) in non_diff or not differentiable:
-            out._requires_grad = False
-            continue
-        out._grad_fn = ctx
-        out._output_nr = nr
-        out._requires_grad = True
-    output_ids = {id(t) for t in items if isinstance(t, Tensor)}
-    ctx._saved = [
-        SavedVariable(t, is_output=id(t) in output_ids) if t is not None else None
-        for t in ctx.to_save
-    ]
-    ctx.to_save = ()
-    return items[0] if single else tuple(items)
+                output = cls.forward(ctx, *inputs)
+        return process_outputs(ctx, tensors, output, executable, overridden_setup)
 
 
 def once_differentiable(fn):

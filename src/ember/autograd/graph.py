@@ -48,6 +48,7 @@ class InputMetadata:
 
     __slots__ = ("shape", "dtype", "device", "_key_bits")
     is_nested = False
+    was_default_constructed = False  # see custom_function.UndefinedInput
 
     def __init__(self, tensor) -> None:
         self.shape = tensor._sizes

@@ -8,7 +8,11 @@ Mirrors torch/csrc/autograd/python_variable.cpp and torch/_tensor.py
 
 from __future__ import annotations
 
+from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
+from ember._c10.tensor_impl import TensorImpl
+from ember.aten.native.common import type_meta_name
+from ember.aten.python_arg_parser import PythonArgParser
 
 from .api import backward as api_backward
 from .graph import grad_accumulator
@@ -31,10 +35,13 @@ def _requires_grad(self) -> bool:
 
 
 def _set_requires_grad(self, value) -> None:
-    """The `requires_grad` setter: only leaves may change it."""
-    value = bool(value)
+    """The `requires_grad` setter (THPVariable_set_requires_grad): a bool, on a leaf."""
+    if value is not True and value is not False:
+        raise RuntimeError("requires_grad must be a bool")
     if grad_fn_of(self) is not None:
         raise RuntimeError(_NOT_LEAF + ("" if value else _NOT_LEAF_HINT))
+    if value and not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
     _change_requires_grad(self, value)
 
 
@@ -48,8 +55,14 @@ def _change_requires_grad(self, value: bool) -> None:
     self._requires_grad = value
 
 
-def requires_grad_(self, requires_grad: bool = True):
-    requires_grad = bool(requires_grad)
+_requires_grad_parser = PythonArgParser(["requires_grad_(bool requires_grad=True)"])
+
+
+def requires_grad_(self, *args, **kwargs):
+    if args or kwargs:
+        requires_grad = _requires_grad_parser.parse(args, kwargs, self=self)[1][0]
+    else:
+        requires_grad = True
     if grad_fn_of(self) is not None:
         if not requires_grad:
             raise RuntimeError(_NOT_LEAF + _NOT_LEAF_HINT)
@@ -71,11 +84,39 @@ def _get_grad(self):
 
 
 def _set_grad(self, value) -> None:
-    if value is not None:
-        if value.dtype is not self.dtype:
-            raise RuntimeError("assigned grad has data of a different type")
-        if value._sizes != self._sizes:
-            raise RuntimeError("assigned grad has data of a different size")
+    """The `grad` setter, with THPVariable_set_grad's checks in its order. (ember has no
+    grad_dtype attribute: a gradient's dtype must be the tensor's, PyTorch's default.)"""
+    if value is None:
+        self._grad = None
+        return
+    if not isinstance(value, TensorImpl):
+        raise TypeError(
+            "assigned grad expected to be a Tensor or None but got grad of type "
+            + type(value).__name__
+        )
+    if value is self:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if value.dtype is not self.dtype:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{type_meta_name(value.dtype)}' to a "
+            f"tensor with grad_dtype '{scalar_type_name(self.dtype)}'. The gradient must match "
+            "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+            "tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. "
+            "Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient "
+            "may break downstream systems that assume they match."
+        )
+    if value.device.type != self.device.type:
+        raise RuntimeError(
+            f"attempting to assign a gradient with device type '{value.device.type}' to a "
+            f"tensor with device type '{self.device.type}'. Please ensure that the gradient "
+            "and the tensor are on the same device"
+        )
+    if value._sizes != self._sizes:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '{list(value._sizes)}' to a tensor of "
+            f"size '{list(self._sizes)}'. Please ensure that the gradient and the tensor are "
+            "the same size"
+        )
     self._grad = value
 
 
@@ -84,7 +125,7 @@ def _get_data(self):
     from ember._tensor import _alias_as
 
     result = _alias_as(self, type(self))
-    if not self._is_inference:  # make_view shared (and perhaps created) the base's counter
+    if not self._is_inference:  # (a lazily made counter of self's must not be shared)
         from ember._c10.tensor_impl import VersionCounter
 
         result._version_counter = VersionCounter()

@@ -96,6 +96,13 @@ _MULTI_OUTPUT = (
     "should replace the inplace operation by an out-of-place one."
 )
 
+_IN_CUSTOM_FUNCTION = (
+    "{prefix} is a view and {what}. This view was created inside a custom Function (or because "
+    "an input was returned as-is) and the autograd logic to handle view+inplace would override "
+    "the custom backward associated with the custom Function, leading to incorrect gradients. "
+    "This behavior is forbidden. You can fix this by cloning the output of the custom Function."
+)
+
 
 def unpack_saved(saved, node):
     """A saved variable's tensor; None when it was not saved (its gradient is not needed)."""
@@ -206,6 +213,8 @@ def handle_view_on_rebase(view, info, indirect: bool = False) -> None:
         prefix = f"Output {view._output_nr} of {node_short_name(producer)}"
     else:
         prefix = "A view"
+    if meta == CreationMeta.IN_CUSTOM_FUNCTION:
+        raise RuntimeError(_IN_CUSTOM_FUNCTION.format(prefix=prefix, what=what["modified"]))
     raise RuntimeError(_MULTI_OUTPUT.format(prefix=prefix, what=what["modified"]))
 
 

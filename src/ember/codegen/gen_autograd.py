@@ -283,7 +283,11 @@ def kernel(op: AutogradOp) -> list[str]:
     lines += _unlisted_checks(op)
     if records:
         inputs = op.differentiable_inputs
-        lines.append(f"    requires = ts.grad_mode and ({_requires_expr(inputs)})")
+        expr = f"({_requires_expr(inputs)})"
+        if op.kind == "record" and op.derivative.node == "CopyBackwards":
+            # VariableTypeManual's copy_: only a differentiable `self` records
+            expr += " and (self.dtype.is_floating_point or self.dtype.is_complex)"
+        lines.append(f"    requires = ts.grad_mode and {expr}")
         lines.append("    if requires:")
     if op.kind == "not_implemented":
         lines += _not_implemented_setup(op)

@@ -72,6 +72,13 @@ FAST_PATHS = {"add": "UF.add", "sub": "UF.sub", "mul": "UF.mul", "div": "UF.div"
 NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "mse_loss.out"}
 
 
+# In-place overloads whose PyTorch Meta kernel is a Python meta registration
+# (torch/_meta_registrations.py), with its own checks: their Meta kernels call the
+# function of aten/meta/python_meta_inplace.py instead of the structured meta function.
+PYTHON_META_INPLACE = {"mul_.Tensor": "python_meta_mul_", "add_.Tensor": "python_meta_add_",
+                       "sub_.Tensor": "python_meta_sub_", "div_.Tensor": "python_meta_div_"}  # fmt: skip
+
+
 def _tensor_inputs(f: NativeFunction) -> list[str]:
     """The Tensor and Tensor? arguments that are not outputs (lists excluded)."""
     return [
@@ -81,19 +88,33 @@ def _tensor_inputs(f: NativeFunction) -> list[str]:
     ]
 
 
+def _iterates(group: StructuredGroup) -> bool:
+    out = group.out
+    return out.structured_inherits == "TensorIteratorBase" and out.name not in NO_MEM_OVERLAP_CHECK
+
+
+def _shared_tests(group: StructuredGroup, written: str, skip: str | None) -> list[str]:
+    """Identity tests: does an input live on the written tensor's storage object?"""
+    out = group.out
+    optional = {a.name for a in out.func.arguments if a.type.kind == "optional"}
+    tests = []
+    for name in _tensor_inputs(out):
+        if name == skip:
+            continue
+        shared = f"{name}._storage is {written}._storage is not None"
+        tests.append(f"({name} is not None and {shared})" if name in optional else shared)
+    return tests
+
+
 def _overlap_check(group: StructuredGroup, written: str, *, skip: str | None = None) -> list[str]:
     """TensorIterator's compute_mem_overlaps for the in-place / out= kernel writing `written`,
     behind the identity tests that clear the common case inline (no call): no zero stride,
     and no input on the written tensor's storage object."""
     out = group.out
-    if out.structured_inherits != "TensorIteratorBase" or out.name in NO_MEM_OVERLAP_CHECK:
+    if not _iterates(group):
         return []
-    optional = {a.name for a in out.func.arguments if a.type.kind == "optional"}
     inputs = [name for name in _tensor_inputs(out) if name != skip]
-    tests = [f"0 in {written}._strides"]
-    for name in inputs:
-        shared = f"{name}._storage is {written}._storage is not None"
-        tests.append(f"({name} is not None and {shared})" if name in optional else shared)
+    tests = [f"0 in {written}._strides", *_shared_tests(group, written, skip)]
     check = f"        O.check_tensor_iterator({', '.join([written, *inputs])})"
     condition = f"    if {' or '.join(tests)}:"
     if len(condition) <= 100:
@@ -105,6 +126,30 @@ def _overlap_check(group: StructuredGroup, written: str, *, skip: str | None = N
         "    ):",
         check,
     ]
+
+
+def _loop_order(group: StructuredGroup, written: str, inputs: list[str], skip=None) -> list[str]:
+    """An input sharing the written tensor's memory in another layout: the formula runs in
+    PyTorch's loop order (Note [Overlapping operands in loop order] in aten/loop_order.py)."""
+    if not _iterates(group):
+        return []
+    tests = _shared_tests(group, written, skip)
+    if not tests:
+        return []
+    out = group.out
+    if "Generic" in out.ufunc_inner_loop:
+        formula = f"U.{out.ufunc_inner_loop['Generic']}"
+    else:
+        formula = f"N.{out.dispatch['CPU']}"
+    args = ", ".join(inputs) + ("," if len(inputs) == 1 else "")
+    call = f"LO.in_loop_order({formula}, meta, ({args}), {written})"
+    condition = " or ".join(tests)
+    if len(tests) > 1:
+        condition = f"({condition})"
+    lines = [f"    if {condition} and {call}:"]
+    if len(lines[0]) > 100:
+        lines = ["    if (", f"        {condition}", f"        and {call}", "    ):"]
+    return [*lines, f"        return {written}"]
 
 
 def _read_write_checks(group: StructuredGroup) -> list[str]:
@@ -162,7 +207,11 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         if compute:
             lines.append(f"    {_impl_call(group, outs, inputs)}")
         lines.append(f"    return {', '.join(outs)}")
-    if group.inplace is not None:
+    python_meta = None if compute or group.inplace is None else group.inplace.name
+    if python_meta in PYTHON_META_INPLACE:
+        lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
+        lines.append(f"    return M.{PYTHON_META_INPLACE[python_meta]}({', '.join(inputs)})")
+    elif group.inplace is not None:
         lines += ["", "", f"def {group.inplace.kernel}({', '.join(inputs)}):"]
         if compute:
             lines += _overlap_check(group, "self", skip="self")
@@ -170,6 +219,7 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         lines.append(f"    meta = {meta_call}")
         lines.append("    meta.check_inplace(self)")
         if compute:
+            lines += _loop_order(group, "self", inputs, skip="self")
             lines.append(f"    {_impl_call(group, ['self'], inputs)}")
         lines.append("    return self")
     lines += ["", "", f"def {out.kernel}({', '.join(inputs + outs)}):"]
@@ -181,6 +231,8 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         lines += _read_write_checks(group)
     lines.append(f"    meta.resize_outputs({', '.join(outs)})")
     if compute:
+        if len(outs) == 1:
+            lines += _loop_order(group, outs[0], inputs)
         lines.append(f"    {_impl_call(group, outs, inputs)}")
     lines.append(f"    return {', '.join(outs)}")
     return lines
@@ -205,6 +257,7 @@ def write_backend(functions, groups, key: str) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember.aten import meta as M")
     if compute:
+        lines.append("from ember.aten import loop_order as LO")
         lines.append("from ember.aten import memory_overlap as O")
         lines.append("from ember.aten import native as N")
         lines.append("from ember.aten import nn_fast as NF")

@@ -3,6 +3,7 @@
 """The CPU kernels of the aten operators (mirrors RegisterCPU.cpp)."""
 
 from ember.aten import meta as M
+from ember.aten import loop_order as LO
 from ember.aten import memory_overlap as O
 from ember.aten import native as N
 from ember.aten import nn_fast as NF
@@ -32,6 +33,11 @@ def add__Tensor(self, other, alpha):
         return fast
     meta = M.add_Tensor(self, other, alpha)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.add, meta, (self, other, alpha), self)
+    ):
+        return self
     U.add(meta, self, other, alpha, self)
     return self
 
@@ -47,6 +53,11 @@ def add_out(self, other, alpha, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.add, meta, (self, other, alpha), out)
+    ):
+        return out
     U.add(meta, self, other, alpha, out)
     return out
 
@@ -191,6 +202,11 @@ def bitwise_not_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.bitwise_not, meta, (self,), out)
+    ):
+        return out
     U.bitwise_not(meta, self, out)
     return out
 
@@ -210,6 +226,11 @@ def bitwise_and__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.bitwise_and_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.bitwise_and, meta, (self, other), self)
+    ):
+        return self
     U.bitwise_and(meta, self, other, self)
     return self
 
@@ -225,6 +246,11 @@ def bitwise_and_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.bitwise_and, meta, (self, other), out)
+    ):
+        return out
     U.bitwise_and(meta, self, other, out)
     return out
 
@@ -244,6 +270,11 @@ def bitwise_or__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.bitwise_or_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.bitwise_or, meta, (self, other), self)
+    ):
+        return self
     U.bitwise_or(meta, self, other, self)
     return self
 
@@ -259,6 +290,11 @@ def bitwise_or_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.bitwise_or, meta, (self, other), out)
+    ):
+        return out
     U.bitwise_or(meta, self, other, out)
     return out
 
@@ -278,6 +314,11 @@ def bitwise_xor__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.bitwise_xor_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.bitwise_xor, meta, (self, other), self)
+    ):
+        return self
     U.bitwise_xor(meta, self, other, self)
     return self
 
@@ -293,6 +334,11 @@ def bitwise_xor_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.bitwise_xor, meta, (self, other), out)
+    ):
+        return out
     U.bitwise_xor(meta, self, other, out)
     return out
 
@@ -312,6 +358,11 @@ def bitwise_left_shift__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.bitwise_left_shift_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.bitwise_left_shift, meta, (self, other), self)
+    ):
+        return self
     U.bitwise_left_shift(meta, self, other, self)
     return self
 
@@ -327,6 +378,11 @@ def bitwise_left_shift_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.bitwise_left_shift, meta, (self, other), out)
+    ):
+        return out
     U.bitwise_left_shift(meta, self, other, out)
     return out
 
@@ -346,6 +402,11 @@ def bitwise_right_shift__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.bitwise_right_shift_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.bitwise_right_shift, meta, (self, other), self)
+    ):
+        return self
     U.bitwise_right_shift(meta, self, other, self)
     return self
 
@@ -361,6 +422,11 @@ def bitwise_right_shift_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.bitwise_right_shift, meta, (self, other), out)
+    ):
+        return out
     U.bitwise_right_shift(meta, self, other, out)
     return out
 
@@ -433,6 +499,11 @@ def clamp_out(self, min, max, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.clamp, meta, (self, min, max), out)
+    ):
+        return out
     U.clamp(meta, self, min, max, out)
     return out
 
@@ -462,6 +533,11 @@ def clamp__Tensor(self, min, max):
         return fast
     meta = M.clamp_Tensor(self, min, max)
     meta.check_inplace(self)
+    if (
+        ((min is not None and min._storage is self._storage is not None) or (max is not None and max._storage is self._storage is not None))
+        and LO.in_loop_order(U.clamp, meta, (self, min, max), self)
+    ):
+        return self
     U.clamp(meta, self, min, max, self)
     return self
 
@@ -478,6 +554,11 @@ def clamp_Tensor_out(self, min, max, out):
     if out is self or out is min or out is max:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or (min is not None and min._storage is out._storage is not None) or (max is not None and max._storage is out._storage is not None))
+        and LO.in_loop_order(U.clamp, meta, (self, min, max), out)
+    ):
+        return out
     U.clamp(meta, self, min, max, out)
     return out
 
@@ -508,6 +589,8 @@ def cos_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.cos, meta, (self,), out):
+        return out
     U.cos(meta, self, out)
     return out
 
@@ -559,6 +642,11 @@ def div__Tensor(self, other):
         return fast
     meta = M.div_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.div, meta, (self, other), self)
+    ):
+        return self
     U.div(meta, self, other, self)
     return self
 
@@ -574,6 +662,11 @@ def div_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.div, meta, (self, other), out)
+    ):
+        return out
     U.div(meta, self, other, out)
     return out
 
@@ -599,6 +692,11 @@ def div__Tensor_mode(self, other, rounding_mode):
         return fast
     meta = M.div_Tensor_mode(self, other, rounding_mode)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.div, meta, (self, other, rounding_mode), self)
+    ):
+        return self
     U.div(meta, self, other, rounding_mode, self)
     return self
 
@@ -614,6 +712,11 @@ def div_out_mode(self, other, rounding_mode, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.div, meta, (self, other, rounding_mode), out)
+    ):
+        return out
     U.div(meta, self, other, rounding_mode, out)
     return out
 
@@ -644,6 +747,8 @@ def exp_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.exp, meta, (self,), out):
+        return out
     U.exp(meta, self, out)
     return out
 
@@ -693,6 +798,8 @@ def log_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.log, meta, (self,), out):
+        return out
     U.log(meta, self, out)
     return out
 
@@ -723,6 +830,8 @@ def log1p_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.log1p, meta, (self,), out):
+        return out
     U.log1p(meta, self, out)
     return out
 
@@ -913,6 +1022,11 @@ def mul__Tensor(self, other):
         return fast
     meta = M.mul_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.mul, meta, (self, other), self)
+    ):
+        return self
     U.mul(meta, self, other, self)
     return self
 
@@ -928,6 +1042,11 @@ def mul_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.mul, meta, (self, other), out)
+    ):
+        return out
     U.mul(meta, self, other, out)
     return out
 
@@ -958,6 +1077,8 @@ def neg_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.neg, meta, (self,), out):
+        return out
     U.neg(meta, self, out)
     return out
 
@@ -1010,6 +1131,11 @@ def gelu_out(self, approximate, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.gelu, meta, (self, approximate), out)
+    ):
+        return out
     U.gelu(meta, self, approximate, out)
     return out
 
@@ -1040,6 +1166,8 @@ def rsqrt_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.rsqrt, meta, (self,), out):
+        return out
     U.rsqrt(meta, self, out)
     return out
 
@@ -1070,6 +1198,11 @@ def reciprocal_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.reciprocal, meta, (self,), out)
+    ):
+        return out
     U.reciprocal(meta, self, out)
     return out
 
@@ -1100,6 +1233,11 @@ def sigmoid_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.sigmoid, meta, (self,), out)
+    ):
+        return out
     U.sigmoid(meta, self, out)
     return out
 
@@ -1130,6 +1268,8 @@ def sin_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.sin, meta, (self,), out):
+        return out
     U.sin(meta, self, out)
     return out
 
@@ -1220,6 +1360,8 @@ def sqrt_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.sqrt, meta, (self,), out):
+        return out
     U.sqrt(meta, self, out)
     return out
 
@@ -1269,6 +1411,8 @@ def tanh_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.tanh, meta, (self,), out):
+        return out
     U.tanh(meta, self, out)
     return out
 
@@ -1332,6 +1476,11 @@ def sub__Tensor(self, other, alpha):
         return fast
     meta = M.sub_Tensor(self, other, alpha)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.sub, meta, (self, other, alpha), self)
+    ):
+        return self
     U.sub(meta, self, other, alpha, self)
     return self
 
@@ -1347,6 +1496,11 @@ def sub_out(self, other, alpha, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.sub, meta, (self, other, alpha), out)
+    ):
+        return out
     U.sub(meta, self, other, alpha, out)
     return out
 
@@ -1507,6 +1661,11 @@ def ne_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.ne, meta, (self, other), out)
+    ):
+        return out
     U.ne(meta, self, other, out)
     return out
 
@@ -1526,6 +1685,11 @@ def ne__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.ne_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.ne, meta, (self, other), self)
+    ):
+        return self
     U.ne(meta, self, other, self)
     return self
 
@@ -1541,6 +1705,11 @@ def ne_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.ne, meta, (self, other), out)
+    ):
+        return out
     U.ne(meta, self, other, out)
     return out
 
@@ -1571,6 +1740,11 @@ def eq_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.eq, meta, (self, other), out)
+    ):
+        return out
     U.eq(meta, self, other, out)
     return out
 
@@ -1590,6 +1764,11 @@ def eq__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.eq_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.eq, meta, (self, other), self)
+    ):
+        return self
     U.eq(meta, self, other, self)
     return self
 
@@ -1605,6 +1784,11 @@ def eq_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.eq, meta, (self, other), out)
+    ):
+        return out
     U.eq(meta, self, other, out)
     return out
 
@@ -1635,6 +1819,11 @@ def ge_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.ge, meta, (self, other), out)
+    ):
+        return out
     U.ge(meta, self, other, out)
     return out
 
@@ -1654,6 +1843,11 @@ def ge__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.ge_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.ge, meta, (self, other), self)
+    ):
+        return self
     U.ge(meta, self, other, self)
     return self
 
@@ -1669,6 +1863,11 @@ def ge_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.ge, meta, (self, other), out)
+    ):
+        return out
     U.ge(meta, self, other, out)
     return out
 
@@ -1699,6 +1898,11 @@ def le_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.le, meta, (self, other), out)
+    ):
+        return out
     U.le(meta, self, other, out)
     return out
 
@@ -1718,6 +1922,11 @@ def le__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.le_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.le, meta, (self, other), self)
+    ):
+        return self
     U.le(meta, self, other, self)
     return self
 
@@ -1733,6 +1942,11 @@ def le_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.le, meta, (self, other), out)
+    ):
+        return out
     U.le(meta, self, other, out)
     return out
 
@@ -1763,6 +1977,11 @@ def gt_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.gt, meta, (self, other), out)
+    ):
+        return out
     U.gt(meta, self, other, out)
     return out
 
@@ -1782,6 +2001,11 @@ def gt__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.gt_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.gt, meta, (self, other), self)
+    ):
+        return self
     U.gt(meta, self, other, self)
     return self
 
@@ -1797,6 +2021,11 @@ def gt_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.gt, meta, (self, other), out)
+    ):
+        return out
     U.gt(meta, self, other, out)
     return out
 
@@ -1827,6 +2056,11 @@ def lt_Scalar_out(self, other, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.lt, meta, (self, other), out)
+    ):
+        return out
     U.lt(meta, self, other, out)
     return out
 
@@ -1846,6 +2080,11 @@ def lt__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.lt_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.lt, meta, (self, other), self)
+    ):
+        return self
     U.lt(meta, self, other, self)
     return self
 
@@ -1861,6 +2100,11 @@ def lt_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.lt, meta, (self, other), out)
+    ):
+        return out
     U.lt(meta, self, other, out)
     return out
 
@@ -1910,6 +2154,8 @@ def sign_out(self, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.sign, meta, (self,), out):
+        return out
     U.sign(meta, self, out)
     return out
 
@@ -1929,6 +2175,11 @@ def remainder__Tensor(self, other):
         O.check_tensor_iterator(self, other)
     meta = M.remainder_Tensor(self, other)
     meta.check_inplace(self)
+    if (
+        other._storage is self._storage is not None
+        and LO.in_loop_order(U.remainder, meta, (self, other), self)
+    ):
+        return self
     U.remainder(meta, self, other, self)
     return self
 
@@ -1944,6 +2195,11 @@ def remainder_Tensor_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.remainder, meta, (self, other), out)
+    ):
+        return out
     U.remainder(meta, self, other, out)
     return out
 
@@ -1969,6 +2225,11 @@ def maximum_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.maximum, meta, (self, other), out)
+    ):
+        return out
     U.maximum(meta, self, other, out)
     return out
 
@@ -1994,6 +2255,11 @@ def minimum_out(self, other, out):
     if out is self or out is other:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(U.minimum, meta, (self, other), out)
+    ):
+        return out
     U.minimum(meta, self, other, out)
     return out
 
@@ -2093,6 +2359,11 @@ def pow__Tensor(self, exponent):
         O.check_tensor_iterator(self, exponent)
     meta = M.pow_Tensor_Tensor(self, exponent)
     meta.check_inplace(self)
+    if (
+        exponent._storage is self._storage is not None
+        and LO.in_loop_order(U.pow, meta, (self, exponent), self)
+    ):
+        return self
     U.pow(meta, self, exponent, self)
     return self
 
@@ -2108,6 +2379,11 @@ def pow_Tensor_Tensor_out(self, exponent, out):
     if out is self or out is exponent:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or exponent._storage is out._storage is not None)
+        and LO.in_loop_order(U.pow, meta, (self, exponent), out)
+    ):
+        return out
     U.pow(meta, self, exponent, out)
     return out
 
@@ -2157,6 +2433,11 @@ def pow_Tensor_Scalar_out(self, exponent, out):
     if out is self:
         meta.check_read_write(out)
     meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(U.pow, meta, (self, exponent), out)
+    ):
+        return out
     U.pow(meta, self, exponent, out)
     return out
 

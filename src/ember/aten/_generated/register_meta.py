@@ -17,9 +17,7 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
-    meta = M.add_Tensor(self, other, alpha)
-    meta.check_inplace(self)
-    return self
+    return M.python_meta_add_(self, other, alpha)
 
 
 def add_out(self, other, alpha, out):
@@ -368,9 +366,7 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
-    meta = M.div_Tensor(self, other)
-    meta.check_inplace(self)
-    return self
+    return M.python_meta_div_(self, other)
 
 
 def div_out(self, other, out):
@@ -608,9 +604,7 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
-    meta = M.mul_Tensor(self, other)
-    meta.check_inplace(self)
-    return self
+    return M.python_meta_mul_(self, other)
 
 
 def mul_out(self, other, out):
@@ -902,9 +896,7 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
-    meta = M.sub_Tensor(self, other, alpha)
-    meta.check_inplace(self)
-    return self
+    return M.python_meta_sub_(self, other, alpha)
 
 
 def sub_out(self, other, alpha, out):

@@ -3,8 +3,9 @@
 Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
 StructuredMeta. Mirrors TORCH_PRECOMPUTE_META_FUNC(cat) in
 ATen/native/TensorShape.cpp (the legacy rule that skips 1-d empty tensors,
-dtype promotion, the output memory format) and TORCH_META_FUNC(tril/triu) in
-ATen/native/TriangularOps.cpp.
+dtype promotion, the output memory format), for meta operands torch/_refs cat
+(PyTorch's Meta kernel of cat is that Python reference), and
+TORCH_META_FUNC(tril/triu) in ATen/native/TriangularOps.cpp.
 """
 
 from __future__ import annotations
@@ -68,10 +69,63 @@ def _check_shape_except_dim(first, second, dim: int, index: int) -> None:
             )
 
 
+def _python_reference_cat(tensors, dim) -> StructuredMeta:
+    """torch._refs.cat, PyTorch's Meta kernel of cat (a meta operand takes a call there):
+    devices first, then ranks (1-d empty tensors aside), the dim, prims.cat's sizes
+    (counted among the tensors kept), a contiguous result in the shared memory format."""
+    device = tensors[0].device
+    for t in tensors:
+        if t.device != device:
+            raise RuntimeError(
+                f"Tensor on device {t.device} is not on the expected device {device}!"
+            )
+    out_dtype = dtypes.result_type(tensors)
+    example = next((t for t in tensors if len(t._sizes) != 1), None)
+    if example is not None:
+        for i, t in enumerate(tensors):
+            if len(t._sizes) != 1 and len(t._sizes) != len(example._sizes):
+                raise _rank_mismatch(example, t, i)
+    else:
+        example = tensors[0]
+    kept = []
+    for i, t in enumerate(tensors):
+        if len(t._sizes) != len(example._sizes):
+            if t._sizes[0] != 0:
+                raise _rank_mismatch(example, t, i)
+        elif not cat_should_skip(t):
+            kept.append(t)
+    memory_format = _output_memory_format(tensors)
+    if not kept:
+        return StructuredMeta(OutputSpec((0,), None, out_dtype, device))
+    dim = wrap_dim(dim, len(kept[0]._sizes))
+    sizes = list(kept[0]._sizes)
+    for index, t in enumerate(kept):
+        for d, (common, length) in enumerate(zip(kept[0]._sizes, t._sizes)):
+            if d != dim and length != common:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected {common} "
+                    f"in dimension {d} but got {length} for tensor number {index} in the list"
+                )
+    if not sizes:  # all 0-dim: prims.cat's new_shape[dim] = ... on an empty list
+        raise IndexError("list assignment index out of range")
+    sizes[dim] = sum(t._sizes[dim] for t in kept)
+    sizes = tuple(sizes)
+    return StructuredMeta(OutputSpec(sizes, strides_for(sizes, memory_format), out_dtype, device))
+
+
+def _rank_mismatch(example, t, index: int) -> RuntimeError:
+    return RuntimeError(
+        f"Number of dimensions of tensors must match.  Expected {len(example._sizes)}-D tensors, "
+        f"but got {len(t._sizes)}-D for tensor number {index} in the list"
+    )
+
+
 def cat(tensors, dim) -> StructuredMeta:
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if any(t.device.type == "meta" for t in tensors):
+        return _python_reference_cat(tensors, dim)
     for i, t in enumerate(tensors):
         if not t._sizes:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")

@@ -123,10 +123,34 @@ def _alpha_check(dtype, alpha) -> None:
     checked_value(alpha, dtype)  # the kernel's alpha.to<scalar_t>(): 2**63 is no int64
 
 
+class AlphaMeta(PointwiseMeta):
+    """add / sub with an alpha other than 1: TORCH_META_FUNC2(add, Tensor) checks alpha
+    after building its TensorIterator, so the outputs' checks (an in-place or out= result
+    type that cannot be cast, a shape) come first."""
+
+    __slots__ = ("alpha",)
+
+    def __init__(self, meta: StructuredMeta, alpha) -> None:
+        super().__init__(meta.specs, meta.compute_dtype)
+        self.alpha = alpha
+
+    def allocate(self):
+        _alpha_check(self.compute_dtype, self.alpha)
+        return super().allocate()
+
+    def check_inplace(self, self_tensor) -> None:
+        super().check_inplace(self_tensor)
+        _alpha_check(self.compute_dtype, self.alpha)
+
+    def resize_outputs(self, *outs) -> None:
+        super().resize_outputs(*outs)
+        _alpha_check(self.compute_dtype, self.alpha)
+
+
 def add_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)
     meta = binary_op(self, other)
     if alpha != 1 or alpha.__class__ is not int:
-        _alpha_check(meta.compute_dtype, alpha)
+        return AlphaMeta(meta, alpha)
     return meta
 
 
@@ -150,7 +174,7 @@ def sub_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802
     _sub_check(self, other)
     meta = binary_op(self, other)
     if alpha != 1 or alpha.__class__ is not int:
-        _alpha_check(meta.compute_dtype, alpha)
+        return AlphaMeta(meta, alpha)
     return meta
 
 

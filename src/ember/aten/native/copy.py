@@ -17,6 +17,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10.device import as_device
 from ember._c10.tensor_impl import shape_text
+from ember.aten.loop_order import in_loop_order
 from ember.aten.memory_overlap import check_tensor_iterator, same_data
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
@@ -83,9 +84,27 @@ def copy_(self, src, non_blocking):
         warnings.warn(
             "Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2
         )
+    if src._storage is self._storage and in_loop_order(
+        copy_element, _CopyMeta(self.dtype), (src,), self, promotes=False
+    ):
+        return self
     values = converted(src.ndarray(), src.dtype, self.dtype)
     np.copyto(self.ndarray(), values, casting="unsafe")
     return self
+
+
+class _CopyMeta:
+    """What in_loop_order reads of a meta: copy_ computes in the destination's dtype."""
+
+    __slots__ = ("compute_dtype",)
+
+    def __init__(self, dtype) -> None:
+        self.compute_dtype = dtype
+
+
+def copy_element(meta, src, dst) -> None:
+    """One step of copy's loop (also cat's, through copy_)."""
+    np.copyto(dst.ndarray(), converted(src.ndarray(), src.dtype, dst.dtype), casting="unsafe")
 
 
 def _empty_in_format(self, memory_format, dtype=None, device=None):
@@ -111,7 +130,7 @@ def clone(self, memory_format):
 
 def contiguous(self, memory_format):
     name = memory_format_name(memory_format, "contiguous_format")
-    if self.is_contiguous(_Format(name)):
+    if self.is_contiguous(memory_format=_Format(name)):
         return self
     if name == "preserve_format":
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
@@ -137,10 +156,10 @@ def _to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_forma
 def _suggest_memory_format(self) -> str:
     """suggest_memory_format: channels_last when the strides say so, else contiguous."""
     if len(self._sizes) == 4 and not self.is_contiguous():
-        if self.is_contiguous(_Format("channels_last")):
+        if self.is_contiguous(memory_format=_Format("channels_last")):
             return "channels_last"
     if len(self._sizes) == 5 and not self.is_contiguous():
-        if self.is_contiguous(_Format("channels_last_3d")):
+        if self.is_contiguous(memory_format=_Format("channels_last_3d")):
             return "channels_last_3d"
     return "contiguous_format"
 

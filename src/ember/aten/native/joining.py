@@ -13,11 +13,12 @@ import numpy as np
 
 from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import make_view
+from ember.aten.loop_order import in_loop_order
 from ember.aten.memory_overlap import assert_no_internal_overlap, assert_no_overlap
 from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
-from ember.aten.native.copy import converted
+from ember.aten.native.copy import converted, copy_element
 
 __all__ = ["cat_out", "stack", "flip", "roll", "tril_out", "triu_out"]
 
@@ -37,9 +38,23 @@ def cat_out(meta, tensors, dim, out) -> None:
         if cat_should_skip(t):
             continue
         length = t._sizes[dim]
+        if t._storage is out._storage and _copied_in_loop_order(meta, t, out, dim, offset):
+            offset += length
+            continue
         where = (slice(None),) * dim + (slice(offset, offset + length),)
         target[where] = converted(t.ndarray(), t.dtype, out.dtype)
         offset += length
+
+
+def _copied_in_loop_order(meta, t, out, dim: int, offset: int) -> bool:
+    """cat_out_cpu copies an input that shares the output's memory with copy_ into its slice
+    of the result, in TensorIterator's loop order (Note [Overlapping operands in loop order])."""
+    sizes = list(out._sizes)
+    sizes[dim] = t._sizes[dim]
+    start = out._storage_offset + offset * out._strides[dim]
+    return in_loop_order(
+        copy_element, meta, (t,), make_view(out, sizes, out._strides, start), promotes=False
+    )
 
 
 def _unsqueezed(t, dim: int):

@@ -22,10 +22,13 @@ aten/structured.py).
 
 from __future__ import annotations
 
+import gc
+import sys
+
 import numpy as np
 
 from ember._c10.storage import translate_memory_error
-from ember._c10.tensor_impl import contiguous_strides, shape_text, storage_span
+from ember._c10.tensor_impl import TensorImpl, contiguous_strides, shape_text, storage_span
 from ember._c10.warning import torch_warn
 
 __all__: list[str] = []
@@ -103,5 +106,22 @@ def _maybe_grow_storage(t, sizes: tuple, strides: tuple) -> None:
         grown[: storage.nbytes] = storage.bytes_view()
         storage.data = grown
         storage._data_ptr = None
+        _forget_old_buffer(storage)
     storage.nbytes = needed
     t._array = None
+
+
+# the references to a storage only its resized tensor holds, seen from _forget_old_buffer:
+# that tensor's slot, _maybe_grow_storage's local, this function's argument, getrefcount's
+_OWN_REFERENCES = 4
+
+
+def _forget_old_buffer(storage) -> None:
+    """Every other tensor on `storage` drops its NumPy view of the old buffer, as views of
+    one StorageImpl see its new memory in PyTorch. Only a storage that other tensors hold
+    pays the search (the referrers of one object): a fresh out= tensor's does not."""
+    if sys.getrefcount(storage) <= _OWN_REFERENCES:
+        return
+    for holder in gc.get_referrers(storage):
+        if isinstance(holder, TensorImpl) and holder._storage is storage:
+            holder._array = None

@@ -292,9 +292,9 @@ def unfold(self, dimension, size, step):
 
 
 def unbind_int(self, dim):  # noqa: N802
+    dim = wrap_dim(dim, self.dim())  # (a 0-dim tensor wraps as a 1-dim one, as maybe_wrap_dim)
     if self.dim() == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    dim = wrap_dim(dim, self.dim())
     return [at.select_int(self, dim, i) for i in range(self._sizes[dim])]
 
 

@@ -1789,7 +1789,7 @@ _copy_ = handle("copy_")
 
 def copy_(ks, self, src, non_blocking):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad) and (self.dtype.is_floating_point or self.dtype.is_complex)
     if requires:
         check_inplace(self)
         node = nodes.CopyBackwards()

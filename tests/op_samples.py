@@ -294,6 +294,10 @@ S = {
     "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
     "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
     "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
+    "arange.out": [
+        lambda T: ((4.0,), {"out": T.c(3)}),
+        lambda T: ((4.0,), {"out": T.f(4)}),  # refused: out requires grad
+    ],
     "arange.start_out": [
         lambda T: ((1.0, 4.0), {"out": T.c(3)}),
         lambda T: ((1.0, 4.0), {"out": T.f(3)}),  # refused: out requires grad

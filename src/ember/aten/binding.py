@@ -72,6 +72,21 @@ def wrap_number(value):
     return value
 
 
+def check_out_type_matches(out, dtype, device) -> None:
+    """torch/csrc/utils/out_types.cpp: a factory's dtype= and device= must describe its out=
+    (ember has one layout, strided, so a layout= never differs)."""
+    if dtype is not None and out.dtype is not dtype:
+        raise RuntimeError(
+            f"dtype {dtypes.scalar_type_name(dtype)} does not match dtype of out parameter "
+            f"({dtypes.scalar_type_name(out.dtype)})"
+        )
+    if device is not None and out.device.type != device.type:
+        raise RuntimeError(
+            f"device type {device.type} does not match device type of out parameter "
+            f"({out.device.type})"
+        )
+
+
 def make_factory(op, args: tuple, requires_grad: bool):
     """A Python factory function (`ember.zeros(..., requires_grad=True)`).
 

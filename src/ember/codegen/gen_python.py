@@ -100,6 +100,12 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
         out_index = next(i for i, a in enumerate(sig.arguments) if a.schema_name == "out")
         lines.append(f"{indent}if v[{out_index}] is None:")
         lines.append(f"{indent}    return {call(sig.function)}")
+        if requires_grad is not None:  # a factory: its options must describe out=
+            where = {a.name: i for i, a in enumerate(sig.arguments)}
+            lines.append(
+                f"{indent}check_out_type_matches(v[{out_index}], v[{where['dtype']}], "
+                f"v[{where['device']}])"
+            )
         lines.append(f"{indent}return {call(sig.out)}")
     else:
         lines.append(f"{indent}return {call(sig.function)}")
@@ -204,7 +210,9 @@ def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, metho
     lines.append("from ember import return_types")
     lines.append("from ember._c10.storage import translate_memory_error")
     lines.append("from ember._tensor import Tensor")
-    lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
+    lines.append(
+        "from ember.aten.binding import check_out_type_matches, handle, make_factory, wrap_number"
+    )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append("")
     lines += _handles(groups)

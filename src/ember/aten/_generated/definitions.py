@@ -24,6 +24,7 @@ define('any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor
 define('arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=())
 define('arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=())
 define('arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=('core',))
+define('arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor', tags=('core', 'reduction'))
 define('argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', tags=('reduction',))

@@ -5,7 +5,7 @@
 from ember import return_types
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
-from ember.aten.binding import handle, make_factory, wrap_number
+from ember.aten.binding import check_out_type_matches, handle, make_factory, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
@@ -37,7 +37,9 @@ _op_any_dims = handle("any.dims")
 _op_any_dims_out = handle("any.dims_out")
 _op_any_out = handle("any.out")
 _op_arange = handle("arange")
+_op_arange_out = handle("arange.out")
 _op_arange_start = handle("arange.start")
+_op_arange_start_out = handle("arange.start_out")
 _op_arange_start_step = handle("arange.start_step")
 _op_argmax = handle("argmax")
 _op_argmax_out = handle("argmax.out")
@@ -144,6 +146,7 @@ _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
 _op_le_Tensor_out = handle("le.Tensor_out")
 _op_linspace = handle("linspace")
+_op_linspace_out = handle("linspace.out")
 _op_log = handle("log")
 _op_log_out = handle("log.out")
 _op_log1p = handle("log1p")
@@ -581,23 +584,29 @@ def any(*args, **kwargs):
 
 _parser_f_arange = PythonArgParser(
     [
-        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def arange(*args, **kwargs):
-    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_arange.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_arange, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory(_op_arange_out, (v[0], v[1],), v[6])
         elif index == 1:
             return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
         else:
-            return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1573,16 +1582,19 @@ def le(*args, **kwargs):
 
 _parser_f_linspace = PythonArgParser(
     [
-        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def linspace(*args, **kwargs):
-    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_linspace.parse(args, kwargs)[1]
-        return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        if v[3] is None:
+            return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+        check_out_type_matches(v[3], v[4], v[6])
+        return make_factory(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -133,6 +133,20 @@ def any_dims_out(keyset, self, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_arange_out = handle("arange.out")
+
+
+def arange_out(keyset, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arange_out.redispatch(keyset & AFTER, end, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _arange_start_out = handle("arange.start_out")
 
 
@@ -3502,6 +3516,7 @@ impl("all.out", "ADInplaceOrView", all_out, keyset_arg="raw")
 impl("all.dims_out", "ADInplaceOrView", all_dims_out, keyset_arg="raw")
 impl("any.out", "ADInplaceOrView", any_out, keyset_arg="raw")
 impl("any.dims_out", "ADInplaceOrView", any_dims_out, keyset_arg="raw")
+impl("arange.out", "ADInplaceOrView", arange_out, keyset_arg="raw")
 impl("arange.start_out", "ADInplaceOrView", arange_start_out, keyset_arg="raw")
 impl("argmax.out", "ADInplaceOrView", argmax_out, keyset_arg="raw")
 impl("argmin.out", "ADInplaceOrView", argmin_out, keyset_arg="raw")

@@ -342,6 +342,27 @@ def arange_start_step(ks, start, end, step, dtype, layout, device, pin_memory):
     return result
 
 
+_arange_out = handle("arange.out")
+
+
+def arange_out(ks, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::arange")
+        node = NotImplementedNode("aten::arange")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _arange_out.redispatch(ks & AFTER_AUTOGRAD, end, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _arange_start_out = handle("arange.start_out")
 
 
@@ -7128,6 +7149,7 @@ impl("any.dims_out", "Autograd", any_dims_out, keyset_arg="raw")
 impl("arange", "Autograd", arange, keyset_arg="raw")
 impl("arange.start", "Autograd", arange_start, keyset_arg="raw")
 impl("arange.start_step", "Autograd", arange_start_step, keyset_arg="raw")
+impl("arange.out", "Autograd", arange_out, keyset_arg="raw")
 impl("arange.start_out", "Autograd", arange_start_out, keyset_arg="raw")
 impl("argmax", "Autograd", argmax, keyset_arg="raw")
 impl("argmax.out", "Autograd", argmax_out, keyset_arg="raw")

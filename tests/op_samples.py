@@ -253,6 +253,14 @@ S = {
     "view.dtype": [lambda T: ((T.f(2, 3), T.lib.float64), {})],
     "scatter.src": [lambda T: ((T.f(3, 4), 1, _index(T), T.f(3, 2)), {})],
     "scatter.value": [lambda T: ((T.f(3, 4), 1, _index(T), 1.5), {})],
+    "scatter.reduce": [
+        lambda T: ((T.f(3, 4), 1, T.l([[0, 0], [2, 3], [1, 1]]), T.f(3, 2)), {"reduce": "add"}),
+        lambda T: ((T.f(3, 4), 1, _index(T), T.f(3, 2)), {"reduce": "multiply"}),
+    ],
+    "scatter.value_reduce": [
+        lambda T: ((T.f(3, 4), 1, T.l([[0, 0], [2, 3], [1, 1]]), 1.5), {"reduce": "multiply"}),
+        lambda T: ((T.f(3, 4), 1, _index(T), 1.5), {"reduce": "add"}),
+    ],
     "triu": [lambda T: ((T.f(3, 3),), {})],
     "tril": [lambda T: ((T.f(3, 3), 1), {})],
     "index_select": [lambda T: ((T.f(4, 3), 0, T.l([0, 2, 0])), {})],

@@ -9,6 +9,9 @@ factory out= with check_out_type_matches, arange with complex bounds.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from bad_arguments_support import check  # noqa: E402
 
@@ -62,4 +65,118 @@ ARANGE_CASES = [
 
 @pytest.mark.parametrize("source", ARANGE_CASES)
 def test_arange_bounds(source):
+    check(source)
+
+
+# -- scatter: the src / value overloads, each with and without reduce= -----------------------
+
+SCATTER_CASES = [
+    "t.scatter_(0, ti)",
+    "t.scatter_(1.5, ti, 1j)",
+    "t.scatter_(0, ti, 'a')",
+    "t.scatter_(0, ti, t, bogus=1)",
+    "torch.scatter(t, 0, ti, 'a')",
+    "t.scatter(0, ti[:, :2], 2.0, reduce='add')",
+    "t.scatter(0, ti[:1] * 0, 2.0, reduce='multiply')",
+    "t.scatter(1, torch.tensor([[0, 0, 0]]), 2.0, reduce='add')",
+    "t.scatter(1, torch.tensor([[0, 0, 0]]), 2.0, reduce='multiply')",
+    "t.t().scatter(1, torch.tensor([[0, 0]]), 2.0, reduce='multiply')",
+    "t.scatter(1, torch.tensor([[0, 0, 1]]), t * 3, reduce='add')",
+    "t.scatter(1, torch.tensor([[0, 0, 1]]), t * 3, reduce='multiply')",
+    "torch.scatter(t, 1, torch.tensor([[0, 0, 1]]), t, reduce='add', out=torch.empty(2, 3))",
+    "torch.scatter(t, 1, torch.tensor([[0, 0, 1]]), 2.0, reduce='add', out=torch.empty(0))",
+    "ti.scatter_(0, ti % 2, 3, reduce='multiply')",
+    "ti.to(torch.uint8).scatter_(0, ti % 2, -1, reduce='add')",
+    "ti.to(torch.uint8).scatter_(0, ti % 2, 2**40, reduce='add')",
+    "ti.to(torch.int32).scatter_(0, ti % 2, 2.5, reduce='add')",
+    "ti.bool().scatter(0, ti % 2, 0, reduce='multiply')",
+    "ti.bool().scatter(0, ti % 2, ti.bool(), reduce='add')",
+    "t.half().scatter(0, ti * 0, t.half(), reduce='add')",
+    "t.bfloat16().scatter(0, ti * 0, t.bfloat16() + 1, reduce='multiply')",
+    "t.to(torch.complex64).scatter(0, ti % 2, 1j, reduce='multiply')",
+    "t.scatter(0, ti % 2, 1j, reduce='add')",
+    "torch.ones(()).scatter(0, torch.tensor(0), 5.0, reduce='add')",
+    "torch.ones(3).scatter(0, torch.tensor([0, 0, 0]), torch.tensor([2.0, 3, 4, 5]), reduce='multiply')",
+    "t.scatter_(0, ti % 2, 1.0, reduce='mean')",
+    "t.scatter_(0, ti[:, :0], 1.0, reduce='sum')",
+    "t.scatter_(0, ti % 2, t, reduce='bogus')",
+    "t.scatter_(5, ti % 2, t, reduce='bogus')",
+    "t.scatter_(0, (ti % 2).float(), t, reduce='bogus')",
+    "t.scatter_(0, ti % 2, t.double(), reduce='add')",
+    "t.scatter_(0, torch.tensor([[5]]), 1.0, reduce='add')",
+    "t.scatter_(0, torch.tensor([[-1]]), t, reduce='multiply')",
+    "t.scatter_(0, ti % 2, 1.0, reduce=None)",
+    "t.scatter_(0, ti % 2, 1.0, reduce=3)",
+    "torch.scatter(t, 0, ti % 2, 1.0, reduce='bogus', out=torch.empty(5))",
+    "torch.scatter(t, 0, ti % 2, 1.0, reduce='bogus', out=t.to('meta'))",
+    "torch.scatter(t, 0, ti % 2, 1.0, reduce='bogus', out=ti)",
+    "t.expand(2, 2, 3).scatter_(0, torch.zeros(1, 1, 1, dtype=torch.int64), 1.0, reduce='add')",
+    "t.to('meta').scatter_(0, (ti % 2).to('meta'), 1.0, reduce='bogus')",
+    "t.to('meta').scatter_(0, ti % 2, t.to('meta'), reduce='add')",
+    "t.requires_grad_().scatter(0, ti % 2, 2.0, reduce='add').grad_fn.name()",
+    "t.requires_grad_().scatter(0, ti % 2, t, reduce='add').sum().backward()",
+]
+
+
+@pytest.mark.parametrize("source", SCATTER_CASES)
+def test_scatter_overloads(source):
+    check(source)
+
+
+_WARNINGS_PROGRAM = """
+import warnings
+import {lib} as torch
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    x, index = torch.zeros(2, 3), torch.tensor([[0, 1, 0]])
+    x.scatter(0, index, 2.0, reduce="add")
+    x.scatter(0, index, torch.ones(1, 3), reduce="add")
+    x.scatter(0, index, torch.ones(1, 3), reduce="multiply")
+print([str(w.message) for w in caught])
+"""
+
+
+def test_scatter_reduce_with_src_warns_once_as_torch():
+    """TORCH_WARN_ONCE: the first scatter with a Tensor src and reduce= of the process."""
+    found = {}
+    for lib in ("torch", "ember"):
+        program = _WARNINGS_PROGRAM.format(lib=lib)
+        done = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, text=True, check=True
+        )
+        found[lib] = done.stdout.replace("ember", "torch")
+    assert "deprecated" in found["torch"]
+    assert found["ember"] == found["torch"]
+
+
+# -- Note [Out= dtypes of structured kernels] -----------------------------------------------
+
+OUT_DTYPE_CASES = [
+    "torch.mm(t, t.t(), out=torch.empty(2, 2, dtype=torch.float64))",
+    "torch.mm(t, t.t(), out=torch.empty(2, 2, dtype=torch.int64))",
+    "torch.bmm(t[None], t.t()[None], out=torch.empty(0, dtype=torch.float64))",
+    "torch.addmm(torch.ones(2, 2), t, t.t(), out=torch.empty(2, 2, dtype=torch.float64))",
+    "torch.triu(t, out=torch.empty(2, 3, dtype=torch.float64))",
+    "torch.tril(t, out=ti)",
+    "torch.sort(t, out=(t.double(), ti))",
+    "torch.sort(t, out=(t.clone(), t.double()))",
+    "torch.topk(t, 1, out=(t.double(), ti))",
+    "torch.max(t, 0, out=(t[0].double(), ti[0]))",
+    "torch.max(t, 0, out=(t[0].clone(), t[0].clone()))",
+    "torch.min(t, 0, out=(t[0].clone(), ti[0].clone()))",
+    "torch.argmax(t, 0, out=t[0].double())",
+    "torch.argmin(t, 0, out=torch.ones(3, dtype=torch.int32))",
+    "torch.gather(t, 0, ti * 0, out=t.double())",
+    "torch.scatter(t, 0, ti * 0, 1.0, out=t.double())",
+    "torch.scatter(t, 0, ti % 2, 1.0, reduce='bogus', out=ti)",
+    "torch.scatter(t, 0, ti % 2, t, reduce='bogus', out=t.double())",
+    "torch.scatter(t, 0, ti % 2, 1.0, out=t.to('meta'))",
+    "torch.mean(t, 0, out=t[0].double())",
+    "torch.sum(t, 0, out=t[0].double())",
+    "torch.add(t, t, out=t.double())",
+]
+
+
+@pytest.mark.parametrize("source", OUT_DTYPE_CASES)
+def test_structured_out_dtypes(source):
     check(source)

@@ -250,10 +250,14 @@ _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
 _op_rsub_Scalar = handle("rsub.Scalar")
 _op_rsub_Tensor = handle("rsub.Tensor")
+_op_scatter_reduce = handle("scatter.reduce")
+_op_scatter_reduce_out = handle("scatter.reduce_out")
 _op_scatter_src = handle("scatter.src")
 _op_scatter_src_out = handle("scatter.src_out")
 _op_scatter_value = handle("scatter.value")
 _op_scatter_value_out = handle("scatter.value_out")
+_op_scatter_value_reduce = handle("scatter.value_reduce")
+_op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
@@ -2607,23 +2611,33 @@ def rsub(*args, **kwargs):
 _parser_f_scatter = PythonArgParser(
     [
         'scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)',
+        'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)',
         'scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)',
+        'scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)',
     ],
 )
 
 
 def scatter(*args, **kwargs):
-    """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)"""
+    """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)"""
     try:
         index, v = _parser_f_scatter.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
                 return _op_scatter_src.call(v[0], v[1], v[2], v[3])
             return _op_scatter_src_out.call(v[0], v[1], v[2], v[3], v[4])
-        else:
+        elif index == 1:
+            if v[5] is None:
+                return _op_scatter_reduce.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_scatter_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 2:
             if v[4] is None:
                 return _op_scatter_value.call(v[0], v[1], v[2], v[3])
             return _op_scatter_value_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[5] is None:
+                return _op_scatter_value_reduce.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_scatter_value_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -1410,6 +1410,58 @@ def scatter_value_out(self, dim, index, value, out):
     return out
 
 
+# scatter.reduce_out: structured
+
+
+def scatter_reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    out = meta.allocate()
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, out)
+    return out
+
+
+def scatter__reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.check_inplace(self)
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, self)
+    return self
+
+
+def scatter_reduce_out(self, dim, index, src, reduce, out):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, out)
+    return out
+
+
+# scatter.value_reduce_out: structured
+
+
+def scatter_value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    out = meta.allocate()
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, out)
+    return out
+
+
+def scatter__value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.check_inplace(self)
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, self)
+    return self
+
+
+def scatter_value_reduce_out(self, dim, index, value, reduce, out):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    if out is self or out is index:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, out)
+    return out
+
+
 # triu.out: structured
 
 
@@ -2359,6 +2411,12 @@ impl("scatter.src_out", "CPU", scatter_src_out)
 impl("scatter.value", "CPU", scatter_value)
 impl("scatter_.value", "CPU", scatter__value)
 impl("scatter.value_out", "CPU", scatter_value_out)
+impl("scatter.reduce", "CPU", scatter_reduce)
+impl("scatter_.reduce", "CPU", scatter__reduce)
+impl("scatter.reduce_out", "CPU", scatter_reduce_out)
+impl("scatter.value_reduce", "CPU", scatter_value_reduce)
+impl("scatter_.value_reduce", "CPU", scatter__value_reduce)
+impl("scatter.value_reduce_out", "CPU", scatter_value_reduce_out)
 impl("triu", "CPU", triu)
 impl("triu_", "CPU", triu_)
 impl("triu.out", "CPU", triu_out)

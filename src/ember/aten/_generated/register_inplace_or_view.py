@@ -2709,6 +2709,62 @@ def scatter_value_out(keyset, self, dim, index, value, out):
     return finish_inplace(result, out)
 
 
+_scatter__reduce = handle("scatter_.reduce")
+
+
+def scatter__reduce(keyset, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_reduce_out = handle("scatter.reduce_out")
+
+
+def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_scatter__value_reduce = handle("scatter_.value_reduce")
+
+
+def scatter__value_reduce(keyset, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+
+
+def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _eq__Scalar = handle("eq_.Scalar")
 
 
@@ -3700,6 +3756,10 @@ impl("scatter_.src", "ADInplaceOrView", scatter__src, keyset_arg="raw")
 impl("scatter.src_out", "ADInplaceOrView", scatter_src_out, keyset_arg="raw")
 impl("scatter_.value", "ADInplaceOrView", scatter__value, keyset_arg="raw")
 impl("scatter.value_out", "ADInplaceOrView", scatter_value_out, keyset_arg="raw")
+impl("scatter_.reduce", "ADInplaceOrView", scatter__reduce, keyset_arg="raw")
+impl("scatter.reduce_out", "ADInplaceOrView", scatter_reduce_out, keyset_arg="raw")
+impl("scatter_.value_reduce", "ADInplaceOrView", scatter__value_reduce, keyset_arg="raw")
+impl("scatter.value_reduce_out", "ADInplaceOrView", scatter_value_reduce_out, keyset_arg="raw")
 impl("eq_.Scalar", "ADInplaceOrView", eq__Scalar, keyset_arg="raw")
 impl("eq_.Tensor", "ADInplaceOrView", eq__Tensor, keyset_arg="raw")
 impl("tril_", "ADInplaceOrView", tril_, keyset_arg="raw")

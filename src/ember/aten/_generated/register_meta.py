@@ -23,8 +23,9 @@ def add__Tensor(self, other, alpha):
 
 
 def add_out(self, other, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.add_Tensor(self, other, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -38,8 +39,9 @@ def all_dim(self, dim, keepdim):
 
 
 def all_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.all_dim(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -53,8 +55,9 @@ def all_dims(self, dim, keepdim):
 
 
 def all_dims_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.all_dims(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -68,8 +71,9 @@ def any_dim(self, dim, keepdim):
 
 
 def any_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.any_dim(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -83,8 +87,9 @@ def any_dims(self, dim, keepdim):
 
 
 def any_dims_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.any_dims(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -134,8 +139,9 @@ def bitwise_not_(self):
 
 
 def bitwise_not_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_not(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -155,8 +161,9 @@ def bitwise_and__Tensor(self, other):
 
 
 def bitwise_and_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_and_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -176,8 +183,9 @@ def bitwise_or__Tensor(self, other):
 
 
 def bitwise_or_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_or_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -197,8 +205,9 @@ def bitwise_xor__Tensor(self, other):
 
 
 def bitwise_xor_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_xor_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -218,8 +227,9 @@ def bitwise_left_shift__Tensor(self, other):
 
 
 def bitwise_left_shift_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_left_shift_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -239,8 +249,9 @@ def bitwise_right_shift__Tensor(self, other):
 
 
 def bitwise_right_shift_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_right_shift_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -254,8 +265,9 @@ def bmm(self, mat2):
 
 
 def bmm_out(self, mat2, out):
+    M.check_copy_devices(self, out)
     meta = M.bmm(self, mat2)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -290,8 +302,9 @@ def clamp_(self, min, max):
 
 
 def clamp_out(self, min, max, out):
+    M.check_copy_devices(self, out)
     meta = M.clamp(self, min, max)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -311,8 +324,9 @@ def clamp__Tensor(self, min, max):
 
 
 def clamp_Tensor_out(self, min, max, out):
+    M.check_copy_devices(self, out)
     meta = M.clamp_Tensor(self, min, max)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -332,8 +346,9 @@ def cos_(self):
 
 
 def cos_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.cos(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -374,8 +389,9 @@ def div__Tensor(self, other):
 
 
 def div_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.div_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -395,8 +411,9 @@ def div__Tensor_mode(self, other, rounding_mode):
 
 
 def div_out_mode(self, other, rounding_mode, out):
+    M.check_copy_devices(self, out)
     meta = M.div_Tensor_mode(self, other, rounding_mode)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -416,8 +433,9 @@ def exp_(self):
 
 
 def exp_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.exp(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -452,8 +470,9 @@ def log_(self):
 
 
 def log_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.log(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -473,8 +492,9 @@ def log1p_(self):
 
 
 def log1p_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.log1p(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -488,8 +508,9 @@ def _log_softmax(self, dim, half_to_float):
 
 
 def _log_softmax_out(self, dim, half_to_float, out):
+    M.check_copy_devices(self, out)
     meta = M._log_softmax(self, dim, half_to_float)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -503,8 +524,9 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 
 
 def _log_softmax_backward_data_out(grad_output, output, dim, input_dtype, out):
+    M.check_copy_devices(grad_output, out)
     meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -593,8 +615,9 @@ def mm(self, mat2):
 
 
 def mm_out(self, mat2, out):
+    M.check_copy_devices(self, out)
     meta = M.mm(self, mat2)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -614,8 +637,9 @@ def mul__Tensor(self, other):
 
 
 def mul_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.mul_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -635,8 +659,9 @@ def neg_(self):
 
 
 def neg_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.neg(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -650,8 +675,9 @@ def threshold_backward(grad_output, self, threshold):
 
 
 def threshold_backward_grad_input(grad_output, self, threshold, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M.threshold_backward(grad_output, self, threshold)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -671,8 +697,9 @@ def gelu_(self, approximate):
 
 
 def gelu_out(self, approximate, out):
+    M.check_copy_devices(self, out)
     meta = M.gelu(self, approximate)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -692,8 +719,9 @@ def rsqrt_(self):
 
 
 def rsqrt_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.rsqrt(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -713,8 +741,9 @@ def reciprocal_(self):
 
 
 def reciprocal_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.reciprocal(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -734,8 +763,9 @@ def sigmoid_(self):
 
 
 def sigmoid_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sigmoid(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -755,8 +785,9 @@ def sin_(self):
 
 
 def sin_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sin(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -770,8 +801,9 @@ def _softmax(self, dim, half_to_float):
 
 
 def _softmax_out(self, dim, half_to_float, out):
+    M.check_copy_devices(self, out)
     meta = M._softmax(self, dim, half_to_float)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -785,8 +817,9 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
 
 
 def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -821,8 +854,9 @@ def sqrt_(self):
 
 
 def sqrt_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sqrt(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -857,8 +891,9 @@ def tanh_(self):
 
 
 def tanh_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.tanh(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -872,8 +907,9 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim):
 
 
 def norm_out(self, p, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.norm_ScalarOpt_dim(self, p, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -893,8 +929,9 @@ def sub__Tensor(self, other, alpha):
 
 
 def sub_out(self, other, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.sub_Tensor(self, other, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -914,8 +951,9 @@ def addmm_(self, mat1, mat2, beta, alpha):
 
 
 def addmm_out(self, mat1, mat2, beta, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.addmm(self, mat1, mat2, beta, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -961,6 +999,48 @@ def scatter_value_out(self, dim, index, value, out):
     return out
 
 
+# scatter.reduce_out: structured
+
+
+def scatter_reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    out = meta.allocate()
+    return out
+
+
+def scatter__reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_reduce_out(self, dim, index, src, reduce, out):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.resize_outputs(out)
+    return out
+
+
+# scatter.value_reduce_out: structured
+
+
+def scatter_value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    out = meta.allocate()
+    return out
+
+
+def scatter__value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_value_reduce_out(self, dim, index, value, reduce, out):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.resize_outputs(out)
+    return out
+
+
 # triu.out: structured
 
 
@@ -977,8 +1057,9 @@ def triu_(self, diagonal):
 
 
 def triu_out(self, diagonal, out):
+    M.check_copy_devices(self, out)
     meta = M.triu(self, diagonal)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -998,8 +1079,9 @@ def tril_(self, diagonal):
 
 
 def tril_out(self, diagonal, out):
+    M.check_copy_devices(self, out)
     meta = M.tril(self, diagonal)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1019,8 +1101,9 @@ def ne__Scalar(self, other):
 
 
 def ne_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ne_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1040,8 +1123,9 @@ def ne__Tensor(self, other):
 
 
 def ne_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ne_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1061,8 +1145,9 @@ def eq__Scalar(self, other):
 
 
 def eq_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.eq_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1082,8 +1167,9 @@ def eq__Tensor(self, other):
 
 
 def eq_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.eq_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1103,8 +1189,9 @@ def ge__Scalar(self, other):
 
 
 def ge_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ge_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1124,8 +1211,9 @@ def ge__Tensor(self, other):
 
 
 def ge_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ge_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1145,8 +1233,9 @@ def le__Scalar(self, other):
 
 
 def le_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.le_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1166,8 +1255,9 @@ def le__Tensor(self, other):
 
 
 def le_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.le_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1187,8 +1277,9 @@ def gt__Scalar(self, other):
 
 
 def gt_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.gt_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1208,8 +1299,9 @@ def gt__Tensor(self, other):
 
 
 def gt_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.gt_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1229,8 +1321,9 @@ def lt__Scalar(self, other):
 
 
 def lt_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.lt_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1250,8 +1343,9 @@ def lt__Tensor(self, other):
 
 
 def lt_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.lt_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1286,8 +1380,9 @@ def sign_(self):
 
 
 def sign_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sign(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -1307,8 +1402,9 @@ def remainder__Tensor(self, other):
 
 
 def remainder_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.remainder_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1322,8 +1418,9 @@ def maximum(self, other):
 
 
 def maximum_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.maximum(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1337,8 +1434,9 @@ def minimum(self, other):
 
 
 def minimum_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.minimum(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1382,8 +1480,9 @@ def all(self):
 
 
 def all_all_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.all(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1397,8 +1496,9 @@ def any(self):
 
 
 def any_all_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.any(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1418,8 +1518,9 @@ def pow__Tensor(self, exponent):
 
 
 def pow_Tensor_Tensor_out(self, exponent, out):
+    M.check_copy_devices(self, out)
     meta = M.pow_Tensor_Tensor(self, exponent)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1454,8 +1555,9 @@ def pow__Scalar(self, exponent):
 
 
 def pow_Tensor_Scalar_out(self, exponent, out):
+    M.check_copy_devices(self, out)
     meta = M.pow_Tensor_Scalar(self, exponent)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1469,8 +1571,9 @@ def mse_loss(self, target, reduction):
 
 
 def mse_loss_out(self, target, reduction, out):
+    M.check_copy_devices(self, out)
     meta = M.mse_loss(self, target, reduction)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1499,8 +1602,9 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 
 def nll_loss_backward_grad_input(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -1514,9 +1618,60 @@ def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype):
 
 
 def norm_dtype_out(self, p, dim, keepdim, dtype, out):
+    M.check_copy_devices(self, out)
     meta = M.norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
+
+
+def abs_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.abs_out(self, out)
+
+
+def logical_not_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.logical_not_out(self, out)
+
+
+def logical_and_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_and_out(self, other, out)
+
+
+def logical_or_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_or_out(self, other, out)
+
+
+def logical_xor_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_xor_out(self, other, out)
+
+
+def std_correction_out(self, dim, correction, keepdim, out):
+    M.check_copy_devices(self, out)
+    return N.std_correction_out(self, dim, correction, keepdim, out)
+
+
+def var_correction_out(self, dim, correction, keepdim, out):
+    M.check_copy_devices(self, out)
+    return N.var_correction_out(self, dim, correction, keepdim, out)
+
+
+def where_self_out(condition, self, other, out):
+    M.check_copy_devices(condition, out)
+    return N.where_self_out(condition, self, other, out)
+
+
+def index_select_out(self, dim, index, out):
+    M.check_copy_devices(self, out)
+    return N.index_select_out(self, dim, index, out)
+
+
+def floor_divide_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.floor_divide_out(self, other, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -1652,6 +1807,12 @@ impl("scatter.src_out", "Meta", scatter_src_out)
 impl("scatter.value", "Meta", scatter_value)
 impl("scatter_.value", "Meta", scatter__value)
 impl("scatter.value_out", "Meta", scatter_value_out)
+impl("scatter.reduce", "Meta", scatter_reduce)
+impl("scatter_.reduce", "Meta", scatter__reduce)
+impl("scatter.reduce_out", "Meta", scatter_reduce_out)
+impl("scatter.value_reduce", "Meta", scatter_value_reduce)
+impl("scatter_.value_reduce", "Meta", scatter__value_reduce)
+impl("scatter.value_reduce_out", "Meta", scatter_value_reduce_out)
 impl("triu", "Meta", triu)
 impl("triu_", "Meta", triu_)
 impl("triu.out", "Meta", triu_out)
@@ -1730,13 +1891,13 @@ impl("nll_loss_backward", "Meta", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "Meta", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "Meta", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "Meta", norm_dtype_out)
-impl("abs.out", "Meta", N.abs_out)
+impl("abs.out", "Meta", abs_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
 impl("as_strided", "Meta", N.as_strided)
-impl("logical_not.out", "Meta", N.logical_not_out)
-impl("logical_and.out", "Meta", N.logical_and_out)
-impl("logical_or.out", "Meta", N.logical_or_out)
-impl("logical_xor.out", "Meta", N.logical_xor_out)
+impl("logical_not.out", "Meta", logical_not_out)
+impl("logical_and.out", "Meta", logical_and_out)
+impl("logical_or.out", "Meta", logical_or_out)
+impl("logical_xor.out", "Meta", logical_xor_out)
 impl("__lshift__.Scalar", "Meta", N.lshift_Scalar)
 impl("__lshift__.Tensor", "Meta", N.lshift_Tensor)
 impl("__ilshift__.Scalar", "Meta", N.ilshift_Scalar)
@@ -1757,21 +1918,21 @@ impl("unfold_backward", "Meta", N.unfold_backward)
 impl("relu", "Meta", N.relu)
 impl("relu_", "Meta", N.relu_)
 impl("std.correction", "Meta", N.std_correction)
-impl("std.correction_out", "Meta", N.std_correction_out)
+impl("std.correction_out", "Meta", std_correction_out)
 impl("prod", "Meta", N.prod)
 impl("flip", "Meta", N.flip)
 impl("roll", "Meta", N.roll)
 impl("var.correction", "Meta", N.var_correction)
-impl("var.correction_out", "Meta", N.var_correction_out)
+impl("var.correction_out", "Meta", var_correction_out)
 impl("where.self", "Meta", N.where_self)
-impl("where.self_out", "Meta", N.where_self_out)
+impl("where.self_out", "Meta", where_self_out)
 impl("zero_", "Meta", N.zero_)
 impl("rsub.Tensor", "Meta", N.rsub_Tensor)
 impl("_local_scalar_dense", "Meta", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "Meta", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "Meta", N.masked_fill__Tensor)
 impl("view", "Meta", N.view)
-impl("index_select.out", "Meta", N.index_select_out)
+impl("index_select.out", "Meta", index_select_out)
 impl("index_select", "Meta", N.index_select)
 impl("remainder.Scalar_Tensor", "Meta", N.remainder_Scalar_Tensor)
 impl("min", "Meta", N.min)
@@ -1779,4 +1940,4 @@ impl("max", "Meta", N.max)
 impl("resize_", "Meta", N.resize_)
 impl("floor_divide", "Meta", N.floor_divide)
 impl("floor_divide_.Tensor", "Meta", N.floor_divide__Tensor)
-impl("floor_divide.out", "Meta", N.floor_divide_out)
+impl("floor_divide.out", "Meta", floor_divide_out)

@@ -212,10 +212,14 @@ _op_resize_ = handle("resize_")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
+_op_scatter_reduce = handle("scatter.reduce")
 _op_scatter_src = handle("scatter.src")
 _op_scatter_value = handle("scatter.value")
+_op_scatter_value_reduce = handle("scatter.value_reduce")
+_op_scatter__reduce = handle("scatter_.reduce")
 _op_scatter__src = handle("scatter_.src")
 _op_scatter__value = handle("scatter_.value")
+_op_scatter__value_reduce = handle("scatter_.value_reduce")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_ = handle("sigmoid_")
@@ -2995,19 +2999,25 @@ def rsqrt_(self, *args, **kwargs):
 _parser_m_scatter = PythonArgParser(
     [
         'scatter(int dim, Tensor index, Tensor src)',
+        'scatter(int dim, Tensor index, Tensor src, *, str reduce)',
         'scatter(int dim, Tensor index, Scalar value)',
+        'scatter(int dim, Tensor index, Scalar value, *, str reduce)',
     ],
 )
 
 
 def scatter(self, *args, **kwargs):
-    """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Scalar value)"""
+    """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Tensor src, *, str reduce) | scatter(int dim, Tensor index, Scalar value) | scatter(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
         index, v = _parser_m_scatter.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter_src.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
+            return _op_scatter_reduce.call(self, v[0], v[1], v[2], v[3])
+        elif index == 2:
             return _op_scatter_value.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter_value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3016,19 +3026,25 @@ def scatter(self, *args, **kwargs):
 _parser_m_scatter_ = PythonArgParser(
     [
         'scatter_(int dim, Tensor index, Tensor src)',
+        'scatter_(int dim, Tensor index, Tensor src, *, str reduce)',
         'scatter_(int dim, Tensor index, Scalar value)',
+        'scatter_(int dim, Tensor index, Scalar value, *, str reduce)',
     ],
 )
 
 
 def scatter_(self, *args, **kwargs):
-    """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Scalar value)"""
+    """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Tensor src, *, str reduce) | scatter_(int dim, Tensor index, Scalar value) | scatter_(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
         index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter__src.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
+            return _op_scatter__reduce.call(self, v[0], v[1], v[2], v[3])
+        elif index == 2:
             return _op_scatter__value.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter__value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -12,6 +12,7 @@ from .gather_scatter import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
 from .reduction import *  # noqa: F403

@@ -107,7 +107,7 @@ def cat(tensors, dim) -> StructuredMeta:
 def _triangle(name: str, self) -> StructuredMeta:
     if len(self._sizes) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def tril(self, diagonal) -> StructuredMeta:

@@ -40,7 +40,7 @@ def mm(self, mat2) -> StructuredMeta:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(self)} and {_shape(mat2)})"
         )
     sizes = (self._sizes[0], mat2._sizes[1])
-    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def bmm(self, mat2) -> StructuredMeta:
@@ -55,7 +55,7 @@ def bmm(self, mat2) -> StructuredMeta:
             f"[{batch}, {contraction}] but got: [{mat2._sizes[0]}, {mat2._sizes[1]}]."
         )
     sizes = (batch, rows, mat2._sizes[2])
-    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
@@ -79,4 +79,4 @@ def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(mat1)} and {_shape(mat2)})"
         )
     sizes = (mat1._sizes[0], mat2._sizes[1])
-    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device))
+    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device), exact_out=True)

@@ -150,7 +150,7 @@ def _argmax_argmin(name: str, self, dim, keepdim) -> StructuredMeta:
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
         )
     dims = reduced_dims(self, dim)
-    return StructuredMeta(reduction_spec(self, dims, keepdim, dtypes.int64))
+    return StructuredMeta(reduction_spec(self, dims, keepdim, dtypes.int64), exact_out=True)
 
 
 def argmax(self, dim, keepdim) -> StructuredMeta:
@@ -167,7 +167,7 @@ def _max_min_dim(name: str, self, dim, keepdim) -> StructuredMeta:
     dims = reduced_dims(self, [dim])
     values = reduction_spec(self, dims, keepdim, self.dtype)
     indices = reduction_spec(self, dims, keepdim, dtypes.int64)
-    return StructuredMeta((values, indices))
+    return StructuredMeta((values, indices), exact_out=True)
 
 
 def max_dim(self, dim, keepdim) -> StructuredMeta:

@@ -1,4 +1,4 @@
-"""Gathering kernels: index_select, gather, scatter (src / value).
+"""Gathering kernels: index_select, gather, scatter (src / value, with reduce or not).
 
 Layer: aten/native. In: the full schema argument list (index_select), or a
 StructuredMeta plus the arguments and `out` (gather, scatter: structured
@@ -24,6 +24,8 @@ __all__ = [
     "gather_out",
     "scatter_src_out",
     "scatter_value_out",
+    "scatter_reduce_out",
+    "scatter_value_reduce_out",
 ]
 
 
@@ -92,7 +94,11 @@ def gather_out(meta, self, dim, index, sparse_grad, out) -> None:
     out.ndarray()[...] = values.reshape(out._sizes)
 
 
-def _scatter(self, dim, index, values, out) -> None:
+# The ufuncs of scatter's reduce argument; each repeated index accumulates (ufunc.at).
+_REDUCE_UFUNCS = {"add": np.add, "multiply": np.multiply}
+
+
+def _scatter(self, dim, index, values, out, reduce=None) -> None:
     if out is not self:
         at.copy_(out, self, False)
     if index.numel() == 0:
@@ -101,14 +107,33 @@ def _scatter(self, dim, index, values, out) -> None:
     positions = _as_nd(index.ndarray()).astype(np.int64)
     target = _as_nd(out.ndarray())
     _check_bounds(positions, dim, target.shape[dim])
-    np.put_along_axis(_window(target, positions.shape, dim), positions, values, axis=dim)
+    window = _window(target, positions.shape, dim)
+    if reduce is None:
+        np.put_along_axis(window, positions, values, axis=dim)
+        return
+    where = tuple(
+        positions if d == dim else np.arange(n).reshape((-1,) + (1,) * (positions.ndim - d - 1))
+        for d, n in enumerate(positions.shape)
+    )
+    _REDUCE_UFUNCS[reduce].at(window, where, values)
+
+
+def _src_window(index, src):
+    shape = _as_nd(index.ndarray()).shape
+    return _as_nd(src.ndarray())[tuple(slice(0, n) for n in shape)]
 
 
 def scatter_src_out(meta, self, dim, index, src, out) -> None:
-    shape = _as_nd(index.ndarray()).shape
-    source = _as_nd(src.ndarray())
-    _scatter(self, dim, index, source[tuple(slice(0, n) for n in shape)], out)
+    _scatter(self, dim, index, _src_window(index, src), out)
 
 
 def scatter_value_out(meta, self, dim, index, value, out) -> None:
     _scatter(self, dim, index, checked_value(value, self.dtype), out)
+
+
+def scatter_reduce_out(meta, self, dim, index, src, reduce, out) -> None:
+    _scatter(self, dim, index, _src_window(index, src), out, reduce)
+
+
+def scatter_value_reduce_out(meta, self, dim, index, value, reduce, out) -> None:
+    _scatter(self, dim, index, checked_value(value, self.dtype), out, reduce)

@@ -5476,6 +5476,130 @@ def scatter_value_out(ks, self, dim, index, value, out):
     return result
 
 
+_scatter_reduce = handle("scatter.reduce")
+
+
+def scatter_reduce(ks, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_scatter__reduce = handle("scatter_.reduce")
+
+
+def scatter__reduce(ks, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::scatter_")
+        node._next_edges = requiring_edges(self, index, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter__reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_reduce_out = handle("scatter.reduce_out")
+
+
+def scatter_reduce_out(ks, self, dim, index, src, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::scatter")
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, src, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_value_reduce = handle("scatter.value_reduce")
+
+
+def scatter_value_reduce(ks, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_value_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_scatter__value_reduce = handle("scatter_.value_reduce")
+
+
+def scatter__value_reduce(ks, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::scatter_")
+        node._next_edges = requiring_edges(self, index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter__value_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+
+
+def scatter_value_reduce_out(ks, self, dim, index, value, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::scatter")
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_value_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _eq__Scalar = handle("eq_.Scalar")
 
 
@@ -7412,6 +7536,12 @@ impl("scatter.src_out", "Autograd", scatter_src_out, keyset_arg="raw")
 impl("scatter.value", "Autograd", scatter_value, keyset_arg="raw")
 impl("scatter_.value", "Autograd", scatter__value, keyset_arg="raw")
 impl("scatter.value_out", "Autograd", scatter_value_out, keyset_arg="raw")
+impl("scatter.reduce", "Autograd", scatter_reduce, keyset_arg="raw")
+impl("scatter_.reduce", "Autograd", scatter__reduce, keyset_arg="raw")
+impl("scatter.reduce_out", "Autograd", scatter_reduce_out, keyset_arg="raw")
+impl("scatter.value_reduce", "Autograd", scatter_value_reduce, keyset_arg="raw")
+impl("scatter_.value_reduce", "Autograd", scatter__value_reduce, keyset_arg="raw")
+impl("scatter.value_reduce_out", "Autograd", scatter_value_reduce_out, keyset_arg="raw")
 impl("eq_.Scalar", "Autograd", eq__Scalar, keyset_arg="raw")
 impl("eq_.Tensor", "Autograd", eq__Tensor, keyset_arg="raw")
 impl("tril_", "Autograd", tril_, keyset_arg="raw")

@@ -65,6 +65,10 @@ def _scalar(value):
     return lambda T: ((T.f(2, 3), value), {})
 
 
+def _meta_out(T):
+    return {"out": T.lib.empty(0, dtype=T.lib.float64, device="meta")}
+
+
 def _index(T):
     return T.l([[0, 1], [2, 3], [1, 0]])
 
@@ -302,6 +306,32 @@ S = {
     "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
     "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
     "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
+    # out_dtype overloads: PyTorch has no CPU kernel for them; the meta ones shape the result
+    "mm.dtype": [
+        lambda T: ((T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float64), {}),
+        lambda T: ((T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float32), {}),
+    ],
+    "mm.dtype_out": [
+        lambda T: ((T.c(2, 3).to("meta"), T.c(3, 2).to("meta"), T.lib.float64), _meta_out(T)),
+    ],
+    "bmm.dtype": [
+        lambda T: ((T.f(1, 2, 3).to("meta"), T.f(1, 3, 2).to("meta"), T.lib.float64), {}),
+    ],
+    "bmm.dtype_out": [
+        lambda T: ((T.c(1, 2, 3).to("meta"), T.c(1, 3, 2).to("meta"), T.lib.float64), _meta_out(T)),
+    ],
+    "addmm.dtype": [
+        lambda T: (
+            (T.f(2, 2).to("meta"), T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float64),
+            {},
+        ),
+    ],
+    "addmm.dtype_out": [
+        lambda T: (
+            (T.c(2, 2).to("meta"), T.c(2, 3).to("meta"), T.c(3, 2).to("meta"), T.lib.float64),
+            _meta_out(T),
+        ),
+    ],
     "arange.out": [
         lambda T: ((4.0,), {"out": T.c(3)}),
         lambda T: ((4.0,), {"out": T.f(4)}),  # refused: out requires grad
@@ -359,5 +389,6 @@ SAMPLES = S
 NO_VALUES = frozenset({
     "empty.memory_format", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
     "rand", "rand.generator", "rand_like", "randint", "randint.low", "randint.generator",
-    "randint.low_generator", "randn", "randn.generator", "randn_like",
+    "randint.low_generator", "randn", "randn.generator", "randn_like", "mm.dtype", "mm.dtype_out",
+    "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out",
 })  # fmt: skip

@@ -180,3 +180,156 @@ OUT_DTYPE_CASES = [
 @pytest.mark.parametrize("source", OUT_DTYPE_CASES)
 def test_structured_out_dtypes(source):
     check(source)
+
+
+# -- max / min / mean / remainder / mm / stack / matmul: every overload torch lists ------------
+
+OVERLOAD_CASES = [
+    "torch.max(1, 2)",
+    "torch.max(t, 'a')",
+    "torch.max(t, 0, torch.ones(2))",
+    "torch.max(t, dim=1.5)",
+    "torch.min(t, keepdim='yes')",
+    "torch.max(t, out=torch.empty(()))",
+    "torch.max(t, out=torch.empty(3))",
+    "torch.max(t, out=torch.empty((), dtype=torch.int64))",
+    "torch.max(ti, out=torch.empty((), dtype=torch.float64))",
+    "torch.max(t, out=torch.empty((), device='meta'))",
+    "torch.max(t.to('meta'), out=torch.empty(()))",
+    "torch.max(t.to('meta'), out=torch.empty((), device='meta', dtype=torch.int64))",
+    "torch.max(torch.ones(0), out=torch.empty(()))",
+    "torch.max(torch.ones(0, dtype=torch.int64), out=torch.empty((), dtype=torch.int64))",
+    "torch.min(torch.ones(0, dtype=torch.int32), out=torch.empty((), dtype=torch.int32))",
+    "torch.min(torch.ones(0, dtype=torch.bool), out=torch.empty((), dtype=torch.bool))",
+    "torch.max(torch.ones(0, dtype=torch.uint8), out=torch.empty((), dtype=torch.uint8))",
+    "torch.min(torch.ones(0), out=torch.empty(()))",
+    "torch.max(torch.tensor([1.0, float('nan'), 3.0]), out=torch.empty(()))",
+    "torch.max(torch.ones(2, dtype=torch.complex64), out=torch.empty((), dtype=torch.complex64))",
+    "torch.max(t, out=t)",
+    "torch.min(t.t(), out=torch.empty(()))",
+    "torch.max(t, out='x')",
+    "t.max(out=torch.empty(()))",
+    "torch.max(t.requires_grad_(), out=torch.empty(()))",
+    "torch.mean(1)",
+    "torch.mean()",
+    "torch.mean(t, dim=0, keepdim='yes')",
+    "torch.mean(dim='a', keepdim=True, dtype=3)",
+    "torch.mean(t, out=torch.empty(()))",
+    "torch.mean(t, out=torch.empty(3))",
+    "torch.mean(t, dtype=torch.float64, out=torch.empty(()))",
+    "torch.mean(t, 0, dtype=torch.float64, out=torch.empty(3))",
+    "torch.mean(t, out=torch.empty((), dtype=torch.float64))",
+    "torch.mean(ti, out=torch.empty(()))",
+    "torch.remainder(t, 'a')",
+    "torch.remainder('a', t)",
+    "torch.remainder(7, 3)",
+    "torch.remainder(t, 2, out=torch.empty(2, 3))",
+    "torch.remainder(t, 2, out=torch.empty(2, 3, dtype=torch.int64))",
+    "torch.remainder(ti, 2.5, out=torch.empty(2, 3, dtype=torch.int64))",
+    "torch.remainder(t, 2, out=torch.empty(2, 3, device='meta'))",
+    "torch.remainder(2, t, out=torch.empty(2, 3))",
+    "torch.mm(1, 2, out={})",
+    "torch.mm(t, t, 1)",
+    "torch.mm('a', 'a', False)",
+    "torch.mm(t, t.t(), out=torch.empty(2, 2), bogus=1)",
+    "torch.mm(ti, t)",
+    "torch.mm(ti, t.t())",
+    "torch.mm(ti, torch.ones(3, 3), out=torch.empty(2, 3))",
+    "torch.mm(t.to('meta'), t.t().to('meta'), torch.float32)",
+    "torch.mm(t.to('meta'), t.t().to('meta'), torch.float16)",
+    "torch.mm(t.half().to('meta'), t.t().half().to('meta'), torch.float32)",
+    "torch.mm(t.half().to('meta'), t.t().half().to('meta'), torch.float32, out=torch.empty(0, device='meta', dtype=torch.float16))",
+    "torch.mm(t.to('meta'), t.to('meta'), torch.float32)",
+    "torch.mm(t.to('meta'), t.t().to('meta'), torch.float32, out=torch.empty(0))",
+    "torch.bmm(t[None].to('meta'), t.t()[None].to('meta'), torch.float16)",
+    "torch.bmm(t[None], t.t()[None].double())",
+    "torch.bmm(t[None], t.t()[None].double(), out=torch.empty(0))",
+    "torch.addmm(t, t, t)",
+    "torch.addmm(torch.ones(2, 2, device='meta'), t.to('meta'), t.t().to('meta'), torch.float32)",
+    "torch.addmm(torch.ones(2, 2, device='meta'), t.to('meta'), t.t().to('meta'), torch.float32, beta=0)",
+    "torch.stack([t, t], out=torch.empty(2, 2, 3))",
+    "torch.stack([t, t], 1, out=torch.empty(0))",
+    "torch.stack([t, t], -1, out=torch.empty(0))",
+    "torch.stack([t, t], out=torch.empty(2, 2, 3, dtype=torch.int64))",
+    "torch.stack([t, t], out=torch.empty(2, 2, 3, dtype=torch.float64))",
+    "torch.stack([t, t.double()], out=torch.empty(2, 2, 3))",
+    "torch.stack([t, t], out=torch.empty(2, 2, 3, device='meta'))",
+    "torch.stack([t.to('meta'), t.to('meta')], out=torch.empty(2, 2, 3))",
+    "torch.stack([t, t[0]], out=torch.empty(2, 2, 3))",
+    "torch.stack([], out=torch.empty(2, 2, 3))",
+    "torch.stack([t, t], out=t)",
+    "torch.stack([t, t], 5, out=torch.empty(0))",
+    "torch.stack([t, t], out='x')",
+    "torch.stack([t, t], out=(1, 'a'))",
+    "torch.stack([t.requires_grad_(), t], out=torch.empty(0))",
+    "torch.stack([t, t], out=torch.empty(6, 2).t())",
+    "torch.cat([t, t], out=ti)",
+    "torch.cat([t, t], out=torch.ones(2, dtype=torch.bool))",
+    "torch.matmul(t, t, out=(1, 'a'))",
+    "torch.matmul(t, t, out=None)",
+    "torch.matmul(t, t.t(), out=torch.empty(2, 2), bogus=1)",
+    "torch.matmul(t, t.t(), out=torch.empty(2, 2))",
+    "torch.matmul(t, t[0], out=torch.empty(2))",
+    "torch.matmul(t[0], t[0], out=torch.empty(()))",
+    "torch.matmul(t[0], t.t(), out=torch.empty(2))",
+    "torch.matmul(t[None], t.t()[None], out=torch.empty(1, 2, 2))",
+    "torch.matmul(t[None].expand(2, 2, 3), t.t(), out=torch.empty(2, 2, 2))",
+    "torch.matmul(t, t.t()[None].expand(3, 3, 2), out=torch.empty(3, 2, 2))",
+    "torch.matmul(t, t.t(), out=torch.empty(2, 2, dtype=torch.int64))",
+    "torch.matmul(t, t[0], out=torch.empty(2, dtype=torch.float64))",
+    "torch.matmul(t[0], t[0], out=torch.empty((), dtype=torch.float64))",
+    "torch.matmul(t, t, out=torch.empty(2, 2))",
+    "torch.matmul(t, t.t(), out=torch.empty(2, 2, device='meta'))",
+    "torch.matmul(t, t.t(), out=torch.empty(5))",
+    "torch.matmul(t.requires_grad_(), t.t(), out=torch.empty(2, 2))",
+    "torch.matmul(torch.ones(()), t, out=torch.empty(2, 2))",
+    "torch.matmul(ti, t.t(), out=torch.empty(2, 2))",
+    "torch.matmul(ti, t[0], out=torch.empty(2))",
+    "torch.matmul(t[0], ti[0], out=torch.empty(()))",
+    "torch.matmul(t, torch.ones(4), out=torch.empty(2))",
+    "torch.matmul(t, torch.ones(3), out=torch.empty(5))",
+    "torch.matmul(t, torch.ones(3), out=torch.empty(2, 1))",
+    "torch.matmul(torch.ones(3), torch.ones(4), out=torch.empty(()))",
+    "torch.matmul(torch.ones(3), torch.ones(3, device='meta'), out=torch.empty(()))",
+    "torch.matmul(torch.ones(2), t.t(), out=torch.empty(2))",
+    "torch.matmul(torch.ones(4, 2, 3), t.t(), out=torch.empty(0))",
+    "torch.matmul(torch.ones(4, 2, 3), t.t(), out=torch.empty(8, 2).t())",
+    "torch.matmul(torch.ones(4, 2, 3), torch.ones(3), out=torch.empty(0))",
+    "torch.matmul(torch.ones(4, 2, 3).transpose(0, 1), t.t(), out=torch.empty(0))",
+    "torch.matmul(torch.ones(4, 2, 3), torch.ones(4, 3, 5), out=torch.empty(0))",
+    "torch.matmul(torch.ones(1, 2, 3), torch.ones(4, 3, 5), out=torch.empty(0))",
+    "torch.matmul(torch.ones(3), torch.ones(4, 3, 5), out=torch.empty(0))",
+    "torch.matmul(torch.ones(4, 2, 3), torch.ones(4, 4, 5), out=torch.empty(0))",
+    "torch.matmul(torch.ones(3, 2, 3), torch.ones(4, 3, 5), out=torch.empty(0))",
+    "torch.matmul(torch.ones(4, 2, 3), torch.ones(4, 3, 5).double(), out=torch.empty(0))",
+    "torch.matmul(torch.ones(0, 2, 3), t.t(), out=torch.empty(0))",
+    "torch.matmul(t, t.t(), out=torch.empty(2, 2).t()).stride()",
+]
+
+
+@pytest.mark.parametrize("source", OVERLOAD_CASES)
+def test_overload_sets(source):
+    check(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "torch.mm(t, t.t(), torch.float32)",
+        "torch.bmm(t[None], t.t()[None], torch.float32)",
+        "torch.addmm(torch.ones(2, 2), t, t.t(), torch.float32)",
+        "torch.mm(t, t.t(), torch.float32, out=torch.empty(2, 2))",
+    ],
+)
+def test_out_dtype_overloads_have_no_cpu_kernel(source):
+    """As in PyTorch's CPU build (CUDA and XPU kernels only). The message's table of the
+    operator's kernels lists what each library registers, so only its head is compared."""
+    from bad_arguments_support import outcome
+    from oracle import torch
+
+    import ember
+
+    _, ours = outcome(ember, source)
+    _, theirs = outcome(torch, source)
+    assert type(ours) is NotImplementedError and type(theirs) is NotImplementedError
+    assert str(ours).split(". ")[0] == str(theirs).split(". ")[0]

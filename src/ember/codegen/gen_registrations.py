@@ -95,14 +95,17 @@ PYTHON_META_OUT = frozenset(
      "lt.Tensor_out", "index_select.out", "sign.out", "remainder.Tensor_out", "maximum.out",
      "minimum.out", "pow.Tensor_Tensor_out", "pow.Scalar_out", "pow.Tensor_Scalar_out",
      "mse_loss.out", "nll_loss_forward.output", "nll_loss_backward.grad_input",
-     "floor_divide.out", "arange.out", "arange.start_out", "linspace.out"}
+     "floor_divide.out", "arange.out", "arange.start_out", "linspace.out", "max.unary_out",
+     "min.unary_out", "remainder.Scalar_out", "stack.out", "mm.dtype_out",
+     "bmm.dtype_out", "addmm.dtype_out"}
 )  # fmt: skip
 
 
 # Those of them whose out_wrapper has exact_dtype=True.
 PYTHON_META_OUT_EXACT_DTYPE = frozenset(
     {"abs.out", "bmm.out", "_log_softmax.out", "mm.out", "where.self_out", "norm.out",
-     "addmm.out", "sign.out", "norm.dtype_out"}
+     "addmm.out", "sign.out", "norm.dtype_out", "mm.dtype_out", "bmm.dtype_out",
+     "addmm.dtype_out"}
 )  # fmt: skip
 
 

@@ -18,6 +18,8 @@ _op_abs_ = handle("abs_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addmm = handle("addmm")
+_op_addmm_dtype = handle("addmm.dtype")
+_op_addmm_dtype_out = handle("addmm.dtype_out")
 _op_addmm_out = handle("addmm.out")
 _op_alias = handle("alias")
 _op_all = handle("all")
@@ -75,6 +77,8 @@ _op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 _op_bmm = handle("bmm")
+_op_bmm_dtype = handle("bmm.dtype")
+_op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
@@ -170,24 +174,30 @@ _op_lt_Tensor_out = handle("lt.Tensor_out")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_matmul = handle("matmul")
+_op_matmul_out = handle("matmul.out")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_dim_max = handle("max.dim_max")
 _op_max_other = handle("max.other")
 _op_max_out = handle("max.out")
+_op_max_unary_out = handle("max.unary_out")
 _op_maximum = handle("maximum")
 _op_maximum_out = handle("maximum.out")
 _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
+_op_mean_dtype_out = handle("mean.dtype_out")
 _op_mean_out = handle("mean.out")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_dim_min = handle("min.dim_min")
 _op_min_other = handle("min.other")
 _op_min_out = handle("min.out")
+_op_min_unary_out = handle("min.unary_out")
 _op_minimum = handle("minimum")
 _op_minimum_out = handle("minimum.out")
 _op_mm = handle("mm")
+_op_mm_dtype = handle("mm.dtype")
+_op_mm_dtype_out = handle("mm.dtype_out")
 _op_mm_out = handle("mm.out")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
@@ -241,6 +251,7 @@ _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
 _op_remainder_Scalar = handle("remainder.Scalar")
 _op_remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
+_op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
 _op_reshape = handle("reshape")
@@ -283,6 +294,7 @@ _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
 _op_stack = handle("stack")
+_op_stack_out = handle("stack.out")
 _op_std = handle("std")
 _op_std_correction = handle("std.correction")
 _op_std_correction_out = handle("std.correction_out")
@@ -440,6 +452,7 @@ def add(*args, **kwargs):
 _parser_f_addmm = PythonArgParser(
     [
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
         'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
         'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
     ],
@@ -447,7 +460,7 @@ _parser_f_addmm = PythonArgParser(
 
 
 def addmm(*args, **kwargs):
-    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
     try:
         index, v = _parser_f_addmm.parse(args, kwargs)
         if index == 0:
@@ -455,6 +468,10 @@ def addmm(*args, **kwargs):
                 return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
             return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
         elif index == 1:
+            if v[6] is None:
+                return _op_addmm_dtype.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_addmm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        elif index == 2:
             if v[5] is None:
                 return _op_addmm.call(v[1], v[3], v[4], v[0], v[2])
             return _op_addmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
@@ -850,17 +867,23 @@ def bitwise_xor(*args, **kwargs):
 _parser_f_bmm = PythonArgParser(
     [
         'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
+        'bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)',
     ],
 )
 
 
 def bmm(*args, **kwargs):
-    """bmm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
+    """bmm(Tensor input, Tensor mat2, *, Tensor? out=None) | bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
-        v = _parser_f_bmm.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_bmm.call(v[0], v[1])
-        return _op_bmm_out.call(v[0], v[1], v[2])
+        index, v = _parser_f_bmm.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bmm.call(v[0], v[1])
+            return _op_bmm_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op_bmm_dtype.call(v[0], v[1], v[2])
+            return _op_bmm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1842,20 +1865,18 @@ def masked_fill(*args, **kwargs):
 
 _parser_f_matmul = PythonArgParser(
     [
-        'matmul(Tensor input, Tensor other)',
+        'matmul(Tensor input, Tensor other, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].params[2:]]
 
 
 def matmul(*args, **kwargs):
-    """matmul(Tensor input, Tensor other)"""
+    """matmul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-            index, v = 0, [args[0], args[1], *_tail_parser_f_matmul]
-        else:
-            index, v = _parser_f_matmul.parse(args, kwargs)
-        return _op_matmul.call(v[0], v[1])
+        v = _parser_f_matmul.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_matmul.call(v[0], v[1])
+        return _op_matmul_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1863,7 +1884,7 @@ def matmul(*args, **kwargs):
 
 _parser_f_max = PythonArgParser(
     [
-        'max(Tensor input)',
+        'max(Tensor input, *, Tensor? out=None)',
         'max(Tensor input, Tensor other, *, Tensor? out=None)',
         'max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
@@ -1871,11 +1892,13 @@ _parser_f_max = PythonArgParser(
 
 
 def max(*args, **kwargs):
-    """max(Tensor input) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    """max(Tensor input, *, Tensor? out=None) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
         index, v = _parser_f_max.parse(args, kwargs)
         if index == 0:
-            return _op_max.call(v[0])
+            if v[1] is None:
+                return _op_max.call(v[0])
+            return _op_max_unary_out.call(v[0], v[1])
         elif index == 1:
             if v[2] is None:
                 return _op_max_other.call(v[0], v[1])
@@ -1910,18 +1933,20 @@ def maximum(*args, **kwargs):
 
 _parser_f_mean = PythonArgParser(
     [
-        'mean(Tensor input, *, ScalarType? dtype=None)',
+        'mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None)',
         'mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
 
 def mean(*args, **kwargs):
-    """mean(Tensor input, *, ScalarType? dtype=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    """mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
         index, v = _parser_f_mean.parse(args, kwargs)
         if index == 0:
-            return _op_mean.call(v[0], v[1])
+            if v[2] is None:
+                return _op_mean.call(v[0], v[1])
+            return _op_mean_dtype_out.call(v[0], v[1], v[2])
         else:
             if v[4] is None:
                 return _op_mean_dim.call(v[0], v[1], v[2], v[3])
@@ -1933,7 +1958,7 @@ def mean(*args, **kwargs):
 
 _parser_f_min = PythonArgParser(
     [
-        'min(Tensor input)',
+        'min(Tensor input, *, Tensor? out=None)',
         'min(Tensor input, Tensor other, *, Tensor? out=None)',
         'min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
@@ -1941,11 +1966,13 @@ _parser_f_min = PythonArgParser(
 
 
 def min(*args, **kwargs):
-    """min(Tensor input) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    """min(Tensor input, *, Tensor? out=None) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
         index, v = _parser_f_min.parse(args, kwargs)
         if index == 0:
-            return _op_min.call(v[0])
+            if v[1] is None:
+                return _op_min.call(v[0])
+            return _op_min_unary_out.call(v[0], v[1])
         elif index == 1:
             if v[2] is None:
                 return _op_min_other.call(v[0], v[1])
@@ -1981,17 +2008,23 @@ def minimum(*args, **kwargs):
 _parser_f_mm = PythonArgParser(
     [
         'mm(Tensor input, Tensor mat2, *, Tensor? out=None)',
+        'mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)',
     ],
 )
 
 
 def mm(*args, **kwargs):
-    """mm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
+    """mm(Tensor input, Tensor mat2, *, Tensor? out=None) | mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
-        v = _parser_f_mm.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_mm.call(v[0], v[1])
-        return _op_mm_out.call(v[0], v[1], v[2])
+        index, v = _parser_f_mm.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_mm.call(v[0], v[1])
+            return _op_mm_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op_mm_dtype.call(v[0], v[1], v[2])
+            return _op_mm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2491,13 +2524,13 @@ _parser_f_remainder = PythonArgParser(
     [
         'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
         'remainder(Scalar self, Tensor other)',
-        'remainder(Tensor input, Scalar other)',
+        'remainder(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
 
 def remainder(*args, **kwargs):
-    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other)"""
+    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
         index, v = _parser_f_remainder.parse(args, kwargs)
         if index == 0:
@@ -2507,7 +2540,9 @@ def remainder(*args, **kwargs):
         elif index == 1:
             return _op_remainder_Scalar_Tensor.call(v[0], v[1])
         else:
-            return _op_remainder_Scalar.call(v[0], v[1])
+            if v[2] is None:
+                return _op_remainder_Scalar.call(v[0], v[1])
+            return _op_remainder_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2926,16 +2961,18 @@ def squeeze(*args, **kwargs):
 
 _parser_f_stack = PythonArgParser(
     [
-        'stack(Tensor[] tensors, int dim=0)',
+        'stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)',
     ],
 )
 
 
 def stack(*args, **kwargs):
-    """stack(Tensor[] tensors, int dim=0)"""
+    """stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
         v = _parser_f_stack.parse(args, kwargs)[1]
-        return _op_stack.call(v[0], v[1])
+        if v[2] is None:
+            return _op_stack.call(v[0], v[1])
+        return _op_stack_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

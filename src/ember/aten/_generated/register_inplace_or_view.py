@@ -777,6 +777,20 @@ def bmm_out(keyset, self, mat2, out):
     return finish_inplace(result, out)
 
 
+_bmm_dtype_out = handle("bmm.dtype_out")
+
+
+def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _cat_out = handle("cat.out")
 
 
@@ -1281,6 +1295,20 @@ def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype
     return finish_inplace(result, out)
 
 
+_matmul_out = handle("matmul.out")
+
+
+def matmul_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _matmul_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _max_dim_max = handle("max.dim_max")
 
 
@@ -1304,6 +1332,20 @@ def amax_out(keyset, self, dim, keepdim, out):
     ts.excluded = prev | BELOW
     try:
         result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mean_dtype_out = handle("mean.dtype_out")
+
+
+def mean_dtype_out(keyset, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -1360,6 +1402,20 @@ def mm_out(keyset, self, mat2, out):
     ts.excluded = prev | BELOW
     try:
         result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mm_dtype_out = handle("mm.dtype_out")
+
+
+def mm_dtype_out(keyset, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -2009,6 +2065,20 @@ def squeeze_dims(keyset, self, dim):
     return finish_view("squeeze.dims", self, result)
 
 
+_stack_out = handle("stack.out")
+
+
+def stack_out(keyset, tensors, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _stack_out.redispatch(keyset & AFTER, tensors, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _sum_IntList_out = handle("sum.IntList_out")
 
 
@@ -2508,6 +2578,20 @@ def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
     ts.excluded = prev | BELOW
     try:
         result = _addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addmm_dtype_out = handle("addmm.dtype_out")
+
+
+def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -3213,6 +3297,20 @@ def sign_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_remainder_Scalar_out = handle("remainder.Scalar_out")
+
+
+def remainder_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _remainder__Scalar = handle("remainder_.Scalar")
 
 
@@ -3253,6 +3351,34 @@ def remainder__Tensor(keyset, self, other):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_min_unary_out = handle("min.unary_out")
+
+
+def min_unary_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _min_unary_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_max_unary_out = handle("max.unary_out")
+
+
+def max_unary_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _max_unary_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _maximum_out = handle("maximum.out")
@@ -3618,6 +3744,7 @@ impl("bitwise_right_shift.Tensor_out", "ADInplaceOrView", bitwise_right_shift_Te
 impl("bitwise_right_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_right_shift__Tensor_Scalar, keyset_arg="raw")
 impl("bitwise_right_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_right_shift_Tensor_Scalar_out, keyset_arg="raw")
 impl("bmm.out", "ADInplaceOrView", bmm_out, keyset_arg="raw")
+impl("bmm.dtype_out", "ADInplaceOrView", bmm_dtype_out, keyset_arg="raw")
 impl("cat.out", "ADInplaceOrView", cat_out, keyset_arg="raw")
 impl("chunk", "ADInplaceOrView", chunk, keyset_arg="raw")
 impl("clamp_", "ADInplaceOrView", clamp_, keyset_arg="raw")
@@ -3654,12 +3781,15 @@ impl("log1p_", "ADInplaceOrView", log1p_, keyset_arg="raw")
 impl("log1p.out", "ADInplaceOrView", log1p_out, keyset_arg="raw")
 impl("_log_softmax.out", "ADInplaceOrView", _log_softmax_out, keyset_arg="raw")
 impl("_log_softmax_backward_data.out", "ADInplaceOrView", _log_softmax_backward_data_out, keyset_arg="raw")
+impl("matmul.out", "ADInplaceOrView", matmul_out, keyset_arg="raw")
 impl("max.dim_max", "ADInplaceOrView", max_dim_max, keyset_arg="raw")
 impl("amax.out", "ADInplaceOrView", amax_out, keyset_arg="raw")
+impl("mean.dtype_out", "ADInplaceOrView", mean_dtype_out, keyset_arg="raw")
 impl("mean.out", "ADInplaceOrView", mean_out, keyset_arg="raw")
 impl("min.dim_min", "ADInplaceOrView", min_dim_min, keyset_arg="raw")
 impl("amin.out", "ADInplaceOrView", amin_out, keyset_arg="raw")
 impl("mm.out", "ADInplaceOrView", mm_out, keyset_arg="raw")
+impl("mm.dtype_out", "ADInplaceOrView", mm_dtype_out, keyset_arg="raw")
 impl("mul_.Tensor", "ADInplaceOrView", mul__Tensor, keyset_arg="raw")
 impl("mul.out", "ADInplaceOrView", mul_out, keyset_arg="raw")
 impl("mul_.Scalar", "ADInplaceOrView", mul__Scalar, keyset_arg="raw")
@@ -3706,6 +3836,7 @@ impl("split_with_sizes", "ADInplaceOrView", split_with_sizes, keyset_arg="raw")
 impl("squeeze", "ADInplaceOrView", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "ADInplaceOrView", squeeze_dim, keyset_arg="raw")
 impl("squeeze.dims", "ADInplaceOrView", squeeze_dims, keyset_arg="raw")
+impl("stack.out", "ADInplaceOrView", stack_out, keyset_arg="raw")
 impl("sum.IntList_out", "ADInplaceOrView", sum_IntList_out, keyset_arg="raw")
 impl("sqrt_", "ADInplaceOrView", sqrt_, keyset_arg="raw")
 impl("sqrt.out", "ADInplaceOrView", sqrt_out, keyset_arg="raw")
@@ -3742,6 +3873,7 @@ impl("true_divide_.Tensor", "ADInplaceOrView", true_divide__Tensor, keyset_arg="
 impl("true_divide.out", "ADInplaceOrView", true_divide_out, keyset_arg="raw")
 impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="raw")
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
+impl("addmm.dtype_out", "ADInplaceOrView", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
 impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
@@ -3792,9 +3924,12 @@ impl("index_select.out", "ADInplaceOrView", index_select_out, keyset_arg="raw")
 impl("gather.out", "ADInplaceOrView", gather_out, keyset_arg="raw")
 impl("sign_", "ADInplaceOrView", sign_, keyset_arg="raw")
 impl("sign.out", "ADInplaceOrView", sign_out, keyset_arg="raw")
+impl("remainder.Scalar_out", "ADInplaceOrView", remainder_Scalar_out, keyset_arg="raw")
 impl("remainder_.Scalar", "ADInplaceOrView", remainder__Scalar, keyset_arg="raw")
 impl("remainder.Tensor_out", "ADInplaceOrView", remainder_Tensor_out, keyset_arg="raw")
 impl("remainder_.Tensor", "ADInplaceOrView", remainder__Tensor, keyset_arg="raw")
+impl("min.unary_out", "ADInplaceOrView", min_unary_out, keyset_arg="raw")
+impl("max.unary_out", "ADInplaceOrView", max_unary_out, keyset_arg="raw")
 impl("maximum.out", "ADInplaceOrView", maximum_out, keyset_arg="raw")
 impl("max.out", "ADInplaceOrView", max_out, keyset_arg="raw")
 impl("minimum.out", "ADInplaceOrView", minimum_out, keyset_arg="raw")

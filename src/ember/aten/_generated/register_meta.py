@@ -1649,6 +1649,16 @@ def logical_xor_out(self, other, out):
     return N.logical_xor_out(self, other, out)
 
 
+def bmm_dtype_out(self, mat2, out_dtype, out):
+    M.check_copy_devices(self, out)
+    return N.bmm_dtype_out(self, mat2, out_dtype, out)
+
+
+def mm_dtype_out(self, mat2, out_dtype, out):
+    M.check_copy_devices(self, out)
+    return N.mm_dtype_out(self, mat2, out_dtype, out)
+
+
 def std_correction_out(self, dim, correction, keepdim, out):
     M.check_copy_devices(self, out)
     return N.std_correction_out(self, dim, correction, keepdim, out)
@@ -1664,9 +1674,24 @@ def where_self_out(condition, self, other, out):
     return N.where_self_out(condition, self, other, out)
 
 
+def addmm_dtype_out(self, mat1, mat2, out_dtype, beta, alpha, out):
+    M.check_copy_devices(self, out)
+    return N.addmm_dtype_out(self, mat1, mat2, out_dtype, beta, alpha, out)
+
+
 def index_select_out(self, dim, index, out):
     M.check_copy_devices(self, out)
     return N.index_select_out(self, dim, index, out)
+
+
+def min_unary_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.min_unary_out(self, out)
+
+
+def max_unary_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.max_unary_out(self, out)
 
 
 def floor_divide_out(self, other, out):
@@ -1906,6 +1931,8 @@ impl("__rshift__.Scalar", "Meta", N.rshift_Scalar)
 impl("__rshift__.Tensor", "Meta", N.rshift_Tensor)
 impl("__irshift__.Scalar", "Meta", N.irshift_Scalar)
 impl("__irshift__.Tensor", "Meta", N.irshift_Tensor)
+impl("bmm.dtype", "Meta", N.bmm_dtype)
+impl("bmm.dtype_out", "Meta", bmm_dtype_out)
 impl("dot", "Meta", N.dot)
 impl("empty.memory_format", "Meta", N.empty_memory_format)
 impl("empty_strided", "Meta", N.empty_strided)
@@ -1913,6 +1940,8 @@ impl("fill_.Scalar", "Meta", N.fill__Scalar)
 impl("fill_.Tensor", "Meta", N.fill__Tensor)
 impl("isnan", "Meta", N.isnan)
 impl("linspace.out", "Meta", N.linspace_out)
+impl("mm.dtype", "Meta", N.mm_dtype)
+impl("mm.dtype_out", "Meta", mm_dtype_out)
 impl("unfold", "Meta", N.unfold)
 impl("unfold_backward", "Meta", N.unfold_backward)
 impl("relu", "Meta", N.relu)
@@ -1928,6 +1957,8 @@ impl("where.self", "Meta", N.where_self)
 impl("where.self_out", "Meta", where_self_out)
 impl("zero_", "Meta", N.zero_)
 impl("rsub.Tensor", "Meta", N.rsub_Tensor)
+impl("addmm.dtype", "Meta", N.addmm_dtype)
+impl("addmm.dtype_out", "Meta", addmm_dtype_out)
 impl("_local_scalar_dense", "Meta", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "Meta", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "Meta", N.masked_fill__Tensor)
@@ -1936,7 +1967,9 @@ impl("index_select.out", "Meta", index_select_out)
 impl("index_select", "Meta", N.index_select)
 impl("remainder.Scalar_Tensor", "Meta", N.remainder_Scalar_Tensor)
 impl("min", "Meta", N.min)
+impl("min.unary_out", "Meta", min_unary_out)
 impl("max", "Meta", N.max)
+impl("max.unary_out", "Meta", max_unary_out)
 impl("resize_", "Meta", N.resize_)
 impl("floor_divide", "Meta", N.floor_divide)
 impl("floor_divide_.Tensor", "Meta", N.floor_divide__Tensor)

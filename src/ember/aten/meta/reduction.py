@@ -116,7 +116,10 @@ def mean_dim(self, dim, keepdim, dtype) -> StructuredMeta:
             f"point or complex dtype. Got: {name}"
         )
     out_dtype = self.dtype if dtype is None else dtype
-    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+    spec = reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype)
+    # infer_dtype_from_optional: a dtype= is what an out= must have (Note [Out= dtypes of
+    # structured kernels]); without one the out= tensor's own dtype is taken
+    return StructuredMeta(spec, exact_out=dtype is not None)
 
 
 def prod_dim_int(self, dim, keepdim, dtype) -> StructuredMeta:

@@ -18,6 +18,7 @@ from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor, make_view
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy
 from ember.aten.native import at
+from ember.aten.native.common import type_meta_name
 from ember.aten.native.reduction import accumulate_dtype, store
 
 __all__ = ["mm_out", "bmm_out", "addmm_out", "dot", "matmul", "outer", "linear"]
@@ -70,6 +71,11 @@ def _expanded(t, sizes: tuple):
 
 
 def mm_out(meta, self, mat2, out) -> None:
+    if self.dtype is not mat2.dtype:  # addmm_impl_cpu_, after the meta function
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{type_meta_name(self.dtype)} != {type_meta_name(mat2.dtype)}"
+        )
     _check_result_overlap(out, None, self, 0)
     _check_not_bool("addmm_impl_cpu_", self)
     _matmul_into(out, _operand(self), _operand(mat2))
@@ -151,7 +157,7 @@ def _mv(matrix, vector):
     return at.squeeze_dim(at.mm(matrix, column), 1)
 
 
-def _should_fold(tensor1, tensor2) -> bool:
+def _should_fold(tensor1, tensor2, has_out: bool = False) -> bool:
     """should_fold: multiply the larger operand as one matrix (mm) instead of bmm."""
     tensor1_larger = tensor1.dim() >= tensor2.dim()
     if tensor1_larger:
@@ -161,7 +167,7 @@ def _should_fold(tensor1, tensor2) -> bool:
         dim_t2, t2_requires_grad = tensor1.dim(), tensor1.requires_grad
     if not (t1.dim() >= 3 and dim_t2 <= 2):
         return False
-    if t2_requires_grad:
+    if t2_requires_grad and not has_out:
         return True
     if tensor1.dim() == 2:
         return False

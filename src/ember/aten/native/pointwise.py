@@ -45,6 +45,7 @@ __all__ = [
     "div_Scalar_mode",
     "div__Scalar_mode",
     "remainder_Scalar",
+    "remainder_Scalar_out",
     "remainder__Scalar",
     "remainder_Scalar_Tensor",
     "floor_divide",
@@ -141,6 +142,10 @@ def div__Scalar_mode(self, other, rounding_mode):  # noqa: N802
 
 def remainder_Scalar(self, other):  # noqa: N802
     return at.remainder_Tensor(self, scalar_to_tensor(other))
+
+
+def remainder_Scalar_out(self, other, out):  # noqa: N802
+    return at.remainder_Tensor_out(self, scalar_to_tensor(other), out)
 
 
 def remainder__Scalar(self, other):  # noqa: N802

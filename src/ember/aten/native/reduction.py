@@ -15,8 +15,12 @@ from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta import reduction as meta_reduction
+from ember.aten.meta.out_wrapper import copy_out
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
+from ember.aten.native.resize import resize_output
+from ember.aten.structured import StructuredMeta, _can_cast
+from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = [
     "sum",
@@ -31,6 +35,9 @@ __all__ = [
     "argmin_out",
     "max",
     "min",
+    "max_unary_out",
+    "min_unary_out",
+    "mean_dtype_out",
     "max_dim_max",
     "min_dim_min",
     "max_other",
@@ -99,6 +106,11 @@ def sum_IntList_out(meta, self, dim, keepdim, dtype, out) -> None:  # noqa: N802
 
 def mean(self, dtype):
     return at.mean_dim(self, [], False, dtype)
+
+
+def mean_dtype_out(self, dtype, out):
+    """mean.dtype_out: mean.out over every dim."""
+    return at.mean_out(self, [], False, dtype, out)
 
 
 def mean_out(meta, self, dim, keepdim, dtype, out) -> None:
@@ -184,6 +196,51 @@ def max(self):  # noqa: A001
 
 def min(self):  # noqa: A001
     return _full_extreme("min", np.min, self)
+
+
+_CAN_CAST_CHECK = (
+    "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+    "to be true, but got false.  (Could this error message be improved?  If so, please "
+    "report an enhancement request to PyTorch.)"
+)
+
+
+def _identity(dtype, largest: bool):
+    """What max_all / min_all give for no elements: the lowest (highest) value of the type."""
+    if dtype is dtypes.bool:
+        return not largest
+    if dtype.is_floating_point:
+        return -np.inf if largest else np.inf
+    info = np.iinfo(dtype.np_dtype)
+    return info.min if largest else info.max
+
+
+def _unary_extreme_out(name: str, reducer, largest: bool, self, out):
+    """max_unary_out / min_unary_out (ReduceOps.cpp) on the CPU; on the Meta backend
+    PyTorch's Python reference, under out_wrapper (aten/meta/out_wrapper.py)."""
+    if "meta" in (self.device.type, out.device.type):
+        meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
+        meta = StructuredMeta(OutputSpec((), None, self.dtype, self.device))
+        copy_out(meta, out)
+        return out
+    if not _can_cast(self.dtype, out.dtype):
+        raise RuntimeError(_CAN_CAST_CHECK)
+    resize_output(out, ())
+    if self.dtype.is_complex:
+        raise NotImplementedError(
+            f"\"{name}_all\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"
+        )
+    values = self.ndarray()
+    store(out, reducer(values) if values.size else np.array(_identity(self.dtype, largest)))
+    return out
+
+
+def max_unary_out(self, out):
+    return _unary_extreme_out("max", np.max, True, self, out)
+
+
+def min_unary_out(self, out):
+    return _unary_extreme_out("min", np.min, False, self, out)
 
 
 def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:

@@ -1568,6 +1568,47 @@ def bmm_out(ks, self, mat2, out):
     return result
 
 
+_bmm_dtype = handle("bmm.dtype")
+
+
+def bmm_dtype(ks, self, mat2, out_dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bmm")
+        node._next_edges = requiring_edges(self, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_bmm_dtype_out = handle("bmm.dtype_out")
+
+
+def bmm_dtype_out(ks, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bmm")
+        node = NotImplementedNode("aten::bmm")
+        node._next_edges = requiring_edges(self, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _cat = handle("cat")
 
 
@@ -2819,6 +2860,22 @@ def mean(ks, self, dtype):
     return result
 
 
+_mean_dtype_out = handle("mean.dtype_out")
+
+
+def mean_dtype_out(ks, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mean"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mean_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _mean_dim = handle("mean.dim")
 
 
@@ -2985,6 +3042,47 @@ def mm_out(ks, self, mat2, out):
         result = _mm_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out)
     finally:
         ts.excluded = prev
+    return result
+
+
+_mm_dtype = handle("mm.dtype")
+
+
+def mm_dtype(ks, self, mat2, out_dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::mm")
+        node._next_edges = requiring_edges(self, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_mm_dtype_out = handle("mm.dtype_out")
+
+
+def mm_dtype_out(ks, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::mm")
+        node = NotImplementedNode("aten::mm")
+        node._next_edges = requiring_edges(self, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -4205,6 +4303,22 @@ def stack(ks, tensors, dim):
     return result
 
 
+_stack_out = handle("stack.out")
+
+
+def stack_out(ks, tensors, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="stack"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _stack_out.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _sum = handle("sum")
 
 
@@ -5135,6 +5249,47 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    return result
+
+
+_addmm_dtype = handle("addmm.dtype")
+
+
+def addmm_dtype(ks, self, mat1, mat2, out_dtype, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::addmm")
+        node._next_edges = requiring_edges(self, mat1, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, out_dtype, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_addmm_dtype_out = handle("addmm.dtype_out")
+
+
+def addmm_dtype_out(ks, self, mat1, mat2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::addmm")
+        node = NotImplementedNode("aten::addmm")
+        node._next_edges = requiring_edges(self, mat1, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6461,6 +6616,22 @@ def remainder_Scalar(ks, self, other):
     return result
 
 
+_remainder_Scalar_out = handle("remainder.Scalar_out")
+
+
+def remainder_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _remainder_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _remainder__Scalar = handle("remainder_.Scalar")
 
 
@@ -6589,6 +6760,22 @@ def min(ks, self):
     return result
 
 
+_min_unary_out = handle("min.unary_out")
+
+
+def min_unary_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _min_unary_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _max = handle("max")
 
 
@@ -6608,6 +6795,22 @@ def max(ks, self):
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_max_unary_out = handle("max.unary_out")
+
+
+def max_unary_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _max_unary_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
     return result
 
 
@@ -7340,6 +7543,8 @@ impl("bitwise_right_shift.Tensor_Scalar_out", "Autograd", bitwise_right_shift_Te
 impl("bitwise_right_shift.Scalar_Tensor", "Autograd", bitwise_right_shift_Scalar_Tensor, keyset_arg="raw")
 impl("bmm", "Autograd", bmm, keyset_arg="raw")
 impl("bmm.out", "Autograd", bmm_out, keyset_arg="raw")
+impl("bmm.dtype", "Autograd", bmm_dtype, keyset_arg="raw")
+impl("bmm.dtype_out", "Autograd", bmm_dtype_out, keyset_arg="raw")
 impl("cat", "Autograd", cat, keyset_arg="raw")
 impl("cat.out", "Autograd", cat_out, keyset_arg="raw")
 impl("clamp", "Autograd", clamp, keyset_arg="raw")
@@ -7403,6 +7608,7 @@ impl("max.dim_max", "Autograd", max_dim_max, keyset_arg="raw")
 impl("amax", "Autograd", amax, keyset_arg="raw")
 impl("amax.out", "Autograd", amax_out, keyset_arg="raw")
 impl("mean", "Autograd", mean, keyset_arg="raw")
+impl("mean.dtype_out", "Autograd", mean_dtype_out, keyset_arg="raw")
 impl("mean.dim", "Autograd", mean_dim, keyset_arg="raw")
 impl("mean.out", "Autograd", mean_out, keyset_arg="raw")
 impl("min.dim", "Autograd", min_dim, keyset_arg="raw")
@@ -7411,6 +7617,8 @@ impl("amin", "Autograd", amin, keyset_arg="raw")
 impl("amin.out", "Autograd", amin_out, keyset_arg="raw")
 impl("mm", "Autograd", mm, keyset_arg="raw")
 impl("mm.out", "Autograd", mm_out, keyset_arg="raw")
+impl("mm.dtype", "Autograd", mm_dtype, keyset_arg="raw")
+impl("mm.dtype_out", "Autograd", mm_dtype_out, keyset_arg="raw")
 impl("mul.Tensor", "Autograd", mul_Tensor, keyset_arg="raw")
 impl("mul_.Tensor", "Autograd", mul__Tensor, keyset_arg="raw")
 impl("mul.out", "Autograd", mul_out, keyset_arg="raw")
@@ -7473,6 +7681,7 @@ impl("squeeze", "Autograd", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "Autograd", squeeze_dim, keyset_arg="raw")
 impl("squeeze.dims", "Autograd", squeeze_dims, keyset_arg="raw")
 impl("stack", "Autograd", stack, keyset_arg="raw")
+impl("stack.out", "Autograd", stack_out, keyset_arg="raw")
 impl("sum", "Autograd", sum, keyset_arg="raw")
 impl("sum.dim_IntList", "Autograd", sum_dim_IntList, keyset_arg="raw")
 impl("sum.IntList_out", "Autograd", sum_IntList_out, keyset_arg="raw")
@@ -7520,6 +7729,8 @@ impl("rsub.Tensor", "Autograd", rsub_Tensor, keyset_arg="raw")
 impl("rsub.Scalar", "Autograd", rsub_Scalar, keyset_arg="raw")
 impl("addmm.out", "Autograd", addmm_out, keyset_arg="raw")
 impl("addmm", "Autograd", addmm, keyset_arg="raw")
+impl("addmm.dtype", "Autograd", addmm_dtype, keyset_arg="raw")
+impl("addmm.dtype_out", "Autograd", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "Autograd", addmm_, keyset_arg="raw")
 impl("unbind.int", "Autograd", unbind_int, keyset_arg="raw")
 impl("_to_copy", "Autograd", _to_copy, keyset_arg="raw")
@@ -7592,13 +7803,16 @@ impl("sign", "Autograd", sign, keyset_arg="raw")
 impl("sign_", "Autograd", sign_, keyset_arg="raw")
 impl("sign.out", "Autograd", sign_out, keyset_arg="raw")
 impl("remainder.Scalar", "Autograd", remainder_Scalar, keyset_arg="raw")
+impl("remainder.Scalar_out", "Autograd", remainder_Scalar_out, keyset_arg="raw")
 impl("remainder_.Scalar", "Autograd", remainder__Scalar, keyset_arg="raw")
 impl("remainder.Tensor_out", "Autograd", remainder_Tensor_out, keyset_arg="raw")
 impl("remainder.Tensor", "Autograd", remainder_Tensor, keyset_arg="raw")
 impl("remainder_.Tensor", "Autograd", remainder__Tensor, keyset_arg="raw")
 impl("remainder.Scalar_Tensor", "Autograd", remainder_Scalar_Tensor, keyset_arg="raw")
 impl("min", "Autograd", min, keyset_arg="raw")
+impl("min.unary_out", "Autograd", min_unary_out, keyset_arg="raw")
 impl("max", "Autograd", max, keyset_arg="raw")
+impl("max.unary_out", "Autograd", max_unary_out, keyset_arg="raw")
 impl("maximum", "Autograd", maximum, keyset_arg="raw")
 impl("maximum.out", "Autograd", maximum_out, keyset_arg="raw")
 impl("minimum", "Autograd", minimum, keyset_arg="raw")

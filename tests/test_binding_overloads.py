@@ -14,6 +14,9 @@ import sys
 
 import pytest
 from bad_arguments_support import check  # noqa: E402
+from oracle import torch
+
+import ember
 
 # -- factories: out= pairs with the overload whose arguments, less TensorOptions, match ----
 
@@ -325,11 +328,86 @@ def test_out_dtype_overloads_have_no_cpu_kernel(source):
     """As in PyTorch's CPU build (CUDA and XPU kernels only). The message's table of the
     operator's kernels lists what each library registers, so only its head is compared."""
     from bad_arguments_support import outcome
-    from oracle import torch
-
-    import ember
 
     _, ours = outcome(ember, source)
     _, theirs = outcome(torch, source)
     assert type(ours) is NotImplementedError and type(theirs) is NotImplementedError
     assert str(ours).split(". ")[0] == str(theirs).split(". ")[0]
+
+
+# -- METH_NOARGS methods: CPython names a bound method after its object's type ---------------
+
+
+def _method_refusals(lib, make, call: str) -> dict:
+    found = {}
+    for name in sorted(n for n in dir(ember.Tensor) if not n.startswith("__")):
+        if not callable(getattr(torch.Tensor, name, None)):
+            continue
+        try:
+            eval(call.format(name=name), {"x": make(lib)})
+        except Exception as error:  # noqa: BLE001 (compared with torch's)
+            found[name] = (type(error).__name__, str(error).replace("ember", "torch"))
+    return found
+
+
+@pytest.mark.parametrize("kind", ["Tensor", "Sub"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        "x.{name}(1)",  # a method call: the descriptor of torch's TensorBase
+        "x.{name}(1, 2)",
+        "x.{name}(bogus=1)",
+        "getattr(x, '{name}')(1)",  # a bound method object: named after type(x)
+        "getattr(x, '{name}')(bogus=1)",
+        "x.{name}(*[1])",
+    ],
+)
+def test_no_argument_methods_refuse_as_torch(kind, call):
+    """Every method torch defines with METH_NOARGS (its refusal reads "takes no arguments" /
+    "takes no keyword arguments") is refused with the same text by ember, whichever way it is
+    called (aten/call_form.py)."""
+
+    def make(lib):
+        x = lib.ones(2)
+        return x.as_subclass(type("Sub", (lib.Tensor,), {})) if kind == "Sub" else x
+
+    theirs = _method_refusals(torch, make, call)
+    ours = _method_refusals(ember, make, call)
+    noargs = {n for n, (_, text) in theirs.items() if "takes no " in text and "argument" in text}
+    assert len(noargs) > 40
+    assert {n: ours.get(n) for n in noargs} == {n: theirs[n] for n in noargs}
+
+
+# -- div's rounding_mode, index_select's check order (CPU kernels and Python meta kernels) -----
+
+CHECK_ORDER_CASES = [
+    "torch.div(t, t, rounding_mode='round')",
+    "torch.div(t, 2, rounding_mode='round')",
+    "torch.div(t, t, rounding_mode='')",
+    "torch.div(t.to('meta'), t.to('meta'), rounding_mode='round')",
+    "torch.div(t.to('meta'), t, rounding_mode='round')",
+    "torch.div(t, t.to('meta'), rounding_mode='round')",
+    "torch.div(t.to('meta'), 2, rounding_mode='round')",
+    "torch.div(t.to('meta'), t.to('meta'), rounding_mode='round', out=t.to('meta'))",
+    "t.to('meta').div_(t.to('meta'), rounding_mode='round')",
+    "torch.index_select(t, 2, torch.ones(1, 3, dtype=torch.int64))",
+    "torch.index_select(t, 2, torch.ones(3))",
+    "torch.index_select(t, 0, torch.ones(1, 3))",
+    "torch.index_select(t, 0, torch.ones(1, 3, dtype=torch.int64))",
+    "torch.index_select(t, 5, ti[0], out=ti)",
+    "torch.index_select(t, 0, ti[0], out=ti)",
+    "torch.index_select(torch.tensor(1.0), 0, torch.ones(3))",
+    "torch.index_select(torch.tensor(1.0), 0, torch.ones(3, dtype=torch.int64))",
+    "torch.index_select(torch.tensor(1.0), 1, torch.ones(3, dtype=torch.int64))",
+    "torch.index_select(torch.tensor(1.0), 0, torch.ones((1, 1), dtype=torch.int64))",
+    "torch.index_select(t.to('meta'), 2, torch.ones(1, 3, dtype=torch.int64))",
+    "torch.index_select(t.to('meta'), 0, torch.ones(1, 3, dtype=torch.int64, device='meta'))",
+    "torch.index_select(t.to('meta'), -1, torch.ones(1, 3, dtype=torch.int64, device='meta'))",
+    "torch.index_select(t.to('meta'), -3, torch.ones(1, 3, dtype=torch.int64, device='meta'))",
+    "torch.index_select(t.to('meta'), 5, torch.ones(1, 3, dtype=torch.int64, device='meta'))",
+]
+
+
+@pytest.mark.parametrize("source", CHECK_ORDER_CASES)
+def test_check_order(source):
+    check(source)

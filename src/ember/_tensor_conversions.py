@@ -20,7 +20,7 @@ from ember._c10.device import CPU, as_device
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
 from ember.aten.binding import handle, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
 
 __all__ = ["install"]
 
@@ -184,17 +184,14 @@ def numpy(self, *args, **kwargs):
     return array
 
 
-def _no_arguments(method):
-    """A METH_NOARGS method of torch's TensorBase (tolist): Python's own refusal."""
-
-    def checked(self, *args, **kwargs):
-        if args or kwargs:
-            no_arguments(f"TensorBase.{method.__name__}", args, kwargs)
-        return method(self)
-
-    checked.__name__ = method.__name__
-    checked.__doc__ = method.__doc__
-    return checked
+# Tensor methods that are METH_NOARGS in torch (besides the generated ones, tolist, and
+# detach_ / retain_grad of autograd/variable.py); tests/test_binding_overloads.py derives
+# the list from torch and compares.
+NO_ARGUMENT_METHODS = (
+    "data_ptr", "dim", "element_size", "get_device", "is_complex", "is_floating_point",
+    "is_inference", "is_signed", "ndimension", "nelement", "numel", "storage_offset",
+    "untyped_storage",
+)  # fmt: skip
 
 
 _new_tensor_parser = PythonArgParser(
@@ -250,6 +247,8 @@ def install(tensor_class) -> None:
     tensor_class.copy_ = copy_
     tensor_class.stride = stride
     tensor_class.numpy = numpy
-    tensor_class.tolist = _no_arguments(_TENSOR_TOLIST)
+    tensor_class.tolist = no_arguments_method(_TENSOR_TOLIST, "tolist")
+    for name in NO_ARGUMENT_METHODS:
+        setattr(tensor_class, name, no_arguments_method(getattr(tensor_class, name), name))
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

@@ -18,8 +18,10 @@ signatures do not list ``self``; the caller passes it as ``self=`` (kept for
 
 from __future__ import annotations
 
+import sys
 import warnings
 
+from ember.aten.call_form import called_as_method
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
@@ -29,6 +31,7 @@ __all__ = [
     "FunctionSignature",
     "should_allow_numbers_as_tensors",
     "no_arguments",
+    "no_arguments_method",
 ]
 
 _MISSING = object()
@@ -37,11 +40,30 @@ _MISSING = object()
 _deprecation_warned = False
 
 
-def no_arguments(qualified_name: str, args: tuple, kwargs: dict | None):
-    """The TypeError CPython gives a METH_NOARGS method (``TensorBase.abs``) called with some."""
+def no_arguments(self, name: str, args: tuple, kwargs: dict | None):
+    """The TypeError CPython gives a METH_NOARGS method of torch's TensorBase (``abs``) called
+    with arguments: ``TensorBase.abs()`` for ``x.abs(1)``, ``Tensor.abs()`` (the type of
+    `self`) for a bound method object's call (see aten/call_form.py)."""
+    caller = sys._getframe(2)  # no_arguments <- the method <- its caller
+    owner = "TensorBase" if called_as_method(caller) else type(self).__qualname__
+    qualified_name = f"{owner}.{name}"
     if kwargs:
         raise TypeError(f"{qualified_name}() takes no keyword arguments")
     raise TypeError(f"{qualified_name}() takes no arguments ({len(args)} given)")
+
+
+def no_arguments_method(method, name: str):
+    """`method(self)` as a METH_NOARGS method of torch's TensorBase (tolist, dim): arguments
+    get Python's own refusal (no_arguments)."""
+
+    def checked(self, *args, **kwargs):
+        if args or kwargs:
+            no_arguments(self, name, args, kwargs)
+        return method(self)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = method.__doc__
+    return checked
 
 
 def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):

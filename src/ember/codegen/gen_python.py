@@ -148,7 +148,7 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     if len(sigs) == 1 and method and not sigs[0].arguments:
         # `t()`, `detach()`: a METH_NOARGS method in PyTorch, refused by Python itself
         lines.append("    if args or kwargs:")
-        lines.append(f"        no_arguments({('TensorBase.' + py_name)!r}, args, kwargs)")
+        lines.append(f"        no_arguments(self, {py_name!r}, args, kwargs)")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     elif len(current) == 1 and (count := _leading_tensors(current[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser

@@ -507,7 +507,7 @@ def abs(self, *args, **kwargs):
     """abs()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.abs', args, kwargs)
+            no_arguments(self, 'abs', args, kwargs)
         return _op_abs.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -525,7 +525,7 @@ def abs_(self, *args, **kwargs):
     """abs_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.abs_', args, kwargs)
+            no_arguments(self, 'abs_', args, kwargs)
         return _op_abs_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -649,7 +649,7 @@ def alias(self, *args, **kwargs):
     """alias()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.alias', args, kwargs)
+            no_arguments(self, 'alias', args, kwargs)
         return _op_alias.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -901,7 +901,7 @@ def bitwise_not(self, *args, **kwargs):
     """bitwise_not()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.bitwise_not', args, kwargs)
+            no_arguments(self, 'bitwise_not', args, kwargs)
         return _op_bitwise_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -919,7 +919,7 @@ def bitwise_not_(self, *args, **kwargs):
     """bitwise_not_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.bitwise_not_', args, kwargs)
+            no_arguments(self, 'bitwise_not_', args, kwargs)
         return _op_bitwise_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1177,7 +1177,7 @@ def cos(self, *args, **kwargs):
     """cos()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.cos', args, kwargs)
+            no_arguments(self, 'cos', args, kwargs)
         return _op_cos.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1195,7 +1195,7 @@ def cos_(self, *args, **kwargs):
     """cos_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.cos_', args, kwargs)
+            no_arguments(self, 'cos_', args, kwargs)
         return _op_cos_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1247,7 +1247,7 @@ def detach(self, *args, **kwargs):
     """detach()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.detach', args, kwargs)
+            no_arguments(self, 'detach', args, kwargs)
         return _op_detach.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1447,7 +1447,7 @@ def exp(self, *args, **kwargs):
     """exp()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.exp', args, kwargs)
+            no_arguments(self, 'exp', args, kwargs)
         return _op_exp.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1465,7 +1465,7 @@ def exp_(self, *args, **kwargs):
     """exp_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.exp_', args, kwargs)
+            no_arguments(self, 'exp_', args, kwargs)
         return _op_exp_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1770,7 +1770,7 @@ def isnan(self, *args, **kwargs):
     """isnan()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.isnan', args, kwargs)
+            no_arguments(self, 'isnan', args, kwargs)
         return _op_isnan.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1788,7 +1788,7 @@ def item(self, *args, **kwargs):
     """item()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.item', args, kwargs)
+            no_arguments(self, 'item', args, kwargs)
         return _op_item.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1848,7 +1848,7 @@ def log(self, *args, **kwargs):
     """log()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log', args, kwargs)
+            no_arguments(self, 'log', args, kwargs)
         return _op_log.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1866,7 +1866,7 @@ def log1p(self, *args, **kwargs):
     """log1p()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log1p', args, kwargs)
+            no_arguments(self, 'log1p', args, kwargs)
         return _op_log1p.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1884,7 +1884,7 @@ def log1p_(self, *args, **kwargs):
     """log1p_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log1p_', args, kwargs)
+            no_arguments(self, 'log1p_', args, kwargs)
         return _op_log1p_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1902,7 +1902,7 @@ def log_(self, *args, **kwargs):
     """log_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log_', args, kwargs)
+            no_arguments(self, 'log_', args, kwargs)
         return _op_log_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1979,7 +1979,7 @@ def logical_not(self, *args, **kwargs):
     """logical_not()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.logical_not', args, kwargs)
+            no_arguments(self, 'logical_not', args, kwargs)
         return _op_logical_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1997,7 +1997,7 @@ def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.logical_not_', args, kwargs)
+            no_arguments(self, 'logical_not_', args, kwargs)
         return _op_logical_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2158,7 +2158,7 @@ def mT(self, *args, **kwargs):
     """mT()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.mT', args, kwargs)
+            no_arguments(self, 'mT', args, kwargs)
         return _op_mT.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2539,7 +2539,7 @@ def neg(self, *args, **kwargs):
     """neg()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.neg', args, kwargs)
+            no_arguments(self, 'neg', args, kwargs)
         return _op_neg.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2557,7 +2557,7 @@ def neg_(self, *args, **kwargs):
     """neg_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.neg_', args, kwargs)
+            no_arguments(self, 'neg_', args, kwargs)
         return _op_neg_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2687,7 +2687,7 @@ def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.numpy_T', args, kwargs)
+            no_arguments(self, 'numpy_T', args, kwargs)
         return _op_numpy_T.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2806,7 +2806,7 @@ def reciprocal(self, *args, **kwargs):
     """reciprocal()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.reciprocal', args, kwargs)
+            no_arguments(self, 'reciprocal', args, kwargs)
         return _op_reciprocal.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2824,7 +2824,7 @@ def reciprocal_(self, *args, **kwargs):
     """reciprocal_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.reciprocal_', args, kwargs)
+            no_arguments(self, 'reciprocal_', args, kwargs)
         return _op_reciprocal_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2842,7 +2842,7 @@ def relu(self, *args, **kwargs):
     """relu()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.relu', args, kwargs)
+            no_arguments(self, 'relu', args, kwargs)
         return _op_relu.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2860,7 +2860,7 @@ def relu_(self, *args, **kwargs):
     """relu_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.relu_', args, kwargs)
+            no_arguments(self, 'relu_', args, kwargs)
         return _op_relu_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2971,7 +2971,7 @@ def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.rsqrt', args, kwargs)
+            no_arguments(self, 'rsqrt', args, kwargs)
         return _op_rsqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2989,7 +2989,7 @@ def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.rsqrt_', args, kwargs)
+            no_arguments(self, 'rsqrt_', args, kwargs)
         return _op_rsqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3078,7 +3078,7 @@ def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sigmoid', args, kwargs)
+            no_arguments(self, 'sigmoid', args, kwargs)
         return _op_sigmoid.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3096,7 +3096,7 @@ def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sigmoid_', args, kwargs)
+            no_arguments(self, 'sigmoid_', args, kwargs)
         return _op_sigmoid_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3114,7 +3114,7 @@ def sign(self, *args, **kwargs):
     """sign()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sign', args, kwargs)
+            no_arguments(self, 'sign', args, kwargs)
         return _op_sign.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3132,7 +3132,7 @@ def sign_(self, *args, **kwargs):
     """sign_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sign_', args, kwargs)
+            no_arguments(self, 'sign_', args, kwargs)
         return _op_sign_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3150,7 +3150,7 @@ def sin(self, *args, **kwargs):
     """sin()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sin', args, kwargs)
+            no_arguments(self, 'sin', args, kwargs)
         return _op_sin.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3168,7 +3168,7 @@ def sin_(self, *args, **kwargs):
     """sin_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sin_', args, kwargs)
+            no_arguments(self, 'sin_', args, kwargs)
         return _op_sin_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3279,7 +3279,7 @@ def sqrt(self, *args, **kwargs):
     """sqrt()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sqrt', args, kwargs)
+            no_arguments(self, 'sqrt', args, kwargs)
         return _op_sqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3297,7 +3297,7 @@ def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sqrt_', args, kwargs)
+            no_arguments(self, 'sqrt_', args, kwargs)
         return _op_sqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3534,7 +3534,7 @@ def t(self, *args, **kwargs):
     """t()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.t', args, kwargs)
+            no_arguments(self, 't', args, kwargs)
         return _op_t.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3552,7 +3552,7 @@ def t_(self, *args, **kwargs):
     """t_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.t_', args, kwargs)
+            no_arguments(self, 't_', args, kwargs)
         return _op_t_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3570,7 +3570,7 @@ def tanh(self, *args, **kwargs):
     """tanh()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.tanh', args, kwargs)
+            no_arguments(self, 'tanh', args, kwargs)
         return _op_tanh.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3588,7 +3588,7 @@ def tanh_(self, *args, **kwargs):
     """tanh_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.tanh_', args, kwargs)
+            no_arguments(self, 'tanh_', args, kwargs)
         return _op_tanh_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3939,7 +3939,7 @@ def zero_(self, *args, **kwargs):
     """zero_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.zero_', args, kwargs)
+            no_arguments(self, 'zero_', args, kwargs)
         return _op_zero_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None

@@ -167,6 +167,11 @@ def div_Tensor_mode(self, other, rounding_mode) -> StructuredMeta:  # noqa: N802
         return binary_float_op(self, other)
     if rounding_mode in ("trunc", "floor"):
         return binary_op(self, other)
+    if "meta" in (self.device.type, other.device.type):  # PyTorch's Python reference (div)
+        raise ValueError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+            f"but found {rounding_mode}."
+        )
     raise RuntimeError(
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
         f"but found '{rounding_mode}'"

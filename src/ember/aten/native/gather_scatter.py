@@ -30,8 +30,15 @@ __all__ = [
 
 
 def index_select_out(self, dim, index, out):
+    """index_select_out_cpu_: the dim, the index, the result, then the overlap checks."""
+    dim = wrap_dim(dim, self.dim())
+    numel = index.numel()
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not self._sizes and numel != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)"
+        )
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if self.dtype is not out.dtype:
@@ -39,18 +46,12 @@ def index_select_out(self, dim, index, out):
     assert_no_internal_overlap(out)  # Note [Memory overlap checks]
     assert_no_overlap(out, self)
     assert_no_overlap(out, index)
-    dim = wrap_dim(dim, self.dim())
-    numel = index.numel()
     sizes = list(self._sizes)
     if sizes:
         sizes[dim] = numel
     resize_output(out, tuple(sizes))
     if out.device.type == "meta" or index.device.type == "meta":
-        return out  # the meta function checks no more than this
-    if not sizes and numel != 1:
-        raise RuntimeError(
-            f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)"
-        )
+        return out
     positions = index.ndarray().reshape(-1).astype(np.int64)
     size = self._sizes[dim] if self._sizes else 1
     if positions.size and (positions.min() < 0 or positions.max() >= size):
@@ -62,6 +63,15 @@ def index_select_out(self, dim, index, out):
 
 
 def index_select(self, dim, index):
+    if "meta" in (self.device.type, index.device.type):
+        # meta_index_select (torch/_meta_registrations.py): only the result's shape, the
+        # dim taken as a Python list index
+        sizes = list(self._sizes)
+        if sizes:
+            if not -len(sizes) <= dim < len(sizes):
+                raise IndexError("list assignment index out of range")
+            sizes[dim] = index.numel()
+        return at.empty_memory_format(sizes, self.dtype, None, self.device, None, None)
     out = at.empty_memory_format([0], self.dtype, None, self.device, None, None)
     return index_select_out(self, dim, index, out)
 

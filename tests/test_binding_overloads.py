@@ -360,6 +360,8 @@ def _method_refusals(lib, make, call: str) -> dict:
         "getattr(x, '{name}')(1)",  # a bound method object: named after type(x)
         "getattr(x, '{name}')(bogus=1)",
         "x.{name}(*[1])",
+        "type(x).{name}(x, 1)",  # the descriptor again
+        "(lambda m: m(x, *[1]))(type(x).{name})",
     ],
 )
 def test_no_argument_methods_refuse_as_torch(kind, call):
@@ -410,4 +412,76 @@ CHECK_ORDER_CASES = [
 
 @pytest.mark.parametrize("source", CHECK_ORDER_CASES)
 def test_check_order(source):
+    check(source)
+
+
+# -- Tensor.to and devices: Note [Devices ember has no backend for] --------------------------
+
+DEVICE_CASES = [
+    "t.to('float32')",
+    "t.to('float32', dtype='float32')",
+    "t.to('float32', dtype=torch.complex64)",
+    "t.to('foo', device='cpu')",
+    "t.to('foo')",
+    "t.to('cuda')",
+    "t.to('cuda:0')",
+    "t.to(device='cuda')",
+    "t.to('cuda', dtype=torch.complex64, device='cpu:0', copy=True)",
+    "t.to('cuda', torch.float64)",
+    "t.to(dtype=float, device='foo', bogus=1)",
+    "t.to('float32', bogus=1)",
+    "t.to('foo', t, device='meta')",
+    "t.to('cpu', device='cpu')",
+    "t.to(3)",
+    "t.to(-1)",
+    "t.to('meta:0')",
+    "t.to('CPU')",
+    "t.to('')",
+    "t.to('cuda:x')",
+    "t.to(torch.device('cuda', 1))",
+    "t.to('meta').to('cuda')",
+    "torch.zeros((-1,), device='foo', requires_grad='yes')",
+    "torch.zeros((2,), device='foo')",
+    "torch.tensor(True, device='cuda')",
+    "torch.tensor(True, device='xla')",
+    "torch.tensor([1.0], device='lazy')",
+    "torch.tensor([1, 'a'], device='cuda')",
+    "torch.tensor(t, device='xla')",
+    "torch.as_tensor([1.0], device='cuda')",
+    "torch.device(0)",
+    "torch.ones(2, device=0)",
+    "torch.device('cpu:01')",
+    "torch.device('cuda', -1)",
+    "torch.full((2,), 1.0, device='cuda')",
+    "torch.randn(2, device='cuda')",
+    "torch.ones_like(t, device='cuda')",
+    "torch.zeros_like(t, device='xla')",
+    "t.new_zeros(2, device='cuda')",
+    "t.new_tensor([1], device='xla')",
+    "torch.eye(2, device='cuda')",
+    "torch.arange(5, device='cuda', out=torch.empty(5))",
+]
+for _type in ["cuda", "xpu", "mtia", "hpu", "ipu", "xla", "lazy", "mps", "fpga", "vulkan",
+              "mkldnn", "hip", "privateuseone"]:  # fmt: skip
+    DEVICE_CASES += [
+        f"torch.ones(2, device='{_type}')",
+        f"torch.zeros(2, 2, device='{_type}:1')",
+        f"t.to('{_type}')",
+        f"t.to(torch.device('{_type}'), torch.float64)",
+        f"repr(torch.device('{_type}', 3))",
+    ]
+
+
+@pytest.mark.parametrize("source", DEVICE_CASES)
+def test_devices(source):
+    """A missing kernel's message ends with the table of what each library registers for
+    the operator: there only its first sentence is compared."""
+    from bad_arguments_support import outcome
+
+    _, theirs = outcome(torch, source)
+    if isinstance(theirs, NotImplementedError) and str(theirs).startswith("Could not run"):
+        _, ours = outcome(ember, source)
+        assert type(ours) is NotImplementedError
+        assert str(ours).split(". ")[0] == str(theirs).split(". ")[0]
+        return
     check(source)

@@ -19,7 +19,7 @@ from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
-from ember.aten.binding import handle, wrap_number
+from ember.aten.binding import check_target_device, handle, wrap_number
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
 
 __all__ = ["install"]
@@ -52,6 +52,8 @@ def to(self, *args, **kwargs):
         other, non_blocking, copy, memory_format = values
         other = wrap_number(other)  # `t.to(1.5)`: a number stands for a wrapped tensor
         device, dtype = other.device, other.dtype
+    if device is not None and device.type != "cpu" and device.type != "meta":
+        check_target_device(device)
     if device is None and dtype is None:
         if not copy and memory_format is None:
             return self

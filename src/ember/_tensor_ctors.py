@@ -21,6 +21,7 @@ from ember._c10.device import CPU
 from ember._c10.storage import Storage
 from ember._tensor import Tensor, empty_tensor
 from ember._tensor_new import check_data, compute_sizes, infer_dtype, numpy_dtype, values_array
+from ember.aten.binding import check_target_device
 from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = [
@@ -134,6 +135,8 @@ def _check_requires_grad(result: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _from_array(array: np.ndarray, dtype, device) -> Tensor:
+    if device.type != "cpu" and device.type != "meta":
+        check_target_device(device)  # once the data was read, as internal_new_from_data
     if device.type == "meta":
         return empty_tensor(array.shape, dtype, device)
     if array.dtype != dtype.np_dtype:
@@ -150,6 +153,8 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         if device is None:
             device = data.device
         if data.device.type == "meta":
+            if device.type != "cpu" and device.type != "meta":
+                check_target_device(device)
             return empty_tensor(data._sizes, target, device)
         return _from_array(data.ndarray(), target, device)
     if device is None:

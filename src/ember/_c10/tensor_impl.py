@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .device import CPU, META
+from .device import CPU, META, check_linked
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
@@ -266,6 +266,8 @@ class TensorImpl:
             except (MemoryError, ValueError) as error:  # See Note [Allocation errors]
                 raise allocation_error(error, sizes, dtype.itemsize) from None
             return cls._wrap(array, dtype, inference)
+        if device.type != "meta" and device.type != "cpu":
+            check_linked(device.type)  # See Note [Devices ember has no backend for]
         if strides is None and not (strided and device.type == "meta"):
             strides = contiguous
             nbytes = storage_nbytes(sizes, dtype.itemsize)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import check_linked, device_lazy_init
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
@@ -70,6 +71,16 @@ def wrap_number(value):
     if isinstance(value, (bool, int, float, complex)):
         return scalar_to_tensor(value)
     return value
+
+
+def check_target_device(device) -> None:
+    """`to()`, `tensor()` and `new_tensor()` onto a device ember has no backend for (Note
+    [Devices ember has no backend for]): the accelerator's lazy initialisation, then the
+    device guard; the lazy device has one, and the copy then finds no kernel."""
+    device_lazy_init(device.type)
+    if device.type == "lazy":
+        raise handle("empty.memory_format").entry.missing_kernel_error(device.dispatch_key)
+    check_linked(device.type)
 
 
 def check_out_type_matches(out, dtype, device) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from ember.aten.call_form import called_as_method
+from ember.aten.call_form import through_descriptor
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
@@ -45,7 +45,7 @@ def no_arguments(self, name: str, args: tuple, kwargs: dict | None):
     with arguments: ``TensorBase.abs()`` for ``x.abs(1)``, ``Tensor.abs()`` (the type of
     `self`) for a bound method object's call (see aten/call_form.py)."""
     caller = sys._getframe(2)  # no_arguments <- the method <- its caller
-    owner = "TensorBase" if called_as_method(caller) else type(self).__qualname__
+    owner = "TensorBase" if through_descriptor(caller, self) else type(self).__qualname__
     qualified_name = f"{owner}.{name}"
     if kwargs:
         raise TypeError(f"{qualified_name}() takes no keyword arguments")

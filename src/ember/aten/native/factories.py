@@ -18,6 +18,8 @@ import ml_dtypes
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import as_device
+from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import empty_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
@@ -146,6 +148,11 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory):
 
 def empty_like(self, dtype, layout, device, pin_memory, memory_format):
     dtype = as_dtype(dtype, self.dtype)
+    if device is not None and as_device(device).type not in ("cpu", "meta"):
+        # empty_strided on that device: its backend key has no kernel (Note [Devices ember
+        # has no backend for])
+        strides = like_strides(self, memory_format) or contiguous_strides(self._sizes)
+        return at.empty_strided(self._sizes, strides, dtype, layout, device, pin_memory)
     device = target_device(device, self.device)
     return empty_tensor(self._sizes, dtype, device, like_strides(self, memory_format))
 
@@ -154,7 +161,7 @@ def empty_like(self, dtype, layout, device, pin_memory, memory_format):
 
 
 def zeros(size, dtype, layout, device, pin_memory):
-    if target_device(device).type != "meta" and any(s < 0 for s in size):
+    if (device is None or as_device(device).type != "meta") and any(s < 0 for s in size):
         raise RuntimeError("zeros: Dimension size must be non-negative.")
     return at.zero_(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
 

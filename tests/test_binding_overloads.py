@@ -485,3 +485,65 @@ def test_devices(source):
         assert str(ours).split(". ")[0] == str(theirs).split(". ")[0]
         return
     check(source)
+
+
+# -- operators called from Python: None for a Tensor is an undefined tensor -------------------
+
+UNDEFINED_CASES = [
+    "torch.ops.aten.add.Tensor(None, t)",
+    "torch.ops.aten.add.Tensor(t, None)",
+    "torch.ops.aten.add.Tensor(None, 'x')",
+    "torch.ops.aten.add.Tensor(None, t, alpha='x')",
+    "torch.ops.aten.add(None, t)",
+    "torch.ops.aten.mm.default(None, None)",
+    "torch.ops.aten.view.default(None, [2])",
+    "torch.ops.aten.sum.default(None)",
+    "torch.ops.aten.cat.default([t, None])",
+    "torch.ops.aten.copy_.default(t, None)",
+]
+
+
+@pytest.mark.parametrize("source", UNDEFINED_CASES)
+def test_undefined_tensor_arguments(source):
+    check(source)
+
+
+_CUSTOM_OP_PROGRAM = """
+import {lib} as torch
+lib = torch.library.Library("undefined_args", "DEF")
+lib.define("f(Tensor x) -> Tensor")
+lib.impl("f", lambda x: torch.ones(1) if x is None else x, "CompositeExplicitAutograd")
+lib.define("g(Tensor x) -> Tensor")
+lib.impl("g", lambda x: torch.ones(1), "CPU")
+print(torch.ops.undefined_args.f(None))
+try:
+    torch.ops.undefined_args.g(None)
+except NotImplementedError as error:
+    print(str(error).split("  ")[0])
+
+@torch.library.custom_op("undefined_args::h", mutates_args=())
+def h(t: torch.Tensor) -> torch.Tensor:
+    return t.clone()
+
+try:
+    h(None)
+except AttributeError as error:
+    print(error)
+print(torch.Tensor, torch.Tensor.__module__)
+"""
+
+
+def test_user_operators_get_none_for_an_undefined_tensor():
+    """The kernel of a user's operator receives None (torch: argumentToIValue makes an
+    undefined tensor of it); with no tensor argument the call dispatches as torch's does."""
+    found = {}
+    for lib in ("torch", "ember"):
+        done = subprocess.run(
+            [sys.executable, "-c", _CUSTOM_OP_PROGRAM.format(lib=lib)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found[lib] = done.stdout.replace("ember", "torch")
+    assert "object has no attribute 'clone'" in found["torch"]
+    assert found["ember"] == found["torch"]

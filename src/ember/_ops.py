@@ -96,6 +96,7 @@ class OpOverload:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:
                 full = self._bind_numbers_as_tensors(args, kwargs)
+            self._schema.check_defined(full)
             return self._op.call(*full)
         except RuntimeError as error:
             _raise_as_pybind(error)
@@ -108,6 +109,7 @@ class OpOverload:
             full = self._schema.bind(args, kwargs)
         except RuntimeError:
             full = self._bind_numbers_as_tensors(args, kwargs)
+        self._schema.check_defined(full)
         try:
             return self._op.redispatch(bits, *full)
         except RuntimeError as error:
@@ -252,6 +254,7 @@ class OpOverloadPacket:
                 errors.append(str(error))
                 continue
             try:
+                overload._schema.check_defined(full)
                 return overload._op.call(*full)
             except RuntimeError as error:
                 _raise_as_pybind(error)

@@ -58,6 +58,8 @@ class Tensor(TensorImpl):
     """A tensor. Subclass freely; instances accept new attributes as torch's do."""
 
     __array_priority__ = 1000  # NumPy defers binary operators to the tensor, as for torch
+    # Printed as `ember.Tensor` (annotations, reprs, pickles), as torch.Tensor names itself
+    __module__ = "ember"
 
     # -- metadata ----------------------------------------------------------
     @property

@@ -547,3 +547,66 @@ def test_user_operators_get_none_for_an_undefined_tensor():
         found[lib] = done.stdout.replace("ember", "torch")
     assert "object has no attribute 'clone'" in found["torch"]
     assert found["ember"] == found["torch"]
+
+
+# -- PyTorch's Python meta kernels: masked_fill, in-place binary ops, mean ------------------
+
+PYTHON_META_CASES = [
+    "torch.masked_fill(t.to('meta')[0], torch.ones(2, dtype=torch.bool, device='meta'), 1.0)",
+    "torch.masked_fill(ti.to('meta')[:1], torch.ones(3, 1, dtype=torch.bool), False)",
+    "torch.masked_fill(ti.to('meta', torch.uint8)[:1], ti.int()[:, :1], -2)",
+    "torch.masked_fill(ti.to('meta', torch.uint8)[:1], ti.to('meta', torch.int32), -2)",
+    "torch.masked_fill(t.to('meta'), t > 1, torch.ones(3, 1))",
+    "torch.masked_fill(t.to('meta'), (t > 1).to('meta'), torch.ones((), device='meta'))",
+    "torch.masked_fill(t.to('meta'), (t > 1).to('meta'), torch.ones(()))",
+    "torch.masked_fill(t.to('meta'), (t > 1).to('meta'), torch.ones(1))",
+    "torch.masked_fill(t.to('meta'), (t > 1).to('meta'), 1j)",
+    "torch.masked_fill(ti.to('meta'), (t > 1).to('meta'), 1.5)",
+    "torch.masked_fill(ti.to('meta'), (t > 1).to('meta'), 1j)",
+    "torch.masked_fill(t.to('meta'), (t > 1)[0].to('meta'), 1.0)",
+    "torch.masked_fill(t[0], (t > 1).to('meta'), 1.0)",
+    "torch.masked_fill(t[0], t > 1, torch.ones((), device='meta'))",
+    "torch.masked_fill(t.to('meta'), torch.tensor(True), 1.0)",
+    "torch.masked_fill(t.to('meta'), torch.tensor(True), torch.ones(()))",
+    "t.to('meta')[0].masked_fill_((t > 1).to('meta'), 1.0)",
+    "t.to('meta').masked_fill_((t > 1), 1.0)",
+    "t.to('meta').masked_fill_(ti.int(), 1.0)",
+    "t.to('meta').masked_fill_(t > 1, torch.ones(3))",
+    "torch.masked_fill(t, ti.int(), 1.0)",
+    "torch.masked_fill(t, t > 1, torch.ones(2))",
+    "torch.ones(0, device='meta').mul_(torch.ones(2, 0, device='meta'))",
+    "ti.to('meta').mul_(t.to('meta'))",
+    "ti.to('meta').mul_(2.5)",
+    "ti.to('meta').add_(t.to('meta'))",
+    "ti.to('meta').add_(2.5)",
+    "ti.bool().to('meta').add_(1)",
+    "ti.bool().to('meta').add_(True)",
+    "t.to('meta').add_(t.to('meta'), alpha=True)",
+    "ti.to('meta').div_(2)",
+    "ti.to('meta').div_(t.to('meta'))",
+    "t.to('meta').mul_(t)",
+    "t.to('meta').add_(t[0].to('meta')[:2])",
+    "t.to('meta').sub_(t[:1].to('meta'))",
+    "ti.to('meta', torch.int32).sub_(t.to('meta', torch.float16))",
+    "t.to('meta').div_(t.to('meta', torch.complex64))",
+    "torch.ones((), dtype=torch.bfloat16).add_(1j, alpha=True)",
+    "ti.add_(1.5, alpha=True)",
+    "ti.add_(2, alpha=1.5)",
+    "t.add_(2, alpha=True)",
+    "torch.add(t, 2, alpha=True, out=ti)",
+    "torch.add(t, 2, alpha=1j, out=ti)",
+    "ti.sub_(t, alpha=0.5)",
+    "torch.mean(ti.to('meta', torch.uint8))",
+    "torch.mean(ti.to('meta', torch.uint8), dtype=torch.int32)",
+    "torch.mean(ti.to(torch.uint8))",
+    "torch.matmul(ti, t[0])",
+    "torch.matmul(t, torch.ones(4))",
+    "torch.matmul(t, ti[0])",
+    "torch.matmul(torch.ones(4, 2, 3), ti[0])",
+    "torch.matmul(torch.ones(4, 2, 3), torch.ones(5))",
+]
+
+
+@pytest.mark.parametrize("source", PYTHON_META_CASES)
+def test_python_meta_kernels(source):
+    check(source)

@@ -109,6 +109,17 @@ PYTHON_META_OUT_EXACT_DTYPE = frozenset(
 )  # fmt: skip
 
 
+# In-place overloads whose PyTorch Meta kernel is a Python function of
+# torch/_meta_registrations.py (aten/meta/python_inplace.py mirrors them): the generated Meta
+# kernel calls it for a meta `self`.
+PYTHON_META_INPLACE = {
+    "mul_.Tensor": "binop_inplace",
+    "add_.Tensor": "binop_inplace_alpha",
+    "sub_.Tensor": "binop_inplace_alpha",
+    "div_.Tensor": "div_inplace",
+}
+
+
 def _copy_devices_check(f: NativeFunction) -> list[str]:
     """out_wrapper's device check, where the first argument is a Tensor (PYTHON_META_OUT)."""
     first = f.func.arguments[0]
@@ -213,6 +224,11 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
         if compute:
             lines += _overlap_check(group, "self", skip="self")
             lines += _fast_path(group, inputs, "self")
+        python_meta = PYTHON_META_INPLACE.get(group.inplace.name)
+        if python_meta is not None and not compute:
+            args = ", ".join(inputs)
+            lines.append('    if self.device.type == "meta":  # PyTorch\'s Python meta kernel')
+            lines.append(f"        return M.{python_meta}({args})")
         lines.append(f"    meta = {meta_call}")
         lines.append("    meta.check_inplace(self)")
         if compute:

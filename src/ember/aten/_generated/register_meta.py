@@ -17,6 +17,8 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
+    if self.device.type == "meta":  # PyTorch's Python meta kernel
+        return M.binop_inplace_alpha(self, other, alpha)
     meta = M.add_Tensor(self, other, alpha)
     meta.check_inplace(self)
     return self
@@ -383,6 +385,8 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
+    if self.device.type == "meta":  # PyTorch's Python meta kernel
+        return M.div_inplace(self, other)
     meta = M.div_Tensor(self, other)
     meta.check_inplace(self)
     return self
@@ -631,6 +635,8 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
+    if self.device.type == "meta":  # PyTorch's Python meta kernel
+        return M.binop_inplace(self, other)
     meta = M.mul_Tensor(self, other)
     meta.check_inplace(self)
     return self
@@ -923,6 +929,8 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
+    if self.device.type == "meta":  # PyTorch's Python meta kernel
+        return M.binop_inplace_alpha(self, other, alpha)
     meta = M.sub_Tensor(self, other, alpha)
     meta.check_inplace(self)
     return self

@@ -123,11 +123,37 @@ def _alpha_check(dtype, alpha) -> None:
     checked_value(alpha, dtype)  # the kernel's alpha.to<scalar_t>(): 2**63 is no int64
 
 
+class AlphaMeta(PointwiseMeta):
+    """add / sub with an alpha: alpha_check follows the TensorIterator's build, so the
+    written-to tensor's checks (in-place, out=) come first."""
+
+    __slots__ = ("alpha",)
+
+    def __init__(self, spec, common, alpha) -> None:
+        PointwiseMeta.__init__(self, spec, common)
+        self.alpha = alpha
+
+    def allocate(self):
+        _alpha_check(self.compute_dtype, self.alpha)
+        return PointwiseMeta.allocate(self)
+
+    def check_inplace(self, self_tensor) -> None:
+        PointwiseMeta.check_inplace(self, self_tensor)
+        _alpha_check(self.compute_dtype, self.alpha)
+
+    def resize_outputs(self, *outs) -> None:
+        PointwiseMeta.resize_outputs(self, *outs)
+        _alpha_check(self.compute_dtype, self.alpha)
+
+
+def _with_alpha(meta, alpha) -> StructuredMeta:
+    if alpha == 1 and alpha.__class__ is int:
+        return meta
+    return AlphaMeta(meta.specs[0], meta.compute_dtype, alpha)
+
+
 def add_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)
-    meta = binary_op(self, other)
-    if alpha != 1 or alpha.__class__ is not int:
-        _alpha_check(meta.compute_dtype, alpha)
-    return meta
+    return _with_alpha(binary_op(self, other), alpha)
 
 
 def _sub_check(self, other) -> None:
@@ -148,10 +174,7 @@ def _sub_check(self, other) -> None:
 
 def sub_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802
     _sub_check(self, other)
-    meta = binary_op(self, other)
-    if alpha != 1 or alpha.__class__ is not int:
-        _alpha_check(meta.compute_dtype, alpha)
-    return meta
+    return _with_alpha(binary_op(self, other), alpha)
 
 
 def mul_Tensor(self, other) -> StructuredMeta:  # noqa: N802

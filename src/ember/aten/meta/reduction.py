@@ -111,6 +111,8 @@ def mean_dim(self, dim, keepdim, dtype) -> StructuredMeta:
     if not (in_dtype.is_floating_point or in_dtype.is_complex):
         what = "Input" if dtype is None else "Optional"
         name = dtypes.scalar_type_name(self.dtype if dtype is None else dtype)
+        if self.device.type == "meta":  # PyTorch's Python reference (torch._refs.mean)
+            name = str(self.dtype if dtype is None else dtype)
         raise RuntimeError(
             f"mean(): could not infer output dtype. {what} dtype must be either a floating "
             f"point or complex dtype. Got: {name}"

@@ -152,7 +152,19 @@ def dot(self, tensor):
 
 
 def _mv(matrix, vector):
-    """matrix @ vector as mm on a column (ember has no `mv` operator)."""
+    """matrix @ vector as mm on a column (ember has no `mv` operator), with the checks of
+    mv's addmv_ into a result of the vector's dtype: shapes, then dtypes."""
+    rows, columns = matrix._sizes
+    if columns != vector._sizes[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec ({vector._sizes[0]})"
+        )
+    if matrix.dtype is not vector.dtype:
+        name = dtypes.scalar_type_name
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{name(vector.dtype)}, {name(matrix.dtype)}, and {name(vector.dtype)}"
+        )
     column = at.unsqueeze(vector, 1)
     return at.squeeze_dim(at.mm(matrix, column), 1)
 

@@ -610,3 +610,80 @@ PYTHON_META_CASES = [
 @pytest.mark.parametrize("source", PYTHON_META_CASES)
 def test_python_meta_kernels(source):
     check(source)
+
+
+# -- Note [uint64 Scalars] -------------------------------------------------------------------
+
+UINT64_CASES = (
+    [
+        f"torch.ones(2, dtype=torch.{d}) {op} 2**63"
+        for d in (
+            "float32",
+            "float64",
+            "float16",
+            "bfloat16",
+            "int64",
+            "int32",
+            "uint8",
+            "bool",
+            "complex64",
+        )
+        for op in ("+", "*", "-", "/", "==")
+    ]
+    + [
+        f"torch.ones(2, dtype=torch.{d}).{m}(2**63)"
+        for d in ("float32", "float16", "int64", "int32", "bool")
+        for m in ("mul_", "add_", "remainder", "pow", "fill_")
+    ]
+    + [
+        "torch.add(2**63, 2**63)",
+        "torch.add(2**63, 2**63, alpha=2)",
+        "torch.sub(2**63, 2**63)",
+        "torch.mul(2**63, 2**63)",
+        "torch.mul(2**63, 2**64 - 1)",
+        "torch.mul(2**63, 2**63) + 1",
+        "torch.mul(2**63, 2**63).item()",
+        "torch.div(2**63, 2**63)",
+        "torch.div(2**63, 2**63, rounding_mode='trunc')",
+        "torch.div(2**63, 2**63, rounding_mode='floor')",
+        "torch.floor_divide(2**63, 2**63)",
+        "torch.true_divide(2**63, 2**63)",
+        "torch.add(2**63, 2**63, out=torch.empty(()))",
+        "torch.mul(2**63, 2**63, out=torch.empty((), dtype=torch.int64))",
+        "torch.div(2**63, 3)",
+        "torch.add(2**63, True)",
+        "torch.add(True, 2**63)",
+        "torch.add(2**63, 1.5)",
+        "torch.add(2**63, 1j)",
+        "torch.mul(2**63, torch.tensor(True))",
+        "torch.add(2**63, 1)",
+        "torch.add(1, 2**63)",
+        "torch.div(1099511627776, 2**63, rounding_mode='floor')",
+        "torch.mul(100000, 2**63)",
+        "torch.div(-2**63 - 1, 2**64)",
+        "torch.add(2**64, -2**63 - 1)",
+        "torch.add(t, 2**64, alpha=-2**63 - 1)",
+        "torch.full((2**63,), 2**64)",
+        "t.add(1, alpha=2**63)",
+        "ti.add(1, alpha=2**63)",
+        "t.clamp(2**63)",
+        "torch.where(t > 0, 2**63, 1)",
+        "t.masked_fill(t > 0, 2**63)",
+        "t.scatter(0, ti[:1] * 0, 2**63)",
+        "t.requires_grad_() * 2**63",
+        "t.to('meta') * 2**63",
+        "ti.to('meta') * 2**63",
+        "torch.ones((), dtype=torch.int64) + 2**63",
+        "torch.ops.aten.add.Tensor(t, 2**63)",
+        "torch.ops.aten.add.Scalar(t, 2**63)",
+        "torch.ops.aten.add.Scalar(t.bool(), 2**63)",
+        "torch.maximum(t, torch.tensor(2**63))",
+        "t.requires_grad_()[0].mul_(2**63)",
+        "t.requires_grad_().copy_(2**63)",
+    ]
+)
+
+
+@pytest.mark.parametrize("source", UINT64_CASES)
+def test_uint64_scalars(source):
+    check(source)

@@ -191,6 +191,8 @@ def _number_as_tensor(value):
 
     dtype = {bool: dtypes.bool, int: dtypes.int64, float: dtypes.float64,
              complex: dtypes.complex128}[type(value)]  # fmt: skip
+    if dtype is dtypes.int64 and dtypes.UINT64_SCALARS_FROM <= value < 2**64:
+        dtype = dtypes.uint64  # Note [uint64 Scalars]
     result = Tensor._wrap(np.array(value, dtype=dtype.np_dtype), dtype)
     result._is_wrapped_number = True
     return result

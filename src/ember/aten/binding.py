@@ -48,10 +48,7 @@ def scalar_to_tensor(value) -> Tensor:
             raise OverflowError("can't convert negative int to unsigned") from None
         if value >= 2**64:
             raise OverflowError("int too big to convert") from None
-        raise RuntimeError(
-            f"ember has no uint64 dtype: the Python int {value} (a uint64 Scalar in PyTorch, "
-            "from 2**63 on) cannot stand for a tensor"
-        ) from None
+        array, dtype = np.array(value, dtype=np.uint64), dtypes.uint64  # Note [uint64 Scalars]
     result = Tensor._wrap(array, dtype)
     result._is_wrapped_number = True
     return result

@@ -166,8 +166,10 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if raise_exception:
             _extra_kwargs(sig, kwargs, nargs)
         return None
-    if refused:  # the signature matches: now its first refused value is the error
-        raise refused[0].unpack_error.error()
+    if refused:  # the signature matches: now a refused value is the error; PyTorch's
+        # bindings unpack their arguments in the call `dispatch_op(_r.x(0), _r.y(1), ...)`,
+        # which GCC evaluates right to left: the last refused value is the one reported
+        raise refused[-1].unpack_error.error()
     return values
 
 
@@ -269,7 +271,7 @@ class PythonArgParser:
         parser._raise(args, kwargs)
 
     def _finish(self, sig: FunctionSignature, values: list):
-        for position in sig.deferred:
+        for position in reversed(sig.deferred):  # the last refused value: see _bind
             if values[position].__class__ is UnpackError:
                 raise values[position].error()
         if sig.deprecated:

@@ -156,8 +156,15 @@ def _scaled(compute, other, alpha):
 # -- arithmetic ----------------------------------------------------------------
 
 
+def _check_uint64(kernel: str, meta) -> None:
+    """See Note [uint64 Scalars]: PyTorch's kernel has no UInt64 case."""
+    if meta.compute_dtype is dtypes.uint64:
+        not_implemented_for(kernel, dtypes.uint64)
+
+
 @quiet
 def add(meta, self, other, alpha, out) -> None:
+    _check_uint64("add_stub", meta)
     if alpha == 1:
         _binary(np.add, meta, self, other, out)
         return
@@ -168,6 +175,7 @@ def add(meta, self, other, alpha, out) -> None:
 
 @quiet
 def sub(meta, self, other, alpha, out) -> None:
+    _check_uint64("add_stub", meta)
     if alpha == 1:
         _binary(np.subtract, meta, self, other, out)
         return
@@ -190,7 +198,7 @@ def div(meta, self, other, *mode_and_out) -> None:
         _binary(np.true_divide, meta, self, other, out)
         return
     dtype = meta.compute_dtype
-    if dtype is dtypes.bool or dtype.is_complex:
+    if dtype is dtypes.bool or dtype.is_complex or dtype is dtypes.uint64:
         not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
     compute = opmath(dtype.np_dtype)
     a = np.asarray(operand(self)).astype(compute, copy=False)
@@ -253,6 +261,8 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
         return
     compute = opmath(dtype.np_dtype)
     base = self.ndarray().astype(compute, copy=False)
+    if dtype is dtypes.float16 and not isinstance(exponent, complex) and abs(exponent) > 65504:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
     if dtype is dtypes.float16:  # PyTorch's Half kernel: std::pow, no special cases
         result = np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
     elif dtype.is_floating_point or dtype.is_complex:

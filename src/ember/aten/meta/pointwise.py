@@ -213,9 +213,12 @@ def pow_Tensor_Tensor(self, exponent) -> StructuredMeta:  # noqa: N802
 
 
 def pow_Tensor_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
-    negative_integer = isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0
-    if negative_integer and is_integral(self.dtype, include_bool=True):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    integer = isinstance(exponent, int) and not isinstance(exponent, bool)
+    if integer and is_integral(self.dtype, include_bool=True):
+        if exponent >= dtypes.UINT64_SCALARS_FROM:  # exp.toLong(): Note [uint64 Scalars]
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
     common = dtypes.result_type(self, exponent)
     return PointwiseMeta(unary_spec(self, common), common)
 

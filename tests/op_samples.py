@@ -332,6 +332,27 @@ S = {
             _meta_out(T),
         ),
     ],
+    # the factories' out= overloads: a constant out, and one that requires grad (refused)
+    "zeros.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "ones.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "full.out": [
+        lambda T: (([2, 3], 1.5), {"out": T.c(3)}),
+        lambda T: (([2], 1.5), {"out": T.f(2)}),
+    ],
+    "empty.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "rand.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "rand.generator_out": [lambda T: (([2, 3],), {"generator": None, "out": T.c(3)})],
+    "randn.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "randn.generator_out": [lambda T: (([2, 3],), {"generator": None, "out": T.c(3)})],
+    "randint.out": [
+        lambda T: ((5, [2, 3]), {"out": T.c(3)}),
+        lambda T: ((5, [2]), {"out": T.f(2)}),
+    ],
+    "randint.low_out": [lambda T: ((1, 5, [2, 3]), {"out": T.c(3)})],
+    "randint.generator_out": [lambda T: ((5, [2, 3]), {"generator": None, "out": T.c(3)})],
+    "randint.low_generator_out": [
+        lambda T: ((1, 5, [2, 3]), {"generator": None, "out": T.c(3)}),
+    ],
     "arange.out": [
         lambda T: ((4.0,), {"out": T.c(3)}),
         lambda T: ((4.0,), {"out": T.f(4)}),  # refused: out requires grad
@@ -390,5 +411,7 @@ NO_VALUES = frozenset({
     "empty.memory_format", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
     "rand", "rand.generator", "rand_like", "randint", "randint.low", "randint.generator",
     "randint.low_generator", "randn", "randn.generator", "randn_like", "mm.dtype", "mm.dtype_out",
-    "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out",
+    "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out", "empty.out", "rand.out",
+    "rand.generator_out", "randn.out", "randn.generator_out", "randint.out", "randint.low_out",
+    "randint.generator_out", "randint.low_generator_out",
 })  # fmt: skip

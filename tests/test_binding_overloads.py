@@ -41,6 +41,46 @@ FACTORY_CASES = [
 ]
 
 
+FACTORY_CASES += [
+    "torch.zeros(2, out=torch.ones(3))",
+    "torch.ones(2, out=torch.ones(3, dtype=torch.int64))",
+    "torch.empty(2, out=torch.ones(3)).shape",
+    "torch.empty(2, out=torch.ones(3), memory_format=torch.contiguous_format)",
+    "torch.empty(-1, out=torch.ones(3))",
+    "torch.full((2,), 7, out=torch.ones(3))",
+    "torch.full((2,), 1.5, out=torch.ones(3, dtype=torch.int64))",
+    "torch.rand(2, out=torch.ones(3)).shape",
+    "torch.rand(2, out=torch.ones(3, dtype=torch.int64))",
+    "torch.randn(2, out=torch.ones(3, dtype=torch.int64))",
+    "torch.randint(5, (2,), out=torch.ones(3)).shape",
+    "torch.randint(5, (2,), out=torch.ones(3, dtype=torch.bool))",
+    "torch.randint(-1, (2,), out=torch.ones(3))",
+    "torch.randint(0, 300, (2,), out=torch.ones(3, dtype=torch.uint8))",
+    "torch.randint(3, 5, (2,), generator=torch.Generator(), out=torch.ones(1, dtype=torch.int64)).shape",
+    "torch.zeros(2, out=torch.ones(3), requires_grad=True)",
+    "torch.zeros(2, out=torch.ones(3, 2).t())",
+    "torch.zeros(-1, out=torch.ones(3))",
+    "torch.rand(2, generator=torch.Generator(), out=torch.ones(3)).shape",
+    "torch.zeros((2, 2), out=torch.ones(4)[::2])",
+    "torch.empty(2, out=torch.ones(3, dtype=torch.int64), dtype=torch.float32)",
+    "torch.ones(2, out=torch.ones(3, dtype=torch.int64), dtype=torch.float32)",
+    "torch.rand(2, out=torch.ones(3, dtype=torch.int64), dtype=torch.float32)",
+    "torch.zeros(2, out=torch.ones(2), device='meta')",
+    "torch.zeros(2, out=torch.ones(2, device='meta'))",
+    "torch.rand((2, 3), 4)",
+    "torch.randn(size=(2,), dtype=torch.float32, x=1)",
+    "torch.randint(10)",
+    "torch.zeros(2, out=torch.ones(3, requires_grad=True))",
+    "torch.rand(2, out=torch.ones(3, requires_grad=True))",
+    "torch.randn(2, out=torch.ones(3, requires_grad=True))",
+    "torch.empty(2, out=torch.ones(3, requires_grad=True))",
+    "torch.arange(2, out=torch.ones(3, requires_grad=True))",
+    "torch.full((2,), 1.0, out=torch.ones(3, requires_grad=True))",
+    "torch.zeros(2, out=torch.ones(3, requires_grad=True) * 1)",
+    "torch.zeros(2, out=torch.ones(3), requires_grad=True)._version",
+]
+
+
 @pytest.mark.parametrize("source", FACTORY_CASES)
 def test_factory_out_overloads(source):
     check(source)

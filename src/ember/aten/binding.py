@@ -95,6 +95,23 @@ def check_out_type_matches(out, dtype, device) -> None:
         )
 
 
+def _set_requires_grad(result, requires_grad: bool):
+    if requires_grad:
+        dtype = result.dtype
+        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        result.requires_grad_(True)
+    return result
+
+
+def make_factory_out(op, args: tuple, requires_grad: bool):
+    """A Python factory function's out= overload: the operator as called (autograd sees
+    `out`, and refuses one that requires grad), then requires_grad set on the result."""
+    return _set_requires_grad(op.call(*args), requires_grad)
+
+
 def make_factory(op, args: tuple, requires_grad: bool):
     """A Python factory function (`ember.zeros(..., requires_grad=True)`).
 
@@ -104,11 +121,4 @@ def make_factory(op, args: tuple, requires_grad: bool):
     """
     with AutoDispatchBelowADInplaceOrView():
         result = op.call(*args)
-    if requires_grad:
-        dtype = result.dtype
-        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        result.requires_grad_(True)
-    return result
+    return _set_requires_grad(result, requires_grad)

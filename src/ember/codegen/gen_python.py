@@ -86,7 +86,10 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
     def call(target) -> str:
         arguments = ", ".join(_call_arguments(sig, target, wrap=wrap))
         if requires_grad is not None:
-            text = f"make_factory({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
+            # torch's bindings run a factory below ADInplaceOrView (variable_factories.h), but
+            # call its out= overload plainly (autograd sees `out`), then set requires_grad
+            maker = "make_factory_out" if target is sig.out else "make_factory"
+            text = f"{maker}({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
         else:
             text = f"{handle_name(target.name)}.call({arguments})"
         if _returns_tensor_list(target):
@@ -211,7 +214,8 @@ def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, metho
     lines.append("from ember._c10.storage import translate_memory_error")
     lines.append("from ember._tensor import Tensor")
     lines.append(
-        "from ember.aten.binding import check_out_type_matches, handle, make_factory, wrap_number"
+        "from ember.aten.binding import (check_out_type_matches, handle, make_factory,\n"
+        "                                make_factory_out, wrap_number)"
     )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append("")

@@ -5,7 +5,8 @@
 from ember import return_types
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
-from ember.aten.binding import check_out_type_matches, handle, make_factory, wrap_number
+from ember.aten.binding import (check_out_type_matches, handle, make_factory,
+                                make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
@@ -111,6 +112,7 @@ _op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
 _op_empty_memory_format = handle("empty.memory_format")
+_op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
 _op_empty_strided = handle("empty_strided")
 _op_eq_Scalar = handle("eq.Scalar")
@@ -129,6 +131,7 @@ _op_flip = handle("flip")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_out = handle("floor_divide.out")
 _op_full = handle("full")
+_op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
 _op_gather = handle("gather")
 _op_gather_out = handle("gather.out")
@@ -222,6 +225,7 @@ _op_norm_ScalarOpt_dtype = handle("norm.ScalarOpt_dtype")
 _op_norm_dtype_out = handle("norm.dtype_out")
 _op_norm_out = handle("norm.out")
 _op_ones = handle("ones")
+_op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -236,13 +240,21 @@ _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
 _op_rand = handle("rand")
 _op_rand_generator = handle("rand.generator")
+_op_rand_generator_out = handle("rand.generator_out")
+_op_rand_out = handle("rand.out")
 _op_rand_like = handle("rand_like")
 _op_randint = handle("randint")
 _op_randint_generator = handle("randint.generator")
+_op_randint_generator_out = handle("randint.generator_out")
 _op_randint_low = handle("randint.low")
 _op_randint_low_generator = handle("randint.low_generator")
+_op_randint_low_generator_out = handle("randint.low_generator_out")
+_op_randint_low_out = handle("randint.low_out")
+_op_randint_out = handle("randint.out")
 _op_randn = handle("randn")
 _op_randn_generator = handle("randn.generator")
+_op_randn_generator_out = handle("randn.generator_out")
+_op_randn_out = handle("randn.out")
 _op_randn_like = handle("randn_like")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
@@ -343,6 +355,7 @@ _op_where_self = handle("where.self")
 _op_where_self_out = handle("where.self_out")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
+_op_zeros_out = handle("zeros.out")
 _op_zeros_like = handle("zeros_like")
 
 
@@ -620,14 +633,14 @@ def arange(*args, **kwargs):
             if v[1] is None:
                 return make_factory(_op_arange, (v[0], v[2], v[3], v[4], v[5],), v[6])
             check_out_type_matches(v[1], v[2], v[4])
-            return make_factory(_op_arange_out, (v[0], v[1],), v[6])
+            return make_factory_out(_op_arange_out, (v[0], v[1],), v[6])
         elif index == 1:
             return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
         else:
             if v[3] is None:
                 return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
             check_out_type_matches(v[3], v[4], v[6])
-            return make_factory(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
+            return make_factory_out(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1192,16 +1205,19 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
         v = _parser_f_empty.parse(args, kwargs)[1]
-        return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        if v[1] is None:
+            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], v[4], v[5], v[6],), v[7])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1407,16 +1423,19 @@ def floor_divide(*args, **kwargs):
 
 _parser_f_full = PythonArgParser(
     [
-        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full(*args, **kwargs):
-    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_full.parse(args, kwargs)[1]
-        return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        if v[2] is None:
+            return make_factory(_op_full, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+        check_out_type_matches(v[2], v[3], v[5])
+        return make_factory_out(_op_full_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1621,7 +1640,7 @@ def linspace(*args, **kwargs):
         if v[3] is None:
             return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
         check_out_type_matches(v[3], v[4], v[6])
-        return make_factory(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
+        return make_factory_out(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2212,16 +2231,19 @@ def norm(*args, **kwargs):
 
 _parser_f_ones = PythonArgParser(
     [
-        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones(*args, **kwargs):
-    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_ones.parse(args, kwargs)[1]
-        return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        if v[1] is None:
+            return make_factory(_op_ones, (v[0], v[2], v[3], v[4], v[5],), v[6])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_ones_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2337,20 +2359,26 @@ def prod(*args, **kwargs):
 
 _parser_f_rand = PythonArgParser(
     [
-        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand(*args, **kwargs):
-    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_rand.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_rand_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_rand_generator_out, (v[0], v[1], v[2],), v[7])
         else:
-            return make_factory(_op_rand, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_rand, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_rand_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2375,26 +2403,38 @@ def rand_like(*args, **kwargs):
 
 _parser_f_randint = PythonArgParser(
     [
-        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randint(*args, **kwargs):
-    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_randint.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_randint_generator_out, (v[0], v[1], v[2], v[3],), v[8])
         elif index == 1:
-            return make_factory(_op_randint, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_randint, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_randint_out, (v[0], v[1], v[2],), v[7])
         elif index == 2:
-            return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+            if v[4] is None:
+                return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[5], v[6], v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_randint_low_generator_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
         else:
-            return make_factory(_op_randint_low, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_randint_low, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_randint_low_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2402,20 +2442,26 @@ def randint(*args, **kwargs):
 
 _parser_f_randn = PythonArgParser(
     [
-        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn(*args, **kwargs):
-    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_randn.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_randn_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_randn_generator_out, (v[0], v[1], v[2],), v[7])
         else:
-            return make_factory(_op_randn, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_randn, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_randn_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3443,16 +3489,19 @@ def zero_(*args, **kwargs):
 
 _parser_f_zeros = PythonArgParser(
     [
-        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros(*args, **kwargs):
-    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_zeros.parse(args, kwargs)[1]
-        return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        if v[1] is None:
+            return make_factory(_op_zeros, (v[0], v[2], v[3], v[4], v[5],), v[6])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_zeros_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -1057,6 +1057,20 @@ def div__Scalar_mode(keyset, self, other, rounding_mode):
     return finish_inplace(result, self)
 
 
+_empty_out = handle("empty.out")
+
+
+def empty_out(keyset, size, memory_format, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _empty_out.redispatch(keyset & AFTER, size, memory_format, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _exp_ = handle("exp_")
 
 
@@ -1167,6 +1181,20 @@ def fill__Tensor(keyset, self, value):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_full_out = handle("full.out")
+
+
+def full_out(keyset, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _full_out.redispatch(keyset & AFTER, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _index_Tensor_out = handle("index.Tensor_out")
@@ -1491,6 +1519,20 @@ def narrow_Tensor(keyset, self, dim, start, length):
     return finish_view("narrow.Tensor", self, result)
 
 
+_ones_out = handle("ones.out")
+
+
+def ones_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ones_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _permute = handle("permute")
 
 
@@ -1699,6 +1741,118 @@ def unsqueeze_(keyset, self, dim):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_rand_out = handle("rand.out")
+
+
+def rand_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rand_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_rand_generator_out = handle("rand.generator_out")
+
+
+def rand_generator_out(keyset, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rand_generator_out.redispatch(keyset & AFTER, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_out = handle("randint.out")
+
+
+def randint_out(keyset, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_out.redispatch(keyset & AFTER, high, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_low_out = handle("randint.low_out")
+
+
+def randint_low_out(keyset, low, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_generator_out = handle("randint.generator_out")
+
+
+def randint_generator_out(keyset, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_low_generator_out = handle("randint.low_generator_out")
+
+
+def randint_low_generator_out(keyset, low, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randn_out = handle("randn.out")
+
+
+def randn_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randn_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randn_generator_out = handle("randn.generator_out")
+
+
+def randn_generator_out(keyset, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randn_generator_out.redispatch(keyset & AFTER, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _neg_ = handle("neg_")
@@ -2284,6 +2438,20 @@ def where_self_out(keyset, condition, self, other, out):
     ts.excluded = prev | BELOW
     try:
         result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_zeros_out = handle("zeros.out")
+
+
+def zeros_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _zeros_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -3764,6 +3932,7 @@ impl("div_.Tensor_mode", "ADInplaceOrView", div__Tensor_mode, keyset_arg="raw")
 impl("div.out_mode", "ADInplaceOrView", div_out_mode, keyset_arg="raw")
 impl("div_.Scalar", "ADInplaceOrView", div__Scalar, keyset_arg="raw")
 impl("div_.Scalar_mode", "ADInplaceOrView", div__Scalar_mode, keyset_arg="raw")
+impl("empty.out", "ADInplaceOrView", empty_out, keyset_arg="raw")
 impl("exp_", "ADInplaceOrView", exp_, keyset_arg="raw")
 impl("exp.out", "ADInplaceOrView", exp_out, keyset_arg="raw")
 impl("expand", "ADInplaceOrView", expand, keyset_arg="raw")
@@ -3772,6 +3941,7 @@ impl("flatten.using_ints", "ADInplaceOrView", flatten_using_ints, keyset_arg="ra
 impl("unflatten.int", "ADInplaceOrView", unflatten_int, keyset_arg="raw")
 impl("fill_.Scalar", "ADInplaceOrView", fill__Scalar, keyset_arg="raw")
 impl("fill_.Tensor", "ADInplaceOrView", fill__Tensor, keyset_arg="raw")
+impl("full.out", "ADInplaceOrView", full_out, keyset_arg="raw")
 impl("index.Tensor_out", "ADInplaceOrView", index_Tensor_out, keyset_arg="raw")
 impl("index_put_", "ADInplaceOrView", index_put_, keyset_arg="raw")
 impl("linspace.out", "ADInplaceOrView", linspace_out, keyset_arg="raw")
@@ -3795,6 +3965,7 @@ impl("mul.out", "ADInplaceOrView", mul_out, keyset_arg="raw")
 impl("mul_.Scalar", "ADInplaceOrView", mul__Scalar, keyset_arg="raw")
 impl("narrow", "ADInplaceOrView", narrow, keyset_arg="raw")
 impl("narrow.Tensor", "ADInplaceOrView", narrow_Tensor, keyset_arg="raw")
+impl("ones.out", "ADInplaceOrView", ones_out, keyset_arg="raw")
 impl("permute", "ADInplaceOrView", permute, keyset_arg="raw")
 impl("movedim.intlist", "ADInplaceOrView", movedim_intlist, keyset_arg="raw")
 impl("movedim.int", "ADInplaceOrView", movedim_int, keyset_arg="raw")
@@ -3810,6 +3981,14 @@ impl("squeeze_.dims", "ADInplaceOrView", squeeze__dims, keyset_arg="raw")
 impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
 impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
+impl("rand.out", "ADInplaceOrView", rand_out, keyset_arg="raw")
+impl("rand.generator_out", "ADInplaceOrView", rand_generator_out, keyset_arg="raw")
+impl("randint.out", "ADInplaceOrView", randint_out, keyset_arg="raw")
+impl("randint.low_out", "ADInplaceOrView", randint_low_out, keyset_arg="raw")
+impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_arg="raw")
+impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
+impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
+impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
@@ -3852,6 +4031,7 @@ impl("var.out", "ADInplaceOrView", var_out, keyset_arg="raw")
 impl("var.correction_out", "ADInplaceOrView", var_correction_out, keyset_arg="raw")
 impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
+impl("zeros.out", "ADInplaceOrView", zeros_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")

@@ -39,6 +39,10 @@ __all__ = [
     "zeros",
     "ones",
     "full",
+    "zeros_out",
+    "ones_out",
+    "full_out",
+    "empty_out",
     "zeros_like",
     "ones_like",
     "full_like",
@@ -169,6 +173,30 @@ def zeros(size, dtype, layout, device, pin_memory):
 def ones(size, dtype, layout, device, pin_memory):
     result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
     return at.fill__Scalar(result, 1)
+
+
+# -- the out= overloads of the factories (TensorFactories.cpp): `out` is resized ------------
+
+
+def zeros_out(size, out):
+    at.resize_(out, size, None)
+    return at.zero_(out)
+
+
+def full_out(size, fill_value, out):
+    at.resize_(out, size, None)
+    return at.fill__Scalar(out, fill_value)
+
+
+def ones_out(size, out):
+    return full_out(size, 1.0, out)
+
+
+def empty_out(size, memory_format, out):
+    if memory_format is not None:
+        raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor argument")
+    check_sizes(size)
+    return at.resize_(out, size, None)
 
 
 def _full_dtype(fill_value, dtype):

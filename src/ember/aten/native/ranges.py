@@ -46,6 +46,14 @@ __all__ = [
     "randint_low_generator",
     "rand_like",
     "randn_like",
+    "rand_out",
+    "rand_generator_out",
+    "randn_out",
+    "randn_generator_out",
+    "randint_out",
+    "randint_low_out",
+    "randint_generator_out",
+    "randint_low_generator_out",
 ]
 
 _SCALAR_NAMES = dtypes._SCALAR_TYPE_NAMES
@@ -328,15 +336,55 @@ def randint_low(low, high, size, dtype, layout, device, pin_memory):
     return randint_low_generator(low, high, size, None, dtype, layout, device, pin_memory)
 
 
-def randint_low_generator(low, high, size, generator, dtype, layout, device, pin_memory):
-    dtype = as_dtype(dtype, dtypes.int64)
-    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+def _random_into(result, low, high, generator):
+    """random_(low, high): the bounds checked against the result's dtype, then filled."""
     if low >= high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    _check_random_bounds(low, high, dtype)
+    _check_random_bounds(low, high, result.dtype)
     if _has_data(result):
         values = _rng(generator).integers(low, high, size=result._sizes, dtype=np.int64)
-        result.ndarray()[...] = values.astype(dtype.np_dtype)
+        result.ndarray()[...] = values.astype(result.dtype.np_dtype)
     return result
+
+
+def randint_low_generator(low, high, size, generator, dtype, layout, device, pin_memory):
+    dtype = as_dtype(dtype, dtypes.int64)
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return _random_into(result, low, high, generator)
+
+
+# -- the out= overloads: `out` is resized, then filled (TensorFactories.cpp) -------------------
+
+
+def rand_generator_out(size, generator, out):
+    return _fill_uniform(at.resize_(out, size, None), generator)
+
+
+def rand_out(size, out):
+    return rand_generator_out(size, None, out)
+
+
+def randn_generator_out(size, generator, out):
+    return _fill_normal(at.resize_(out, size, None), generator)
+
+
+def randn_out(size, out):
+    return randn_generator_out(size, None, out)
+
+
+def randint_low_generator_out(low, high, size, generator, out):
+    return _random_into(at.resize_(out, size, None), low, high, generator)
+
+
+def randint_low_out(low, high, size, out):
+    return randint_low_generator_out(low, high, size, None, out)
+
+
+def randint_generator_out(high, size, generator, out):
+    return randint_low_generator_out(0, high, size, generator, out)
+
+
+def randint_out(high, size, out):
+    return randint_low_generator_out(0, high, size, None, out)

@@ -2385,6 +2385,27 @@ def full(ks, size, fill_value, dtype, layout, device, pin_memory):
     return result
 
 
+_full_out = handle("full.out")
+
+
+def full_out(ks, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::full")
+        node = NotImplementedNode("aten::full")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _full_out.redispatch(ks & AFTER_AUTOGRAD, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _full_like = handle("full_like")
 
 
@@ -3208,6 +3229,27 @@ def ones(ks, size, dtype, layout, device, pin_memory):
     return result
 
 
+_ones_out = handle("ones.out")
+
+
+def ones_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::ones")
+        node = NotImplementedNode("aten::ones")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ones_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _ones_like = handle("ones_like")
 
 
@@ -3465,6 +3507,27 @@ def rand(ks, size, dtype, layout, device, pin_memory):
     return result
 
 
+_rand_out = handle("rand.out")
+
+
+def rand_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::rand")
+        node = NotImplementedNode("aten::rand")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _rand_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _rand_generator = handle("rand.generator")
 
 
@@ -3507,6 +3570,27 @@ def randint(ks, high, size, dtype, layout, device, pin_memory):
     return result
 
 
+_randint_out = handle("randint.out")
+
+
+def randint_out(ks, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_out.redispatch(ks & AFTER_AUTOGRAD, high, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _randint_low = handle("randint.low")
 
 
@@ -3518,6 +3602,27 @@ def randint_low(ks, low, high, size, dtype, layout, device, pin_memory):
         result = _randint_low.redispatch(ks & AFTER_AUTOGRAD, low, high, size, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_randint_low_out = handle("randint.low_out")
+
+
+def randint_low_out(ks, low, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_low_out.redispatch(ks & AFTER_AUTOGRAD, low, high, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -3535,6 +3640,27 @@ def randint_generator(ks, high, size, generator, dtype, layout, device, pin_memo
     return result
 
 
+_randint_generator_out = handle("randint.generator_out")
+
+
+def randint_generator_out(ks, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_generator_out.redispatch(ks & AFTER_AUTOGRAD, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _randint_low_generator = handle("randint.low_generator")
 
 
@@ -3546,6 +3672,27 @@ def randint_low_generator(ks, low, high, size, generator, dtype, layout, device,
         result = _randint_low_generator.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_randint_low_generator_out = handle("randint.low_generator_out")
+
+
+def randint_low_generator_out(ks, low, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_low_generator_out.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -4815,6 +4962,27 @@ def zeros(ks, size, dtype, layout, device, pin_memory):
         result = _zeros.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_zeros_out = handle("zeros.out")
+
+
+def zeros_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::zeros")
+        node = NotImplementedNode("aten::zeros")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _zeros_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -7584,6 +7752,7 @@ impl("eye.m", "Autograd", eye_m, keyset_arg="raw")
 impl("fill_.Scalar", "Autograd", fill__Scalar, keyset_arg="raw")
 impl("fill_.Tensor", "Autograd", fill__Tensor, keyset_arg="raw")
 impl("full", "Autograd", full, keyset_arg="raw")
+impl("full.out", "Autograd", full_out, keyset_arg="raw")
 impl("full_like", "Autograd", full_like, keyset_arg="raw")
 impl("index.Tensor", "Autograd", index_Tensor, keyset_arg="raw")
 impl("index.Tensor_out", "Autograd", index_Tensor_out, keyset_arg="raw")
@@ -7625,6 +7794,7 @@ impl("mul.out", "Autograd", mul_out, keyset_arg="raw")
 impl("mul.Scalar", "Autograd", mul_Scalar, keyset_arg="raw")
 impl("mul_.Scalar", "Autograd", mul__Scalar, keyset_arg="raw")
 impl("ones", "Autograd", ones, keyset_arg="raw")
+impl("ones.out", "Autograd", ones_out, keyset_arg="raw")
 impl("ones_like", "Autograd", ones_like, keyset_arg="raw")
 impl("permute", "Autograd", permute, keyset_arg="raw")
 impl("unfold", "Autograd", unfold, keyset_arg="raw")
@@ -7637,12 +7807,17 @@ impl("t_", "Autograd", t_, keyset_arg="raw")
 impl("transpose_", "Autograd", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "Autograd", unsqueeze_, keyset_arg="raw")
 impl("rand", "Autograd", rand, keyset_arg="raw")
+impl("rand.out", "Autograd", rand_out, keyset_arg="raw")
 impl("rand.generator", "Autograd", rand_generator, keyset_arg="raw")
 impl("rand_like", "Autograd", rand_like, keyset_arg="raw")
 impl("randint", "Autograd", randint, keyset_arg="raw")
+impl("randint.out", "Autograd", randint_out, keyset_arg="raw")
 impl("randint.low", "Autograd", randint_low, keyset_arg="raw")
+impl("randint.low_out", "Autograd", randint_low_out, keyset_arg="raw")
 impl("randint.generator", "Autograd", randint_generator, keyset_arg="raw")
+impl("randint.generator_out", "Autograd", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator", "Autograd", randint_low_generator, keyset_arg="raw")
+impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
@@ -7707,6 +7882,7 @@ impl("var.correction_out", "Autograd", var_correction_out, keyset_arg="raw")
 impl("where.self", "Autograd", where_self, keyset_arg="raw")
 impl("where.self_out", "Autograd", where_self_out, keyset_arg="raw")
 impl("zeros", "Autograd", zeros, keyset_arg="raw")
+impl("zeros.out", "Autograd", zeros_out, keyset_arg="raw")
 impl("zeros_like", "Autograd", zeros_like, keyset_arg="raw")
 impl("zero_", "Autograd", zero_, keyset_arg="raw")
 impl("new_empty", "Autograd", new_empty, keyset_arg="raw")

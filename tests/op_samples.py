@@ -300,6 +300,7 @@ S = {
     ],
     "outer": [lambda T: ((T.f(3), T.f(4)), {})],
     "floor_divide": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
+    "floor_divide.Scalar": [lambda T: ((T.f(2, 3), 0.75), {})],
     # overloads without a functional one: on a non-leaf, and on a leaf (refused)
     "copy_": [lambda T: ((T.f(2, 3) * 1, T.f(3)), {}), lambda T: ((T.f(2, 3), T.f(3)), {})],
     "fill_.Scalar": [lambda T: ((T.f(2, 3) * 1, 1.5), {}), lambda T: ((T.f(2, 3), 1.5), {})],

@@ -350,6 +350,33 @@ OVERLOAD_CASES = [
 ]
 
 
+OVERLOAD_CASES += [
+    "torch.floor_divide(t, 'a')",
+    "torch.floor_divide('a', t)",
+    "torch.floor_divide(t, None)",
+    "torch.floor_divide()",
+    "torch.floor_divide(t)",
+    "t.floor_divide('a')",
+    "t.floor_divide()",
+    "t.floor_divide(t, t)",
+    "t.floor_divide(other=1, bad=2)",
+    "t.floor_divide([1])",
+    "t.floor_divide_('a')",
+    "torch.floor_divide(t, 2)",
+    "t.floor_divide(2)",
+    "t.clone().floor_divide_(2)",
+    "torch.ops.aten.floor_divide.Scalar(t, 2)",
+    "t.clone().floor_divide_(2.5)",
+    "torch.floor_divide(t, t.to('meta'))",
+    "torch.floor_divide(t.to('meta'), t)",
+    "t.to('meta').floor_divide_(t)",
+    "torch.div(t.to('meta'), t, rounding_mode='floor')",
+    "torch.div(t, t.to('meta'), rounding_mode='floor')",
+    "torch.floor_divide(2, t)",
+    "torch.floor_divide(t, 2, out=torch.empty(2, 3))",
+]
+
+
 @pytest.mark.parametrize("source", OVERLOAD_CASES)
 def test_overload_sets(source):
     check(source)

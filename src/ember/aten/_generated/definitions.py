@@ -487,4 +487,6 @@ define('resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=N
 define('floor_divide(Tensor self, Tensor other) -> Tensor', tags=())
 define('floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', tags=())
 define('floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', tags=())
+define('floor_divide.Scalar(Tensor self, Scalar other) -> Tensor', tags=())
+define('floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', tags=())
 define('norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)', tags=('reduction',))

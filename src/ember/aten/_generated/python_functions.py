@@ -129,6 +129,7 @@ _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
 _op_floor_divide = handle("floor_divide")
+_op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide_out = handle("floor_divide.out")
 _op_full = handle("full")
 _op_full_out = handle("full.out")
@@ -1405,17 +1406,21 @@ def flip(*args, **kwargs):
 _parser_f_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'floor_divide(Tensor input, Scalar other)',
     ], numbers_as_tensors=True,
 )
 
 
 def floor_divide(*args, **kwargs):
-    """floor_divide(Tensor input, Tensor other, *, Tensor? out=None)"""
+    """floor_divide(Tensor input, Tensor other, *, Tensor? out=None) | floor_divide(Tensor input, Scalar other)"""
     try:
-        v = _parser_f_floor_divide.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        index, v = _parser_f_floor_divide.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        else:
+            return _op_floor_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -3843,6 +3843,20 @@ def floor_divide_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_floor_divide__Scalar = handle("floor_divide_.Scalar")
+
+
+def floor_divide__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _norm_dtype_out = handle("norm.dtype_out")
 
 
@@ -4131,4 +4145,5 @@ impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_i
 impl("resize_", "ADInplaceOrView", resize_, keyset_arg="raw")
 impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
+impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")

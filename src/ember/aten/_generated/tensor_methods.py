@@ -112,6 +112,8 @@ _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
 _op_floor_divide = handle("floor_divide")
+_op_floor_divide_Scalar = handle("floor_divide.Scalar")
+_op_floor_divide__Scalar = handle("floor_divide_.Scalar")
 _op_floor_divide__Tensor = handle("floor_divide_.Tensor")
 _op_gather = handle("gather")
 _op_ge_Scalar = handle("ge.Scalar")
@@ -1569,19 +1571,19 @@ def flip(self, *args, **kwargs):
 _parser_m_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor other)',
+        'floor_divide(Scalar other)',
     ], numbers_as_tensors=True,
 )
-_tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatures[0].params[1:]]
 
 
 def floor_divide(self, *args, **kwargs):
-    """floor_divide(Tensor other)"""
+    """floor_divide(Tensor other) | floor_divide(Scalar other)"""
     try:
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-            index, v = 0, [args[0], *_tail_parser_m_floor_divide]
+        index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
         else:
-            index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
-        return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+            return _op_floor_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1590,19 +1592,19 @@ def floor_divide(self, *args, **kwargs):
 _parser_m_floor_divide_ = PythonArgParser(
     [
         'floor_divide_(Tensor other)',
+        'floor_divide_(Scalar other)',
     ], numbers_as_tensors=True,
 )
-_tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signatures[0].params[1:]]
 
 
 def floor_divide_(self, *args, **kwargs):
-    """floor_divide_(Tensor other)"""
+    """floor_divide_(Tensor other) | floor_divide_(Scalar other)"""
     try:
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-            index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
+        index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
         else:
-            index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
-        return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+            return _op_floor_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.tensor_impl import shape_text
+from ember._tensor import empty_tensor
 from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec, output_strides, pointwise_spec
@@ -185,9 +186,25 @@ def div_Tensor(self, other) -> StructuredMeta:  # noqa: N802
     return binary_float_op(self, other)
 
 
+def _floor_divide_devices(self, other):
+    """torch._refs.floor_divide (the Meta kernel of a floor division): a divisor on another
+    device than a cpu dividend is refused, anything else is put on the dividend's device."""
+    if self.device.type == "cpu":
+        raise RuntimeError(
+            f"Expected divisor (b) to be on the same device ({self.device}) as dividend (a), but "
+            f"it is found on {other.device}!"
+        )
+    moved = empty_tensor(other._sizes, other.dtype, self.device)
+    moved._is_wrapped_number = getattr(other, "_is_wrapped_number", False)
+    return moved
+
+
 def div_Tensor_mode(self, other, rounding_mode) -> StructuredMeta:  # noqa: N802
     if rounding_mode is None:
         return binary_float_op(self, other)
+    if rounding_mode == "floor" and self.device != other.device:
+        if "meta" in (self.device.type, other.device.type):
+            other = _floor_divide_devices(self, other)
     if rounding_mode in ("trunc", "floor"):
         return binary_op(self, other)
     if "meta" in (self.device.type, other.device.type):  # PyTorch's Python reference (div)

@@ -50,6 +50,8 @@ __all__ = [
     "remainder_Scalar_Tensor",
     "floor_divide",
     "floor_divide__Tensor",
+    "floor_divide_Scalar",
+    "floor_divide__Scalar",
     "floor_divide_out",
     "pow_Scalar_out",
     "abs",
@@ -174,6 +176,14 @@ def floor_divide__Tensor(self, other):  # noqa: N802
     if _computes(self):
         ufunc.div(meta, self, other, "floor", self)
     return self
+
+
+def floor_divide_Scalar(self, other):  # noqa: N802
+    return at.floor_divide(self, scalar_to_tensor(other))
+
+
+def floor_divide__Scalar(self, other):  # noqa: N802
+    return at.floor_divide__Tensor(self, scalar_to_tensor(other))
 
 
 def floor_divide_out(self, other, out):

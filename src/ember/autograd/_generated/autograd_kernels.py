@@ -7609,6 +7609,47 @@ def floor_divide_out(ks, self, other, out):
     return result
 
 
+_floor_divide_Scalar = handle("floor_divide.Scalar")
+
+
+def floor_divide_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::floor_divide")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _floor_divide_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_floor_divide__Scalar = handle("floor_divide_.Scalar")
+
+
+def floor_divide__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::floor_divide_")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _floor_divide__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _norm_dtype_out = handle("norm.dtype_out")
 
 
@@ -8021,4 +8062,6 @@ impl("nll_loss_backward", "Autograd", nll_loss_backward, keyset_arg="raw")
 impl("floor_divide", "Autograd", floor_divide, keyset_arg="raw")
 impl("floor_divide_.Tensor", "Autograd", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "Autograd", floor_divide_out, keyset_arg="raw")
+impl("floor_divide.Scalar", "Autograd", floor_divide_Scalar, keyset_arg="raw")
+impl("floor_divide_.Scalar", "Autograd", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "Autograd", norm_dtype_out, keyset_arg="raw")

@@ -754,3 +754,63 @@ UINT64_CASES = (
 @pytest.mark.parametrize("source", UINT64_CASES)
 def test_uint64_scalars(source):
     check(source)
+
+
+# -- operators called from Python: argument counts; custom_op's infer_schema texts ------------
+
+_LIBRARY_PROGRAM = """
+import warnings
+import {lib} as torch
+lib = torch.library.Library("count_args", "DEF")
+lib.define("foo(Tensor x) -> Tensor")
+lib.define("bar(Tensor x, *, int k=1) -> Tensor")
+lib.impl("foo", lambda x: x, "CompositeExplicitAutograd")
+lib.impl("bar", lambda x, k=1: x, "CompositeExplicitAutograd")
+t = torch.ones(2)
+
+@torch.library.custom_op("count_args::f", mutates_args=())
+def f(x: torch.Tensor) -> torch.Tensor:
+    return x.clone()
+
+def dict_param(x: dict) -> torch.Tensor:
+    return x
+
+def dict_return(x: torch.Tensor) -> dict:
+    return x
+
+calls = [
+    lambda: torch.ops.count_args.foo(t, t),
+    lambda: torch.ops.count_args.foo(x=t, y=1),
+    lambda: torch.ops.count_args.foo.default(t, t),
+    lambda: torch.ops.count_args.bar(t, 2),
+    lambda: torch.ops.count_args.bar(t, 2, 3),
+    lambda: torch.ops.count_args.bar(t, k=2, j=3),
+    lambda: torch.ops.count_args.bar(t, j=3),
+    lambda: torch.ops.aten.sin.default(t, t),
+    lambda: torch.ops.aten.add.Tensor(t, t, alpha=1, beta=2),
+    lambda: f(t, t),
+    lambda: torch.library.custom_op("count_args::g", mutates_args=())(dict_return),
+    lambda: torch.library.custom_op("count_args::h", 3, mutates_args=()),
+    lambda: torch.library.infer_schema(dict_param, mutates_args=()),
+]
+for call in calls:
+    try:
+        print(call())
+    except Exception as error:
+        # ember has no torch.distributed: its GroupName is no type it lists
+        print(type(error).__name__, str(error).split(".device]")[0])
+"""
+
+
+def test_operator_calls_and_custom_op_texts():
+    found = {}
+    for lib in ("torch", "ember"):
+        done = subprocess.run(
+            [sys.executable, "-c", _LIBRARY_PROGRAM.format(lib=lib)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found[lib] = done.stdout.replace("ember", "torch")
+    assert "expected at most 1 argument(s)" in found["torch"]
+    assert found["ember"] == found["torch"]

@@ -114,6 +114,7 @@ def _parse(text: str) -> tuple[str, int | None]:
 class device:  # noqa: N801 (PyTorch's name)
     """``device('cpu')``, ``device('meta')``, ``device('cpu', 0)``, ``device('cpu:0')``."""
 
+    __module__ = "ember"  # printed `ember.device`, as torch.device names its module
     __slots__ = ("type", "index", "_str", "backend_component", "dispatch_key")
 
     def __new__(cls, type=None, index=None):  # noqa: A002 (PyTorch's parameter name)

@@ -41,6 +41,7 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3  # promotion categories
 class dtype:  # noqa: N801 (PyTorch's name)
     """A scalar type. One object per type; compare with ``is`` or ``==``."""
 
+    __module__ = "ember"  # printed `ember.dtype`, as torch.dtype names its module
     __slots__ = (
         "name",
         "scalar_type",

@@ -221,7 +221,9 @@ class BindPlan:
     def bind(self, args: tuple, kwargs: dict) -> list:
         given = len(args)
         if given > self.num_positional and not self.schema.is_vararg:
-            self._too_many(given)
+            self._too_many(given, kwargs)
+        if kwargs and given + len(kwargs) > len(self.names) and not self.schema.is_vararg:
+            self._too_many(given, kwargs)
         full = list(args)
         index = 0
         try:
@@ -269,8 +271,14 @@ class BindPlan:
             self._reject_keywords(given, kwargs)
         return full
 
-    def _too_many(self, given: int) -> None:
+    def _too_many(self, given: int, kwargs: dict) -> None:
         schema = self.schema
+        total = given + (len(kwargs) if kwargs else 0)
+        if total > len(self.names):  # createStackForSchema counts all of them first
+            raise RuntimeError(
+                f"{schema.name}() expected at most {len(self.names)} argument(s) but received "
+                f"{total} argument(s). Declaration: {schema}"
+            )
         raise RuntimeError(
             f"{schema.name}() takes {self.num_positional} positional argument(s) but "
             f"{given} was/were given.  Declaration: {schema}"

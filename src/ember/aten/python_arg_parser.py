@@ -1,6 +1,6 @@
 """Bind the Python arguments of a public function to one of its Python signatures.
 
-Layer: aten (imports only ``ember._c10``, lazily, through python_signature.py).
+Layer: aten (imports ``ember._c10`` and aten modules that import nothing above it).
 In: ``args`` / ``kwargs`` of a call such as ``ember.sum(x, 1, keepdim=True)``;
 out: ``(index of the matching signature, values in its parameter order, defaults
 filled)``, or PyTorch's TypeError text for text. Mirrors PythonArgParser and
@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 import warnings
 
+from ember._c10.device import device_lazy_init
 from ember.aten.call_form import through_descriptor
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
@@ -166,11 +167,22 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if raise_exception:
             _extra_kwargs(sig, kwargs, nargs)
         return None
+    if refused:
+        _options_first(sig, values)
     if refused:  # the signature matches: now a refused value is the error; PyTorch's
         # bindings unpack their arguments in the call `dispatch_op(_r.x(0), _r.y(1), ...)`,
         # which GCC evaluates right to left: the last refused value is the one reported
         raise refused[-1].unpack_error.error()
     return values
+
+
+def _options_first(sig, values: list) -> None:
+    """A factory initialises its device before it unpacks its other arguments."""
+    index = sig.device_index
+    if index is not None and index < len(values):
+        device = values[index]
+        if device is not None and hasattr(device, "dispatch_key"):
+            device_lazy_init(device.type)
 
 
 def _convert(param, obj, refused: list):
@@ -273,6 +285,7 @@ class PythonArgParser:
     def _finish(self, sig: FunctionSignature, values: list):
         for position in reversed(sig.deferred):  # the last refused value: see _bind
             if values[position].__class__ is UnpackError:
+                _options_first(sig, values)
                 raise values[position].error()
         if sig.deprecated:
             self._warn_deprecated(sig)

@@ -74,8 +74,8 @@ NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "ms
 
 # The out= overloads whose PyTorch Meta kernel is a Python reference under out_wrapper
 # (torch/_prims_common/wrappers.py): their Meta kernels compare the first argument's device
-# with `out`'s before anything else (aten/meta/out_wrapper.py). tests/test_codegen.py
-# derives the list from torch and compares.
+# with `out`'s before anything else (aten/meta/out_wrapper.py); the composite ones (zeros.out)
+# have no Meta kernel of their own. tests/test_python_meta_out.py derives the list from torch.
 PYTHON_META_OUT = frozenset(
     {"abs.out", "add.out", "all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out",
      "any.all_out", "logical_not.out", "logical_and.out", "logical_or.out", "logical_xor.out",
@@ -97,7 +97,8 @@ PYTHON_META_OUT = frozenset(
      "mse_loss.out", "nll_loss_forward.output", "nll_loss_backward.grad_input",
      "floor_divide.out", "arange.out", "arange.start_out", "linspace.out", "max.unary_out",
      "min.unary_out", "remainder.Scalar_out", "stack.out", "mm.dtype_out",
-     "bmm.dtype_out", "addmm.dtype_out"}
+     "bmm.dtype_out", "addmm.dtype_out", "full.out", "ones.out", "zeros.out", "rand.out",
+     "randint.out", "randint.low_out"}
 )  # fmt: skip
 
 
@@ -226,9 +227,12 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
             lines += _fast_path(group, inputs, "self")
         python_meta = PYTHON_META_INPLACE.get(group.inplace.name)
         if python_meta is not None and not compute:
+            # PyTorch's Python meta kernel; for a cpu `self` its checks only (it would then
+            # return `self` unchanged: ember refuses the cross-device call below instead)
             args = ", ".join(inputs)
-            lines.append('    if self.device.type == "meta":  # PyTorch\'s Python meta kernel')
-            lines.append(f"        return M.{python_meta}({args})")
+            lines.append(f"    M.{python_meta}({args})")
+            lines.append('    if self.device.type == "meta":')
+            lines.append("        return self")
         lines.append(f"    meta = {meta_call}")
         lines.append("    meta.check_inplace(self)")
         if compute:

@@ -17,8 +17,9 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
-    if self.device.type == "meta":  # PyTorch's Python meta kernel
-        return M.binop_inplace_alpha(self, other, alpha)
+    M.binop_inplace_alpha(self, other, alpha)
+    if self.device.type == "meta":
+        return self
     meta = M.add_Tensor(self, other, alpha)
     meta.check_inplace(self)
     return self
@@ -385,8 +386,9 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
-    if self.device.type == "meta":  # PyTorch's Python meta kernel
-        return M.div_inplace(self, other)
+    M.div_inplace(self, other)
+    if self.device.type == "meta":
+        return self
     meta = M.div_Tensor(self, other)
     meta.check_inplace(self)
     return self
@@ -635,8 +637,9 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
-    if self.device.type == "meta":  # PyTorch's Python meta kernel
-        return M.binop_inplace(self, other)
+    M.binop_inplace(self, other)
+    if self.device.type == "meta":
+        return self
     meta = M.mul_Tensor(self, other)
     meta.check_inplace(self)
     return self
@@ -929,8 +932,9 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
-    if self.device.type == "meta":  # PyTorch's Python meta kernel
-        return M.binop_inplace_alpha(self, other, alpha)
+    M.binop_inplace_alpha(self, other, alpha)
+    if self.device.type == "meta":
+        return self
     meta = M.sub_Tensor(self, other, alpha)
     meta.check_inplace(self)
     return self

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
+from ember._c10.tensor_impl import compute_numel
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
 from ember.aten.binding import check_target_device, handle, wrap_number
-from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments, no_arguments_method
 
 __all__ = ["install"]
 
@@ -190,10 +191,28 @@ def numpy(self, *args, **kwargs):
 # detach_ / retain_grad of autograd/variable.py); tests/test_binding_overloads.py derives
 # the list from torch and compares.
 NO_ARGUMENT_METHODS = (
-    "data_ptr", "dim", "element_size", "get_device", "is_complex", "is_floating_point",
-    "is_inference", "is_signed", "ndimension", "nelement", "numel", "storage_offset",
-    "untyped_storage",
+    "data_ptr", "element_size", "get_device", "is_complex", "is_floating_point",
+    "is_inference", "is_signed", "ndimension", "nelement", "storage_offset",
+    "untyped_storage", "dim", "numel",
 )  # fmt: skip
+
+
+# dim() and numel() are called often: their checked forms compute inline.
+def _dim(self, *args, **kwargs):
+    if args or kwargs:
+        no_arguments(self, "dim", args, kwargs)
+    return len(self._sizes)
+
+
+def _numel(self, *args, **kwargs):
+    if args or kwargs:
+        no_arguments(self, "numel", args, kwargs)
+    return compute_numel(self._sizes)
+
+
+_dim.__name__ = _dim.__qualname__ = "dim"
+_numel.__name__ = _numel.__qualname__ = "numel"
+_INLINE = {"dim": _dim, "numel": _numel}
 
 
 _new_tensor_parser = PythonArgParser(
@@ -251,6 +270,7 @@ def install(tensor_class) -> None:
     tensor_class.numpy = numpy
     tensor_class.tolist = no_arguments_method(_TENSOR_TOLIST, "tolist")
     for name in NO_ARGUMENT_METHODS:
-        setattr(tensor_class, name, no_arguments_method(getattr(tensor_class, name), name))
+        checked = _INLINE.get(name) or no_arguments_method(getattr(tensor_class, name), name)
+        setattr(tensor_class, name, checked)
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))

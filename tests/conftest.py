@@ -12,12 +12,20 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import settings
 from oracle import HAVE_TORCH, TORCH_MISSING
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
 
 pytest_plugins = ["pytester"]  # test_oracle.py runs the skip report in a pytest of its own
+
+# Every property test draws the same examples on every run (CI's verdict does not depend on
+# luck) and keeps no example database. HYPOTHESIS_PROFILE=explore draws fresh ones, many more:
+# for hunting, not for the gate.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", max_examples=1000, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 class KeyCarrier:

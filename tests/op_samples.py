@@ -65,6 +65,10 @@ def _scalar(value):
     return lambda T: ((T.f(2, 3), value), {})
 
 
+def _meta_out(T):
+    return {"out": T.lib.empty(0, dtype=T.lib.float64, device="meta")}
+
+
 def _index(T):
     return T.l([[0, 1], [2, 3], [1, 0]])
 
@@ -259,6 +263,14 @@ S = {
     "view.dtype": [lambda T: ((T.f(2, 3), T.lib.float64), {})],
     "scatter.src": [lambda T: ((T.f(3, 4), 1, _index(T), T.f(3, 2)), {})],
     "scatter.value": [lambda T: ((T.f(3, 4), 1, _index(T), 1.5), {})],
+    "scatter.reduce": [
+        lambda T: ((T.f(3, 4), 1, T.l([[0, 0], [2, 3], [1, 1]]), T.f(3, 2)), {"reduce": "add"}),
+        lambda T: ((T.f(3, 4), 1, _index(T), T.f(3, 2)), {"reduce": "multiply"}),
+    ],
+    "scatter.value_reduce": [
+        lambda T: ((T.f(3, 4), 1, T.l([[0, 0], [2, 3], [1, 1]]), 1.5), {"reduce": "multiply"}),
+        lambda T: ((T.f(3, 4), 1, _index(T), 1.5), {"reduce": "add"}),
+    ],
     "triu": [lambda T: ((T.f(3, 3),), {})],
     "tril": [lambda T: ((T.f(3, 3), 1), {})],
     "index_select": [lambda T: ((T.f(4, 3), 0, T.l([0, 2, 0])), {})],
@@ -294,12 +306,64 @@ S = {
     ],
     "outer": [lambda T: ((T.f(3), T.f(4)), {})],
     "floor_divide": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
+    "floor_divide.Scalar": [lambda T: ((T.f(2, 3), 0.75), {})],
     # overloads without a functional one: on a non-leaf, and on a leaf (refused)
     "copy_": [lambda T: ((T.f(2, 3) * 1, T.f(3)), {}), lambda T: ((T.f(2, 3), T.f(3)), {})],
     "fill_.Scalar": [lambda T: ((T.f(2, 3) * 1, 1.5), {}), lambda T: ((T.f(2, 3), 1.5), {})],
     "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
     "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
     "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
+    # out_dtype overloads: PyTorch has no CPU kernel for them; the meta ones shape the result
+    "mm.dtype": [
+        lambda T: ((T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float64), {}),
+        lambda T: ((T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float32), {}),
+    ],
+    "mm.dtype_out": [
+        lambda T: ((T.c(2, 3).to("meta"), T.c(3, 2).to("meta"), T.lib.float64), _meta_out(T)),
+    ],
+    "bmm.dtype": [
+        lambda T: ((T.f(1, 2, 3).to("meta"), T.f(1, 3, 2).to("meta"), T.lib.float64), {}),
+    ],
+    "bmm.dtype_out": [
+        lambda T: ((T.c(1, 2, 3).to("meta"), T.c(1, 3, 2).to("meta"), T.lib.float64), _meta_out(T)),
+    ],
+    "addmm.dtype": [
+        lambda T: (
+            (T.f(2, 2).to("meta"), T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float64),
+            {},
+        ),
+    ],
+    "addmm.dtype_out": [
+        lambda T: (
+            (T.c(2, 2).to("meta"), T.c(2, 3).to("meta"), T.c(3, 2).to("meta"), T.lib.float64),
+            _meta_out(T),
+        ),
+    ],
+    # the factories' out= overloads: a constant out, and one that requires grad (refused)
+    "zeros.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "ones.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "full.out": [
+        lambda T: (([2, 3], 1.5), {"out": T.c(3)}),
+        lambda T: (([2], 1.5), {"out": T.f(2)}),
+    ],
+    "empty.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "rand.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "rand.generator_out": [lambda T: (([2, 3],), {"generator": None, "out": T.c(3)})],
+    "randn.out": [lambda T: (([2, 3],), {"out": T.c(3)}), lambda T: (([2],), {"out": T.f(2)})],
+    "randn.generator_out": [lambda T: (([2, 3],), {"generator": None, "out": T.c(3)})],
+    "randint.out": [
+        lambda T: ((5, [2, 3]), {"out": T.c(3)}),
+        lambda T: ((5, [2]), {"out": T.f(2)}),
+    ],
+    "randint.low_out": [lambda T: ((1, 5, [2, 3]), {"out": T.c(3)})],
+    "randint.generator_out": [lambda T: ((5, [2, 3]), {"generator": None, "out": T.c(3)})],
+    "randint.low_generator_out": [
+        lambda T: ((1, 5, [2, 3]), {"generator": None, "out": T.c(3)}),
+    ],
+    "arange.out": [
+        lambda T: ((4.0,), {"out": T.c(3)}),
+        lambda T: ((4.0,), {"out": T.f(4)}),  # refused: out requires grad
+    ],
     "arange.start_out": [
         lambda T: ((1.0, 4.0), {"out": T.c(3)}),
         lambda T: ((1.0, 4.0), {"out": T.f(3)}),  # refused: out requires grad
@@ -353,5 +417,8 @@ SAMPLES = S
 NO_VALUES = frozenset({
     "empty.memory_format", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
     "rand", "rand.generator", "rand_like", "randint", "randint.low", "randint.generator",
-    "randint.low_generator", "randn", "randn.generator", "randn_like",
+    "randint.low_generator", "randn", "randn.generator", "randn_like", "mm.dtype", "mm.dtype_out",
+    "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out", "empty.out", "rand.out",
+    "rand.generator_out", "randn.out", "randn.generator_out", "randint.out", "randint.low_out",
+    "randint.generator_out", "randint.low_generator_out",
 })  # fmt: skip

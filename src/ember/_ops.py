@@ -96,6 +96,7 @@ class OpOverload:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:
                 full = self._bind_numbers_as_tensors(args, kwargs)
+            self._schema.check_defined(full)
             return self._op.call(*full)
         except RuntimeError as error:
             _raise_as_pybind(error)
@@ -108,6 +109,7 @@ class OpOverload:
             full = self._schema.bind(args, kwargs)
         except RuntimeError:
             full = self._bind_numbers_as_tensors(args, kwargs)
+        self._schema.check_defined(full)
         try:
             return self._op.redispatch(bits, *full)
         except RuntimeError as error:
@@ -189,6 +191,8 @@ def _number_as_tensor(value):
 
     dtype = {bool: dtypes.bool, int: dtypes.int64, float: dtypes.float64,
              complex: dtypes.complex128}[type(value)]  # fmt: skip
+    if dtype is dtypes.int64 and dtypes.UINT64_SCALARS_FROM <= value < 2**64:
+        dtype = dtypes.uint64  # Note [uint64 Scalars]
     result = Tensor._wrap(np.array(value, dtype=dtype.np_dtype), dtype)
     result._is_wrapped_number = True
     return result
@@ -252,6 +256,7 @@ class OpOverloadPacket:
                 errors.append(str(error))
                 continue
             try:
+                overload._schema.check_defined(full)
                 return overload._op.call(*full)
             except RuntimeError as error:
                 _raise_as_pybind(error)

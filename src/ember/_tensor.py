@@ -25,7 +25,6 @@ from ._c10.tensor_impl import (
     contiguous_strides,
     device_key_bits,
     make_view,  # noqa: F401 (re-exported for kernels)
-    no_arguments_error,
 )
 from ._c10.thread_state import thread_state
 from ._size import Size
@@ -59,6 +58,8 @@ class Tensor(TensorImpl):
     """A tensor. Subclass freely; instances accept new attributes as torch's do."""
 
     __array_priority__ = 1000  # NumPy defers binary operators to the tensor, as for torch
+    # Printed as `ember.Tensor` (annotations, reprs, pickles), as torch.Tensor names itself
+    __module__ = "ember"
 
     # -- metadata ----------------------------------------------------------
     @property
@@ -75,23 +76,17 @@ class Tensor(TensorImpl):
             return self._strides
         return self._strides[_wrap_dim(dim, len(self._sizes))]
 
-    def storage_offset(self, *args) -> int:
-        if args:
-            raise no_arguments_error("storage_offset", args)
+    def storage_offset(self) -> int:
         return self._storage_offset
 
     @property
     def ndim(self) -> int:
         return len(self._sizes)
 
-    def ndimension(self, *args) -> int:
-        if args:
-            raise no_arguments_error("ndimension", args)
+    def ndimension(self) -> int:
         return len(self._sizes)
 
-    def nelement(self, *args) -> int:
-        if args:
-            raise no_arguments_error("nelement", args)
+    def nelement(self) -> int:
         return self.numel()
 
     @property
@@ -106,35 +101,23 @@ class Tensor(TensorImpl):
     def is_cuda(self) -> bool:
         return False
 
-    def is_floating_point(self, *args) -> bool:
-        if args:
-            raise no_arguments_error("is_floating_point", args)
+    def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
-    def is_complex(self, *args) -> bool:
-        if args:
-            raise no_arguments_error("is_complex", args)
+    def is_complex(self) -> bool:
         return self.dtype.is_complex
 
-    def is_signed(self, *args) -> bool:
-        if args:
-            raise no_arguments_error("is_signed", args)
+    def is_signed(self) -> bool:
         return self.dtype.is_signed
 
-    def get_device(self, *args) -> int:
-        if args:
-            raise no_arguments_error("get_device", args)
+    def get_device(self) -> int:
         return -1
 
-    def untyped_storage(self, *args) -> Storage:
-        if args:
-            raise no_arguments_error("untyped_storage", args)
+    def untyped_storage(self) -> Storage:
         return self.storage()
 
-    def data_ptr(self, *args) -> int:
+    def data_ptr(self) -> int:
         """The first element's address; 0 without data or elements (as TensorImpl::data())."""
-        if args:
-            raise no_arguments_error("data_ptr", args)
         storage = self.storage()
         if storage.data is None or 0 in self._sizes:
             return 0

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU
+from ember._c10.tensor_impl import compute_numel
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
-from ember.aten.binding import handle, wrap_number
+from ember.aten.binding import check_target_device, handle, wrap_number
 from ember.aten.python_arg_convert import type_name_of
-from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments, no_arguments_method
 
 __all__ = ["install"]
 
@@ -53,6 +54,8 @@ def to(self, *args, **kwargs):
         other, non_blocking, copy, memory_format = values
         other = wrap_number(other)  # `t.to(1.5)`: a number stands for a wrapped tensor
         device, dtype = other.device, other.dtype
+    if device is not None and device.type != "cpu" and device.type != "meta":
+        check_target_device(device)
     if device is None and dtype is None:
         if not copy and memory_format is None:
             return self
@@ -207,17 +210,32 @@ def numpy(self, *args, **kwargs):
     return array
 
 
-def _no_arguments(method):
-    """A METH_NOARGS method of torch's TensorBase (tolist): Python's own refusal."""
+# Tensor methods that are METH_NOARGS in torch (besides the generated ones, tolist, and
+# detach_ / retain_grad of autograd/variable.py); tests/test_binding_overloads.py derives
+# the list from torch and compares.
+NO_ARGUMENT_METHODS = (
+    "data_ptr", "element_size", "get_device", "is_complex", "is_floating_point",
+    "is_inference", "is_signed", "ndimension", "nelement", "storage_offset",
+    "untyped_storage", "dim", "numel",
+)  # fmt: skip
 
-    def checked(self, *args, **kwargs):
-        if args or kwargs:
-            no_arguments(f"TensorBase.{method.__name__}", args, kwargs)
-        return method(self)
 
-    checked.__name__ = method.__name__
-    checked.__doc__ = method.__doc__
-    return checked
+# dim() and numel() are called often: their checked forms compute inline.
+def _dim(self, *args, **kwargs):
+    if args or kwargs:
+        no_arguments(self, "dim", args, kwargs)
+    return len(self._sizes)
+
+
+def _numel(self, *args, **kwargs):
+    if args or kwargs:
+        no_arguments(self, "numel", args, kwargs)
+    return compute_numel(self._sizes)
+
+
+_dim.__name__ = _dim.__qualname__ = "dim"
+_numel.__name__ = _numel.__qualname__ = "numel"
+_INLINE = {"dim": _dim, "numel": _numel}
 
 
 _new_tensor_parser = PythonArgParser(
@@ -292,7 +310,10 @@ def install(tensor_class) -> None:
     tensor_class.copy_ = copy_
     tensor_class.stride = stride
     tensor_class.numpy = numpy
-    tensor_class.tolist = _no_arguments(_TENSOR_TOLIST)
+    tensor_class.tolist = no_arguments_method(_TENSOR_TOLIST, "tolist")
+    for name in NO_ARGUMENT_METHODS:
+        checked = _INLINE.get(name) or no_arguments_method(getattr(tensor_class, name), name)
+        setattr(tensor_class, name, checked)
     tensor_class.type_as = type_as
     tensor_class.__contains__ = contains
     for name, dtype in _CONVERSIONS.items():

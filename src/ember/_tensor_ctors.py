@@ -22,6 +22,7 @@ from ember._c10.storage import Storage
 from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import Tensor, empty_tensor
 from ember._tensor_new import check_data, compute_sizes, infer_dtype, numpy_dtype, values_array
+from ember.aten.binding import check_target_device
 from ember.aten.native.layout import preserved_strides
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -141,6 +142,8 @@ def _check_requires_grad(result: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _from_array(array: np.ndarray, dtype, device) -> Tensor:
+    if device.type != "cpu" and device.type != "meta":
+        check_target_device(device)  # once the data was read, as internal_new_from_data
     if device.type == "meta":
         return empty_tensor(array.shape, dtype, device)
     if array.dtype != dtype.np_dtype:
@@ -170,6 +173,8 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         target = dtype if dtype is not None else data.dtype
         if device is None:
             device = data.device
+        if data.device.type == "meta" and device.type != "cpu" and device.type != "meta":
+            check_target_device(device)
         return _copy_preserving_layout(data, target, device)
     if device is None:
         device = CPU

@@ -13,7 +13,7 @@ from ember._c10 import dtypes
 from ember._c10.grad_mode import is_grad_enabled as _is_grad_enabled
 from ember._c10.storage import Storage
 from ember._tensor import Tensor
-from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments_function
 from ember.aten.structured import _can_cast
 
 __all__ = [
@@ -34,13 +34,13 @@ __all__ = [
 def get_default_dtype(*args, **kwargs):
     """torch.get_default_dtype, a METH_NOARGS function of torch._C."""
     if args or kwargs:
-        no_arguments("ember.get_default_dtype", args, kwargs)
+        no_arguments_function("ember.get_default_dtype", args, kwargs)
     return dtypes.get_default_dtype()
 
 
 def is_grad_enabled(*args, **kwargs) -> bool:
     if args or kwargs:
-        no_arguments("ember.is_grad_enabled", args, kwargs)
+        no_arguments_function("ember.is_grad_enabled", args, kwargs)
     return _is_grad_enabled()
 
 

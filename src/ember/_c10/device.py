@@ -9,7 +9,10 @@ component / dispatch key.
 
 from __future__ import annotations
 
+import re
+
 from .dispatch_key import BackendComponent, DispatchKey
+from .warning import torch_warn_once
 
 # Every type PyTorch's parser accepts, in the order its error message lists them.
 _KNOWN_TYPES = (
@@ -18,29 +21,94 @@ _KNOWN_TYPES = (
 )  # fmt: skip
 SUPPORTED_TYPES = ("cpu", "meta")
 
-_BACKEND = {"cpu": BackendComponent.CPUBit, "meta": BackendComponent.MetaBit}
-_DISPATCH_KEY = {"cpu": DispatchKey.CPU, "meta": DispatchKey.Meta}
+_BACKEND = {
+    "cpu": BackendComponent.CPUBit, "cuda": BackendComponent.CUDABit,
+    "hip": BackendComponent.HIPBit, "xla": BackendComponent.XLABit,
+    "mps": BackendComponent.MPSBit, "ipu": BackendComponent.IPUBit,
+    "xpu": BackendComponent.XPUBit, "hpu": BackendComponent.HPUBit,
+    "ve": BackendComponent.VEBit, "lazy": BackendComponent.LazyBit,
+    "mtia": BackendComponent.MTIABit, "maia": BackendComponent.MAIABit,
+    "privateuseone": BackendComponent.PrivateUse1Bit, "meta": BackendComponent.MetaBit,
+}  # fmt: skip
+# The backend key of each type; the grandfathered Caffe2 types (mkldnn, opengl, opencl,
+# ideep) have none (computeDispatchKey asserts).
+_DISPATCH_KEY = {
+    "cpu": DispatchKey.CPU, "cuda": DispatchKey.CUDA, "hip": DispatchKey.HIP,
+    "xla": DispatchKey.XLA, "mps": DispatchKey.MPS, "ipu": DispatchKey.IPU,
+    "xpu": DispatchKey.XPU, "hpu": DispatchKey.HPU, "ve": DispatchKey.VE,
+    "lazy": DispatchKey.Lazy, "mtia": DispatchKey.MTIA, "maia": DispatchKey.MAIA,
+    "privateuseone": DispatchKey.PrivateUse1, "meta": DispatchKey.Meta,
+    "fpga": DispatchKey.FPGA, "vulkan": DispatchKey.Vulkan,
+}  # fmt: skip
+
+# Note [Devices ember has no backend for]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Every device type PyTorch parses makes a device object (`ember.device('cuda:1')`), as in
+# a CPU build of PyTorch; using one fails as that build fails: the lazy initialisation of
+# an accelerator module first (device_lazy_init: `Torch not compiled with CUDA enabled`),
+# then, for a factory, the missing kernel of its backend key (BackendSelect dispatches
+# there, aten/registration.py), and for `to()` / `tensor()` the missing device guard
+# (check_linked: `PyTorch is not linked with support for xla devices`).
+_LAZY_INIT = {
+    "cuda": (AssertionError, "Torch not compiled with CUDA enabled"),
+    "xpu": (AssertionError, "Torch not compiled with XPU enabled"),
+    "mtia": (
+        AssertionError,
+        "Torch not compiled with MTIA enabled. Ensure you have `import "
+        "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+        "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!",
+    ),
+    "hpu": (ModuleNotFoundError, "No module named 'ember.hpu'"),
+    "privateuseone": (ModuleNotFoundError, "No module named 'ember.privateuseone'"),
+}
+_NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
 
 
-def _unsupported(type_name: str) -> RuntimeError:
+def device_lazy_init(device_type: str) -> None:
+    """torch::utils::device_lazy_init: the accelerator module of `device_type` refuses."""
+    found = _LAZY_INIT.get(device_type)
+    if found is not None:
+        raise found[0](found[1])
+
+
+def check_linked(device_type: str) -> None:
+    """A tensor made or copied on `device_type`: only cpu and meta have a device guard."""
+    device_lazy_init(device_type)
+    if device_type not in SUPPORTED_TYPES:
+        raise RuntimeError(f"PyTorch is not linked with support for {device_type} devices")
+
+
+def no_dispatch_key(device_type: str) -> RuntimeError:
+    """computeDispatchKey's assertion for a grandfathered Caffe2 device type."""
     return RuntimeError(
-        f"ember has no {type_name} backend: only cpu and meta are available "
-        f"(PyTorch would need a build with {type_name} support)"
+        '0 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/TensorOptions.h":663, '
+        "please report a bug to PyTorch. This is a grandfathered Caffe2 device type "
+        f"{device_type}, it shouldn't ever convert to a DispatchKey.  File a bug describing "
+        "what you were doing if you think this is in error."
     )
 
 
 def _parse(text: str) -> tuple[str, int | None]:
-    type_name, sep, index_text = text.partition(":")
+    """c10::Device(const std::string&): the pattern first, then the type's name."""
+    if not text:
+        raise RuntimeError("Device string must not be empty")
+    match = _DEVICE_STRING.fullmatch(text)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    type_name, index_text = match.groups()
+    if type_name == "mkldnn":
+        torch_warn_once(
+            "'mkldnn' is no longer used as device type. So torch.device('mkldnn') will be "
+            "deprecated and removed in the future. Please use other valid device types instead.",
+            "c10/core/Device.cpp:40",
+        )
     if type_name not in _KNOWN_TYPES:
         raise RuntimeError(
             "Expected one of " + ", ".join(_KNOWN_TYPES)
             + f" device type at start of device string: {text}"
         )  # fmt: skip
-    if not sep:
-        return type_name, None
-    if not index_text.isdigit() or (len(index_text) > 1 and index_text[0] == "0"):
-        raise RuntimeError(f"Invalid device string: '{text}'")
-    return type_name, int(index_text)
+    return type_name, None if index_text is None else int(index_text)
 
 
 _SIGNATURES = ("(torch.device device)", "(str type, int index = -1)")
@@ -121,6 +189,7 @@ def _device_arguments(args: tuple, kwargs: dict):
 class device:  # noqa: N801 (PyTorch's name)
     """``device('cpu')``, ``device('meta')``, ``device('cpu', 0)``, ``device('cpu:0')``."""
 
+    __module__ = "ember"  # printed `ember.device`, as torch.device names its module
     __slots__ = ("type", "index", "_str", "backend_component", "dispatch_key")
 
     def __new__(cls, *args, **kwargs):
@@ -131,11 +200,16 @@ class device:  # noqa: N801 (PyTorch's name)
         type, index = _device_arguments(args, kwargs)  # noqa: A001 (PyTorch's parameter name)
         if isinstance(type, device):
             return type
+        if type is None:
+            raise TypeError("device() missing required argument 'type' (pos 1)")
         if _is_int(type):
             if type < 0:
                 raise RuntimeError("Device index must not be negative")
-            # an int is an accelerator index (torch.device(0) is cuda:0 in a CUDA build)
-            raise RuntimeError("Cannot access accelerator device when none is available.")
+            raise RuntimeError(_NO_ACCELERATOR)  # torch.device(0): the accelerator's device 0
+        if not isinstance(type, str):
+            raise TypeError(
+                f"device() received an invalid combination of arguments - got ({type.__class__.__name__})"
+            )
         type_name, parsed_index = _parse(type)
         if index is not None:
             if parsed_index is not None:
@@ -145,8 +219,6 @@ class device:  # noqa: N801 (PyTorch's name)
             parsed_index = index
         if parsed_index is not None and parsed_index < 0:
             raise RuntimeError("Device index must not be negative")
-        if type_name not in SUPPORTED_TYPES:
-            raise _unsupported(type_name)
         if parsed_index is None:
             cached = _CANONICAL.get(type_name)
             if cached is not None:
@@ -155,8 +227,9 @@ class device:  # noqa: N801 (PyTorch's name)
         self.type = type_name
         self.index = parsed_index
         self._str = type_name if parsed_index is None else f"{type_name}:{parsed_index}"
-        self.backend_component = _BACKEND[type_name]
-        self.dispatch_key = _DISPATCH_KEY[type_name]
+        # See Note [Devices ember has no backend for]
+        self.backend_component = _BACKEND.get(type_name, BackendComponent.InvalidBit)
+        self.dispatch_key = _DISPATCH_KEY.get(type_name)
         return self
 
     def __repr__(self) -> str:

@@ -42,6 +42,7 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3  # promotion categories
 class dtype:  # noqa: N801 (PyTorch's name)
     """A scalar type. One object per type; compare with ``is`` or ``==``."""
 
+    __module__ = "ember"  # printed `ember.dtype`, as torch.dtype names its module
     __slots__ = (
         "name",
         "scalar_type",
@@ -108,6 +109,19 @@ complex32 = dtype("complex32", 8, 4, _COMPLEX, True, None)
 complex64 = dtype("complex64", 9, 8, _COMPLEX, True, _np("complex64"))
 complex128 = dtype("complex128", 10, 16, _COMPLEX, True, _np("complex128"))
 
+# Note [uint64 Scalars]
+# ~~~~~~~~~~~~~~~~~~~~
+# PyTorch holds a Python int from 2**63 to 2**64 - 1 as a uint64 Scalar; wrapped as a
+# number it is a 0-dim UInt64 tensor. ember keeps uint64 for that alone (it is no public
+# dtype: no factory makes uint64 tensors): promotion with a bool, an integer or a complex
+# type is PyTorch's refusal ("Promotion for uint16, uint32, uint64 types is not supported"),
+# a float type wins, and an integer tensor keeps its dtype (a wrapped number of the same
+# category changes nothing), taking the value modulo 2**64 as PyTorch's cast does. Two such
+# numbers compute in uint64 where PyTorch's kernel has it (mul, true division) and refuse
+# where it has not (add_stub, div_floor_cpu: ufunc.py).
+uint64 = dtype("uint64", 29, 8, _INT, False, _np("uint64"))
+UINT64_SCALARS_FROM = 2**63
+
 for _c, _r in ((complex32, float16), (complex64, float32), (complex128, float64)):
     _c._real = _r
     _r._complex = _c
@@ -132,13 +146,13 @@ ALL_DTYPES = (
 # The dtypes a CPU tensor can hold (NumPy-backed).
 STORABLE_DTYPES = tuple(d for d in ALL_DTYPES if d.np_dtype is not None)
 
-_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NAME = {d.name: d for d in ALL_DTYPES} | {"uint64": uint64}
 _BY_NUMPY = {d.np_dtype: d for d in STORABLE_DTYPES}
 _SCALAR_TYPE_NAMES = {
     "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
     "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
     "float64": "Double", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
-    "complex128": "ComplexDouble",
+    "complex128": "ComplexDouble", "uint64": "UInt64",
 }  # fmt: skip
 
 
@@ -235,10 +249,24 @@ def _promote_rule(a: dtype, b: dtype) -> dtype:
 
 
 _PROMOTE = {(a, b): _promote_rule(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+_PROMOTE[uint64, uint64] = uint64
+for _other in ALL_DTYPES:  # See Note [uint64 Scalars]: the pairs missing here are refused
+    if _other.is_floating_point:
+        _PROMOTE[uint64, _other] = _PROMOTE[_other, uint64] = _other
+
+
+def _unsupported_promotion(type1: dtype, type2: dtype) -> RuntimeError:
+    return RuntimeError(
+        "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+        f"{_SCALAR_TYPE_NAMES[type1.name]} and {_SCALAR_TYPE_NAMES[type2.name]}"
+    )
 
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
-    return _PROMOTE[type1, type2]
+    try:
+        return _PROMOTE[type1, type2]
+    except KeyError:
+        raise _unsupported_promotion(type1, type2) from None
 
 
 # ---------------------------------------------------------------------------
@@ -255,7 +283,10 @@ def _promote_skip_undefined(a, b):
         return b
     if b is None:
         return a
-    return _PROMOTE[a, b]
+    try:
+        return _PROMOTE[a, b]
+    except KeyError:
+        raise _unsupported_promotion(a, b) from None
 
 
 def _combine_categories(higher, lower):
@@ -280,7 +311,7 @@ def scalar_dtype(value) -> dtype:
     if kind is builtins_bool:
         return bool
     if kind is builtins_int:
-        return int64
+        return uint64 if value >= UINT64_SCALARS_FROM else int64
     if kind is builtins_float:
         return _default[0]
     if kind is builtins_complex:
@@ -288,7 +319,7 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, builtins_bool):
         return bool
     if isinstance(value, builtins_int):
-        return int64
+        return uint64 if value >= UINT64_SCALARS_FROM else int64
     if isinstance(value, builtins_float):
         return _default[0]
     if isinstance(value, builtins_complex):
@@ -355,8 +386,8 @@ def binary_result_dtype(a, b) -> dtype:
             and not getattr(a, "_is_wrapped_number", False)
         ):
             return a_dtype
-    a_key = _operand_key(a) if is_tensor(a) else (type(a), None)
-    b_key = _operand_key(b) if is_tensor(b) else (type(b), None)
+    a_key = _operand_key(a) if is_tensor(a) else (type(a), scalar_dtype(a))
+    b_key = _operand_key(b) if is_tensor(b) else (type(b), scalar_dtype(b))
     key = (a_key, b_key)
     found = _BINARY_CACHE.get(key)
     if found is None:

@@ -57,10 +57,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .device import CPU, META
+from .device import CPU, META, check_linked
 from .dispatch_key import DispatchKey
 from .dispatch_key_set import key_bits, keys_bits
 from .dtypes import _BY_NUMPY, from_numpy_dtype
+from .geometry import (  # noqa: F401 (re-exported: kernels import them from here)
+    _CONTIGUOUS_STRIDES,
+    compute_numel,
+    contiguous_strides,
+    dense_order,
+    inverse_permutation,
+    is_channels_last,
+    is_contiguous_strides,
+    shape_text,
+    storage_span,
+)
 from .storage import (
     Storage,
     allocation_error,
@@ -97,44 +108,6 @@ class VersionCounter:
 
     def bump(self) -> None:
         self.version += 1
-
-
-_CONTIGUOUS_STRIDES: dict[tuple, tuple] = {}
-
-
-def contiguous_strides(sizes: tuple) -> tuple:
-    """Row-major strides in elements (size-0 and size-1 dims count as 1), cached."""
-    found = _CONTIGUOUS_STRIDES.get(sizes)
-    if found is None:
-        strides = []
-        step = 1
-        for size in reversed(sizes):
-            strides.append(step)
-            step *= size if size > 1 else 1
-        found = tuple(reversed(strides))
-        if len(_CONTIGUOUS_STRIDES) > 4096:
-            _CONTIGUOUS_STRIDES.clear()
-        _CONTIGUOUS_STRIDES[sizes] = found
-    return found
-
-
-def shape_text(sizes) -> str:
-    """Sizes as c10 prints an IntArrayRef in messages: ``[2, 3]``."""
-    return "[" + ", ".join(str(s) for s in sizes) + "]"
-
-
-def compute_numel(sizes: tuple) -> int:
-    numel = 1
-    for size in sizes:
-        numel *= size
-    return numel
-
-
-def storage_span(sizes: tuple, strides: tuple, storage_offset: int) -> int:
-    """Elements a storage needs for this geometry (0 when any size is 0)."""
-    if 0 in sizes:
-        return 0
-    return storage_offset + 1 + sum((size - 1) * stride for size, stride in zip(sizes, strides))
 
 
 class TensorImpl:
@@ -266,6 +239,8 @@ class TensorImpl:
             except (MemoryError, ValueError) as error:  # See Note [Allocation errors]
                 raise allocation_error(error, sizes, dtype.itemsize) from None
             return cls._wrap(array, dtype, inference)
+        if device.type != "meta" and device.type != "cpu":
+            check_linked(device.type)  # See Note [Devices ember has no backend for]
         if strides is None and not (strided and device.type == "meta"):
             strides = contiguous
             nbytes = storage_nbytes(sizes, dtype.itemsize)
@@ -280,10 +255,10 @@ class TensorImpl:
         memory = numpy_empty((nbytes // dtype.itemsize,), _numpy_dtype(dtype), dtype.itemsize)
         storage = Storage.from_array(memory)
         self = cls._from_storage(storage, sizes, strides, 0, dtype, device, inference=inference)
-        order = _dense_order(sizes, strides)
+        order = dense_order(sizes, strides)
         if order is not None:  # a permuted dense layout: build the view now, cheaply
             memory_sizes = tuple(sizes[d] for d in order)
-            self._array = memory.reshape(memory_sizes).transpose(_inverse(order))
+            self._array = memory.reshape(memory_sizes).transpose(inverse_permutation(order))
         return self
 
     # -- storage, views, versions -------------------------------------------
@@ -345,21 +320,13 @@ class TensorImpl:
         return array
 
     # -- geometry ----------------------------------------------------------
-    # The methods below are METH_NOARGS methods of torch's TensorBase: a positional
-    # argument gets CPython's refusal (a keyword one Python's own, without a dict per call).
-    def numel(self, *args) -> int:
-        if args:
-            raise no_arguments_error("numel", args)
+    def numel(self) -> int:
         return compute_numel(self._sizes)
 
-    def dim(self, *args) -> int:
-        if args:
-            raise no_arguments_error("dim", args)
+    def dim(self) -> int:
         return len(self._sizes)
 
-    def element_size(self, *args) -> int:
-        if args:
-            raise no_arguments_error("element_size", args)
+    def element_size(self) -> int:
         return self.dtype.itemsize
 
     @property
@@ -381,18 +348,11 @@ class TensorImpl:
             None,
             "contiguous_format",
         ):
-            return _is_channels_last(self._sizes, self._strides, memory_format._name)
+            return is_channels_last(self._sizes, self._strides, memory_format._name)
         return is_contiguous_strides(self._sizes, self._strides)
 
-    def is_inference(self, *args) -> bool:
-        if args:
-            raise no_arguments_error("is_inference", args)
+    def is_inference(self) -> bool:
         return self._is_inference
-
-
-def no_arguments_error(method: str, args: tuple) -> TypeError:
-    """CPython's refusal of arguments to a METH_NOARGS method of torch's TensorBase."""
-    return TypeError(f"TensorBase.{method}() takes no arguments ({len(args)} given)")
 
 
 def make_view(base, sizes, strides, storage_offset):
@@ -438,57 +398,6 @@ def _share_array(view, base, array) -> None:
             view._array = array.reshape(sizes)  # the same contiguous elements: never a copy
     elif len(sizes) == 2 and sizes == base._sizes[::-1] and strides == base._strides[::-1]:
         view._array = array.T
-
-
-def is_contiguous_strides(sizes, strides) -> bool:
-    if _CONTIGUOUS_STRIDES.get(sizes) == strides:
-        return True  # exactly row-major (the common case, one dict lookup)
-    if 0 in sizes:
-        return True
-    expected = 1
-    for size, stride in zip(reversed(sizes), reversed(strides)):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
-    return True
-
-
-def _is_channels_last(sizes, strides, name) -> bool:
-    dims = 4 if name == "channels_last" else 5
-    if len(sizes) != dims:
-        return False
-    order = (1, *range(dims - 1, 1, -1), 0)  # fastest-varying first: C, W, H, (D), N
-    if 0 in sizes:
-        return True
-    expected = 1
-    for d in order:
-        size = sizes[d]
-        if size != 1:
-            if strides[d] != expected:
-                return False
-            expected *= size
-    return True
-
-
-def _dense_order(sizes, strides):
-    """The dims from outermost to innermost when the strides are a permutation of a
-    contiguous layout (transposed, channels-last...); None otherwise."""
-    order = sorted(range(len(sizes)), key=lambda d: -strides[d])
-    expected = 1
-    for d in reversed(order):
-        if sizes[d] != 1:
-            if strides[d] != expected:
-                return None
-            expected *= sizes[d]
-    return order
-
-
-def _inverse(order):
-    inverse = [0] * len(order)
-    for position, d in enumerate(order):
-        inverse[d] = position
-    return inverse
 
 
 def _numpy_dtype(dtype):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-__all__ = ["torch_warn"]
+__all__ = ["python_warn", "torch_warn", "torch_warn_once"]
 
 
 def _inside_ember(frame) -> bool:
@@ -24,12 +24,30 @@ def _inside_ember(frame) -> bool:
     return name is None or name == "ember" or name.startswith("ember.")
 
 
-def torch_warn(message: str, source: str, category=UserWarning) -> None:
-    """Warn with ``message`` as TORCH_WARN at ``source`` ('aten/src/ATen/native/Resize.cpp:30')."""
-    frame = sys._getframe(1)
-    level = 2  # warnings.warn's stacklevel for the frame calling torch_warn
+def _warn(text: str, category) -> None:
+    frame = sys._getframe(2)  # the caller of torch_warn / torch_warn_once / python_warn
+    level = 3  # warnings.warn's stacklevel for that frame
     while frame.f_back is not None and _inside_ember(frame):
         frame = frame.f_back
         level += 1
-    text = f"{message} (Triggered internally at /__w/pytorch/pytorch/{source}.)"
     warnings.warn(text, category, stacklevel=level)
+
+
+def python_warn(message: str, category=UserWarning) -> None:
+    """A warning PyTorch's Python code gives (no C++ source to name), at the user's line."""
+    _warn(message, category)
+
+
+def torch_warn(message: str, source: str, category=UserWarning) -> None:
+    """Warn with ``message`` as TORCH_WARN at ``source`` ('aten/src/ATen/native/Resize.cpp:30')."""
+    _warn(f"{message} (Triggered internally at /__w/pytorch/pytorch/{source}.)", category)
+
+
+_WARNED_ONCE: set = set()
+
+
+def torch_warn_once(message: str, source: str, category=UserWarning) -> None:
+    """TORCH_WARN_ONCE: as torch_warn, the first time in the process only."""
+    if message not in _WARNED_ONCE:
+        _WARNED_ONCE.add(message)
+        _warn(f"{message} (Triggered internally at /__w/pytorch/pytorch/{source}.)", category)

@@ -334,6 +334,10 @@ class FunctionSchema:
         """Every schema argument, in order, defaults filled (see binding)."""
         return self._plan.bind(args, kwargs)
 
+    def check_defined(self, full_args: list) -> None:
+        """An aten operator's `Tensor` argument bound to None (undefined) is refused."""
+        self._plan.check_defined(full_args)
+
     def python_kernel_args(self, full_args: list) -> tuple[tuple, dict]:
         """Arguments as PyTorch passes them to Python kernels (facts §8.6)."""
         return self._plan.python_kernel_args(full_args)

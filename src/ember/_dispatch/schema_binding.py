@@ -50,6 +50,14 @@ def _check_tensor(value: object) -> object:
     raise _Mismatch(f"Unable to cast {value} to Tensor")
 
 
+def _check_tensor_argument(value: object) -> object:
+    """A `Tensor` argument (not a list element): None is an undefined tensor, as
+    argumentToIValue makes it; aten's kernels refuse it after binding (BindPlan)."""
+    if value is None or _is_tensor(value):
+        return value
+    raise _Mismatch(f"Unable to cast {value} to Tensor")
+
+
 def _check_int(value: object) -> object:
     if type(value) is int:
         return value
@@ -164,6 +172,7 @@ class BindPlan:
     __slots__ = (
         "schema", "names", "checkers", "defaults", "has_default", "num_positional",
         "index_of", "dispatch_arguments", "checked", "default_tails", "list_defaults",
+        "proper_tensors",
     )  # fmt: skip
 
     def __init__(self, schema: FunctionSchema) -> None:
@@ -172,7 +181,16 @@ class BindPlan:
         arguments: tuple[Argument, ...] = schema.arguments
         self.schema = schema
         self.names = tuple(arg.name for arg in arguments)
-        self.checkers = tuple(_checker(arg.real_type, arg.N) for arg in arguments)
+        checkers = [_checker(arg.real_type, arg.N) for arg in arguments]
+        checkers = [_check_tensor_argument if c is _check_tensor else c for c in checkers]
+        self.checkers = tuple(checkers)
+        # aten's autograd kernels unpack a `Tensor` argument that is None (undefined) with an
+        # error; an operator of another namespace gets None in its kernel, as in torch
+        self.proper_tensors = (
+            tuple(i for i, c in enumerate(checkers) if c is _check_tensor_argument)
+            if schema.name.startswith("aten::")
+            else ()
+        )
         self.defaults = tuple(arg.default for arg in arguments)
         self.has_default = tuple(arg.default is not NO_DEFAULT for arg in arguments)
         self.num_positional = sum(1 for arg in arguments if not arg.kwarg_only)
@@ -191,10 +209,21 @@ class BindPlan:
                 dispatch.append((index, is_list))
         self.dispatch_arguments = tuple(dispatch)
 
+    def check_defined(self, full: list) -> None:
+        """After the overload is chosen: aten's kernels refuse an undefined `Tensor`."""
+        for index in self.proper_tensors:
+            if full[index] is None:
+                raise RuntimeError(
+                    "Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                    f"argument #{index} '{self.names[index]}'"
+                )
+
     def bind(self, args: tuple, kwargs: dict) -> list:
         given = len(args)
         if given > self.num_positional and not self.schema.is_vararg:
-            self._too_many(given)
+            self._too_many(given, kwargs)
+        if kwargs and given + len(kwargs) > len(self.names) and not self.schema.is_vararg:
+            self._too_many(given, kwargs)
         full = list(args)
         index = 0
         try:
@@ -242,8 +271,14 @@ class BindPlan:
             self._reject_keywords(given, kwargs)
         return full
 
-    def _too_many(self, given: int) -> None:
+    def _too_many(self, given: int, kwargs: dict) -> None:
         schema = self.schema
+        total = given + (len(kwargs) if kwargs else 0)
+        if total > len(self.names):  # createStackForSchema counts all of them first
+            raise RuntimeError(
+                f"{schema.name}() expected at most {len(self.names)} argument(s) but received "
+                f"{total} argument(s). Declaration: {schema}"
+            )
         raise RuntimeError(
             f"{schema.name}() takes {self.num_positional} positional argument(s) but "
             f"{given} was/were given.  Declaration: {schema}"
@@ -282,7 +317,7 @@ class BindPlan:
         with exactly these types, positionally and without keywords, binds to
         its own arguments (OpOverload's fast path relies on this).
         """
-        exact = {_check_tensor: tensor_type, _check_int: int, _check_float: float,
+        exact = {_check_tensor_argument: tensor_type, _check_int: int, _check_float: float,
                  _check_bool: bool, _check_str: str}  # fmt: skip
         if self.schema.is_vararg or self.num_positional != len(self.names):
             return None

@@ -21,7 +21,7 @@ from ember._tensor import Tensor
 __all__ = ["infer_schema", "SUPPORTED_PARAM_TYPES", "SUPPORTED_RETURN_TYPES"]
 
 UNKNOWN_MUTATES = "unknown"
-Number = typing.Union[int, float, bool]  # noqa: UP007 (torch.types.Number)
+Number = int | float | bool  # torch.types.Number (a types.UnionType: printed `int | float | bool`)
 
 
 def _sequence_types(element) -> tuple:
@@ -123,8 +123,8 @@ def parse_return(annotation, error_fn) -> str:
 
 def infer_schema(prototype_function, /, *, mutates_args, op_name=None, tags=()) -> str:
     """The schema of ``prototype_function`` from its type hints (torch.library.infer_schema)."""
+    fn_globals = prototype_function.__globals__  # first, as torch's (a non-function refused)
     sig = inspect.signature(prototype_function)
-    fn_globals = getattr(prototype_function, "__globals__", {})
     if type(mutates_args) is not str:
         mutates_args = tuple(mutates_args)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import check_linked, device_lazy_init
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
@@ -47,10 +48,7 @@ def scalar_to_tensor(value) -> Tensor:
             raise OverflowError("can't convert negative int to unsigned") from None
         if value >= 2**64:
             raise OverflowError("int too big to convert") from None
-        raise RuntimeError(
-            f"ember has no uint64 dtype: the Python int {value} (a uint64 Scalar in PyTorch, "
-            "from 2**63 on) cannot stand for a tensor"
-        ) from None
+        array, dtype = np.array(value, dtype=np.uint64), dtypes.uint64  # Note [uint64 Scalars]
     result = Tensor._wrap(array, dtype)
     result._is_wrapped_number = True
     return result
@@ -72,6 +70,48 @@ def wrap_number(value):
     return value
 
 
+def check_target_device(device) -> None:
+    """`to()`, `tensor()` and `new_tensor()` onto a device ember has no backend for (Note
+    [Devices ember has no backend for]): the accelerator's lazy initialisation, then the
+    device guard; the lazy device has one, and the copy then finds no kernel."""
+    device_lazy_init(device.type)
+    if device.type == "lazy":
+        raise handle("empty.memory_format").entry.missing_kernel_error(device.dispatch_key)
+    check_linked(device.type)
+
+
+def check_out_type_matches(out, dtype, device) -> None:
+    """torch/csrc/utils/out_types.cpp: a factory's dtype= and device= must describe its out=
+    (ember has one layout, strided, so a layout= never differs)."""
+    if dtype is not None and out.dtype is not dtype:
+        raise RuntimeError(
+            f"dtype {dtypes.scalar_type_name(dtype)} does not match dtype of out parameter "
+            f"({dtypes.scalar_type_name(out.dtype)})"
+        )
+    if device is not None and out.device.type != device.type:
+        raise RuntimeError(
+            f"device type {device.type} does not match device type of out parameter "
+            f"({out.device.type})"
+        )
+
+
+def _set_requires_grad(result, requires_grad: bool):
+    if requires_grad:
+        dtype = result.dtype
+        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        result.requires_grad_(True)
+    return result
+
+
+def make_factory_out(op, args: tuple, requires_grad: bool):
+    """A Python factory function's out= overload: the operator as called (autograd sees
+    `out`, and refuses one that requires grad), then requires_grad set on the result."""
+    return _set_requires_grad(op.call(*args), requires_grad)
+
+
 def make_factory(op, args: tuple, requires_grad: bool):
     """A Python factory function (`ember.zeros(..., requires_grad=True)`).
 
@@ -81,11 +121,4 @@ def make_factory(op, args: tuple, requires_grad: bool):
     """
     with AutoDispatchBelowADInplaceOrView():
         result = op.call(*args)
-    if requires_grad:
-        dtype = result.dtype
-        if not (dtype.is_floating_point or dtype.is_complex):  # TensorImpl::set_requires_grad
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        result.requires_grad_(True)
-    return result
+    return _set_requires_grad(result, requires_grad)

@@ -31,13 +31,15 @@ written from a temporary after it, as TensorIterator does; both read as NumPy re
 
 from __future__ import annotations
 
-from ember._c10.tensor_impl import TensorImpl, make_view
+import numpy as np
+
+from ember._c10.tensor_impl import TensorImpl, is_contiguous_strides, make_view
 from ember._tensor import Tensor
 from ember.aten.memory_overlap import TOO_HARD, has_internal_overlap
 from ember.aten.native.layout import is_non_overlapping_and_dense
 from ember.aten.tensor_iterator import _broadcast_strides, _should_swap
 
-__all__ = ["in_loop_order"]
+__all__ = ["aliases_itself", "in_loop_order"]
 
 _GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: TensorIterator's loop runs in parallel from here
 _VECTOR_PAIR_BYTES = 64  # 2 * Vectorized<T>::size() * sizeof(T) on AVX2 (more on AVX512)
@@ -65,6 +67,43 @@ def _same_layout(a, b) -> bool:
     )
 
 
+def _aliases_itself(t) -> bool:
+    """Whether two indices of `t` reach one element (what PyTorch's TooHard leaves open).
+    Dims sorted by stride, each one stepping past everything the smaller ones span, cannot
+    meet; otherwise the offsets are counted (the loop refuses from _GRAIN_SIZE elements on,
+    so a larger tensor is assumed to alias)."""
+    dims = sorted((abs(st), size) for size, st in zip(t._sizes, t._strides) if size > 1)
+    reach = 0
+    for stride, size in dims:
+        if stride <= reach:
+            break
+        reach += (size - 1) * stride
+    else:
+        return False
+    numel = 1
+    for size in t._sizes:
+        numel *= size
+    if numel >= _GRAIN_SIZE:
+        return True
+    offsets = np.zeros(1, dtype=np.int64)
+    for size, stride in zip(t._sizes, t._strides):
+        offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
+    return np.unique(offsets).size != offsets.size
+
+
+def aliases_itself(t) -> bool:
+    """In place: does the written tensor reach one element through two indices, in a layout
+    PyTorch's checks let through (TooHard)? Then its loop reads elements it already wrote."""
+    sizes = t._sizes
+    if t._storage is None or len(sizes) < 2 or is_contiguous_strides(sizes, t._strides):
+        return False  # a fresh, 1-d or contiguous tensor cannot
+    return (
+        not is_non_overlapping_and_dense(t)
+        and has_internal_overlap(t) == TOO_HARD
+        and _aliases_itself(t)
+    )
+
+
 def _needs_order(out, inputs) -> bool:
     storage = out._storage
     low, high = _span(out)
@@ -72,7 +111,11 @@ def _needs_order(out, inputs) -> bool:
         if t._storage is not storage:
             continue
         if t is out or _same_layout(t, out):
-            if not is_non_overlapping_and_dense(out) and has_internal_overlap(out) == TOO_HARD:
+            if (
+                not is_non_overlapping_and_dense(out)
+                and has_internal_overlap(out) == TOO_HARD
+                and _aliases_itself(out)
+            ):
                 return True  # its own elements alias: a later one reads an earlier write
             continue
         other_low, other_high = _span(t)
@@ -242,3 +285,33 @@ def _row(t, shape, index, inner, run, own=False):
     strides = list(t._strides) if own else _broadcast_strides(t, shape)
     start = t._storage_offset + sum(i * s for i, s in zip(index, strides))
     return make_view(t, (run,), (strides[inner],), start)
+
+
+def cumulative_in_loop_order(self, dim: int, out, acc) -> bool:
+    """cumsum over memory `out` shares with `self` in another layout (or that `out` reaches
+    twice), in the order of cpu_cum_base_kernel (ReduceOpsKernel.cpp): a TensorIterator over
+    the other dims (dim squashed), each position running along `dim`, reading self's element
+    and then writing the running sum (kept in `acc`, PyTorch's acc_type) into out's. False
+    when the common computation is exact."""
+    if self._storage is not out._storage or out._storage is None or self.dtype is not out.dtype:
+        return False  # (another dtype: the iterator reads a converted copy)
+    if not (aliases_itself(out) or _needs_order(out, [self])):
+        return False
+    shape = list(out._sizes)
+    length, shape[dim] = shape[dim], 1
+    operands = [list(out._strides), list(self._strides)]
+    outer = 1
+    for size in shape:
+        outer *= size
+    if outer >= max(_GRAIN_SIZE // max(length, 1), 1):
+        raise _refuse(f"its {outer} rows are split among threads")
+    perm = _permutation(tuple(shape), operands)
+    dims = [d for d in perm if shape[d] > 1]
+    for index in _odometer(shape, dims, shape):
+        source = _row(self, shape, index, dim, length, own=True).ndarray()
+        target = _row(out, shape, index, dim, length, own=True).ndarray()
+        running = acc.type(0)
+        for i in range(length):
+            running = running + acc.type(source[i])
+            target[i] = running
+    return True

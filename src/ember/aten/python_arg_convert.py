@@ -298,7 +298,10 @@ def _make_device():
         if obj.__class__ is device_class:
             return obj
         if isinstance(obj, str):
-            return as_device(obj)
+            try:
+                return as_device(obj)
+            except RuntimeError as error:  # the string is read once the signature matched
+                raise DeferredError(UnpackError(str(error), RuntimeError)) from None
         if _is_long(obj):  # a device index: of the accelerator, which ember never has
             index = _int64(int(obj))
             raise DeferredError(_NEGATIVE_INDEX if index < 0 else _NO_ACCELERATOR)

@@ -1,6 +1,6 @@
 """Bind the Python arguments of a public function to one of its Python signatures.
 
-Layer: aten (imports only ``ember._c10``, lazily, through python_signature.py).
+Layer: aten (imports ``ember._c10`` and aten modules that import nothing above it).
 In: ``args`` / ``kwargs`` of a call such as ``ember.sum(x, 1, keepdim=True)``;
 out: ``(index of the matching signature, values in its parameter order, defaults
 filled)``, or PyTorch's TypeError text for text. Mirrors PythonArgParser and
@@ -18,8 +18,11 @@ signatures do not list ``self``; the caller passes it as ``self=`` (kept for
 
 from __future__ import annotations
 
+import sys
 import warnings
 
+from ember._c10.device import device_lazy_init
+from ember.aten.call_form import through_descriptor
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
 from ember.aten.python_signature import FunctionSignature, should_allow_numbers_as_tensors
@@ -29,6 +32,7 @@ __all__ = [
     "FunctionSignature",
     "should_allow_numbers_as_tensors",
     "no_arguments",
+    "no_arguments_method",
 ]
 
 _MISSING = object()
@@ -37,11 +41,34 @@ _MISSING = object()
 _deprecation_warned = False
 
 
-def no_arguments(qualified_name: str, args: tuple, kwargs: dict | None):
-    """The TypeError CPython gives a METH_NOARGS method (``TensorBase.abs``) called with some."""
+def no_arguments(self, name: str, args: tuple, kwargs: dict | None):
+    """The TypeError CPython gives a METH_NOARGS method of torch's TensorBase (``abs``) called
+    with arguments: ``TensorBase.abs()`` for ``x.abs(1)``, ``Tensor.abs()`` (the type of
+    `self`) for a bound method object's call (see aten/call_form.py)."""
+    caller = sys._getframe(2)  # no_arguments <- the method <- its caller
+    owner = "TensorBase" if through_descriptor(caller, self) else type(self).__qualname__
+    no_arguments_function(f"{owner}.{name}", args, kwargs)
+
+
+def no_arguments_function(qualified_name: str, args: tuple, kwargs: dict | None):
+    """The TypeError CPython gives a METH_NOARGS function (``torch.get_default_dtype``)."""
     if kwargs:
         raise TypeError(f"{qualified_name}() takes no keyword arguments")
     raise TypeError(f"{qualified_name}() takes no arguments ({len(args)} given)")
+
+
+def no_arguments_method(method, name: str):
+    """`method(self)` as a METH_NOARGS method of torch's TensorBase (tolist, dim): arguments
+    get Python's own refusal (no_arguments)."""
+
+    def checked(self, *args, **kwargs):
+        if args or kwargs:
+            no_arguments(self, name, args, kwargs)
+        return method(self)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = method.__doc__
+    return checked
 
 
 def _kwargs_bind(sig: FunctionSignature, args: tuple, kwargs: dict):
@@ -144,9 +171,22 @@ def _bind(sig: FunctionSignature, args: tuple, kwargs: dict | None, raise_except
         if raise_exception:
             _extra_kwargs(sig, kwargs, nargs)
         return None
-    if refused:  # the signature matches: now its first refused value is the error
-        raise refused[0].unpack_error.error()
+    if refused:
+        _options_first(sig, values)
+    if refused:  # the signature matches: now a refused value is the error; PyTorch's
+        # bindings unpack their arguments in the call `dispatch_op(_r.x(0), _r.y(1), ...)`,
+        # which GCC evaluates right to left: the last refused value is the one reported
+        raise refused[-1].unpack_error.error()
     return values
+
+
+def _options_first(sig, values: list) -> None:
+    """A factory initialises its device before it unpacks its other arguments."""
+    index = sig.device_index
+    if index is not None and index < len(values):
+        device = values[index]
+        if device is not None and hasattr(device, "dispatch_key"):
+            device_lazy_init(device.type)
 
 
 def _convert(param, obj, refused: list):
@@ -247,8 +287,9 @@ class PythonArgParser:
         parser._raise(args, kwargs)
 
     def _finish(self, sig: FunctionSignature, values: list):
-        for position in sig.deferred:
+        for position in reversed(sig.deferred):  # the last refused value: see _bind
             if values[position].__class__ is UnpackError:
+                _options_first(sig, values)
                 raise values[position].error()
         if sig.deprecated:
             self._warn_deprecated(sig)

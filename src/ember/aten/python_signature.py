@@ -288,6 +288,10 @@ class FunctionSignature:
         # returning the values (deferred errors to raise, a deprecation to warn).
         self.deferred = tuple(p.index for p in params if p.kind in _DEFERRED)
         self.needs_finish = bool(self.deferred) or self.deprecated
+        # A factory's binding reads its TensorOptions, and initialises their device, before
+        # it unpacks the other arguments (python_torch_functions.cpp)
+        factory = "requires_grad" in self.names
+        self.device_index = self.names.get("device") if factory else None
 
     def __str__(self) -> str:
         """FunctionSignature::toString: ``(Tensor input, *, Number alpha = 1)``."""

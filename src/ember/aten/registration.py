@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from ember._c10.device import as_device
+from ember._c10.device import as_device, device_lazy_init, no_dispatch_key
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import key_bits
 from ember._dispatch.dispatcher import dispatcher
@@ -52,6 +52,15 @@ def backend_select_bits(keyset: int, dtype, layout, device) -> int:
     """computeDispatchKey(dtype, layout, device): the backend a factory function runs on.
 
     Like PyTorch's generated BackendSelect kernels, the redispatch carries only
-    the backend key (nothing else of a factory call's key set lies below it).
+    the backend key (nothing else of a factory call's key set lies below it). A device
+    ember has no backend for dispatches to its key, where no kernel is (Note [Devices
+    ember has no backend for]), after its accelerator's lazy initialisation refused.
     """
-    return _BACKEND_BITS[as_device(device).type]
+    device = as_device(device)
+    found = _BACKEND_BITS.get(device.type)
+    if found is not None:
+        return found
+    device_lazy_init(device.type)
+    if device.dispatch_key is None:
+        raise no_dispatch_key(device.type)
+    return key_bits(device.dispatch_key)

@@ -17,6 +17,7 @@ from ember._c10.storage import allocation_error
 from ember._c10.tensor_impl import contiguous_strides, shape_text
 from ember._tensor import Tensor, empty_tensor
 from ember.aten.native import resize
+from ember.aten.native.common import type_meta_name
 
 
 def _can_cast(source, target) -> bool:
@@ -57,15 +58,35 @@ def _fresh(spec):
     return empty_tensor(spec.sizes, spec.dtype, spec.device, spec.strides)
 
 
+# Note [Out= dtypes of structured kernels]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The resize_out that torchgen writes into RegisterCPU.cpp wants an out= tensor of exactly
+# the dtype the meta function set ("Expected out tensor to have dtype float, but got double
+# instead"). A TensorIterator op passes it the out= tensor's own dtype, after its own check
+# that the result can be cast to it ("result type Float can't be cast to the desired output
+# type Long"), and so do the reductions that infer their dtype from `out`. A meta function
+# whose PyTorch twin sets the dtype from its inputs (mm, gather, sort, max.dim...) builds its
+# StructuredMeta with exact_out=True; the others keep the castable check.
+
+
 class StructuredMeta:
     """Outputs described by a meta function, plus the dtype the op computes in."""
 
-    __slots__ = ("specs", "compute_dtype", "inplace_checks_dtype")
+    __slots__ = ("specs", "compute_dtype", "inplace_checks_dtype", "exact_out")
 
-    def __init__(self, specs, compute_dtype=None, *, inplace_checks_dtype: bool = True) -> None:
+    def __init__(
+        self,
+        specs,
+        compute_dtype=None,
+        *,
+        inplace_checks_dtype: bool = True,
+        exact_out: bool = False,
+    ) -> None:
         self.specs = specs if isinstance(specs, tuple) else (specs,)
         self.compute_dtype = compute_dtype if compute_dtype is not None else self.specs[0].dtype
         self.inplace_checks_dtype = inplace_checks_dtype
+        # See Note [Out= dtypes of structured kernels]
+        self.exact_out = exact_out
 
     @property
     def spec(self):
@@ -99,6 +120,11 @@ class StructuredMeta:
     def resize_outputs(self, *outs) -> None:
         """The out= variant: check dtypes, resize outputs that have the wrong shape."""
         for out, spec in zip(outs, self.specs):
+            if self.exact_out and out.dtype is not spec.dtype:
+                raise RuntimeError(
+                    f"Expected out tensor to have dtype {type_meta_name(spec.dtype)}, but got "
+                    f"{type_meta_name(out.dtype)} instead"
+                )
             if out.device != spec.device and spec.device is not None:
                 raise RuntimeError(
                     "Expected out tensor to have device "

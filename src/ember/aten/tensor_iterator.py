@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import (
-    _is_channels_last,
     contiguous_strides,
+    is_channels_last,
     is_contiguous_strides,
 )
 
@@ -81,7 +81,7 @@ def _fast_setup_strides(inputs, shape: tuple) -> tuple | None:
     if all(is_contiguous_strides(t._sizes, t._strides) for t in inputs):
         return contiguous_strides(shape)
     if len(shape) == 4 and all(
-        _is_channels_last(t._sizes, t._strides, "channels_last") for t in inputs
+        is_channels_last(t._sizes, t._strides, "channels_last") for t in inputs
     ):
         return channels_last_strides(shape)
     if all(_non_overlapping_and_dense(t) for t in inputs):

@@ -8,51 +8,13 @@ ATen/native/cpu/{Binary,Unary}OpsKernel.cpp: one small function per formula;
 the generated CPU kernels (aten/_generated/register_cpu.py) call them from
 the functional, in-place and out= variants alike. See Note [Structured kernels].
 
-Note [Quiet floating point]
----------------------------
-PyTorch never warns about 1/0, log(-1) or overflow; NumPy does. Every formula
-runs with NumPy's floating-point error reporting switched off for the
-duration of the call (`@quiet`), which costs one context-variable set and
-reset, not a `np.errstate` object.
-
-Note [NumPy's strided unary loops]
-----------------------------------
-Some of NumPy's SIMD unary loops write wrong values into an output whose
-inner stride is not one element: NumPy 2.4.6 on AVX-512 computes
-``np.negative`` of a 32-bit (64-bit) input with an element stride of 4 (8)
-into a strided output from the wrong elements (so ``x.view(2, 3).diagonal()
-.neg_()`` negated x[1] into x[4]), and ``np.isnan`` / ``isinf`` / ``isfinite``
-/ ``signbit`` into a strided bool output write garbage. Dense outputs (C or
-F order) and NumPy's binary loops, casts and reductions are correct. So a
-unary formula never hands NumPy a target that is not dense: it computes into
-a fresh array and copies that into the view (``_unary``, ``unary_into``); tests/
-test_view_chains.py checks every in-place unary op through strided views.
-
-Note [Signed zeros on ties]
----------------------------
-When two compared values are equal zeros of opposite signs, which zero comes
-out is not NumPy's to decide: NumPy returns the first or the second operand
-depending on the dtype and the length (float16 the first, float32 the second,
-fmax's SIMD loop either). PyTorch's CPU kernels compute `std::max(a, b)` /
-`std::min(a, b)`, which keep `a` on a tie: maximum / minimum keep `self`, clamp
-(Scalar or Tensor bounds) keeps the clamped value, and amax / amin keep the
-first zero met along the reduced dims (the accumulator), so
-`minimum(-0.0, 0.0)` and `amax([-0.0, 0.0])` are -0.0. ember computes with
-NumPy and, only when two zeros can meet, settles the zero results with
-std::max / std::min's rule (`settle_zero_ties`; the reductions' `first_zeros`
-in aten/native/reduction.py). max() / min() of a whole tensor
-reduce with PyTorch's vector maximum / minimum even for a few elements: the
-later zero wins, and a NaN comes out as the all-ones NaN of the vector
-compare. PyTorch's vectorized loops, which it takes for longer contiguous
-inputs, keep whichever zero their lane tournament (the x86 max/min
-instructions return their second operand on a tie; the lane count is the
-CPU's) leaves; ember does not emulate that, so short tensors, and every tie
-that is not between zeros, agree exactly.
+Their shared machinery (NumPy's error state, casts, dense unary targets) is in
+ufunc_loops.py; maximum / minimum / clamp, with their signed-zero rule, in
+ufunc_minmax.py; the bitwise and special formulas in ufunc_bitwise.py and
+ufunc_special.py. All are reached as U.<name> from here.
 """
 
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 
@@ -65,6 +27,20 @@ from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reac
     bitwise_right_shift,
     bitwise_xor,
 )
+from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_into: also U.<name>)
+    SILENT_ERRORS,
+    apply,
+    binary,
+    compute_np,
+    error_state,
+    quiet,
+    scaled,
+    store,
+    unary,
+    unary_into,
+    unary_opmath,
+)
+from ember.aten.ufunc_minmax import clamp, has_zero, maximum, minimum, settle_zero_ties  # noqa: F401
 from ember.aten.ufunc_onednn import gelu_onednn, gelu_onednn_bfloat16, use_onednn
 from ember.aten.ufunc_special import (
     check_integer_divisor,
@@ -78,152 +54,40 @@ from ember.aten.ufunc_special import (
     remainder_float,
 )
 
-try:  # NumPy 2: the error state lives in a context variable.
-    from numpy._core.umath import _extobj_contextvar, _make_extobj
-
-    _SILENT = _make_extobj(all="ignore")
-    # For hot paths that inline the decorator: error_state.set(SILENT_ERRORS) ... reset.
-    error_state, SILENT_ERRORS = _extobj_contextvar, _SILENT
-
-    def quiet(formula):
-        """Run ``formula`` with NumPy's floating-point warnings off. See Note [Quiet floating point]."""
-
-        @functools.wraps(formula)
-        def run(*args):
-            token = _extobj_contextvar.set(_SILENT)
-            try:
-                return formula(*args)
-            finally:
-                _extobj_contextvar.reset(token)
-
-        return run
-
-except ImportError:  # pragma: no cover (older NumPy)
-
-    class _ErrorState:
-        """error_state's set / reset, through np.seterr (per thread in NumPy 1.x)."""
-
-        def set(self, _silent):
-            return np.seterr(all="ignore")
-
-        def reset(self, previous) -> None:
-            np.seterr(**previous)
-
-    error_state, SILENT_ERRORS = _ErrorState(), None
-
-    def quiet(formula):
-        @functools.wraps(formula)
-        def run(*args):
-            with np.errstate(all="ignore"):
-                return formula(*args)
-
-        return run
-
-
-def _dtype(meta):
-    return meta.compute_dtype.np_dtype
-
-
-def apply(ufunc, compute, arrays, target=None, **options):
-    """``ufunc(*arrays)`` computed in ``compute``, written into ``target`` (or returned).
-
-    ml_dtypes registers only some of bfloat16's casts with the ufunc machinery
-    (int16 or float16 into a bfloat16 loop fails), so on a TypeError the
-    inputs are converted with ``astype`` first and the result copied out.
-    """
-    try:
-        return ufunc(*arrays, out=target, casting="unsafe", **options)
-    except TypeError:
-        arrays = [np.asarray(a).astype(compute, copy=False) for a in arrays]
-        result = ufunc(*arrays, **options)
-        if target is None:
-            return result
-        np.copyto(target, result, casting="unsafe")
-        return target
-
-
-def store(out, result, meta) -> None:
-    """Write an opmath (float32) result: round to the compute dtype first, then cast to out."""
-    compute = meta.compute_dtype.np_dtype
-    if result.dtype != compute:
-        result = result.astype(compute)
-    np.copyto(out.ndarray(), result, casting="unsafe")
-
-
-def _binary(ufunc, meta, self, other, out) -> None:
-    """Fast path: operands and output already in the compute dtype need no casting options."""
-    compute = meta.compute_dtype.np_dtype
-    a = operand(self)
-    b = operand(other)
-    target = out.ndarray()
-    if a.dtype is compute and b.dtype is compute and target.dtype is compute:
-        ufunc(a, b, out=target)
-    else:
-        apply(ufunc, compute, (a, b), target, dtype=compute)
-
-
-def unary_into(ufunc, values, target, **options) -> None:
-    """``ufunc(values, out=target, casting="unsafe")`` for a unary ufunc, through a fresh
-    array when ``target`` is not dense. See Note [NumPy's strided unary loops]."""
-    if target.flags.forc:
-        ufunc(values, out=target, casting="unsafe", **options)
-    else:
-        np.copyto(target, ufunc(values, **options), casting="unsafe")
-
-
-def _unary(ufunc, meta, self, out) -> None:
-    compute = meta.compute_dtype.np_dtype
-    values = self.ndarray()
-    target = out.ndarray()
-    if not target.flags.forc:  # See Note [NumPy's strided unary loops]
-        np.copyto(target, apply(ufunc, compute, (values,), dtype=compute), casting="unsafe")
-    elif values.dtype is compute and target.dtype is compute:
-        ufunc(values, out=target)
-    else:
-        apply(ufunc, compute, (values,), target, dtype=compute)
-
-
-def _unary_opmath(formula, meta, self, out) -> None:
-    """A composed formula, evaluated in float32 for float16/bfloat16 (PyTorch's opmath)."""
-    compute = opmath(_dtype(meta))
-    values = self.ndarray().astype(compute, copy=False)
-    store(out, formula(values), meta)
-
-
-def _scaled(compute, other, alpha):
-    """`alpha * other` in the compute dtype (alpha == 1 costs nothing)."""
-    values = operand(other)
-    if alpha == 1:
-        return values
-    return apply(np.multiply, compute, (values, np.asarray(alpha)), dtype=compute)
-
-
 # -- arithmetic ----------------------------------------------------------------
+
+
+def _check_uint64(kernel: str, meta) -> None:
+    """See Note [uint64 Scalars]: PyTorch's kernel has no UInt64 case."""
+    if meta.compute_dtype is dtypes.uint64:
+        not_implemented_for(kernel, dtypes.uint64)
 
 
 @quiet
 def add(meta, self, other, alpha, out) -> None:
+    _check_uint64("add_stub", meta)
     if alpha == 1:
-        _binary(np.add, meta, self, other, out)
+        binary(np.add, meta, self, other, out)
         return
     compute = meta.compute_dtype.np_dtype
-    arrays = (operand(self), _scaled(compute, other, alpha))
+    arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.add, compute, arrays, out.ndarray(), dtype=compute)
 
 
 @quiet
 def sub(meta, self, other, alpha, out) -> None:
+    _check_uint64("add_stub", meta)
     if alpha == 1:
-        _binary(np.subtract, meta, self, other, out)
+        binary(np.subtract, meta, self, other, out)
         return
     compute = meta.compute_dtype.np_dtype
-    arrays = (operand(self), _scaled(compute, other, alpha))
+    arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.subtract, compute, arrays, out.ndarray(), dtype=compute)
 
 
 @quiet
 def mul(meta, self, other, out) -> None:
-    _binary(np.multiply, meta, self, other, out)
+    binary(np.multiply, meta, self, other, out)
 
 
 @quiet
@@ -232,10 +96,10 @@ def div(meta, self, other, *mode_and_out) -> None:
     out = mode_and_out[-1]
     rounding_mode = mode_and_out[0] if len(mode_and_out) == 2 else None
     if rounding_mode is None:
-        _binary(np.true_divide, meta, self, other, out)
+        binary(np.true_divide, meta, self, other, out)
         return
     dtype = meta.compute_dtype
-    if dtype is dtypes.bool or dtype.is_complex:
+    if dtype is dtypes.bool or dtype.is_complex or dtype is dtypes.uint64:
         not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
     compute = opmath(dtype.np_dtype)
     a = np.asarray(operand(self)).astype(compute, copy=False)
@@ -285,7 +149,10 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
         base = np.asarray(operand(self)).astype(common, copy=False).astype(compute, copy=False)
         power = np.asarray(operand(exponent)).astype(common, copy=False)
         power = power.astype(compute, copy=False)
-        if dtype.is_floating_point or dtype.is_complex:
+        if dtype.is_complex:  # std::pow of complex operands is glibc's cpow: exp(y log x)
+            with np.errstate(all="ignore"):
+                store(out, np.exp(power * np.log(base)), meta)
+        elif dtype.is_floating_point:
             store(out, np.power(base, power), meta)
         else:
             np.copyto(target, pow_integer(base, power), casting="unsafe")
@@ -298,6 +165,8 @@ def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
         return
     compute = opmath(dtype.np_dtype)
     base = self.ndarray().astype(compute, copy=False)
+    if dtype is dtypes.float16 and not isinstance(exponent, complex) and abs(exponent) > 65504:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
     if dtype is dtypes.float16:  # PyTorch's Half kernel: std::pow, no special cases
         result = np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
     elif dtype.is_floating_point or dtype.is_complex:
@@ -321,128 +190,11 @@ def _pow_float_scalar(base, exponent):
         return 1 / base
     if exponent == -2:
         return 1 / (base * base)
-    return np.power(base, np.asarray(exponent).astype(base.dtype, casting="unsafe"))
-
-
-def has_zero(array) -> bool:
-    """Whether a NumPy array (or scalar) holds a zero of either sign (one cheap C call)."""
-    return np.count_nonzero(array) != np.size(array)
-
-
-def settle_zero_ties(result, exact) -> None:
-    """Where ``result`` is a zero, ``exact``'s (std::max / std::min, which keep their first
-    operand on a tie). No NaN reaches a zero result, so ``exact`` is right there. See Note
-    [Signed zeros on ties]."""
-    np.copyto(result, exact, where=result == 0, casting="unsafe")
-
-
-def _first_on_ties(ufunc, meta, self, other, out) -> None:
-    """maximum / minimum: NumPy's ufunc (NaN propagates, as in PyTorch); a tie of two zeros,
-    possible only when both operands hold one, keeps ``self``'s zero."""
-    compute = meta.compute_dtype.np_dtype
-    a, b = operand(self), operand(other)
-    target = out.ndarray()
-    if meta.compute_dtype.is_floating_point and has_zero(a) and has_zero(b):
-        a = np.asarray(a).astype(compute, copy=False)
-        b = np.asarray(b).astype(compute, copy=False)
-        result = np.asarray(apply(ufunc, compute, (a, b), dtype=compute))
-        later = (a < b) if ufunc is np.maximum else (b < a)
-        settle_zero_ties(result, np.where(later, b, a))
-        np.copyto(target, result, casting="unsafe")
-    elif a.dtype is compute and b.dtype is compute and target.dtype is compute:
-        ufunc(a, b, out=target)
-    else:
-        apply(ufunc, compute, (a, b), target, dtype=compute)
-
-
-@quiet
-def maximum(meta, self, other, out) -> None:
-    _first_on_ties(np.maximum, meta, self, other, out)
-
-
-@quiet
-def minimum(meta, self, other, out) -> None:
-    _first_on_ties(np.minimum, meta, self, other, out)
-
-
-@quiet
-def clamp(meta, self, low, high, out) -> None:
-    """clamp.out (Python-number bounds) and clamp.Tensor_out (tensor bounds)."""
-    dtype = meta.compute_dtype
-    compute = dtype.np_dtype
-    scalar_bounds = low.__class__ in _NUMBERS or high.__class__ in _NUMBERS
-    if scalar_bounds:
-        if dtype is dtypes.bool:
-            not_implemented_for(_clamp_scalar_kernel(low, high), dtype)
-        low = None if low is None else _checked_bound(low, dtype)
-        high = None if high is None else _checked_bound(high, dtype)
-    else:
-        if low is not None and high is not None and dtype is dtypes.bool:
-            not_implemented_for("clamp_cpu", dtype)
-        low = None if low is None else low.ndarray()
-        high = None if high is None else high.ndarray()
-    values = self.ndarray()
-    target = out.ndarray()
-    if dtype.is_floating_point and _zeros_can_meet(values, low, high):
-        _clamp_keeping_zeros(compute, values, low, high, target)
-        return
-
-    def bound(ufunc, source, limit, into=None):
-        return apply(ufunc, compute, (source, limit), into, dtype=compute)
-
-    if low is not None and high is not None:
-        bound(np.minimum, bound(np.maximum, values, low), high, target)
-    elif low is not None:
-        bound(np.maximum, values, low, target)
-    else:
-        bound(np.minimum, values, high, target)
-
-
-def _zeros_can_meet(*arrays) -> bool:
-    """Whether two of the (present) operands hold a zero: a tie of zeros needs two."""
-    found = 0
-    for array in arrays:
-        if array is not None and has_zero(array):
-            found += 1
-            if found == 2:
-                return True
-    return False
-
-
-def _clamp_keeping_zeros(compute, values, low, high, target) -> None:
-    """std::min(std::max(x, low), high): each step keeps its first operand on a tie."""
-    result = np.asarray(values).astype(compute)
-    exact = result.copy()
-    if low is not None:
-        low = np.asarray(low).astype(compute, copy=False)
-        result = np.maximum(result, low)
-        exact = np.where(exact < low, low, exact)
-    if high is not None:
-        high = np.asarray(high).astype(compute, copy=False)
-        result = np.minimum(result, high)
-        exact = np.where(high < exact, high, exact)
-    result = np.asarray(result)
-    settle_zero_ties(result, exact)
-    np.copyto(target, result, casting="unsafe")
-
-
-_NUMBERS = (bool, int, float, complex)
-
-
-def _clamp_scalar_kernel(low, high) -> str:
-    if low is not None and high is not None:
-        return "clamp_scalar_cpu"
-    return "clamp_min_scalar_cpu" if high is None else "clamp_max_scalar_cpu"
-
-
-def _checked_bound(value, dtype):
-    """Scalar::to<scalar_t>(): clamp's bounds convert with the overflow check; a floating
-    clamp reads them as doubles first (a complex bound fails there, naming double)."""
-    from ember.aten.native.factories import checked_value
-
-    if dtype.is_floating_point and value.__class__ is complex:
-        checked_value(value, dtypes.float64)
-    return np.asarray(checked_value(value, dtype))
+    power = np.asarray(exponent).astype(base.dtype, casting="unsafe")
+    if base.dtype.kind == "c":  # std::pow of complex operands is glibc's cpow: exp(y log x)
+        with np.errstate(all="ignore"):
+            return np.exp(power * np.log(base))
+    return np.power(base, power)
 
 
 # -- unary ---------------------------------------------------------------------
@@ -450,7 +202,7 @@ def _checked_bound(value, dtype):
 
 @quiet
 def neg(meta, self, out) -> None:
-    _unary(np.negative, meta, self, out)
+    unary(np.negative, meta, self, out)
 
 
 @quiet
@@ -469,52 +221,52 @@ def sign(meta, self, out) -> None:
 
 @quiet
 def exp(meta, self, out) -> None:
-    _unary(np.exp, meta, self, out)
+    unary(np.exp, meta, self, out)
 
 
 @quiet
 def log(meta, self, out) -> None:
-    _unary(np.log, meta, self, out)
+    unary(np.log, meta, self, out)
 
 
 @quiet
 def log1p(meta, self, out) -> None:
-    _unary(np.log1p, meta, self, out)
+    unary(np.log1p, meta, self, out)
 
 
 @quiet
 def sqrt(meta, self, out) -> None:
-    _unary(np.sqrt, meta, self, out)
+    unary(np.sqrt, meta, self, out)
 
 
 @quiet
 def rsqrt(meta, self, out) -> None:
-    _unary_opmath(lambda x: 1 / np.sqrt(x), meta, self, out)
+    unary_opmath(lambda x: 1 / np.sqrt(x), meta, self, out)
 
 
 @quiet
 def reciprocal(meta, self, out) -> None:
-    _unary_opmath(np.reciprocal, meta, self, out)
+    unary_opmath(np.reciprocal, meta, self, out)
 
 
 @quiet
 def sin(meta, self, out) -> None:
-    _unary(np.sin, meta, self, out)
+    unary(np.sin, meta, self, out)
 
 
 @quiet
 def cos(meta, self, out) -> None:
-    _unary(np.cos, meta, self, out)
+    unary(np.cos, meta, self, out)
 
 
 @quiet
 def tanh(meta, self, out) -> None:
-    _unary(np.tanh, meta, self, out)
+    unary(np.tanh, meta, self, out)
 
 
 @quiet
 def sigmoid(meta, self, out) -> None:
-    _unary_opmath(lambda x: 1 / (1 + np.exp(-x)), meta, self, out)
+    unary_opmath(lambda x: 1 / (1 + np.exp(-x)), meta, self, out)
 
 
 _SQRT_HALF = 0.7071067811865476
@@ -538,22 +290,22 @@ def gelu(meta, self, approximate, out) -> None:
     if not dtype.is_floating_point:
         not_implemented_for("GeluKernelImpl", dtype)
     if approximate == "tanh":
-        _unary_opmath(_gelu_tanh, meta, self, out)
+        unary_opmath(_gelu_tanh, meta, self, out)
     elif use_onednn(self):  # Note [gelu follows the host's oneDNN ISA]
         formula = gelu_onednn if dtype is dtypes.float32 else gelu_onednn_bfloat16
-        _unary_opmath(formula, meta, self, out)
+        unary_opmath(formula, meta, self, out)
     else:
         # ATen's GeluKernel: std::erf in scalar loops, and over blocks of a contiguous
         # inner dim a vectorised Abramowitz-Stegun erf, up to ~5e-7 from the accurate
         # value that ember computes (tests/test_gelu_onednn.py states the bounds)
-        _unary_opmath(_gelu_erf, meta, self, out)
+        unary_opmath(_gelu_erf, meta, self, out)
 
 
 # -- comparisons ---------------------------------------------------------------
 
 
 def _compare(ufunc, meta, self, other, out) -> None:
-    compute = _dtype(meta)
+    compute = compute_np(meta)
     arrays = (operand(self), operand(other))
     apply(ufunc, compute, arrays, out.ndarray(), signature=(compute, compute, np.bool_))
 

@@ -13,16 +13,10 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
-from ember._c10.dtypes import int64
-from ember._ops import ops
 from ember._tensor_ctors import from_numpy
 from ember.aten._generated.python_functions import (
-    arange,
-    cat,
     ones_like,
-    stack,
     where,
-    zeros,
     zeros_like,
 )
 from ember.aten.native import at
@@ -43,6 +37,26 @@ from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of deriva
     sigmoid_backward,
     tanh_backward,
     to_copy_backward,
+)
+from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivatives.yaml)
+    as_strided_backward,
+    cat_tensors_backward,
+    diagonal_backward,
+    gather_backward,
+    index_backward,
+    index_put_self_backward,
+    index_select_backward,
+    index_values_backward,
+    permute_backwards,
+    roll_backward,
+    select_backward,
+    slice_backward,
+    split_backward,
+    split_with_sizes_backward,
+    stack_tensors_backward,
+    unbind_backward,
+    unfold_backward,
+    unsqueeze_to,
 )
 
 
@@ -217,199 +231,6 @@ def cumsum_backward(grad, dim: int):
     return grad.flip([dim]).cumsum(dim).flip([dim])
 
 
-def _zeros_into(grad, sizes, view_of):
-    """A zero tensor of `sizes` whose `view_of(result)` slot holds grad (select/slice/...)."""
-    result = grad.new_zeros(list(sizes))
-    view_of(result).copy_(grad)
-    return result
-
-
-def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
-    return _zeros_into(grad, sizes, lambda r: r.diagonal(offset, dim1, dim2))
-
-
-def select_backward(grad, sizes, dim: int, index: int):
-    return _zeros_into(grad, sizes, lambda r: r.select(dim, index))
-
-
-def slice_backward(grad, sizes, dim: int, start, end, step: int):
-    return _zeros_into(grad, sizes, lambda r: r.slice(dim, start, end, step))
-
-
-def _maybe_overlapping_memory(sizes, strides) -> bool:
-    """Could two elements of this geometry share memory? Walks the dims by stride, as
-    FunctionsManual.cpp does."""
-    reach = 0  # the largest offset reachable with the dims seen so far
-    for size, stride in sorted(zip(sizes, strides), key=lambda pair: pair[1]):
-        if stride <= reach:
-            return True
-        reach += stride * (size - 1)
-    return False
-
-
-def _min_storage_size(sizes, strides, offset: int) -> int:
-    size_needed = offset + 1
-    for size, stride in zip(sizes, strides):
-        if size == 0:
-            return offset
-        size_needed += (size - 1) * stride
-    return size_needed
-
-
-def _kept_dims(sizes, strides):
-    """The dims of size other than 1 (the others address nothing new)."""
-    kept = [(size, stride) for size, stride in zip(sizes, strides) if size != 1]
-    return [size for size, _ in kept], [stride for _, stride in kept]
-
-
-def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offset):
-    """The gradient of as_strided over the input's geometry: scattered into a flat buffer
-    of the storage both geometries cover (summed where the output overlaps itself),
-    divided where the input does by how often it reads each element, then viewed with
-    the input's geometry."""
-    storage_offset = offset if storage_offset is None else storage_offset
-    if 0 in sizes or 0 in size:
-        return at.zeros(list(sizes), grad.dtype, None, grad.device, None)
-    out_sizes, out_strides = [], []
-    for i in reversed(range(len(size))):
-        if size[i] == 1:
-            grad = at.squeeze_dim(grad, i)
-        elif stride[i] == 0:  # an expanded dim: its gradients sum
-            grad = at.sum_dim_IntList(grad, [i], False, None)
-        else:
-            out_sizes.insert(0, size[i])
-            out_strides.insert(0, stride[i])
-    in_sizes, in_strides = _kept_dims(sizes, strides)
-    out_overlap = _maybe_overlapping_memory(out_sizes, out_strides)
-    in_overlap = _maybe_overlapping_memory(in_sizes, in_strides)
-    shared = min(offset, storage_offset)
-    in_offset, out_offset = offset - shared, storage_offset - shared
-    length = max(
-        _min_storage_size(in_sizes, in_strides, in_offset),
-        _min_storage_size(out_sizes, out_strides, out_offset),
-    )
-    storage = at.new_zeros(grad, [length], None, None, None, None)
-    if in_overlap or out_overlap:
-        positions = at.arange_start(0, length, int64, None, grad.device, None)
-    if out_overlap:
-        read = at.as_strided(positions, out_sizes, out_strides, out_offset)
-        storage = at.index_put(storage, [at.reshape(read, [-1])], at.reshape(grad, [-1]), True)
-    else:
-        at.copy_(at.as_strided(storage, out_sizes, out_strides, out_offset), grad, False)
-    if in_overlap:
-        read = at.reshape(at.as_strided(positions, in_sizes, in_strides, in_offset), [-1])
-        ones = at.expand(
-            at.ones([1], grad.dtype, None, grad.device, None), list(read._sizes), False
-        )
-        count = at.index_put(
-            at.zeros_like(storage, None, None, None, None, None), [read], ones, True
-        )
-        storage = at.div_Tensor(storage, count)  # NaN where the input reads nothing
-    return at.as_strided(storage, list(sizes), list(strides), in_offset)
-
-
-def unsqueeze_to(grad, dim, sizes):
-    """squeeze's gradient: the size-1 dims of `sizes` (those among `dim`, if given) back."""
-    ndim = len(sizes)
-    if dim is None:
-        dims = range(ndim)
-    else:
-        dims = sorted({d % ndim for d in ([dim] if isinstance(dim, int) else dim)} if ndim else ())
-    for d in dims:
-        if sizes[d] == 1:
-            grad = at.unsqueeze(grad, d)
-    return grad
-
-
-def unfold_backward(grad, input_sizes, dim: int, size: int, step: int):
-    return at.unfold_backward(grad, list(input_sizes), dim, size, step)
-
-
-def permute_backwards(grad, dims):
-    ndim = len(dims)
-    inverse = [0] * ndim
-    for position, d in enumerate(dims):
-        inverse[d % ndim if ndim else 0] = position
-    return grad.permute(inverse)
-
-
-def split_backward(grads, split_size: int, dim: int, sizes, dtype):
-    dim = dim % len(sizes)
-    total = sizes[dim]
-    split_sizes = [min(split_size, total - start) for start in range(0, total, split_size)]
-    return split_with_sizes_backward(grads, split_sizes or [0], dim, sizes, dtype)
-
-
-def split_with_sizes_backward(grads, split_sizes, dim: int, sizes, dtype):
-    dim = dim % len(sizes)
-    pieces = []
-    for grad, length in zip(grads, split_sizes):
-        if grad is None:
-            shape = list(sizes)
-            shape[dim] = length
-            grad = zeros(shape, dtype=dtype)
-        pieces.append(grad)
-    return cat(pieces, dim)
-
-
-def unbind_backward(grads, dim: int, sizes, dtype):
-    shape = list(sizes)
-    del shape[dim % len(sizes)]
-    pieces = [g if g is not None else zeros(shape, dtype=dtype) for g in grads]
-    return stack(pieces, dim)
-
-
-def cat_tensors_backward(grad, sizes_list, dim: int):
-    grads = []
-    ndim = max(len(s) for s in sizes_list)
-    dim = dim % ndim if ndim else 0
-    start = 0
-    for sizes in sizes_list:
-        if len(sizes) == 1 and sizes[0] == 0 and ndim != 1:  # legacy empty inputs
-            grads.append(None)
-            continue
-        length = sizes[dim]
-        grads.append(grad.narrow(dim, start, length))
-        start += length
-    return grads
-
-
-def stack_tensors_backward(grad, dim: int):
-    return list(grad.unbind(dim % len(grad._sizes)))
-
-
-def index_backward(zeros, indices, grad):
-    """grad summed into zeros where index read (None entries take whole dimensions)."""
-    return at.index_put(zeros, list(indices), grad, True)
-
-
-def index_select_backward(grad, sizes, dim: int, index):
-    if not sizes:  # a 0-dim self: its one element, selected once (index_add_ of grad)
-        return grad.clone()
-    dim = dim % len(sizes)
-    indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
-    return ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
-
-
-def gather_backward(grad, sizes, dim: int, index):
-    """scatter_add into zeros, as index_put with one full index tensor per dimension."""
-    ndim = len(index._sizes)
-    if not sizes:  # a 0-dim self: every index is 0 (scatter_add_ sums grad into it)
-        return grad.sum()
-    if ndim == 0:
-        return grad.new_zeros(list(sizes)).index_put([index.reshape([1])], grad.reshape([1]), True)
-    dim = dim % ndim
-    indices = []
-    for d in range(ndim):
-        if d == dim:
-            indices.append(index)
-        else:
-            shape = [1] * ndim
-            shape[d] = index._sizes[d]
-            indices.append(arange(index._sizes[d]).view(shape).expand(list(index._sizes)))
-    return grad.new_zeros(list(sizes)).index_put(indices, grad, True)
-
-
 def masked_fill_backward(grad, mask):
     return (grad * mask).sum()
 
@@ -485,10 +306,6 @@ def nll_loss(self, target, weight, reduction, ignore_index):
     return at.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
 
 
-def roll_backward(grad, shifts, dims):
-    return grad.roll([-s for s in shifts], list(dims))
-
-
 def where_self_grad(condition, grad):
     return where(condition, grad, zeros_like(grad))
 
@@ -505,14 +322,3 @@ def maximum_backward(grad, self, other, pick_self: bool):
 
 def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
-
-
-def index_put_self_backward(grad, indices, values, accumulate: bool):
-    if accumulate:
-        return grad
-    zeros = at.zeros_like(values, None, None, None, None, None)
-    return at.index_put(grad, list(indices), zeros, False)
-
-
-def index_values_backward(grad, indices):
-    return at.index_Tensor(grad, list(indices))

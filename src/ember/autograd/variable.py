@@ -12,7 +12,7 @@ from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
 from ember._c10.tensor_impl import TensorImpl
 from ember.aten.native.common import type_meta_name
-from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
 
 from .api import backward as api_backward
 from .graph import grad_accumulator
@@ -228,8 +228,8 @@ def install(tensor_class) -> None:
     tensor_class.is_leaf = property(_is_leaf)
     tensor_class.grad = property(_get_grad, _set_grad)
     tensor_class.data = property(_get_data, _set_data)
-    tensor_class.detach_ = detach_
-    tensor_class.retain_grad = retain_grad
+    tensor_class.detach_ = no_arguments_method(detach_, "detach_")  # METH_NOARGS in torch
+    tensor_class.retain_grad = no_arguments_method(retain_grad, "retain_grad")
     tensor_class.retains_grad = property(_retains_grad_prop)
     tensor_class.register_hook = register_hook
     tensor_class.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook

@@ -86,7 +86,10 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
     def call(target) -> str:
         arguments = ", ".join(_call_arguments(sig, target, wrap=wrap))
         if requires_grad is not None:
-            text = f"make_factory({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
+            # torch's bindings run a factory below ADInplaceOrView (variable_factories.h), but
+            # call its out= overload plainly (autograd sees `out`), then set requires_grad
+            maker = "make_factory_out" if target is sig.out else "make_factory"
+            text = f"{maker}({handle_name(target.name)}, ({arguments},), v[{requires_grad}])"
         else:
             text = f"{handle_name(target.name)}.call({arguments})"
         if _returns_tensor_list(target):
@@ -100,6 +103,12 @@ def _overload_body(sig: PythonSignature, indent: str, *, wrap: bool) -> list[str
         out_index = next(i for i, a in enumerate(sig.arguments) if a.schema_name == "out")
         lines.append(f"{indent}if v[{out_index}] is None:")
         lines.append(f"{indent}    return {call(sig.function)}")
+        if requires_grad is not None:  # a factory: its options must describe out=
+            where = {a.name: i for i, a in enumerate(sig.arguments)}
+            lines.append(
+                f"{indent}check_out_type_matches(v[{out_index}], v[{where['dtype']}], "
+                f"v[{where['device']}])"
+            )
         lines.append(f"{indent}return {call(sig.out)}")
     else:
         lines.append(f"{indent}return {call(sig.function)}")
@@ -142,7 +151,7 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     if len(sigs) == 1 and method and not sigs[0].arguments:
         # `t()`, `detach()`: a METH_NOARGS method in PyTorch, refused by Python itself
         lines.append("    if args or kwargs:")
-        lines.append(f"        no_arguments({('TensorBase.' + py_name)!r}, args, kwargs)")
+        lines.append(f"        no_arguments(self, {py_name!r}, args, kwargs)")
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     elif len(current) == 1 and (count := _leading_tensors(current[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
@@ -204,7 +213,10 @@ def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, metho
     lines.append("from ember import return_types")
     lines.append("from ember._c10.storage import translate_memory_error")
     lines.append("from ember._tensor import Tensor")
-    lines.append("from ember.aten.binding import handle, make_factory, wrap_number")
+    lines.append(
+        "from ember.aten.binding import (check_out_type_matches, handle, make_factory,\n"
+        "                                make_factory_out, wrap_number)"
+    )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append("")
     lines += _handles(groups)

@@ -72,11 +72,63 @@ FAST_PATHS = {"add": "UF.add", "sub": "UF.sub", "mul": "UF.mul", "div": "UF.div"
 NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "mse_loss.out"}
 
 
-# In-place overloads whose PyTorch Meta kernel is a Python meta registration
-# (torch/_meta_registrations.py), with its own checks: their Meta kernels call the
-# function of aten/meta/python_meta_inplace.py instead of the structured meta function.
-PYTHON_META_INPLACE = {"mul_.Tensor": "python_meta_mul_", "add_.Tensor": "python_meta_add_",
-                       "sub_.Tensor": "python_meta_sub_", "div_.Tensor": "python_meta_div_"}  # fmt: skip
+# The out= overloads whose PyTorch Meta kernel is a Python reference under out_wrapper
+# (torch/_prims_common/wrappers.py): their Meta kernels compare the first argument's device
+# with `out`'s before anything else (aten/meta/out_wrapper.py); the composite ones (zeros.out)
+# have no Meta kernel of their own. tests/test_python_meta_out.py derives the list from torch.
+PYTHON_META_OUT = frozenset(
+    {"abs.out", "add.out", "all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out",
+     "any.all_out", "logical_not.out", "logical_and.out", "logical_or.out", "logical_xor.out",
+     "bitwise_not.out", "bitwise_and.Tensor_out", "bitwise_and.Scalar_out",
+     "bitwise_or.Tensor_out", "bitwise_or.Scalar_out", "bitwise_xor.Tensor_out",
+     "bitwise_xor.Scalar_out", "bitwise_left_shift.Tensor_out",
+     "bitwise_left_shift.Tensor_Scalar_out", "bitwise_right_shift.Tensor_out",
+     "bitwise_right_shift.Tensor_Scalar_out", "bmm.out", "cat.out", "clamp.out",
+     "clamp.Tensor_out", "cos.out", "div.out", "div.out_mode", "exp.out", "log.out",
+     "log1p.out", "_log_softmax.out", "_log_softmax_backward_data.out", "mm.out", "mul.out",
+     "neg.out", "threshold_backward.grad_input", "gelu.out", "rsqrt.out", "reciprocal.out",
+     "sigmoid.out", "sin.out", "_softmax.out", "_softmax_backward_data.out", "sqrt.out",
+     "std.correction_out", "tanh.out", "var.correction_out", "where.self_out", "norm.out",
+     "norm.dtype_out", "sub.out", "addmm.out", "triu.out", "tril.out", "ne.Scalar_out",
+     "ne.Tensor_out", "eq.Scalar_out", "eq.Tensor_out", "ge.Scalar_out", "ge.Tensor_out",
+     "le.Scalar_out", "le.Tensor_out", "gt.Scalar_out", "gt.Tensor_out", "lt.Scalar_out",
+     "lt.Tensor_out", "index_select.out", "sign.out", "remainder.Tensor_out", "maximum.out",
+     "minimum.out", "pow.Tensor_Tensor_out", "pow.Scalar_out", "pow.Tensor_Scalar_out",
+     "mse_loss.out", "nll_loss_forward.output", "nll_loss_backward.grad_input",
+     "floor_divide.out", "arange.out", "arange.start_out", "linspace.out", "max.unary_out",
+     "min.unary_out", "remainder.Scalar_out", "stack.out", "mm.dtype_out",
+     "bmm.dtype_out", "addmm.dtype_out", "full.out", "ones.out", "zeros.out", "rand.out",
+     "randint.out", "randint.low_out", "conj_physical.out", "linalg_vector_norm.out"}
+)  # fmt: skip
+
+
+# Those of them whose out_wrapper has exact_dtype=True.
+PYTHON_META_OUT_EXACT_DTYPE = frozenset(
+    {"abs.out", "bmm.out", "_log_softmax.out", "mm.out", "where.self_out", "norm.out",
+     "addmm.out", "sign.out", "norm.dtype_out", "mm.dtype_out", "bmm.dtype_out",
+     "addmm.dtype_out", "linalg_vector_norm.out"}
+)  # fmt: skip
+
+
+# In-place overloads whose PyTorch Meta kernel is a Python function of
+# torch/_meta_registrations.py (aten/meta/python_inplace.py mirrors them): their Meta kernel
+# is that function alone (its checks, then `self`). A meta operand of a cpu `self` takes that
+# kernel too, and `self` comes back unchanged, as in PyTorch.
+PYTHON_META_INPLACE = {
+    "mul_.Tensor": "binop_inplace",
+    "add_.Tensor": "binop_inplace_alpha",
+    "sub_.Tensor": "binop_inplace_alpha",
+    "div_.Tensor": "div_inplace",
+}
+
+
+def _copy_devices_check(f: NativeFunction) -> list[str]:
+    """out_wrapper's device check, where the first argument is a Tensor (PYTHON_META_OUT)."""
+    first = f.func.arguments[0]
+    outs = _out_names(f)
+    if f.name not in PYTHON_META_OUT or str(first.type) != "Tensor" or len(outs) != 1:
+        return []
+    return [f"    M.check_copy_devices({first.name}, {outs[0]})"]
 
 
 def _tensor_inputs(f: NativeFunction) -> list[str]:
@@ -134,8 +186,8 @@ def _loop_order(group: StructuredGroup, written: str, inputs: list[str], skip=No
     if not _iterates(group):
         return []
     tests = _shared_tests(group, written, skip)
-    if not tests:
-        return []
+    if skip == written:  # in place: the written tensor is an input, and may alias itself
+        tests.append(f"LO.aliases_itself({written})")
     out = group.out
     if "Generic" in out.ufunc_inner_loop:
         formula = f"U.{out.ufunc_inner_loop['Generic']}"
@@ -226,10 +278,16 @@ def structured_kernels(group: StructuredGroup, *, compute: bool) -> list[str]:
     if compute:
         for name in outs:
             lines += _overlap_check(group, name)
+    else:
+        lines += _copy_devices_check(out)
     lines.append(f"    meta = {meta_call}")
     if compute:
         lines += _read_write_checks(group)
-    lines.append(f"    meta.resize_outputs({', '.join(outs)})")
+    if not compute and _copy_devices_check(out):  # as the Python reference copies out
+        exact = ", exact_dtype=True" if out.name in PYTHON_META_OUT_EXACT_DTYPE else ""
+        lines.append(f"    M.copy_out(meta, {outs[0]}{exact})")
+    else:
+        lines.append(f"    meta.resize_outputs({', '.join(outs)})")
     if compute:
         if len(outs) == 1:
             lines += _loop_order(group, outs[0], inputs)
@@ -273,7 +331,15 @@ def write_backend(functions, groups, key: str) -> str:
     for f in functions:
         if f.structured or f.structured_delegate:
             continue
-        if key in f.dispatch:
+        if key not in f.dispatch:
+            continue
+        check = [] if compute else _copy_devices_check(f)
+        if check:  # the shared kernel, behind the check of the Python meta kernel
+            args = ", ".join(_arg_names(f, outs=True))
+            lines += ["", "", f"def {f.kernel}({args}):", *check]
+            lines.append(f"    return N.{f.dispatch[key]}({args})")
+            registrations.append((f.name, f.kernel))
+        else:
             registrations.append((f.name, f"N.{f.dispatch[key]}"))
     lines += ["", ""]
     for name, kernel in registrations:

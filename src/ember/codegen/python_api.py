@@ -177,13 +177,21 @@ def deprecated_signatures(name: str, sigs: list[PythonSignature]) -> list[Python
     return result
 
 
+def _core_signature(f: NativeFunction) -> list[tuple[str, str]]:
+    """FunctionSchema.signature() of torchgen, as far as pairing needs it: the arguments
+    without out= and without the TensorOptions group (dtype, layout, device, pin_memory
+    together: out= variants of factories have none); a lone `dtype` stays."""
+    names = {a.name for a in f.func.arguments}
+    options = set(TENSOR_OPTIONS) if set(TENSOR_OPTIONS) <= names else set()
+    return [
+        (a.name, yaml_type(a)) for a in f.func.arguments if not a.is_out and a.name not in options
+    ]
+
+
 def _out_twin(f: NativeFunction, outs: list[NativeFunction]) -> NativeFunction | None:
-    inputs = [(a.name, yaml_type(a)) for a in f.func.arguments]
+    inputs = _core_signature(f)
     for candidate in outs:
-        if candidate.base_name != f.base_name:
-            continue
-        args = [(a.name, yaml_type(a)) for a in candidate.func.arguments if not a.is_out]
-        if args == inputs:
+        if candidate.base_name == f.base_name and _core_signature(candidate) == inputs:
             return candidate
     return None
 

@@ -5,7 +5,8 @@
 from ember import return_types
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
-from ember.aten.binding import handle, make_factory, wrap_number
+from ember.aten.binding import (check_out_type_matches, handle, make_factory,
+                                make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op__conj_physical = handle("_conj_physical")
@@ -19,6 +20,8 @@ _op_abs_ = handle("abs_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addmm = handle("addmm")
+_op_addmm_dtype = handle("addmm.dtype")
+_op_addmm_dtype_out = handle("addmm.dtype_out")
 _op_addmm_out = handle("addmm.out")
 _op_alias = handle("alias")
 _op_all = handle("all")
@@ -38,7 +41,9 @@ _op_any_dims = handle("any.dims")
 _op_any_dims_out = handle("any.dims_out")
 _op_any_out = handle("any.out")
 _op_arange = handle("arange")
+_op_arange_out = handle("arange.out")
 _op_arange_start = handle("arange.start")
+_op_arange_start_out = handle("arange.start_out")
 _op_arange_start_step = handle("arange.start_step")
 _op_argmax = handle("argmax")
 _op_argmax_out = handle("argmax.out")
@@ -74,6 +79,8 @@ _op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 _op_bmm = handle("bmm")
+_op_bmm_dtype = handle("bmm.dtype")
+_op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
@@ -109,6 +116,7 @@ _op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
 _op_empty_memory_format = handle("empty.memory_format")
+_op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
 _op_empty_strided = handle("empty_strided")
 _op_eq_Scalar = handle("eq.Scalar")
@@ -125,8 +133,10 @@ _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
 _op_floor_divide = handle("floor_divide")
+_op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide_out = handle("floor_divide.out")
 _op_full = handle("full")
+_op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
 _op_gather = handle("gather")
 _op_gather_out = handle("gather.out")
@@ -148,6 +158,7 @@ _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
 _op_le_Tensor_out = handle("le.Tensor_out")
 _op_linspace = handle("linspace")
+_op_linspace_out = handle("linspace.out")
 _op_log = handle("log")
 _op_log_out = handle("log.out")
 _op_log1p = handle("log1p")
@@ -171,24 +182,30 @@ _op_lt_Tensor_out = handle("lt.Tensor_out")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_matmul = handle("matmul")
+_op_matmul_out = handle("matmul.out")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
 _op_max_dim_max = handle("max.dim_max")
 _op_max_other = handle("max.other")
 _op_max_out = handle("max.out")
+_op_max_unary_out = handle("max.unary_out")
 _op_maximum = handle("maximum")
 _op_maximum_out = handle("maximum.out")
 _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
+_op_mean_dtype_out = handle("mean.dtype_out")
 _op_mean_out = handle("mean.out")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_dim_min = handle("min.dim_min")
 _op_min_other = handle("min.other")
 _op_min_out = handle("min.out")
+_op_min_unary_out = handle("min.unary_out")
 _op_minimum = handle("minimum")
 _op_minimum_out = handle("minimum.out")
 _op_mm = handle("mm")
+_op_mm_dtype = handle("mm.dtype")
+_op_mm_dtype_out = handle("mm.dtype_out")
 _op_mm_out = handle("mm.out")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
@@ -207,6 +224,7 @@ _op_neg = handle("neg")
 _op_neg_out = handle("neg.out")
 _op_neg_ = handle("neg_")
 _op_ones = handle("ones")
+_op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -221,13 +239,21 @@ _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
 _op_rand = handle("rand")
 _op_rand_generator = handle("rand.generator")
+_op_rand_generator_out = handle("rand.generator_out")
+_op_rand_out = handle("rand.out")
 _op_rand_like = handle("rand_like")
 _op_randint = handle("randint")
 _op_randint_generator = handle("randint.generator")
+_op_randint_generator_out = handle("randint.generator_out")
 _op_randint_low = handle("randint.low")
 _op_randint_low_generator = handle("randint.low_generator")
+_op_randint_low_generator_out = handle("randint.low_generator_out")
+_op_randint_low_out = handle("randint.low_out")
+_op_randint_out = handle("randint.out")
 _op_randn = handle("randn")
 _op_randn_generator = handle("randn.generator")
+_op_randn_generator_out = handle("randn.generator_out")
+_op_randn_out = handle("randn.out")
 _op_randn_like = handle("randn_like")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
@@ -236,6 +262,7 @@ _op_relu = handle("relu")
 _op_relu_ = handle("relu_")
 _op_remainder_Scalar = handle("remainder.Scalar")
 _op_remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
+_op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
 _op_reshape = handle("reshape")
@@ -245,10 +272,14 @@ _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
 _op_rsub_Scalar = handle("rsub.Scalar")
 _op_rsub_Tensor = handle("rsub.Tensor")
+_op_scatter_reduce = handle("scatter.reduce")
+_op_scatter_reduce_out = handle("scatter.reduce_out")
 _op_scatter_src = handle("scatter.src")
 _op_scatter_src_out = handle("scatter.src_out")
 _op_scatter_value = handle("scatter.value")
 _op_scatter_value_out = handle("scatter.value_out")
+_op_scatter_value_reduce = handle("scatter.value_reduce")
+_op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
@@ -274,6 +305,7 @@ _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
 _op_stack = handle("stack")
+_op_stack_out = handle("stack.out")
 _op_std = handle("std")
 _op_std_correction = handle("std.correction")
 _op_std_correction_out = handle("std.correction_out")
@@ -322,6 +354,7 @@ _op_where_self = handle("where.self")
 _op_where_self_out = handle("where.self_out")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
+_op_zeros_out = handle("zeros.out")
 _op_zeros_like = handle("zeros_like")
 
 
@@ -452,6 +485,7 @@ def add(*args, **kwargs):
 _parser_f_addmm = PythonArgParser(
     [
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
         'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
         'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated',
     ],
@@ -459,7 +493,7 @@ _parser_f_addmm = PythonArgParser(
 
 
 def addmm(*args, **kwargs):
-    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
     try:
         index, v = _parser_f_addmm.parse(args, kwargs)
         if index == 0:
@@ -467,6 +501,10 @@ def addmm(*args, **kwargs):
                 return _op_addmm.call(v[0], v[1], v[2], v[3], v[4])
             return _op_addmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
         elif index == 1:
+            if v[6] is None:
+                return _op_addmm_dtype.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_addmm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        elif index == 2:
             if v[5] is None:
                 return _op_addmm.call(v[1], v[3], v[4], v[0], v[2])
             return _op_addmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
@@ -600,23 +638,29 @@ def any(*args, **kwargs):
 
 _parser_f_arange = PythonArgParser(
     [
-        'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def arange(*args, **kwargs):
-    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_arange.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_arange, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_arange, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_arange_out, (v[0], v[1],), v[6])
         elif index == 1:
             return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
         else:
-            return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -856,17 +900,23 @@ def bitwise_xor(*args, **kwargs):
 _parser_f_bmm = PythonArgParser(
     [
         'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
+        'bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)',
     ],
 )
 
 
 def bmm(*args, **kwargs):
-    """bmm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
+    """bmm(Tensor input, Tensor mat2, *, Tensor? out=None) | bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
-        v = _parser_f_bmm.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_bmm.call(v[0], v[1])
-        return _op_bmm_out.call(v[0], v[1], v[2])
+        index, v = _parser_f_bmm.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bmm.call(v[0], v[1])
+            return _op_bmm_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op_bmm_dtype.call(v[0], v[1], v[2])
+            return _op_bmm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1215,16 +1265,19 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
         v = _parser_f_empty.parse(args, kwargs)[1]
-        return make_factory(_op_empty_memory_format, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        if v[1] is None:
+            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], v[4], v[5], v[6],), v[7])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1412,17 +1465,21 @@ def flip(*args, **kwargs):
 _parser_f_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor input, Tensor other, *, Tensor? out=None)',
+        'floor_divide(Tensor input, Scalar other)',
     ], numbers_as_tensors=True,
 )
 
 
 def floor_divide(*args, **kwargs):
-    """floor_divide(Tensor input, Tensor other, *, Tensor? out=None)"""
+    """floor_divide(Tensor input, Tensor other, *, Tensor? out=None) | floor_divide(Tensor input, Scalar other)"""
     try:
-        v = _parser_f_floor_divide.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
-        return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        index, v = _parser_f_floor_divide.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_floor_divide.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
+            return _op_floor_divide_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
+        else:
+            return _op_floor_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1430,16 +1487,19 @@ def floor_divide(*args, **kwargs):
 
 _parser_f_full = PythonArgParser(
     [
-        'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full(*args, **kwargs):
-    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_full.parse(args, kwargs)[1]
-        return make_factory(_op_full, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        if v[2] is None:
+            return make_factory(_op_full, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+        check_out_type_matches(v[2], v[3], v[5])
+        return make_factory_out(_op_full_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1632,16 +1692,19 @@ def le(*args, **kwargs):
 
 _parser_f_linspace = PythonArgParser(
     [
-        'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def linspace(*args, **kwargs):
-    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_linspace.parse(args, kwargs)[1]
-        return make_factory(_op_linspace, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        if v[3] is None:
+            return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+        check_out_type_matches(v[3], v[4], v[6])
+        return make_factory_out(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1885,20 +1948,18 @@ def masked_fill(*args, **kwargs):
 
 _parser_f_matmul = PythonArgParser(
     [
-        'matmul(Tensor input, Tensor other)',
+        'matmul(Tensor input, Tensor other, *, Tensor? out=None)',
     ],
 )
-_tail_parser_f_matmul = [p.default for p in _parser_f_matmul.signatures[0].params[2:]]
 
 
 def matmul(*args, **kwargs):
-    """matmul(Tensor input, Tensor other)"""
+    """matmul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
-            index, v = 0, [args[0], args[1], *_tail_parser_f_matmul]
-        else:
-            index, v = _parser_f_matmul.parse(args, kwargs)
-        return _op_matmul.call(v[0], v[1])
+        v = _parser_f_matmul.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_matmul.call(v[0], v[1])
+        return _op_matmul_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1906,7 +1967,7 @@ def matmul(*args, **kwargs):
 
 _parser_f_max = PythonArgParser(
     [
-        'max(Tensor input)',
+        'max(Tensor input, *, Tensor? out=None)',
         'max(Tensor input, Tensor other, *, Tensor? out=None)',
         'max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
@@ -1914,11 +1975,13 @@ _parser_f_max = PythonArgParser(
 
 
 def max(*args, **kwargs):
-    """max(Tensor input) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    """max(Tensor input, *, Tensor? out=None) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
         index, v = _parser_f_max.parse(args, kwargs)
         if index == 0:
-            return _op_max.call(v[0])
+            if v[1] is None:
+                return _op_max.call(v[0])
+            return _op_max_unary_out.call(v[0], v[1])
         elif index == 1:
             if v[2] is None:
                 return _op_max_other.call(v[0], v[1])
@@ -1953,18 +2016,20 @@ def maximum(*args, **kwargs):
 
 _parser_f_mean = PythonArgParser(
     [
-        'mean(Tensor input, *, ScalarType? dtype=None)',
+        'mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None)',
         'mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
     ],
 )
 
 
 def mean(*args, **kwargs):
-    """mean(Tensor input, *, ScalarType? dtype=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    """mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
         index, v = _parser_f_mean.parse(args, kwargs)
         if index == 0:
-            return _op_mean.call(v[0], v[1])
+            if v[2] is None:
+                return _op_mean.call(v[0], v[1])
+            return _op_mean_dtype_out.call(v[0], v[1], v[2])
         else:
             if v[4] is None:
                 return _op_mean_dim.call(v[0], v[1], v[2], v[3])
@@ -1976,7 +2041,7 @@ def mean(*args, **kwargs):
 
 _parser_f_min = PythonArgParser(
     [
-        'min(Tensor input)',
+        'min(Tensor input, *, Tensor? out=None)',
         'min(Tensor input, Tensor other, *, Tensor? out=None)',
         'min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
     ],
@@ -1984,11 +2049,13 @@ _parser_f_min = PythonArgParser(
 
 
 def min(*args, **kwargs):
-    """min(Tensor input) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    """min(Tensor input, *, Tensor? out=None) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
         index, v = _parser_f_min.parse(args, kwargs)
         if index == 0:
-            return _op_min.call(v[0])
+            if v[1] is None:
+                return _op_min.call(v[0])
+            return _op_min_unary_out.call(v[0], v[1])
         elif index == 1:
             if v[2] is None:
                 return _op_min_other.call(v[0], v[1])
@@ -2024,17 +2091,23 @@ def minimum(*args, **kwargs):
 _parser_f_mm = PythonArgParser(
     [
         'mm(Tensor input, Tensor mat2, *, Tensor? out=None)',
+        'mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)',
     ],
 )
 
 
 def mm(*args, **kwargs):
-    """mm(Tensor input, Tensor mat2, *, Tensor? out=None)"""
+    """mm(Tensor input, Tensor mat2, *, Tensor? out=None) | mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
-        v = _parser_f_mm.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_mm.call(v[0], v[1])
-        return _op_mm_out.call(v[0], v[1], v[2])
+        index, v = _parser_f_mm.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_mm.call(v[0], v[1])
+            return _op_mm_out.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op_mm_dtype.call(v[0], v[1], v[2])
+            return _op_mm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2191,16 +2264,19 @@ def neg_(*args, **kwargs):
 
 _parser_f_ones = PythonArgParser(
     [
-        'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones(*args, **kwargs):
-    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_ones.parse(args, kwargs)[1]
-        return make_factory(_op_ones, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        if v[1] is None:
+            return make_factory(_op_ones, (v[0], v[2], v[3], v[4], v[5],), v[6])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_ones_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2316,20 +2392,26 @@ def prod(*args, **kwargs):
 
 _parser_f_rand = PythonArgParser(
     [
-        'rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand(*args, **kwargs):
-    """rand(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_rand.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_rand_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_rand_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_rand_generator_out, (v[0], v[1], v[2],), v[7])
         else:
-            return make_factory(_op_rand, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_rand, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_rand_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2354,26 +2436,38 @@ def rand_like(*args, **kwargs):
 
 _parser_f_randint = PythonArgParser(
     [
-        'randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randint(*args, **kwargs):
-    """randint(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_randint.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_randint_generator_out, (v[0], v[1], v[2], v[3],), v[8])
         elif index == 1:
-            return make_factory(_op_randint, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_randint, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_randint_out, (v[0], v[1], v[2],), v[7])
         elif index == 2:
-            return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+            if v[4] is None:
+                return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[5], v[6], v[7], v[8],), v[9])
+            check_out_type_matches(v[4], v[5], v[7])
+            return make_factory_out(_op_randint_low_generator_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
         else:
-            return make_factory(_op_randint_low, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            if v[3] is None:
+                return make_factory(_op_randint_low, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            check_out_type_matches(v[3], v[4], v[6])
+            return make_factory_out(_op_randint_low_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2381,20 +2475,26 @@ def randint(*args, **kwargs):
 
 _parser_f_randn = PythonArgParser(
     [
-        'randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
-        'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn(*args, **kwargs):
-    """randn(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         index, v = _parser_f_randn.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_randn_generator, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            if v[2] is None:
+                return make_factory(_op_randn_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_randn_generator_out, (v[0], v[1], v[2],), v[7])
         else:
-            return make_factory(_op_randn, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            if v[1] is None:
+                return make_factory(_op_randn, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_randn_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2503,13 +2603,13 @@ _parser_f_remainder = PythonArgParser(
     [
         'remainder(Tensor input, Tensor other, *, Tensor? out=None)',
         'remainder(Scalar self, Tensor other)',
-        'remainder(Tensor input, Scalar other)',
+        'remainder(Tensor input, Scalar other, *, Tensor? out=None)',
     ],
 )
 
 
 def remainder(*args, **kwargs):
-    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other)"""
+    """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
         index, v = _parser_f_remainder.parse(args, kwargs)
         if index == 0:
@@ -2519,7 +2619,9 @@ def remainder(*args, **kwargs):
         elif index == 1:
             return _op_remainder_Scalar_Tensor.call(v[0], v[1])
         else:
-            return _op_remainder_Scalar.call(v[0], v[1])
+            if v[2] is None:
+                return _op_remainder_Scalar.call(v[0], v[1])
+            return _op_remainder_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2623,23 +2725,33 @@ def rsub(*args, **kwargs):
 _parser_f_scatter = PythonArgParser(
     [
         'scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)',
+        'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)',
         'scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)',
+        'scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)',
     ],
 )
 
 
 def scatter(*args, **kwargs):
-    """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)"""
+    """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)"""
     try:
         index, v = _parser_f_scatter.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
                 return _op_scatter_src.call(v[0], v[1], v[2], v[3])
             return _op_scatter_src_out.call(v[0], v[1], v[2], v[3], v[4])
-        else:
+        elif index == 1:
+            if v[5] is None:
+                return _op_scatter_reduce.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_scatter_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 2:
             if v[4] is None:
                 return _op_scatter_value.call(v[0], v[1], v[2], v[3])
             return _op_scatter_value_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[5] is None:
+                return _op_scatter_value_reduce.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_scatter_value_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -2928,16 +3040,18 @@ def squeeze(*args, **kwargs):
 
 _parser_f_stack = PythonArgParser(
     [
-        'stack(Tensor[] tensors, int dim=0)',
+        'stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)',
     ],
 )
 
 
 def stack(*args, **kwargs):
-    """stack(Tensor[] tensors, int dim=0)"""
+    """stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
         v = _parser_f_stack.parse(args, kwargs)[1]
-        return _op_stack.call(v[0], v[1])
+        if v[2] is None:
+            return _op_stack.call(v[0], v[1])
+        return _op_stack_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3408,16 +3522,19 @@ def zero_(*args, **kwargs):
 
 _parser_f_zeros = PythonArgParser(
     [
-        'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros(*args, **kwargs):
-    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    """zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_zeros.parse(args, kwargs)[1]
-        return make_factory(_op_zeros, (v[0], v[1], v[2], v[3], v[4],), v[5])
+        if v[1] is None:
+            return make_factory(_op_zeros, (v[0], v[2], v[3], v[4], v[5],), v[6])
+        check_out_type_matches(v[1], v[2], v[4])
+        return make_factory_out(_op_zeros_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 

@@ -5,7 +5,8 @@
 from ember import return_types
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
-from ember.aten.binding import handle, make_factory, wrap_number
+from ember.aten.binding import (check_out_type_matches, handle, make_factory,
+                                make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op_linalg_vector_norm = handle("linalg_vector_norm")

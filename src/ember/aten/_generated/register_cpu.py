@@ -34,7 +34,7 @@ def add__Tensor(self, other, alpha):
     meta = M.add_Tensor(self, other, alpha)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.add, meta, (self, other, alpha), self)
     ):
         return self
@@ -191,6 +191,8 @@ def bitwise_not_(self):
         O.check_tensor_iterator(self)
     meta = M.bitwise_not(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.bitwise_not, meta, (self,), self):
+        return self
     U.bitwise_not(meta, self, self)
     return self
 
@@ -227,7 +229,7 @@ def bitwise_and__Tensor(self, other):
     meta = M.bitwise_and_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.bitwise_and, meta, (self, other), self)
     ):
         return self
@@ -271,7 +273,7 @@ def bitwise_or__Tensor(self, other):
     meta = M.bitwise_or_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.bitwise_or, meta, (self, other), self)
     ):
         return self
@@ -315,7 +317,7 @@ def bitwise_xor__Tensor(self, other):
     meta = M.bitwise_xor_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.bitwise_xor, meta, (self, other), self)
     ):
         return self
@@ -359,7 +361,7 @@ def bitwise_left_shift__Tensor(self, other):
     meta = M.bitwise_left_shift_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.bitwise_left_shift, meta, (self, other), self)
     ):
         return self
@@ -403,7 +405,7 @@ def bitwise_right_shift__Tensor(self, other):
     meta = M.bitwise_right_shift_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.bitwise_right_shift, meta, (self, other), self)
     ):
         return self
@@ -488,6 +490,8 @@ def clamp_(self, min, max):
         return fast
     meta = M.clamp(self, min, max)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.clamp, meta, (self, min, max), self):
+        return self
     U.clamp(meta, self, min, max, self)
     return self
 
@@ -534,7 +538,7 @@ def clamp__Tensor(self, min, max):
     meta = M.clamp_Tensor(self, min, max)
     meta.check_inplace(self)
     if (
-        ((min is not None and min._storage is self._storage is not None) or (max is not None and max._storage is self._storage is not None))
+        ((min is not None and min._storage is self._storage is not None) or (max is not None and max._storage is self._storage is not None) or LO.aliases_itself(self))
         and LO.in_loop_order(U.clamp, meta, (self, min, max), self)
     ):
         return self
@@ -578,6 +582,8 @@ def cos_(self):
         O.check_tensor_iterator(self)
     meta = M.cos(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.cos, meta, (self,), self):
+        return self
     U.cos(meta, self, self)
     return self
 
@@ -643,7 +649,7 @@ def div__Tensor(self, other):
     meta = M.div_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.div, meta, (self, other), self)
     ):
         return self
@@ -693,7 +699,7 @@ def div__Tensor_mode(self, other, rounding_mode):
     meta = M.div_Tensor_mode(self, other, rounding_mode)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.div, meta, (self, other, rounding_mode), self)
     ):
         return self
@@ -736,6 +742,8 @@ def exp_(self):
         O.check_tensor_iterator(self)
     meta = M.exp(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.exp, meta, (self,), self):
+        return self
     U.exp(meta, self, self)
     return self
 
@@ -787,6 +795,8 @@ def log_(self):
         O.check_tensor_iterator(self)
     meta = M.log(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.log, meta, (self,), self):
+        return self
     U.log(meta, self, self)
     return self
 
@@ -819,6 +829,8 @@ def log1p_(self):
         O.check_tensor_iterator(self)
     meta = M.log1p(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.log1p, meta, (self,), self):
+        return self
     U.log1p(meta, self, self)
     return self
 
@@ -1023,7 +1035,7 @@ def mul__Tensor(self, other):
     meta = M.mul_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.mul, meta, (self, other), self)
     ):
         return self
@@ -1066,6 +1078,8 @@ def neg_(self):
         O.check_tensor_iterator(self)
     meta = M.neg(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.neg, meta, (self,), self):
+        return self
     U.neg(meta, self, self)
     return self
 
@@ -1120,6 +1134,8 @@ def gelu_(self, approximate):
         O.check_tensor_iterator(self)
     meta = M.gelu(self, approximate)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.gelu, meta, (self, approximate), self):
+        return self
     U.gelu(meta, self, approximate, self)
     return self
 
@@ -1155,6 +1171,8 @@ def rsqrt_(self):
         O.check_tensor_iterator(self)
     meta = M.rsqrt(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.rsqrt, meta, (self,), self):
+        return self
     U.rsqrt(meta, self, self)
     return self
 
@@ -1187,6 +1205,8 @@ def reciprocal_(self):
         O.check_tensor_iterator(self)
     meta = M.reciprocal(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.reciprocal, meta, (self,), self):
+        return self
     U.reciprocal(meta, self, self)
     return self
 
@@ -1222,6 +1242,8 @@ def sigmoid_(self):
         O.check_tensor_iterator(self)
     meta = M.sigmoid(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.sigmoid, meta, (self,), self):
+        return self
     U.sigmoid(meta, self, self)
     return self
 
@@ -1257,6 +1279,8 @@ def sin_(self):
         O.check_tensor_iterator(self)
     meta = M.sin(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.sin, meta, (self,), self):
+        return self
     U.sin(meta, self, self)
     return self
 
@@ -1349,6 +1373,8 @@ def sqrt_(self):
         O.check_tensor_iterator(self)
     meta = M.sqrt(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.sqrt, meta, (self,), self):
+        return self
     U.sqrt(meta, self, self)
     return self
 
@@ -1400,6 +1426,8 @@ def tanh_(self):
         O.check_tensor_iterator(self)
     meta = M.tanh(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.tanh, meta, (self,), self):
+        return self
     U.tanh(meta, self, self)
     return self
 
@@ -1477,7 +1505,7 @@ def sub__Tensor(self, other, alpha):
     meta = M.sub_Tensor(self, other, alpha)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.sub, meta, (self, other, alpha), self)
     ):
         return self
@@ -1583,6 +1611,58 @@ def scatter_value_out(self, dim, index, value, out):
     return out
 
 
+# scatter.reduce_out: structured
+
+
+def scatter_reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    out = meta.allocate()
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, out)
+    return out
+
+
+def scatter__reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.check_inplace(self)
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, self)
+    return self
+
+
+def scatter_reduce_out(self, dim, index, src, reduce, out):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_reduce_out(meta, self, dim, index, src, reduce, out)
+    return out
+
+
+# scatter.value_reduce_out: structured
+
+
+def scatter_value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    out = meta.allocate()
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, out)
+    return out
+
+
+def scatter__value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.check_inplace(self)
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, self)
+    return self
+
+
+def scatter_value_reduce_out(self, dim, index, value, reduce, out):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    if out is self or out is index:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_value_reduce_out(meta, self, dim, index, value, reduce, out)
+    return out
+
+
 # triu.out: structured
 
 
@@ -1650,6 +1730,8 @@ def ne__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.ne_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.ne, meta, (self, other), self):
+        return self
     U.ne(meta, self, other, self)
     return self
 
@@ -1686,7 +1768,7 @@ def ne__Tensor(self, other):
     meta = M.ne_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.ne, meta, (self, other), self)
     ):
         return self
@@ -1729,6 +1811,8 @@ def eq__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.eq_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.eq, meta, (self, other), self):
+        return self
     U.eq(meta, self, other, self)
     return self
 
@@ -1765,7 +1849,7 @@ def eq__Tensor(self, other):
     meta = M.eq_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.eq, meta, (self, other), self)
     ):
         return self
@@ -1808,6 +1892,8 @@ def ge__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.ge_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.ge, meta, (self, other), self):
+        return self
     U.ge(meta, self, other, self)
     return self
 
@@ -1844,7 +1930,7 @@ def ge__Tensor(self, other):
     meta = M.ge_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.ge, meta, (self, other), self)
     ):
         return self
@@ -1887,6 +1973,8 @@ def le__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.le_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.le, meta, (self, other), self):
+        return self
     U.le(meta, self, other, self)
     return self
 
@@ -1923,7 +2011,7 @@ def le__Tensor(self, other):
     meta = M.le_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.le, meta, (self, other), self)
     ):
         return self
@@ -1966,6 +2054,8 @@ def gt__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.gt_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.gt, meta, (self, other), self):
+        return self
     U.gt(meta, self, other, self)
     return self
 
@@ -2002,7 +2092,7 @@ def gt__Tensor(self, other):
     meta = M.gt_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.gt, meta, (self, other), self)
     ):
         return self
@@ -2045,6 +2135,8 @@ def lt__Scalar(self, other):
         O.check_tensor_iterator(self)
     meta = M.lt_Scalar(self, other)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.lt, meta, (self, other), self):
+        return self
     U.lt(meta, self, other, self)
     return self
 
@@ -2081,7 +2173,7 @@ def lt__Tensor(self, other):
     meta = M.lt_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.lt, meta, (self, other), self)
     ):
         return self
@@ -2143,6 +2235,8 @@ def sign_(self):
         O.check_tensor_iterator(self)
     meta = M.sign(self)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.sign, meta, (self,), self):
+        return self
     U.sign(meta, self, self)
     return self
 
@@ -2176,7 +2270,7 @@ def remainder__Tensor(self, other):
     meta = M.remainder_Tensor(self, other)
     meta.check_inplace(self)
     if (
-        other._storage is self._storage is not None
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.remainder, meta, (self, other), self)
     ):
         return self
@@ -2360,7 +2454,7 @@ def pow__Tensor(self, exponent):
     meta = M.pow_Tensor_Tensor(self, exponent)
     meta.check_inplace(self)
     if (
-        exponent._storage is self._storage is not None
+        (exponent._storage is self._storage is not None or LO.aliases_itself(self))
         and LO.in_loop_order(U.pow, meta, (self, exponent), self)
     ):
         return self
@@ -2422,6 +2516,8 @@ def pow__Scalar(self, exponent):
         O.check_tensor_iterator(self)
     meta = M.pow_Tensor_Scalar(self, exponent)
     meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.pow, meta, (self, exponent), self):
+        return self
     U.pow(meta, self, exponent, self)
     return self
 
@@ -2661,6 +2757,12 @@ impl("scatter.src_out", "CPU", scatter_src_out)
 impl("scatter.value", "CPU", scatter_value)
 impl("scatter_.value", "CPU", scatter__value)
 impl("scatter.value_out", "CPU", scatter_value_out)
+impl("scatter.reduce", "CPU", scatter_reduce)
+impl("scatter_.reduce", "CPU", scatter__reduce)
+impl("scatter.reduce_out", "CPU", scatter_reduce_out)
+impl("scatter.value_reduce", "CPU", scatter_value_reduce)
+impl("scatter_.value_reduce", "CPU", scatter__value_reduce)
+impl("scatter.value_reduce_out", "CPU", scatter_value_reduce_out)
 impl("triu", "CPU", triu)
 impl("triu_", "CPU", triu_)
 impl("triu.out", "CPU", triu_out)
@@ -2785,7 +2887,9 @@ impl("index_select.out", "CPU", N.index_select_out)
 impl("index_select", "CPU", N.index_select)
 impl("remainder.Scalar_Tensor", "CPU", N.remainder_Scalar_Tensor)
 impl("min", "CPU", N.min)
+impl("min.unary_out", "CPU", N.min_unary_out)
 impl("max", "CPU", N.max)
+impl("max.unary_out", "CPU", N.max_unary_out)
 impl("resize_", "CPU", N.resize_)
 impl("floor_divide", "CPU", N.floor_divide)
 impl("floor_divide_.Tensor", "CPU", N.floor_divide__Tensor)

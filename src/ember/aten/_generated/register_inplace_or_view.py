@@ -161,6 +161,20 @@ def any_dims_out(keyset, self, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_arange_out = handle("arange.out")
+
+
+def arange_out(keyset, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arange_out.redispatch(keyset & AFTER, end, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _arange_start_out = handle("arange.start_out")
 
 
@@ -791,6 +805,20 @@ def bmm_out(keyset, self, mat2, out):
     return finish_inplace(result, out)
 
 
+_bmm_dtype_out = handle("bmm.dtype_out")
+
+
+def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _cat_out = handle("cat.out")
 
 
@@ -1057,6 +1085,20 @@ def div__Scalar_mode(keyset, self, other, rounding_mode):
     return finish_inplace(result, self)
 
 
+_empty_out = handle("empty.out")
+
+
+def empty_out(keyset, size, memory_format, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _empty_out.redispatch(keyset & AFTER, size, memory_format, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _exp_ = handle("exp_")
 
 
@@ -1167,6 +1209,20 @@ def fill__Tensor(keyset, self, value):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_full_out = handle("full.out")
+
+
+def full_out(keyset, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _full_out.redispatch(keyset & AFTER, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _index_Tensor_out = handle("index.Tensor_out")
@@ -1295,6 +1351,20 @@ def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype
     return finish_inplace(result, out)
 
 
+_matmul_out = handle("matmul.out")
+
+
+def matmul_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _matmul_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _max_dim_max = handle("max.dim_max")
 
 
@@ -1318,6 +1388,20 @@ def amax_out(keyset, self, dim, keepdim, out):
     ts.excluded = prev | BELOW
     try:
         result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mean_dtype_out = handle("mean.dtype_out")
+
+
+def mean_dtype_out(keyset, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -1374,6 +1458,20 @@ def mm_out(keyset, self, mat2, out):
     ts.excluded = prev | BELOW
     try:
         result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mm_dtype_out = handle("mm.dtype_out")
+
+
+def mm_dtype_out(keyset, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -1447,6 +1545,20 @@ def narrow_Tensor(keyset, self, dim, start, length):
     finally:
         ts.excluded = prev
     return finish_view("narrow.Tensor", self, result)
+
+
+_ones_out = handle("ones.out")
+
+
+def ones_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ones_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _permute = handle("permute")
@@ -1657,6 +1769,118 @@ def unsqueeze_(keyset, self, dim):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_rand_out = handle("rand.out")
+
+
+def rand_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rand_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_rand_generator_out = handle("rand.generator_out")
+
+
+def rand_generator_out(keyset, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rand_generator_out.redispatch(keyset & AFTER, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_out = handle("randint.out")
+
+
+def randint_out(keyset, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_out.redispatch(keyset & AFTER, high, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_low_out = handle("randint.low_out")
+
+
+def randint_low_out(keyset, low, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_generator_out = handle("randint.generator_out")
+
+
+def randint_generator_out(keyset, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randint_low_generator_out = handle("randint.low_generator_out")
+
+
+def randint_low_generator_out(keyset, low, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randn_out = handle("randn.out")
+
+
+def randn_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randn_out.redispatch(keyset & AFTER, size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randn_generator_out = handle("randn.generator_out")
+
+
+def randn_generator_out(keyset, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randn_generator_out.redispatch(keyset & AFTER, size, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _neg_ = handle("neg_")
@@ -2023,6 +2247,20 @@ def squeeze_dims(keyset, self, dim):
     return finish_view("squeeze.dims", self, result)
 
 
+_stack_out = handle("stack.out")
+
+
+def stack_out(keyset, tensors, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _stack_out.redispatch(keyset & AFTER, tensors, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _sum_IntList_out = handle("sum.IntList_out")
 
 
@@ -2228,6 +2466,20 @@ def where_self_out(keyset, condition, self, other, out):
     ts.excluded = prev | BELOW
     try:
         result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_zeros_out = handle("zeros.out")
+
+
+def zeros_out(keyset, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _zeros_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -2541,6 +2793,20 @@ def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
     return finish_inplace(result, out)
 
 
+_addmm_dtype_out = handle("addmm.dtype_out")
+
+
+def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _addmm_ = handle("addmm_")
 
 
@@ -2732,6 +2998,62 @@ def scatter_value_out(keyset, self, dim, index, value, out):
     ts.excluded = prev | BELOW
     try:
         result = _scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_scatter__reduce = handle("scatter_.reduce")
+
+
+def scatter__reduce(keyset, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_reduce_out = handle("scatter.reduce_out")
+
+
+def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_scatter__value_reduce = handle("scatter_.value_reduce")
+
+
+def scatter__value_reduce(keyset, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+
+
+def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -3185,6 +3507,20 @@ def sign_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_remainder_Scalar_out = handle("remainder.Scalar_out")
+
+
+def remainder_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _remainder__Scalar = handle("remainder_.Scalar")
 
 
@@ -3225,6 +3561,34 @@ def remainder__Tensor(keyset, self, other):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_min_unary_out = handle("min.unary_out")
+
+
+def min_unary_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _min_unary_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_max_unary_out = handle("max.unary_out")
+
+
+def max_unary_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _max_unary_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _maximum_out = handle("maximum.out")
@@ -3521,6 +3885,20 @@ def floor_divide_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_floor_divide__Scalar = handle("floor_divide_.Scalar")
+
+
+def floor_divide__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _norm_dtype_out = handle("norm.dtype_out")
 
 
@@ -3546,6 +3924,7 @@ impl("all.out", "ADInplaceOrView", all_out, keyset_arg="raw")
 impl("all.dims_out", "ADInplaceOrView", all_dims_out, keyset_arg="raw")
 impl("any.out", "ADInplaceOrView", any_out, keyset_arg="raw")
 impl("any.dims_out", "ADInplaceOrView", any_dims_out, keyset_arg="raw")
+impl("arange.out", "ADInplaceOrView", arange_out, keyset_arg="raw")
 impl("arange.start_out", "ADInplaceOrView", arange_start_out, keyset_arg="raw")
 impl("argmax.out", "ADInplaceOrView", argmax_out, keyset_arg="raw")
 impl("argmin.out", "ADInplaceOrView", argmin_out, keyset_arg="raw")
@@ -3591,6 +3970,7 @@ impl("bitwise_right_shift.Tensor_out", "ADInplaceOrView", bitwise_right_shift_Te
 impl("bitwise_right_shift_.Tensor_Scalar", "ADInplaceOrView", bitwise_right_shift__Tensor_Scalar, keyset_arg="raw")
 impl("bitwise_right_shift.Tensor_Scalar_out", "ADInplaceOrView", bitwise_right_shift_Tensor_Scalar_out, keyset_arg="raw")
 impl("bmm.out", "ADInplaceOrView", bmm_out, keyset_arg="raw")
+impl("bmm.dtype_out", "ADInplaceOrView", bmm_dtype_out, keyset_arg="raw")
 impl("cat.out", "ADInplaceOrView", cat_out, keyset_arg="raw")
 impl("chunk", "ADInplaceOrView", chunk, keyset_arg="raw")
 impl("clamp_", "ADInplaceOrView", clamp_, keyset_arg="raw")
@@ -3610,6 +3990,7 @@ impl("div_.Tensor_mode", "ADInplaceOrView", div__Tensor_mode, keyset_arg="raw")
 impl("div.out_mode", "ADInplaceOrView", div_out_mode, keyset_arg="raw")
 impl("div_.Scalar", "ADInplaceOrView", div__Scalar, keyset_arg="raw")
 impl("div_.Scalar_mode", "ADInplaceOrView", div__Scalar_mode, keyset_arg="raw")
+impl("empty.out", "ADInplaceOrView", empty_out, keyset_arg="raw")
 impl("exp_", "ADInplaceOrView", exp_, keyset_arg="raw")
 impl("exp.out", "ADInplaceOrView", exp_out, keyset_arg="raw")
 impl("expand", "ADInplaceOrView", expand, keyset_arg="raw")
@@ -3618,6 +3999,7 @@ impl("flatten.using_ints", "ADInplaceOrView", flatten_using_ints, keyset_arg="ra
 impl("unflatten.int", "ADInplaceOrView", unflatten_int, keyset_arg="raw")
 impl("fill_.Scalar", "ADInplaceOrView", fill__Scalar, keyset_arg="raw")
 impl("fill_.Tensor", "ADInplaceOrView", fill__Tensor, keyset_arg="raw")
+impl("full.out", "ADInplaceOrView", full_out, keyset_arg="raw")
 impl("index.Tensor_out", "ADInplaceOrView", index_Tensor_out, keyset_arg="raw")
 impl("index_put_", "ADInplaceOrView", index_put_, keyset_arg="raw")
 impl("linspace.out", "ADInplaceOrView", linspace_out, keyset_arg="raw")
@@ -3627,17 +4009,21 @@ impl("log1p_", "ADInplaceOrView", log1p_, keyset_arg="raw")
 impl("log1p.out", "ADInplaceOrView", log1p_out, keyset_arg="raw")
 impl("_log_softmax.out", "ADInplaceOrView", _log_softmax_out, keyset_arg="raw")
 impl("_log_softmax_backward_data.out", "ADInplaceOrView", _log_softmax_backward_data_out, keyset_arg="raw")
+impl("matmul.out", "ADInplaceOrView", matmul_out, keyset_arg="raw")
 impl("max.dim_max", "ADInplaceOrView", max_dim_max, keyset_arg="raw")
 impl("amax.out", "ADInplaceOrView", amax_out, keyset_arg="raw")
+impl("mean.dtype_out", "ADInplaceOrView", mean_dtype_out, keyset_arg="raw")
 impl("mean.out", "ADInplaceOrView", mean_out, keyset_arg="raw")
 impl("min.dim_min", "ADInplaceOrView", min_dim_min, keyset_arg="raw")
 impl("amin.out", "ADInplaceOrView", amin_out, keyset_arg="raw")
 impl("mm.out", "ADInplaceOrView", mm_out, keyset_arg="raw")
+impl("mm.dtype_out", "ADInplaceOrView", mm_dtype_out, keyset_arg="raw")
 impl("mul_.Tensor", "ADInplaceOrView", mul__Tensor, keyset_arg="raw")
 impl("mul.out", "ADInplaceOrView", mul_out, keyset_arg="raw")
 impl("mul_.Scalar", "ADInplaceOrView", mul__Scalar, keyset_arg="raw")
 impl("narrow", "ADInplaceOrView", narrow, keyset_arg="raw")
 impl("narrow.Tensor", "ADInplaceOrView", narrow_Tensor, keyset_arg="raw")
+impl("ones.out", "ADInplaceOrView", ones_out, keyset_arg="raw")
 impl("permute", "ADInplaceOrView", permute, keyset_arg="raw")
 impl("movedim.intlist", "ADInplaceOrView", movedim_intlist, keyset_arg="raw")
 impl("movedim.int", "ADInplaceOrView", movedim_int, keyset_arg="raw")
@@ -3653,6 +4039,14 @@ impl("squeeze_.dims", "ADInplaceOrView", squeeze__dims, keyset_arg="raw")
 impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
 impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
+impl("rand.out", "ADInplaceOrView", rand_out, keyset_arg="raw")
+impl("rand.generator_out", "ADInplaceOrView", rand_generator_out, keyset_arg="raw")
+impl("randint.out", "ADInplaceOrView", randint_out, keyset_arg="raw")
+impl("randint.low_out", "ADInplaceOrView", randint_low_out, keyset_arg="raw")
+impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_arg="raw")
+impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
+impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
+impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
@@ -3679,6 +4073,7 @@ impl("split_with_sizes", "ADInplaceOrView", split_with_sizes, keyset_arg="raw")
 impl("squeeze", "ADInplaceOrView", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "ADInplaceOrView", squeeze_dim, keyset_arg="raw")
 impl("squeeze.dims", "ADInplaceOrView", squeeze_dims, keyset_arg="raw")
+impl("stack.out", "ADInplaceOrView", stack_out, keyset_arg="raw")
 impl("sum.IntList_out", "ADInplaceOrView", sum_IntList_out, keyset_arg="raw")
 impl("sqrt_", "ADInplaceOrView", sqrt_, keyset_arg="raw")
 impl("sqrt.out", "ADInplaceOrView", sqrt_out, keyset_arg="raw")
@@ -3694,6 +4089,7 @@ impl("var.out", "ADInplaceOrView", var_out, keyset_arg="raw")
 impl("var.correction_out", "ADInplaceOrView", var_correction_out, keyset_arg="raw")
 impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
+impl("zeros.out", "ADInplaceOrView", zeros_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
 impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset_arg="raw")
@@ -3716,6 +4112,7 @@ impl("true_divide_.Tensor", "ADInplaceOrView", true_divide__Tensor, keyset_arg="
 impl("true_divide.out", "ADInplaceOrView", true_divide_out, keyset_arg="raw")
 impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="raw")
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
+impl("addmm.dtype_out", "ADInplaceOrView", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
 impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
@@ -3730,6 +4127,10 @@ impl("scatter_.src", "ADInplaceOrView", scatter__src, keyset_arg="raw")
 impl("scatter.src_out", "ADInplaceOrView", scatter_src_out, keyset_arg="raw")
 impl("scatter_.value", "ADInplaceOrView", scatter__value, keyset_arg="raw")
 impl("scatter.value_out", "ADInplaceOrView", scatter_value_out, keyset_arg="raw")
+impl("scatter_.reduce", "ADInplaceOrView", scatter__reduce, keyset_arg="raw")
+impl("scatter.reduce_out", "ADInplaceOrView", scatter_reduce_out, keyset_arg="raw")
+impl("scatter_.value_reduce", "ADInplaceOrView", scatter__value_reduce, keyset_arg="raw")
+impl("scatter.value_reduce_out", "ADInplaceOrView", scatter_value_reduce_out, keyset_arg="raw")
 impl("eq_.Scalar", "ADInplaceOrView", eq__Scalar, keyset_arg="raw")
 impl("eq_.Tensor", "ADInplaceOrView", eq__Tensor, keyset_arg="raw")
 impl("tril_", "ADInplaceOrView", tril_, keyset_arg="raw")
@@ -3762,9 +4163,12 @@ impl("index_select.out", "ADInplaceOrView", index_select_out, keyset_arg="raw")
 impl("gather.out", "ADInplaceOrView", gather_out, keyset_arg="raw")
 impl("sign_", "ADInplaceOrView", sign_, keyset_arg="raw")
 impl("sign.out", "ADInplaceOrView", sign_out, keyset_arg="raw")
+impl("remainder.Scalar_out", "ADInplaceOrView", remainder_Scalar_out, keyset_arg="raw")
 impl("remainder_.Scalar", "ADInplaceOrView", remainder__Scalar, keyset_arg="raw")
 impl("remainder.Tensor_out", "ADInplaceOrView", remainder_Tensor_out, keyset_arg="raw")
 impl("remainder_.Tensor", "ADInplaceOrView", remainder__Tensor, keyset_arg="raw")
+impl("min.unary_out", "ADInplaceOrView", min_unary_out, keyset_arg="raw")
+impl("max.unary_out", "ADInplaceOrView", max_unary_out, keyset_arg="raw")
 impl("maximum.out", "ADInplaceOrView", maximum_out, keyset_arg="raw")
 impl("max.out", "ADInplaceOrView", max_out, keyset_arg="raw")
 impl("minimum.out", "ADInplaceOrView", minimum_out, keyset_arg="raw")
@@ -3786,4 +4190,5 @@ impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_i
 impl("resize_", "ADInplaceOrView", resize_, keyset_arg="raw")
 impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
+impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")

@@ -17,12 +17,13 @@ def add_Tensor(self, other, alpha):
 
 
 def add__Tensor(self, other, alpha):
-    return M.python_meta_add_(self, other, alpha)
+    return M.binop_inplace_alpha(self, other, alpha)
 
 
 def add_out(self, other, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.add_Tensor(self, other, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -36,8 +37,9 @@ def all_dim(self, dim, keepdim):
 
 
 def all_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.all_dim(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -51,8 +53,9 @@ def all_dims(self, dim, keepdim):
 
 
 def all_dims_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.all_dims(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -66,8 +69,9 @@ def any_dim(self, dim, keepdim):
 
 
 def any_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.any_dim(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -81,8 +85,9 @@ def any_dims(self, dim, keepdim):
 
 
 def any_dims_out(self, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.any_dims(self, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -132,8 +137,9 @@ def bitwise_not_(self):
 
 
 def bitwise_not_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_not(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -153,8 +159,9 @@ def bitwise_and__Tensor(self, other):
 
 
 def bitwise_and_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_and_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -174,8 +181,9 @@ def bitwise_or__Tensor(self, other):
 
 
 def bitwise_or_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_or_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -195,8 +203,9 @@ def bitwise_xor__Tensor(self, other):
 
 
 def bitwise_xor_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_xor_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -216,8 +225,9 @@ def bitwise_left_shift__Tensor(self, other):
 
 
 def bitwise_left_shift_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_left_shift_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -237,8 +247,9 @@ def bitwise_right_shift__Tensor(self, other):
 
 
 def bitwise_right_shift_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.bitwise_right_shift_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -252,8 +263,9 @@ def bmm(self, mat2):
 
 
 def bmm_out(self, mat2, out):
+    M.check_copy_devices(self, out)
     meta = M.bmm(self, mat2)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -288,8 +300,9 @@ def clamp_(self, min, max):
 
 
 def clamp_out(self, min, max, out):
+    M.check_copy_devices(self, out)
     meta = M.clamp(self, min, max)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -309,8 +322,9 @@ def clamp__Tensor(self, min, max):
 
 
 def clamp_Tensor_out(self, min, max, out):
+    M.check_copy_devices(self, out)
     meta = M.clamp_Tensor(self, min, max)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -330,8 +344,9 @@ def cos_(self):
 
 
 def cos_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.cos(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -366,12 +381,13 @@ def div_Tensor(self, other):
 
 
 def div__Tensor(self, other):
-    return M.python_meta_div_(self, other)
+    return M.div_inplace(self, other)
 
 
 def div_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.div_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -391,8 +407,9 @@ def div__Tensor_mode(self, other, rounding_mode):
 
 
 def div_out_mode(self, other, rounding_mode, out):
+    M.check_copy_devices(self, out)
     meta = M.div_Tensor_mode(self, other, rounding_mode)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -412,8 +429,9 @@ def exp_(self):
 
 
 def exp_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.exp(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -448,8 +466,9 @@ def log_(self):
 
 
 def log_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.log(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -469,8 +488,9 @@ def log1p_(self):
 
 
 def log1p_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.log1p(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -484,8 +504,9 @@ def _log_softmax(self, dim, half_to_float):
 
 
 def _log_softmax_out(self, dim, half_to_float, out):
+    M.check_copy_devices(self, out)
     meta = M._log_softmax(self, dim, half_to_float)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -499,8 +520,9 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 
 
 def _log_softmax_backward_data_out(grad_output, output, dim, input_dtype, out):
+    M.check_copy_devices(grad_output, out)
     meta = M._log_softmax_backward_data(grad_output, output, dim, input_dtype)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -589,8 +611,9 @@ def mm(self, mat2):
 
 
 def mm_out(self, mat2, out):
+    M.check_copy_devices(self, out)
     meta = M.mm(self, mat2)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -604,12 +627,13 @@ def mul_Tensor(self, other):
 
 
 def mul__Tensor(self, other):
-    return M.python_meta_mul_(self, other)
+    return M.binop_inplace(self, other)
 
 
 def mul_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.mul_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -629,8 +653,9 @@ def neg_(self):
 
 
 def neg_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.neg(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -644,8 +669,9 @@ def threshold_backward(grad_output, self, threshold):
 
 
 def threshold_backward_grad_input(grad_output, self, threshold, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M.threshold_backward(grad_output, self, threshold)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -665,8 +691,9 @@ def gelu_(self, approximate):
 
 
 def gelu_out(self, approximate, out):
+    M.check_copy_devices(self, out)
     meta = M.gelu(self, approximate)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -686,8 +713,9 @@ def rsqrt_(self):
 
 
 def rsqrt_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.rsqrt(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -707,8 +735,9 @@ def reciprocal_(self):
 
 
 def reciprocal_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.reciprocal(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -728,8 +757,9 @@ def sigmoid_(self):
 
 
 def sigmoid_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sigmoid(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -749,8 +779,9 @@ def sin_(self):
 
 
 def sin_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sin(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -764,8 +795,9 @@ def _softmax(self, dim, half_to_float):
 
 
 def _softmax_out(self, dim, half_to_float, out):
+    M.check_copy_devices(self, out)
     meta = M._softmax(self, dim, half_to_float)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -779,8 +811,9 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
 
 
 def _softmax_backward_data_out(grad_output, output, dim, input_dtype, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M._softmax_backward_data(grad_output, output, dim, input_dtype)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -815,8 +848,9 @@ def sqrt_(self):
 
 
 def sqrt_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sqrt(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -851,8 +885,9 @@ def tanh_(self):
 
 
 def tanh_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.tanh(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -866,8 +901,9 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim):
 
 
 def norm_out(self, p, dim, keepdim, out):
+    M.check_copy_devices(self, out)
     meta = M.norm_ScalarOpt_dim(self, p, dim, keepdim)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -881,8 +917,9 @@ def linalg_vector_norm(self, ord, dim, keepdim, dtype):
 
 
 def linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out):
+    M.check_copy_devices(self, out)
     meta = M.linalg_vector_norm(self, ord, dim, keepdim, dtype)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -896,12 +933,13 @@ def sub_Tensor(self, other, alpha):
 
 
 def sub__Tensor(self, other, alpha):
-    return M.python_meta_sub_(self, other, alpha)
+    return M.binop_inplace_alpha(self, other, alpha)
 
 
 def sub_out(self, other, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.sub_Tensor(self, other, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -921,8 +959,9 @@ def addmm_(self, mat1, mat2, beta, alpha):
 
 
 def addmm_out(self, mat1, mat2, beta, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.addmm(self, mat1, mat2, beta, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -968,6 +1007,48 @@ def scatter_value_out(self, dim, index, value, out):
     return out
 
 
+# scatter.reduce_out: structured
+
+
+def scatter_reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    out = meta.allocate()
+    return out
+
+
+def scatter__reduce(self, dim, index, src, reduce):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_reduce_out(self, dim, index, src, reduce, out):
+    meta = M.scatter_reduce(self, dim, index, src, reduce)
+    meta.resize_outputs(out)
+    return out
+
+
+# scatter.value_reduce_out: structured
+
+
+def scatter_value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    out = meta.allocate()
+    return out
+
+
+def scatter__value_reduce(self, dim, index, value, reduce):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_value_reduce_out(self, dim, index, value, reduce, out):
+    meta = M.scatter_value_reduce(self, dim, index, value, reduce)
+    meta.resize_outputs(out)
+    return out
+
+
 # triu.out: structured
 
 
@@ -984,8 +1065,9 @@ def triu_(self, diagonal):
 
 
 def triu_out(self, diagonal, out):
+    M.check_copy_devices(self, out)
     meta = M.triu(self, diagonal)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1005,8 +1087,9 @@ def tril_(self, diagonal):
 
 
 def tril_out(self, diagonal, out):
+    M.check_copy_devices(self, out)
     meta = M.tril(self, diagonal)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1026,8 +1109,9 @@ def ne__Scalar(self, other):
 
 
 def ne_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ne_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1047,8 +1131,9 @@ def ne__Tensor(self, other):
 
 
 def ne_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ne_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1068,8 +1153,9 @@ def eq__Scalar(self, other):
 
 
 def eq_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.eq_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1089,8 +1175,9 @@ def eq__Tensor(self, other):
 
 
 def eq_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.eq_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1110,8 +1197,9 @@ def ge__Scalar(self, other):
 
 
 def ge_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ge_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1131,8 +1219,9 @@ def ge__Tensor(self, other):
 
 
 def ge_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.ge_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1152,8 +1241,9 @@ def le__Scalar(self, other):
 
 
 def le_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.le_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1173,8 +1263,9 @@ def le__Tensor(self, other):
 
 
 def le_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.le_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1194,8 +1285,9 @@ def gt__Scalar(self, other):
 
 
 def gt_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.gt_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1215,8 +1307,9 @@ def gt__Tensor(self, other):
 
 
 def gt_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.gt_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1236,8 +1329,9 @@ def lt__Scalar(self, other):
 
 
 def lt_Scalar_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.lt_Scalar(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1257,8 +1351,9 @@ def lt__Tensor(self, other):
 
 
 def lt_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.lt_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1293,8 +1388,9 @@ def sign_(self):
 
 
 def sign_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.sign(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 
@@ -1314,8 +1410,9 @@ def remainder__Tensor(self, other):
 
 
 def remainder_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.remainder_Tensor(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1329,8 +1426,9 @@ def maximum(self, other):
 
 
 def maximum_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.maximum(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1344,8 +1442,9 @@ def minimum(self, other):
 
 
 def minimum_out(self, other, out):
+    M.check_copy_devices(self, out)
     meta = M.minimum(self, other)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1389,8 +1488,9 @@ def all(self):
 
 
 def all_all_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.all(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1404,8 +1504,9 @@ def any(self):
 
 
 def any_all_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.any(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1425,8 +1526,9 @@ def pow__Tensor(self, exponent):
 
 
 def pow_Tensor_Tensor_out(self, exponent, out):
+    M.check_copy_devices(self, out)
     meta = M.pow_Tensor_Tensor(self, exponent)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1461,8 +1563,9 @@ def pow__Scalar(self, exponent):
 
 
 def pow_Tensor_Scalar_out(self, exponent, out):
+    M.check_copy_devices(self, out)
     meta = M.pow_Tensor_Scalar(self, exponent)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1476,8 +1579,9 @@ def mse_loss(self, target, reduction):
 
 
 def mse_loss_out(self, target, reduction, out):
+    M.check_copy_devices(self, out)
     meta = M.mse_loss(self, target, reduction)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -1506,8 +1610,9 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 
 def nll_loss_backward_grad_input(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
     meta = M.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
-    meta.resize_outputs(grad_input)
+    M.copy_out(meta, grad_input)
     return grad_input
 
 
@@ -1521,9 +1626,90 @@ def norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype):
 
 
 def norm_dtype_out(self, p, dim, keepdim, dtype, out):
+    M.check_copy_devices(self, out)
     meta = M.norm_ScalarOpt_dim_dtype(self, p, dim, keepdim, dtype)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
+
+
+def abs_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.abs_out(self, out)
+
+
+def conj_physical_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.conj_physical_out(self, out)
+
+
+def logical_not_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.logical_not_out(self, out)
+
+
+def logical_and_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_and_out(self, other, out)
+
+
+def logical_or_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_or_out(self, other, out)
+
+
+def logical_xor_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.logical_xor_out(self, other, out)
+
+
+def bmm_dtype_out(self, mat2, out_dtype, out):
+    M.check_copy_devices(self, out)
+    return N.bmm_dtype_out(self, mat2, out_dtype, out)
+
+
+def mm_dtype_out(self, mat2, out_dtype, out):
+    M.check_copy_devices(self, out)
+    return N.mm_dtype_out(self, mat2, out_dtype, out)
+
+
+def std_correction_out(self, dim, correction, keepdim, out):
+    M.check_copy_devices(self, out)
+    return N.std_correction_out(self, dim, correction, keepdim, out)
+
+
+def var_correction_out(self, dim, correction, keepdim, out):
+    M.check_copy_devices(self, out)
+    return N.var_correction_out(self, dim, correction, keepdim, out)
+
+
+def where_self_out(condition, self, other, out):
+    M.check_copy_devices(condition, out)
+    return N.where_self_out(condition, self, other, out)
+
+
+def addmm_dtype_out(self, mat1, mat2, out_dtype, beta, alpha, out):
+    M.check_copy_devices(self, out)
+    return N.addmm_dtype_out(self, mat1, mat2, out_dtype, beta, alpha, out)
+
+
+def index_select_out(self, dim, index, out):
+    M.check_copy_devices(self, out)
+    return N.index_select_out(self, dim, index, out)
+
+
+def min_unary_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.min_unary_out(self, out)
+
+
+def max_unary_out(self, out):
+    M.check_copy_devices(self, out)
+    return N.max_unary_out(self, out)
+
+
+def floor_divide_out(self, other, out):
+    M.check_copy_devices(self, out)
+    return N.floor_divide_out(self, other, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -1661,6 +1847,12 @@ impl("scatter.src_out", "Meta", scatter_src_out)
 impl("scatter.value", "Meta", scatter_value)
 impl("scatter_.value", "Meta", scatter__value)
 impl("scatter.value_out", "Meta", scatter_value_out)
+impl("scatter.reduce", "Meta", scatter_reduce)
+impl("scatter_.reduce", "Meta", scatter__reduce)
+impl("scatter.reduce_out", "Meta", scatter_reduce_out)
+impl("scatter.value_reduce", "Meta", scatter_value_reduce)
+impl("scatter_.value_reduce", "Meta", scatter__value_reduce)
+impl("scatter.value_reduce_out", "Meta", scatter_value_reduce_out)
 impl("triu", "Meta", triu)
 impl("triu_", "Meta", triu_)
 impl("triu.out", "Meta", triu_out)
@@ -1739,14 +1931,14 @@ impl("nll_loss_backward", "Meta", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "Meta", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "Meta", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "Meta", norm_dtype_out)
-impl("abs.out", "Meta", N.abs_out)
-impl("conj_physical.out", "Meta", N.conj_physical_out)
+impl("abs.out", "Meta", abs_out)
+impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
 impl("as_strided", "Meta", N.as_strided)
-impl("logical_not.out", "Meta", N.logical_not_out)
-impl("logical_and.out", "Meta", N.logical_and_out)
-impl("logical_or.out", "Meta", N.logical_or_out)
-impl("logical_xor.out", "Meta", N.logical_xor_out)
+impl("logical_not.out", "Meta", logical_not_out)
+impl("logical_and.out", "Meta", logical_and_out)
+impl("logical_or.out", "Meta", logical_or_out)
+impl("logical_xor.out", "Meta", logical_xor_out)
 impl("__lshift__.Scalar", "Meta", N.lshift_Scalar)
 impl("__lshift__.Tensor", "Meta", N.lshift_Tensor)
 impl("__ilshift__.Scalar", "Meta", N.ilshift_Scalar)
@@ -1755,6 +1947,8 @@ impl("__rshift__.Scalar", "Meta", N.rshift_Scalar)
 impl("__rshift__.Tensor", "Meta", N.rshift_Tensor)
 impl("__irshift__.Scalar", "Meta", N.irshift_Scalar)
 impl("__irshift__.Tensor", "Meta", N.irshift_Tensor)
+impl("bmm.dtype", "Meta", N.bmm_dtype)
+impl("bmm.dtype_out", "Meta", bmm_dtype_out)
 impl("dot", "Meta", N.dot)
 impl("empty.memory_format", "Meta", N.empty_memory_format)
 impl("empty_strided", "Meta", N.empty_strided)
@@ -1762,31 +1956,37 @@ impl("fill_.Scalar", "Meta", N.fill__Scalar)
 impl("fill_.Tensor", "Meta", N.fill__Tensor)
 impl("isnan", "Meta", N.isnan)
 impl("linspace.out", "Meta", N.linspace_out)
+impl("mm.dtype", "Meta", N.mm_dtype)
+impl("mm.dtype_out", "Meta", mm_dtype_out)
 impl("unfold", "Meta", N.unfold)
 impl("unfold_backward", "Meta", N.unfold_backward)
 impl("relu", "Meta", N.relu)
 impl("relu_", "Meta", N.relu_)
 impl("std.correction", "Meta", N.std_correction)
-impl("std.correction_out", "Meta", N.std_correction_out)
+impl("std.correction_out", "Meta", std_correction_out)
 impl("prod", "Meta", N.prod)
 impl("flip", "Meta", N.flip)
 impl("roll", "Meta", N.roll)
 impl("var.correction", "Meta", N.var_correction)
-impl("var.correction_out", "Meta", N.var_correction_out)
+impl("var.correction_out", "Meta", var_correction_out)
 impl("where.self", "Meta", N.where_self)
-impl("where.self_out", "Meta", N.where_self_out)
+impl("where.self_out", "Meta", where_self_out)
 impl("zero_", "Meta", N.zero_)
 impl("rsub.Tensor", "Meta", N.rsub_Tensor)
+impl("addmm.dtype", "Meta", N.addmm_dtype)
+impl("addmm.dtype_out", "Meta", addmm_dtype_out)
 impl("_local_scalar_dense", "Meta", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "Meta", N.masked_fill__Scalar)
 impl("masked_fill_.Tensor", "Meta", N.masked_fill__Tensor)
 impl("view", "Meta", N.view)
-impl("index_select.out", "Meta", N.index_select_out)
+impl("index_select.out", "Meta", index_select_out)
 impl("index_select", "Meta", N.index_select)
 impl("remainder.Scalar_Tensor", "Meta", N.remainder_Scalar_Tensor)
 impl("min", "Meta", N.min)
+impl("min.unary_out", "Meta", min_unary_out)
 impl("max", "Meta", N.max)
+impl("max.unary_out", "Meta", max_unary_out)
 impl("resize_", "Meta", N.resize_)
 impl("floor_divide", "Meta", N.floor_divide)
 impl("floor_divide_.Tensor", "Meta", N.floor_divide__Tensor)
-impl("floor_divide.out", "Meta", N.floor_divide_out)
+impl("floor_divide.out", "Meta", floor_divide_out)

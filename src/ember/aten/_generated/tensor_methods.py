@@ -5,7 +5,8 @@
 from ember import return_types
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
-from ember.aten.binding import handle, make_factory, wrap_number
+from ember.aten.binding import (check_out_type_matches, handle, make_factory,
+                                make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 
 _op___and___Scalar = handle("__and__.Scalar")
@@ -113,6 +114,8 @@ _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
 _op_floor_divide = handle("floor_divide")
+_op_floor_divide_Scalar = handle("floor_divide.Scalar")
+_op_floor_divide__Scalar = handle("floor_divide_.Scalar")
 _op_floor_divide__Tensor = handle("floor_divide_.Tensor")
 _op_gather = handle("gather")
 _op_ge_Scalar = handle("ge.Scalar")
@@ -210,10 +213,14 @@ _op_resize_ = handle("resize_")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
+_op_scatter_reduce = handle("scatter.reduce")
 _op_scatter_src = handle("scatter.src")
 _op_scatter_value = handle("scatter.value")
+_op_scatter_value_reduce = handle("scatter.value_reduce")
+_op_scatter__reduce = handle("scatter_.reduce")
 _op_scatter__src = handle("scatter_.src")
 _op_scatter__value = handle("scatter_.value")
+_op_scatter__value_reduce = handle("scatter_.value_reduce")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_ = handle("sigmoid_")
@@ -501,7 +508,7 @@ def abs(self, *args, **kwargs):
     """abs()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.abs', args, kwargs)
+            no_arguments(self, 'abs', args, kwargs)
         return _op_abs.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -519,7 +526,7 @@ def abs_(self, *args, **kwargs):
     """abs_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.abs_', args, kwargs)
+            no_arguments(self, 'abs_', args, kwargs)
         return _op_abs_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -643,7 +650,7 @@ def alias(self, *args, **kwargs):
     """alias()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.alias', args, kwargs)
+            no_arguments(self, 'alias', args, kwargs)
         return _op_alias.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -895,7 +902,7 @@ def bitwise_not(self, *args, **kwargs):
     """bitwise_not()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.bitwise_not', args, kwargs)
+            no_arguments(self, 'bitwise_not', args, kwargs)
         return _op_bitwise_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -913,7 +920,7 @@ def bitwise_not_(self, *args, **kwargs):
     """bitwise_not_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.bitwise_not_', args, kwargs)
+            no_arguments(self, 'bitwise_not_', args, kwargs)
         return _op_bitwise_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1154,7 +1161,7 @@ def conj_physical(self, *args, **kwargs):
     """conj_physical()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.conj_physical', args, kwargs)
+            no_arguments(self, 'conj_physical', args, kwargs)
         return _op_conj_physical.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1172,7 +1179,7 @@ def conj_physical_(self, *args, **kwargs):
     """conj_physical_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.conj_physical_', args, kwargs)
+            no_arguments(self, 'conj_physical_', args, kwargs)
         return _op_conj_physical_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1207,7 +1214,7 @@ def cos(self, *args, **kwargs):
     """cos()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.cos', args, kwargs)
+            no_arguments(self, 'cos', args, kwargs)
         return _op_cos.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1225,7 +1232,7 @@ def cos_(self, *args, **kwargs):
     """cos_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.cos_', args, kwargs)
+            no_arguments(self, 'cos_', args, kwargs)
         return _op_cos_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1277,7 +1284,7 @@ def detach(self, *args, **kwargs):
     """detach()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.detach', args, kwargs)
+            no_arguments(self, 'detach', args, kwargs)
         return _op_detach.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1477,7 +1484,7 @@ def exp(self, *args, **kwargs):
     """exp()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.exp', args, kwargs)
+            no_arguments(self, 'exp', args, kwargs)
         return _op_exp.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1495,7 +1502,7 @@ def exp_(self, *args, **kwargs):
     """exp_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.exp_', args, kwargs)
+            no_arguments(self, 'exp_', args, kwargs)
         return _op_exp_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1598,19 +1605,19 @@ def flip(self, *args, **kwargs):
 _parser_m_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor other)',
+        'floor_divide(Scalar other)',
     ], numbers_as_tensors=True,
 )
-_tail_parser_m_floor_divide = [p.default for p in _parser_m_floor_divide.signatures[0].params[1:]]
 
 
 def floor_divide(self, *args, **kwargs):
-    """floor_divide(Tensor other)"""
+    """floor_divide(Tensor other) | floor_divide(Scalar other)"""
     try:
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-            index, v = 0, [args[0], *_tail_parser_m_floor_divide]
+        index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
         else:
-            index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
-        return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+            return _op_floor_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1619,19 +1626,19 @@ def floor_divide(self, *args, **kwargs):
 _parser_m_floor_divide_ = PythonArgParser(
     [
         'floor_divide_(Tensor other)',
+        'floor_divide_(Scalar other)',
     ], numbers_as_tensors=True,
 )
-_tail_parser_m_floor_divide_ = [p.default for p in _parser_m_floor_divide_.signatures[0].params[1:]]
 
 
 def floor_divide_(self, *args, **kwargs):
-    """floor_divide_(Tensor other)"""
+    """floor_divide_(Tensor other) | floor_divide_(Scalar other)"""
     try:
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
-            index, v = 0, [args[0], *_tail_parser_m_floor_divide_]
+        index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
         else:
-            index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
-        return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
+            return _op_floor_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1800,7 +1807,7 @@ def isnan(self, *args, **kwargs):
     """isnan()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.isnan', args, kwargs)
+            no_arguments(self, 'isnan', args, kwargs)
         return _op_isnan.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1818,7 +1825,7 @@ def item(self, *args, **kwargs):
     """item()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.item', args, kwargs)
+            no_arguments(self, 'item', args, kwargs)
         return _op_item.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1878,7 +1885,7 @@ def log(self, *args, **kwargs):
     """log()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log', args, kwargs)
+            no_arguments(self, 'log', args, kwargs)
         return _op_log.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1896,7 +1903,7 @@ def log1p(self, *args, **kwargs):
     """log1p()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log1p', args, kwargs)
+            no_arguments(self, 'log1p', args, kwargs)
         return _op_log1p.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1914,7 +1921,7 @@ def log1p_(self, *args, **kwargs):
     """log1p_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log1p_', args, kwargs)
+            no_arguments(self, 'log1p_', args, kwargs)
         return _op_log1p_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -1932,7 +1939,7 @@ def log_(self, *args, **kwargs):
     """log_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.log_', args, kwargs)
+            no_arguments(self, 'log_', args, kwargs)
         return _op_log_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2009,7 +2016,7 @@ def logical_not(self, *args, **kwargs):
     """logical_not()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.logical_not', args, kwargs)
+            no_arguments(self, 'logical_not', args, kwargs)
         return _op_logical_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2027,7 +2034,7 @@ def logical_not_(self, *args, **kwargs):
     """logical_not_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.logical_not_', args, kwargs)
+            no_arguments(self, 'logical_not_', args, kwargs)
         return _op_logical_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2188,7 +2195,7 @@ def mT(self, *args, **kwargs):
     """mT()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.mT', args, kwargs)
+            no_arguments(self, 'mT', args, kwargs)
         return _op_mT.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2569,7 +2576,7 @@ def neg(self, *args, **kwargs):
     """neg()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.neg', args, kwargs)
+            no_arguments(self, 'neg', args, kwargs)
         return _op_neg.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2587,7 +2594,7 @@ def neg_(self, *args, **kwargs):
     """neg_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.neg_', args, kwargs)
+            no_arguments(self, 'neg_', args, kwargs)
         return _op_neg_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2690,7 +2697,7 @@ def numpy_T(self, *args, **kwargs):
     """numpy_T()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.numpy_T', args, kwargs)
+            no_arguments(self, 'numpy_T', args, kwargs)
         return _op_numpy_T.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2809,7 +2816,7 @@ def reciprocal(self, *args, **kwargs):
     """reciprocal()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.reciprocal', args, kwargs)
+            no_arguments(self, 'reciprocal', args, kwargs)
         return _op_reciprocal.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2827,7 +2834,7 @@ def reciprocal_(self, *args, **kwargs):
     """reciprocal_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.reciprocal_', args, kwargs)
+            no_arguments(self, 'reciprocal_', args, kwargs)
         return _op_reciprocal_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2845,7 +2852,7 @@ def relu(self, *args, **kwargs):
     """relu()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.relu', args, kwargs)
+            no_arguments(self, 'relu', args, kwargs)
         return _op_relu.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2863,7 +2870,7 @@ def relu_(self, *args, **kwargs):
     """relu_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.relu_', args, kwargs)
+            no_arguments(self, 'relu_', args, kwargs)
         return _op_relu_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2974,7 +2981,7 @@ def rsqrt(self, *args, **kwargs):
     """rsqrt()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.rsqrt', args, kwargs)
+            no_arguments(self, 'rsqrt', args, kwargs)
         return _op_rsqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -2992,7 +2999,7 @@ def rsqrt_(self, *args, **kwargs):
     """rsqrt_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.rsqrt_', args, kwargs)
+            no_arguments(self, 'rsqrt_', args, kwargs)
         return _op_rsqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3002,19 +3009,25 @@ def rsqrt_(self, *args, **kwargs):
 _parser_m_scatter = PythonArgParser(
     [
         'scatter(int dim, Tensor index, Tensor src)',
+        'scatter(int dim, Tensor index, Tensor src, *, str reduce)',
         'scatter(int dim, Tensor index, Scalar value)',
+        'scatter(int dim, Tensor index, Scalar value, *, str reduce)',
     ],
 )
 
 
 def scatter(self, *args, **kwargs):
-    """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Scalar value)"""
+    """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Tensor src, *, str reduce) | scatter(int dim, Tensor index, Scalar value) | scatter(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
         index, v = _parser_m_scatter.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter_src.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
+            return _op_scatter_reduce.call(self, v[0], v[1], v[2], v[3])
+        elif index == 2:
             return _op_scatter_value.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter_value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3023,19 +3036,25 @@ def scatter(self, *args, **kwargs):
 _parser_m_scatter_ = PythonArgParser(
     [
         'scatter_(int dim, Tensor index, Tensor src)',
+        'scatter_(int dim, Tensor index, Tensor src, *, str reduce)',
         'scatter_(int dim, Tensor index, Scalar value)',
+        'scatter_(int dim, Tensor index, Scalar value, *, str reduce)',
     ],
 )
 
 
 def scatter_(self, *args, **kwargs):
-    """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Scalar value)"""
+    """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Tensor src, *, str reduce) | scatter_(int dim, Tensor index, Scalar value) | scatter_(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
         index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter__src.call(self, v[0], v[1], v[2])
-        else:
+        elif index == 1:
+            return _op_scatter__reduce.call(self, v[0], v[1], v[2], v[3])
+        elif index == 2:
             return _op_scatter__value.call(self, v[0], v[1], v[2])
+        else:
+            return _op_scatter__value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3069,7 +3088,7 @@ def sigmoid(self, *args, **kwargs):
     """sigmoid()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sigmoid', args, kwargs)
+            no_arguments(self, 'sigmoid', args, kwargs)
         return _op_sigmoid.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3087,7 +3106,7 @@ def sigmoid_(self, *args, **kwargs):
     """sigmoid_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sigmoid_', args, kwargs)
+            no_arguments(self, 'sigmoid_', args, kwargs)
         return _op_sigmoid_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3105,7 +3124,7 @@ def sign(self, *args, **kwargs):
     """sign()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sign', args, kwargs)
+            no_arguments(self, 'sign', args, kwargs)
         return _op_sign.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3123,7 +3142,7 @@ def sign_(self, *args, **kwargs):
     """sign_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sign_', args, kwargs)
+            no_arguments(self, 'sign_', args, kwargs)
         return _op_sign_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3141,7 +3160,7 @@ def sin(self, *args, **kwargs):
     """sin()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sin', args, kwargs)
+            no_arguments(self, 'sin', args, kwargs)
         return _op_sin.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3159,7 +3178,7 @@ def sin_(self, *args, **kwargs):
     """sin_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sin_', args, kwargs)
+            no_arguments(self, 'sin_', args, kwargs)
         return _op_sin_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3270,7 +3289,7 @@ def sqrt(self, *args, **kwargs):
     """sqrt()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sqrt', args, kwargs)
+            no_arguments(self, 'sqrt', args, kwargs)
         return _op_sqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3288,7 +3307,7 @@ def sqrt_(self, *args, **kwargs):
     """sqrt_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.sqrt_', args, kwargs)
+            no_arguments(self, 'sqrt_', args, kwargs)
         return _op_sqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3525,7 +3544,7 @@ def t(self, *args, **kwargs):
     """t()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.t', args, kwargs)
+            no_arguments(self, 't', args, kwargs)
         return _op_t.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3543,7 +3562,7 @@ def t_(self, *args, **kwargs):
     """t_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.t_', args, kwargs)
+            no_arguments(self, 't_', args, kwargs)
         return _op_t_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3561,7 +3580,7 @@ def tanh(self, *args, **kwargs):
     """tanh()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.tanh', args, kwargs)
+            no_arguments(self, 'tanh', args, kwargs)
         return _op_tanh.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3579,7 +3598,7 @@ def tanh_(self, *args, **kwargs):
     """tanh_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.tanh_', args, kwargs)
+            no_arguments(self, 'tanh_', args, kwargs)
         return _op_tanh_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
@@ -3930,7 +3949,7 @@ def zero_(self, *args, **kwargs):
     """zero_()"""
     try:
         if args or kwargs:
-            no_arguments('TensorBase.zero_', args, kwargs)
+            no_arguments(self, 'zero_', args, kwargs)
         return _op_zero_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None

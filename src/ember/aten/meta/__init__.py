@@ -12,9 +12,10 @@ from .gather_scatter import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
-from .python_meta_inplace import *  # noqa: F403
+from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403

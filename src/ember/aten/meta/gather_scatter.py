@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
+from ember._c10.warning import torch_warn_once
 from ember.aten.memory_overlap import (
     assert_no_internal_overlap,
     assert_no_overlap,
@@ -22,7 +23,14 @@ from ember.aten.native.indexing_info import index_info
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, output_strides
 
-__all__ = ["gather", "scatter_src", "scatter_value", "index_Tensor"]
+__all__ = [
+    "gather",
+    "scatter_src",
+    "scatter_value",
+    "scatter_reduce",
+    "scatter_value_reduce",
+    "index_Tensor",
+]
 
 
 class _GatheringMeta(StructuredMeta):
@@ -34,7 +42,7 @@ class _GatheringMeta(StructuredMeta):
     __slots__ = ("inputs",)
 
     def __init__(self, spec, inputs) -> None:
-        StructuredMeta.__init__(self, spec)
+        StructuredMeta.__init__(self, spec, exact_out=True)
         self.inputs = inputs
 
     def check_read_write(self, out, index: int = 0) -> None:
@@ -55,9 +63,14 @@ class GatherMeta(_GatheringMeta):
 
 
 class ScatterMeta(_GatheringMeta):
-    """scatter_meta_impl: the written-to tensor is checked before any resize."""
+    """scatter_meta_impl: the written-to tensor is checked before any resize; a `reduce`
+    (scatter.reduce, scatter.value_reduce) is validated once the output is set."""
 
-    __slots__ = ()
+    __slots__ = ("reduce",)
+
+    def __init__(self, spec, inputs, reduce=None) -> None:
+        _GatheringMeta.__init__(self, spec, inputs)
+        self.reduce = reduce
 
     def _check(self, written) -> None:
         index, src = self.inputs
@@ -66,13 +79,25 @@ class ScatterMeta(_GatheringMeta):
         if src is not None:
             assert_no_overlap(written, src)
 
+    def _check_reduce(self) -> None:
+        """get_operator_enum (TensorAdvancedIndexing.cpp) with the old options only."""
+        if self.reduce is not None and self.reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+
+    def allocate(self):
+        out = StructuredMeta.allocate(self)
+        self._check_reduce()
+        return out
+
     def check_inplace(self, self_tensor) -> None:
         self._check(self_tensor)
         StructuredMeta.check_inplace(self, self_tensor)
+        self._check_reduce()
 
     def resize_outputs(self, *outs) -> None:
         self._check(outs[0])
         StructuredMeta.resize_outputs(self, *outs)
+        self._check_reduce()
 
 
 class IndexMeta(_GatheringMeta):
@@ -121,7 +146,7 @@ def gather(self, dim, index, sparse_grad) -> StructuredMeta:
     return GatherMeta(OutputSpec(index._sizes, None, self.dtype, self.device), (self, index))
 
 
-def _scatter_meta(self, dim, index, src) -> StructuredMeta:
+def _scatter_meta(self, dim, index, src, reduce=None) -> StructuredMeta:
     dim = wrap_dim(dim, len(self._sizes))
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
@@ -150,7 +175,8 @@ def _scatter_meta(self, dim, index, src) -> StructuredMeta:
             if src is not None:
                 text += f" and to be no larger size than src {shape_text(src._sizes)}"
             raise RuntimeError(text)
-    return ScatterMeta(OutputSpec(self._sizes, None, self.dtype, self.device), (index, src))
+    spec = OutputSpec(self._sizes, None, self.dtype, self.device)
+    return ScatterMeta(spec, (index, src), reduce)
 
 
 def scatter_src(self, dim, index, src) -> StructuredMeta:
@@ -159,6 +185,21 @@ def scatter_src(self, dim, index, src) -> StructuredMeta:
 
 def scatter_value(self, dim, index, value) -> StructuredMeta:
     return _scatter_meta(self, dim, index, None)
+
+
+def scatter_reduce(self, dim, index, src, reduce) -> StructuredMeta:
+    """TORCH_META_FUNC2(scatter, reduce): deprecated in favour of scatter_reduce."""
+    torch_warn_once(
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+        "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+        "options.",
+        "aten/src/ATen/native/TensorAdvancedIndexing.cpp:225",
+    )
+    return _scatter_meta(self, dim, index, src, reduce)
+
+
+def scatter_value_reduce(self, dim, index, value, reduce) -> StructuredMeta:
+    return _scatter_meta(self, dim, index, None, reduce)
 
 
 class _Geometry:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.layout import strides_for
-from ember.aten.structured import StructuredMeta
+from ember.aten.structured import StructuredMeta, _can_cast
 from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = ["cat", "tril", "triu"]
@@ -120,6 +120,22 @@ def _rank_mismatch(example, t, index: int) -> RuntimeError:
     )
 
 
+class CatMeta(StructuredMeta):
+    """TORCH_PRECOMPUTE_META_FUNC(cat): an out= tensor must be able to hold the result type
+    (a TypeError there), and the output takes its dtype."""
+
+    __slots__ = ()
+
+    def resize_outputs(self, *outs) -> None:
+        out, spec = outs[0], self.specs[0]
+        if not _can_cast(spec.dtype, out.dtype):
+            raise TypeError(
+                "torch.cat(): input types can't be cast to the desired output type "
+                f"{dtypes.scalar_type_name(out.dtype)}"
+            )
+        StructuredMeta.resize_outputs(self, *outs)
+
+
 def cat(tensors, dim) -> StructuredMeta:
     tensors = list(tensors)
     if not tensors:
@@ -155,13 +171,13 @@ def cat(tensors, dim) -> StructuredMeta:
                 f"{device} and {t.device}!"
             )
     strides = strides_for(sizes, memory_format)
-    return StructuredMeta(OutputSpec(sizes, strides, out_dtype, device))
+    return CatMeta(OutputSpec(sizes, strides, out_dtype, device))
 
 
 def _triangle(name: str, self) -> StructuredMeta:
     if len(self._sizes) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def tril(self, diagonal) -> StructuredMeta:

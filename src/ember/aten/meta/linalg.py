@@ -3,44 +3,49 @@
 Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
 StructuredMeta with one contiguous output. Mirrors TORCH_META_FUNC(mm),
 TORCH_META_FUNC(bmm) and TORCH_META_FUNC(addmm) of ATen/native/LinearAlgebra.cpp,
-with their error texts (the dtype check of mm prints C++ type names).
+with their error texts. mm's dtype check is its CPU kernel's (aten/native/linalg.py): after
+the shapes and the out= tensor, and not made on the Meta backend.
 """
 
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 
-__all__ = ["cpp_type_name", "mm", "bmm", "addmm"]
-
-
-# caffe2::TypeMeta names, as `self.dtype()` prints in C++ error messages.
-def cpp_type_name(dtype) -> str:
-    return type_meta_name(dtype)
+__all__ = ["mm", "bmm", "addmm"]
 
 
 def _shape(t) -> str:
     return f"{t._sizes[0]}x{t._sizes[1]}"
 
 
+def _meta_mm_checks(self, mat2) -> None:
+    """meta_mm (torch/_meta_registrations.py): the Meta backend's kernel and its texts."""
+    if self.dim() != 2:
+        raise RuntimeError("a must be 2D")
+    if mat2.dim() != 2:
+        raise RuntimeError("b must be 2D")
+    (n, m1), (m2, p) = self._sizes, mat2._sizes
+    if m1 != m2:
+        raise RuntimeError(
+            f"a and b must have same reduction dim, but got [{n}, {m1}] X [{m2}, {p}]."
+        )
+
+
 def mm(self, mat2) -> StructuredMeta:
+    if "meta" in (self.device.type, mat2.device.type):
+        _meta_mm_checks(self, mat2)
     if self.dim() != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.dim() != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if self.dtype is not mat2.dtype:
-        raise RuntimeError(
-            "expected m1 and m2 to have the same dtype, but got: "
-            f"{cpp_type_name(self.dtype)} != {cpp_type_name(mat2.dtype)}"
-        )
     if self._sizes[1] != mat2._sizes[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(self)} and {_shape(mat2)})"
         )
     sizes = (self._sizes[0], mat2._sizes[1])
-    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def bmm(self, mat2) -> StructuredMeta:
@@ -54,8 +59,8 @@ def bmm(self, mat2) -> StructuredMeta:
             "Expected size for first two dimensions of batch2 tensor to be: "
             f"[{batch}, {contraction}] but got: [{mat2._sizes[0]}, {mat2._sizes[1]}]."
         )
-    sizes = (batch, rows, mat2._sizes[2])
-    return StructuredMeta(OutputSpec(sizes, None, self.dtype, self.device))
+    sizes = (batch, rows, mat2._sizes[2])  # the output takes batch2's options
+    return StructuredMeta(OutputSpec(sizes, None, mat2.dtype, self.device), exact_out=True)
 
 
 def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
@@ -79,4 +84,4 @@ def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(mat1)} and {_shape(mat2)})"
         )
     sizes = (mat1._sizes[0], mat2._sizes[1])
-    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device))
+    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device), exact_out=True)

@@ -50,7 +50,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index) -> Structure
         sizes = ()
     output = OutputSpec(sizes, None, self.dtype, self.device)
     total_weight = OutputSpec((), None, self.dtype, self.device)
-    return StructuredMeta((output, total_weight))
+    return StructuredMeta((output, total_weight), exact_out=True)
 
 
 def nll_loss_backward(
@@ -77,7 +77,7 @@ def nll_loss_backward(
             "Expected a single element grad_output tensor, but got: "
             f"{shape_text(grad_output._sizes)}"
         )
-    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device))
+    return StructuredMeta(OutputSpec(self._sizes, None, self.dtype, self.device), exact_out=True)
 
 
 def mse_loss(self, target, reduction) -> StructuredMeta:

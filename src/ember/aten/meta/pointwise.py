@@ -14,6 +14,9 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.tensor_impl import shape_text
+from ember._tensor import empty_tensor
+from ember.aten.meta.out_wrapper import copy_out
+from ember.aten.meta.python_inplace import broadcast_shapes_ref, check_same_device
 from ember.aten.native.common import type_meta_name
 from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec, output_strides, pointwise_spec
@@ -124,34 +127,36 @@ def _alpha_check(dtype, alpha) -> None:
 
 
 class AlphaMeta(PointwiseMeta):
-    """add / sub with an alpha other than 1: TORCH_META_FUNC2(add, Tensor) checks alpha
-    after building its TensorIterator, so the outputs' checks (an in-place or out= result
-    type that cannot be cast, a shape) come first."""
+    """add / sub with an alpha: alpha_check follows the TensorIterator's build, so the
+    written-to tensor's checks (in-place, out=) come first."""
 
     __slots__ = ("alpha",)
 
-    def __init__(self, meta: StructuredMeta, alpha) -> None:
-        super().__init__(meta.specs, meta.compute_dtype)
+    def __init__(self, spec, common, alpha) -> None:
+        PointwiseMeta.__init__(self, spec, common)
         self.alpha = alpha
 
     def allocate(self):
         _alpha_check(self.compute_dtype, self.alpha)
-        return super().allocate()
+        return PointwiseMeta.allocate(self)
 
     def check_inplace(self, self_tensor) -> None:
-        super().check_inplace(self_tensor)
+        PointwiseMeta.check_inplace(self, self_tensor)
         _alpha_check(self.compute_dtype, self.alpha)
 
     def resize_outputs(self, *outs) -> None:
-        super().resize_outputs(*outs)
+        PointwiseMeta.resize_outputs(self, *outs)
         _alpha_check(self.compute_dtype, self.alpha)
 
 
+def _with_alpha(meta, alpha) -> StructuredMeta:
+    if alpha == 1 and alpha.__class__ is int:
+        return meta
+    return AlphaMeta(meta.specs[0], meta.compute_dtype, alpha)
+
+
 def add_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802 (kernel names follow overloads)
-    meta = binary_op(self, other)
-    if alpha != 1 or alpha.__class__ is not int:
-        return AlphaMeta(meta, alpha)
-    return meta
+    return _with_alpha(binary_op(self, other), alpha)
 
 
 def _sub_check(self, other) -> None:
@@ -172,10 +177,7 @@ def _sub_check(self, other) -> None:
 
 def sub_Tensor(self, other, alpha) -> StructuredMeta:  # noqa: N802
     _sub_check(self, other)
-    meta = binary_op(self, other)
-    if alpha != 1 or alpha.__class__ is not int:
-        return AlphaMeta(meta, alpha)
-    return meta
+    return _with_alpha(binary_op(self, other), alpha)
 
 
 def mul_Tensor(self, other) -> StructuredMeta:  # noqa: N802
@@ -186,11 +188,32 @@ def div_Tensor(self, other) -> StructuredMeta:  # noqa: N802
     return binary_float_op(self, other)
 
 
+def _floor_divide_devices(self, other):
+    """torch._refs.floor_divide (the Meta kernel of a floor division): a divisor on another
+    device than a cpu dividend is refused, anything else is put on the dividend's device."""
+    if self.device.type == "cpu":
+        raise RuntimeError(
+            f"Expected divisor (b) to be on the same device ({self.device}) as dividend (a), but "
+            f"it is found on {other.device}!"
+        )
+    moved = empty_tensor(other._sizes, other.dtype, self.device)
+    moved._is_wrapped_number = getattr(other, "_is_wrapped_number", False)
+    return moved
+
+
 def div_Tensor_mode(self, other, rounding_mode) -> StructuredMeta:  # noqa: N802
     if rounding_mode is None:
         return binary_float_op(self, other)
+    if rounding_mode == "floor" and self.device != other.device:
+        if "meta" in (self.device.type, other.device.type):
+            other = _floor_divide_devices(self, other)
     if rounding_mode in ("trunc", "floor"):
         return binary_op(self, other)
+    if "meta" in (self.device.type, other.device.type):  # PyTorch's Python reference (div)
+        raise ValueError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+            f"but found {rounding_mode}."
+        )
     raise RuntimeError(
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
         f"but found '{rounding_mode}'"
@@ -209,9 +232,12 @@ def pow_Tensor_Tensor(self, exponent) -> StructuredMeta:  # noqa: N802
 
 
 def pow_Tensor_Scalar(self, exponent) -> StructuredMeta:  # noqa: N802
-    negative_integer = isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0
-    if negative_integer and is_integral(self.dtype, include_bool=True):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    integer = isinstance(exponent, int) and not isinstance(exponent, bool)
+    if integer and is_integral(self.dtype, include_bool=True):
+        if exponent >= dtypes.UINT64_SCALARS_FROM:  # exp.toLong(): Note [uint64 Scalars]
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
     common = dtypes.result_type(self, exponent)
     return PointwiseMeta(unary_spec(self, common), common)
 
@@ -258,7 +284,42 @@ def _no_bounds_error():
     return RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
 
+class ReferenceMeta(StructuredMeta):
+    """The result of a Python reference (PyTorch's Meta kernel of the op). An in-place call
+    is the reference with out=self (_make_inplace): `self` is resized to the result, with
+    out_wrapper's warning, and the result must cast to it safely."""
+
+    __slots__ = ()
+
+    def check_inplace(self, self_tensor) -> None:
+        copy_out(self, self_tensor)
+
+
+def _on_meta(*operands) -> bool:
+    return any(getattr(t, "device", None) is not None and t.device.type == "meta" for t in operands)
+
+
+def _clamp_reference(self, min, max) -> StructuredMeta:  # noqa: A002 (schema names)
+    """torch._refs.clamp, PyTorch's Meta kernel of clamp (a meta operand takes a call there):
+    no complex check, the devices (cpu scalars aside) and broadcast in the references' words,
+    the bounds promoting with `self` (elementwise_type_promotion_wrapper, DEFAULT)."""
+    if min is None and max is None:
+        raise ValueError("clamp called but both min and max are none!")
+    operands = [self] + [bound for bound in (min, max) if bound is not None]
+    tensors = [t for t in operands if hasattr(t, "_sizes")]
+    shape = self._sizes
+    for bound in tensors[1:]:  # ge(a, min) then le(a, max): broadcast, then the devices
+        shape = tuple(broadcast_shapes_ref(shape, bound._sizes))
+        check_same_device(self, bound)
+    device = next((t.device for t in tensors if t._sizes or t.device.type != "cpu"), self.device)
+    result = dtypes.result_type(*operands)
+    spec = OutputSpec(shape, output_strides(tensors, shape), result, device)
+    return ReferenceMeta(spec, result)
+
+
 def clamp(self, min, max) -> StructuredMeta:  # noqa: A002 (schema names)
+    if self.device.type == "meta":
+        return _clamp_reference(self, min, max)
     if min is None and max is None:
         raise _no_bounds_error()
     result = self.dtype
@@ -286,6 +347,8 @@ class _ComplexBoundsMeta(ClampMeta):
 
 
 def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002
+    if _on_meta(self, min, max):
+        return _clamp_reference(self, min, max)
     if min is None and max is None:
         raise _no_bounds_error()
     if self.dtype.is_complex:

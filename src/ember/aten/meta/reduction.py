@@ -112,12 +112,17 @@ def mean_dim(self, dim, keepdim, dtype) -> StructuredMeta:
     if not (in_dtype.is_floating_point or in_dtype.is_complex):
         what = "Input" if dtype is None else "Optional"
         name = dtypes.scalar_type_name(self.dtype if dtype is None else dtype)
+        if self.device.type == "meta":  # PyTorch's Python reference (torch._refs.mean)
+            name = str(self.dtype if dtype is None else dtype)
         raise RuntimeError(
             f"mean(): could not infer output dtype. {what} dtype must be either a floating "
             f"point or complex dtype. Got: {name}"
         )
     out_dtype = self.dtype if dtype is None else dtype
-    return StructuredMeta(reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype))
+    spec = reduction_spec(self, reduced_dims(self, dim), keepdim, out_dtype)
+    # infer_dtype_from_optional: a dtype= is what an out= must have (Note [Out= dtypes of
+    # structured kernels]); without one the out= tensor's own dtype is taken
+    return StructuredMeta(spec, exact_out=dtype is not None)
 
 
 def prod_dim_int(self, dim, keepdim, dtype) -> StructuredMeta:
@@ -151,7 +156,7 @@ def _argmax_argmin(name: str, self, dim, keepdim) -> StructuredMeta:
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
         )
     dims = reduced_dims(self, dim)
-    return StructuredMeta(reduction_spec(self, dims, keepdim, dtypes.int64))
+    return StructuredMeta(reduction_spec(self, dims, keepdim, dtypes.int64), exact_out=True)
 
 
 def argmax(self, dim, keepdim) -> StructuredMeta:
@@ -168,7 +173,7 @@ def _max_min_dim(name: str, self, dim, keepdim) -> StructuredMeta:
     dims = reduced_dims(self, [dim])
     values = reduction_spec(self, dims, keepdim, self.dtype)
     indices = reduction_spec(self, dims, keepdim, dtypes.int64)
-    return StructuredMeta((values, indices))
+    return StructuredMeta((values, indices), exact_out=True)
 
 
 def max_dim(self, dim, keepdim) -> StructuredMeta:

@@ -25,7 +25,7 @@ def _softmax_meta(self, dim, half_to_float) -> StructuredMeta:
         if self.device.type == "cpu":
             raise RuntimeError("softmax with half to float conversion is not supported on CPU")
         dtype = dtypes.float32
-    return StructuredMeta(OutputSpec(self._sizes, None, dtype, self.device))
+    return StructuredMeta(OutputSpec(self._sizes, None, dtype, self.device), exact_out=True)
 
 
 def _softmax(self, dim, half_to_float) -> StructuredMeta:
@@ -49,7 +49,8 @@ def _backward_data_meta(grad_output, output, dim, input_dtype) -> StructuredMeta
         dtype is dtypes.float32 and as_dtype(input_dtype) is dtypes.float16
     ):  # half_to_float's backward
         dtype = dtypes.float16
-    return StructuredMeta(OutputSpec(grad_output._sizes, None, dtype, grad_output.device))
+    spec = OutputSpec(grad_output._sizes, None, dtype, grad_output.device)
+    return StructuredMeta(spec, exact_out=True)
 
 
 def _softmax_backward_data(grad_output, output, dim, input_dtype) -> StructuredMeta:

@@ -26,7 +26,7 @@ def sort_stable(self, stable, dim, descending) -> StructuredMeta:
         strides = output_strides([self], self._sizes)
     values = OutputSpec(self._sizes, strides, self.dtype, self.device)
     indices = OutputSpec(self._sizes, strides, dtypes.int64, self.device)
-    return StructuredMeta((values, indices))
+    return StructuredMeta((values, indices), exact_out=True)
 
 
 def topk(self, k, dim, largest, sorted) -> StructuredMeta:  # noqa: A002 (aten's name)
@@ -40,4 +40,4 @@ def topk(self, k, dim, largest, sorted) -> StructuredMeta:  # noqa: A002 (aten's
     sizes = tuple(sizes)
     values = OutputSpec(sizes, None, self.dtype, self.device)
     indices = OutputSpec(sizes, None, dtypes.int64, self.device)
-    return StructuredMeta((values, indices))
+    return StructuredMeta((values, indices), exact_out=True)

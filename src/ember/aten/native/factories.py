@@ -18,6 +18,8 @@ import ml_dtypes
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import as_device
+from ember._c10.tensor_impl import contiguous_strides
 from ember._tensor import empty_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
@@ -37,6 +39,10 @@ __all__ = [
     "zeros",
     "ones",
     "full",
+    "zeros_out",
+    "ones_out",
+    "full_out",
+    "empty_out",
     "zeros_like",
     "ones_like",
     "full_like",
@@ -163,6 +169,11 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory):
 
 def empty_like(self, dtype, layout, device, pin_memory, memory_format):
     dtype = as_dtype(dtype, self.dtype)
+    if device is not None and as_device(device).type not in ("cpu", "meta"):
+        # empty_strided on that device: its backend key has no kernel (Note [Devices ember
+        # has no backend for])
+        strides = like_strides(self, memory_format) or contiguous_strides(self._sizes)
+        return at.empty_strided(self._sizes, strides, dtype, layout, device, pin_memory)
     device = target_device(device, self.device)
     return empty_tensor(self._sizes, dtype, device, like_strides(self, memory_format))
 
@@ -171,7 +182,7 @@ def empty_like(self, dtype, layout, device, pin_memory, memory_format):
 
 
 def zeros(size, dtype, layout, device, pin_memory):
-    if target_device(device).type != "meta" and any(s < 0 for s in size):
+    if (device is None or as_device(device).type != "meta") and any(s < 0 for s in size):
         raise RuntimeError("zeros: Dimension size must be non-negative.")
     return at.zero_(at.empty_memory_format(size, dtype, layout, device, pin_memory, None))
 
@@ -179,6 +190,30 @@ def zeros(size, dtype, layout, device, pin_memory):
 def ones(size, dtype, layout, device, pin_memory):
     result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
     return at.fill__Scalar(result, 1)
+
+
+# -- the out= overloads of the factories (TensorFactories.cpp): `out` is resized ------------
+
+
+def zeros_out(size, out):
+    at.resize_(out, size, None)
+    return at.zero_(out)
+
+
+def full_out(size, fill_value, out):
+    at.resize_(out, size, None)
+    return at.fill__Scalar(out, fill_value)
+
+
+def ones_out(size, out):
+    return full_out(size, 1.0, out)
+
+
+def empty_out(size, memory_format, out):
+    if memory_format is not None:
+        raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor argument")
+    check_sizes(size)
+    return at.resize_(out, size, None)
 
 
 def _full_dtype(fill_value, dtype):

@@ -1,4 +1,4 @@
-"""Gathering kernels: index_select, gather, scatter (src / value).
+"""Gathering kernels: index_select, gather, scatter (src / value, with reduce or not).
 
 Layer: aten/native. In: the full schema argument list (index_select), or a
 StructuredMeta plus the arguments and `out` (gather, scatter: structured
@@ -24,12 +24,21 @@ __all__ = [
     "gather_out",
     "scatter_src_out",
     "scatter_value_out",
+    "scatter_reduce_out",
+    "scatter_value_reduce_out",
 ]
 
 
 def index_select_out(self, dim, index, out):
+    """index_select_out_cpu_: the dim, the index, the result, then the overlap checks."""
+    dim = wrap_dim(dim, self.dim())
+    numel = index.numel()
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not self._sizes and numel != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)"
+        )
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if self.dtype is not out.dtype:
@@ -37,18 +46,12 @@ def index_select_out(self, dim, index, out):
     assert_no_internal_overlap(out)  # Note [Memory overlap checks]
     assert_no_overlap(out, self)
     assert_no_overlap(out, index)
-    dim = wrap_dim(dim, self.dim())
-    numel = index.numel()
     sizes = list(self._sizes)
     if sizes:
         sizes[dim] = numel
     resize_output(out, tuple(sizes))
     if out.device.type == "meta" or index.device.type == "meta":
-        return out  # the meta function checks no more than this
-    if not sizes and numel != 1:
-        raise RuntimeError(
-            f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)"
-        )
+        return out
     positions = index.ndarray().reshape(-1).astype(np.int64)
     size = self._sizes[dim] if self._sizes else 1
     if positions.size and (positions.min() < 0 or positions.max() >= size):
@@ -60,6 +63,15 @@ def index_select_out(self, dim, index, out):
 
 
 def index_select(self, dim, index):
+    if "meta" in (self.device.type, index.device.type):
+        # meta_index_select (torch/_meta_registrations.py): only the result's shape, the
+        # dim taken as a Python list index
+        sizes = list(self._sizes)
+        if sizes:
+            if not -len(sizes) <= dim < len(sizes):
+                raise IndexError("list assignment index out of range")
+            sizes[dim] = index.numel()
+        return at.empty_memory_format(sizes, self.dtype, None, self.device, None, None)
     out = at.empty_memory_format([0], self.dtype, None, self.device, None, None)
     return index_select_out(self, dim, index, out)
 
@@ -92,7 +104,11 @@ def gather_out(meta, self, dim, index, sparse_grad, out) -> None:
     out.ndarray()[...] = values.reshape(out._sizes)
 
 
-def _scatter(self, dim, index, values, out) -> None:
+# The ufuncs of scatter's reduce argument; each repeated index accumulates (ufunc.at).
+_REDUCE_UFUNCS = {"add": np.add, "multiply": np.multiply}
+
+
+def _scatter(self, dim, index, values, out, reduce=None) -> None:
     if out is not self:
         at.copy_(out, self, False)
     if index.numel() == 0:
@@ -101,14 +117,33 @@ def _scatter(self, dim, index, values, out) -> None:
     positions = _as_nd(index.ndarray()).astype(np.int64)
     target = _as_nd(out.ndarray())
     _check_bounds(positions, dim, target.shape[dim])
-    np.put_along_axis(_window(target, positions.shape, dim), positions, values, axis=dim)
+    window = _window(target, positions.shape, dim)
+    if reduce is None:
+        np.put_along_axis(window, positions, values, axis=dim)
+        return
+    where = tuple(
+        positions if d == dim else np.arange(n).reshape((-1,) + (1,) * (positions.ndim - d - 1))
+        for d, n in enumerate(positions.shape)
+    )
+    _REDUCE_UFUNCS[reduce].at(window, where, values)
+
+
+def _src_window(index, src):
+    shape = _as_nd(index.ndarray()).shape
+    return _as_nd(src.ndarray())[tuple(slice(0, n) for n in shape)]
 
 
 def scatter_src_out(meta, self, dim, index, src, out) -> None:
-    shape = _as_nd(index.ndarray()).shape
-    source = _as_nd(src.ndarray())
-    _scatter(self, dim, index, source[tuple(slice(0, n) for n in shape)], out)
+    _scatter(self, dim, index, _src_window(index, src), out)
 
 
 def scatter_value_out(meta, self, dim, index, value, out) -> None:
     _scatter(self, dim, index, checked_value(value, self.dtype), out)
+
+
+def scatter_reduce_out(meta, self, dim, index, src, reduce, out) -> None:
+    _scatter(self, dim, index, _src_window(index, src), out, reduce)
+
+
+def scatter_value_reduce_out(meta, self, dim, index, value, reduce, out) -> None:
+    _scatter(self, dim, index, checked_value(value, self.dtype), out, reduce)

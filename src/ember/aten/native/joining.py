@@ -16,11 +16,14 @@ from ember._tensor import make_view
 from ember.aten.loop_order import in_loop_order
 from ember.aten.memory_overlap import assert_no_internal_overlap, assert_no_overlap
 from ember.aten.meta.joining import cat_should_skip, cat_wrap_dim
+from ember.aten.meta.out_wrapper import check_copy_devices
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.copy import converted, copy_element
+from ember.aten.native.resize import resize_output
+from ember.aten.native.views import compute_stride
 
-__all__ = ["cat_out", "stack", "flip", "roll", "tril_out", "triu_out"]
+__all__ = ["cat_out", "stack", "stack_out", "flip", "roll", "tril_out", "triu_out"]
 
 
 def cat_out(meta, tensors, dim, out) -> None:
@@ -67,18 +70,27 @@ def _unsqueezed(t, dim: int):
     return make_view(t, sizes, strides, t._storage_offset)
 
 
-def stack(tensors, dim):
-    tensors = list(tensors)
+def _stack_dim(tensors, dim) -> int:
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    return wrap_dim(dim, len(tensors[0]._sizes) + 1)
+
+
+def _check_stack_inputs(tensors) -> None:
     first = tensors[0]
-    dim = wrap_dim(dim, len(first._sizes) + 1)
     for i, t in enumerate(tensors):
         if t._sizes != first._sizes:
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {shape_text(first._sizes)} "
                 f"at entry 0 and {shape_text(t._sizes)} at entry {i}"
             )
+
+
+def stack(tensors, dim):
+    tensors = list(tensors)
+    dim = _stack_dim(tensors, dim)
+    first = tensors[0]
+    _check_stack_inputs(tensors)
     if dim < len(first._sizes):
         joined = at.cat(tensors, dim)
         # Split dim (n * k) into (n, k): always expressible as a view of cat's output.
@@ -91,6 +103,28 @@ def stack(tensors, dim):
             strides = list(contiguous_strides(tuple(sizes)))
         return make_view(joined, sizes, strides, joined._storage_offset)
     return at.cat([_unsqueezed(t, dim) for t in tensors], dim)
+
+
+def stack_out(tensors, dim, out):
+    """stack_out (TensorShape.cpp): cat into a view of `out` where one exists, else cat of
+    the unsqueezed inputs into `out`."""
+    tensors = list(tensors)
+    wrapped = _stack_dim(tensors, dim)
+    first = tensors[0]
+    if out.device != first.device:  # a meta tensor: PyTorch's Python meta kernel refuses it
+        _check_stack_inputs(tensors)
+        check_copy_devices(first, out)
+    if wrapped < len(first._sizes):
+        _check_stack_inputs(tensors)
+        result_sizes = list(first._sizes)
+        result_sizes.insert(wrapped, len(tensors))
+        resize_output(out, tuple(result_sizes))
+        cat_sizes = list(first._sizes)
+        cat_sizes[wrapped] *= len(tensors)
+        if compute_stride(out._sizes, out._strides, cat_sizes) is not None:
+            at.cat_out(tensors, wrapped, at.view(out, cat_sizes))
+            return out
+    return at.cat_out([at.unsqueeze(t, wrapped) for t in tensors], dim, out)
 
 
 def _flip_dims(dims, ndim: int) -> list[int]:

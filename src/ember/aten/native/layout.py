@@ -10,7 +10,7 @@ Overlap checks: aten/memory_overlap.py; resizing: native/resize.py.
 
 from __future__ import annotations
 
-from ember._c10.device import CPU, META, as_device
+from ember._c10.device import CPU, META, as_device, check_linked
 from ember._c10.tensor_impl import contiguous_strides, is_contiguous_strides, shape_text
 from ember.aten.tensor_iterator import output_strides
 
@@ -91,7 +91,11 @@ def target_device(device, default=CPU):
     if device is None:
         return default
     device = as_device(device)
-    return CPU if device.type == "cpu" else META
+    if device.type == "cpu":
+        return CPU
+    if device.type != "meta":
+        check_linked(device.type)  # See Note [Devices ember has no backend for]
+    return META
 
 
 def check_sizes(sizes) -> tuple:

@@ -19,6 +19,7 @@ from ember._tensor import empty_tensor, make_view
 from ember.aten.binding import scalar_to_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy
 from ember.aten.native import at
+from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
 from ember.aten.native.reduction import accumulate_dtype, store
 
@@ -72,6 +73,11 @@ def _expanded(t, sizes: tuple):
 
 
 def mm_out(meta, self, mat2, out) -> None:
+    if self.dtype is not mat2.dtype:  # addmm_impl_cpu_, after the meta function
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{type_meta_name(self.dtype)} != {type_meta_name(mat2.dtype)}"
+        )
     _check_result_overlap(out, None, self, 0)
     _check_not_bool("addmm_impl_cpu_", self)
     _matmul_into(out, _operand(self), _operand(mat2))
@@ -164,12 +170,24 @@ def dot(self, tensor):
 
 
 def _mv(matrix, vector):
-    """matrix @ vector as mm on a column (ember has no `mv` operator)."""
+    """matrix @ vector as mm on a column (ember has no `mv` operator), with the checks of
+    mv's addmv_ into a result of the vector's dtype: shapes, then dtypes."""
+    rows, columns = matrix._sizes
+    if columns != vector._sizes[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec ({vector._sizes[0]})"
+        )
+    if matrix.dtype is not vector.dtype:
+        name = dtypes.scalar_type_name
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{name(vector.dtype)}, {name(matrix.dtype)}, and {name(vector.dtype)}"
+        )
     column = at.unsqueeze(vector, 1)
     return at.squeeze_dim(at.mm(matrix, column), 1)
 
 
-def _should_fold(tensor1, tensor2) -> bool:
+def _should_fold(tensor1, tensor2, has_out: bool = False) -> bool:
     """should_fold: multiply the larger operand as one matrix (mm) instead of bmm."""
     tensor1_larger = tensor1.dim() >= tensor2.dim()
     if tensor1_larger:
@@ -179,7 +197,7 @@ def _should_fold(tensor1, tensor2) -> bool:
         dim_t2, t2_requires_grad = tensor1.dim(), tensor1.requires_grad
     if not (t1.dim() >= 3 and dim_t2 <= 2):
         return False
-    if t2_requires_grad:
+    if t2_requires_grad and not has_out:
         return True
     if tensor1.dim() == 2:
         return False

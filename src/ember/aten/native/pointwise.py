@@ -45,10 +45,13 @@ __all__ = [
     "div_Scalar_mode",
     "div__Scalar_mode",
     "remainder_Scalar",
+    "remainder_Scalar_out",
     "remainder__Scalar",
     "remainder_Scalar_Tensor",
     "floor_divide",
     "floor_divide__Tensor",
+    "floor_divide_Scalar",
+    "floor_divide__Scalar",
     "floor_divide_out",
     "pow_Scalar_out",
     "abs",
@@ -143,6 +146,10 @@ def remainder_Scalar(self, other):  # noqa: N802
     return at.remainder_Tensor(self, scalar_to_tensor(other))
 
 
+def remainder_Scalar_out(self, other, out):  # noqa: N802
+    return at.remainder_Tensor_out(self, scalar_to_tensor(other), out)
+
+
 def remainder__Scalar(self, other):  # noqa: N802
     return at.remainder__Tensor(self, scalar_to_tensor(other))
 
@@ -169,6 +176,14 @@ def floor_divide__Tensor(self, other):  # noqa: N802
     if _computes(self):
         ufunc.div(meta, self, other, "floor", self)
     return self
+
+
+def floor_divide_Scalar(self, other):  # noqa: N802
+    return at.floor_divide(self, scalar_to_tensor(other))
+
+
+def floor_divide__Scalar(self, other):  # noqa: N802
+    return at.floor_divide__Tensor(self, scalar_to_tensor(other))
 
 
 def floor_divide_out(self, other, out):

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.device import META
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.warning import torch_warn
 from ember._tensor import empty_tensor, wrap_array
@@ -24,6 +25,11 @@ from ember.aten.memory_overlap import (
     has_internal_overlap,
 )
 from ember.aten.meta.pointwise import PointwiseMeta
+from ember.aten.meta.python_inplace import (
+    check_inplace_broadcast,
+    masked_fill_inplace,
+    masked_fill_ref,
+)
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value, scalar_fill_value
@@ -179,7 +185,13 @@ def warn_masked_fill_expanded(self) -> None:
         )
 
 
+def _meta_involved(*tensors) -> bool:
+    return any(getattr(t, "device", None) is not None and t.device.type == "meta" for t in tensors)
+
+
 def masked_fill__Scalar(self, mask, value):  # noqa: N802
+    if self.device.type == "meta":  # PyTorch's Python meta kernel, meta_masked_fill_
+        return masked_fill_inplace(self, mask, value)
     _masked_fill_checks(self, mask)
     if self.device.type != "meta":
         fill = checked_value(value, self.dtype)
@@ -189,6 +201,9 @@ def masked_fill__Scalar(self, mask, value):  # noqa: N802
 
 
 def masked_fill__Tensor(self, mask, value):  # noqa: N802
+    if self.device.type == "meta":  # torch._refs.masked_fill_: masked_fill, then copy_
+        check_inplace_broadcast(self._sizes, masked_fill_ref(self, mask, value))
+        return self
     if value.dim() != 0:
         raise RuntimeError(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -207,11 +222,21 @@ def _expanded_clone(self, mask):
     return at.clone(expanded, 0), mask
 
 
+def _meta_masked_fill(self, mask, value):
+    """On the Meta backend PyTorch's kernel is torch._refs.masked_fill (a fresh contiguous
+    result of the broadcast shape), with its own checks."""
+    return empty_tensor(masked_fill_ref(self, mask, value), self.dtype, META)
+
+
 def masked_fill_Scalar(self, mask, value):  # noqa: N802
+    if _meta_involved(self, mask):
+        return _meta_masked_fill(self, mask, value)
     result, mask = _expanded_clone(self, mask)
     return at.masked_fill__Scalar(result, mask, value)
 
 
 def masked_fill_Tensor(self, mask, value):  # noqa: N802
+    if _meta_involved(self, mask, value):
+        return _meta_masked_fill(self, mask, value)
     result, mask = _expanded_clone(self, mask)
     return at.masked_fill__Tensor(result, mask, value)

@@ -30,6 +30,7 @@ __all__ = [
     "arange",
     "arange_start",
     "arange_start_step",
+    "arange_out",
     "arange_start_out",
     "linspace",
     "linspace_out",
@@ -45,6 +46,14 @@ __all__ = [
     "randint_low_generator",
     "rand_like",
     "randn_like",
+    "rand_out",
+    "rand_generator_out",
+    "randn_out",
+    "randn_generator_out",
+    "randint_out",
+    "randint_low_out",
+    "randint_generator_out",
+    "randint_low_generator_out",
 ]
 
 _SCALAR_NAMES = dtypes._SCALAR_TYPE_NAMES
@@ -89,6 +98,10 @@ def arange_start_step(start, end, step, dtype, layout, device, pin_memory):
     return at.arange_start_out(start, end, step, result)
 
 
+def arange_out(end, out):
+    return at.arange_start_out(0, end, 1, out)
+
+
 def _acc_dtype(dtype):
     """at::acc_type<scalar_t, /*is_cuda=*/false>."""
     if dtype in (dtypes.float16, dtypes.bfloat16):
@@ -103,8 +116,9 @@ def _trunc_div(a: int, b: int) -> int:
     return quotient if (a >= 0) == (b >= 0) else -quotient
 
 
-def _check_bounds(start, end, step) -> None:
-    """arange_check_bounds (RangeUtils.h): validated in double precision."""
+def _check_bounds(start, end, step) -> tuple[float, float, float]:
+    """arange_check_bounds (RangeUtils.h): validated in double precision (Scalar::to<double>,
+    which refuses a complex number with an imaginary part); the three doubles."""
     d_start, d_end, d_step = (float(checked_value(v, dtypes.float64)) for v in (start, end, step))
     if d_step == 0:
         raise RuntimeError("step must be nonzero")
@@ -112,24 +126,33 @@ def _check_bounds(start, end, step) -> None:
         raise RuntimeError(f"unsupported range: {_cpp(d_start)} -> {_cpp(d_end)}")
     if not ((d_step > 0 and d_end >= d_start) or (d_step < 0 and d_end <= d_start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    return d_start, d_end, d_step
+
+
+def _accumulated(start, end, step, acc) -> tuple:
+    return tuple(checked_value(v, acc).item() for v in (start, end, step))
 
 
 def arange_start_out(start, end, step, out):
     dtype = out.dtype
     if dtype is dtypes.bool or dtype.is_complex:
         raise _not_implemented("arange_cpu", dtype)
-    _check_bounds(start, end, step)
+    d_start, d_end, d_step = _check_bounds(start, end, step)
     acc = _acc_dtype(dtype)
-    x_start, x_end, x_step = (checked_value(v, acc).item() for v in (start, end, step))
+    # compute_arange_size: int64 counts in its own type, the others in double, before the
+    # kernel converts the bounds to the accumulate type
     if dtype is dtypes.int64:
+        x_start, x_end, x_step = _accumulated(start, end, step, acc)
         if x_step == 0:  # a fractional step truncated to 0 (TORCH_CHECK_VALUE there)
             raise ValueError("step must be nonzero")
         sign = (x_step > 0) - (x_step < 0)
         size_d = float(_trunc_div(x_end - x_start + x_step - sign, x_step))
     else:
-        size_d = math.ceil((float(end) - float(start)) / float(step))
+        size_d = math.ceil((d_end - d_start) / d_step)
     if not (0 <= size_d <= float(2**63 - 1)):
         raise RuntimeError("invalid size, possible overflow?")
+    if dtype is not dtypes.int64:
+        x_start, x_end, x_step = _accumulated(start, end, step, acc)
     size = int(size_d)
     numel = out.numel()
     if numel != size:
@@ -313,15 +336,55 @@ def randint_low(low, high, size, dtype, layout, device, pin_memory):
     return randint_low_generator(low, high, size, None, dtype, layout, device, pin_memory)
 
 
-def randint_low_generator(low, high, size, generator, dtype, layout, device, pin_memory):
-    dtype = as_dtype(dtype, dtypes.int64)
-    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+def _random_into(result, low, high, generator):
+    """random_(low, high): the bounds checked against the result's dtype, then filled."""
     if low >= high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    _check_random_bounds(low, high, dtype)
+    _check_random_bounds(low, high, result.dtype)
     if _has_data(result):
         values = _rng(generator).integers(low, high, size=result._sizes, dtype=np.int64)
-        result.ndarray()[...] = values.astype(dtype.np_dtype)
+        result.ndarray()[...] = values.astype(result.dtype.np_dtype)
     return result
+
+
+def randint_low_generator(low, high, size, generator, dtype, layout, device, pin_memory):
+    dtype = as_dtype(dtype, dtypes.int64)
+    result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
+    return _random_into(result, low, high, generator)
+
+
+# -- the out= overloads: `out` is resized, then filled (TensorFactories.cpp) -------------------
+
+
+def rand_generator_out(size, generator, out):
+    return _fill_uniform(at.resize_(out, size, None), generator)
+
+
+def rand_out(size, out):
+    return rand_generator_out(size, None, out)
+
+
+def randn_generator_out(size, generator, out):
+    return _fill_normal(at.resize_(out, size, None), generator)
+
+
+def randn_out(size, out):
+    return randn_generator_out(size, None, out)
+
+
+def randint_low_generator_out(low, high, size, generator, out):
+    return _random_into(at.resize_(out, size, None), low, high, generator)
+
+
+def randint_low_out(low, high, size, out):
+    return randint_low_generator_out(low, high, size, None, out)
+
+
+def randint_generator_out(high, size, generator, out):
+    return randint_low_generator_out(0, high, size, generator, out)
+
+
+def randint_out(high, size, out):
+    return randint_low_generator_out(0, high, size, None, out)

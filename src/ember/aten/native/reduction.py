@@ -13,10 +13,15 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
+from ember.aten import loop_order as LO
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta import reduction as meta_reduction
+from ember.aten.meta.out_wrapper import copy_out
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
+from ember.aten.native.resize import resize_output
+from ember.aten.structured import StructuredMeta, _can_cast
+from ember.aten.tensor_iterator import OutputSpec
 from ember.aten.ufunc_special import not_implemented_for
 
 __all__ = [
@@ -32,6 +37,9 @@ __all__ = [
     "argmin_out",
     "max",
     "min",
+    "max_unary_out",
+    "min_unary_out",
+    "mean_dtype_out",
     "max_dim_max",
     "min_dim_min",
     "max_other",
@@ -100,6 +108,11 @@ def sum_IntList_out(meta, self, dim, keepdim, dtype, out) -> None:  # noqa: N802
 
 def mean(self, dtype):
     return at.mean_dim(self, [], False, dtype)
+
+
+def mean_dtype_out(self, dtype, out):
+    """mean.dtype_out: mean.out over every dim."""
+    return at.mean_out(self, [], False, dtype, out)
 
 
 def mean_out(meta, self, dim, keepdim, dtype, out) -> None:
@@ -248,6 +261,51 @@ def min(self):  # noqa: A001
     return _full_extreme("min", np.min, self)
 
 
+_CAN_CAST_CHECK = (
+    "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+    "to be true, but got false.  (Could this error message be improved?  If so, please "
+    "report an enhancement request to PyTorch.)"
+)
+
+
+def _identity(dtype, largest: bool):
+    """What max_all / min_all give for no elements: the lowest (highest) value of the type."""
+    if dtype is dtypes.bool:
+        return not largest
+    if dtype.is_floating_point:
+        return -np.inf if largest else np.inf
+    info = np.iinfo(dtype.np_dtype)
+    return info.min if largest else info.max
+
+
+def _unary_extreme_out(name: str, reducer, largest: bool, self, out):
+    """max_unary_out / min_unary_out (ReduceOps.cpp) on the CPU; on the Meta backend
+    PyTorch's Python reference, under out_wrapper (aten/meta/out_wrapper.py)."""
+    if "meta" in (self.device.type, out.device.type):
+        meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
+        meta = StructuredMeta(OutputSpec((), None, self.dtype, self.device))
+        copy_out(meta, out)
+        return out
+    if not _can_cast(self.dtype, out.dtype):
+        raise RuntimeError(_CAN_CAST_CHECK)
+    resize_output(out, ())
+    if self.dtype.is_complex:
+        raise NotImplementedError(
+            f"\"{name}_all\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"
+        )
+    values = self.ndarray()
+    store(out, reducer(values) if values.size else np.array(_identity(self.dtype, largest)))
+    return out
+
+
+def max_unary_out(self, out):
+    return _unary_extreme_out("max", np.max, True, self, out)
+
+
+def min_unary_out(self, out):
+    return _unary_extreme_out("min", np.min, False, self, out)
+
+
 def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
     numel = self.numel()
     if numel > 0 and not (numel == 1 and self.dim() == 0):
@@ -331,9 +389,26 @@ def cumsum_out(meta, self, dim, dtype, out) -> None:
         # impl_func_cum_ops: a TensorIterator over out and self.to(out's dtype), a fresh
         # copy when the dtypes differ (Note [Memory overlap checks])
         check_tensor_iterator(out, self if self.dtype is out.dtype else None)
-    values = _input(self, as_dtype(dtype, meta.compute_dtype))
+    # self.to(out's dtype), then a running sum in acc_type<scalar_t, /*is_cuda=*/false>
+    compute = as_dtype(dtype, meta.compute_dtype)
+    acc = _CUMULATIVE_ACC.get(compute.np_dtype, np.dtype(np.int64))
     if self.dim() == 0:
-        store(out, values)
+        store(out, self.ndarray().astype(compute.np_dtype))
         return
     axis = meta_reduction.reduced_dims(self, [dim])[0]
-    store(out, np.cumsum(values, axis=axis))
+    if LO.cumulative_in_loop_order(self, axis, out, acc):
+        return
+    values = self.ndarray().astype(compute.np_dtype, copy=False)
+    store(out, np.cumsum(values, axis=axis, dtype=acc))
+
+
+# at::acc_type on CPU: double for float, complex<double> for complex<float>, float for the
+# half types; every integral type (and bool) accumulates in int64
+_CUMULATIVE_ACC = {
+    np.dtype(np.float64): np.dtype(np.float64),
+    np.dtype(np.float32): np.dtype(np.float64),
+    np.dtype(np.float16): np.dtype(np.float32),
+    dtypes.bfloat16.np_dtype: np.dtype(np.float32),
+    np.dtype(np.complex128): np.dtype(np.complex128),
+    np.dtype(np.complex64): np.dtype(np.complex128),
+}

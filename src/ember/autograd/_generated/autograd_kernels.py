@@ -414,6 +414,27 @@ def arange_start_step(ks, start, end, step, dtype, layout, device, pin_memory):
     return result
 
 
+_arange_out = handle("arange.out")
+
+
+def arange_out(ks, end, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::arange")
+        node = NotImplementedNode("aten::arange")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _arange_out.redispatch(ks & AFTER_AUTOGRAD, end, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _arange_start_out = handle("arange.start_out")
 
 
@@ -1619,6 +1640,47 @@ def bmm_out(ks, self, mat2, out):
     return result
 
 
+_bmm_dtype = handle("bmm.dtype")
+
+
+def bmm_dtype(ks, self, mat2, out_dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bmm")
+        node._next_edges = requiring_edges(self, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_bmm_dtype_out = handle("bmm.dtype_out")
+
+
+def bmm_dtype_out(ks, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::bmm")
+        node = NotImplementedNode("aten::bmm")
+        node._next_edges = requiring_edges(self, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _cat = handle("cat")
 
 
@@ -2407,6 +2469,27 @@ def full(ks, size, fill_value, dtype, layout, device, pin_memory):
     return result
 
 
+_full_out = handle("full.out")
+
+
+def full_out(ks, size, fill_value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::full")
+        node = NotImplementedNode("aten::full")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _full_out.redispatch(ks & AFTER_AUTOGRAD, size, fill_value, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _full_like = handle("full_like")
 
 
@@ -2882,6 +2965,22 @@ def mean(ks, self, dtype):
     return result
 
 
+_mean_dtype_out = handle("mean.dtype_out")
+
+
+def mean_dtype_out(ks, self, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mean"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mean_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _mean_dim = handle("mean.dim")
 
 
@@ -3051,6 +3150,47 @@ def mm_out(ks, self, mat2, out):
     return result
 
 
+_mm_dtype = handle("mm.dtype")
+
+
+def mm_dtype(ks, self, mat2, out_dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::mm")
+        node._next_edges = requiring_edges(self, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_mm_dtype_out = handle("mm.dtype_out")
+
+
+def mm_dtype_out(ks, self, mat2, out_dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::mm")
+        node = NotImplementedNode("aten::mm")
+        node._next_edges = requiring_edges(self, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat2, out_dtype, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _mul_Tensor = handle("mul.Tensor")
 
 
@@ -3180,6 +3320,27 @@ def ones(ks, size, dtype, layout, device, pin_memory):
         result = _ones.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_ones_out = handle("ones.out")
+
+
+def ones_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::ones")
+        node = NotImplementedNode("aten::ones")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ones_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -3440,6 +3601,27 @@ def rand(ks, size, dtype, layout, device, pin_memory):
     return result
 
 
+_rand_out = handle("rand.out")
+
+
+def rand_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::rand")
+        node = NotImplementedNode("aten::rand")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _rand_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _rand_generator = handle("rand.generator")
 
 
@@ -3482,6 +3664,27 @@ def randint(ks, high, size, dtype, layout, device, pin_memory):
     return result
 
 
+_randint_out = handle("randint.out")
+
+
+def randint_out(ks, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_out.redispatch(ks & AFTER_AUTOGRAD, high, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _randint_low = handle("randint.low")
 
 
@@ -3493,6 +3696,27 @@ def randint_low(ks, low, high, size, dtype, layout, device, pin_memory):
         result = _randint_low.redispatch(ks & AFTER_AUTOGRAD, low, high, size, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_randint_low_out = handle("randint.low_out")
+
+
+def randint_low_out(ks, low, high, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_low_out.redispatch(ks & AFTER_AUTOGRAD, low, high, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -3510,6 +3734,27 @@ def randint_generator(ks, high, size, generator, dtype, layout, device, pin_memo
     return result
 
 
+_randint_generator_out = handle("randint.generator_out")
+
+
+def randint_generator_out(ks, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_generator_out.redispatch(ks & AFTER_AUTOGRAD, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _randint_low_generator = handle("randint.low_generator")
 
 
@@ -3521,6 +3766,27 @@ def randint_low_generator(ks, low, high, size, generator, dtype, layout, device,
         result = _randint_low_generator.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, dtype, layout, device, pin_memory)
     finally:
         ts.excluded = prev
+    return result
+
+
+_randint_low_generator_out = handle("randint.low_generator_out")
+
+
+def randint_low_generator_out(ks, low, high, size, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randint")
+        node = NotImplementedNode("aten::randint")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randint_low_generator_out.redispatch(ks & AFTER_AUTOGRAD, low, high, size, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -4278,6 +4544,22 @@ def stack(ks, tensors, dim):
     return result
 
 
+_stack_out = handle("stack.out")
+
+
+def stack_out(ks, tensors, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (any_requires_grad(tensors) or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="stack"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _stack_out.redispatch(ks & AFTER_AUTOGRAD, tensors, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _sum = handle("sum")
 
 
@@ -4777,6 +5059,27 @@ def zeros(ks, size, dtype, layout, device, pin_memory):
     return result
 
 
+_zeros_out = handle("zeros.out")
+
+
+def zeros_out(ks, size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::zeros")
+        node = NotImplementedNode("aten::zeros")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _zeros_out.redispatch(ks & AFTER_AUTOGRAD, size, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _zeros_like = handle("zeros_like")
 
 
@@ -5262,6 +5565,47 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
     return result
 
 
+_addmm_dtype = handle("addmm.dtype")
+
+
+def addmm_dtype(ks, self, mat1, mat2, out_dtype, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::addmm")
+        node._next_edges = requiring_edges(self, mat1, mat2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, out_dtype, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_addmm_dtype_out = handle("addmm.dtype_out")
+
+
+def addmm_dtype_out(ks, self, mat1, mat2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat1._requires_grad or mat2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::addmm")
+        node = NotImplementedNode("aten::addmm")
+        node._next_edges = requiring_edges(self, mat1, mat2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, mat1, mat2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _addmm_ = handle("addmm_")
 
 
@@ -5597,6 +5941,130 @@ def scatter_value_out(ks, self, dim, index, value, out):
         result = _scatter_value_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, out)
     finally:
         ts.excluded = prev
+    return result
+
+
+_scatter_reduce = handle("scatter.reduce")
+
+
+def scatter_reduce(ks, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_scatter__reduce = handle("scatter_.reduce")
+
+
+def scatter__reduce(ks, self, dim, index, src, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::scatter_")
+        node._next_edges = requiring_edges(self, index, src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter__reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_reduce_out = handle("scatter.reduce_out")
+
+
+def scatter_reduce_out(ks, self, dim, index, src, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or src._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::scatter")
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, src, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_value_reduce = handle("scatter.value_reduce")
+
+
+def scatter_value_reduce(ks, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_value_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_scatter__value_reduce = handle("scatter_.value_reduce")
+
+
+def scatter__value_reduce(ks, self, dim, index, value, reduce):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::scatter_")
+        node._next_edges = requiring_edges(self, index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter__value_reduce.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+
+
+def scatter_value_reduce_out(ks, self, dim, index, value, reduce, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or index._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::scatter")
+        node = NotImplementedNode("aten::scatter")
+        node._next_edges = requiring_edges(self, index, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_value_reduce_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value, reduce, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -6461,6 +6929,22 @@ def remainder_Scalar(ks, self, other):
     return result
 
 
+_remainder_Scalar_out = handle("remainder.Scalar_out")
+
+
+def remainder_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="remainder"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _remainder_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _remainder__Scalar = handle("remainder_.Scalar")
 
 
@@ -6589,6 +7073,22 @@ def min(ks, self):
     return result
 
 
+_min_unary_out = handle("min.unary_out")
+
+
+def min_unary_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _min_unary_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _max = handle("max")
 
 
@@ -6608,6 +7108,22 @@ def max(ks, self):
     if requires:
         set_history(result, node)
         node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_max_unary_out = handle("max.unary_out")
+
+
+def max_unary_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _max_unary_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
     return result
 
 
@@ -7238,6 +7754,47 @@ def floor_divide_out(ks, self, other, out):
     return result
 
 
+_floor_divide_Scalar = handle("floor_divide.Scalar")
+
+
+def floor_divide_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::floor_divide")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _floor_divide_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_floor_divide__Scalar = handle("floor_divide_.Scalar")
+
+
+def floor_divide__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::floor_divide_")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _floor_divide__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _norm_dtype_out = handle("norm.dtype_out")
 
 
@@ -7276,6 +7833,7 @@ impl("any.dims_out", "Autograd", any_dims_out, keyset_arg="raw")
 impl("arange", "Autograd", arange, keyset_arg="raw")
 impl("arange.start", "Autograd", arange_start, keyset_arg="raw")
 impl("arange.start_step", "Autograd", arange_start_step, keyset_arg="raw")
+impl("arange.out", "Autograd", arange_out, keyset_arg="raw")
 impl("arange.start_out", "Autograd", arange_start_out, keyset_arg="raw")
 impl("argmax", "Autograd", argmax, keyset_arg="raw")
 impl("argmax.out", "Autograd", argmax_out, keyset_arg="raw")
@@ -7342,6 +7900,8 @@ impl("bitwise_right_shift.Tensor_Scalar_out", "Autograd", bitwise_right_shift_Te
 impl("bitwise_right_shift.Scalar_Tensor", "Autograd", bitwise_right_shift_Scalar_Tensor, keyset_arg="raw")
 impl("bmm", "Autograd", bmm, keyset_arg="raw")
 impl("bmm.out", "Autograd", bmm_out, keyset_arg="raw")
+impl("bmm.dtype", "Autograd", bmm_dtype, keyset_arg="raw")
+impl("bmm.dtype_out", "Autograd", bmm_dtype_out, keyset_arg="raw")
 impl("cat", "Autograd", cat, keyset_arg="raw")
 impl("cat.out", "Autograd", cat_out, keyset_arg="raw")
 impl("clamp", "Autograd", clamp, keyset_arg="raw")
@@ -7381,6 +7941,7 @@ impl("eye.m", "Autograd", eye_m, keyset_arg="raw")
 impl("fill_.Scalar", "Autograd", fill__Scalar, keyset_arg="raw")
 impl("fill_.Tensor", "Autograd", fill__Tensor, keyset_arg="raw")
 impl("full", "Autograd", full, keyset_arg="raw")
+impl("full.out", "Autograd", full_out, keyset_arg="raw")
 impl("full_like", "Autograd", full_like, keyset_arg="raw")
 impl("index.Tensor", "Autograd", index_Tensor, keyset_arg="raw")
 impl("index.Tensor_out", "Autograd", index_Tensor_out, keyset_arg="raw")
@@ -7405,6 +7966,7 @@ impl("max.dim_max", "Autograd", max_dim_max, keyset_arg="raw")
 impl("amax", "Autograd", amax, keyset_arg="raw")
 impl("amax.out", "Autograd", amax_out, keyset_arg="raw")
 impl("mean", "Autograd", mean, keyset_arg="raw")
+impl("mean.dtype_out", "Autograd", mean_dtype_out, keyset_arg="raw")
 impl("mean.dim", "Autograd", mean_dim, keyset_arg="raw")
 impl("mean.out", "Autograd", mean_out, keyset_arg="raw")
 impl("min.dim", "Autograd", min_dim, keyset_arg="raw")
@@ -7413,12 +7975,15 @@ impl("amin", "Autograd", amin, keyset_arg="raw")
 impl("amin.out", "Autograd", amin_out, keyset_arg="raw")
 impl("mm", "Autograd", mm, keyset_arg="raw")
 impl("mm.out", "Autograd", mm_out, keyset_arg="raw")
+impl("mm.dtype", "Autograd", mm_dtype, keyset_arg="raw")
+impl("mm.dtype_out", "Autograd", mm_dtype_out, keyset_arg="raw")
 impl("mul.Tensor", "Autograd", mul_Tensor, keyset_arg="raw")
 impl("mul_.Tensor", "Autograd", mul__Tensor, keyset_arg="raw")
 impl("mul.out", "Autograd", mul_out, keyset_arg="raw")
 impl("mul.Scalar", "Autograd", mul_Scalar, keyset_arg="raw")
 impl("mul_.Scalar", "Autograd", mul__Scalar, keyset_arg="raw")
 impl("ones", "Autograd", ones, keyset_arg="raw")
+impl("ones.out", "Autograd", ones_out, keyset_arg="raw")
 impl("ones_like", "Autograd", ones_like, keyset_arg="raw")
 impl("permute", "Autograd", permute, keyset_arg="raw")
 impl("unfold", "Autograd", unfold, keyset_arg="raw")
@@ -7431,12 +7996,17 @@ impl("t_", "Autograd", t_, keyset_arg="raw")
 impl("transpose_", "Autograd", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "Autograd", unsqueeze_, keyset_arg="raw")
 impl("rand", "Autograd", rand, keyset_arg="raw")
+impl("rand.out", "Autograd", rand_out, keyset_arg="raw")
 impl("rand.generator", "Autograd", rand_generator, keyset_arg="raw")
 impl("rand_like", "Autograd", rand_like, keyset_arg="raw")
 impl("randint", "Autograd", randint, keyset_arg="raw")
+impl("randint.out", "Autograd", randint_out, keyset_arg="raw")
 impl("randint.low", "Autograd", randint_low, keyset_arg="raw")
+impl("randint.low_out", "Autograd", randint_low_out, keyset_arg="raw")
 impl("randint.generator", "Autograd", randint_generator, keyset_arg="raw")
+impl("randint.generator_out", "Autograd", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator", "Autograd", randint_low_generator, keyset_arg="raw")
+impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
@@ -7475,6 +8045,7 @@ impl("squeeze", "Autograd", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "Autograd", squeeze_dim, keyset_arg="raw")
 impl("squeeze.dims", "Autograd", squeeze_dims, keyset_arg="raw")
 impl("stack", "Autograd", stack, keyset_arg="raw")
+impl("stack.out", "Autograd", stack_out, keyset_arg="raw")
 impl("sum", "Autograd", sum, keyset_arg="raw")
 impl("sum.dim_IntList", "Autograd", sum_dim_IntList, keyset_arg="raw")
 impl("sum.IntList_out", "Autograd", sum_IntList_out, keyset_arg="raw")
@@ -7500,6 +8071,7 @@ impl("var.correction_out", "Autograd", var_correction_out, keyset_arg="raw")
 impl("where.self", "Autograd", where_self, keyset_arg="raw")
 impl("where.self_out", "Autograd", where_self_out, keyset_arg="raw")
 impl("zeros", "Autograd", zeros, keyset_arg="raw")
+impl("zeros.out", "Autograd", zeros_out, keyset_arg="raw")
 impl("zeros_like", "Autograd", zeros_like, keyset_arg="raw")
 impl("zero_", "Autograd", zero_, keyset_arg="raw")
 impl("new_empty", "Autograd", new_empty, keyset_arg="raw")
@@ -7524,6 +8096,8 @@ impl("rsub.Tensor", "Autograd", rsub_Tensor, keyset_arg="raw")
 impl("rsub.Scalar", "Autograd", rsub_Scalar, keyset_arg="raw")
 impl("addmm.out", "Autograd", addmm_out, keyset_arg="raw")
 impl("addmm", "Autograd", addmm, keyset_arg="raw")
+impl("addmm.dtype", "Autograd", addmm_dtype, keyset_arg="raw")
+impl("addmm.dtype_out", "Autograd", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "Autograd", addmm_, keyset_arg="raw")
 impl("unbind.int", "Autograd", unbind_int, keyset_arg="raw")
 impl("_to_copy", "Autograd", _to_copy, keyset_arg="raw")
@@ -7540,6 +8114,12 @@ impl("scatter.src_out", "Autograd", scatter_src_out, keyset_arg="raw")
 impl("scatter.value", "Autograd", scatter_value, keyset_arg="raw")
 impl("scatter_.value", "Autograd", scatter__value, keyset_arg="raw")
 impl("scatter.value_out", "Autograd", scatter_value_out, keyset_arg="raw")
+impl("scatter.reduce", "Autograd", scatter_reduce, keyset_arg="raw")
+impl("scatter_.reduce", "Autograd", scatter__reduce, keyset_arg="raw")
+impl("scatter.reduce_out", "Autograd", scatter_reduce_out, keyset_arg="raw")
+impl("scatter.value_reduce", "Autograd", scatter_value_reduce, keyset_arg="raw")
+impl("scatter_.value_reduce", "Autograd", scatter__value_reduce, keyset_arg="raw")
+impl("scatter.value_reduce_out", "Autograd", scatter_value_reduce_out, keyset_arg="raw")
 impl("eq_.Scalar", "Autograd", eq__Scalar, keyset_arg="raw")
 impl("eq_.Tensor", "Autograd", eq__Tensor, keyset_arg="raw")
 impl("tril_", "Autograd", tril_, keyset_arg="raw")
@@ -7590,13 +8170,16 @@ impl("sign", "Autograd", sign, keyset_arg="raw")
 impl("sign_", "Autograd", sign_, keyset_arg="raw")
 impl("sign.out", "Autograd", sign_out, keyset_arg="raw")
 impl("remainder.Scalar", "Autograd", remainder_Scalar, keyset_arg="raw")
+impl("remainder.Scalar_out", "Autograd", remainder_Scalar_out, keyset_arg="raw")
 impl("remainder_.Scalar", "Autograd", remainder__Scalar, keyset_arg="raw")
 impl("remainder.Tensor_out", "Autograd", remainder_Tensor_out, keyset_arg="raw")
 impl("remainder.Tensor", "Autograd", remainder_Tensor, keyset_arg="raw")
 impl("remainder_.Tensor", "Autograd", remainder__Tensor, keyset_arg="raw")
 impl("remainder.Scalar_Tensor", "Autograd", remainder_Scalar_Tensor, keyset_arg="raw")
 impl("min", "Autograd", min, keyset_arg="raw")
+impl("min.unary_out", "Autograd", min_unary_out, keyset_arg="raw")
 impl("max", "Autograd", max, keyset_arg="raw")
+impl("max.unary_out", "Autograd", max_unary_out, keyset_arg="raw")
 impl("maximum", "Autograd", maximum, keyset_arg="raw")
 impl("maximum.out", "Autograd", maximum_out, keyset_arg="raw")
 impl("minimum", "Autograd", minimum, keyset_arg="raw")
@@ -7629,4 +8212,6 @@ impl("nll_loss_backward", "Autograd", nll_loss_backward, keyset_arg="raw")
 impl("floor_divide", "Autograd", floor_divide, keyset_arg="raw")
 impl("floor_divide_.Tensor", "Autograd", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "Autograd", floor_divide_out, keyset_arg="raw")
+impl("floor_divide.Scalar", "Autograd", floor_divide_Scalar, keyset_arg="raw")
+impl("floor_divide_.Scalar", "Autograd", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "Autograd", norm_dtype_out, keyset_arg="raw")

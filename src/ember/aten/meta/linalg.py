@@ -20,7 +20,7 @@ def _shape(t) -> str:
     return f"{t._sizes[0]}x{t._sizes[1]}"
 
 
-def _meta_mm_checks(self, mat2) -> None:
+def meta_mm_checks(self, mat2) -> None:
     """meta_mm (torch/_meta_registrations.py): the Meta backend's kernel and its texts."""
     if self.dim() != 2:
         raise RuntimeError("a must be 2D")
@@ -35,7 +35,7 @@ def _meta_mm_checks(self, mat2) -> None:
 
 def mm(self, mat2) -> StructuredMeta:
     if "meta" in (self.device.type, mat2.device.type):
-        _meta_mm_checks(self, mat2)
+        meta_mm_checks(self, mat2)
     if self.dim() != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.dim() != 2:

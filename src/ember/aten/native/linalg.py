@@ -236,31 +236,37 @@ def _broadcast_batches(a: tuple, b: tuple) -> list[int]:
     return list(broadcast_shapes(tuple(a), tuple(b)))
 
 
-def _matmul_batched(tensor1, tensor2):
+def batched_operands(tensor1, tensor2):
+    """_matmul_impl's broadcast case: both operands expanded over the broadcast batch dims
+    and reshaped to 3-d for bmm; also the result's shape (its matrix dims as the operands'
+    dims keep them)."""
     dim1, dim2 = tensor1.dim(), tensor2.dim()
     n = tensor1._sizes[-2] if dim1 > 1 else 1
     m1 = tensor1._sizes[-1]
-    batch1 = tensor1._sizes[: max(dim1 - 2, 0)]
     m2 = tensor2._sizes[-2] if dim2 > 1 else tensor2._sizes[0]
     p = tensor2._sizes[-1] if dim2 > 1 else 1
-    batch2 = tensor2._sizes[: max(dim2 - 2, 0)]
-    output_shape = _broadcast_batches(batch1, batch2)
-    batch_product = math.prod(output_shape)
-    expanded1 = at.expand(tensor1, [*output_shape, n, m1], False)
-    expanded1 = at.reshape(expanded1, [batch_product, n, m1])
-    vector_rhs = dim2 == 1
-    if vector_rhs:
+    output_shape = _broadcast_batches(
+        tensor1._sizes[: max(dim1 - 2, 0)], tensor2._sizes[: max(dim2 - 2, 0)]
+    )
+    batch = math.prod(output_shape)
+    expanded1 = at.reshape(at.expand(tensor1, [*output_shape, n, m1], False), [batch, n, m1])
+    if dim2 == 1:
         expanded2 = at.expand(tensor2, [*output_shape, m2], False)
-        expanded2 = at.unsqueeze(at.reshape(expanded2, [batch_product, m2]), 2)
+        expanded2 = at.unsqueeze(at.reshape(expanded2, [batch, m2]), 2)
     else:
         expanded2 = at.expand(tensor2, [*output_shape, m2, p], False)
-        expanded2 = at.reshape(expanded2, [batch_product, m2, p])
+        expanded2 = at.reshape(expanded2, [batch, m2, p])
     if dim1 > 1:
         output_shape.append(n)
     if dim2 > 1:
         output_shape.append(p)
+    return expanded1, expanded2, output_shape
+
+
+def _matmul_batched(tensor1, tensor2):
+    expanded1, expanded2, output_shape = batched_operands(tensor1, tensor2)
     product = at.bmm(expanded1, expanded2)
-    if vector_rhs:
+    if tensor2.dim() == 1:
         product = at.squeeze_dim(product, -1)
     return at._unsafe_view(product, output_shape)
 

@@ -16,9 +16,10 @@ import math
 from ember._c10 import dtypes
 from ember._c10.grad_mode import is_grad_enabled
 from ember._tensor import empty_tensor
+from ember.aten.meta.linalg import meta_mm_checks
 from ember.aten.meta.out_wrapper import check_copy_devices
 from ember.aten.native import at
-from ember.aten.native.linalg import _broadcast_batches, _mv, _should_fold
+from ember.aten.native.linalg import _mv, _should_fold, batched_operands
 from ember.aten.native.resize import resize_output
 from ember.aten.tensor_iterator import broadcast_shapes
 
@@ -102,30 +103,11 @@ def _folded_out(tensor1, tensor2, out):
 
 
 def _batched_out(tensor1, tensor2, out):
-    dim1, dim2 = tensor1.dim(), tensor2.dim()
-    n = tensor1._sizes[-2] if dim1 > 1 else 1
-    m1 = tensor1._sizes[-1]
-    m2 = tensor2._sizes[-2] if dim2 > 1 else tensor2._sizes[0]
-    p = tensor2._sizes[-1] if dim2 > 1 else 1
-    output_shape = _broadcast_batches(
-        tensor1._sizes[: max(dim1 - 2, 0)], tensor2._sizes[: max(dim2 - 2, 0)]
-    )
-    batch = math.prod(output_shape)
-    expanded1 = at.reshape(at.expand(tensor1, [*output_shape, n, m1], False), [batch, n, m1])
-    if dim2 == 1:
-        expanded2 = at.expand(tensor2, [*output_shape, m2], False)
-        expanded2 = at.unsqueeze(at.reshape(expanded2, [batch, m2]), 2)
-    else:
-        expanded2 = at.expand(tensor2, [*output_shape, m2, p], False)
-        expanded2 = at.reshape(expanded2, [batch, m2, p])
-    if dim1 > 1:
-        output_shape.append(n)
-    if dim2 > 1:
-        output_shape.append(p)
+    expanded1, expanded2, output_shape = batched_operands(tensor1, tensor2)
     resize_output(out, tuple(output_shape))
-    reshaped = at.reshape(out, [batch, n, p])
+    reshaped = at.reshape(out, list(expanded1._sizes[:2]) + [expanded2._sizes[2]])
     at.bmm_out(expanded1, expanded2, reshaped)
-    if dim2 == 1:
+    if tensor2.dim() == 1:
         reshaped = at.squeeze_dim(reshaped, -1)
     return _copy_back(out, reshaped)
 
@@ -179,19 +161,11 @@ def _copy_out_exact(result, out):
 
 def mm_dtype(self, mat2, out_dtype):
     """meta_mm with out_dtype."""
-    if self.dim() != 2:
-        raise RuntimeError("a must be 2D")
-    if mat2.dim() != 2:
-        raise RuntimeError("b must be 2D")
-    (n, m1), (m2, p) = self._sizes, mat2._sizes
-    if m1 != m2:
-        raise RuntimeError(
-            f"a and b must have same reduction dim, but got [{n}, {m1}] X [{m2}, {p}]."
-        )
+    meta_mm_checks(self, mat2)
     widened = out_dtype is dtypes.float32 and self.dtype in (dtypes.float16, dtypes.bfloat16)
     if not (out_dtype is self.dtype or widened):
         raise RuntimeError("out_dtype must be the same as input dtype or fp32 for fp16/bf16 inputs")
-    return _meta_result((n, p), out_dtype, self)
+    return _meta_result((self._sizes[0], mat2._sizes[1]), out_dtype, self)
 
 
 def mm_dtype_out(self, mat2, out_dtype, out):

@@ -35,7 +35,12 @@ import numpy as np
 
 from ember._c10.tensor_impl import TensorImpl, is_contiguous_strides, make_view
 from ember._tensor import Tensor
-from ember.aten.memory_overlap import TOO_HARD, has_internal_overlap
+from ember.aten.memory_overlap import (
+    TOO_HARD,
+    has_internal_overlap,
+    share_an_element,
+    unordered_read_error,
+)
 from ember.aten.native.layout import is_non_overlapping_and_dense
 from ember.aten.tensor_iterator import _broadcast_strides, _should_swap
 
@@ -119,7 +124,7 @@ def _needs_order(out, inputs) -> bool:
                 return True  # its own elements alias: a later one reads an earlier write
             continue
         other_low, other_high = _span(t)
-        if other_low < high and low < other_high:
+        if other_low < high and low < other_high and share_an_element(out, t):
             return True
     return False
 
@@ -160,11 +165,7 @@ def _inner_run(shape, operands, perm) -> tuple[int, int]:
 
 
 def _refuse(why: str):
-    return NotImplementedError(
-        "the written tensor shares memory with an input, and PyTorch's loop reads some "
-        f"elements after writing others; {why}, so its values depend on PyTorch's build "
-        "and threads, which ember does not reproduce. Please clone() the input first."
-    )
+    return unordered_read_error(why)
 
 
 def _element(t, shape, index):

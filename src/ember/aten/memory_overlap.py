@@ -35,9 +35,10 @@ What PyTorch lets through (TooHard layouts, and the kernels that check little:
 reductions, mm, triu, softmax) it computes in its own loop order, reading
 elements that it may already have overwritten. The elementwise (TensorIterator)
 kernels and cat do the same in ember (Note [Overlapping operands in loop order]
-in aten/loop_order.py); the other kernels compute as if every input were read
-first, so their values differ where an element is both read and written in
-different positions.
+in aten/loop_order.py). The others (matrix products, whose order is BLAS's, and
+the reductions) refuse with NotImplementedError when an input they read shares
+memory with the tensor they write (refuse_unordered_read): computing as if every
+input were read first would give other values than PyTorch's.
 
 The common case costs two identity tests: tensors on different storages
 never overlap, and a tensor without a storage object yet (`_storage is
@@ -45,6 +46,8 @@ None`: fresh memory that no view shares) shares memory with no other tensor.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
@@ -59,6 +62,9 @@ __all__ = [
     "check_tensor_iterator",
     "same_data",
     "check_copy",
+    "refuse_unordered_read",
+    "share_an_element",
+    "unordered_read_error",
 ]
 
 INTERNAL_OVERLAP = (
@@ -165,3 +171,56 @@ def check_copy(self, src) -> None:
     if self is src or same_data(self, src):
         return
     check_tensor_iterator(self, src)
+
+
+def _element_span(t) -> tuple[int, int]:
+    """The first and one-past-last storage element a tensor can reach."""
+    low = high = t._storage_offset
+    for size, stride in zip(t._sizes, t._strides):
+        if size == 0:
+            return low, low
+        if stride > 0:
+            high += (size - 1) * stride
+        else:
+            low += (size - 1) * stride
+    return low, high + 1
+
+
+def _offsets(t):
+    offsets = np.full(1, t._storage_offset, dtype=np.int64)
+    for size, stride in zip(t._sizes, t._strides):
+        offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
+    return offsets
+
+
+def share_an_element(a, b) -> bool:
+    """Whether two tensors whose spans meet reach one element (counted up to a million
+    elements each; larger ones are taken to)."""
+    if a.numel() > 1 << 20 or b.numel() > 1 << 20:
+        return True
+    return np.intersect1d(_offsets(a), _offsets(b)).size != 0
+
+
+def unordered_read_error(why: str) -> NotImplementedError:
+    return NotImplementedError(
+        "the written tensor shares memory with an input, and PyTorch's loop reads some "
+        f"elements after writing others; {why}, so its values depend on PyTorch's build "
+        "and threads, which ember does not reproduce. Please clone() the input first."
+    )
+
+
+def refuse_unordered_read(out, *inputs, why: str) -> None:
+    """A kernel PyTorch does not check, reading `inputs` while writing `out` in an order
+    ember does not reproduce: refused when one of them meets out's memory (None skipped).
+    See Note [Memory overlap checks]."""
+    if out.numel() <= 1 and all(t is None or t.numel() <= 1 for t in inputs):
+        return  # one element, read before the one write that depends on it
+    storage = out._storage
+    for t in inputs:
+        if t is out and out.device.type != "meta":
+            raise unordered_read_error(why)
+        if storage is not None and t is not None and t._storage is storage:
+            low, high = _element_span(out)
+            other_low, other_high = _element_span(t)
+            if other_low < high and low < other_high and share_an_element(out, t):
+                raise unordered_read_error(why)

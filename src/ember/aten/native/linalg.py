@@ -17,7 +17,11 @@ from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor, make_view
 from ember.aten.binding import scalar_to_tensor
-from ember.aten.memory_overlap import assert_no_internal_overlap, check_copy
+from ember.aten.memory_overlap import (
+    assert_no_internal_overlap,
+    check_copy,
+    refuse_unordered_read,
+)
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
@@ -45,6 +49,9 @@ def _matmul_into(out, a, b) -> None:
         np.matmul(a, b, out=target)
     else:
         store(out, np.matmul(a, b))
+
+
+_GEMM = "BLAS's gemm writes the product while it reads its operands"
 
 
 def _check_result_overlap(out, self, mat1, beta) -> None:
@@ -79,6 +86,7 @@ def mm_out(meta, self, mat2, out) -> None:
             f"{type_meta_name(self.dtype)} != {type_meta_name(mat2.dtype)}"
         )
     _check_result_overlap(out, None, self, 0)
+    refuse_unordered_read(out, self, mat2, why=_GEMM)
     _check_not_bool("addmm_impl_cpu_", self)
     _matmul_into(out, _operand(self), _operand(mat2))
 
@@ -89,6 +97,7 @@ def bmm_out(meta, self, mat2, out) -> None:
             f"expected scalar type {dtypes.scalar_type_name(self.dtype)} but found "
             f"{dtypes.scalar_type_name(mat2.dtype)}"
         )
+    refuse_unordered_read(out, self, mat2, why=_GEMM)
     _check_not_bool("bmm", self)
     _matmul_into(out, _operand(self), _operand(mat2))
 
@@ -117,6 +126,7 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
     result 0.5 is 0 and 1.7 is 1, as in PyTorch's integer gemm."""
     _expand_size(self, out._sizes, "addmm")
     _check_result_overlap(out, self, mat1, beta)
+    refuse_unordered_read(out, mat1, mat2, why=_GEMM)
     if out.numel() == 0:
         return
     if mat1._sizes[1] == 0:  # [a, 0] x [0, b]: PyTorch scales self by the unconverted beta

@@ -14,7 +14,11 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten import loop_order as LO
-from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
+from ember.aten.memory_overlap import (
+    assert_no_internal_overlap,
+    check_tensor_iterator,
+    refuse_unordered_read,
+)
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.meta.out_wrapper import copy_out
 from ember.aten.native import at
@@ -61,6 +65,9 @@ __all__ = [
 _LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 
 
+_REDUCTION = "the reduction writes its result while it reads its input"
+
+
 def accumulate_dtype(dtype):
     """The NumPy dtype a reduction computes in: float32 for half and bfloat16."""
     if dtype in _LOW_PRECISION:
@@ -99,6 +106,7 @@ def sum(self, dtype):  # noqa: A001 (aten's name)
 
 
 def sum_IntList_out(meta, self, dim, keepdim, dtype, out) -> None:  # noqa: N802
+    refuse_unordered_read(out, self, why=_REDUCTION)
     axes = reduced_axes(self, dim)
     # add.reduce is np.sum without its Python wrapper (the input is already in the
     # compute dtype, so no small-int upcast is lost)
@@ -118,6 +126,7 @@ def mean_dtype_out(self, dtype, out):
 def mean_out(meta, self, dim, keepdim, dtype, out) -> None:
     if out.dtype not in (dtypes.float16, dtypes.bfloat16):
         assert_no_internal_overlap(out)  # PyTorch's sum_out(...).div_(n) divides in place
+    refuse_unordered_read(out, self, why=_REDUCTION)
     axes = reduced_axes(self, dim)
     with np.errstate(invalid="ignore", divide="ignore"):
         values = np.mean(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
@@ -135,6 +144,7 @@ def prod(self, dtype):
 
 
 def prod_int_out(meta, self, dim, keepdim, dtype, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     axes = reduced_axes(self, [dim])
     values = np.prod(_input(self, meta.compute_dtype), axis=axes, keepdims=keepdim)
     store(out, values)
@@ -183,11 +193,13 @@ def _refuse_complex(self, name: str) -> None:
 
 
 def amax_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _check_not_complex(self, "max_values_cpu")
     store(out, _extreme(np.max, self, reduced_axes(self, dim), keepdim))
 
 
 def amin_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _check_not_complex(self, "min_values_cpu")
     store(out, _extreme(np.min, self, reduced_axes(self, dim), keepdim))
 
@@ -209,11 +221,13 @@ def _arg_extreme(finder, self, dim, keepdim):
 
 
 def argmax_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmax")
     store(out, _arg_extreme(np.argmax, self, dim, keepdim))
 
 
 def argmin_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmin")
     store(out, _arg_extreme(np.argmin, self, dim, keepdim))
 
@@ -280,7 +294,8 @@ def _identity(dtype, largest: bool):
 
 def _unary_extreme_out(name: str, reducer, largest: bool, self, out):
     """max_unary_out / min_unary_out (ReduceOps.cpp) on the CPU; on the Meta backend
-    PyTorch's Python reference, under out_wrapper (aten/meta/out_wrapper.py)."""
+    PyTorch's Python reference, under out_wrapper (aten/meta/out_wrapper.py). The value is
+    reduced whole before the one write (max_all_kernel), so out may share self's memory."""
     if "meta" in (self.device.type, out.device.type):
         meta_reduction.zero_numel_check_dims(self, [], f"{name}()")
         meta = StructuredMeta(OutputSpec((), None, self.dtype, self.device))
@@ -358,26 +373,32 @@ def _allany(reducer, self, axes, keepdim, out) -> None:
 
 
 def all_all_out(meta, self, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.all, self, reduced_axes(self, None), False, out)
 
 
 def all_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.all, self, reduced_axes(self, [dim]), keepdim, out)
 
 
 def all_dims_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.all, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
 
 
 def any_all_out(meta, self, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.any, self, reduced_axes(self, None), False, out)
 
 
 def any_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.any, self, reduced_axes(self, [dim]), keepdim, out)
 
 
 def any_dims_out(meta, self, dim, keepdim, out) -> None:
+    refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.any, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
 
 

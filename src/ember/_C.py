@@ -10,7 +10,12 @@ In: operator names, keys (a DispatchKey or its name) and objects carrying
 from __future__ import annotations
 
 from ._c10 import tls as _tls
-from ._c10.dispatch_key import DispatchKey, key_name
+from ._c10.dispatch_key import (
+    DispatchKey,
+    key_name,
+    parse_dispatch_key,
+    parse_dispatch_key_or_none,
+)
 from ._c10.dispatch_key_set import (
     DispatchKeySet,
     after_ADInplaceOrView_keyset,
@@ -19,6 +24,13 @@ from ._c10.dispatch_key_set import (
     get_backend_key_set_from_autograd,
     is_included_in_alias,
     raw_table_index,
+)
+from ._C_dispatcher import (  # noqa: F401 (torch._C's names)
+    _dispatch_call_boxed,
+    _dispatch_check_all_invariants,
+    _dispatch_find_dangling_impls,
+    _dispatch_get_registrations_for_dispatch_key,
+    _dispatch_print_registrations_for_dispatch_key,
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
@@ -54,36 +66,9 @@ def parse_schema(schema: str):
 
 # -- key names ----------------------------------------------------------------
 
-# Names PyTorch's fixed parse table (c10/core/DispatchKey.cpp parseDispatchKey) lacks,
-# although toString produces them (facts §1.2). tests/test_c_diagnostics.py checks this
-# list against torch._C._parse_dispatch_key over every key.
-_UNPARSEABLE = frozenset(
-    """UnknownUnknown QuantizedUndefined QuantizedHIP QuantizedXLA QuantizedMPS QuantizedIPU
-    QuantizedHPU QuantizedVE QuantizedLazy QuantizedMTIA QuantizedMAIA QuantizedPrivateUse2
-    QuantizedPrivateUse3 QuantizedMeta SparseUndefined SparseXLA SparseIPU SparseHPU SparseLazy
-    SparseMTIA SparseMAIA SparsePrivateUse2 SparsePrivateUse3 SparseCsrUndefined SparseCsrXLA
-    SparseCsrIPU SparseCsrHPU SparseCsrLazy SparseCsrMTIA SparseCsrMAIA SparseCsrPrivateUse2
-    SparseCsrPrivateUse3 NestedTensorUndefined NestedTensorHIP NestedTensorXLA NestedTensorMPS
-    NestedTensorIPU NestedTensorVE NestedTensorLazy NestedTensorMTIA NestedTensorMAIA
-    NestedTensorPrivateUse2 NestedTensorPrivateUse3 AutogradUndefined AutogradHIP AutogradVE
-    AutogradMTIA AutogradMAIA""".split()
-)
-_PARSE_TABLE: dict[str, DispatchKey] = {}
-for _value in range(int(DispatchKey.EndOfAliasKeys) + 1):
-    if key_name(_value) not in _UNPARSEABLE:  # the first key with a name wins (Undefined, not 48)
-        _PARSE_TABLE.setdefault(key_name(_value), DispatchKey(_value))
-
 
 def _parse_dispatch_key(name: str) -> DispatchKey | None:
-    return _PARSE_TABLE.get(name)
-
-
-def parse_dispatch_key(name: str) -> DispatchKey:
-    """c10::parseDispatchKey: RuntimeError ``could not parse dispatch key: <name>``."""
-    key = _PARSE_TABLE.get(name)
-    if key is None:
-        raise RuntimeError(f"could not parse dispatch key: {name}")
-    return key
+    return parse_dispatch_key_or_none(name)
 
 
 def _as_key(key: DispatchKey | str) -> DispatchKey:
@@ -148,8 +133,8 @@ def _dispatch_keyset_full_after(key: DispatchKey) -> DispatchKeySet:
     return DispatchKeySet.full_after(key)
 
 
-def _dispatch_is_included_in_alias(key: DispatchKey, alias: DispatchKey) -> bool:
-    return is_included_in_alias(key, alias)
+def _dispatch_is_included_in_alias(key: DispatchKey | str, alias: DispatchKey | str) -> bool:
+    return is_included_in_alias(_as_key(key), _as_key(alias))
 
 
 def _dispatch_get_backend_keyset_from_autograd(key: DispatchKey) -> DispatchKeySet:
@@ -165,8 +150,42 @@ _dispatch_tls_set_dispatch_key_included = _tls.tls_set_dispatch_key_included
 _dispatch_tls_set_dispatch_key_excluded = _tls.tls_set_dispatch_key_excluded
 _AutoDispatchBelowAutograd = _tls.AutoDispatchBelowAutograd
 _AutoDispatchBelowADInplaceOrView = _tls.AutoDispatchBelowADInplaceOrView
-_ExcludeDispatchKeyGuard = _tls.ExcludeDispatchKeyGuard
-_IncludeDispatchKeyGuard = _tls.IncludeDispatchKeyGuard
+
+
+def _guard_refusal(name: str, argument: str, value) -> TypeError:
+    return TypeError(
+        "__init__(): incompatible constructor arguments. The following argument types are "
+        f"supported:\n    1. torch._C.{name}(arg0: torch._C.{argument})\n\n"
+        f"Invoked with: {value!r}"
+    )
+
+
+class _ExcludeDispatchKeyGuard(_tls.ExcludeDispatchKeyGuard):
+    """torch._C._ExcludeDispatchKeyGuard(DispatchKeySet): a context manager (``as`` gives None)."""
+
+    __slots__ = ()
+
+    def __init__(self, keyset: DispatchKeySet) -> None:
+        if not isinstance(keyset, DispatchKeySet):
+            raise _guard_refusal("_ExcludeDispatchKeyGuard", "DispatchKeySet", keyset)
+        super().__init__(keyset)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+
+
+class _IncludeDispatchKeyGuard(_tls.IncludeDispatchKeyGuard):
+    """torch._C._IncludeDispatchKeyGuard(DispatchKey or its name); ember also takes a set."""
+
+    __slots__ = ()
+
+    def __init__(self, key: DispatchKey | str | DispatchKeySet) -> None:
+        if not isinstance(key, (DispatchKey, str, DispatchKeySet)):
+            raise _guard_refusal("_IncludeDispatchKeyGuard", "DispatchKey", key)
+        super().__init__(key)
+
+    def __enter__(self) -> None:
+        super().__enter__()
 
 
 # -- operators --------------------------------------------------------------------

@@ -65,9 +65,11 @@ def tls_set_dispatch_key_excluded(key: DispatchKey, desired: bool) -> None:
         local_state.excluded &= ~(bits & FUNCTIONALITY_MASK)
 
 
-def _bits_of(keys: DispatchKeySet | DispatchKey) -> int:
+def _bits_of(keys: DispatchKeySet | DispatchKey | str) -> int:
     if isinstance(keys, DispatchKeySet):
         return keys.raw_repr()
+    if isinstance(keys, str):  # a key name, as torch._C._IncludeDispatchKeyGuard takes
+        return DispatchKeySet(keys).raw_repr()
     return key_bits(keys)
 
 

@@ -252,6 +252,7 @@ class OperatorEntry:
         self.schema = None
         self.debug = ""
         self.alias_analysis = "FROM_SCHEMA"
+        self.alias_analysis_is_default = False
         self.tags: tuple = ()
         # key -> list of KernelFunction, newest first. Keys with no kernels are absent.
         self.kernels: dict[DispatchKey, list[KernelFunction]] = {}
@@ -261,16 +262,21 @@ class OperatorEntry:
         self._computed: tuple[list, tuple[int, ...], int | None] | None = None
 
     # -- registration -------------------------------------------------------
-    def register_schema(self, schema, debug: str, alias_analysis: str, tags: tuple) -> None:
+    def register_schema(self, schema, debug: str, alias_analysis: str | None, tags: tuple) -> None:
+        """``alias_analysis`` None: CONSERVATIVE by default (a def without an explicit kind)."""
         self.schema = schema
         self.debug = debug
-        self.alias_analysis = alias_analysis or "FROM_SCHEMA"
+        self.alias_analysis = (
+            "CONSERVATIVE" if alias_analysis is None else alias_analysis or "FROM_SCHEMA"
+        )
+        self.alias_analysis_is_default = alias_analysis is None
         self.tags = tuple(tags)
 
     def deregister_schema(self) -> None:
         self.schema = None
         self.debug = ""
         self.alias_analysis = "FROM_SCHEMA"
+        self.alias_analysis_is_default = False
         self.tags = ()
 
     def register_kernel(self, key: DispatchKey, kernel: KernelFunction) -> bool:
@@ -383,15 +389,17 @@ class OperatorEntry:
         if self.schema is not None:
             out.append(f"schema: {self.schema}\n")
             out.append(f"debug: {self.debug}\n")
-            out.append(f"alias analysis kind: {self.alias_analysis}\n")
+            default = " (default)" if self.alias_analysis_is_default else ""
+            out.append(f"alias analysis kind: {self.alias_analysis}{default}\n")
         else:
             out.append("schema: (none)\n")
         for key in sorted(self.kernels):
             alias = "[alias]" if key in _ALIAS_SET else ""
             for i, kernel in enumerate(self.kernels[key]):
                 inactive = " (inactive)" if i > 0 else ""
+                inferred = kernel.inferred_schema or "(none)"
                 out.append(
-                    f"{key_name(key)}{alias}{inactive}: {kernel.debug} :: (none) "
+                    f"{key_name(key)}{alias}{inactive}: {kernel.debug} :: {inferred} "
                     f"[ {kernel.dump_state()}]\n"
                 )
         return "".join(out)

@@ -267,7 +267,7 @@ class DispatchKeySet:
 def _as_bits(other: DispatchKeySet | DispatchKey, method: str = "", owner=None) -> int:
     if isinstance(other, DispatchKeySet):
         return other._bits
-    if isinstance(other, DispatchKey):
+    if isinstance(other, DispatchKey) and not method:  # ember's own has_any / isSupersetOf
         return key_bits(other)
     raise TypeError(_incompatible(method, other, owner))
 

@@ -1,0 +1,238 @@
+"""torch.DispatchKey, torch._C.DispatchKeySet and the dispatcher queries of torch._C, against PyTorch.
+
+Differential: the same calls on ember and on torch give the same values, reprs, printed
+lines and errors (type and message; pybind11's TypeError for a wrong argument type).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import torch
+
+import ember
+from ember._c10.dispatch_key import RUNTIME_KEYS, key_name
+
+E, T = ember._C, torch._C
+
+
+def outcome(f):
+    try:
+        value = f()
+    except (RuntimeError, TypeError, ValueError, AttributeError) as error:
+        return type(error).__name__, re.sub(r"0x[0-9a-f]+", "0x?", str(error))
+    return "ok", repr(value)
+
+
+def same(f):
+    """``f(C)`` on ember._C and torch._C: the same outcome (the value's repr, or the error)."""
+    ours, theirs = outcome(lambda: f(E)), outcome(lambda: f(T))
+    assert ours == theirs
+    return ours
+
+
+# -- torch.DispatchKey -----------------------------------------------------------------------
+
+
+def test_dispatch_key_is_a_top_level_name_and_the_same_object_as_C_s():
+    assert ember.DispatchKey is E.DispatchKey
+    assert torch.DispatchKey is T.DispatchKey
+    assert repr(ember.DispatchKey.AutogradCPU) == repr(torch.DispatchKey.AutogradCPU)
+
+
+# -- DispatchKeySet ------------------------------------------------------------------------------
+
+# Every key name torch's parser knows that is a runtime key, the TESTING_ONLY keys among them.
+NAMES = sorted(
+    {key_name(k) for k in RUNTIME_KEYS if T._parse_dispatch_key(key_name(k)) is not None}
+    | {"TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode", "Dense", "Autograd"}
+)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_set_from_a_key_name_equals_torchs(name):
+    same(lambda C: (C.DispatchKeySet(name), C.DispatchKeySet(name).raw_repr()))
+    same(lambda C: C.DispatchKeySet(name).highestPriorityTypeId())
+
+
+@given(st.lists(st.sampled_from(NAMES), min_size=1, max_size=4), st.sampled_from(NAMES))
+def test_set_algebra_equals_torchs(names, other):
+    def build(C):
+        keyset = C.DispatchKeySet(names[0])
+        for name in names[1:]:
+            keyset = keyset | C.DispatchKeySet(name)
+        return keyset
+
+    for f in (
+        lambda C: build(C),
+        lambda C: build(C) - C.DispatchKeySet(other),
+        lambda C: build(C) & C.DispatchKeySet(other),
+        lambda C: build(C).add(other),
+        lambda C: build(C).add(C.DispatchKey.CPU),
+        lambda C: build(C).remove(other),
+        lambda C: build(C).has(other),
+        lambda C: build(C).highestPriorityTypeId(),
+        lambda C: (build(C) == C.DispatchKeySet(other), build(C).raw_repr()),
+        lambda C: C.DispatchKeySet.from_raw_repr(build(C).raw_repr()),
+    ):
+        same(f)
+
+
+@pytest.mark.parametrize(
+    "misuse",
+    [
+        lambda C: C.DispatchKeySet("bogus"),
+        lambda C: C.DispatchKeySet("EndOfFunctionalityKeys"),
+        lambda C: C.DispatchKeySet("TESTING_ONLY_GenericMode2"),
+        lambda C: C.DispatchKeySet(1.5),
+        lambda C: C.DispatchKeySet("CPU") | "AutogradCPU",
+        lambda C: C.DispatchKeySet("CPU") | C.DispatchKey.CPU,
+        lambda C: C.DispatchKeySet("CPU") & 3,
+        lambda C: C.DispatchKeySet("CPU") - None,
+        lambda C: C.DispatchKeySet("CPU").add(3),
+        lambda C: C.DispatchKeySet("CPU").add("bogus"),
+        lambda C: C.DispatchKeySet("CPU").has(None),
+        lambda C: C.DispatchKeySet("CPU").remove(2.0),
+    ],
+)
+def test_misused_sets_raise_torchs_errors(misuse):
+    assert same(misuse)[0] != "ok"
+
+
+# -- the queries ---------------------------------------------------------------------------------
+
+
+def test_all_invariants_hold_and_no_impl_dangles():
+    same(lambda C: C._dispatch_check_all_invariants())
+    same(lambda C: C._dispatch_find_dangling_impls())
+
+
+def test_a_dangling_impl_is_found_with_its_dump():
+    def run(C):
+        m = C._dispatch_library("FRAGMENT", "__emds_dangle__", "")
+        m.impl_t_t("nodef", "CPU")
+        found = [d for d in C._dispatch_find_dangling_impls() if "__emds_dangle__" in d]
+        del m
+        return found, [d for d in C._dispatch_find_dangling_impls() if "__emds_dangle__" in d]
+
+    assert same(run)[0] == "ok"
+
+
+def test_registrations_for_a_key():
+    def run(C):
+        m = C._dispatch_library("FRAGMENT", "__emds_regs__", "")
+        m.def_("a(Tensor x) -> Tensor").impl_t_t("a", "CPU").impl_t_t("a", "Autograd")
+        m.def_("b(Tensor x) -> Tensor").impl_t_t("b", "XLA")
+        ours = {
+            key: sorted(
+                n for n in C._dispatch_get_registrations_for_dispatch_key(key) if "__emds" in n
+            )
+            for key in ("", "CPU", "Autograd", "XLA", "Undefined", "AutogradCPU")
+        }
+        del m
+        return ours
+
+    assert same(run)[0] == "ok"
+    assert set(E._dispatch_get_registrations_for_dispatch_key("CPU")) < set(
+        E._dispatch_get_registrations_for_dispatch_key()
+    )
+    same(lambda C: C._dispatch_get_registrations_for_dispatch_key("bogus"))
+    same(lambda C: C._dispatch_get_registrations_for_dispatch_key(C.DispatchKey.CPU))
+    same(lambda C: C._dispatch_print_registrations_for_dispatch_key("bogus"))
+
+
+def test_print_registrations_prints_one_name_a_line(capsys):
+    m = E._dispatch_library("FRAGMENT", "__emds_print__", "")
+    m.def_("p(Tensor x) -> Tensor").impl_t_t("p", "CPU")
+    E._dispatch_print_registrations_for_dispatch_key("CPU")
+    lines = capsys.readouterr().out.splitlines()
+    assert "__emds_print__::p" in lines
+    assert lines == E._dispatch_get_registrations_for_dispatch_key("CPU")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        lambda C: C._dispatch_is_included_in_alias("CPU", "CompositeImplicitAutograd"),
+        lambda C: C._dispatch_is_included_in_alias("AutogradCPU", "Autograd"),
+        lambda C: C._dispatch_is_included_in_alias("CPU", "Autograd"),
+        lambda C: C._dispatch_is_included_in_alias("CPU", "CPU"),
+        lambda C: C._dispatch_is_included_in_alias("bogus", "CPU"),
+        lambda C: C._dispatch_is_included_in_alias(C.DispatchKey.XLA, "CompositeExplicitAutograd"),
+        lambda C: C._dispatch_has_kernel_for_dispatch_key("aten::sin", "CPU"),
+        lambda C: C._dispatch_has_kernel_for_dispatch_key("aten::nothere", "CPU"),
+        lambda C: C._dispatch_has_kernel_for_dispatch_key("aten::sin", "bogus"),
+        lambda C: C._dispatch_has_computed_kernel_for_dispatch_key("aten::sin", "AutogradCPU"),
+        lambda C: C._dispatch_has_computed_kernel_for_dispatch_key("aten::sin", "Autograd"),
+        lambda C: C._dispatch_key_for_device("meta"),
+    ],
+)
+def test_key_queries_equal_torchs(query):
+    same(query)
+
+
+# -- _dispatch_call_boxed ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::sin", ""),
+                                              lib.tensor([1.0, 2.0])),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::sin", ""),
+                                              self=lib.tensor([1.0, 2.0])),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::add", "Tensor"),
+                                              lib.ones(2), lib.ones(2), alpha=3),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::split", "Tensor"),
+                                              lib.arange(4.0), 3),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::sin", ""), 3),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::add", "Tensor"),
+                                              lib.ones(1), 2),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::sin", "")),
+        lambda C, lib: C._dispatch_call_boxed(C._dispatch_find_schema_or_throw("aten::sin", ""),
+                                              lib.ones(1), bogus=2),
+        lambda C, lib: C._dispatch_call_boxed("aten::sin", lib.ones(1)),
+    ],
+)  # fmt: skip
+def test_call_boxed_equals_torchs(call):
+    ours = outcome(lambda: call(E, ember))
+    theirs = outcome(lambda: call(T, torch))
+    assert ours == theirs
+
+
+# -- the key guards ------------------------------------------------------------------------------
+
+
+def test_guards_change_the_thread_local_sets_as_torchs():
+    def run(C):
+        seen = []
+        with C._ExcludeDispatchKeyGuard(C.DispatchKeySet("Python")) as bound:
+            seen.append((bound, C._dispatch_tls_local_exclude_set()))
+            with C._IncludeDispatchKeyGuard("CPU"):
+                seen.append(C._dispatch_tls_local_include_set())
+            with C._IncludeDispatchKeyGuard(
+                C.DispatchKey.TESTING_ONLY_GenericWrapper
+                if hasattr(C.DispatchKey, "TESTING_ONLY_GenericWrapper")
+                else "TESTING_ONLY_GenericWrapper"
+            ):
+                seen.append(C._dispatch_tls_local_include_set())
+        seen.append((C._dispatch_tls_local_include_set(), C._dispatch_tls_local_exclude_set()))
+        return seen
+
+    assert same(run)[0] == "ok"
+
+
+@pytest.mark.parametrize(
+    "misuse",
+    [
+        lambda C: C._ExcludeDispatchKeyGuard("CPU"),
+        lambda C: C._ExcludeDispatchKeyGuard(C.DispatchKey.CPU),
+        lambda C: C._IncludeDispatchKeyGuard(3.0),
+        lambda C: C._IncludeDispatchKeyGuard("bogus"),
+    ],
+)
+def test_guards_refuse_torchs_wrong_arguments(misuse):
+    assert same(lambda C: misuse(C).__class__.__name__)[0] != "ok"

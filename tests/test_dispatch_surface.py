@@ -6,7 +6,10 @@ lines and errors (type and message; pybind11's TypeError for a wrong argument ty
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -105,9 +108,13 @@ def test_misused_sets_raise_torchs_errors(misuse):
 # -- the queries ---------------------------------------------------------------------------------
 
 
-def test_all_invariants_hold_and_no_impl_dangles():
+def test_all_invariants_hold_and_no_impl_dangles_in_a_fresh_process():
     same(lambda C: C._dispatch_check_all_invariants())
-    same(lambda C: C._dispatch_find_dangling_impls())
+    program = "import ember; ember._C._dispatch_check_all_invariants(); "
+    program += "print(ember._C._dispatch_find_dangling_impls())"
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ember.__file__)))
+    fresh = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env)
+    assert (fresh.returncode, fresh.stdout) == (0, repr(T._dispatch_find_dangling_impls()) + "\n")
 
 
 def test_a_dangling_impl_is_found_with_its_dump():

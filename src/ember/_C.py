@@ -9,6 +9,8 @@ In: operator names, keys (a DispatchKey or its name) and objects carrying
 
 from __future__ import annotations
 
+import functools
+
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
     DispatchKey,
@@ -199,13 +201,18 @@ def _find_op_or_throw(name: str) -> OperatorHandle:
     return handle
 
 
+@functools.lru_cache(maxsize=1024)
+def _parsed_name(name: str) -> str:
+    return parse_name(name)  # a malformed name raises each time (errors are not cached)
+
+
 def _dispatch_dump(name: str) -> str:
-    handle = dispatcher.find_op(parse_name(name))
+    handle = dispatcher.find_op(_parsed_name(name))
     return "" if handle is None else handle.entry.dump()
 
 
 def _dispatch_dump_table(name: str) -> str:
-    handle = dispatcher.find_op(parse_name(name))
+    handle = dispatcher.find_op(_parsed_name(name))
     return "" if handle is None else handle.entry.dump_table()
 
 

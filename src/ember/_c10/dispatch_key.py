@@ -240,7 +240,12 @@ def _key_to_string(key: int) -> str:
 
 def key_name(key: int) -> str:
     """The name PyTorch's toString gives a key number."""
+    if 0 <= key < len(_KEY_NAMES):
+        return _KEY_NAMES[key]
     return _key_to_string(int(key))
+
+
+_KEY_NAMES = tuple(_key_to_string(value) for value in range(int(DispatchKey.EndOfAliasKeys) + 1))
 
 
 # Runtime keys: every key that can own a slot in an operator's table.

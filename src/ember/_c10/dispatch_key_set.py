@@ -50,6 +50,12 @@ def backend_bit(backend: int) -> int:
 
 def key_bits(key: int) -> int:
     """The raw bits of the set holding just ``key`` (0 for Undefined and aliases)."""
+    if 0 <= key < _KEY_COUNT:
+        return _KEY_BITS[key]
+    return _compute_key_bits(key)
+
+
+def _compute_key_bits(key: int) -> int:
     key = int(key)
     if key == 0 or key > int(DispatchKey.EndOfRuntimeBackendKeys):
         return 0
@@ -62,6 +68,10 @@ def key_bits(key: int) -> int:
     if backend:
         bits |= backend_bit(backend)
     return bits
+
+
+_KEY_COUNT = int(DispatchKey.EndOfAliasKeys) + 1
+_KEY_BITS = tuple(_compute_key_bits(key) for key in range(_KEY_COUNT))
 
 
 def keys_bits(keys: Iterable[int]) -> int:

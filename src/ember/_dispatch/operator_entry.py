@@ -137,10 +137,8 @@ def compute_dispatch_table_entry(
         _say(why, f"CompositeExplicitAutograd kernel, {kernels[CEA][0].debug}")
         return kernels[CEA][0], DEFAULT_BACKEND
     _not_covered(why, kernels, CEA, facts.in_cea)
-    # 2.3 has_backend_kernel: a direct kernel on a backend this (autograd) key serves, or CEA.
-    has_backend_kernel = (
-        _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
-    )
+    # 2.3 has_backend_kernel (a direct kernel on a backend this autograd key serves, or CEA)
+    # matters only to 2.5 below, which computes it.
     # 2.4 CompositeImplicitAutogradNestedTensor: no has_backend_kernel check (C++ behaviour).
     if facts.in_ciant and CIANT in kernels:
         _say(why, f"CompositeImplicitAutogradNestedTensor kernel, {kernels[CIANT][0].debug}")
@@ -153,6 +151,9 @@ def compute_dispatch_table_entry(
                 why, "CompositeImplicitAutograd and a kernel on an AutogradOther backend: ambiguous"
             )
             return AMBIGUOUS_AUTOGRADOTHER, AMBIGUOUS
+        has_backend_kernel = (
+            _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
+        )
         if not has_backend_kernel:
             _say(why, f"CompositeImplicitAutograd kernel, {kernels[CIA][0].debug}")
             return kernels[CIA][0], MATH

@@ -243,3 +243,74 @@ def test_guards_change_the_thread_local_sets_as_torchs():
 )
 def test_guards_refuse_torchs_wrong_arguments(misuse):
     assert same(lambda C: misuse(C).__class__.__name__)[0] != "ok"
+
+
+def test_force_guard_sets_exactly_the_given_sets_and_restores():
+    def run(C):
+        generic = C.DispatchKeySet("TESTING_ONLY_GenericMode")
+        include = C._dispatch_tls_local_include_set() | generic
+        exclude = C._dispatch_tls_local_exclude_set() | C.DispatchKeySet("Python")
+        with C._ForceDispatchKeyGuard(include, exclude) as bound:
+            inside = (
+                bound,
+                C._dispatch_tls_local_include_set(),
+                C._dispatch_tls_local_exclude_set(),
+            )
+            inside += (C._dispatch_tls_is_dispatch_key_included("TESTING_ONLY_GenericMode"),)
+        return inside, C._dispatch_tls_local_include_set(), C._dispatch_tls_local_exclude_set()
+
+    assert same(run)[0] == "ok"
+    same(lambda C: C._ForceDispatchKeyGuard(C.DispatchKeySet("CPU"), "CPU"))
+
+
+def test_a_fallback_at_a_testing_key_sees_the_calls_made_under_the_force_guard():
+    def run(lib):
+        C = lib._C
+        generic = C.DispatchKeySet("TESTING_ONLY_GenericMode")
+        include = C._dispatch_tls_local_include_set() | generic
+        exclude = C._dispatch_tls_local_exclude_set()
+        seen = []
+
+        def fallback(op, *args, **kwargs):
+            with C._ForceDispatchKeyGuard(include, exclude | generic):
+                seen.append(f"{op} {args} {sorted(kwargs)}")
+                return lib.zeros(3)
+
+        with lib.library._scoped_library("_", "IMPL") as library:
+            library.fallback(fallback, "TESTING_ONLY_GenericMode")
+            a, b = lib.ones(2), lib.ones(2)
+            with C._ForceDispatchKeyGuard(include, exclude):
+                cpu = lib.device("cpu")
+                shapes = [
+                    tuple(lib.empty(2, dtype=lib.float64, device=cpu, pin_memory=False).shape)
+                ]
+                shapes.append(tuple((a + b).shape))
+        return shapes, seen
+
+    assert run(ember) == run(torch)
+
+
+def test_tensor_subclass_like():
+    def run(lib):
+        from_mode = []
+
+        class Mode(lib.utils._python_dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                return func(*args, **(kwargs or {}))
+
+        with Mode():
+            from_mode.append(lib._C._dispatch_isTensorSubclassLike(lib.ones(1)))
+        return (
+            lib._C._dispatch_isTensorSubclassLike(lib.ones(2)),
+            lib._C._dispatch_isTensorSubclassLike(lib.ones(2, device="meta")),
+            from_mode,
+        )
+
+    assert run(ember) == run(torch)
+    same(lambda C: C._dispatch_isTensorSubclassLike(3))
+
+
+def test_a_key_set_pickles():
+    import pickle
+
+    same(lambda C: pickle.loads(pickle.dumps(C.DispatchKeySet("AutogradCPU"))))

@@ -13,6 +13,7 @@ import functools
 
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
+    BackendComponent,
     DispatchKey,
     key_name,
     parse_dispatch_key,
@@ -36,6 +37,7 @@ from ._C_dispatcher import (  # noqa: F401 (torch._C's names)
 )
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
+from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 from .autograd import fallback as _autograd_fallback
 from .utils import _python_dispatch
@@ -146,10 +148,24 @@ def _dispatch_get_backend_keyset_from_autograd(key: DispatchKey) -> DispatchKeyS
 # -- thread-local state ---------------------------------------------------------
 _dispatch_tls_local_include_set = _tls.tls_local_include_set
 _dispatch_tls_local_exclude_set = _tls.tls_local_exclude_set
-_dispatch_tls_is_dispatch_key_included = _tls.tls_is_dispatch_key_included
-_dispatch_tls_is_dispatch_key_excluded = _tls.tls_is_dispatch_key_excluded
-_dispatch_tls_set_dispatch_key_included = _tls.tls_set_dispatch_key_included
-_dispatch_tls_set_dispatch_key_excluded = _tls.tls_set_dispatch_key_excluded
+
+
+def _dispatch_tls_is_dispatch_key_included(key: DispatchKey | str) -> bool:
+    return _tls.tls_is_dispatch_key_included(_as_key(key))
+
+
+def _dispatch_tls_is_dispatch_key_excluded(key: DispatchKey | str) -> bool:
+    return _tls.tls_is_dispatch_key_excluded(_as_key(key))
+
+
+def _dispatch_tls_set_dispatch_key_included(key: DispatchKey | str, desired: bool) -> None:
+    _tls.tls_set_dispatch_key_included(_as_key(key), desired)
+
+
+def _dispatch_tls_set_dispatch_key_excluded(key: DispatchKey | str, desired: bool) -> None:
+    _tls.tls_set_dispatch_key_excluded(_as_key(key), desired)
+
+
 _AutoDispatchBelowAutograd = _tls.AutoDispatchBelowAutograd
 _AutoDispatchBelowADInplaceOrView = _tls.AutoDispatchBelowADInplaceOrView
 
@@ -171,6 +187,25 @@ class _ExcludeDispatchKeyGuard(_tls.ExcludeDispatchKeyGuard):
         if not isinstance(keyset, DispatchKeySet):
             raise _guard_refusal("_ExcludeDispatchKeyGuard", "DispatchKeySet", keyset)
         super().__init__(keyset)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+
+
+class _ForceDispatchKeyGuard(_tls.ForceDispatchKeyGuard):
+    """torch._C._ForceDispatchKeyGuard(include set, exclude set): the TLS sets, exactly."""
+
+    __slots__ = ()
+
+    def __init__(self, included: DispatchKeySet, excluded: DispatchKeySet) -> None:
+        if not (isinstance(included, DispatchKeySet) and isinstance(excluded, DispatchKeySet)):
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. torch._C._ForceDispatchKeyGuard(arg0: "
+                "torch._C.DispatchKeySet, arg1: torch._C.DispatchKeySet)\n\n"
+                f"Invoked with: {included!r}, {excluded!r}"
+            )
+        super().__init__(included, excluded)
 
     def __enter__(self) -> None:
         super().__enter__()
@@ -272,3 +307,30 @@ def _get_dispatch_stack_at(index: int):
 
 def _get_dispatch_mode(mode_key):
     return _python_dispatch._get_dispatch_mode(mode_key)
+
+
+# -- torch._C._dispatch_isTensorSubclassLike (ATen/TensorSubclassLikeUtils.h) ----------------------
+_SUBCLASS_LIKE_BITS = (
+    DispatchKeySet(
+        [
+            DispatchKey.FuncTorchGradWrapper, DispatchKey.FuncTorchBatched,
+            DispatchKey.Functionalize, DispatchKey.Batched, DispatchKey.Sparse,
+            DispatchKey.SparseCsr, DispatchKey.Python,
+        ]
+    ).raw_repr()
+    | 1 << (BackendComponent.MetaBit - 1)
+)  # fmt: skip
+
+
+def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's name)
+    """Whether ``tensor`` (or an active dispatch mode) may not hold plain dense data."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(
+            "_dispatch_isTensorSubclassLike(): incompatible function arguments. The following "
+            "argument types are supported:\n    1. (arg0: torch.Tensor) -> bool\n\n"
+            f"Invoked with: {tensor!r}"
+        )
+    python_bits = DispatchKeySet(DispatchKey.Python).raw_repr()
+    if _python_dispatch._len_torch_dispatch_stack() and not _tls.local_state.excluded & python_bits:
+        return True
+    return bool(tensor._key_bits & _SUBCLASS_LIKE_BITS)

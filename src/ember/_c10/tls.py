@@ -109,6 +109,26 @@ class ExcludeDispatchKeyGuard:
         local_state.excluded = self._saved
 
 
+class ForceDispatchKeyGuard:
+    """Sets the local include and exclude sets to exactly the given ones; restores on exit."""
+
+    __slots__ = ("_included", "_excluded", "_saved")
+
+    def __init__(self, included: DispatchKeySet, excluded: DispatchKeySet) -> None:
+        self._included = included.raw_repr()
+        self._excluded = excluded.raw_repr()
+        self._saved = None
+
+    def __enter__(self) -> ForceDispatchKeyGuard:
+        self._saved = (local_state.included, local_state.excluded)
+        local_state.included = self._included
+        local_state.excluded = self._excluded
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        local_state.included, local_state.excluded = self._saved
+
+
 class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
     """Excludes the autograd keys, so ADInplaceOrView still runs (view and in-place ops)."""
 

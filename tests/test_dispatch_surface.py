@@ -314,3 +314,27 @@ def test_a_key_set_pickles():
     import pickle
 
     same(lambda C: pickle.loads(pickle.dumps(C.DispatchKeySet("AutogradCPU"))))
+
+
+def test_enable_python_dispatcher_includes_its_key_until_exit_or_collection():
+    def run(lib):
+        C = lib._C
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        enabled = C._EnablePythonDispatcher()
+        seen.append(str(C._dispatch_tls_local_include_set()))
+        y = lib.add(x, x)  # every call now passes the PythonDispatcher key
+        y.sum().backward()
+        seen += [type(y.grad_fn).__name__, y.tolist(), x.grad.tolist()]
+        second = C._EnablePythonDispatcher()
+        del enabled  # puts back what it found: not included
+        seen.append(str(C._dispatch_tls_local_include_set()))
+        del second  # puts back what it found: included
+        seen.append(str(C._dispatch_tls_local_include_set()))
+        C._dispatch_tls_set_dispatch_key_included("PythonDispatcher", False)
+        with C._EnablePythonDispatcher() as bound:
+            seen += [bound, str(C._dispatch_tls_local_include_set())]
+        seen.append(str(C._dispatch_tls_local_include_set()))
+        return seen
+
+    assert run(ember) == run(torch)

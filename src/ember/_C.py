@@ -10,6 +10,7 @@ In: operator names, keys (a DispatchKey or its name) and objects carrying
 from __future__ import annotations
 
 import functools
+import threading
 
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
@@ -209,6 +210,35 @@ class _ForceDispatchKeyGuard(_tls.ForceDispatchKeyGuard):
 
     def __enter__(self) -> None:
         super().__enter__()
+
+
+_python_dispatcher_state = threading.local()  # c10's PythonDispatcherTLS: on or off
+
+
+def _set_python_dispatcher(enabled: bool) -> None:
+    """PythonDispatcherTLS::set_state / reset_state: the flag and the key's include bit."""
+    _python_dispatcher_state.enabled = enabled
+    _tls.tls_set_dispatch_key_included(DispatchKey.PythonDispatcher, enabled)
+
+
+class _EnablePythonDispatcher:
+    """torch._C._EnablePythonDispatcher: on from construction until ``__exit__`` or
+    collection, which put back the state construction found (c10's RAII guard)."""
+
+    __slots__ = ("_was_enabled",)
+
+    def __init__(self) -> None:
+        self._was_enabled = getattr(_python_dispatcher_state, "enabled", False)
+        _set_python_dispatcher(True)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        _set_python_dispatcher(self._was_enabled)
+
+    def __del__(self) -> None:
+        _set_python_dispatcher(self._was_enabled)
 
 
 class _IncludeDispatchKeyGuard(_tls.IncludeDispatchKeyGuard):

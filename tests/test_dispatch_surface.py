@@ -114,7 +114,8 @@ def test_all_invariants_hold_and_no_impl_dangles_in_a_fresh_process():
     program += "print(ember._C._dispatch_find_dangling_impls())"
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ember.__file__)))
     fresh = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env)
-    assert (fresh.returncode, fresh.stdout) == (0, repr(T._dispatch_find_dangling_impls()) + "\n")
+    # PyTorch's own answer in a fresh process is [] too (its test_find_dangling_impls).
+    assert (fresh.returncode, fresh.stdout) == (0, "[]\n")
 
 
 def test_a_dangling_impl_is_found_with_its_dump():

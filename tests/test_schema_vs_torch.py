@@ -88,19 +88,9 @@ def schema_differences(mine: FunctionSchema, theirs) -> list[str]:
 
 # Read once, when the module is collected, before any test registers operators in
 # torch (an `impl` without a `def` leaves an operator with no schema, and then
-# `_jit_get_all_schemas` fails inside torch). Custom classes
-# (`__torch__.torch.classes.*`) are registered in torch, not in ember; PyTorch
-# itself rejects them when unregistered. `PyObject` is a type only the DTensor ops
-# of torch._inductor use, registered when that package is imported.
-_ALL_TORCH_SCHEMAS = (
-    [
-        str(s)
-        for s in torch._C._jit_get_all_schemas()
-        if "__torch__" not in str(s) and "PyObject" not in str(s)
-    ]
-    if HAVE_TORCH
-    else []
-)
+# `_jit_get_all_schemas` fails inside torch). Every schema is kept, those naming
+# PyTorch's built-in TorchScript classes (`__torch__.torch.classes.*`) included.
+_ALL_TORCH_SCHEMAS = [str(s) for s in torch._C._jit_get_all_schemas()] if HAVE_TORCH else []
 
 
 def all_torch_schemas() -> list[str]:
@@ -198,6 +188,9 @@ VALID_CORPUS = [
     "f(int.foo x, a.b.c y, int . b z) -> int",
     "f(ScalarType? out_dtype=bool, ScalarType a=bfloat16, ScalarType b=uint8) -> int",
     "f(ScalarType? a=float8_e4m3fn, ScalarType b=int, ScalarType c=Mean) -> int",
+    "f(__torch__.torch.classes.rnn.CellParamsBase a, __torch__.torch.classes.c10d.Work[] b, "
+    "__torch__.torch.classes.c10d.ProcessGroup? c=None) -> __torch__.torch.classes.c10d.Work",
+    "f(__torch__.torch.classes.quantized.LinearPackedParamsBase[](a!) x) -> Tensor",
 ]
 
 
@@ -294,6 +287,10 @@ MALFORMED_CORPUS = [
     "f(Foo x) -> int",
     "f(__torch__.torch.classes.foo.Bar x) -> int",
     "f(__torch__.nottorch.classes.foo.Bar x) -> int",
+    "f(__torch__.torch.classes.rnn.CellParamsBase(a) x) -> int",
+    "f(__torch__.torch.classes.rnn.CellParamsBase x=None) -> int",
+    "f(__torch__.torch.classes.rnn.CellParamsBase.X x) -> int",
+    "f(__torch__.torch.classes.rnn x) -> int",
     "f(Dict(t, int) x) -> int",
     "f(Dict(Scalar, int) x) -> int",
     "f(Dict(int[], int) x) -> int",

@@ -9,8 +9,17 @@ In: operator names, keys (a DispatchKey or its name) and objects carrying
 
 from __future__ import annotations
 
+import functools
+import threading
+
 from ._c10 import tls as _tls
-from ._c10.dispatch_key import DispatchKey, key_name
+from ._c10.dispatch_key import (
+    BackendComponent,
+    DispatchKey,
+    key_name,
+    parse_dispatch_key,
+    parse_dispatch_key_or_none,
+)
 from ._c10.dispatch_key_set import (
     DispatchKeySet,
     after_ADInplaceOrView_keyset,
@@ -20,8 +29,16 @@ from ._c10.dispatch_key_set import (
     is_included_in_alias,
     raw_table_index,
 )
+from ._C_dispatcher import (  # noqa: F401 (torch._C's names)
+    _dispatch_call_boxed,
+    _dispatch_check_all_invariants,
+    _dispatch_find_dangling_impls,
+    _dispatch_get_registrations_for_dispatch_key,
+    _dispatch_print_registrations_for_dispatch_key,
+)
 from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
+from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 from .autograd import fallback as _autograd_fallback
 from .utils import _python_dispatch
@@ -54,36 +71,9 @@ def parse_schema(schema: str):
 
 # -- key names ----------------------------------------------------------------
 
-# Names PyTorch's fixed parse table (c10/core/DispatchKey.cpp parseDispatchKey) lacks,
-# although toString produces them (facts §1.2). tests/test_c_diagnostics.py checks this
-# list against torch._C._parse_dispatch_key over every key.
-_UNPARSEABLE = frozenset(
-    """UnknownUnknown QuantizedUndefined QuantizedHIP QuantizedXLA QuantizedMPS QuantizedIPU
-    QuantizedHPU QuantizedVE QuantizedLazy QuantizedMTIA QuantizedMAIA QuantizedPrivateUse2
-    QuantizedPrivateUse3 QuantizedMeta SparseUndefined SparseXLA SparseIPU SparseHPU SparseLazy
-    SparseMTIA SparseMAIA SparsePrivateUse2 SparsePrivateUse3 SparseCsrUndefined SparseCsrXLA
-    SparseCsrIPU SparseCsrHPU SparseCsrLazy SparseCsrMTIA SparseCsrMAIA SparseCsrPrivateUse2
-    SparseCsrPrivateUse3 NestedTensorUndefined NestedTensorHIP NestedTensorXLA NestedTensorMPS
-    NestedTensorIPU NestedTensorVE NestedTensorLazy NestedTensorMTIA NestedTensorMAIA
-    NestedTensorPrivateUse2 NestedTensorPrivateUse3 AutogradUndefined AutogradHIP AutogradVE
-    AutogradMTIA AutogradMAIA""".split()
-)
-_PARSE_TABLE: dict[str, DispatchKey] = {}
-for _value in range(int(DispatchKey.EndOfAliasKeys) + 1):
-    if key_name(_value) not in _UNPARSEABLE:  # the first key with a name wins (Undefined, not 48)
-        _PARSE_TABLE.setdefault(key_name(_value), DispatchKey(_value))
-
 
 def _parse_dispatch_key(name: str) -> DispatchKey | None:
-    return _PARSE_TABLE.get(name)
-
-
-def parse_dispatch_key(name: str) -> DispatchKey:
-    """c10::parseDispatchKey: RuntimeError ``could not parse dispatch key: <name>``."""
-    key = _PARSE_TABLE.get(name)
-    if key is None:
-        raise RuntimeError(f"could not parse dispatch key: {name}")
-    return key
+    return parse_dispatch_key_or_none(name)
 
 
 def _as_key(key: DispatchKey | str) -> DispatchKey:
@@ -148,8 +138,8 @@ def _dispatch_keyset_full_after(key: DispatchKey) -> DispatchKeySet:
     return DispatchKeySet.full_after(key)
 
 
-def _dispatch_is_included_in_alias(key: DispatchKey, alias: DispatchKey) -> bool:
-    return is_included_in_alias(key, alias)
+def _dispatch_is_included_in_alias(key: DispatchKey | str, alias: DispatchKey | str) -> bool:
+    return is_included_in_alias(_as_key(key), _as_key(alias))
 
 
 def _dispatch_get_backend_keyset_from_autograd(key: DispatchKey) -> DispatchKeySet:
@@ -159,14 +149,110 @@ def _dispatch_get_backend_keyset_from_autograd(key: DispatchKey) -> DispatchKeyS
 # -- thread-local state ---------------------------------------------------------
 _dispatch_tls_local_include_set = _tls.tls_local_include_set
 _dispatch_tls_local_exclude_set = _tls.tls_local_exclude_set
-_dispatch_tls_is_dispatch_key_included = _tls.tls_is_dispatch_key_included
-_dispatch_tls_is_dispatch_key_excluded = _tls.tls_is_dispatch_key_excluded
-_dispatch_tls_set_dispatch_key_included = _tls.tls_set_dispatch_key_included
-_dispatch_tls_set_dispatch_key_excluded = _tls.tls_set_dispatch_key_excluded
+
+
+def _dispatch_tls_is_dispatch_key_included(key: DispatchKey | str) -> bool:
+    return _tls.tls_is_dispatch_key_included(_as_key(key))
+
+
+def _dispatch_tls_is_dispatch_key_excluded(key: DispatchKey | str) -> bool:
+    return _tls.tls_is_dispatch_key_excluded(_as_key(key))
+
+
+def _dispatch_tls_set_dispatch_key_included(key: DispatchKey | str, desired: bool) -> None:
+    _tls.tls_set_dispatch_key_included(_as_key(key), desired)
+
+
+def _dispatch_tls_set_dispatch_key_excluded(key: DispatchKey | str, desired: bool) -> None:
+    _tls.tls_set_dispatch_key_excluded(_as_key(key), desired)
+
+
 _AutoDispatchBelowAutograd = _tls.AutoDispatchBelowAutograd
 _AutoDispatchBelowADInplaceOrView = _tls.AutoDispatchBelowADInplaceOrView
-_ExcludeDispatchKeyGuard = _tls.ExcludeDispatchKeyGuard
-_IncludeDispatchKeyGuard = _tls.IncludeDispatchKeyGuard
+
+
+def _guard_refusal(name: str, argument: str, value) -> TypeError:
+    return TypeError(
+        "__init__(): incompatible constructor arguments. The following argument types are "
+        f"supported:\n    1. torch._C.{name}(arg0: torch._C.{argument})\n\n"
+        f"Invoked with: {value!r}"
+    )
+
+
+class _ExcludeDispatchKeyGuard(_tls.ExcludeDispatchKeyGuard):
+    """torch._C._ExcludeDispatchKeyGuard(DispatchKeySet): a context manager (``as`` gives None)."""
+
+    __slots__ = ()
+
+    def __init__(self, keyset: DispatchKeySet) -> None:
+        if not isinstance(keyset, DispatchKeySet):
+            raise _guard_refusal("_ExcludeDispatchKeyGuard", "DispatchKeySet", keyset)
+        super().__init__(keyset)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+
+
+class _ForceDispatchKeyGuard(_tls.ForceDispatchKeyGuard):
+    """torch._C._ForceDispatchKeyGuard(include set, exclude set): the TLS sets, exactly."""
+
+    __slots__ = ()
+
+    def __init__(self, included: DispatchKeySet, excluded: DispatchKeySet) -> None:
+        if not (isinstance(included, DispatchKeySet) and isinstance(excluded, DispatchKeySet)):
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. torch._C._ForceDispatchKeyGuard(arg0: "
+                "torch._C.DispatchKeySet, arg1: torch._C.DispatchKeySet)\n\n"
+                f"Invoked with: {included!r}, {excluded!r}"
+            )
+        super().__init__(included, excluded)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+
+
+_python_dispatcher_state = threading.local()  # c10's PythonDispatcherTLS: on or off
+
+
+def _set_python_dispatcher(enabled: bool) -> None:
+    """PythonDispatcherTLS::set_state / reset_state: the flag and the key's include bit."""
+    _python_dispatcher_state.enabled = enabled
+    _tls.tls_set_dispatch_key_included(DispatchKey.PythonDispatcher, enabled)
+
+
+class _EnablePythonDispatcher:
+    """torch._C._EnablePythonDispatcher: on from construction until ``__exit__`` or
+    collection, which put back the state construction found (c10's RAII guard)."""
+
+    __slots__ = ("_was_enabled",)
+
+    def __init__(self) -> None:
+        self._was_enabled = getattr(_python_dispatcher_state, "enabled", False)
+        _set_python_dispatcher(True)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        _set_python_dispatcher(self._was_enabled)
+
+    def __del__(self) -> None:
+        _set_python_dispatcher(self._was_enabled)
+
+
+class _IncludeDispatchKeyGuard(_tls.IncludeDispatchKeyGuard):
+    """torch._C._IncludeDispatchKeyGuard(DispatchKey or its name); ember also takes a set."""
+
+    __slots__ = ()
+
+    def __init__(self, key: DispatchKey | str | DispatchKeySet) -> None:
+        if not isinstance(key, (DispatchKey, str, DispatchKeySet)):
+            raise _guard_refusal("_IncludeDispatchKeyGuard", "DispatchKey", key)
+        super().__init__(key)
+
+    def __enter__(self) -> None:
+        super().__enter__()
 
 
 # -- operators --------------------------------------------------------------------
@@ -180,13 +266,18 @@ def _find_op_or_throw(name: str) -> OperatorHandle:
     return handle
 
 
+@functools.lru_cache(maxsize=1024)
+def _parsed_name(name: str) -> str:
+    return parse_name(name)  # a malformed name raises each time (errors are not cached)
+
+
 def _dispatch_dump(name: str) -> str:
-    handle = dispatcher.find_op(parse_name(name))
+    handle = dispatcher.find_op(_parsed_name(name))
     return "" if handle is None else handle.entry.dump()
 
 
 def _dispatch_dump_table(name: str) -> str:
-    handle = dispatcher.find_op(parse_name(name))
+    handle = dispatcher.find_op(_parsed_name(name))
     return "" if handle is None else handle.entry.dump_table()
 
 
@@ -246,3 +337,30 @@ def _get_dispatch_stack_at(index: int):
 
 def _get_dispatch_mode(mode_key):
     return _python_dispatch._get_dispatch_mode(mode_key)
+
+
+# -- torch._C._dispatch_isTensorSubclassLike (ATen/TensorSubclassLikeUtils.h) ----------------------
+_SUBCLASS_LIKE_BITS = (
+    DispatchKeySet(
+        [
+            DispatchKey.FuncTorchGradWrapper, DispatchKey.FuncTorchBatched,
+            DispatchKey.Functionalize, DispatchKey.Batched, DispatchKey.Sparse,
+            DispatchKey.SparseCsr, DispatchKey.Python,
+        ]
+    ).raw_repr()
+    | 1 << (BackendComponent.MetaBit - 1)
+)  # fmt: skip
+
+
+def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's name)
+    """Whether ``tensor`` (or an active dispatch mode) may not hold plain dense data."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(
+            "_dispatch_isTensorSubclassLike(): incompatible function arguments. The following "
+            "argument types are supported:\n    1. (arg0: torch.Tensor) -> bool\n\n"
+            f"Invoked with: {tensor!r}"
+        )
+    python_bits = DispatchKeySet(DispatchKey.Python).raw_repr()
+    if _python_dispatch._len_torch_dispatch_stack() and not _tls.local_state.excluded & python_bits:
+        return True
+    return bool(tensor._key_bits & _SUBCLASS_LIKE_BITS)

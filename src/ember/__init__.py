@@ -82,6 +82,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         set_rng_state,
     )
     from ember import _C, dispatch, library, linalg, nn, return_types
+    from ember._C import DispatchKey
     from ember import functional as _functional
     from ember.functional import norm
     from ember._ops import ops

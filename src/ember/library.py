@@ -431,6 +431,12 @@ def _(lib: Library, name: str, dispatch_key: str = ""):
     return wrap
 
 
+# torch._C._dispatch_library and its module type: they need Python kernels, which sit above _C.
+from ember._library.dispatch_module import DispatchModule, dispatch_library  # noqa: E402
+
+_C._dispatch_library = dispatch_library
+_C._DispatchModule = DispatchModule
+
 # The custom-operator layer (ember/_library/, mirrors torch/_library/).
 from ember._library.api import (  # noqa: E402,F401
     get_kernel,

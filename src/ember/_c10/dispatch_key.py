@@ -240,7 +240,12 @@ def _key_to_string(key: int) -> str:
 
 def key_name(key: int) -> str:
     """The name PyTorch's toString gives a key number."""
+    if 0 <= key < len(_KEY_NAMES):
+        return _KEY_NAMES[key]
     return _key_to_string(int(key))
+
+
+_KEY_NAMES = tuple(_key_to_string(value) for value in range(int(DispatchKey.EndOfAliasKeys) + 1))
 
 
 # Runtime keys: every key that can own a slot in an operator's table.
@@ -252,3 +257,37 @@ RUNTIME_KEYS = tuple(
     and value not in _PER_BACKEND_SET
 )
 ALIAS_KEYS = tuple(DispatchKey[name] for name in ALIAS_NAMES)
+
+
+# -- parsing a key name (c10/core/DispatchKey.cpp parseDispatchKey) -------------------------------
+
+# Names PyTorch's fixed parse table (c10/core/DispatchKey.cpp parseDispatchKey) lacks,
+# although toString produces them (facts §1.2). tests/test_c_diagnostics.py checks this
+# list against torch._C._parse_dispatch_key over every key.
+_UNPARSEABLE = frozenset(
+    """UnknownUnknown QuantizedUndefined QuantizedHIP QuantizedXLA QuantizedMPS QuantizedIPU
+    QuantizedHPU QuantizedVE QuantizedLazy QuantizedMTIA QuantizedMAIA QuantizedPrivateUse2
+    QuantizedPrivateUse3 QuantizedMeta SparseUndefined SparseXLA SparseIPU SparseHPU SparseLazy
+    SparseMTIA SparseMAIA SparsePrivateUse2 SparsePrivateUse3 SparseCsrUndefined SparseCsrXLA
+    SparseCsrIPU SparseCsrHPU SparseCsrLazy SparseCsrMTIA SparseCsrMAIA SparseCsrPrivateUse2
+    SparseCsrPrivateUse3 NestedTensorUndefined NestedTensorHIP NestedTensorXLA NestedTensorMPS
+    NestedTensorIPU NestedTensorVE NestedTensorLazy NestedTensorMTIA NestedTensorMAIA
+    NestedTensorPrivateUse2 NestedTensorPrivateUse3 AutogradUndefined AutogradHIP AutogradVE
+    AutogradMTIA AutogradMAIA""".split()
+)
+_PARSE_TABLE: dict[str, DispatchKey] = {}
+for _value in range(int(DispatchKey.EndOfAliasKeys) + 1):
+    if key_name(_value) not in _UNPARSEABLE:  # the first key with a name wins (Undefined, not 48)
+        _PARSE_TABLE.setdefault(key_name(_value), DispatchKey(_value))
+
+
+def parse_dispatch_key_or_none(name: str) -> DispatchKey | None:
+    return _PARSE_TABLE.get(name)
+
+
+def parse_dispatch_key(name: str) -> DispatchKey:
+    """c10::parseDispatchKey: RuntimeError ``could not parse dispatch key: <name>``."""
+    key = _PARSE_TABLE.get(name)
+    if key is None:
+        raise RuntimeError(f"could not parse dispatch key: {name}")
+    return key

@@ -28,6 +28,7 @@ from .dispatch_key import (
     DispatchKey,
     is_per_backend_functionality,
     key_name,
+    parse_dispatch_key,
     to_backend_component,
     to_functionality_key,
     to_runtime_per_backend_key,
@@ -49,6 +50,12 @@ def backend_bit(backend: int) -> int:
 
 def key_bits(key: int) -> int:
     """The raw bits of the set holding just ``key`` (0 for Undefined and aliases)."""
+    if 0 <= key < _KEY_COUNT:
+        return _KEY_BITS[key]
+    return _compute_key_bits(key)
+
+
+def _compute_key_bits(key: int) -> int:
     key = int(key)
     if key == 0 or key > int(DispatchKey.EndOfRuntimeBackendKeys):
         return 0
@@ -61,6 +68,10 @@ def key_bits(key: int) -> int:
     if backend:
         bits |= backend_bit(backend)
     return bits
+
+
+_KEY_COUNT = int(DispatchKey.EndOfAliasKeys) + 1
+_KEY_BITS = tuple(_compute_key_bits(key) for key in range(_KEY_COUNT))
 
 
 def keys_bits(keys: Iterable[int]) -> int:
@@ -151,15 +162,21 @@ class DispatchKeySet:
 
     __slots__ = ("_bits",)
 
-    def __init__(self, keys: DispatchKey | Iterable[DispatchKey] | None = None) -> None:
+    def __init__(self, keys: DispatchKey | str | Iterable[DispatchKey] | None = None) -> None:
+        """A key (or its name, as torch._C.DispatchKeySet takes); ember also takes None,
+        another set or an iterable of keys."""
         if keys is None:
             bits = 0
         elif isinstance(keys, DispatchKeySet):
             bits = keys._bits
         elif isinstance(keys, int):
             bits = key_bits(keys)
+        elif isinstance(keys, str):
+            bits = key_bits(parse_dispatch_key(keys))
+        elif isinstance(keys, Iterable):
+            bits = keys_bits(_as_key(key, "__init__") for key in keys)
         else:
-            bits = keys_bits(keys)
+            raise TypeError(_incompatible("__init__", keys))
         self._bits = bits
 
     @classmethod
@@ -167,6 +184,11 @@ class DispatchKeySet:
         keyset = cls.__new__(cls)
         keyset._bits = bits
         return keyset
+
+    @staticmethod
+    def from_raw_repr(bits: int) -> DispatchKeySet:
+        """torch._C.DispatchKeySet.from_raw_repr: the set whose raw word is ``bits``."""
+        return DispatchKeySet.from_raw(int(bits))
 
     @classmethod
     def full(cls) -> DispatchKeySet:
@@ -182,14 +204,15 @@ class DispatchKeySet:
 
     # -- set algebra ------------------------------------------------------
     def __or__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet.from_raw(self._bits | _as_bits(other))
+        return DispatchKeySet.from_raw(self._bits | _as_bits(other, "__or__", self))
 
     def __and__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet.from_raw(self._bits & _as_bits(other))
+        return DispatchKeySet.from_raw(self._bits & _as_bits(other, "__and__", self))
 
     def __sub__(self, other: DispatchKeySet) -> DispatchKeySet:
         """Clears only functionality bits; backend bits survive."""
-        return DispatchKeySet.from_raw(self._bits & ~(_as_bits(other) & FUNCTIONALITY_MASK))
+        bits = _as_bits(other, "__sub__", self)
+        return DispatchKeySet.from_raw(self._bits & ~(bits & FUNCTIONALITY_MASK))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DispatchKeySet):
@@ -199,14 +222,14 @@ class DispatchKeySet:
     def __hash__(self) -> int:
         return hash(self._bits)
 
-    def add(self, key: DispatchKey) -> DispatchKeySet:
-        return DispatchKeySet.from_raw(self._bits | key_bits(key))
+    def add(self, key: DispatchKey | str) -> DispatchKeySet:
+        return DispatchKeySet.from_raw(self._bits | key_bits(_as_key(key, "add", self)))
 
-    def remove(self, key: DispatchKey) -> DispatchKeySet:
-        return self - DispatchKeySet(key)
+    def remove(self, key: DispatchKey | str) -> DispatchKeySet:
+        return self - DispatchKeySet(_as_key(key, "remove", self))
 
-    def has(self, key: DispatchKey) -> bool:
-        bits = key_bits(key)
+    def has(self, key: DispatchKey | str) -> bool:
+        bits = key_bits(_as_key(key, "has", self))
         return self._bits & bits == bits
 
     def has_any(self, other: DispatchKeySet) -> bool:
@@ -251,10 +274,47 @@ class DispatchKeySet:
     __str__ = __repr__
 
 
-def _as_bits(other: DispatchKeySet | DispatchKey) -> int:
+def _as_bits(other: DispatchKeySet | DispatchKey, method: str = "", owner=None) -> int:
     if isinstance(other, DispatchKeySet):
         return other._bits
-    return key_bits(other)
+    if isinstance(other, DispatchKey) and not method:  # ember's own has_any / isSupersetOf
+        return key_bits(other)
+    raise TypeError(_incompatible(method, other, owner))
+
+
+def _as_key(key, method: str, owner=None) -> DispatchKey:
+    """A DispatchKey argument as pybind11 loads it: a key, or a key name to parse."""
+    if isinstance(key, str):
+        return parse_dispatch_key(key)
+    if isinstance(key, DispatchKey):
+        return key
+    if isinstance(key, int) and not isinstance(key, bool) and method == "__init__":
+        return DispatchKey(key)  # ember's own callers pass raw key numbers
+    raise TypeError(_incompatible(method, key, owner))
+
+
+# pybind11's refusal of torch._C.DispatchKeySet's arguments (the signature, then the call).
+_SIGNATURES = {
+    "__init__": "torch._C.DispatchKeySet(arg0: torch._C.DispatchKey)",
+    "add": "(self: torch._C.DispatchKeySet, arg0: torch._C.DispatchKey) -> torch._C.DispatchKeySet",
+    "remove": "(self: torch._C.DispatchKeySet, arg0: torch._C.DispatchKey) -> "
+    "torch._C.DispatchKeySet",
+    "has": "(self: torch._C.DispatchKeySet, arg0: torch._C.DispatchKey) -> bool",
+    "__or__": "(self: torch._C.DispatchKeySet, arg0: torch._C.DispatchKeySet) -> "
+    "torch._C.DispatchKeySet",
+}
+_SIGNATURES["__and__"] = _SIGNATURES["__sub__"] = _SIGNATURES["__or__"]
+
+
+def _incompatible(method: str, argument, owner=None) -> str:
+    if method not in _SIGNATURES:
+        return f"expected a DispatchKeySet or a DispatchKey, got {argument!r}"
+    what = "constructor" if method == "__init__" else "function"
+    invoked = repr(argument) if owner is None else f"{owner!r}, {argument!r}"
+    return (
+        f"{method}(): incompatible {what} arguments. The following argument types are "
+        f"supported:\n    1. {_SIGNATURES[method]}\n\nInvoked with: {invoked}"
+    )
 
 
 def full_after_bits(key: DispatchKey) -> int:

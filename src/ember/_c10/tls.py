@@ -65,9 +65,11 @@ def tls_set_dispatch_key_excluded(key: DispatchKey, desired: bool) -> None:
         local_state.excluded &= ~(bits & FUNCTIONALITY_MASK)
 
 
-def _bits_of(keys: DispatchKeySet | DispatchKey) -> int:
+def _bits_of(keys: DispatchKeySet | DispatchKey | str) -> int:
     if isinstance(keys, DispatchKeySet):
         return keys.raw_repr()
+    if isinstance(keys, str):  # a key name, as torch._C._IncludeDispatchKeyGuard takes
+        return DispatchKeySet(keys).raw_repr()
     return key_bits(keys)
 
 
@@ -105,6 +107,26 @@ class ExcludeDispatchKeyGuard:
 
     def __exit__(self, *exc: object) -> None:
         local_state.excluded = self._saved
+
+
+class ForceDispatchKeyGuard:
+    """Sets the local include and exclude sets to exactly the given ones; restores on exit."""
+
+    __slots__ = ("_included", "_excluded", "_saved")
+
+    def __init__(self, included: DispatchKeySet, excluded: DispatchKeySet) -> None:
+        self._included = included.raw_repr()
+        self._excluded = excluded.raw_repr()
+        self._saved = None
+
+    def __enter__(self) -> ForceDispatchKeyGuard:
+        self._saved = (local_state.included, local_state.excluded)
+        local_state.included = self._included
+        local_state.excluded = self._excluded
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        local_state.included, local_state.excluded = self._saved
 
 
 class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):

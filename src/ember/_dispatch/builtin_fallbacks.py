@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 
 from .._c10.dispatch_key import DispatchKey
-from .._c10.dispatch_key_set import after_autograd_keyset, full_after_bits
+from .._c10.dispatch_key_set import after_autograd_keyset, full_after_bits, key_bits
 from .dispatcher import RegistrationHandle, caller_debug, dispatcher
 from .kernel import KernelFunction, make_fallthrough
 
@@ -46,6 +46,8 @@ def meta_fallback(op, bits, *args):
 def redispatch_below(key: DispatchKey) -> Callable:
     """A boxed fallback that just skips ``key``: redispatch with ``keyset & FULL_AFTER(key)``."""
     after = full_after_bits(key)
+    if key == DispatchKey.PythonDispatcher:  # FULL_AFTER keeps PythonDispatcher: drop it here
+        after &= ~key_bits(key)
 
     def fallback(op, bits, *args):
         return op.redispatch(bits & after, *args)

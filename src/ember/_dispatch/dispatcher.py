@@ -61,6 +61,7 @@ from .._c10.thread_state import per_thread
 from .._c10.tls import local_state
 from . import trace
 from .fast_path import fast_path_factory, generic_key_bits
+from .inferred_schema import check_kernel_schema
 from .kernel import KernelFunction, make_fallthrough
 from .operator_entry import OperatorEntry
 
@@ -304,6 +305,14 @@ class Dispatcher:
         with self.lock:
             handle = self._find_or_create(name)
             entry = handle.entry
+            if entry.schema is None:  # OperatorEntry::registerSchema checks the typed kernels
+                for kernels in entry.kernels.values():
+                    for kernel in kernels:
+                        try:
+                            check_kernel_schema(name, schema, debug, kernel)
+                        except RuntimeError:
+                            self._drop_if_empty(handle)
+                            raise
             if entry.schema is not None:
                 raise RuntimeError(
                     f"Tried to register an operator ({schema}) with the same name and overload "
@@ -339,6 +348,11 @@ class Dispatcher:
         with self.lock:
             handle = self._find_or_create(name)
             entry = handle.entry
+            try:
+                check_kernel_schema(name, entry.schema, entry.debug, kernel)
+            except RuntimeError:
+                self._drop_if_empty(handle)
+                raise
             overrides = entry.register_kernel(key, kernel)
             handle.invalidate()
             if overrides:

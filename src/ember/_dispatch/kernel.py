@@ -50,7 +50,15 @@ _AMBIGUOUS_ASSERT = (
 class KernelFunction:
     """A kernel as the dispatcher stores it (immutable once built)."""
 
-    __slots__ = ("fn", "keyset_arg", "is_fallthrough", "debug", "name")
+    __slots__ = (
+        "fn",
+        "keyset_arg",
+        "is_fallthrough",
+        "debug",
+        "name",
+        "inferred_schema",
+        "unboxed",
+    )
 
     def __init__(
         self,
@@ -60,6 +68,8 @@ class KernelFunction:
         is_fallthrough: bool = False,
         debug: str = "",
         name: str = "",
+        inferred_schema=None,
+        unboxed: bool = False,
     ) -> None:
         if keyset_arg not in KEYSET_ARG_KINDS:
             raise ValueError(f"keyset_arg must be one of {KEYSET_ARG_KINDS}, got {keyset_arg!r}")
@@ -68,10 +78,16 @@ class KernelFunction:
         self.is_fallthrough = is_fallthrough
         self.debug = debug
         self.name = name or getattr(fn, "__qualname__", repr(fn))
+        # The unnamed FunctionSchema a typed C++ kernel's signature gives (PyTorch's
+        # inferred_function_schema), or None; checked against the operator's def.
+        self.inferred_schema = inferred_schema
+        # Whether PyTorch would hold an unboxed entry too (a typed C++ kernel): dumps only.
+        self.unboxed = unboxed
 
     def dump_state(self) -> str:
         """The ``[ ... ]`` part of a ``_dispatch_dump`` line (KernelFunction::dumpState)."""
-        return ("fallthrough " if self.is_fallthrough else "") + "boxed "
+        state = ("fallthrough " if self.is_fallthrough else "") + "boxed "
+        return state + "unboxed " if self.unboxed else state
 
     def __repr__(self) -> str:
         flag = " fallthrough" if self.is_fallthrough else ""

@@ -137,10 +137,8 @@ def compute_dispatch_table_entry(
         _say(why, f"CompositeExplicitAutograd kernel, {kernels[CEA][0].debug}")
         return kernels[CEA][0], DEFAULT_BACKEND
     _not_covered(why, kernels, CEA, facts.in_cea)
-    # 2.3 has_backend_kernel: a direct kernel on a backend this (autograd) key serves, or CEA.
-    has_backend_kernel = (
-        _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
-    )
+    # 2.3 has_backend_kernel (a direct kernel on a backend this autograd key serves, or CEA)
+    # matters only to 2.5 below, which computes it.
     # 2.4 CompositeImplicitAutogradNestedTensor: no has_backend_kernel check (C++ behaviour).
     if facts.in_ciant and CIANT in kernels:
         _say(why, f"CompositeImplicitAutogradNestedTensor kernel, {kernels[CIANT][0].debug}")
@@ -153,6 +151,9 @@ def compute_dispatch_table_entry(
                 why, "CompositeImplicitAutograd and a kernel on an AutogradOther backend: ambiguous"
             )
             return AMBIGUOUS_AUTOGRADOTHER, AMBIGUOUS
+        has_backend_kernel = (
+            _has_kernel_for_any(kernels, facts.backend_bits_from_autograd) or CEA in kernels
+        )
         if not has_backend_kernel:
             _say(why, f"CompositeImplicitAutograd kernel, {kernels[CIA][0].debug}")
             return kernels[CIA][0], MATH
@@ -252,6 +253,7 @@ class OperatorEntry:
         self.schema = None
         self.debug = ""
         self.alias_analysis = "FROM_SCHEMA"
+        self.alias_analysis_is_default = False
         self.tags: tuple = ()
         # key -> list of KernelFunction, newest first. Keys with no kernels are absent.
         self.kernels: dict[DispatchKey, list[KernelFunction]] = {}
@@ -261,16 +263,21 @@ class OperatorEntry:
         self._computed: tuple[list, tuple[int, ...], int | None] | None = None
 
     # -- registration -------------------------------------------------------
-    def register_schema(self, schema, debug: str, alias_analysis: str, tags: tuple) -> None:
+    def register_schema(self, schema, debug: str, alias_analysis: str | None, tags: tuple) -> None:
+        """``alias_analysis`` None: CONSERVATIVE by default (a def without an explicit kind)."""
         self.schema = schema
         self.debug = debug
-        self.alias_analysis = alias_analysis or "FROM_SCHEMA"
+        self.alias_analysis = (
+            "CONSERVATIVE" if alias_analysis is None else alias_analysis or "FROM_SCHEMA"
+        )
+        self.alias_analysis_is_default = alias_analysis is None
         self.tags = tuple(tags)
 
     def deregister_schema(self) -> None:
         self.schema = None
         self.debug = ""
         self.alias_analysis = "FROM_SCHEMA"
+        self.alias_analysis_is_default = False
         self.tags = ()
 
     def register_kernel(self, key: DispatchKey, kernel: KernelFunction) -> bool:
@@ -383,15 +390,17 @@ class OperatorEntry:
         if self.schema is not None:
             out.append(f"schema: {self.schema}\n")
             out.append(f"debug: {self.debug}\n")
-            out.append(f"alias analysis kind: {self.alias_analysis}\n")
+            default = " (default)" if self.alias_analysis_is_default else ""
+            out.append(f"alias analysis kind: {self.alias_analysis}{default}\n")
         else:
             out.append("schema: (none)\n")
         for key in sorted(self.kernels):
             alias = "[alias]" if key in _ALIAS_SET else ""
             for i, kernel in enumerate(self.kernels[key]):
                 inactive = " (inactive)" if i > 0 else ""
+                inferred = kernel.inferred_schema or "(none)"
                 out.append(
-                    f"{key_name(key)}{alias}{inactive}: {kernel.debug} :: (none) "
+                    f"{key_name(key)}{alias}{inactive}: {kernel.debug} :: {inferred} "
                     f"[ {kernel.dump_state()}]\n"
                 )
         return "".join(out)

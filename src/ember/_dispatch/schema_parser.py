@@ -9,6 +9,7 @@ live in schema_lexer.py.
 
 from __future__ import annotations
 
+from ember._dispatch import custom_classes
 from ember._dispatch.schema import (
     NO_DEFAULT,
     AliasInfo,
@@ -326,7 +327,7 @@ class _Parser:
             alias = self._parse_alias_annotation()
             result = _make_union(members)
         elif word == "__torch__":
-            self._parse_custom_class()
+            result = self._parse_custom_class()
         else:
             result = self._parse_base_type()
             alias = self._parse_alias_annotation()
@@ -341,7 +342,7 @@ class _Parser:
             else:
                 return result, alias
 
-    def _parse_custom_class(self) -> None:
+    def _parse_custom_class(self) -> SchemaType:
         L = self.L
         L.next()
         L.expect(".")
@@ -354,6 +355,8 @@ class _Parser:
         namespace = L.expect(IDENT).text
         L.expect(".")
         cls = L.expect(IDENT)
+        if custom_classes.is_registered(namespace, cls.text):
+            return SchemaType("base", custom_classes.qualified_class_name(namespace, cls.text))
         message = (
             f"Unknown custom class type {namespace}.{cls.text}. Please ensure it is registered."
         )

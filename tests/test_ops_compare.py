@@ -178,3 +178,18 @@ def _modes_see(lib, program):
 )
 def test_a_mode_sees_what_torch_shows(program):
     assert _modes_see(ember, program) == _modes_see(torch, program)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda lib: lib.equal(lib.ones(2, 3, device="meta"), lib.ones(2, 3, device="meta")),
+        lambda lib: lib.isclose(lib.ones(2, 3, device="meta"), lib.ones(2, 3, device="meta")),
+        lambda lib: lib.allclose(lib.ones(2, 3, device="meta"), lib.ones(2, 3, device="meta")),
+        lambda lib: lib.count_nonzero(lib.ones(2, 3, device="meta")),
+        lambda lib: lib.count_nonzero(lib.ones(2, 3, device="meta"), 1),
+        lambda lib: lib.count_nonzero(lib.ones(2, 3, device="meta"), (0, 1)),
+    ],
+)
+def test_on_meta_tensors_as_torch(program):
+    same_outcome(program)

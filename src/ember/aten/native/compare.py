@@ -76,10 +76,6 @@ def equal(self, other) -> bool:
         )
     if self._sizes != other._sizes:
         return False
-    if self.device.type == "meta":
-        raise NotImplementedError(
-            "aten::equal on meta tensors compares values, which meta tensors do not have"
-        )
     common = dtypes.promote_types(self.dtype, other.dtype).np_dtype
     left = self.ndarray().astype(common, copy=False)
     right = other.ndarray().astype(common, copy=False)
@@ -87,7 +83,8 @@ def equal(self, other) -> bool:
 
 
 def count_nonzero_dim_IntList(self, dim):  # noqa: N802 (kernel names follow overloads)
-    """The number of non-zero elements over `dim` (every dim when empty), as int64."""
+    """The number of non-zero elements over `dim` (every dim when empty), as int64 (on meta:
+    the result's shape, as torch/_meta_registrations.py gives it)."""
     if len(dim) != 0:
         return at.sum_dim_IntList(at.ne_Scalar(self, 0), dim, False, None)
     if self.device.type == "meta":

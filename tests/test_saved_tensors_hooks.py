@@ -288,3 +288,13 @@ def test_hooks_belong_to_their_thread():
         worker.start()
         worker.join()
     assert seen == []
+
+
+def test_leaving_every_context_leaves_no_hooks_counted():
+    """The cross-thread count SavedVariable reads first is back to 0 after each program,
+    failed pushes and raising bodies included."""
+    from ember.autograd.saved_tensor_hooks import hook_state, pushed_anywhere
+
+    for program in PROGRAMS:
+        _run(ember, program)
+        assert pushed_anywhere[0] == 0 and hook_state.stack == (), program.__name__

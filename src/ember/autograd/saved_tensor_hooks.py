@@ -18,6 +18,7 @@ __all__ = [
     "disable_saved_tensors_hooks",
     "save_on_cpu",
     "hook_state",
+    "pushed_anywhere",
     "saved_tensors_hooks",
 ]
 
@@ -33,6 +34,16 @@ class _HookState(threading.local):
 hook_state = _HookState()  # `.stack[-1]` is the pair a tensor saved now goes through
 _state = hook_state
 
+# How many hook pairs are pushed, over all threads: SavedVariable reads this one cell
+# (a few ns) and this thread's stack (a thread-local read, ~100 ns) only when it is not 0.
+pushed_anywhere = [0]
+_count_lock = threading.Lock()
+
+
+def _count(change: int) -> None:
+    with _count_lock:
+        pushed_anywhere[0] += change
+
 
 def _push(pack_hook, unpack_hook) -> None:
     if not (callable(pack_hook) and callable(unpack_hook)):
@@ -45,6 +56,7 @@ def _push(pack_hook, unpack_hook) -> None:
     if _state.disabled_message is not None:
         raise RuntimeError(_state.disabled_message)
     _state.stack = (*_state.stack, (pack_hook, unpack_hook))
+    _count(1)
 
 
 def _pop() -> None:
@@ -54,6 +66,7 @@ def _pop() -> None:
             'pytorch/aten/src/ATen/SavedTensorHooks.cpp":69, please report a bug to PyTorch. '
         )
     _state.stack = _state.stack[:-1]
+    _count(-1)
 
 
 class saved_tensors_hooks:  # noqa: N801 (PyTorch's name)

@@ -42,7 +42,7 @@ from ember._c10.thread_state import per_thread
 from ember.aten.native import at
 
 from .graph import grad_accumulator
-from .saved_tensor_hooks import hook_state
+from .saved_tensor_hooks import hook_state, pushed_anywhere
 from .views import grad_fn_of
 
 _PYTHON = key_bits(DispatchKey.Python)
@@ -125,10 +125,11 @@ class SavedVariable:
             return
         if tensor._is_inference:
             raise RuntimeError(_INFERENCE)
-        hooks = hook_state.stack  # a thread-local read; empty unless saved_tensors_hooks is on
-        if hooks and not tensor._is_wrapped_number:
-            self._pack(tensor, is_output, hooks[-1])
-            return
+        if pushed_anywhere[0]:  # saved_tensors_hooks is on in some thread: in this one?
+            hooks = hook_state.stack
+            if hooks and not tensor._is_wrapped_number:
+                self._pack(tensor, is_output, hooks[-1])
+                return
         counter = tensor._version_counter  # tensor._version, without the property
         self._version = 0 if counter is None else counter.version
         self._is_output = is_output

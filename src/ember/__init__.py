@@ -57,7 +57,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         tensor,
     )
     from ember._tensor_ctors import install as _install_conversions
-    from ember.functional import split
+    from ember.functional import broadcast_shapes, split
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -87,6 +87,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember.functional import norm
     from ember._ops import ops
     from ember import autograd
+    from ember import testing
     from ember.autograd.grad_mode import (
         enable_grad,
         inference_mode,

@@ -1,5 +1,5 @@
-"""The Python-level functions PyTorch writes in torch/functional.py that ember has: norm
-and split (with Tensor.norm and Tensor.split of torch/_tensor.py).
+"""The Python-level functions PyTorch writes in torch/functional.py that ember has: norm,
+split and broadcast_shapes (with Tensor.norm and Tensor.split of torch/_tensor.py).
 
 Layer: torch face (above aten). In: Python arguments. Out: the result of the aten
 operator PyTorch's function reaches. norm: linalg_vector_norm for a numeric p (and
@@ -13,13 +13,16 @@ Tensor.norm / split (torch/_tensor.py) and the checks of linalg_matrix_norm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ember._size import Size
 from ember._tensor import Tensor
 from ember.aten._generated import python_functions
 from ember.aten.meta.reduction import check_floating_or_complex, check_linalg_norm_dtype
 from ember.aten.native.common import wrap_dim
 from ember.linalg import vector_norm
 
-__all__ = ["norm", "split", "tensor_norm"]
+__all__ = ["broadcast_shapes", "norm", "split", "tensor_norm"]
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa: A002
@@ -91,3 +94,34 @@ def tensor_split_method(self, split_size, dim=0):
 
 tensor_split_method.__name__ = "split"
 tensor_split_method.__qualname__ = "Tensor.split"
+
+
+def broadcast_shapes(*shapes) -> Size:
+    """torch.broadcast_shapes (torch._refs._broadcast_shapes): the shape every argument
+    broadcasts to; an int is a 1-d shape and None is skipped."""
+    shapes = tuple((s,) if isinstance(s, int) else s for s in shapes if s is not None)
+    if not shapes:
+        return Size([])
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(
+                "Input shapes should be of type ints, a tuple of ints, or a list of ints, "
+                f"got {shape}"
+            )
+    common = [1] * max(len(shape) for shape in shapes)
+    for position, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            size = shape[idx]
+            if size == common[idx]:
+                continue
+            if common[idx] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = size
+            if size != 1 and common[idx] != size:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {idx}! "
+                    f"Mismatching argument at index {position} had {shape}; but expected "
+                    f"shape should be broadcastable to {common}"
+                )
+    return Size(common)

@@ -15,11 +15,19 @@ import heapq
 
 from ember._c10.tensor_impl import TensorImpl, shape_text
 from ember._c10.thread_state import thread_state
+from ember._c10.warning import torch_warn_once
 
 from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
 from .hooks import call_node_hooks, call_tensor_hooks
 
+_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
 _NOT_REQUIRING = "element {i} of tensors does not require grad and does not have a grad_fn"
 
 # Note [The ready queue]
@@ -239,6 +247,8 @@ def run_backward(
             capture.setdefault((edge[0], edge[1]), position)
             targets.add(edge[0])
         needed = _needed(root, targets)
+    if accumulate and create_graph:  # Engine::execute, once per process (TORCH_WARN_ONCE)
+        torch_warn_once(_CREATE_GRAPH_CYCLE, "torch/csrc/autograd/engine.cpp:1307")
     captured = [None] * (len(inputs) if inputs is not None else 0)
     dependencies = _dependencies(root)
     buffers: dict[Node, list] = {}

@@ -26,6 +26,7 @@ from ember._c10.dispatch_key_set import key_bits
 from ember._c10.thread_state import per_thread
 
 from .accumulate import accumulate_grad
+from .saved_tensor_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 from .views import grad_fn_of
 
 __all__ = [
@@ -36,6 +37,9 @@ __all__ = [
     "collect_next_edges",
     "set_history",
     "any_requires_grad",
+    "saved_tensors_hooks",
+    "save_on_cpu",
+    "disable_saved_tensors_hooks",
 ]
 
 _sequence = itertools.count()

@@ -15,6 +15,19 @@ fresh tensor whose grad_fn is that node, so double backward still flows through
 it. With a dispatch mode active, or for a subclass with __torch_dispatch__
 (whose wrapper holds its state in Python attributes), both copies are made by an
 aten.detach the mode or the subclass sees, as in PyTorch. Inputs, and outputs without a grad_fn, are saved as they are.
+
+Note [Saved tensors through hooks]
+----------------------------------
+Under saved_tensors_hooks (saved_tensor_hooks.py) a SavedVariable keeps only what the
+innermost pack hook returned, called with the tensor itself (an output too) under
+no_grad, plus the tensor's autograd metadata: its grad_fn (weakly for an output, see
+above), output number, requires_grad, and a leaf's AccumulateGrad. A pack hook may not
+change its input in place (the version counter is compared). Unpacking calls the
+unpack hook and makes a fresh tensor over its result carrying that metadata, so the
+gradient of a double backward still reaches the saved tensor's node or leaf. The
+version check is skipped: hooks may return anything equal to what was saved
+(saved_variable.cpp). Releasing drops the packed value, so a second backward raises
+the "backward through the graph a second time" error as without hooks.
 """
 
 from __future__ import annotations
@@ -24,9 +37,13 @@ import weakref
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import key_bits
-from ember._c10.tensor_impl import make_view, shape_text
+from ember._c10.tensor_impl import TensorImpl, make_view, shape_text
 from ember._c10.thread_state import per_thread
 from ember.aten.native import at
+
+from .graph import grad_accumulator
+from .saved_tensor_hooks import hook_state, pushed_anywhere
+from .views import grad_fn_of
 
 _PYTHON = key_bits(DispatchKey.Python)
 
@@ -42,6 +59,12 @@ _INFERENCE = (
     "inference mode in computation tracked by autograd. To work around this, you can make a "
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`."
+)
+_PACK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook."
 )
 _HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its "
@@ -91,16 +114,22 @@ class SavedVariable:
     """A tensor a node keeps for its backward. See Note [Saved outputs]."""
 
     __slots__ = ("_tensor", "_version", "_is_output", "_output_nr", "_producer", "_freed",
-                 "_was_leaf")  # fmt: skip
+                 "_was_leaf", "_hooked")  # fmt: skip
 
     def __init__(self, tensor, is_output: bool = False) -> None:
         self._freed = False
         self._producer = None
+        self._hooked = None
         if tensor is None:
             self._tensor = None
             return
         if tensor._is_inference:
             raise RuntimeError(_INFERENCE)
+        if pushed_anywhere[0]:  # saved_tensors_hooks is on in some thread: in this one?
+            hooks = hook_state.stack
+            if hooks and not tensor._is_wrapped_number:
+                self._pack(tensor, is_output, hooks[-1])
+                return
         counter = tensor._version_counter  # tensor._version, without the property
         self._version = 0 if counter is None else counter.version
         self._is_output = is_output
@@ -113,9 +142,58 @@ class SavedVariable:
         else:
             self._tensor = tensor
 
+    def _pack(self, tensor, is_output: bool, hooks) -> None:
+        """See Note [Saved tensors through hooks]."""
+        pack_hook, unpack_hook = hooks
+        self._tensor = None
+        self._is_output = is_output
+        self._output_nr = tensor._output_nr
+        counter = tensor._version_counter
+        self._version = 0 if counter is None else counter.version
+        grad_fn = tensor._grad_fn if tensor._view_info is None else grad_fn_of(tensor)
+        self._was_leaf = grad_fn is None
+        source = None
+        if grad_fn is not None:
+            source = weakref.ref(grad_fn) if is_output else grad_fn
+        elif tensor._requires_grad:
+            source = weakref.ref(grad_accumulator(tensor))
+        ts = per_thread.state
+        previous, ts.grad_mode = ts.grad_mode, False
+        try:
+            packed = pack_hook(tensor)
+        finally:
+            ts.grad_mode = previous
+        counter = tensor._version_counter
+        if (0 if counter is None else counter.version) != self._version:
+            raise RuntimeError(_PACK_IN_PLACE)
+        self._hooked = (unpack_hook, packed, source, bool(tensor.requires_grad))
+
+    def _unpack_hooked(self):
+        unpack_hook, packed, source, requires_grad = self._hooked
+        data = unpack_hook(packed)
+        if not isinstance(data, TensorImpl):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result "
+                f"of type {type(data).__name__}"
+            )
+        result = tensor_data(data)
+        node = source() if isinstance(source, weakref.ref) else source
+        if self._was_leaf:
+            result._requires_grad = requires_grad
+            if node is not None:
+                result.__dict__["_grad_accumulator"] = node
+            return result
+        result._grad_fn = node
+        result._requires_grad = True
+        if self._output_nr:
+            result._output_nr = self._output_nr
+        return result
+
     def unpack(self, node=None):
         if self._freed:
             raise RuntimeError(_FREED)
+        if self._hooked is not None:
+            return self._unpack_hooked()
         tensor = self._tensor
         if tensor is None:
             return None
@@ -152,3 +230,4 @@ class SavedVariable:
         self._freed = True
         self._tensor = None
         self._producer = None
+        self._hooked = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
 from ember._c10.tensor_impl import TensorImpl
+from ember._c10.warning import torch_warn
 from ember.aten.native.common import type_meta_name
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
 
@@ -79,8 +80,22 @@ def _is_leaf(self) -> bool:
     return grad_fn_of(self) is None
 
 
+_NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
 def _get_grad(self):
-    return self._grad
+    """TensorBody.h's grad(): reading an unset `.grad` of a non-leaf that does not retain
+    its gradient warns (each time), since backward() will never fill it."""
+    grad = self._grad
+    if grad is None and not self._retains_grad and grad_fn_of(self) is not None:
+        torch_warn(_NON_LEAF_GRAD, "build/aten/src/ATen/core/TensorBody.h:493")
+    return grad
 
 
 def _set_grad(self, value) -> None:

@@ -496,3 +496,8 @@ define('floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor
 define('floor_divide.Scalar(Tensor self, Scalar other) -> Tensor', tags=())
 define('floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', tags=())
 define('norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)', tags=('reduction',))
+define('isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor', tags=())
+define('allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool', tags=())
+define('equal(Tensor self, Tensor other) -> bool', tags=('data_dependent_output', 'pointwise'))
+define('count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor', tags=())
+define('count_nonzero(Tensor self, int? dim=None) -> Tensor', tags=())

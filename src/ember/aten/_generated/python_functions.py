@@ -30,6 +30,7 @@ _op_all_dim = handle("all.dim")
 _op_all_dims = handle("all.dims")
 _op_all_dims_out = handle("all.dims_out")
 _op_all_out = handle("all.out")
+_op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
@@ -98,6 +99,8 @@ _op_conj_physical_ = handle("conj_physical_")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
+_op_count_nonzero = handle("count_nonzero")
+_op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
@@ -123,6 +126,7 @@ _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Scalar_out = handle("eq.Scalar_out")
 _op_eq_Tensor = handle("eq.Tensor")
 _op_eq_Tensor_out = handle("eq.Tensor_out")
+_op_equal = handle("equal")
 _op_exp = handle("exp")
 _op_exp_out = handle("exp.out")
 _op_exp_ = handle("exp_")
@@ -152,6 +156,7 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
@@ -563,6 +568,27 @@ def all(*args, **kwargs):
             if v[3] is None:
                 return _op_all_dim.call(v[0], v[1], v[2])
             return _op_all_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_f_allclose = PythonArgParser(
+    [
+        'allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+    ],
+)
+_tail_parser_f_allclose = [p.default for p in _parser_f_allclose.signatures[0].params[2:]]
+
+
+def allclose(*args, **kwargs):
+    """allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_allclose]
+        else:
+            index, v = _parser_f_allclose.parse(args, kwargs)
+        return _op_allclose.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1105,6 +1131,27 @@ def cos_(*args, **kwargs):
 
 
 
+_parser_f_count_nonzero = PythonArgParser(
+    [
+        'count_nonzero(Tensor input, int? dim=None)',
+        'count_nonzero(Tensor input, int[] dim)',
+    ],
+)
+
+
+def count_nonzero(*args, **kwargs):
+    """count_nonzero(Tensor input, int? dim=None) | count_nonzero(Tensor input, int[] dim)"""
+    try:
+        index, v = _parser_f_count_nonzero.parse(args, kwargs)
+        if index == 0:
+            return _op_count_nonzero.call(v[0], v[1])
+        else:
+            return _op_count_nonzero_dim_IntList.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
 _parser_f_cumsum = PythonArgParser(
     [
         'cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -1337,6 +1384,27 @@ def eq(*args, **kwargs):
             if v[2] is None:
                 return _op_eq_Scalar.call(v[0], v[1])
             return _op_eq_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_f_equal = PythonArgParser(
+    [
+        'equal(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_equal = [p.default for p in _parser_f_equal.signatures[0].params[2:]]
+
+
+def equal(*args, **kwargs):
+    """equal(Tensor input, Tensor other)"""
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_equal]
+        else:
+            index, v = _parser_f_equal.parse(args, kwargs)
+        return _op_equal.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1639,6 +1707,27 @@ def index_select(*args, **kwargs):
         if v[3] is None:
             return _op_index_select.call(v[0], v[1], v[2])
         return _op_index_select_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_f_isclose = PythonArgParser(
+    [
+        'isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+    ],
+)
+_tail_parser_f_isclose = [p.default for p in _parser_f_isclose.signatures[0].params[2:]]
+
+
+def isclose(*args, **kwargs):
+    """isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    try:
+        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], *_tail_parser_f_isclose]
+        else:
+            index, v = _parser_f_isclose.parse(args, kwargs)
+        return _op_isclose.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3556,4 +3645,4 @@ def zeros_like(*args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -39,6 +39,7 @@ _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_dim = handle("all.dim")
 _op_all_dims = handle("all.dims")
+_op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amin = handle("amin")
 _op_any = handle("any")
@@ -82,6 +83,8 @@ _op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
+_op_count_nonzero = handle("count_nonzero")
+_op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_detach = handle("detach")
@@ -105,6 +108,7 @@ _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Tensor = handle("eq.Tensor")
 _op_eq__Scalar = handle("eq_.Scalar")
 _op_eq__Tensor = handle("eq_.Tensor")
+_op_equal = handle("equal")
 _op_exp = handle("exp")
 _op_exp_ = handle("exp_")
 _op_expand = handle("expand")
@@ -129,6 +133,7 @@ _op_gt__Tensor = handle("gt_.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_item = handle("item")
 _op_le_Scalar = handle("le.Scalar")
@@ -676,6 +681,27 @@ def all(self, *args, **kwargs):
             return _op_all_dims.call(self, v[0], v[1])
         else:
             return _op_all_dim.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_m_allclose = PythonArgParser(
+    [
+        'allclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+    ],
+)
+_tail_parser_m_allclose = [p.default for p in _parser_m_allclose.signatures[0].params[1:]]
+
+
+def allclose(self, *args, **kwargs):
+    """allclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_allclose]
+        else:
+            index, v = _parser_m_allclose.parse(args, kwargs, self=self)
+        return _op_allclose.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1239,6 +1265,27 @@ def cos_(self, *args, **kwargs):
 
 
 
+_parser_m_count_nonzero = PythonArgParser(
+    [
+        'count_nonzero(int? dim=None)',
+        'count_nonzero(int[] dim)',
+    ],
+)
+
+
+def count_nonzero(self, *args, **kwargs):
+    """count_nonzero(int? dim=None) | count_nonzero(int[] dim)"""
+    try:
+        index, v = _parser_m_count_nonzero.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_count_nonzero.call(self, v[0])
+        else:
+            return _op_count_nonzero_dim_IntList.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
 _parser_m_cumsum = PythonArgParser(
     [
         'cumsum(int dim, *, ScalarType? dtype=None)',
@@ -1468,6 +1515,27 @@ def eq_(self, *args, **kwargs):
             return _op_eq__Tensor.call(self, v[0])
         else:
             return _op_eq__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_m_equal = PythonArgParser(
+    [
+        'equal(Tensor other)',
+    ],
+)
+_tail_parser_m_equal = [p.default for p in _parser_m_equal.signatures[0].params[1:]]
+
+
+def equal(self, *args, **kwargs):
+    """equal(Tensor other)"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_equal]
+        else:
+            index, v = _parser_m_equal.parse(args, kwargs, self=self)
+        return _op_equal.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1791,6 +1859,27 @@ def index_select(self, *args, **kwargs):
     try:
         v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
         return _op_index_select.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+
+
+
+_parser_m_isclose = PythonArgParser(
+    [
+        'isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
+    ],
+)
+_tail_parser_m_isclose = [p.default for p in _parser_m_isclose.signatures[0].params[1:]]
+
+
+def isclose(self, *args, **kwargs):
+    """isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
+    try:
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_m_isclose]
+        else:
+            index, v = _parser_m_isclose.parse(args, kwargs, self=self)
+        return _op_isclose.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -3955,4 +4044,4 @@ def zero_(self, *args, **kwargs):
         raise translate_memory_error(error) from None
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -7811,6 +7811,74 @@ def norm_dtype_out(ks, self, p, dim, keepdim, dtype, out):
     return result
 
 
+_allclose = handle("allclose")
+
+
+def allclose(ks, self, other, rtol, atol, equal_nan):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _allclose.redispatch(ks & AFTER_AUTOGRAD, self, other, rtol, atol, equal_nan)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_equal = handle("equal")
+
+
+def equal(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _equal.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+
+
+def count_nonzero_dim_IntList(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::count_nonzero")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _count_nonzero_dim_IntList.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_count_nonzero = handle("count_nonzero")
+
+
+def count_nonzero(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::count_nonzero")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _count_nonzero.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -8215,3 +8283,7 @@ impl("floor_divide.out", "Autograd", floor_divide_out, keyset_arg="raw")
 impl("floor_divide.Scalar", "Autograd", floor_divide_Scalar, keyset_arg="raw")
 impl("floor_divide_.Scalar", "Autograd", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "Autograd", norm_dtype_out, keyset_arg="raw")
+impl("allclose", "Autograd", allclose, keyset_arg="raw")
+impl("equal", "Autograd", equal, keyset_arg="raw")
+impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
+impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")

@@ -18,15 +18,13 @@ import numpy as np
 
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
+from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
     PYTHON_KEY_BITS,
     TensorImpl,
-    contiguous_strides,
-    device_key_bits,
     make_view,  # noqa: F401 (re-exported for kernels)
 )
-from ._c10.thread_state import thread_state
 from ._size import Size
 
 
@@ -88,6 +86,10 @@ class Tensor(TensorImpl):
 
     def nelement(self) -> int:
         return self.numel()
+
+    @property
+    def layout(self):
+        return strided
 
     @property
     def is_cpu(self) -> bool:
@@ -264,13 +266,8 @@ class Tensor(TensorImpl):
         return object.__format__(self, spec)
 
     # -- subclasses ----------------------------------------------------------
-    @staticmethod
-    def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
-        """A ``cls`` tensor sharing ``data``'s storage and version counter, detached."""
-        result = _alias_as(data, cls)
-        result._requires_grad = bool(require_grad)
-        return result
-
+    # _make_subclass, _make_wrapper_subclass and the legacy constructor (``__new__``) parse
+    # their arguments as PyTorch does, so they live above aten (ember/_tensor_subclass.py).
     def as_subclass(self, cls):
         """This tensor's data, as a ``cls`` (keeps requires_grad and grad_fn)."""
         result = _alias_as(self, cls)
@@ -278,45 +275,6 @@ class Tensor(TensorImpl):
         result._grad_fn = self._grad_fn
         result._output_nr = self._output_nr
         return result
-
-    @staticmethod
-    def _make_wrapper_subclass(
-        cls,
-        size,
-        strides=None,
-        storage_offset=None,
-        memory_format=None,
-        dtype=None,
-        layout=None,
-        device=None,
-        pin_memory=False,
-        requires_grad=False,
-        **_ignored,
-    ):
-        """A ``cls`` tensor with metadata but no storage data (facts §8.1)."""
-        sizes = tuple(int(s) for s in size)
-        strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
-        dtype = _dtypes.get_default_dtype() if dtype is None else dtype
-        device = as_device(device)
-        inference = thread_state().inference_mode
-        key_bits = device_key_bits(device, inference)
-        dispatches = _defines_torch_dispatch(cls)
-        if dispatches:
-            key_bits |= PYTHON_KEY_BITS
-        storage = Storage(None, 0, device)
-        self = cls._from_storage(
-            storage,
-            sizes,
-            strides,
-            storage_offset or 0,
-            dtype,
-            device,
-            key_bits=key_bits,
-            inference=inference,
-        )
-        self._python_dispatch = dispatches
-        self._requires_grad = bool(requires_grad)
-        return self
 
 
 def _alias_as(source, cls):

@@ -24,7 +24,7 @@ from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 from .autograd import fallback as _autograd_fallback
-from .utils import _python_dispatch
+from .utils import _mode_utils, _python_dispatch
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema
@@ -246,3 +246,7 @@ def _get_dispatch_stack_at(index: int):
 
 def _get_dispatch_mode(mode_key):
     return _python_dispatch._get_dispatch_mode(mode_key)
+
+
+# -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------
+_DisableTorchDispatch = _mode_utils.DisableTorchDispatch

@@ -87,12 +87,13 @@ def _private_register_pytree_node(
                 "Overwriting the previous registration.",
                 stacklevel=2,
             )
-        SUPPORTED_NODES[cls] = NodeDef(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
         if (to_dumpable_context is None) ^ (from_dumpable_context is None):
+            # Checked before anything is registered (PyTorch registers the node first).
             raise ValueError(
                 f"Both to_dumpable_context and from_dumpable_context for {cls} must "
                 "be None or registered."
             )
+        SUPPORTED_NODES[cls] = NodeDef(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
         if serialized_type_name is None:
             serialized_type_name = NO_SERIALIZED_TYPE_NAME_FOUND
         SUPPORTED_SERIALIZED_TYPES[cls] = _SerializeNodeDef(

@@ -117,7 +117,9 @@ CASES = {
     "dict key order": lambda p: repr(p.tree_flatten({"b": 1, "a": 2, 0: 3})),
     "leaf": lambda p: repr(p.tree_flatten(3)),
     "is_leaf": lambda p: repr(p.tree_flatten((1, [2, 3]), is_leaf=lambda x: isinstance(x, list))),
-    "multi-tree map": lambda p: p.tree_map(lambda a, b, c: a + b + c, [1, (2,)], [3, (4,)], [5, (6,)]),
+    "multi-tree map": lambda p: p.tree_map(
+        lambda a, b, c: a + b + c, [1, (2,)], [3, (4,)], [5, (6,)]
+    ),
     "prefix trees": lambda p: p.tree_map(lambda x, y: [x] + y, [5, 6], [[7, 9], [1, 2]]),
     "dicts match as sets": lambda p: p.tree_map(
         lambda x, y: x + y, {"a": 1, "b": 2}, OrderedDict(b=10, a=20)
@@ -167,7 +169,10 @@ def test_register_pytree_node_with_keyword_arguments():
             flatten,
             unflatten,
             serialized_type_name="tests.Box",
-            flatten_with_keys_fn=lambda box: ([(lib.GetAttrKey("value"), box.value)], "ctx"),
+            flatten_with_keys_fn=lambda box, lib=lib: (
+                [(lib.GetAttrKey("value"), box.value)],
+                "ctx",
+            ),
         )
     try:
         tree = [Box(3), Box([4, 5])]
@@ -199,7 +204,9 @@ def test_to_dumpable_context_needs_both_functions():
 
 def test_size_and_structseq_nodes_match_torch():
     """Size flattens to its ints and comes back a plain tuple, as PyTorch registers it."""
-    assert repr(ours.tree_flatten(ember.Size([2, 3]))) == repr(theirs.tree_flatten(torch.Size([2, 3])))
+    assert repr(ours.tree_flatten(ember.Size([2, 3]))) == repr(
+        theirs.tree_flatten(torch.Size([2, 3]))
+    )
     mapped = ours.tree_map(lambda x: x, ember.Size([2]))
     assert type(mapped) is type(theirs.tree_map(lambda x: x, torch.Size([2])))
     values = ember.tensor([[1.0, 3.0], [2.0, 0.0]]).max(1)

@@ -23,8 +23,8 @@ class layout:  # noqa: N801 (PyTorch's name)
     def __repr__(self) -> str:
         return "ember." + self._name
 
-    def __reduce_ex__(self, protocol):
-        raise TypeError("cannot pickle 'layout' object")
+    def __reduce__(self):
+        return self._name  # pickled and copied as the module's global: the same object
 
 
 strided = layout("strided")

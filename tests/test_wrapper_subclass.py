@@ -204,3 +204,70 @@ def test_python_metadata_dispatch_is_refused():
         wrapper, (2,), dispatch_device=False, dispatch_layout=False
     )
     assert explicit_false.shape == (2,)
+
+
+def _logging_class(lib, log):
+    class Logging(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            made = lib.Tensor._make_wrapper_subclass(cls, elem.size(), dtype=elem.dtype)
+            made.elem = elem
+            return made
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            log.append(str(func))
+            unwrapped = [a.elem if isinstance(a, Logging) else a for a in args]
+            out = func(*unwrapped, **(kwargs or {}))
+            return Logging(out) if isinstance(out, lib.Tensor) else out
+
+    return Logging
+
+
+ASSOCIATION_CASES = {
+    "_make_subclass of a dispatching tensor": lambda lib, L, P: lib.Tensor._make_subclass(
+        P, L(lib.ones(2))
+    ),
+    "as_subclass of a dispatching tensor": lambda lib, L, P: L(lib.ones(2)).as_subclass(P),
+    "legacy constructor of a dispatching tensor": lambda lib, L, P: P(L(lib.ones(2))),
+    "Tensor of a dispatching tensor": lambda lib, L, P: type(lib.Tensor(L(lib.ones(2)))).__name__,
+    "as_subclass to Tensor": lambda lib, L, P: (
+        type(L(lib.ones(2)).as_subclass(lib.Tensor)).__name__
+    ),
+    "as_subclass not a Tensor class": lambda lib, L, P: lib.ones(2).as_subclass(int),
+    "as_subclass not a type": lambda lib, L, P: lib.ones(2).as_subclass(3),
+    "as_subclass no argument": lambda lib, L, P: lib.ones(2).as_subclass(),
+    "as_subclass keyword": lambda lib, L, P: type(lib.ones(2).as_subclass(cls=P)).__name__,
+    "wrapper storage data_ptr": lambda lib, L, P: L(lib.ones(2)).untyped_storage().data_ptr(),
+    "empty wrapper storage data_ptr": lambda lib, L, P: (
+        lib.Tensor._make_wrapper_subclass(L, (0,)).untyped_storage().data_ptr()
+    ),
+    "meta storage data_ptr": lambda lib, L, P: (
+        lib.ones(2, device="meta").untyped_storage().data_ptr()
+    ),
+    "wrapper data_ptr": lambda lib, L, P: L(lib.ones(2)).data_ptr(),
+    "as_subclass keeps the alias history": lambda lib, L, P: (
+        lambda base, made: (
+            type(made).__name__,
+            type(made.grad_fn).__name__,
+            made.requires_grad,
+            made._base is base,
+        )
+    )(*(lambda base: (base, base.as_subclass(P)))(lib.ones(2, requires_grad=True) * 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASSOCIATION_CASES))
+def test_python_object_association_matches_torch(name):
+    """A result that already has a Python object of another type cannot become a subclass
+    (THPVariable_NewWithVar); what the subclass's handler saw is compared too."""
+
+    def run(lib):
+        log = []
+        _, plain = _classes(lib)
+        try:
+            return ASSOCIATION_CASES[name](lib, _logging_class(lib, log), plain), log
+        except Exception as error:  # noqa: BLE001 (compared below)
+            return (type(error).__name__, _text(error)), log
+
+    assert _observe(run, ember) == _observe(run, torch)

@@ -266,15 +266,9 @@ class Tensor(TensorImpl):
         return object.__format__(self, spec)
 
     # -- subclasses ----------------------------------------------------------
-    # _make_subclass, _make_wrapper_subclass and the legacy constructor (``__new__``) parse
-    # their arguments as PyTorch does, so they live above aten (ember/_tensor_subclass.py).
-    def as_subclass(self, cls):
-        """This tensor's data, as a ``cls`` (keeps requires_grad and grad_fn)."""
-        result = _alias_as(self, cls)
-        result._requires_grad = self._requires_grad
-        result._grad_fn = self._grad_fn
-        result._output_nr = self._output_nr
-        return result
+    # _make_subclass, _make_wrapper_subclass, as_subclass and the legacy constructor
+    # (``__new__``) parse their arguments as PyTorch does, so they live above aten
+    # (ember/_tensor_subclass.py).
 
 
 def _alias_as(source, cls):

@@ -36,7 +36,7 @@ from ember._tensor_ctors import _new_from_data
 from ember.aten.python_arg_convert import tp_name
 from ember.aten.python_arg_parser import PythonArgParser
 
-__all__ = ["make_wrapper_subclass", "make_subclass", "legacy_new", "install"]
+__all__ = ["make_wrapper_subclass", "make_subclass", "legacy_new", "as_subclass", "install"]
 
 _wrapper_parser = PythonArgParser(
     [
@@ -153,6 +153,10 @@ def make_subclass(*args, **kwargs):
     ) = _subclass_parser.parse(args, kwargs)[1]  # fmt: skip
     _check_tensor_subtype(cls)
     _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    if data._python_dispatch:  # `data.detach()` reaches its __torch_dispatch__
+        detached = data.detach()
+        if not isinstance(detached, cls):
+            raise _already_associated(detached, cls)
     result = _alias_as(data, cls)
     _set_requires_grad(result, require_grad)
     if backend_device is not None:  # _change_backend_component_keys: the device keys only
@@ -227,27 +231,55 @@ def _legacy_tensor(args, kwargs):
     return _new_from_data(data_or_size, dtype, CPU, type_inference=False, warning="")
 
 
-def legacy_new(cls, *args, **kwargs):
-    """``torch.Tensor(...)`` / ``Subclass(...)``: the legacy constructor, as a ``cls``."""
-    result = _legacy_tensor(args, kwargs)
-    if cls is Tensor or type(result) is cls:
+def _already_associated(result, cls) -> RuntimeError:
+    return RuntimeError(
+        f"Creating a new Tensor subclass {cls.__name__} but the raw Tensor object is already "
+        f"associated to a python object of type {type(result).__name__} which is not a "
+        "subclass of the requested type"
+    )
+
+
+def _new_with_var(cls, result):
+    """THPVariable_NewWithVar: ``result`` as a ``cls`` object.
+
+    A result that came out of Python (a subclass's ``__torch_dispatch__`` returns a subclass
+    instance; under a mode, which puts the Python key in the TLS include set, every result
+    does) already has its Python object: it is returned if it is a ``cls``, else refused.
+    A fresh kernel result is re-wrapped as a ``cls`` sharing its data and autograd history.
+    """
+    if type(result) is cls:
         return result
-    # A mode on the stack puts the Python key in the TLS include set (Note [Mode stack]).
-    if tls_is_dispatch_key_included(DispatchKey.Python) and not isinstance(result, cls):
-        # A mode's result already has its Python object (THPVariable_NewWithVar).
-        raise RuntimeError(
-            f"Creating a new Tensor subclass {cls.__name__} but the raw Tensor object is "
-            f"already associated to a python object of type {type(result).__name__} which is "
-            "not a subclass of the requested type"
-        )
+    if type(result) is not Tensor or tls_is_dispatch_key_included(DispatchKey.Python):
+        if not isinstance(result, cls):
+            raise _already_associated(result, cls)
+        return result
     rewrapped = _alias_as(result, cls)
     rewrapped._requires_grad = result._requires_grad
     rewrapped._grad_fn = result._grad_fn
-    rewrapped._output_nr = result._output_nr
+    for name in ("_output_nr", "_base", "_view_info"):
+        value = getattr(result, name)
+        if value is not getattr(Tensor, name):
+            setattr(rewrapped, name, value)
     return rewrapped
+
+
+def legacy_new(cls, *args, **kwargs):
+    """``torch.Tensor(...)`` / ``Subclass(...)``: the legacy constructor, as a ``cls``."""
+    return _new_with_var(cls, _legacy_tensor(args, kwargs))
+
+
+_as_subclass_parser = PythonArgParser(["as_subclass(PyObject* cls)"])
+
+
+def as_subclass(self, *args, **kwargs):
+    """Tensor.as_subclass: ``self.alias()`` (dispatched) as a ``cls``."""
+    cls = _as_subclass_parser.parse(args, kwargs)[1][0]
+    _check_tensor_subtype(cls)
+    return _new_with_var(cls, self.alias())
 
 
 def install(tensor_class) -> None:
     tensor_class._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
     tensor_class._make_subclass = staticmethod(make_subclass)
     tensor_class.__new__ = staticmethod(legacy_new)
+    tensor_class.as_subclass = as_subclass

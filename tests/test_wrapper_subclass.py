@@ -246,6 +246,10 @@ ASSOCIATION_CASES = {
         lib.ones(2, device="meta").untyped_storage().data_ptr()
     ),
     "wrapper data_ptr": lambda lib, L, P: L(lib.ones(2)).data_ptr(),
+    "wrapper tolist": lambda lib, L, P: L(lib.ones(2)).tolist(),
+    "wrapper numpy": lambda lib, L, P: L(lib.ones(2)).numpy(),
+    "wrapper numpy force": lambda lib, L, P: L(lib.ones(2, requires_grad=True)).numpy(force=True),
+    "plain subclass tolist": lambda lib, L, P: lib.ones(2).as_subclass(P).tolist(),
     "as_subclass keeps the alias history": lambda lib, L, P: (
         lambda base, made: (
             type(made).__name__,

@@ -176,6 +176,10 @@ class Tensor(TensorImpl):
             )
 
     def tolist(self):
+        if self._python_dispatch:  # THPVariable_tolist: the Python key is refused first
+            raise RuntimeError(
+                f".tolist() is not supported for tensor subclasses, got {type(self).__name__}"
+            )
         self._check_has_data("tolist")
         array = self.ndarray()
         if self.dtype is _dtypes.bfloat16:
@@ -183,6 +187,8 @@ class Tensor(TensorImpl):
         return array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._python_dispatch:  # tensor_to_numpy: the Python key is refused first
+            raise RuntimeError(".numpy() is not supported for tensor subclasses.")
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "

@@ -170,3 +170,29 @@ def test_subclass_constructor_under_a_mode_raises_as_torch():
     from torch.utils._python_dispatch import TorchDispatchMode as TorchMode
 
     assert run(ember, EmberMode) == run(torch, TorchMode)
+
+
+def _views(lib):
+    a = lib.ones(2, 3)
+    r = lib.ones(2, 3, requires_grad=True)
+    cases = {"view": a.view(6), "view rg": r.view(6), "detach": a.detach(), "plain": a}
+    cases.update({"transpose": a.t(), "view of view": a.view(6).view(2, 3)})
+    cases.update({"unbind": a.unbind(0)[0], "legacy alias": lib.Tensor(a)})
+    with lib.no_grad():
+        cases["no_grad view"] = r.view(6)
+    with lib.inference_mode():
+        inference = lib.ones(2, 3)
+        cases["inference view of normal"] = a.view(6)
+        cases["inference view of inference"] = inference.view(6)
+    cases["normal view of inference"] = inference.view(6)
+    seen = {
+        name: (t._is_view(), t._base is not None, t.is_inference()) for name, t in cases.items()
+    }
+    seen["refusal"] = _observe(lambda lib: a._is_view(1), lib)
+    return seen
+
+
+def test_is_view_and_views_of_inference_tensors_match_torch():
+    """_is_view() is _base's presence; a view of an inference tensor is no autograd view,
+    in inference mode or out of it (Note [View of inference tensor])."""
+    assert _views(ember) == _views(torch)

@@ -151,6 +151,10 @@ class Tensor(TensorImpl):
     def grad_fn(self):
         return self._grad_fn
 
+    def _is_view(self) -> bool:
+        """Whether autograd records this tensor as a view of ``_base`` (is_view())."""
+        return self._base is not None
+
     @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None

@@ -240,3 +240,43 @@ def _guards(torch):
 
 def test_guards_and_mode_helpers_match_torch():
     assert _guards(ember) == _guards(_torch)
+
+
+def _disabled_dispatch(torch):
+    seen = []
+
+    class Sub(torch.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            return torch.Tensor._make_subclass(cls, elem, elem.requires_grad)
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return super().__torch_dispatch__(func, types, args, kwargs)
+
+    x = Sub(torch.ones(2, requires_grad=True))
+    y = x * 2
+    seen += [type(y).__name__, y.tolist(), type(y.grad_fn).__name__]
+
+    class Off(torch.Tensor):
+        __torch_dispatch__ = torch._C._disabled_torch_dispatch_impl
+
+    seen.append(str(torch._C._dispatch_keys(torch.Tensor._make_subclass(Off, torch.ones(2)))))
+    try:
+        torch.Tensor._make_wrapper_subclass(Off, (2,))
+    except TypeError as error:
+        seen.append(str(error))
+    seen.append(torch.Tensor.__torch_dispatch__ is torch._C._disabled_torch_dispatch_impl)
+    add = torch.ops.aten.add.Tensor
+    seen.append(
+        torch._C._disabled_torch_dispatch_impl(add, (), (torch.ones(1), torch.ones(1))).tolist()
+    )
+    seen.append(str(torch._C._dispatch_tls_local_exclude_set()))
+    return seen
+
+
+def test_disabled_torch_dispatch_impl_matches_torch():
+    """Tensor.__torch_dispatch__ is the disabled impl: super() runs the op below Python, and
+    a class that keeps it (or sets it) does not define __torch_dispatch__."""
+    assert _disabled_dispatch(ember) == _disabled_dispatch(_torch)

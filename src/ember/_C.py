@@ -9,6 +9,7 @@ In: operator names, keys (a DispatchKey or its name) and objects carrying
 
 from __future__ import annotations
 
+from . import _tensor
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import DispatchKey, key_name
 from ._c10.dispatch_key_set import (
@@ -250,3 +251,4 @@ def _get_dispatch_mode(mode_key):
 
 # -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------
 _DisableTorchDispatch = _mode_utils.DisableTorchDispatch
+_disabled_torch_dispatch_impl = _tensor._disabled_torch_dispatch_impl

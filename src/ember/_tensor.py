@@ -18,6 +18,8 @@ import numpy as np
 
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
+from ._c10.dispatch_key import DispatchKey
+from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
 from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
@@ -25,6 +27,7 @@ from ._c10.tensor_impl import (
     TensorImpl,
     make_view,  # noqa: F401 (re-exported for kernels)
 )
+from ._c10.tls import local_state
 from ._size import Size
 
 
@@ -39,6 +42,23 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"but got {dim})"
         )
     return dim + bound if dim < 0 else dim
+
+
+# Python and every key above it (FULL minus FULL_AFTER(Python)).
+_PYTHON_AND_ABOVE = FULL_MASK & ~full_after_bits(DispatchKey.Python)
+
+
+def _disabled_torch_dispatch_impl(func, types, args=(), kwargs=None):
+    """torch._C._disabled_torch_dispatch_impl, ``Tensor.__torch_dispatch__``: run ``func``
+    below the Python key (THPModule_disable_torch_dispatch excludes Python and every key
+    before it, an approximation of a redispatch PyTorch documents as such)."""
+    excluded = local_state.excluded
+    added = _PYTHON_AND_ABOVE & ~excluded
+    local_state.excluded = excluded | added
+    try:
+        return func(*args, **(kwargs or {}))
+    finally:
+        local_state.excluded &= ~added
 
 
 def _defines_torch_dispatch(cls) -> bool:
@@ -56,6 +76,8 @@ class Tensor(TensorImpl):
     """A tensor. Subclass freely; instances accept new attributes as torch's do."""
 
     __array_priority__ = 1000  # NumPy defers binary operators to the tensor, as for torch
+    # A class that keeps this one does not define __torch_dispatch__ (facts §8.1).
+    __torch_dispatch__ = staticmethod(_disabled_torch_dispatch_impl)
     # Printed as `ember.Tensor` (annotations, reprs, pickles), as torch.Tensor names itself
     __module__ = "ember"
 

@@ -194,5 +194,5 @@ def _views(lib):
 
 def test_is_view_and_views_of_inference_tensors_match_torch():
     """_is_view() is _base's presence; a view of an inference tensor is no autograd view,
-    in inference mode or out of it (Note [View of inference tensor])."""
+    in inference mode or out of it (as_view in VariableTypeUtils.h)."""
     assert _views(ember) == _views(torch)

@@ -200,10 +200,15 @@ def test_subclass_prefix_and_storage_less_wrapper():
     class Sub(Tensor):
         pass
 
+    class Wrapper(Tensor):  # _make_wrapper_subclass requires __torch_dispatch__, as in PyTorch
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
     base = tensor_from_numpy(np.array([1.0], np.float32))
     assert repr(base.as_subclass(Sub)) == "Sub([1.])"
-    wrapper = Tensor._make_wrapper_subclass(Sub, (2,), dtype=dtypes.int32)
-    assert repr(wrapper) == "Sub(..., size=(2,), dtype=ember.int32)"
+    wrapper = Tensor._make_wrapper_subclass(Wrapper, (2,), dtype=dtypes.int32)
+    assert repr(wrapper) == "Wrapper(..., size=(2,), dtype=ember.int32)"
 
 
 def test_tensor_contents_override():

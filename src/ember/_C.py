@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 
+from . import _tensor
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
     BackendComponent,
@@ -41,7 +42,7 @@ from ._dispatch.schema_parser import parse_name
 from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 from .autograd import fallback as _autograd_fallback
-from .utils import _python_dispatch
+from .utils import _mode_utils, _python_dispatch
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema
@@ -364,3 +365,6 @@ def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's nam
     if _python_dispatch._len_torch_dispatch_stack() and not _tls.local_state.excluded & python_bits:
         return True
     return bool(tensor._key_bits & _SUBCLASS_LIKE_BITS)
+# -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------
+_DisableTorchDispatch = _mode_utils.DisableTorchDispatch
+_disabled_torch_dispatch_impl = _tensor._disabled_torch_dispatch_impl

@@ -39,6 +39,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         short,
         uint8,
     )
+    from ember._c10.layout import layout, strided
     from ember._size import Size
     from ember._tensor import Tensor
     from ember.aten import load as _load_aten  # noqa: F401  (registers every aten kernel)
@@ -58,6 +59,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
+    from ember._tensor_subclass import install as _install_subclass_constructors
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -65,6 +67,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         is_grad_enabled,
         is_complex,
         is_floating_point,
+        is_inference,
         is_storage,
         is_tensor,
         numel,
@@ -99,6 +102,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _tensor_api.install(Tensor)
     _indexing.install(Tensor)
     _install_conversions(Tensor)
+    _install_subclass_constructors(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

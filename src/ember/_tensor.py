@@ -18,15 +18,16 @@ import numpy as np
 
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
+from ._c10.dispatch_key import DispatchKey
+from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
+from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
     PYTHON_KEY_BITS,
     TensorImpl,
-    contiguous_strides,
-    device_key_bits,
     make_view,  # noqa: F401 (re-exported for kernels)
 )
-from ._c10.thread_state import thread_state
+from ._c10.tls import local_state
 from ._size import Size
 
 
@@ -41,6 +42,23 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"but got {dim})"
         )
     return dim + bound if dim < 0 else dim
+
+
+# Python and every key above it (FULL minus FULL_AFTER(Python)).
+_PYTHON_AND_ABOVE = FULL_MASK & ~full_after_bits(DispatchKey.Python)
+
+
+def _disabled_torch_dispatch_impl(func, types, args=(), kwargs=None):
+    """torch._C._disabled_torch_dispatch_impl, ``Tensor.__torch_dispatch__``: run ``func``
+    below the Python key (THPModule_disable_torch_dispatch excludes Python and every key
+    before it, an approximation of a redispatch PyTorch documents as such)."""
+    excluded = local_state.excluded
+    added = _PYTHON_AND_ABOVE & ~excluded
+    local_state.excluded = excluded | added
+    try:
+        return func(*args, **(kwargs or {}))
+    finally:
+        local_state.excluded &= ~added
 
 
 def _defines_torch_dispatch(cls) -> bool:
@@ -58,6 +76,8 @@ class Tensor(TensorImpl):
     """A tensor. Subclass freely; instances accept new attributes as torch's do."""
 
     __array_priority__ = 1000  # NumPy defers binary operators to the tensor, as for torch
+    # A class that keeps this one does not define __torch_dispatch__ (facts §8.1).
+    __torch_dispatch__ = staticmethod(_disabled_torch_dispatch_impl)
     # Printed as `ember.Tensor` (annotations, reprs, pickles), as torch.Tensor names itself
     __module__ = "ember"
 
@@ -88,6 +108,10 @@ class Tensor(TensorImpl):
 
     def nelement(self) -> int:
         return self.numel()
+
+    @property
+    def layout(self):
+        return strided
 
     @property
     def is_cpu(self) -> bool:
@@ -149,6 +173,10 @@ class Tensor(TensorImpl):
     def grad_fn(self):
         return self._grad_fn
 
+    def _is_view(self) -> bool:
+        """Whether autograd records this tensor as a view of ``_base`` (is_view())."""
+        return self._base is not None
+
     @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None
@@ -174,6 +202,10 @@ class Tensor(TensorImpl):
             )
 
     def tolist(self):
+        if self._python_dispatch:  # THPVariable_tolist: the Python key is refused first
+            raise RuntimeError(
+                f".tolist() is not supported for tensor subclasses, got {type(self).__name__}"
+            )
         self._check_has_data("tolist")
         array = self.ndarray()
         if self.dtype is _dtypes.bfloat16:
@@ -181,6 +213,8 @@ class Tensor(TensorImpl):
         return array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._python_dispatch:  # tensor_to_numpy: the Python key is refused first
+            raise RuntimeError(".numpy() is not supported for tensor subclasses.")
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
@@ -264,59 +298,9 @@ class Tensor(TensorImpl):
         return object.__format__(self, spec)
 
     # -- subclasses ----------------------------------------------------------
-    @staticmethod
-    def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
-        """A ``cls`` tensor sharing ``data``'s storage and version counter, detached."""
-        result = _alias_as(data, cls)
-        result._requires_grad = bool(require_grad)
-        return result
-
-    def as_subclass(self, cls):
-        """This tensor's data, as a ``cls`` (keeps requires_grad and grad_fn)."""
-        result = _alias_as(self, cls)
-        result._requires_grad = self._requires_grad
-        result._grad_fn = self._grad_fn
-        result._output_nr = self._output_nr
-        return result
-
-    @staticmethod
-    def _make_wrapper_subclass(
-        cls,
-        size,
-        strides=None,
-        storage_offset=None,
-        memory_format=None,
-        dtype=None,
-        layout=None,
-        device=None,
-        pin_memory=False,
-        requires_grad=False,
-        **_ignored,
-    ):
-        """A ``cls`` tensor with metadata but no storage data (facts §8.1)."""
-        sizes = tuple(int(s) for s in size)
-        strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
-        dtype = _dtypes.get_default_dtype() if dtype is None else dtype
-        device = as_device(device)
-        inference = thread_state().inference_mode
-        key_bits = device_key_bits(device, inference)
-        dispatches = _defines_torch_dispatch(cls)
-        if dispatches:
-            key_bits |= PYTHON_KEY_BITS
-        storage = Storage(None, 0, device)
-        self = cls._from_storage(
-            storage,
-            sizes,
-            strides,
-            storage_offset or 0,
-            dtype,
-            device,
-            key_bits=key_bits,
-            inference=inference,
-        )
-        self._python_dispatch = dispatches
-        self._requires_grad = bool(requires_grad)
-        return self
+    # _make_subclass, _make_wrapper_subclass, as_subclass and the legacy constructor
+    # (``__new__``) parse their arguments as PyTorch does, so they live above aten
+    # (ember/_tensor_subclass.py).
 
 
 def _alias_as(source, cls):

@@ -23,6 +23,7 @@ __all__ = [
     "numel",
     "is_floating_point",
     "is_complex",
+    "is_inference",
     "promote_types",
     "result_type",
     "can_cast",
@@ -71,6 +72,7 @@ def typename(obj, /) -> str:
 _numel = PythonArgParser(["numel(Tensor input)"])
 _is_floating_point = PythonArgParser(["is_floating_point(Tensor input)"])
 _is_complex = PythonArgParser(["is_complex(Tensor input)"])
+_is_inference = PythonArgParser(["is_inference(Tensor input)"])
 _promote_types = PythonArgParser(["promote_types(ScalarType type1, ScalarType type2)"])
 _can_cast_parser = PythonArgParser(["can_cast(ScalarType from_, ScalarType to)"])
 _result_type = PythonArgParser(
@@ -93,6 +95,10 @@ def is_floating_point(*args, **kwargs) -> bool:
 
 def is_complex(*args, **kwargs) -> bool:
     return _is_complex.parse(args, kwargs)[1][0].is_complex()
+
+
+def is_inference(*args, **kwargs) -> bool:
+    return _is_inference.parse(args, kwargs)[1][0]._is_inference
 
 
 def promote_types(*args, **kwargs):

@@ -153,8 +153,15 @@ class Storage:
         """The address of the first byte: stable for the storage's lifetime (0 on meta)."""
         ptr = self._data_ptr
         if ptr is None:
-            ptr = 0 if self.data is None else self.data.__array_interface__["data"][0]
-            self._data_ptr = ptr
+            if self.data is None:
+                # THPStorage_dataPtr: no data off meta (a wrapper subclass's storage) is an
+                # invalid Python storage, unless it holds no bytes.
+                if self.device.type != "meta" and self.nbytes != 0:
+                    raise RuntimeError(
+                        "Attempted to access the data pointer on an invalid python storage."
+                    )
+                return 0
+            ptr = self._data_ptr = self.data.__array_interface__["data"][0]
         return ptr
 
     def bytes_view(self) -> np.ndarray:

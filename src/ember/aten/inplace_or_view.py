@@ -61,7 +61,11 @@ def _as_view(op_name: str, base, view) -> None:
 
 
 def finish_view(op_name: str, base, result):
-    """as_view: each output remembers the tensor it is a view of."""
+    """as_view: each output remembers the tensor it is a view of -- unless ``base`` is an
+    inference tensor, whose views autograd does not record (as_view in PyTorch's
+    VariableTypeUtils.h returns such a view unchanged)."""
+    if base._is_inference:
+        return result
     if isinstance(result, (list, tuple)):
         for view in result:
             _as_view(op_name, base, view)

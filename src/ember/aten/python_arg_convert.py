@@ -27,6 +27,7 @@ TENSOR, SCALAR, INT64, SYM_INT, DOUBLE, BOOL, STRING = range(7)
 SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
 PYOBJECT = 17  # any object (torch.tensor's data)
+STORAGE = 18  # a storage (the legacy torch.Tensor(storage) constructor)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -48,6 +49,7 @@ TYPE_NAMES = {
     FLOAT_LIST: "tuple of floats",
     BOOL_LIST: "tuple of bools",
     PYOBJECT: "object",
+    STORAGE: "ember.Storage",
 }
 
 # ---------------------------------------------------------------------------
@@ -446,8 +448,16 @@ def make_converter(param, numbers_as_tensors: bool):
         return _make_tensor_list(param)
     if kind == PYOBJECT:
         return _any_object
+    if kind == STORAGE:
+        return _storage
     return _make_bool_list(param)
 
 
 def _any_object(obj):
     return obj
+
+
+def _storage(obj):
+    from ember._c10.storage import Storage
+
+    return obj if isinstance(obj, Storage) else FAIL

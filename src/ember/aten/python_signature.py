@@ -40,6 +40,7 @@ from ember.aten.python_arg_convert import (
     SCALAR,
     SCALARTYPE,
     SEQUENCES,
+    STORAGE,
     STRING,
     SYM_INT,
     SYM_INT_LIST,
@@ -73,6 +74,7 @@ _BASE_TYPES = {
     "SymIntArrayRef": SYM_INT_LIST,
     "ArrayRef<double>": FLOAT_LIST,
     "PyObject*": PYOBJECT,
+    "Storage": STORAGE,
 }
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST
@@ -189,6 +191,10 @@ class FunctionParameter:
             from ember._c10 import dtypes
 
             return getattr(dtypes, text.rpartition(".")[2])
+        if kind == LAYOUT and text.rpartition(".")[2] == "strided":
+            from ember._c10.layout import strided
+
+            return strided
         raise ValueError(f"invalid default value for {self.type_name} {self.name}: {text}")
 
     def failed_index(self, obj) -> int:

@@ -7,4 +7,7 @@ from above, so that the mode stack (``_python_dispatch``) imports nothing that
 registers and the two modules form no import cycle.
 """
 
-from ember.utils import _python_fallback  # noqa: F401  (installs the Python-key fallbacks)
+from ember.utils import (
+    _python_fallback,  # noqa: F401  (installs the Python-key fallbacks)
+    _pytree,  # noqa: F401,E402  (torch.utils._pytree after `import torch`)
+)

@@ -27,6 +27,7 @@ import warnings
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.tls import tls_set_dispatch_key_included
+from ember._tensor import Tensor
 
 __all__ = [
     "TorchDispatchMode",
@@ -40,7 +41,11 @@ __all__ = [
     "_push_on_torch_dispatch_stack",
     "_pop_torch_dispatch_stack",
     "_disable_current_modes",
+    "is_in_torch_dispatch_mode",
     "is_traceable_wrapper_subclass",
+    "is_traceable_wrapper_subclass_type",
+    "transform_subclass",
+    "return_and_correct_aliasing",
 ]
 
 
@@ -155,6 +160,35 @@ def _disable_current_modes():
             _push_mode(mode)
 
 
+# -- is_in_torch_dispatch_mode ------------------------------------------------------------
+# As in PyTorch, two process-wide flags that ``with mode`` sets and restores: they stay True
+# inside a handler (where the mode is popped) and are not set by a bare ``_push_mode``.
+_is_in_torch_dispatch_mode = False
+_is_in_non_infra_torch_dispatch_mode = False
+
+
+def is_in_torch_dispatch_mode(include_infra_modes: bool = True) -> bool:
+    """Whether a ``with``-entered mode is active (non-infra modes only when asked)."""
+    if include_infra_modes:
+        return _is_in_torch_dispatch_mode
+    return _is_in_non_infra_torch_dispatch_mode
+
+
+def _enter_mode_flags(mode) -> None:
+    global _is_in_torch_dispatch_mode, _is_in_non_infra_torch_dispatch_mode
+    flags = mode.__dict__.setdefault("old_dispatch_mode_flags", [])
+    flags.append((_is_in_torch_dispatch_mode, _is_in_non_infra_torch_dispatch_mode))
+    _is_in_torch_dispatch_mode = True
+    _is_in_non_infra_torch_dispatch_mode |= not mode.is_infra_mode()
+
+
+def _exit_mode_flags(mode) -> None:
+    global _is_in_torch_dispatch_mode, _is_in_non_infra_torch_dispatch_mode
+    _is_in_torch_dispatch_mode, _is_in_non_infra_torch_dispatch_mode = (
+        mode.old_dispatch_mode_flags.pop()
+    )
+
+
 class TorchDispatchMode:
     """A context manager whose ``__torch_dispatch__`` sees every operator below autograd.
 
@@ -173,10 +207,12 @@ class TorchDispatchMode:
         raise NotImplementedError
 
     def __enter__(self):
+        _enter_mode_flags(self)
         _push_mode(self)
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb) -> None:
+        _exit_mode_flags(self)
         _pop_mode(getattr(self, "_mode_key", None))
 
     @classmethod
@@ -192,6 +228,42 @@ class TorchDispatchMode:
         return False
 
 
+def _has_traceable_wrapper_subclass_protocol(t) -> bool:
+    return hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
+
+
 def is_traceable_wrapper_subclass(t) -> bool:
-    """A tensor subclass with ``__torch_dispatch__`` that can flatten itself."""
-    return bool(getattr(t, "_python_dispatch", False)) and hasattr(type(t), "__tensor_flatten__")
+    """A Tensor subclass instance with ``__tensor_flatten__`` and ``__tensor_unflatten__``."""
+    return (
+        isinstance(t, Tensor)
+        and type(t) is not Tensor
+        and _has_traceable_wrapper_subclass_protocol(t)
+    )
+
+
+def is_traceable_wrapper_subclass_type(t) -> bool:
+    """``is_traceable_wrapper_subclass`` for a class."""
+    return issubclass(t, Tensor) and t is not Tensor and _has_traceable_wrapper_subclass_protocol(t)
+
+
+def transform_subclass(t, callback, outer_size=None, outer_stride=None):
+    """A fresh ``type(t)`` whose inner tensors are ``callback(name, inner)``."""
+    outer_size = outer_size if outer_size is not None else t.size()
+    outer_stride = outer_stride if outer_stride is not None else t.stride()
+    attrs, ctx = t.__tensor_flatten__()
+    transformed = {attr: callback(attr, getattr(t, attr)) for attr in attrs}
+    sub = type(t).__tensor_unflatten__(transformed, ctx, outer_size, outer_stride)
+    if sub.shape != outer_size:
+        raise AssertionError(
+            f"Expected return value from {type(t)}__tensor_unflatten__() to have "
+            f"shape equal to {outer_size}, but got: {sub.shape}"
+        )
+    if sub.stride() != outer_stride:
+        raise AssertionError(
+            f"Expected return value from {type(t)}__tensor_unflatten__() to have "
+            f"stride equal to {outer_stride}, but got: {sub.stride()}"
+        )
+    return sub
+
+
+from ember.utils._aliasing import return_and_correct_aliasing  # noqa: E402

@@ -1,0 +1,285 @@
+"""Tensor subclasses: ``_make_wrapper_subclass``, ``_make_subclass`` and the legacy constructor.
+
+Layer: the constructors (beside _tensor_ctors; imports _c10, _tensor, aten's argument parser
+and _tensor_ctors). Mirrors THPVariable_make_wrapper_subclass, THPVariable_make_subclass and
+THPVariable_NewWithVar of torch/csrc/autograd/python_variable.cpp, and the legacy
+``torch.Tensor(...)`` constructor of torch/csrc/utils/tensor_new.cpp
+(legacy_tensor_generic_ctor_new). In: the Python arguments. Out: a tensor of the requested
+class, with the Python / PythonTLSSnapshot keys iff the class defines
+``__torch_dispatch__`` (facts §8.1), or PyTorch's error.
+
+Note [Wrapper subclass storage]
+-------------------------------
+A wrapper subclass owns a storage with no data whose byte size is the one
+PyTorch computes (computeStorageNbytes, or ``storage_size`` when given): PyTorch
+keeps it only to track aliasing, so ``untyped_storage().nbytes()`` agrees and
+``data_ptr()`` is 0. ``memory_format`` and ``pin_memory`` are accepted and
+ignored, as PyTorch ignores them. Sizes, strides, device and layout that
+dispatch to Python (``dispatch_sizes_strides_policy``, ``dispatch_device``,
+``dispatch_layout``) are refused: ember's metadata reads do not dispatch.
+"""
+
+from __future__ import annotations
+
+from ember._c10 import dtypes as _dtypes
+from ember._c10.device import CPU
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import DispatchKeySet
+from ember._c10.layout import strided
+from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
+from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
+from ember._c10.thread_state import thread_state
+from ember._c10.tls import tls_is_dispatch_key_included
+from ember._size import Size
+from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch
+from ember._tensor_ctors import _new_from_data
+from ember.aten.python_arg_convert import tp_name
+from ember.aten.python_arg_parser import PythonArgParser
+
+__all__ = ["make_wrapper_subclass", "make_subclass", "legacy_new", "as_subclass", "install"]
+
+_wrapper_parser = PythonArgParser(
+    [
+        "_make_wrapper_subclass(PyObject* cls, SymIntArrayRef size, SymIntArrayRef? strides=None, "
+        "SymInt? storage_offset=None, MemoryFormat? memory_format=None, ScalarType dtype=None, "
+        "Layout layout=torch.strided, Device device=None, bool pin_memory=False, "
+        "bool requires_grad=False, c10::string_view? dispatch_sizes_strides_policy=None, "
+        "bool dispatch_device=False, bool dispatch_layout=False, "
+        "PyObject* _extra_dispatch_keys=None, SymInt? storage_size=None)"
+    ]
+)
+_subclass_parser = PythonArgParser(
+    [
+        "_make_subclass(PyObject* cls, Tensor data, bool require_grad=False, *, "
+        "c10::string_view? dispatch_sizes_strides_policy=None, bool dispatch_device=False, "
+        "bool dispatch_layout=False, Device? device_for_backend_keys=None)"
+    ]
+)
+
+
+def _check_tensor_subtype(cls) -> None:
+    if not isinstance(cls, type):
+        raise TypeError(f"cls must be a type (got {tp_name(cls)})")
+    if not issubclass(cls, Tensor):
+        raise TypeError(
+            "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+            "possible. Make sure your class inherits from Tensor."
+        )
+
+
+def _check_python_metadata(policy, dispatch_device: bool, dispatch_layout: bool) -> None:
+    """See Note [Wrapper subclass storage]: only PyTorch's spelling is checked, then refused."""
+    if policy is not None and policy not in ("strides", "sizes"):
+        raise ValueError(f"Unknown sizes_strides_policy: {policy}; expected 'strides' or 'sizes'")
+    for name, value in (
+        ("dispatch_sizes_strides_policy", policy),
+        ("dispatch_device", dispatch_device or None),
+        ("dispatch_layout", dispatch_layout or None),
+    ):
+        if value is not None:
+            raise NotImplementedError(
+                f"ember: {name}={value!r} is not supported: a tensor's sizes, strides, device "
+                "and layout are read in Python without dispatching to __torch_dispatch__"
+            )
+
+
+def _set_requires_grad(tensor, requires_grad: bool) -> None:
+    if requires_grad:
+        if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        tensor._requires_grad = True
+
+
+def make_wrapper_subclass(*args, **kwargs):
+    """Tensor._make_wrapper_subclass: a ``cls`` tensor with metadata and a storage without data."""
+    (
+        cls, size, strides, storage_offset, _memory_format, dtype, _layout, device,
+        _pin_memory, requires_grad, policy, dispatch_device, dispatch_layout, extra_keys,
+        storage_size,
+    ) = _wrapper_parser.parse(args, kwargs)[1]  # fmt: skip
+    _check_tensor_subtype(cls)
+    if not _defines_torch_dispatch(cls):
+        raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
+    if extra_keys is not None and not isinstance(extra_keys, DispatchKeySet):
+        raise TypeError(
+            "_make_wrapper_subclass(): argument '_extra_dispatch_keys' must be DispatchKeySet, "
+            f"not {tp_name(extra_keys)}"
+        )
+    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    dtype = _dtypes.get_default_dtype() if dtype is None else dtype
+    device = CPU if device is None else device
+    sizes = tuple(size)
+    itemsize = dtype.itemsize
+    if storage_size is not None:
+        nbytes = storage_size
+    elif strides is not None:
+        nbytes = strided_storage_nbytes(sizes, tuple(strides), itemsize, storage_offset or 0)
+    else:
+        nbytes = storage_nbytes(sizes, itemsize)
+    if strides is None:
+        if storage_offset is not None:
+            raise RuntimeError("setting storage offset without stride not supported")
+        strides = contiguous_strides(sizes)
+    elif len(strides) != len(sizes):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(sizes)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    inference = thread_state().inference_mode
+    key_bits = device_key_bits(device, inference) | PYTHON_KEY_BITS
+    if extra_keys is not None:
+        key_bits |= extra_keys.raw_repr()
+    self = cls._from_storage(
+        Storage(None, nbytes, device),
+        sizes,
+        tuple(strides),
+        storage_offset or 0,
+        dtype,
+        device,
+        key_bits=key_bits,
+        inference=inference,
+    )
+    self._python_dispatch = True
+    _set_requires_grad(self, requires_grad)
+    return self
+
+
+def make_subclass(*args, **kwargs):
+    """Tensor._make_subclass: ``data`` detached, as a ``cls`` (same storage and version)."""
+    (
+        cls, data, require_grad, policy, dispatch_device, dispatch_layout, backend_device,
+    ) = _subclass_parser.parse(args, kwargs)[1]  # fmt: skip
+    _check_tensor_subtype(cls)
+    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    if data._python_dispatch:  # `data.detach()` reaches its __torch_dispatch__
+        detached = data.detach()
+        if not isinstance(detached, cls):
+            raise _already_associated(detached, cls)
+    result = _alias_as(data, cls)
+    _set_requires_grad(result, require_grad)
+    if backend_device is not None:  # _change_backend_component_keys: the device keys only
+        dispatches = result._key_bits & PYTHON_KEY_BITS
+        result._key_bits = device_key_bits(backend_device, result._is_inference) | dispatches
+    return result
+
+
+# -- torch.Tensor(...) ------------------------------------------------------------------
+
+_legacy_parser = PythonArgParser(
+    [
+        "new(*, Device? device=None)",
+        "new(Storage storage)",
+        "new(Tensor other)",
+        "new(Tensor other, *, Device? device=None)|hidden",
+        "new(SymIntArrayRef size, *, Device? device=None)",
+        "new(PyObject* data, *, Device? device=None)",
+    ]
+)
+
+
+def _check_legacy_device(device) -> None:
+    if device is not None and device.type != "cpu":
+        raise RuntimeError(
+            f"legacy constructor expects device type: cpu but device type: {device.type} was passed"
+        )
+
+
+def _is_sequence(obj) -> bool:
+    """PySequence_Check: an object whose type has ``__getitem__``, dicts excepted."""
+    return not isinstance(obj, dict) and hasattr(type(obj), "__getitem__")
+
+
+def _legacy_tensor(args, kwargs):
+    from ember._ops import ops
+
+    first = args[0] if args else None
+    if len(args) == 1 and isinstance(first, (list, tuple)) and not isinstance(first, Size):
+        # new(size) also binds new(sequence), whose first argument is then data unless it is a
+        # Size (`arg == PyTuple_GET_ITEM(args, 0)` in tensor_new.cpp); PyTorch unpacks the ints
+        # only on the size path, so a list of anything is data here.
+        if not kwargs or set(kwargs) <= {"device"}:
+            _check_legacy_device(_legacy_parser.parse((), kwargs)[1][0])
+            return _new_from_data(first, _dtypes.get_default_dtype(), CPU, False, "")
+    index, values = _legacy_parser.parse(args, kwargs)
+    dtype = _dtypes.get_default_dtype()
+    if index == 0:
+        _check_legacy_device(values[0])
+        return ops.aten.empty.memory_format([0], dtype=dtype, layout=strided, device=CPU)
+    if index == 1:
+        storage = values[0]
+        result = Tensor._from_storage(
+            storage, (storage.nbytes // dtype.itemsize,), (1,), 0, dtype, storage.device
+        )
+        return result
+    if index == 2:
+        return values[0].alias()
+    if index == 3:
+        raise RuntimeError(
+            "Legacy tensor constructor of the form torch.Tensor(tensor, device=device) is not "
+            "supported.  Use torch.tensor(...) or torch.as_tensor(...) instead."
+        )
+    data_or_size, device = values
+    _check_legacy_device(device)
+    if index == 4:
+        return ops.aten.empty.memory_format(
+            list(data_or_size), dtype=dtype, layout=strided, device=CPU
+        )
+    if not _is_sequence(data_or_size):
+        raise TypeError(f"new(): data must be a sequence (got {tp_name(data_or_size)})")
+    return _new_from_data(data_or_size, dtype, CPU, type_inference=False, warning="")
+
+
+def _already_associated(result, cls) -> RuntimeError:
+    return RuntimeError(
+        f"Creating a new Tensor subclass {cls.__name__} but the raw Tensor object is already "
+        f"associated to a python object of type {type(result).__name__} which is not a "
+        "subclass of the requested type"
+    )
+
+
+def _new_with_var(cls, result):
+    """THPVariable_NewWithVar: ``result`` as a ``cls`` object.
+
+    A result that came out of Python (a subclass's ``__torch_dispatch__`` returns a subclass
+    instance; under a mode, which puts the Python key in the TLS include set, every result
+    does) already has its Python object: it is returned if it is a ``cls``, else refused.
+    A fresh kernel result is re-wrapped as a ``cls`` sharing its data and autograd history.
+    """
+    if type(result) is cls:
+        return result
+    if type(result) is not Tensor or tls_is_dispatch_key_included(DispatchKey.Python):
+        if not isinstance(result, cls):
+            raise _already_associated(result, cls)
+        return result
+    rewrapped = _alias_as(result, cls)
+    rewrapped._requires_grad = result._requires_grad
+    rewrapped._grad_fn = result._grad_fn
+    for name in ("_output_nr", "_base", "_view_info"):
+        value = getattr(result, name)
+        if value is not getattr(Tensor, name):
+            setattr(rewrapped, name, value)
+    return rewrapped
+
+
+def legacy_new(cls, *args, **kwargs):
+    """``torch.Tensor(...)`` / ``Subclass(...)``: the legacy constructor, as a ``cls``."""
+    return _new_with_var(cls, _legacy_tensor(args, kwargs))
+
+
+_as_subclass_parser = PythonArgParser(["as_subclass(PyObject* cls)"])
+
+
+def as_subclass(self, *args, **kwargs):
+    """Tensor.as_subclass: ``self.alias()`` (dispatched) as a ``cls``."""
+    cls = _as_subclass_parser.parse(args, kwargs)[1][0]
+    _check_tensor_subtype(cls)
+    return _new_with_var(cls, self.alias())
+
+
+def install(tensor_class) -> None:
+    tensor_class._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
+    tensor_class._make_subclass = staticmethod(make_subclass)
+    tensor_class.__new__ = staticmethod(legacy_new)
+    tensor_class.as_subclass = as_subclass

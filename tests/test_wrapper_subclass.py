@@ -1,0 +1,277 @@
+"""Tensor._make_wrapper_subclass and Tensor._make_subclass against PyTorch 2.13.
+
+Each case runs on ``torch`` and on ``ember`` (``lib``) and compares what a program sees:
+the key set, dtype, device, sizes, strides, offset, storage bytes, requires_grad, the
+shared storage and version counter of ``_make_subclass``, and the errors (type and text).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from oracle import torch
+
+import ember
+
+LIBS = {"torch": lambda: torch, "ember": lambda: ember}
+
+
+def _text(value) -> str:
+    return re.sub(r"\btorch\b", "ember", str(value))
+
+
+def _observe(fn, lib):
+    try:
+        return ("ok", _text(fn(lib)))
+    except Exception as error:  # noqa: BLE001 (the differential compares the error)
+        return (type(error).__name__, _text(error))
+
+
+def _classes(lib):
+    class Wrapper(lib.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    class Plain(lib.Tensor):
+        pass
+
+    return Wrapper, Plain
+
+
+def _nbytes(storage) -> int:
+    nbytes = storage.nbytes
+    return nbytes() if callable(nbytes) else nbytes
+
+
+def _describe(t, lib):
+    return (
+        type(t).__name__,
+        lib._C._dispatch_keys(t),
+        t.dtype,
+        t.device,
+        tuple(t.shape),
+        t.stride(),
+        t.storage_offset(),
+        t.requires_grad,
+        t.is_leaf,
+        t.layout,
+        _nbytes(t.untyped_storage()),
+    )
+
+
+WRAPPER_CASES = {
+    "defaults": dict(),
+    "requires_grad": dict(requires_grad=True),
+    "float64": dict(dtype="float64"),
+    "meta": dict(device="meta"),
+    "strides": dict(strides=(1, 2)),
+    "strides and offset": dict(strides=(3, 1), storage_offset=2),
+    "offset without strides": dict(storage_offset=3),
+    "storage_size": dict(storage_size=100),
+    "memory_format ignored": dict(memory_format="channels_last"),
+    "layout": dict(layout="strided"),
+    "pin_memory": dict(pin_memory=False),
+    "extra keys": dict(_extra_dispatch_keys="Negative"),
+    "extra keys not a set": dict(_extra_dispatch_keys=3),
+    "int requires_grad": dict(dtype="int64", requires_grad=True),
+    "strides length": dict(strides=(1,)),
+    "bad policy": dict(dispatch_sizes_strides_policy="bad"),
+    "bad keyword": dict(bogus=1),
+    "dtype not a dtype": dict(dtype=3),
+}
+
+
+def _resolve(lib, kwargs):
+    out = dict(kwargs)
+    for name, value in kwargs.items():
+        if name in ("dtype", "memory_format", "layout") and isinstance(value, str):
+            out[name] = getattr(lib, value)
+        if name == "_extra_dispatch_keys" and isinstance(value, str):
+            out[name] = lib._C.DispatchKeySet(getattr(lib._C.DispatchKey, value))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(WRAPPER_CASES))
+def test_make_wrapper_subclass_matches_torch(name):
+    kwargs = WRAPPER_CASES[name]
+
+    def run(lib):
+        wrapper, _ = _classes(lib)
+        made = lib.Tensor._make_wrapper_subclass(wrapper, (2, 3), **_resolve(lib, kwargs))
+        return _describe(made, lib)
+
+    assert _observe(run, ember) == _observe(run, torch)
+
+
+CALL_CASES = {
+    "size not a tuple": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(W, 2),
+    "no size": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(W),
+    "Tensor itself": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(lib.Tensor, (2,)),
+    "no __torch_dispatch__": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(P, (2,)),
+    "not a Tensor class": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(int, (2,)),
+    "not a type": lambda lib, W, P: lib.Tensor._make_wrapper_subclass(3, (2,)),
+    "positional strides": lambda lib, W, P: _describe(
+        lib.Tensor._make_wrapper_subclass(W, (2,), (3,)), lib
+    ),
+    "subclass bad keyword": lambda lib, W, P: lib.Tensor._make_subclass(P, lib.ones(2), bogus=2),
+    "subclass not a Tensor class": lambda lib, W, P: lib.Tensor._make_subclass(int, lib.ones(2)),
+    "subclass not a type": lambda lib, W, P: lib.Tensor._make_subclass(3, lib.ones(2)),
+    "subclass data not a tensor": lambda lib, W, P: lib.Tensor._make_subclass(P, 3),
+    "subclass require_grad not bool": lambda lib, W, P: lib.Tensor._make_subclass(
+        P, lib.ones(2), 1
+    ),
+    "subclass int require_grad": lambda lib, W, P: lib.Tensor._make_subclass(
+        P, lib.ones(2, dtype=lib.int64), True
+    ),
+    "subclass plain": lambda lib, W, P: _describe(lib.Tensor._make_subclass(P, lib.ones(2)), lib),
+    "subclass require_grad": lambda lib, W, P: _describe(
+        lib.Tensor._make_subclass(P, lib.ones(2), True), lib
+    ),
+    "subclass dispatching": lambda lib, W, P: _describe(
+        lib.Tensor._make_subclass(W, lib.ones(2)), lib
+    ),
+    "subclass meta": lambda lib, W, P: _describe(
+        lib.Tensor._make_subclass(P, lib.ones(2, device="meta")), lib
+    ),
+    "subclass backend keys": lambda lib, W, P: lib._C._dispatch_keys(
+        lib.Tensor._make_subclass(P, lib.ones(2), device_for_backend_keys=lib.device("meta"))
+    ),
+    "subclass of a non-leaf detaches": lambda lib, W, P: _describe(
+        lib.Tensor._make_subclass(P, lib.ones(2, requires_grad=True) * 2), lib
+    ),
+    "subclass bad policy": lambda lib, W, P: lib.Tensor._make_subclass(
+        P, lib.ones(2), dispatch_sizes_strides_policy="bad"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALL_CASES))
+def test_calls_match_torch(name):
+    def run(lib):
+        return CALL_CASES[name](lib, *_classes(lib))
+
+    assert _observe(run, ember) == _observe(run, torch)
+
+
+@pytest.mark.parametrize("lib_name", ["torch", "ember"])
+def test_make_subclass_shares_storage_and_version(lib_name):
+    lib = LIBS[lib_name]()
+    _, plain = _classes(lib)
+    base = lib.ones(2, 3)
+    made = lib.Tensor._make_subclass(plain, base)
+    assert made.data_ptr() == base.data_ptr() and made is not base
+    base.add_(1)
+    assert made._version == base._version == 1
+    assert made.tolist() == [[2.0] * 3] * 2
+
+
+@pytest.mark.parametrize("lib_name", ["torch", "ember"])
+def test_inference_mode_keys(lib_name):
+    """A wrapper made in inference mode is an inference tensor without autograd keys;
+    _make_subclass keeps the keys of its (non-inference) data."""
+    lib = LIBS[lib_name]()
+    wrapper, plain = _classes(lib)
+    base = lib.ones(2)
+    with lib.inference_mode():
+        made = lib.Tensor._make_wrapper_subclass(wrapper, (2,))
+        alias = lib.Tensor._make_subclass(plain, base)
+    seen = (str(lib._C._dispatch_keys(made)), made.is_inference())
+    seen += (str(lib._C._dispatch_keys(alias)), alias.is_inference())
+    assert seen == (
+        "DispatchKeySet(CPU, Python, AutocastCPU, PythonTLSSnapshot)",
+        True,
+        "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)",
+        False,
+    )
+
+
+def test_python_metadata_dispatch_is_refused():
+    """ember's sizes, strides, device and layout do not dispatch to Python: refused."""
+    wrapper, plain = _classes(ember)
+    for kwargs in (
+        {"dispatch_sizes_strides_policy": "sizes"},
+        {"dispatch_sizes_strides_policy": "strides"},
+        {"dispatch_device": True},
+        {"dispatch_layout": True},
+    ):
+        with pytest.raises(NotImplementedError, match="is not supported"):
+            ember.Tensor._make_wrapper_subclass(wrapper, (2,), **kwargs)
+        with pytest.raises(NotImplementedError, match="is not supported"):
+            ember.Tensor._make_subclass(plain, ember.ones(2), **kwargs)
+    explicit_false = ember.Tensor._make_wrapper_subclass(
+        wrapper, (2,), dispatch_device=False, dispatch_layout=False
+    )
+    assert explicit_false.shape == (2,)
+
+
+def _logging_class(lib, log):
+    class Logging(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            made = lib.Tensor._make_wrapper_subclass(cls, elem.size(), dtype=elem.dtype)
+            made.elem = elem
+            return made
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            log.append(str(func))
+            unwrapped = [a.elem if isinstance(a, Logging) else a for a in args]
+            out = func(*unwrapped, **(kwargs or {}))
+            return Logging(out) if isinstance(out, lib.Tensor) else out
+
+    return Logging
+
+
+ASSOCIATION_CASES = {
+    "_make_subclass of a dispatching tensor": lambda lib, L, P: lib.Tensor._make_subclass(
+        P, L(lib.ones(2))
+    ),
+    "as_subclass of a dispatching tensor": lambda lib, L, P: L(lib.ones(2)).as_subclass(P),
+    "legacy constructor of a dispatching tensor": lambda lib, L, P: P(L(lib.ones(2))),
+    "Tensor of a dispatching tensor": lambda lib, L, P: type(lib.Tensor(L(lib.ones(2)))).__name__,
+    "as_subclass to Tensor": lambda lib, L, P: (
+        type(L(lib.ones(2)).as_subclass(lib.Tensor)).__name__
+    ),
+    "as_subclass not a Tensor class": lambda lib, L, P: lib.ones(2).as_subclass(int),
+    "as_subclass not a type": lambda lib, L, P: lib.ones(2).as_subclass(3),
+    "as_subclass no argument": lambda lib, L, P: lib.ones(2).as_subclass(),
+    "as_subclass keyword": lambda lib, L, P: type(lib.ones(2).as_subclass(cls=P)).__name__,
+    "wrapper storage data_ptr": lambda lib, L, P: L(lib.ones(2)).untyped_storage().data_ptr(),
+    "empty wrapper storage data_ptr": lambda lib, L, P: (
+        lib.Tensor._make_wrapper_subclass(L, (0,)).untyped_storage().data_ptr()
+    ),
+    "meta storage data_ptr": lambda lib, L, P: (
+        lib.ones(2, device="meta").untyped_storage().data_ptr()
+    ),
+    "wrapper data_ptr": lambda lib, L, P: L(lib.ones(2)).data_ptr(),
+    "wrapper tolist": lambda lib, L, P: L(lib.ones(2)).tolist(),
+    "wrapper numpy": lambda lib, L, P: L(lib.ones(2)).numpy(),
+    "wrapper numpy force": lambda lib, L, P: L(lib.ones(2, requires_grad=True)).numpy(force=True),
+    "plain subclass tolist": lambda lib, L, P: lib.ones(2).as_subclass(P).tolist(),
+    "as_subclass keeps the alias history": lambda lib, L, P: (
+        lambda base, made: (
+            type(made).__name__,
+            type(made.grad_fn).__name__,
+            made.requires_grad,
+            made._base is base,
+        )
+    )(*(lambda base: (base, base.as_subclass(P)))(lib.ones(2, requires_grad=True) * 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASSOCIATION_CASES))
+def test_python_object_association_matches_torch(name):
+    """A result that already has a Python object of another type cannot become a subclass
+    (THPVariable_NewWithVar); what the subclass's handler saw is compared too."""
+
+    def run(lib):
+        log = []
+        _, plain = _classes(lib)
+        try:
+            return ASSOCIATION_CASES[name](lib, _logging_class(lib, log), plain), log
+        except Exception as error:  # noqa: BLE001 (compared below)
+            return (type(error).__name__, _text(error)), log
+
+    assert _observe(run, ember) == _observe(run, torch)

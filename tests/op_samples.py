@@ -186,6 +186,8 @@ S = {
     "reshape": [lambda T: ((T.f(2, 3), [3, 2]), {})],
     "relu": [_unary],
     "threshold_backward": [lambda T: ((T.f(2, 3), T.f(2, 3), 0.0), {})],
+    "tanh_backward": [_binary],
+    "sigmoid_backward": [_binary],
     "gelu": [_unary, lambda T: ((T.f(2, 3),), {"approximate": "tanh"})],
     "rsqrt": [_positive],
     "select.int": [lambda T: ((T.f(3, 4), 0, 1), {})],

@@ -269,6 +269,34 @@ def sigmoid(meta, self, out) -> None:
     unary_opmath(lambda x: 1 / (1 + np.exp(-x)), meta, self, out)
 
 
+def _backward_operands(kernel: str, meta, grad_output, output):
+    """The two operands in opmath (float32 for float16/bfloat16), for floating and complex
+    dtypes only (AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2 in BinaryOpsKernel.cpp)."""
+    dtype = meta.compute_dtype
+    if not (dtype.is_floating_point or dtype.is_complex):
+        not_implemented_for(kernel, dtype)
+    compute = opmath(compute_np(meta))
+    return operand(grad_output).astype(compute, copy=False), operand(output).astype(compute, copy=False)
+
+
+@quiet
+def tanh_backward(meta, grad_output, output, out) -> None:
+    """grad * (1 - y * y), with the factor conjugated for complex y (tanh_backward_kernel)."""
+    grad, y = _backward_operands("tanh_backward_cpu", meta, grad_output, output)
+    factor = 1 - y * y
+    store(out, grad * (np.conj(factor) if factor.dtype.kind == "c" else factor), meta)
+
+
+@quiet
+def sigmoid_backward(meta, grad_output, output, out) -> None:
+    """grad * (1 - y) * y; grad * conj((1 - y) * y) for complex y (sigmoid_backward_kernel)."""
+    grad, y = _backward_operands("sigmoid_backward_cpu", meta, grad_output, output)
+    if y.dtype.kind == "c":
+        store(out, grad * np.conj((1 - y) * y), meta)
+    else:
+        store(out, grad * (1 - y) * y, meta)
+
+
 _SQRT_HALF = 0.7071067811865476
 _SQRT_2_OVER_PI = 0.7978845608028654
 

@@ -35,7 +35,9 @@ from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of deriva
     prod_backward,
     sgn,
     sigmoid_backward,
+    sigmoid_backward_output_backward,
     tanh_backward,
+    tanh_backward_output_backward,
     to_copy_backward,
 )
 from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivatives.yaml)

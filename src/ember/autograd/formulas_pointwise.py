@@ -81,15 +81,26 @@ def to_copy_backward(grad, self_dtype):
 
 
 def sigmoid_backward(grad, result):
-    """sigmoid_backward's kernel: grad * (1 - y) * y; grad * conj((1 - y) * y) if complex."""
-    if result.dtype.is_complex:
-        return grad * _conj((1 - result) * result)
-    return grad * (1 - result) * result
+    """at::sigmoid_backward: one operator call, as a dispatch mode sees it in PyTorch."""
+    return at.sigmoid_backward(grad, result)
+
+
+def sigmoid_backward_output_backward(grad, grad_output, output):
+    """grad.conj() * grad_output * (-2 * output.conj() + 1), the operands in the order
+    PyTorch's compiled formula evaluates them (the right factor first)."""
+    factor = at.add_Scalar(at.mul_Scalar(_conj(output), -2), 1, 1)
+    return at.mul_Tensor(at.mul_Tensor(_conj(grad), grad_output), factor)
 
 
 def tanh_backward(grad, result):
-    """tanh_backward's kernel: grad * (1 - y * y), conjugated for complex y."""
-    return grad * _conj(1 - result * result)
+    """at::tanh_backward: one operator call, as a dispatch mode sees it in PyTorch."""
+    return at.tanh_backward(grad, result)
+
+
+def tanh_backward_output_backward(grad, grad_output, output):
+    """grad.conj() * (-2 * output.conj() * grad_output).conj(), evaluated as PyTorch does."""
+    factor = _conj(at.mul_Tensor(at.mul_Scalar(_conj(output), -2), grad_output))
+    return at.mul_Tensor(_conj(grad), factor)
 
 
 def _column_major(sizes, strides) -> bool:

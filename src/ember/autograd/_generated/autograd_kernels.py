@@ -4233,6 +4233,45 @@ def sigmoid_out(ks, self, out):
     return result
 
 
+_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
+
+
+def sigmoid_backward_grad_input(ks, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sigmoid_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sigmoid_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_sigmoid_backward = handle("sigmoid_backward")
+
+
+def sigmoid_backward(ks, grad_output, output):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.SigmoidBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sigmoid_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _sin = handle("sin")
 
 
@@ -4858,6 +4897,45 @@ def tanh_out(ks, self, out):
         result = _tanh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
         ts.excluded = prev
+    return result
+
+
+_tanh_backward_grad_input = handle("tanh_backward.grad_input")
+
+
+def tanh_backward_grad_input(ks, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="tanh_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tanh_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_tanh_backward = handle("tanh_backward")
+
+
+def tanh_backward(ks, grad_output, output):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.TanhBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tanh_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -8030,6 +8108,8 @@ impl("select.int", "Autograd", select_int, keyset_arg="raw")
 impl("sigmoid", "Autograd", sigmoid, keyset_arg="raw")
 impl("sigmoid_", "Autograd", sigmoid_, keyset_arg="raw")
 impl("sigmoid.out", "Autograd", sigmoid_out, keyset_arg="raw")
+impl("sigmoid_backward.grad_input", "Autograd", sigmoid_backward_grad_input, keyset_arg="raw")
+impl("sigmoid_backward", "Autograd", sigmoid_backward, keyset_arg="raw")
 impl("sin", "Autograd", sin, keyset_arg="raw")
 impl("sin_", "Autograd", sin_, keyset_arg="raw")
 impl("sin.out", "Autograd", sin_out, keyset_arg="raw")
@@ -8061,6 +8141,8 @@ impl("t", "Autograd", t, keyset_arg="raw")
 impl("tanh", "Autograd", tanh, keyset_arg="raw")
 impl("tanh_", "Autograd", tanh_, keyset_arg="raw")
 impl("tanh.out", "Autograd", tanh_out, keyset_arg="raw")
+impl("tanh_backward.grad_input", "Autograd", tanh_backward_grad_input, keyset_arg="raw")
+impl("tanh_backward", "Autograd", tanh_backward, keyset_arg="raw")
 impl("transpose.int", "Autograd", transpose_int, keyset_arg="raw")
 impl("flip", "Autograd", flip, keyset_arg="raw")
 impl("roll", "Autograd", roll, keyset_arg="raw")

@@ -50,6 +50,7 @@ from ember.autograd.formulas import (
     select_backward,
     sgn,
     sigmoid_backward,
+    sigmoid_backward_output_backward,
     slice_backward,
     softmax_backward,
     softmax_double_backward,
@@ -60,6 +61,7 @@ from ember.autograd.formulas import (
     sum_backward,
     sum_to,
     tanh_backward,
+    tanh_backward_output_backward,
     threshold_backward,
     to_copy_backward,
     unbind_backward,
@@ -1305,6 +1307,30 @@ class SigmoidBackward0(GeneratedNode):
         return [grad_0]
 
 
+class SigmoidBackwardBackward0(GeneratedNode):
+    """Backward of aten::sigmoid_backward."""
+
+    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sigmoid_backward(grad, output.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = sigmoid_backward_output_backward(grad, grad_output, output)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
 class SinBackward0(GeneratedNode):
     """Backward of aten::sin."""
 
@@ -1675,6 +1701,30 @@ class TanhBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class TanhBackwardBackward0(GeneratedNode):
+    """Backward of aten::tanh_backward."""
+
+    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = tanh_backward(grad, output.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = tanh_backward_output_backward(grad, grad_output, output)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class TransposeBackward0(GeneratedNode):

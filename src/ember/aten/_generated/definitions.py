@@ -485,6 +485,7 @@ define('pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', tags=('core'
 define('pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)', tags=('pointwise',))
 define('pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', tags=('pointwise',))
 define('alias(Tensor(a) self) -> Tensor(a)', tags=('core',))
+define('lift_fresh(Tensor(a) self) -> Tensor(a)', tags=('pt2_compliant_tag',))
 define('mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor', tags=())
 define('nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor', tags=())

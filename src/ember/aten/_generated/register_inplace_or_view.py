@@ -3829,6 +3829,20 @@ def alias(keyset, self):
     return finish_view("alias", self, result)
 
 
+_lift_fresh = handle("lift_fresh")
+
+
+def lift_fresh(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lift_fresh.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("lift_fresh", self, result)
+
+
 _mse_loss_out = handle("mse_loss.out")
 
 
@@ -4214,6 +4228,7 @@ impl("pow.Tensor_Scalar_out", "ADInplaceOrView", pow_Tensor_Scalar_out, keyset_a
 impl("pow_.Scalar", "ADInplaceOrView", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "ADInplaceOrView", pow__Tensor, keyset_arg="raw")
 impl("alias", "ADInplaceOrView", alias, keyset_arg="raw")
+impl("lift_fresh", "ADInplaceOrView", lift_fresh, keyset_arg="raw")
 impl("mse_loss.out", "ADInplaceOrView", mse_loss_out, keyset_arg="raw")
 impl("nll_loss_forward.output", "ADInplaceOrView", nll_loss_forward_output, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_input, keyset_arg="raw")

@@ -7639,6 +7639,26 @@ def alias(ks, self):
     return result
 
 
+_lift_fresh = handle("lift_fresh")
+
+
+def lift_fresh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LiftFreshBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lift_fresh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _mse_loss_out = handle("mse_loss.out")
 
 
@@ -8285,6 +8305,7 @@ impl("pow.Tensor_Scalar", "Autograd", pow_Tensor_Scalar, keyset_arg="raw")
 impl("pow_.Scalar", "Autograd", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "Autograd", pow__Tensor, keyset_arg="raw")
 impl("alias", "Autograd", alias, keyset_arg="raw")
+impl("lift_fresh", "Autograd", lift_fresh, keyset_arg="raw")
 impl("mse_loss.out", "Autograd", mse_loss_out, keyset_arg="raw")
 impl("mse_loss", "Autograd", mse_loss, keyset_arg="raw")
 impl("nll_loss_forward.output", "Autograd", nll_loss_forward_output, keyset_arg="raw")

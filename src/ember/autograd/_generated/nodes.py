@@ -2874,6 +2874,22 @@ class AliasBackward0(GeneratedNode):
         return [grad_0]
 
 
+class LiftFreshBackward0(GeneratedNode):
+    """Backward of aten::lift_fresh."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 

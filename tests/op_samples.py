@@ -187,6 +187,7 @@ S = {
     "relu": [_unary],
     "threshold_backward": [lambda T: ((T.f(2, 3), T.f(2, 3), 0.0), {})],
     "tanh_backward": [_binary],
+    "lift_fresh": [_unary],
     "sigmoid_backward": [_binary],
     "gelu": [_unary, lambda T: ((T.f(2, 3),), {"approximate": "tanh"})],
     "rsqrt": [_positive],

@@ -2514,6 +2514,7 @@ def index_Tensor(ks, self, indices):
         node = nodes.IndexBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_indices = [SavedVariable(t) for t in indices]
+        node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -2914,7 +2915,6 @@ def amax(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-        node._saved_self_dim = len(self._sizes)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3073,7 +3073,6 @@ def amin(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-        node._saved_self_dim = len(self._sizes)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5753,6 +5752,7 @@ def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_f
     if requires:
         node = nodes.ToCopyBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_device = self.device
         node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -6156,6 +6156,8 @@ def eq__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.EqBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6177,6 +6179,14 @@ def eq__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.EqBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6372,6 +6382,8 @@ def ne__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.NeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6393,6 +6405,14 @@ def ne__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.NeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6526,6 +6546,8 @@ def ge__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.GeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6547,6 +6569,14 @@ def ge__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.GeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6624,6 +6654,8 @@ def le__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.LeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6645,6 +6677,14 @@ def le__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.LeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6722,6 +6762,8 @@ def gt__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.GtBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6743,6 +6785,14 @@ def gt__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.GtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6820,6 +6870,8 @@ def lt__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.LtBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6841,6 +6893,14 @@ def lt__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.LtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:

@@ -5,14 +5,18 @@
 # ruff: noqa
 
 from ember.autograd.formulas import (
+    add_scalar,
+    amax_amin_backward,
     as_strided_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
     conj_scalar,
+    contiguous_format,
     cumsum_backward,
     diagonal_backward,
+    div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
     evenly_distribute_backward,
@@ -35,7 +39,9 @@ from ember.autograd.formulas import (
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
+    mul_scalar,
     mul_tensor_backward,
+    new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
     norm_backward,
@@ -44,9 +50,10 @@ from ember.autograd.formulas import (
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
-    restore_reduced_dims,
+    reciprocal_backward,
+    remainder_other_backward,
     roll_backward,
-    scale_grad_by_count,
+    rsqrt_backward,
     select_backward,
     sgn,
     sigmoid_backward,
@@ -72,6 +79,7 @@ from ember.autograd.formulas import (
     where_other_grad,
     where_self_grad,
     zeros_like,
+    zeros_with_options,
 )
 from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
 
@@ -309,7 +317,7 @@ class CopyBackwards(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_like(grad, contiguous_format)
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -578,6 +586,7 @@ class IndexBackward0(GeneratedNode):
 
     _saved_variables = ('_saved_indices',)
     _saved_indices = None
+    _saved_self_dtype = None
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -585,9 +594,10 @@ class IndexBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         indices = [s.unpack(node) for s in node._saved_indices]
+        self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = index_backward(grad.new_zeros(list(self_sizes)), indices, grad)
+            grad_0 = index_backward(new_zeros_with_options(grad, self_sizes, self_dtype), indices, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -649,7 +659,7 @@ class Log1PBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (self + 1).conj_physical()
+            grad_0 = grad / add_scalar(self, 1).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -756,7 +766,6 @@ class AmaxBackward0(GeneratedNode):
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
-    _saved_self_dim = None
     _saved_result = None
 
     def apply(node, grads):
@@ -766,10 +775,9 @@ class AmaxBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
-        self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
+            grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
             grad_0 = None
         return [grad_0]
@@ -789,7 +797,7 @@ class MeanBackward0(GeneratedNode):
         self_numel = node._saved_self_numel
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.expand(list(self_sizes)) / self_numel
+            grad_0 = div_scalar(grad.expand(list(self_sizes)), self_numel)
         else:
             grad_0 = None
         return [grad_0]
@@ -850,7 +858,6 @@ class AminBackward0(GeneratedNode):
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
-    _saved_self_dim = None
     _saved_result = None
 
     def apply(node, grads):
@@ -860,10 +867,9 @@ class AminBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
-        self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
+            grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
             grad_0 = None
         return [grad_0]
@@ -1243,7 +1249,7 @@ class RsqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -0.5 * grad * result.pow(3).conj_physical()
+            grad_0 = rsqrt_backward(grad, result)
         else:
             grad_0 = None
         return [grad_0]
@@ -1261,7 +1267,7 @@ class ReciprocalBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -grad * (result * result)
+            grad_0 = reciprocal_backward(grad, result)
         else:
             grad_0 = None
         return [grad_0]
@@ -1593,7 +1599,7 @@ class SqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (2 * result.conj_physical())
+            grad_0 = grad / mul_scalar(result.conj_physical(), 2)
         else:
             grad_0 = None
         return [grad_0]
@@ -2168,15 +2174,17 @@ class ToCopyBackward0(GeneratedNode):
     """Backward of aten::_to_copy."""
 
     _saved_variables = ()
+    _saved_self_device = None
     _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_device = node._saved_self_device
         self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = to_copy_backward(grad, self_dtype)
+            grad_0 = to_copy_backward(grad, self_dtype, self_device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2288,13 +2296,17 @@ class EqBackward0(GeneratedNode):
     """Backward of aten::eq_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2304,17 +2316,25 @@ class EqBackward1(GeneratedNode):
     """Backward of aten::eq_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2360,13 +2380,17 @@ class NeBackward0(GeneratedNode):
     """Backward of aten::ne_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2376,17 +2400,25 @@ class NeBackward1(GeneratedNode):
     """Backward of aten::ne_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2396,13 +2428,17 @@ class GeBackward0(GeneratedNode):
     """Backward of aten::ge_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2412,17 +2448,25 @@ class GeBackward1(GeneratedNode):
     """Backward of aten::ge_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2432,13 +2476,17 @@ class LeBackward0(GeneratedNode):
     """Backward of aten::le_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2448,17 +2496,25 @@ class LeBackward1(GeneratedNode):
     """Backward of aten::le_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2468,13 +2524,17 @@ class GtBackward0(GeneratedNode):
     """Backward of aten::gt_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2484,17 +2544,25 @@ class GtBackward1(GeneratedNode):
     """Backward of aten::gt_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2504,13 +2572,17 @@ class LtBackward0(GeneratedNode):
     """Backward of aten::lt_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2520,17 +2592,25 @@ class LtBackward1(GeneratedNode):
     """Backward of aten::lt_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2626,7 +2706,7 @@ class RemainderBackward1(GeneratedNode):
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = -grad * self.div(other, rounding_mode="floor")
+            grad_1 = remainder_other_backward(grad, self, other)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:

@@ -21,8 +21,8 @@ from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import functionality_bit
 from ember._c10.storage import Storage
-from ember._c10.tls import local_state
 from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tls import local_state
 from ember._tensor import Tensor, empty_tensor
 from ember._tensor_new import check_data, compute_sizes, infer_dtype, numpy_dtype, values_array
 from ember.aten.binding import check_target_device

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
-from ember._tensor_ctors import contiguous_format, from_numpy
+from ember._tensor_ctors import contiguous_format, from_numpy  # noqa: F401 (contiguous_format: derivatives.yaml)
 from ember.aten._generated.python_functions import (
     ones_like,
     where,

@@ -24,7 +24,6 @@ from ember._tensor_ctors import contiguous_format
 from ember.aten._generated.python_functions import cat, ones, where
 from ember.aten.native import at
 
-
 # Note [Formulas call operators as PyTorch's C++ does]
 # ----------------------------------------------------
 # A dispatch mode logging a backward pass sees the calls FunctionsManual.cpp makes,

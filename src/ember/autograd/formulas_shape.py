@@ -165,9 +165,9 @@ def unbind_backward(grads, dim: int, sizes, dtype):
     """Undefined gradients are zeros({}, options).expand(sizes) of the first defined one."""
     first = next(g for g in grads if g is not None)
     pieces = [
-        g if g is not None else zeros_with_options([], first.dtype, first.device).expand(
-            list(first._sizes)
-        )
+        g
+        if g is not None
+        else zeros_with_options([], first.dtype, first.device).expand(list(first._sizes))
         for g in grads
     ]
     return stack(pieces, dim)

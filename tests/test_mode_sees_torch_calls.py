@@ -444,3 +444,43 @@ def _bad_result(lib, name):
 @pytest.mark.parametrize("name", list(BAD_RESULTS))
 def test_a_bad_handler_result_raises_as_torch(name):
     assert _bad_result(ember, name) == _bad_result(torch, name)
+
+
+def _handler_kinds(lib):
+    base = _dispatch(lib).TorchDispatchMode
+
+    def plain(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+    def instance_attribute(self):
+        base.__init__(self)
+        self.__torch_dispatch__ = lambda func, types, args=(), kwargs=None: func(*args)
+
+    return {
+        "plain": type("Plain", (base,), {"__torch_dispatch__": plain}),
+        "classmethod": type("C", (base,), {"__torch_dispatch__": classmethod(plain)}),
+        "staticmethod": type("S", (base,), {"__torch_dispatch__": staticmethod(plain)}),
+        "none": type("N", (base,), {"__torch_dispatch__": None}),
+        "instance": type(
+            "I", (base,), {"__init__": instance_attribute, "__torch_dispatch__": plain}
+        ),
+        "inherited": type("D", (base,), {}),
+    }
+
+
+@pytest.mark.parametrize(
+    "kind", ["plain", "classmethod", "staticmethod", "none", "instance", "inherited"]
+)
+def test_a_mode_handler_that_is_not_a_plain_method(kind):
+    """dispatch_on_mode refuses a handler not bound to the mode; torch wraps a staticmethod
+    one so that it is called with the mode first."""
+
+    def run(lib):
+        mode = _handler_kinds(lib)[kind]()
+        try:
+            with mode:
+                return (lib.ones(2) + 1).tolist()
+        except Exception as error:  # noqa: BLE001 (the error is what is compared)
+            return type(error).__name__, str(error).replace("ember", "torch")
+
+    assert run(ember) == run(torch)

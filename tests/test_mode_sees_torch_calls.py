@@ -196,6 +196,9 @@ PROGRAMS = {
     "inplace_on_view": (lambda t, x: (lambda y: (y[0].mul_(2), y)[1])(x * 1), [A(2, 3)]),
     "inplace_mul": (lambda t, x: (x * 1).mul_(x), [A(2, 3)]),
     "detach_mul": (lambda t, x: x * x.detach(), [A(2, 3)]),
+    "select_square": (lambda t, x: x[1] * x[1], [A(2, 3)]),
+    "slice_square": (lambda t, x: x[:, 1:] * x[:, 1:], [A(2, 3)]),
+    "diagonal_square": (lambda t, x: t.diagonal(x) * t.diagonal(x), [A(3, 3)]),
     # the programs whose lists still differ (see DIFFERENT)
     "abs": (lambda t, x: t.abs(x), [A(2, 3)]),
     "clamp": (lambda t, x: t.clamp(x, -0.5, 0.5), [A(2, 3)]),
@@ -223,9 +226,6 @@ DIFFERENT = {
     "where": _SCALAR_TENSOR,
     "masked_fill_tensor": _SCALAR_TENSOR,
     "pow_tensor": _SCALAR_TENSOR + " (and at::zeros({}, options))",
-    "select": _BACKWARD_OP.format("select_backward"),
-    "slice": _BACKWARD_OP.format("slice_backward"),
-    "diagonal": _BACKWARD_OP.format("diagonal_backward"),
     "gelu": _BACKWARD_OP.format("gelu_backward"),
     "index_select": _BACKWARD_OP.format("index_add"),
     "gather": _BACKWARD_OP.format("scatter_add"),
@@ -236,7 +236,8 @@ DIFFERENT = {
     "view_dtype": "PyTorch's forward shows a detach after view.dtype",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]
-DOUBLE += ["sqrt", "div", "pow_scalar", "log"]
+DOUBLE += ["sqrt", "div", "pow_scalar", "log", "select_square", "slice_square"]
+DOUBLE += ["diagonal_square"]
 
 
 def _param(name: str):

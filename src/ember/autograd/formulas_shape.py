@@ -16,23 +16,19 @@ from ember.aten._generated.python_functions import arange, cat, stack
 from ember.aten.native import at
 
 
-def _zeros_into(grad, sizes, view_of):
-    """A zero tensor of `sizes` whose `view_of(result)` slot holds grad (select/slice/...)."""
-    result = grad.new_zeros(list(sizes))
-    view_of(result).copy_(grad)
-    return result
-
-
 def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
-    return _zeros_into(grad, sizes, lambda r: r.diagonal(offset, dim1, dim2))
+    return at.diagonal_backward(grad, list(sizes), offset, dim1, dim2)
 
 
 def select_backward(grad, sizes, dim: int, index: int):
-    return _zeros_into(grad, sizes, lambda r: r.select(dim, index))
+    return at.select_backward(grad, list(sizes), dim, index)
 
 
 def slice_backward(grad, sizes, dim: int, start, end, step: int):
-    return _zeros_into(grad, sizes, lambda r: r.slice(dim, start, end, step))
+    """slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX."""
+    start = 0 if start is None else start
+    end = 9223372036854775807 if end is None else end
+    return at.slice_backward(grad, list(sizes), dim, start, end, step)
 
 
 def _maybe_overlapping_memory(sizes, strides) -> bool:

@@ -7719,6 +7719,75 @@ def lift_fresh(ks, self):
     return result
 
 
+_select_backward = handle("select_backward")
+
+
+def select_backward(ks, grad_output, input_sizes, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.SelectBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim = dim
+        node._saved_index = index
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_backward = handle("slice_backward")
+
+
+def slice_backward(ks, grad_output, input_sizes, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.SliceBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_backward = handle("diagonal_backward")
+
+
+def diagonal_backward(ks, grad_output, input_sizes, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.DiagonalBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _mse_loss_out = handle("mse_loss.out")
 
 
@@ -8366,6 +8435,9 @@ impl("pow_.Scalar", "Autograd", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "Autograd", pow__Tensor, keyset_arg="raw")
 impl("alias", "Autograd", alias, keyset_arg="raw")
 impl("lift_fresh", "Autograd", lift_fresh, keyset_arg="raw")
+impl("select_backward", "Autograd", select_backward, keyset_arg="raw")
+impl("slice_backward", "Autograd", slice_backward, keyset_arg="raw")
+impl("diagonal_backward", "Autograd", diagonal_backward, keyset_arg="raw")
 impl("mse_loss.out", "Autograd", mse_loss_out, keyset_arg="raw")
 impl("mse_loss", "Autograd", mse_loss, keyset_arg="raw")
 impl("nll_loss_forward.output", "Autograd", nll_loss_forward_output, keyset_arg="raw")

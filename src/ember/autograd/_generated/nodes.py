@@ -2970,6 +2970,72 @@ class LiftFreshBackward0(GeneratedNode):
         return [grad_0]
 
 
+class SelectBackwardBackward0(GeneratedNode):
+    """Backward of aten::select_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_index = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.select(dim, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SliceBackwardBackward0(GeneratedNode):
+    """Backward of aten::slice_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_end = None
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.slice(dim, start, end, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagonalBackwardBackward0(GeneratedNode):
+    """Backward of aten::diagonal_backward."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.diagonal(offset, dim1, dim2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 

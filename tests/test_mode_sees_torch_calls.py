@@ -196,6 +196,8 @@ PROGRAMS = {
     "inplace_on_view": (lambda t, x: (lambda y: (y[0].mul_(2), y)[1])(x * 1), [A(2, 3)]),
     "inplace_mul": (lambda t, x: (x * 1).mul_(x), [A(2, 3)]),
     "detach_mul": (lambda t, x: x * x.detach(), [A(2, 3)]),
+    "data_mul": (lambda t, x: x * x.data, [A(2, 3)]),
+    "int_view_of_result": (lambda t, x: (x * 1, (x * 1).view(t.int64))[0], [A(2, 3)]),
     "select_square": (lambda t, x: x[1] * x[1], [A(2, 3)]),
     "slice_square": (lambda t, x: x[:, 1:] * x[:, 1:], [A(2, 3)]),
     "diagonal_square": (lambda t, x: t.diagonal(x) * t.diagonal(x), [A(3, 3)]),
@@ -215,7 +217,6 @@ PROGRAMS = {
     "gather": (lambda t, x, i: t.gather(x, 1, i), [A(2, 3), I(0, 1, 0, 2).reshape(2, 2)]),
     "mse_loss": (lambda t, x, y: t.nn.functional.mse_loss(x, y), [A(2, 3), A(2, 3)]),
     "contiguous": (lambda t, x: x.t().contiguous(), [A(2, 3)]),
-    "view_dtype": (lambda t, x: x.view(t.float64), [A(2, 3)]),
 }
 
 _SCALAR_TENSOR = "PyTorch's where(mask, grad, 0) makes aten::scalar_tensor, which ember lacks"
@@ -233,7 +234,6 @@ DIFFERENT = {
     "prod": "under a mode PyTorch takes prod_safe_zeros_backward (cumprod), which ember lacks",
     "norm": "PyTorch skips unsqueezing a full reduction's gradient and masks in place",
     "contiguous": "the mode sees memory_format as ember's int, not torch.contiguous_format",
-    "view_dtype": "PyTorch's forward shows a detach after view.dtype",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]
 DOUBLE += ["sqrt", "div", "pow_scalar", "log", "select_square", "slice_square"]

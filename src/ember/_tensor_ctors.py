@@ -18,11 +18,15 @@ import warnings
 import numpy as np
 
 from ember._c10.device import CPU
+from ember._c10.dispatch_key import DispatchKey
+from ember._c10.dispatch_key_set import functionality_bit
 from ember._c10.storage import Storage
 from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tls import local_state
 from ember._tensor import Tensor, empty_tensor
 from ember._tensor_new import check_data, compute_sizes, infer_dtype, numpy_dtype, values_array
 from ember.aten.binding import check_target_device
+from ember.aten.native import at
 from ember.aten.native.layout import preserved_strides
 from ember.aten.python_arg_parser import PythonArgParser
 
@@ -65,6 +69,32 @@ _NEGATIVE_STRIDES = (
     "strides are not currently supported. (You can probably work around this by making a copy "
     "of your array  with array.copy().) "
 )
+# Note [What a mode sees of torch.tensor]
+# ---------------------------------------
+# PyTorch builds a tensor from Python data below every dispatch key, then hands
+# it to `aten::lift_fresh` (tensor_new.cpp, tensor_numpy.cpp), so a dispatch mode
+# sees `lift_fresh` for torch.tensor, as_tensor and from_numpy; the conversions
+# that follow are `Tensor.to` calls (`_to_copy(dtype=, device=)`), and a Tensor
+# given as data is detached first. lift_fresh returns its argument, so ember
+# takes those dispatched steps only while the Python key is in the TLS include
+# set (a mode is active, facts §8.1) or the data is a __torch_dispatch__
+# subclass; otherwise it builds the same result directly.
+_PYTHON_KEY = functionality_bit(DispatchKey.Python)
+
+
+def _modes_watch() -> bool:
+    return bool(local_state.included & _PYTHON_KEY)
+
+
+def _lifted(result: Tensor) -> Tensor:
+    return at.lift_fresh(result) if local_state.included & _PYTHON_KEY else result
+
+
+def _to_copy(source: Tensor, dtype, device) -> Tensor:
+    """source.to(device, dtype, copy=True) as PyTorch's constructors call it."""
+    return at._to_copy(source, dtype, None, device, None, False, None)
+
+
 # -- NumPy ---------------------------------------------------------------------------
 
 
@@ -116,7 +146,7 @@ def _tensor_from_numpy(array: np.ndarray, warn_if_not_writable: bool) -> Tensor:
     storage.resizable = False  # NumPy owns the memory (tensor_from_numpy)
     result = Tensor._from_storage(storage, array.shape, strides, offset, dtype, CPU)
     result._array = array
-    return result
+    return _lifted(result)
 
 
 def _base_buffer(array: np.ndarray):
@@ -173,6 +203,8 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         target = dtype if dtype is not None else data.dtype
         if device is None:
             device = data.device
+        if _modes_watch() or getattr(data, "_python_dispatch", False):
+            return _to_copy(at.detach(data), target, device)
         if data.device.type == "meta" and device.type != "cpu" and device.type != "meta":
             check_target_device(device)
         return _copy_preserving_layout(data, target, device)
@@ -183,13 +215,15 @@ def _new_from_data(data, dtype, device, type_inference: bool, warning: str) -> T
         source = numpy_dtype(data)  # tensor_from_numpy first: a str array is refused
         target = dtype if dtype is not None else source
         shared = _tensor_from_numpy(data, warn_if_not_writable=False)
+        if _modes_watch():
+            return _to_copy(shared, target, device)
         if data.flags.c_contiguous and data.size:
             return _from_array(data, target, device)
         return _copy_preserving_layout(shared, target, device)
     check_data(data)
     sizes = compute_sizes(data)
     target = infer_dtype(data) if type_inference else dtype
-    return _from_array(values_array(data, sizes, target), target, device)
+    return _lifted(_from_array(values_array(data, sizes, target), target, device))
 
 
 _tensor_parser = PythonArgParser(
@@ -236,8 +270,10 @@ def as_tensor(*args, **kwargs) -> Tensor:
     when nothing must change."""
     data, dtype, device = _as_tensor_parser.parse(args, kwargs)[1]
     device = _device_argument(device)
-    if isinstance(data, Tensor):
-        return data.to(device=device, dtype=dtype) if (dtype or device) else data
+    if isinstance(data, Tensor):  # var.to(device, dtype): a dispatch mode sees both
+        if dtype is None and device is None:
+            return data
+        return data.to(device or data.device, dtype or data.dtype)
     if isinstance(data, np.ndarray) and (device is None or device.type == "cpu"):
         shared = from_numpy(data)
         return shared if dtype is None or dtype is shared.dtype else shared.to(dtype)

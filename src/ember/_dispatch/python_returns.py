@@ -26,7 +26,9 @@ rules, per return type (PyTorch's own, quirks included):
   see ``_ops.OpOverload.__call__``); its items are cast one by one, so a
   string fails on its first character. PyTorch reads past the schema's
   returns when the lengths differ (its result is undefined and often a
-  crash), so ember refuses a wrong length;
+  crash), so ember refuses a wrong length; a ``__torch_dispatch__`` result
+  short of a Tensor gets the error PyTorch's caller then raises, reading the
+  missing place (``Expected Tensor but got None``);
 * ``Tensor`` and ``Tensor?``: a tensor or None, else ``Unable to cast X to
   Tensor``; ``Tensor[]`` and lists of int/float/bool: a list or tuple (no
   string) whose items all cast, else pybind11's ``Unable to cast Python
@@ -312,11 +314,16 @@ def _make_converter(schema, holder: str) -> Callable:
         return _for_type(returns[0].real_type)
     converters = [_for_type(ret.real_type) for ret in returns]
     expected = len(converters)
+    short_reads_none = holder == "__torch_dispatch__"
 
     def convert_several(result) -> tuple:
         if not isinstance(result, Sequence) or isinstance(result, TensorImpl):
             raise _not_a_sequence(result)
         items = [convert(item) for convert, item in zip(converters, result)]
+        if short_reads_none and len(result) < expected and converters[len(result)] is _tensor:
+            # PyTorch pushes what the handler gave and its caller pops the schema's count:
+            # the first missing Tensor reads as None
+            raise RuntimeError("Expected Tensor but got None")
         if len(result) != expected:
             raise RuntimeError(
                 f"Expected {holder} for {name} to return {expected} values but it returned "

@@ -163,7 +163,10 @@ def _same_as_default(value: object, default: object) -> bool:
         return False
     if isinstance(default, tuple):
         return isinstance(value, list | tuple) and tuple(value) == default
-    return type(value) is type(default) and value == default
+    if type(value) is type(default):
+        return value == default
+    # A ScalarType default is its number (dtype=long is 4), as in PyTorch's IValue compare.
+    return type(default) is int and getattr(value, "scalar_type", None) == default
 
 
 class BindPlan:

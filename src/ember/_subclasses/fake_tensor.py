@@ -120,6 +120,8 @@ class FakeTensorMode(TorchDispatchMode):
     # -- dispatch -----------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
+        if func.name() == "aten::lift_fresh":  # a constructor's fresh tensor: made fake
+            return self.from_tensor(args[0])
         device = self._common_device(func, args, kwargs)
         meta_args = tuple(self._to_meta(arg, func) for arg in args)
         meta_kwargs = {key: self._to_meta(value, func) for key, value in kwargs.items()}

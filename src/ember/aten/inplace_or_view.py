@@ -25,7 +25,8 @@ _INFERENCE_INPLACE = (
     "https://github.com/pytorch/rfcs/pull/17 for more details."
 )
 
-# Called as hook(op_name, base, view) for every view made; autograd registers one.
+# Called as hook(op_name, base, view) for every view made; autograd registers one. A hook
+# returns None, or the tensor that stands for the view from then on.
 view_hooks: list = []
 
 
@@ -53,11 +54,16 @@ def finish_inplace(result, *mutated):
     return result
 
 
-def _as_view(op_name: str, base, view) -> None:
+def _as_view(op_name: str, base, view):
+    """The view, or what a hook returned in its place (a non-differentiable view that a
+    dispatch mode made through detach)."""
     root = base if base._base is None else base._base
     view._base = root
     for hook in view_hooks:
-        hook(op_name, base, view)
+        replacement = hook(op_name, base, view)
+        if replacement is not None:
+            view = replacement
+    return view
 
 
 def finish_view(op_name: str, base, result):
@@ -69,6 +75,5 @@ def finish_view(op_name: str, base, result):
     if isinstance(result, (list, tuple)):
         for view in result:
             _as_view(op_name, base, view)
-    else:
-        _as_view(op_name, base, result)
-    return result
+        return result
+    return _as_view(op_name, base, result)

@@ -269,6 +269,63 @@ def sigmoid(meta, self, out) -> None:
     unary_opmath(lambda x: 1 / (1 + np.exp(-x)), meta, self, out)
 
 
+def _backward_operands(kernel: str, meta, grad_output, output, opmath_half: bool = True):
+    """The two operands for floating and complex dtypes only
+    (AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2 in BinaryOpsKernel.cpp), float16 and
+    bfloat16 in float32 unless ``opmath_half`` is off for float16."""
+    dtype = meta.compute_dtype
+    if not (dtype.is_floating_point or dtype.is_complex):
+        not_implemented_for(kernel, dtype)
+    compute = compute_np(meta)
+    if opmath_half or compute != np.float16:
+        compute = opmath(compute)
+    return operand(grad_output).astype(compute, copy=False), operand(output).astype(
+        compute, copy=False
+    )
+
+
+def _one_minus_square(y):
+    """1 - y * y rounded once, as the fused multiply-add of PyTorch's vectorized kernel:
+    exactly in float64 for float32; for float64, the square split exactly (Dekker's
+    product) and the difference summed with its error (Knuth's two-sum)."""
+    if y.dtype == np.float32:
+        wide = y.astype(np.float64)
+        return (1 - wide * wide).astype(np.float32)
+    if y.dtype != np.float64:
+        return 1 - y * y
+    square = y * y
+    split = 134217729.0 * y  # 2**27 + 1
+    high = split - (split - y)
+    low = y - high
+    error = ((high * high - square) + 2 * high * low) + low * low  # y*y == square + error
+    difference = 1 - square
+    back = difference - 1
+    lost = (1 - (difference - back)) + (-square - back)
+    fused = difference + (lost - error)
+    return np.where(np.isfinite(fused), fused, difference)
+
+
+@quiet
+def tanh_backward(meta, grad_output, output, out) -> None:
+    """grad * (1 - y * y), with the factor conjugated for complex y (tanh_backward_kernel)."""
+    grad, y = _backward_operands("tanh_backward_cpu", meta, grad_output, output)
+    if y.dtype.kind == "c":
+        store(out, grad * np.conj(1 - y * y), meta)
+    else:
+        store(out, grad * _one_minus_square(y), meta)
+
+
+@quiet
+def sigmoid_backward(meta, grad_output, output, out) -> None:
+    """grad * (1 - y) * y; grad * conj((1 - y) * y) for complex y (sigmoid_backward_kernel).
+    float16 rounds after each operation (Vectorized<Half>), bfloat16 computes in float32."""
+    grad, y = _backward_operands("sigmoid_backward_cpu", meta, grad_output, output, False)
+    if y.dtype.kind == "c":
+        store(out, grad * np.conj((1 - y) * y), meta)
+    else:
+        store(out, grad * (1 - y) * y, meta)
+
+
 _SQRT_HALF = 0.7071067811865476
 _SQRT_2_OVER_PI = 0.7978845608028654
 

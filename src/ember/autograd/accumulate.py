@@ -13,6 +13,7 @@ import sys
 from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.thread_state import per_thread
 from ember._tensor_ctors import contiguous_format
+from ember.aten.native import at
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
 from .hooks import call_tensor_hooks, check_single_result
@@ -70,6 +71,11 @@ def obeys_layout_contract(grad, variable) -> bool:
 def clone_obey_contract(grad, variable):
     """A copy of ``grad`` laid out as the contract asks (differentiable under create_graph)."""
     if is_non_overlapping_and_dense(variable):
-        fresh = grad.new_empty_strided(list(variable._sizes), list(variable._strides))
+        # new_empty_strided(sizes, strides, variable.options()): a dispatch mode sees the
+        # variable's dtype and device (ember has no Layout objects, so no layout=)
+        fresh = at.new_empty_strided(
+            grad, list(variable._sizes), list(variable._strides), variable.dtype, None,
+            variable.device, None,
+        )  # fmt: skip
         return fresh.copy_(grad)
     return grad.clone(memory_format=contiguous_format)

@@ -13,30 +13,39 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
-from ember._tensor_ctors import from_numpy
+from ember._tensor_ctors import contiguous_format, from_numpy  # noqa: F401 (contiguous_format: derivatives.yaml)
 from ember.aten._generated.python_functions import (
     ones_like,
     where,
-    zeros_like,
 )
 from ember.aten.native import at
 from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
+    add_scalar,
     conj_scalar,
+    div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
     handle_r_to_c,
     maybe_multiply,
     mm_mat1_backward,
     mm_mat2_backward,
+    mul_scalar,
     mul_tensor_backward,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    reciprocal_backward,
+    remainder_other_backward,
+    rsqrt_backward,
     sgn,
     sigmoid_backward,
+    sigmoid_backward_output_backward,
+    sub_scalar,
     tanh_backward,
+    tanh_backward_output_backward,
     to_copy_backward,
+    zeros_like,
 )
 from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivatives.yaml)
     as_strided_backward,
@@ -57,6 +66,7 @@ from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivative
     unbind_backward,
     unfold_backward,
     unsqueeze_to,
+    zeros_with_options,
 )
 
 
@@ -125,20 +135,45 @@ def _divide(numerator: float, denominator: float) -> float:
 
 def mean_backward(grad, sizes, dim, numel: int, keepdim: bool):
     count = numel if not _as_list(dim) else _safe_size(sizes, dim)
-    return sum_backward(grad, sizes, dim, keepdim) / count
+    return at.div_Scalar(sum_backward(grad, sizes, dim, keepdim), count)
 
 
 def value_selecting_reduction_backward(grad, dim: int, indices, sizes, keepdim: bool):
     if not keepdim and len(sizes) > 0:
         grad = grad.unsqueeze(dim)
         indices = indices.unsqueeze(dim)
-    return grad.new_zeros(list(sizes)).scatter(dim, indices, grad)
+    return at.new_zeros(grad, list(sizes), None, None, None, None).scatter(dim, indices, grad)
 
 
 def evenly_distribute_backward(grad, input, value):
-    mask = (input == value).logical_or(input.isnan().logical_and(value.isnan()))
+    """PyTorch's branch for tensor subclasses and modes (its other branch reads a value
+    with item(); both give the same gradient)."""
+    both_nan = at.logical_and(input.isnan(), value.isnan())
+    mask = at.logical_or_(input == value, both_nan)
     count = mask.sum()
     return mask * (grad / count)
+
+
+def _restore_reduced_dims_view(output, dims, keepdim: bool, ndim: int):
+    """FunctionsManual's restore_reduced_dims: a view with 1s in the reduced dims."""
+    if keepdim:
+        return output
+    reduced = set(_wrap_dims(dims, ndim))
+    sizes = iter(output._sizes)
+    return output.view([1 if d in reduced else next(sizes) for d in range(ndim)])
+
+
+def amax_amin_backward(grad, self, result, dim, keepdim: bool):
+    """scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self,
+    dim), its arguments evaluated right to left as PyTorch's compiled formula does."""
+    ndim = len(self._sizes)
+    mask = _restore_reduced_dims_view(result, dim, keepdim, ndim) == self
+    return scale_grad_by_count(_restore_reduced_dims_view(grad, dim, keepdim, ndim), mask, dim)
+
+
+def new_zeros_with_options(grad, sizes, dtype):
+    """grad.new_zeros(sizes, self.options()): dtype= and device= (PyTorch's layout= too)."""
+    return at.new_zeros(grad, list(sizes), dtype, None, grad.device, None)
 
 
 def scale_grad_by_count(grad, mask, dims):
@@ -150,12 +185,14 @@ def softmax_backward(grad, output, dim: int):
 
 
 def softmax_double_backward(grad, grad_output, dim: int, output):
-    """The gradient of _softmax_backward_data with respect to its `output`."""
-    return (
-        grad * grad_output
-        - grad * (grad_output * output).sum(dim, keepdim=True)
-        - grad_output * (grad * output).sum(dim, keepdim=True)
-    )
+    """The gradient of _softmax_backward_data with respect to its `output`:
+    grad * grad_output - grad * (grad_output * output).sum(dim, true)
+    - grad_output * (grad * output).sum(dim, true), each product's right operand first."""
+    third = (grad * output).sum(dim, keepdim=True)
+    third = grad_output * third
+    second = (grad_output * output).sum(dim, keepdim=True)
+    second = second * grad
+    return grad * grad_output - second - third
 
 
 def log_softmax_backward(grad, output, dim: int):
@@ -237,7 +274,7 @@ def masked_fill_backward(grad, mask):
 
 def mse_loss_backward(grad, self, target, reduction: int):
     scale = 2.0 / self.numel() if reduction == 1 else 2.0
-    return scale * (self - target) * grad
+    return at.mul_Scalar(self - target, scale) * grad
 
 
 def var_backward(grad, self, dim, correction, keepdim: bool):
@@ -248,16 +285,19 @@ def var_backward(grad, self, dim, correction, keepdim: bool):
         if dof <= 0:
             # 2 / dof is infinite: NaN where self is its mean (inf * 0), else infinity
             return grad * where(self == self.mean(), math.nan, math.inf)
-        return (2.0 / dof) * grad * (self - self.mean())
+        centred = self - self.mean()
+        return at.mul_Scalar(grad, 2.0 / dof) * centred
     if not keepdim and len(sizes) > 1:
         grad = restore_reduced_dims(grad, dim, False, len(sizes))
     # an empty dim list counts 1 element here, as _safe_size does in PyTorch
     scale = _divide(2.0, _safe_size(sizes, dim) - correction)
-    return scale * grad * (self - self.mean(_as_list(dim), keepdim=True))
+    centred = self - self.mean(_as_list(dim), keepdim=True)
+    return at.mul_Scalar(grad, scale) * centred
 
 
 def std_backward(result, grad, self, dim, correction, keepdim: bool):
-    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    grad_var = grad / at.mul_Scalar(result, 2)
+    grad_var = at.masked_fill__Scalar(grad_var, result == 0, 0)
     return var_backward(grad_var, self, dim, correction, keepdim)
 
 
@@ -315,9 +355,10 @@ def where_other_grad(condition, grad):
 
 
 def maximum_backward(grad, self, other, pick_self: bool):
-    half = where(self == other, grad / 2, grad)
+    halved = at.div_Scalar(grad, 2)  # where's arguments right to left, as PyTorch
+    half = where(self == other, halved, grad)
     losing = (self < other) if pick_self else (self > other)
-    return half.masked_fill(losing, 0)
+    return at.masked_fill__Scalar(half, losing, 0)
 
 
 def minimum_backward(grad, self, other, pick_self: bool):

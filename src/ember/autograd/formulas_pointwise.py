@@ -20,8 +20,40 @@ import warnings
 from ember._c10 import dtypes
 from ember._c10.grad_mode import is_grad_enabled
 from ember._tensor import Tensor
-from ember.aten._generated.python_functions import cat, ones, where, zeros_like
+from ember._tensor_ctors import contiguous_format
+from ember.aten._generated.python_functions import cat, ones, where
 from ember.aten.native import at
+
+# Note [Formulas call operators as PyTorch's C++ does]
+# ----------------------------------------------------
+# A dispatch mode logging a backward pass sees the calls FunctionsManual.cpp makes,
+# so the helpers make the same ones: `tensor * 2` in C++ is mul.Scalar (a Python
+# `*` with a number is mul.Tensor), `zeros_like(grad)` passes no options (the
+# Python binding passes pin_memory=False), C++'s in-place steps (masked_fill_,
+# logical_or_) stay in place, and where C++ evaluates an operator's right operand
+# first (GCC does, for overloaded operators and call arguments) so do these.
+
+
+def zeros_like(self, memory_format=None):
+    """at::zeros_like(self[, memory_format]), with no tensor options."""
+    return at.zeros_like(self, None, None, None, None, memory_format)
+
+
+def mul_scalar(tensor, value):
+    """``tensor * value`` for a C++ Scalar value: aten::mul.Scalar."""
+    return at.mul_Scalar(tensor, value)
+
+
+def div_scalar(tensor, value):
+    return at.div_Scalar(tensor, value)
+
+
+def add_scalar(tensor, value):
+    return at.add_Scalar(tensor, value, 1)
+
+
+def sub_scalar(tensor, value):
+    return at.sub_Scalar(tensor, value, 1)
 
 
 def conj_scalar(value):
@@ -53,43 +85,78 @@ def sgn(self):
 
 
 def maybe_multiply(tensor, factor):
-    return tensor if factor == 1 else tensor * factor
+    return tensor if factor == 1 else at.mul_Scalar(tensor, factor)
 
 
 def mul_tensor_backward(grad, other, self_dtype):
     """d (self * other) / d self: grad * other.conj(), real for a real self."""
-    factor = conj_scalar(other) if not isinstance(other, Tensor) else _conj(other)
-    return handle_r_to_c(self_dtype, grad * factor)
+    if not isinstance(other, Tensor):
+        return handle_r_to_c(self_dtype, at.mul_Scalar(grad, conj_scalar(other)))
+    return handle_r_to_c(self_dtype, grad * _conj(other))
 
 
 def div_tensor_self_backward(grad, other, self_dtype, rounding_mode=None):
-    if rounding_mode is not None:
-        return zeros_like(grad)
+    if rounding_mode is not None:  # zeros_like(grad, grad.options().dtype(self_dtype))
+        return at.zeros_like(grad, self_dtype, None, grad.device, None, None)
     divisor = conj_scalar(other) if not isinstance(other, Tensor) else _conj(other)
     return handle_r_to_c(self_dtype, grad / divisor)
 
 
 def div_tensor_other_backward(grad, self, other, rounding_mode=None):
-    if rounding_mode is not None:
-        return zeros_like(grad)
-    return handle_r_to_c(other, -grad * _conj((self / other) / other))
+    if rounding_mode is not None:  # zeros_like(grad, grad.options().dtype(other's dtype))
+        return at.zeros_like(grad, other.dtype, None, grad.device, None, None)
+    quotient = _conj((self / other) / other)  # the right operand first, as PyTorch
+    return handle_r_to_c(other, -grad * quotient)
 
 
-def to_copy_backward(grad, self_dtype):
-    """_to_copy_backward: a real source receives the real part, without a warning."""
-    return handle_r_to_c(self_dtype, grad).to(self_dtype)
+def rsqrt_backward(grad, result):
+    """-0.5 * grad * result.pow(3).conj()."""
+    cubed = _conj(result.pow(3))
+    return at.mul_Scalar(grad, -0.5) * cubed
+
+
+def reciprocal_backward(grad, result):
+    """-grad * (result * result).conj()."""
+    squared = _conj(result * result)
+    return -grad * squared
+
+
+def remainder_other_backward(grad, self, other):
+    """-grad * self.div(other, rounding_mode="floor")."""
+    quotient = self.div(other, rounding_mode="floor")
+    return -grad * quotient
+
+
+def to_copy_backward(grad, self_dtype, self_device):
+    """_to_copy_backward: a real source receives the real part, without a warning; then
+    grad.to(self.options()), a _to_copy with dtype= and device= when either differs."""
+    grad = handle_r_to_c(self_dtype, grad)
+    if grad.dtype is self_dtype and grad.device == self_device:
+        return grad
+    return at._to_copy(grad, self_dtype, None, self_device, None, False, None)
 
 
 def sigmoid_backward(grad, result):
-    """sigmoid_backward's kernel: grad * (1 - y) * y; grad * conj((1 - y) * y) if complex."""
-    if result.dtype.is_complex:
-        return grad * _conj((1 - result) * result)
-    return grad * (1 - result) * result
+    """at::sigmoid_backward: one operator call, as a dispatch mode sees it in PyTorch."""
+    return at.sigmoid_backward(grad, result)
+
+
+def sigmoid_backward_output_backward(grad, grad_output, output):
+    """grad.conj() * grad_output * (-2 * output.conj() + 1), the operands in the order
+    PyTorch's compiled formula evaluates them (the right factor first)."""
+    factor = at.add_Scalar(at.mul_Scalar(_conj(output), -2), 1, 1)
+    return at.mul_Tensor(at.mul_Tensor(_conj(grad), grad_output), factor)
 
 
 def tanh_backward(grad, result):
-    """tanh_backward's kernel: grad * (1 - y * y), conjugated for complex y."""
-    return grad * _conj(1 - result * result)
+    """at::tanh_backward: one operator call, as a dispatch mode sees it in PyTorch."""
+    return at.tanh_backward(grad, result)
+
+
+def tanh_backward_output_backward(grad, grad_output, output):
+    """grad.conj() * (-2 * output.conj() * grad_output).conj(), evaluated as PyTorch does."""
+    factor = _conj(at.mul_Tensor(at.mul_Scalar(_conj(output), -2), grad_output))
+    return at.mul_Tensor(_conj(grad), factor)
 
 
 def _column_major(sizes, strides) -> bool:
@@ -113,8 +180,10 @@ def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha=1):
 def pow_backward(grad, self, exponent):
     """grad * (p * x^(p-1)).conj(); zeros for p == 0."""
     if exponent == 0:
-        return zeros_like(self)
-    return handle_r_to_c(self, grad * _conj(exponent * self.pow(exponent - 1)))
+        return zeros_like(self, contiguous_format)
+    # exponent.toDouble() (toComplexDouble()), then exp * self.pow(exp - 1): mul.Scalar
+    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
+    return handle_r_to_c(self, grad * _conj(at.mul_Scalar(self.pow(exponent - 1), exponent)))
 
 
 def pow_backward_self(grad, self, exponent):
@@ -129,7 +198,7 @@ def pow_backward_exponent(grad, self, exponent, result):
             logs = _conj(result * -math.inf)
             chosen = where(_real_nonnegative(exponent), zeros_like(logs), logs)
         else:
-            chosen = _conj(result * _log(self, exponent.dtype.is_complex))
+            chosen = _conj(at.mul_Scalar(result, _log(self, exponent.dtype.is_complex)))
         return handle_r_to_c(exponent, grad * chosen)
     zero = (self == 0).logical_and(_real_nonnegative(exponent))
     logs = _conj(result * self.to(result.dtype).log())

@@ -12,27 +12,23 @@ from __future__ import annotations
 
 from ember._c10.dtypes import int64
 from ember._ops import ops
-from ember.aten._generated.python_functions import arange, cat, stack, zeros
+from ember.aten._generated.python_functions import arange, cat, stack
 from ember.aten.native import at
 
 
-def _zeros_into(grad, sizes, view_of):
-    """A zero tensor of `sizes` whose `view_of(result)` slot holds grad (select/slice/...)."""
-    result = grad.new_zeros(list(sizes))
-    view_of(result).copy_(grad)
-    return result
-
-
 def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
-    return _zeros_into(grad, sizes, lambda r: r.diagonal(offset, dim1, dim2))
+    return at.diagonal_backward(grad, list(sizes), offset, dim1, dim2)
 
 
 def select_backward(grad, sizes, dim: int, index: int):
-    return _zeros_into(grad, sizes, lambda r: r.select(dim, index))
+    return at.select_backward(grad, list(sizes), dim, index)
 
 
 def slice_backward(grad, sizes, dim: int, start, end, step: int):
-    return _zeros_into(grad, sizes, lambda r: r.slice(dim, start, end, step))
+    """slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX."""
+    start = 0 if start is None else start
+    end = 9223372036854775807 if end is None else end
+    return at.slice_backward(grad, list(sizes), dim, start, end, step)
 
 
 def _maybe_overlapping_memory(sizes, strides) -> bool:
@@ -146,15 +142,30 @@ def split_with_sizes_backward(grads, split_sizes, dim: int, sizes, dtype):
         if grad is None:
             shape = list(sizes)
             shape[dim] = length
-            grad = zeros(shape, dtype=dtype)
+            grad = zeros_with_options(shape, dtype, _device_of(grads))
         pieces.append(grad)
     return cat(pieces, dim)
 
 
+def _device_of(grads):
+    return next(g for g in grads if g is not None).device
+
+
+def zeros_with_options(sizes, dtype, device):
+    """at::zeros(sizes, options) as FunctionsManual calls it: a dispatch mode sees dtype=
+    and device= (PyTorch's layout=torch.strided too; ember has no Layout objects)."""
+    return at.zeros(list(sizes), dtype, None, device, None)
+
+
 def unbind_backward(grads, dim: int, sizes, dtype):
-    shape = list(sizes)
-    del shape[dim % len(sizes)]
-    pieces = [g if g is not None else zeros(shape, dtype=dtype) for g in grads]
+    """Undefined gradients are zeros({}, options).expand(sizes) of the first defined one."""
+    first = next(g for g in grads if g is not None)
+    pieces = [
+        g
+        if g is not None
+        else zeros_with_options([], first.dtype, first.device).expand(list(first._sizes))
+        for g in grads
+    ]
     return stack(pieces, dim)
 
 
@@ -174,7 +185,9 @@ def cat_tensors_backward(grad, sizes_list, dim: int):
 
 
 def stack_tensors_backward(grad, dim: int):
-    return list(grad.unbind(dim % len(grad._sizes)))
+    """grad.select(dim, i) for each input, as PyTorch's stack_tensors_backward."""
+    dim = dim % len(grad._sizes)
+    return [grad.select(dim, i) for i in range(grad._sizes[dim])]
 
 
 def index_backward(zeros, indices, grad):
@@ -187,7 +200,8 @@ def index_select_backward(grad, sizes, dim: int, index):
         return grad.clone()
     dim = dim % len(sizes)
     indices = [None] * dim + [index.reshape([-1]) if len(index._sizes) == 0 else index]
-    return ops.aten.index_put(grad.new_zeros(list(sizes)), indices, grad, True)
+    zeros = at.new_zeros(grad, list(sizes), grad.dtype, None, grad.device, None)
+    return ops.aten.index_put(zeros, indices, grad, True)
 
 
 def gather_backward(grad, sizes, dim: int, index):
@@ -216,7 +230,7 @@ def roll_backward(grad, shifts, dims):
 def index_put_self_backward(grad, indices, values, accumulate: bool):
     if accumulate:
         return grad
-    zeros = at.zeros_like(values, None, None, None, None, None)
+    zeros = zeros_with_options(values._sizes, grad.dtype, grad.device)
     return at.index_put(grad, list(indices), zeros, False)
 
 

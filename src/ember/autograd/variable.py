@@ -12,6 +12,7 @@ from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.warning import torch_warn
+from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments_method
 
@@ -136,10 +137,19 @@ def _set_grad(self, value) -> None:
 
 
 def _get_data(self):
-    """A new tensor sharing storage, detached, with its own version counter (facts §6.2)."""
+    """A new tensor sharing storage, detached, with its own version counter (facts §6.2):
+    variable_data's shallow_copy_and_detach, made by Python (an aten.detach a mode sees)
+    where a dispatch mode is active."""
     from ember._tensor import _alias_as
 
-    result = _alias_as(self, type(self))
+    from .saved_variable import _detach_in_python
+
+    if _detach_in_python(self):
+        result = at.detach(self)
+        if result is self:
+            return result
+    else:
+        result = _alias_as(self, type(self))
     if not self._is_inference:  # (a lazily made counter of self's must not be shared)
         from ember._c10.tensor_impl import VersionCounter
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 from ember._c10.dispatch_key_set import after_autograd_keyset
 from ember._c10.thread_state import per_thread
 from ember._c10.tls import BELOW_AD_INPLACE_OR_VIEW, BELOW_AUTOGRAD
-from ember.aten._generated.python_functions import empty_strided
+from ember._tensor_ctors import contiguous_format
+from ember.aten.native import at
 
 from .graph import (
     Node,
@@ -268,11 +269,12 @@ class CopySlices(Node):
         if grad is None:
             return [None] * len(self._next_edges)
         sizes, strides, offset = self._base_geometry
-        result = empty_strided(sizes, strides, dtype=grad.dtype, device=grad.device)
+        # the calls of PyTorch's CopySlices::apply, as a dispatch mode sees them
+        result = at.new_empty_strided(grad, list(sizes), list(strides), None, None, None, None)
         result.copy_(grad)
         view_sizes, view_strides, view_offset = self._view_geometry
         grad_slice = result.as_strided(view_sizes, view_strides, view_offset - offset)
-        res = self.fn.apply([grad_slice.clone()])
+        res = self.fn.apply([grad_slice.clone(memory_format=contiguous_format)])
         out = [None] * len(self._next_edges)
         for i, value in enumerate(res):
             if not self.should_compute_output(i):

@@ -62,11 +62,18 @@ def _creation_meta(op_name: str, base) -> CreationMeta:
     return meta
 
 
-def on_view(op_name: str, base, view) -> None:
+def on_view(op_name: str, base, view):
     """The autograd part of as_view (registered in inplace_or_view.view_hooks)."""
     if op_name in _NOT_DIFFERENTIABLE_VIEWS:
         view._base = None  # shares storage and version, but is no view for autograd
-        return
+        if op_name != "detach":
+            # make_variable_non_differentiable_view: shallow_copy_and_detach, which asks
+            # Python (a mode sees aten.detach) where a mode is active; detach's own copy
+            # does not show
+            from .saved_variable import tensor_data
+
+            return tensor_data(view)
+        return None
     if view._is_inference:  # inference tensors carry no autograd metadata
         return
     counter = view._version_counter

@@ -27,7 +27,7 @@ Note [Formulas in derivatives.yaml]
 A formula is a Python expression over `grad` (the gradient of the first
 output; `grads` for all of them), `result` (or the schema's output names),
 the schema's argument names, metadata names `<arg>_sizes`, `<arg>_strides`,
-`<arg>_dtype`, `<arg>_numel`, `<arg>_dim`, `<arg>_storage_offset` (saved
+`<arg>_dtype`, `<arg>_device`, `<arg>_numel`, `<arg>_dim`, `<arg>_storage_offset` (saved
 instead of the tensor) and the names of ember.autograd.formulas: its public
 functions and what it imports (`zeros_like`, `where`, `at`, ...), as PyTorch's
 formulas call `at::` functions by their bare names. The package root `ember` is
@@ -50,7 +50,7 @@ from .model import NativeFunction
 
 DERIVATIVES = Path(__file__).resolve().parent.parent / "autograd" / "derivatives.yaml"
 FORMULAS = DERIVATIVES.parent / "formulas.py"
-METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_numel", "_dim", "_storage_offset")
+METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_device", "_numel", "_dim", "_storage_offset")
 _RESERVED = {"grad", "grads"}
 
 # torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at

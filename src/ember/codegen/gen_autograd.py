@@ -21,6 +21,7 @@ _METADATA_EXPR = {
     "_sizes": "{v}._sizes",
     "_strides": "{v}._strides",
     "_dtype": "{v}.dtype",
+    "_device": "{v}.device",
     "_numel": "{v}.numel()",
     "_dim": "len({v}._sizes)",
     "_storage_offset": "{v}._storage_offset",

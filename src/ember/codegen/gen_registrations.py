@@ -87,7 +87,7 @@ PYTHON_META_OUT = frozenset(
      "clamp.Tensor_out", "cos.out", "div.out", "div.out_mode", "exp.out", "log.out",
      "log1p.out", "_log_softmax.out", "_log_softmax_backward_data.out", "mm.out", "mul.out",
      "neg.out", "threshold_backward.grad_input", "gelu.out", "rsqrt.out", "reciprocal.out",
-     "sigmoid.out", "sin.out", "_softmax.out", "_softmax_backward_data.out", "sqrt.out",
+     "sigmoid.out", "sigmoid_backward.grad_input", "tanh_backward.grad_input", "sin.out", "_softmax.out", "_softmax_backward_data.out", "sqrt.out",
      "std.correction_out", "tanh.out", "var.correction_out", "where.self_out", "norm.out",
      "norm.dtype_out", "sub.out", "addmm.out", "triu.out", "tril.out", "ne.Scalar_out",
      "ne.Tensor_out", "eq.Scalar_out", "eq.Tensor_out", "ge.Scalar_out", "ge.Tensor_out",

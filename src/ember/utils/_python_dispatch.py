@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import threading
 import warnings
 
@@ -202,6 +203,14 @@ class TorchDispatchMode:
         if _dispatch_key is not None:
             self.__dict__["_dispatch_key"] = _dispatch_key
         self.old_dispatch_mode_flags: list = []
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        raw = cls.__dict__.get("__torch_dispatch__")
+        if isinstance(raw, staticmethod):
+            # PyTorch wraps a subclass's handler in a plain function (torch._disable_dynamo),
+            # so a staticmethod one is called as a method, the mode first
+            cls.__torch_dispatch__ = functools.wraps(raw.__func__)(lambda *a, **k: raw(*a, **k))
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         raise NotImplementedError

@@ -121,6 +121,18 @@ def overloaded_args(args) -> list:
 _HOLDER = "__torch_dispatch__"
 
 
+def mode_handler(mode):
+    """The mode's bound ``__torch_dispatch__``; anything not bound to the mode itself (a
+    classmethod, an instance attribute) is refused as PyTorch's dispatch_on_mode does."""
+    handler = mode.__torch_dispatch__
+    if getattr(handler, "__self__", None) is not mode:
+        raise RuntimeError(
+            "Defining your mode's `__torch_dispatch__` as a classmethod is not supported, "
+            "please make it a plain method"
+        )
+    return handler
+
+
 def dispatch_to_python(handle, full_args: tuple):
     """handle_torch_function_no_python_arg_parser for TorchDispatch."""
     op = _ops.overload_for_handle(handle)
@@ -131,11 +143,12 @@ def dispatch_to_python(handle, full_args: tuple):
     tried: list[str] = []
     if _modes._len_torch_dispatch_stack() > 0:
         with _modes._pop_mode_temporarily() as mode:
+            handler = mode_handler(mode)
             rule = _rule_for(handle, type(mode))
             if rule is not None:
                 result = rule(mode, op, types, args, kwargs)
             else:
-                result = mode.__torch_dispatch__(op, types, args, kwargs)
+                result = handler(op, types, args, kwargs)
         if result is not NotImplemented:
             return returns_converter(handle.schema, _HOLDER)(result)
         tried.append(f"  - mode object {mode!r}")

@@ -3,6 +3,8 @@
 """ember.<fn>: the Python functions of the aten operators."""
 
 from ember import return_types
+from ember._c10.device import CPU
+from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
@@ -677,14 +679,14 @@ def arange(*args, **kwargs):
         index, v = _parser_f_arange.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
-                return make_factory(_op_arange, (v[0], v[2], v[3], v[4], v[5],), v[6])
+                return make_factory(_op_arange, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
             check_out_type_matches(v[1], v[2], v[4])
             return make_factory_out(_op_arange_out, (v[0], v[1],), v[6])
         elif index == 1:
-            return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            return make_factory(_op_arange_start, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
         else:
             if v[3] is None:
-                return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+                return make_factory(_op_arange_start_step, (v[0], v[1], v[2], v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
             check_out_type_matches(v[3], v[4], v[6])
             return make_factory_out(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
@@ -1322,7 +1324,7 @@ def empty(*args, **kwargs):
     try:
         v = _parser_f_empty.parse(args, kwargs)[1]
         if v[1] is None:
-            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], v[4], v[5], v[6],), v[7])
+            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5], v[6],), v[7])
         check_out_type_matches(v[1], v[2], v[4])
         return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
     except MemoryError as error:
@@ -1358,7 +1360,7 @@ def empty_strided(*args, **kwargs):
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         v = _parser_f_empty_strided.parse(args, kwargs)[1]
-        return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1463,9 +1465,9 @@ def eye(*args, **kwargs):
     try:
         index, v = _parser_f_eye.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
+            return make_factory(_op_eye, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
         else:
-            return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+            return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
 
@@ -1565,7 +1567,7 @@ def full(*args, **kwargs):
     try:
         v = _parser_f_full.parse(args, kwargs)[1]
         if v[2] is None:
-            return make_factory(_op_full, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+            return make_factory(_op_full, (v[0], v[1], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
         check_out_type_matches(v[2], v[3], v[5])
         return make_factory_out(_op_full_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
@@ -1791,7 +1793,7 @@ def linspace(*args, **kwargs):
     try:
         v = _parser_f_linspace.parse(args, kwargs)[1]
         if v[3] is None:
-            return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+            return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
         check_out_type_matches(v[3], v[4], v[6])
         return make_factory_out(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
@@ -2363,7 +2365,7 @@ def ones(*args, **kwargs):
     try:
         v = _parser_f_ones.parse(args, kwargs)[1]
         if v[1] is None:
-            return make_factory(_op_ones, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            return make_factory(_op_ones, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
         check_out_type_matches(v[1], v[2], v[4])
         return make_factory_out(_op_ones_out, (v[0], v[1],), v[6])
     except MemoryError as error:
@@ -2493,12 +2495,12 @@ def rand(*args, **kwargs):
         index, v = _parser_f_rand.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
-                return make_factory(_op_rand_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+                return make_factory(_op_rand_generator, (v[0], v[1], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
             check_out_type_matches(v[2], v[3], v[5])
             return make_factory_out(_op_rand_generator_out, (v[0], v[1], v[2],), v[7])
         else:
             if v[1] is None:
-                return make_factory(_op_rand, (v[0], v[2], v[3], v[4], v[5],), v[6])
+                return make_factory(_op_rand, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
             check_out_type_matches(v[1], v[2], v[4])
             return make_factory_out(_op_rand_out, (v[0], v[1],), v[6])
     except MemoryError as error:
@@ -2539,22 +2541,22 @@ def randint(*args, **kwargs):
         index, v = _parser_f_randint.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
-                return make_factory(_op_randint_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+                return make_factory(_op_randint_generator, (v[0], v[1], v[2], int64 if v[4] is None else v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
             check_out_type_matches(v[3], v[4], v[6])
             return make_factory_out(_op_randint_generator_out, (v[0], v[1], v[2], v[3],), v[8])
         elif index == 1:
             if v[2] is None:
-                return make_factory(_op_randint, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+                return make_factory(_op_randint, (v[0], v[1], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
             check_out_type_matches(v[2], v[3], v[5])
             return make_factory_out(_op_randint_out, (v[0], v[1], v[2],), v[7])
         elif index == 2:
             if v[4] is None:
-                return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], v[5], v[6], v[7], v[8],), v[9])
+                return make_factory(_op_randint_low_generator, (v[0], v[1], v[2], v[3], int64 if v[5] is None else v[5], v[6], CPU if v[7] is None else v[7], v[8],), v[9])
             check_out_type_matches(v[4], v[5], v[7])
             return make_factory_out(_op_randint_low_generator_out, (v[0], v[1], v[2], v[3], v[4],), v[9])
         else:
             if v[3] is None:
-                return make_factory(_op_randint_low, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
+                return make_factory(_op_randint_low, (v[0], v[1], v[2], int64 if v[4] is None else v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
             check_out_type_matches(v[3], v[4], v[6])
             return make_factory_out(_op_randint_low_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
@@ -2576,12 +2578,12 @@ def randn(*args, **kwargs):
         index, v = _parser_f_randn.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
-                return make_factory(_op_randn_generator, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
+                return make_factory(_op_randn_generator, (v[0], v[1], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
             check_out_type_matches(v[2], v[3], v[5])
             return make_factory_out(_op_randn_generator_out, (v[0], v[1], v[2],), v[7])
         else:
             if v[1] is None:
-                return make_factory(_op_randn, (v[0], v[2], v[3], v[4], v[5],), v[6])
+                return make_factory(_op_randn, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
             check_out_type_matches(v[1], v[2], v[4])
             return make_factory_out(_op_randn_out, (v[0], v[1],), v[6])
     except MemoryError as error:
@@ -3621,7 +3623,7 @@ def zeros(*args, **kwargs):
     try:
         v = _parser_f_zeros.parse(args, kwargs)[1]
         if v[1] is None:
-            return make_factory(_op_zeros, (v[0], v[2], v[3], v[4], v[5],), v[6])
+            return make_factory(_op_zeros, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
         check_out_type_matches(v[1], v[2], v[4])
         return make_factory_out(_op_zeros_out, (v[0], v[1],), v[6])
     except MemoryError as error:

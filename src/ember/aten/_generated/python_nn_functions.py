@@ -3,6 +3,8 @@
 """ember._C._nn.<fn>: the Python functions of the nn operators."""
 
 from ember import return_types
+from ember._c10.device import CPU
+from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,

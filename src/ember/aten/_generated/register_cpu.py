@@ -1264,6 +1264,36 @@ def sigmoid_out(self, out):
     return out
 
 
+# sigmoid_backward.grad_input: structured, ufunc sigmoid_backward
+
+
+def sigmoid_backward(grad_output, output):
+    meta = M.sigmoid_backward(grad_output, output)
+    grad_input = meta.allocate()
+    U.sigmoid_backward(meta, grad_output, output, grad_input)
+    return grad_input
+
+
+def sigmoid_backward_grad_input(grad_output, output, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or output._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, output)
+    meta = M.sigmoid_backward(grad_output, output)
+    if grad_input is grad_output or grad_input is output:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or output._storage is grad_input._storage is not None)
+        and LO.in_loop_order(U.sigmoid_backward, meta, (grad_output, output), grad_input)
+    ):
+        return grad_input
+    U.sigmoid_backward(meta, grad_output, output, grad_input)
+    return grad_input
+
+
 # sin.out: structured, ufunc sin
 
 
@@ -1443,6 +1473,36 @@ def tanh_out(self, out):
         return out
     U.tanh(meta, self, out)
     return out
+
+
+# tanh_backward.grad_input: structured, ufunc tanh_backward
+
+
+def tanh_backward(grad_output, output):
+    meta = M.tanh_backward(grad_output, output)
+    grad_input = meta.allocate()
+    U.tanh_backward(meta, grad_output, output, grad_input)
+    return grad_input
+
+
+def tanh_backward_grad_input(grad_output, output, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or output._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, output)
+    meta = M.tanh_backward(grad_output, output)
+    if grad_input is grad_output or grad_input is output:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or output._storage is grad_input._storage is not None)
+        and LO.in_loop_order(U.tanh_backward, meta, (grad_output, output), grad_input)
+    ):
+        return grad_input
+    U.tanh_backward(meta, grad_output, output, grad_input)
+    return grad_input
 
 
 # norm.out: structured
@@ -2724,6 +2784,8 @@ impl("reciprocal.out", "CPU", reciprocal_out)
 impl("sigmoid", "CPU", sigmoid)
 impl("sigmoid_", "CPU", sigmoid_)
 impl("sigmoid.out", "CPU", sigmoid_out)
+impl("sigmoid_backward", "CPU", sigmoid_backward)
+impl("sigmoid_backward.grad_input", "CPU", sigmoid_backward_grad_input)
 impl("sin", "CPU", sin)
 impl("sin_", "CPU", sin_)
 impl("sin.out", "CPU", sin_out)
@@ -2741,6 +2803,8 @@ impl("prod.int_out", "CPU", prod_int_out)
 impl("tanh", "CPU", tanh)
 impl("tanh_", "CPU", tanh_)
 impl("tanh.out", "CPU", tanh_out)
+impl("tanh_backward", "CPU", tanh_backward)
+impl("tanh_backward.grad_input", "CPU", tanh_backward_grad_input)
 impl("norm.ScalarOpt_dim", "CPU", norm_ScalarOpt_dim)
 impl("norm.out", "CPU", norm_out)
 impl("linalg_vector_norm", "CPU", linalg_vector_norm)

@@ -2079,6 +2079,20 @@ def sigmoid_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
+
+
+def sigmoid_backward_grad_input(keyset, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
 _sin_ = handle("sin_")
 
 
@@ -2385,6 +2399,20 @@ def tanh_out(keyset, self, out):
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
+
+
+_tanh_backward_grad_input = handle("tanh_backward.grad_input")
+
+
+def tanh_backward_grad_input(keyset, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
 
 
 _transpose_int = handle("transpose.int")
@@ -3801,6 +3829,20 @@ def alias(keyset, self):
     return finish_view("alias", self, result)
 
 
+_lift_fresh = handle("lift_fresh")
+
+
+def lift_fresh(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lift_fresh.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("lift_fresh", self, result)
+
+
 _mse_loss_out = handle("mse_loss.out")
 
 
@@ -4061,6 +4103,7 @@ impl("reciprocal.out", "ADInplaceOrView", reciprocal_out, keyset_arg="raw")
 impl("select.int", "ADInplaceOrView", select_int, keyset_arg="raw")
 impl("sigmoid_", "ADInplaceOrView", sigmoid_, keyset_arg="raw")
 impl("sigmoid.out", "ADInplaceOrView", sigmoid_out, keyset_arg="raw")
+impl("sigmoid_backward.grad_input", "ADInplaceOrView", sigmoid_backward_grad_input, keyset_arg="raw")
 impl("sin_", "ADInplaceOrView", sin_, keyset_arg="raw")
 impl("sin.out", "ADInplaceOrView", sin_out, keyset_arg="raw")
 impl("detach", "ADInplaceOrView", detach, keyset_arg="raw")
@@ -4083,6 +4126,7 @@ impl("prod.int_out", "ADInplaceOrView", prod_int_out, keyset_arg="raw")
 impl("t", "ADInplaceOrView", t, keyset_arg="raw")
 impl("tanh_", "ADInplaceOrView", tanh_, keyset_arg="raw")
 impl("tanh.out", "ADInplaceOrView", tanh_out, keyset_arg="raw")
+impl("tanh_backward.grad_input", "ADInplaceOrView", tanh_backward_grad_input, keyset_arg="raw")
 impl("transpose.int", "ADInplaceOrView", transpose_int, keyset_arg="raw")
 impl("unsqueeze", "ADInplaceOrView", unsqueeze, keyset_arg="raw")
 impl("var.out", "ADInplaceOrView", var_out, keyset_arg="raw")
@@ -4184,6 +4228,7 @@ impl("pow.Tensor_Scalar_out", "ADInplaceOrView", pow_Tensor_Scalar_out, keyset_a
 impl("pow_.Scalar", "ADInplaceOrView", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "ADInplaceOrView", pow__Tensor, keyset_arg="raw")
 impl("alias", "ADInplaceOrView", alias, keyset_arg="raw")
+impl("lift_fresh", "ADInplaceOrView", lift_fresh, keyset_arg="raw")
 impl("mse_loss.out", "ADInplaceOrView", mse_loss_out, keyset_arg="raw")
 impl("nll_loss_forward.output", "ADInplaceOrView", nll_loss_forward_output, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_input, keyset_arg="raw")

@@ -763,6 +763,22 @@ def sigmoid_out(self, out):
     return out
 
 
+# sigmoid_backward.grad_input: structured, ufunc sigmoid_backward
+
+
+def sigmoid_backward(grad_output, output):
+    meta = M.sigmoid_backward(grad_output, output)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def sigmoid_backward_grad_input(grad_output, output, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.sigmoid_backward(grad_output, output)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
 # sin.out: structured, ufunc sin
 
 
@@ -889,6 +905,22 @@ def tanh_out(self, out):
     meta = M.tanh(self)
     M.copy_out(meta, out)
     return out
+
+
+# tanh_backward.grad_input: structured, ufunc tanh_backward
+
+
+def tanh_backward(grad_output, output):
+    meta = M.tanh_backward(grad_output, output)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def tanh_backward_grad_input(grad_output, output, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.tanh_backward(grad_output, output)
+    M.copy_out(meta, grad_input)
+    return grad_input
 
 
 # norm.out: structured
@@ -1814,6 +1846,8 @@ impl("reciprocal.out", "Meta", reciprocal_out)
 impl("sigmoid", "Meta", sigmoid)
 impl("sigmoid_", "Meta", sigmoid_)
 impl("sigmoid.out", "Meta", sigmoid_out)
+impl("sigmoid_backward", "Meta", sigmoid_backward)
+impl("sigmoid_backward.grad_input", "Meta", sigmoid_backward_grad_input)
 impl("sin", "Meta", sin)
 impl("sin_", "Meta", sin_)
 impl("sin.out", "Meta", sin_out)
@@ -1831,6 +1865,8 @@ impl("prod.int_out", "Meta", prod_int_out)
 impl("tanh", "Meta", tanh)
 impl("tanh_", "Meta", tanh_)
 impl("tanh.out", "Meta", tanh_out)
+impl("tanh_backward", "Meta", tanh_backward)
+impl("tanh_backward.grad_input", "Meta", tanh_backward_grad_input)
 impl("norm.ScalarOpt_dim", "Meta", norm_ScalarOpt_dim)
 impl("norm.out", "Meta", norm_out)
 impl("linalg_vector_norm", "Meta", linalg_vector_norm)

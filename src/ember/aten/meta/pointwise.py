@@ -35,6 +35,8 @@ __all__ = [
     "minimum",
     "clamp",
     "threshold_backward",
+    "tanh_backward",
+    "sigmoid_backward",
     "clamp_Tensor",
 ]
 
@@ -361,3 +363,13 @@ def clamp_Tensor(self, min, max) -> StructuredMeta:  # noqa: N802, A002
 def threshold_backward(grad_output, self, threshold) -> StructuredMeta:
     """TORCH_META_FUNC(threshold_backward): a binary TensorIterator over (grad, self)."""
     return binary_op(grad_output, self)
+
+
+def tanh_backward(grad_output, output) -> StructuredMeta:
+    """TORCH_META_FUNC(tanh_backward): a binary TensorIterator over (grad, output)."""
+    return binary_op(grad_output, output)
+
+
+def sigmoid_backward(grad_output, output) -> StructuredMeta:
+    """TORCH_META_FUNC(sigmoid_backward): a binary TensorIterator over (grad, output)."""
+    return binary_op(grad_output, output)

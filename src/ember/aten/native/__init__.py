@@ -32,4 +32,5 @@ from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
+from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

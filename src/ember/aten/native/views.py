@@ -30,6 +30,7 @@ from ember.aten.native.resize import resize_impl
 __all__ = [
     "_unsafe_view",
     "alias",
+    "lift_fresh",
     "as_strided",
     "detach",
     "resize_",
@@ -169,6 +170,11 @@ def _unsafe_view(self, size):
 
 def alias(self):
     return make_view(self, self._sizes, self._strides, self._storage_offset)
+
+
+def lift_fresh(self):
+    """The tensor itself: a fresh tensor from Python data, shown to dispatch modes."""
+    return self
 
 
 def detach(self):

@@ -2514,6 +2514,7 @@ def index_Tensor(ks, self, indices):
         node = nodes.IndexBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_indices = [SavedVariable(t) for t in indices]
+        node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -2914,7 +2915,6 @@ def amax(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-        node._saved_self_dim = len(self._sizes)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3073,7 +3073,6 @@ def amin(ks, self, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_self = SavedVariable(self)
-        node._saved_self_dim = len(self._sizes)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4233,6 +4232,45 @@ def sigmoid_out(ks, self, out):
     return result
 
 
+_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
+
+
+def sigmoid_backward_grad_input(ks, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sigmoid_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sigmoid_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_sigmoid_backward = handle("sigmoid_backward")
+
+
+def sigmoid_backward(ks, grad_output, output):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.SigmoidBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sigmoid_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _sin = handle("sin")
 
 
@@ -4858,6 +4896,45 @@ def tanh_out(ks, self, out):
         result = _tanh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
     finally:
         ts.excluded = prev
+    return result
+
+
+_tanh_backward_grad_input = handle("tanh_backward.grad_input")
+
+
+def tanh_backward_grad_input(ks, grad_output, output, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or output._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="tanh_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tanh_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, output, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_tanh_backward = handle("tanh_backward")
+
+
+def tanh_backward(ks, grad_output, output):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or output._requires_grad)
+    if requires:
+        node = nodes.TanhBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
+        if node.should_compute_output(1):
+            node._saved_grad_output = SavedVariable(grad_output)
+        node._saved_output = SavedVariable(output)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tanh_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
     return result
 
 
@@ -5675,6 +5752,7 @@ def _to_copy(ks, self, dtype, layout, device, pin_memory, non_blocking, memory_f
     if requires:
         node = nodes.ToCopyBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_device = self.device
         node._saved_self_dtype = self.dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -6078,6 +6156,8 @@ def eq__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.EqBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6099,6 +6179,14 @@ def eq__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.EqBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6294,6 +6382,8 @@ def ne__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.NeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6315,6 +6405,14 @@ def ne__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.NeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6448,6 +6546,8 @@ def ge__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.GeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6469,6 +6569,14 @@ def ge__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.GeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6546,6 +6654,8 @@ def le__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.LeBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6567,6 +6677,14 @@ def le__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.LeBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6644,6 +6762,8 @@ def gt__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.GtBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6665,6 +6785,14 @@ def gt__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.GtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6742,6 +6870,8 @@ def lt__Scalar(ks, self, other):
         check_inplace(self)
         node = nodes.LtBackward0()
         node._next_edges = (gradient_edge(self),)
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6763,6 +6893,14 @@ def lt__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.LtBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._saved_other_dtype = other.dtype
+        if node.should_compute_output(1):
+            node._saved_other_sizes = other._sizes
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(0):
+            node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7561,6 +7699,95 @@ def alias(ks, self):
     return result
 
 
+_lift_fresh = handle("lift_fresh")
+
+
+def lift_fresh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LiftFreshBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lift_fresh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_select_backward = handle("select_backward")
+
+
+def select_backward(ks, grad_output, input_sizes, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.SelectBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim = dim
+        node._saved_index = index
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_slice_backward = handle("slice_backward")
+
+
+def slice_backward(ks, grad_output, input_sizes, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.SliceBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim = dim
+        node._saved_end = end
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_backward = handle("diagonal_backward")
+
+
+def diagonal_backward(ks, grad_output, input_sizes, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.DiagonalBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input_sizes, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 _mse_loss_out = handle("mse_loss.out")
 
 
@@ -8098,6 +8325,8 @@ impl("select.int", "Autograd", select_int, keyset_arg="raw")
 impl("sigmoid", "Autograd", sigmoid, keyset_arg="raw")
 impl("sigmoid_", "Autograd", sigmoid_, keyset_arg="raw")
 impl("sigmoid.out", "Autograd", sigmoid_out, keyset_arg="raw")
+impl("sigmoid_backward.grad_input", "Autograd", sigmoid_backward_grad_input, keyset_arg="raw")
+impl("sigmoid_backward", "Autograd", sigmoid_backward, keyset_arg="raw")
 impl("sin", "Autograd", sin, keyset_arg="raw")
 impl("sin_", "Autograd", sin_, keyset_arg="raw")
 impl("sin.out", "Autograd", sin_out, keyset_arg="raw")
@@ -8129,6 +8358,8 @@ impl("t", "Autograd", t, keyset_arg="raw")
 impl("tanh", "Autograd", tanh, keyset_arg="raw")
 impl("tanh_", "Autograd", tanh_, keyset_arg="raw")
 impl("tanh.out", "Autograd", tanh_out, keyset_arg="raw")
+impl("tanh_backward.grad_input", "Autograd", tanh_backward_grad_input, keyset_arg="raw")
+impl("tanh_backward", "Autograd", tanh_backward, keyset_arg="raw")
 impl("transpose.int", "Autograd", transpose_int, keyset_arg="raw")
 impl("flip", "Autograd", flip, keyset_arg="raw")
 impl("roll", "Autograd", roll, keyset_arg="raw")
@@ -8271,6 +8502,10 @@ impl("pow.Tensor_Scalar", "Autograd", pow_Tensor_Scalar, keyset_arg="raw")
 impl("pow_.Scalar", "Autograd", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "Autograd", pow__Tensor, keyset_arg="raw")
 impl("alias", "Autograd", alias, keyset_arg="raw")
+impl("lift_fresh", "Autograd", lift_fresh, keyset_arg="raw")
+impl("select_backward", "Autograd", select_backward, keyset_arg="raw")
+impl("slice_backward", "Autograd", slice_backward, keyset_arg="raw")
+impl("diagonal_backward", "Autograd", diagonal_backward, keyset_arg="raw")
 impl("mse_loss.out", "Autograd", mse_loss_out, keyset_arg="raw")
 impl("mse_loss", "Autograd", mse_loss, keyset_arg="raw")
 impl("nll_loss_forward.output", "Autograd", nll_loss_forward_output, keyset_arg="raw")

@@ -5,14 +5,18 @@
 # ruff: noqa
 
 from ember.autograd.formulas import (
+    add_scalar,
+    amax_amin_backward,
     as_strided_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
     conj_scalar,
+    contiguous_format,
     cumsum_backward,
     diagonal_backward,
+    div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
     evenly_distribute_backward,
@@ -35,7 +39,9 @@ from ember.autograd.formulas import (
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
+    mul_scalar,
     mul_tensor_backward,
+    new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
     norm_backward,
@@ -44,12 +50,14 @@ from ember.autograd.formulas import (
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
-    restore_reduced_dims,
+    reciprocal_backward,
+    remainder_other_backward,
     roll_backward,
-    scale_grad_by_count,
+    rsqrt_backward,
     select_backward,
     sgn,
     sigmoid_backward,
+    sigmoid_backward_output_backward,
     slice_backward,
     softmax_backward,
     softmax_double_backward,
@@ -60,6 +68,7 @@ from ember.autograd.formulas import (
     sum_backward,
     sum_to,
     tanh_backward,
+    tanh_backward_output_backward,
     threshold_backward,
     to_copy_backward,
     unbind_backward,
@@ -70,6 +79,7 @@ from ember.autograd.formulas import (
     where_other_grad,
     where_self_grad,
     zeros_like,
+    zeros_with_options,
 )
 from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
 
@@ -307,7 +317,7 @@ class CopyBackwards(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_like(grad, contiguous_format)
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -576,6 +586,7 @@ class IndexBackward0(GeneratedNode):
 
     _saved_variables = ('_saved_indices',)
     _saved_indices = None
+    _saved_self_dtype = None
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -583,9 +594,10 @@ class IndexBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         indices = [s.unpack(node) for s in node._saved_indices]
+        self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = index_backward(grad.new_zeros(list(self_sizes)), indices, grad)
+            grad_0 = index_backward(new_zeros_with_options(grad, self_sizes, self_dtype), indices, grad)
         else:
             grad_0 = None
         return [grad_0]
@@ -647,7 +659,7 @@ class Log1PBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (self + 1).conj_physical()
+            grad_0 = grad / add_scalar(self, 1).conj_physical()
         else:
             grad_0 = None
         return [grad_0]
@@ -754,7 +766,6 @@ class AmaxBackward0(GeneratedNode):
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
-    _saved_self_dim = None
     _saved_result = None
 
     def apply(node, grads):
@@ -764,10 +775,9 @@ class AmaxBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
-        self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
+            grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
             grad_0 = None
         return [grad_0]
@@ -787,7 +797,7 @@ class MeanBackward0(GeneratedNode):
         self_numel = node._saved_self_numel
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.expand(list(self_sizes)) / self_numel
+            grad_0 = div_scalar(grad.expand(list(self_sizes)), self_numel)
         else:
             grad_0 = None
         return [grad_0]
@@ -848,7 +858,6 @@ class AminBackward0(GeneratedNode):
     _saved_dim = None
     _saved_keepdim = None
     _saved_self = None
-    _saved_self_dim = None
     _saved_result = None
 
     def apply(node, grads):
@@ -858,10 +867,9 @@ class AminBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self = _unpack(node._saved_self, node)
-        self_dim = node._saved_self_dim
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim, self_dim), restore_reduced_dims(result, dim, keepdim, self_dim) == self, dim)
+            grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
             grad_0 = None
         return [grad_0]
@@ -1241,7 +1249,7 @@ class RsqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -0.5 * grad * result.pow(3).conj_physical()
+            grad_0 = rsqrt_backward(grad, result)
         else:
             grad_0 = None
         return [grad_0]
@@ -1259,7 +1267,7 @@ class ReciprocalBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = -grad * (result * result)
+            grad_0 = reciprocal_backward(grad, result)
         else:
             grad_0 = None
         return [grad_0]
@@ -1303,6 +1311,30 @@ class SigmoidBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class SigmoidBackwardBackward0(GeneratedNode):
+    """Backward of aten::sigmoid_backward."""
+
+    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sigmoid_backward(grad, output.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = sigmoid_backward_output_backward(grad, grad_output, output)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class SinBackward0(GeneratedNode):
@@ -1567,7 +1599,7 @@ class SqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / (2 * result.conj_physical())
+            grad_0 = grad / mul_scalar(result.conj_physical(), 2)
         else:
             grad_0 = None
         return [grad_0]
@@ -1675,6 +1707,30 @@ class TanhBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class TanhBackwardBackward0(GeneratedNode):
+    """Backward of aten::tanh_backward."""
+
+    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_grad_output = None
+    _saved_output = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._saved_grad_output, node)
+        output = _unpack(node._saved_output, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = tanh_backward(grad, output.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = tanh_backward_output_backward(grad, grad_output, output)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class TransposeBackward0(GeneratedNode):
@@ -2118,15 +2174,17 @@ class ToCopyBackward0(GeneratedNode):
     """Backward of aten::_to_copy."""
 
     _saved_variables = ()
+    _saved_self_device = None
     _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_device = node._saved_self_device
         self_dtype = node._saved_self_dtype
         if node._next_edges[0][0] is not None:
-            grad_0 = to_copy_backward(grad, self_dtype)
+            grad_0 = to_copy_backward(grad, self_dtype, self_device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2238,13 +2296,17 @@ class EqBackward0(GeneratedNode):
     """Backward of aten::eq_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2254,17 +2316,25 @@ class EqBackward1(GeneratedNode):
     """Backward of aten::eq_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2310,13 +2380,17 @@ class NeBackward0(GeneratedNode):
     """Backward of aten::ne_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2326,17 +2400,25 @@ class NeBackward1(GeneratedNode):
     """Backward of aten::ne_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2346,13 +2428,17 @@ class GeBackward0(GeneratedNode):
     """Backward of aten::ge_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2362,17 +2448,25 @@ class GeBackward1(GeneratedNode):
     """Backward of aten::ge_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2382,13 +2476,17 @@ class LeBackward0(GeneratedNode):
     """Backward of aten::le_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2398,17 +2496,25 @@ class LeBackward1(GeneratedNode):
     """Backward of aten::le_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2418,13 +2524,17 @@ class GtBackward0(GeneratedNode):
     """Backward of aten::gt_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2434,17 +2544,25 @@ class GtBackward1(GeneratedNode):
     """Backward of aten::gt_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2454,13 +2572,17 @@ class LtBackward0(GeneratedNode):
     """Backward of aten::lt_.Scalar."""
 
     _saved_variables = ()
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0]
@@ -2470,17 +2592,25 @@ class LtBackward1(GeneratedNode):
     """Backward of aten::lt_.Tensor."""
 
     _saved_variables = ()
+    _saved_other_dtype = None
+    _saved_other_sizes = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
+        other_dtype = node._saved_other_dtype
+        other_sizes = node._saved_other_sizes
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
         if node._next_edges[1][0] is not None:
-            grad_1 = zeros_like(grad)
+            grad_1 = zeros_with_options(other_sizes, other_dtype, grad.device)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = zeros_like(grad)
+            grad_0 = zeros_with_options(self_sizes, self_dtype, grad.device)
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -2576,7 +2706,7 @@ class RemainderBackward1(GeneratedNode):
         other = _unpack(node._saved_other, node)
         self = _unpack(node._saved_self, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = -grad * self.div(other, rounding_mode="floor")
+            grad_1 = remainder_other_backward(grad, self, other)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
@@ -2819,6 +2949,88 @@ class AliasBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         if node._next_edges[0][0] is not None:
             grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LiftFreshBackward0(GeneratedNode):
+    """Backward of aten::lift_fresh."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SelectBackwardBackward0(GeneratedNode):
+    """Backward of aten::select_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_index = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.select(dim, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SliceBackwardBackward0(GeneratedNode):
+    """Backward of aten::slice_backward."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_end = None
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.slice(dim, start, end, step)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagonalBackwardBackward0(GeneratedNode):
+    """Backward of aten::diagonal_backward."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.diagonal(offset, dim1, dim2)
         else:
             grad_0 = None
         return [grad_0]

@@ -294,8 +294,8 @@ class Tensor(TensorImpl):
         **_ignored,
     ):
         """A ``cls`` tensor with metadata but no storage data (facts §8.1)."""
-        sizes = tuple(int(s) for s in size)
-        strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
+        sizes = tuple(map(int, size))
+        strides = contiguous_strides(sizes) if strides is None else tuple(map(int, strides))
         dtype = _dtypes.get_default_dtype() if dtype is None else dtype
         device = as_device(device)
         inference = thread_state().inference_mode

@@ -18,6 +18,7 @@ import warnings
 from ember._c10.tensor_impl import TensorImpl
 from ember.aten.python_arg_convert import tp_name
 
+from .graph import InputMetadata
 from .saved_variable import SavedVariable
 from .variable_type import rebase_history
 from .views import CreationMeta, grad_fn_of
@@ -86,6 +87,7 @@ def resolve_kwargs_to_positional(cls, args: tuple, kwargs: dict, has_ctx: bool) 
 
 
 _MISSING = object()
+_NONE: frozenset = frozenset()  # no tensor marked
 
 
 def _tensors_to_save(ctx, overridden_setup: bool, executable: bool, to_save_ids: set) -> list:
@@ -194,19 +196,24 @@ def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden
     single = not isinstance(raw_output, tuple)
     raw = (raw_output,) if single else raw_output
     count = len(raw)
-    ctx._input_metadata = []
+    metadata = ctx._input_metadata = []
     to_save_ids: set = set()
-    tensors_to_save = _tensors_to_save(ctx, overridden_setup, executable, to_save_ids)
-    non_differentiable = _non_differentiable(ctx)
-    dirty = _mark_dirty(ctx)
-    input_ids = {id(t) for t in input_tensors}
+    marks = ctx.__dict__  # what forward marked; most forwards mark nothing
+    tensors_to_save = (
+        _tensors_to_save(ctx, overridden_setup, executable, to_save_ids)
+        if "to_save" in marks or "saved_for_forward" in marks
+        else []
+    )
+    non_differentiable = _non_differentiable(ctx) if "non_differentiable" in marks else _NONE
+    dirty = _mark_dirty(ctx) if "dirty_tensors" in marks else _NONE
+    input_ids = set(map(id, input_tensors))
     outputs = []
     output_ids = set()
     differentiable_count = 0
     for nr, var in enumerate(raw):
         if not isinstance(var, TensorImpl):
             if executable:
-                ctx._input_metadata.append(UNDEFINED_INPUT)
+                metadata.append(UNDEFINED_INPUT)
             outputs.append(var)
             continue
         key = id(var)
@@ -218,14 +225,16 @@ def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden
             and (var.dtype.is_floating_point or var.dtype.is_complex)
         )
         if executable:
-            if differentiable:
-                ctx.add_input_metadata(var)
-            else:
-                ctx._input_metadata.append(UNDEFINED_INPUT)
-        var = _set_history(
-            ctx, var, nr, count, is_input, is_modified, differentiable, key in to_save_ids
-        )
-        if not (is_input and is_modified) and _is_view(var):
+            metadata.append(InputMetadata(var) if differentiable else UNDEFINED_INPUT)
+        if differentiable and not is_input and not is_modified:  # _set_history's usual case
+            var._grad_fn = ctx
+            var._output_nr = nr
+            var._requires_grad = True
+        else:
+            var = _set_history(
+                ctx, var, nr, count, is_input, is_modified, differentiable, key in to_save_ids
+            )
+        if var._view_info is not None and not (is_input and is_modified) and _is_view(var):
             var._view_info.creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         differentiable_count += differentiable
         output_ids.add(key)
@@ -240,10 +249,14 @@ def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden
         ctx._output_info = [
             (v._sizes, v.dtype, v.device) if isinstance(v, TensorImpl) else None for v in outputs
         ]
-        wrapped = {id(v) for v in outputs if isinstance(v, TensorImpl)}
-        ctx._saved = [
-            SavedVariable(t, is_output=id(t) in wrapped) if t is not None else None
-            for t in tensors_to_save
-        ]
-    ctx.__dict__.pop("saved_for_forward", None)
+        if tensors_to_save:
+            wrapped = {id(v) for v in outputs if isinstance(v, TensorImpl)}
+            ctx._saved = [
+                SavedVariable(t, is_output=id(t) in wrapped) if t is not None else None
+                for t in tensors_to_save
+            ]
+        else:
+            ctx._saved = []
+    if "saved_for_forward" in marks:
+        del marks["saved_for_forward"]
     return outputs[0] if single else tuple(outputs)

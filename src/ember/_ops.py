@@ -71,8 +71,10 @@ class OpOverload:
         self._exact_arity = -1 if self._exact_types is None else len(self._exact_types)
         # the one argument's type when the arity is 1 (None matches no type(value))
         self._exact_one = self._exact_types[0] if self._exact_arity == 1 else None
-        # calls that leave defaulted arguments out: given count -> the defaults appended
-        self._exact_prefix, self._default_tails = schema._plan.default_tails_after_exact(Tensor)
+        # calls that leave defaulted arguments out: given count -> (the exact types of the
+        # arguments given, the defaults appended)
+        prefix, tails = schema._plan.default_tails_after_exact(Tensor)
+        self._default_tails = {given: (prefix[:given], tail) for given, tail in tails.items()}
 
     def name(self) -> str:
         return self._schema.qualified_name
@@ -97,13 +99,9 @@ class OpOverload:
                             break
                     else:
                         return self._op.call(*args)
-                tail = self._default_tails.get(len(args))
-                if tail is not None:
-                    for value, kind in zip(args, self._exact_prefix):
-                        if type(value) is not kind:
-                            break
-                    else:
-                        return self._op.call(*args, *tail)
+                fast = self._default_tails.get(len(args))
+                if fast is not None and tuple(map(type, args)) == fast[0]:
+                    return self._op.call(*args, *fast[1])
             try:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:

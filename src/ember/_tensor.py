@@ -43,6 +43,9 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim + bound if dim < 0 else dim
 
 
+_new_tuple = tuple.__new__
+
+
 def _defines_torch_dispatch(cls) -> bool:
     """Whether ``cls`` has its own __torch_dispatch__ (not one Tensor itself carries)."""
     handler = getattr(cls, "__torch_dispatch__", None)
@@ -64,11 +67,11 @@ class Tensor(TensorImpl):
     # -- metadata ----------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._sizes)
+        return _new_tuple(Size, self._sizes)  # _sizes holds ints: nothing for Size() to check
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._sizes)
+            return _new_tuple(Size, self._sizes)
         return self._sizes[_wrap_dim(dim, len(self._sizes))]
 
     def stride(self, dim=None):

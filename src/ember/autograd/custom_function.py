@@ -237,13 +237,14 @@ def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden
         if var._view_info is not None and not (is_input and is_modified) and _is_view(var):
             var._view_info.creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         differentiable_count += differentiable
-        output_ids.add(key)
+        if dirty:
+            output_ids.add(key)
         outputs.append(var)
     if differentiable_count > 1:
         for var in outputs:
             if isinstance(var, TensorImpl) and _is_view(var):
                 var._view_info.creation_meta = CreationMeta.MULTI_OUTPUT_NODE
-    if not dirty <= output_ids:
+    if dirty and not dirty <= output_ids:
         raise RuntimeError(_DIRTY_NOT_RETURNED)
     if executable:
         ctx._output_info = [

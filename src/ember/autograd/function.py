@@ -51,13 +51,14 @@ class BackwardCFunction(Node, FunctionCtx):
     """The node (and ctx) of one Function.apply call."""
 
     _forward_cls = None
+    # Until set on the node (immutable, so read from the class meanwhile).
+    _materialize_grads = True
+    _materialize_non_diff_grads = True
+    needs_input_grad: tuple = ()
+    _saved = None
 
     def __init__(self) -> None:
         super().__init__()
-        self._materialize_grads = True
-        self._materialize_non_diff_grads = True
-        self.needs_input_grad = ()
-        self._saved = None
         self._is_variable_input: list[bool] = []
         self._output_info: list = []
 

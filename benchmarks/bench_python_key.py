@@ -12,7 +12,10 @@ round in CPU time), on 4-element float32 tensors:
   alone, and ``apply`` followed by ``backward``.
 
 Target (issue 12): each at most 1.0x PyTorch, goal 0.5x. Crossing into Python
-is where ember, written in Python, should be cheaper than PyTorch.
+is where ember, written in Python, should be cheaper than PyTorch. A second
+table shows the crossing alone: each case minus the plain work inside it
+(``a + b`` without a mode; the forward's ``x * 2`` under no_grad), since the
+plain operator itself costs ember more than PyTorch (benchmarks/bench_ops.py).
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def cases(lib) -> dict:
 
     return {
         "a + b (no mode)": lambda: a + b,
+        "x * 2 under no_grad": (lib.no_grad(), lambda: x * 2),  # the forward's own work
         "pass-through mode: a + b": (mode, mode_add),
         "enter mode + a + b": in_mode,
         "wrapper subclass: a + b": lambda: wa + wb,
@@ -124,16 +128,26 @@ def cases(lib) -> dict:
 
 
 def _entered(entry):
-    """A callable; ``(mode, fn)`` runs ``fn`` with ``mode`` entered around the whole timing."""
+    """A callable; ``(mode, fn)`` runs ``fn`` with ``mode`` (a dispatch mode, no_grad)
+    entered around the whole timing."""
     if not isinstance(entry, tuple):
         return entry, None
     return entry[1], entry[0]
+
+
+# case -> the plain work inside it: what is left is the cost of crossing into Python
+_PLAIN = {
+    "pass-through mode: a + b": "a + b (no mode)",
+    "wrapper subclass: a + b": "a + b (no mode)",
+    "Function.apply": "x * 2 under no_grad",
+}
 
 
 def main() -> None:
     libraries = {"ember": ember} if torch is None else {"ember": ember, "torch": torch}
     built = {name: cases(lib) for name, lib in libraries.items()}
     print(f"{'per call (us)':<28} {'ember':>9} {'torch':>9} {'ember/torch':>12}")
+    figures = {}
     for case in built["ember"]:
         fns, modes = {}, []
         for name in libraries:
@@ -148,10 +162,18 @@ def main() -> None:
         finally:
             for mode in reversed(modes):
                 mode.__exit__(None, None, None)
+        figures[case] = times
         cells = [f"{case:<28}", f"{times['ember']:>9.2f}"]
         if "torch" in times:
             cells += [f"{times['torch']:>9.2f}", f"{times['ember'] / times['torch']:>11.2f}x"]
         print(" ".join(cells), flush=True)
+    print("\nthe crossing alone: the case minus the plain work inside it (the row named)")
+    for case, plain in _PLAIN.items():
+        extra = {name: figures[case][name] - figures[plain][name] for name in figures[case]}
+        cells = [f"{case:<28}", f"{extra['ember']:>9.2f}"]
+        if "torch" in extra:
+            cells += [f"{extra['torch']:>9.2f}", f"{extra['ember'] / extra['torch']:>11.2f}x"]
+        print(" ".join(cells) + f"   (minus {plain})")
 
 
 if __name__ == "__main__":

@@ -240,3 +240,49 @@ def handler_arguments(name: str) -> list:
 
 def test_handlers_get_the_arguments_torch_gives_them():
     assert handler_arguments("ember") == handler_arguments("torch")
+
+
+# -- the generated argument converter, against BindPlan.python_kernel_args -------------------
+def _variants(default) -> list:
+    """Values for a defaulted argument: its default, equal values of other types, others."""
+    values = [default, None, object()]
+    if isinstance(default, bool):
+        values += [int(default), not default]
+    elif isinstance(default, int | float):
+        values += [float(default), int(default), default + 1, float("nan")]
+    elif isinstance(default, tuple):
+        values += [list(default), [*default, 1]]
+    return values
+
+
+def _aten_plans() -> list:
+    from ember._dispatch.dispatcher import dispatcher
+
+    plans = []
+    for name in dispatcher.all_op_names():
+        handle = dispatcher.find_op(name)
+        if handle is not None and handle.has_schema() and name.startswith("aten::"):
+            plan = handle.schema._plan
+            if any(plan.has_default):
+                plans.append(plan)
+    return plans
+
+
+def test_generated_handler_arguments_match_python_kernel_args_for_every_aten_schema():
+    from ember.utils._python_fallback import _kernel_args_function
+
+    checked = 0
+    for plan in _aten_plans():
+        convert = _kernel_args_function(plan)
+        base = [
+            plan.defaults[i] if plan.has_default[i] else object() for i in range(len(plan.names))
+        ]
+        cases = [base]
+        for index, defaulted in enumerate(plan.has_default):
+            if defaulted:
+                for value in _variants(plan.defaults[index]):
+                    cases.append(base[:index] + [value] + base[index + 1 :])
+        for full in cases:
+            assert convert(tuple(full)) == plan.python_kernel_args(list(full)), plan.schema
+            checked += 1
+    assert checked > 1000

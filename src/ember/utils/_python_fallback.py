@@ -19,6 +19,13 @@ Note [Python key dispatch]
    stack]); if it returns NotImplemented (or there is no mode), each
    overloaded tensor subclass is tried, subclasses before their bases. If all
    return NotImplemented, PyTorch's TypeError is raised.
+4. This runs on every operator a mode sees, so what does not change between
+   calls is worked out once per operator (``_PLANS``): its OpOverload, a
+   generated function that turns the boxed arguments into the handler's
+   ``(args, kwargs)`` (trailing positional and keyword-only arguments equal
+   to their defaults left out, as PyTorch's parseIValuesToPyArgsKwargs), and
+   the check of the handler's result. The snapshot and the mode stack are
+   slots of this thread's ThreadState (one read per call).
 """
 
 from __future__ import annotations

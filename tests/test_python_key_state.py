@@ -249,7 +249,7 @@ def _variants(default) -> list:
     if isinstance(default, bool):
         values += [int(default), not default]
     elif isinstance(default, int | float):
-        values += [float(default), int(default), default + 1, float("nan")]
+        values += [float(default), int(default), default + 1, float("nan"), ember.int64]
     elif isinstance(default, tuple):
         values += [list(default), [*default, 1]]
     return values

@@ -43,9 +43,6 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim + bound if dim < 0 else dim
 
 
-_new_tuple = tuple.__new__
-
-
 def _defines_torch_dispatch(cls) -> bool:
     """Whether ``cls`` has its own __torch_dispatch__ (not one Tensor itself carries)."""
     handler = getattr(cls, "__torch_dispatch__", None)
@@ -67,11 +64,11 @@ class Tensor(TensorImpl):
     # -- metadata ----------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return _new_tuple(Size, self._sizes)  # _sizes holds ints: nothing for Size() to check
+        return Size(self._sizes)
 
     def size(self, dim=None):
         if dim is None:
-            return _new_tuple(Size, self._sizes)
+            return Size(self._sizes)
         return self._sizes[_wrap_dim(dim, len(self._sizes))]
 
     def stride(self, dim=None):
@@ -297,8 +294,8 @@ class Tensor(TensorImpl):
         **_ignored,
     ):
         """A ``cls`` tensor with metadata but no storage data (facts §8.1)."""
-        sizes = tuple(map(int, size))
-        strides = contiguous_strides(sizes) if strides is None else tuple(map(int, strides))
+        sizes = tuple(int(s) for s in size)
+        strides = contiguous_strides(sizes) if strides is None else tuple(int(s) for s in strides)
         dtype = _dtypes.get_default_dtype() if dtype is None else dtype
         device = as_device(device)
         inference = thread_state().inference_mode

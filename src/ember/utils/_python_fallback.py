@@ -39,7 +39,7 @@ from ember._dispatch import builtin_fallbacks
 from ember._dispatch.python_returns import returns_converter
 from ember._dispatch.schema_binding import _same_as_default
 
-from . import _python_dispatch as _modes
+from ._python_dispatch import _PYTHON_KEYS, _WITHOUT_PYTHON_KEYS
 
 # Every functionality key strictly between Python and PythonDispatcher.
 ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER = sum(
@@ -130,6 +130,7 @@ def overloaded_args(args) -> list:
 # How PyTorch names the handler in its result errors (Note [Results of Python kernels]).
 _HOLDER = "__torch_dispatch__"
 
+_OVERLOADS = _ops._OVERLOADS  # emptied in place, never replaced
 # handle -> (op, kernel_args, convert): its OpOverload, how the boxed arguments become the
 # handler's (args, kwargs), and the check of the handler's result. Rebuilt when the
 # OpOverload changes (the op was redefined). See Note [Python key dispatch].
@@ -146,9 +147,9 @@ def _same_expression(value: str, index: int, default, constants: dict) -> str:
     if default is None:
         return f"{value} is None"
     kind = type(default)
-    if kind in (bool, int, float, str):
+    if kind in (bool, int, float, str):  # the usual case inline, the rest as it decides
         constants[f"t{index}"] = kind
-        return f"(type({value}) is t{index} and {value} == d{index})"
+        return f"((type({value}) is t{index} and {value} == d{index}) or _same({value}, d{index}))"
     return f"_same({value}, d{index})"
 
 
@@ -196,10 +197,11 @@ def _plan_for(handle) -> tuple:
 def dispatch_to_python(handle, full_args: tuple, ts=None):
     """handle_torch_function_no_python_arg_parser for TorchDispatch."""
     plan = _PLANS.get(handle)
-    if plan is None or plan[0] is not _ops._OVERLOADS.get(handle):
+    if plan is None or plan[0] is not _OVERLOADS.get(handle):
         plan = _plan_for(handle)
     op, kernel_args, convert = plan
-    full_args = tuple(full_args)
+    if full_args.__class__ is not tuple:
+        full_args = tuple(full_args)
     # One pass over the arguments: the overloaded tensors, and whether a wrapped number
     # is among them (boxing into Python turns it back into the number, as toPyObject).
     overloaded: list = []
@@ -218,8 +220,8 @@ def dispatch_to_python(handle, full_args: tuple, ts=None):
     args, kwargs = kernel_args(full_args)
     if wrapped:
         args = tuple(_ops.unwrap_number(value) for value in args)
-    types = tuple(map(type, overloaded))
-    tried: list[str] = []
+    types = tuple(map(type, overloaded)) if overloaded else ()
+    tried: list[str] = []  # what returned NotImplemented, for the error
     if ts is None:
         ts = per_thread.state
     user, infra = ts.dispatch_modes, ts.infra_modes
@@ -231,7 +233,7 @@ def dispatch_to_python(handle, full_args: tuple, ts=None):
             slot = max(infra)
             mode = infra.pop(slot)
         if not user and not infra:
-            ts.included &= _modes._WITHOUT_PYTHON_KEYS
+            ts.included &= _WITHOUT_PYTHON_KEYS
         try:
             rule = _rule_for(handle, type(mode)) if torch_dispatch_rules else None
             if rule is not None:
@@ -242,7 +244,7 @@ def dispatch_to_python(handle, full_args: tuple, ts=None):
             if slot is not None and slot in infra:
                 raise AssertionError(f"a mode is already in the {slot.name} slot")
             if not user and not infra:
-                ts.included |= _modes._PYTHON_KEYS
+                ts.included |= _PYTHON_KEYS
             if slot is None:
                 user.append(mode)
             else:

@@ -191,8 +191,38 @@ def _set_history(ctx, var, nr, count, is_input, is_modified, differentiable, sav
     return var
 
 
+def _one_fresh_output(ctx, input_tensors, var):
+    """process_outputs for its usual case: a recording apply whose forward returned one new
+    (not an input, not a view) floating tensor and marked nothing but saved tensors. The
+    same steps as the general path, without its sets; None when the case does not hold."""
+    marks = ctx.__dict__
+    if (
+        "non_differentiable" in marks
+        or "dirty_tensors" in marks
+        or "saved_for_forward" in marks
+        or var._view_info is not None
+        or not (var.dtype.is_floating_point or var.dtype.is_complex)
+    ):
+        return None
+    for tensor in input_tensors:
+        if tensor is var:
+            return None
+    saved = _tensors_to_save(ctx, False, True, set()) if "to_save" in marks else ()
+    ctx._input_metadata = [InputMetadata(var)]
+    var._grad_fn = ctx
+    var._output_nr = 0
+    var._requires_grad = True
+    ctx._output_info = [(var._sizes, var.dtype, var.device)]
+    ctx._saved = [SavedVariable(t, is_output=t is var) if t is not None else None for t in saved]
+    return var
+
+
 def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden_setup: bool):
     """The outputs of one apply: wrapped, linked to ctx (when it records), saved for it."""
+    if executable and not overridden_setup and isinstance(raw_output, TensorImpl):
+        result = _one_fresh_output(ctx, input_tensors, raw_output)
+        if result is not None:
+            return result
     single = not isinstance(raw_output, tuple)
     raw = (raw_output,) if single else raw_output
     count = len(raw)

@@ -65,14 +65,6 @@ _PYTHON_KEYS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnap
 _WITHOUT_PYTHON_KEYS = ~(_PYTHON_KEYS & FUNCTIONALITY_MASK)
 
 
-def _set_python_keys(on: bool) -> None:
-    ts = per_thread.state
-    if on:
-        ts.included |= _PYTHON_KEYS
-    else:
-        ts.included &= _WITHOUT_PYTHON_KEYS
-
-
 # -- the C++ stack API (torch._C._push_on_torch_dispatch_stack & co) -----------
 
 

@@ -84,10 +84,13 @@ def test_exact_types_skip_bind_and_anything_else_binds(bind_calls):
     lib = ember.library.Library(ns, "DEF")
     lib.define("f(Tensor x, int n, float s, bool b, str t) -> Tensor")
     lib.define("g(Tensor x) -> Tensor")
-    lib.define("h(Tensor x, int n=1) -> Tensor")
+    lib.define("h(Tensor x, int n=1, *, float s=2.0) -> Tensor")
+    lib.define("k(Tensor x, int[] d=[1]) -> Tensor")
     lib.impl("f", lambda x, n, s, b, t: x, "CPU")
     lib.impl("g", lambda x: x, "CPU")
-    lib.impl("h", lambda x, n=1: x, "CPU")
+    received = []
+    lib.impl("h", lambda x, n=1, s=2.0: received.append((n, s)) or x, "CPU")
+    lib.impl("k", lambda x, d=(1,): x, "CPU")
     ops = getattr(ember.ops, ns)
     x = ember.ones(2)
 
@@ -96,14 +99,17 @@ def test_exact_types_skip_bind_and_anything_else_binds(bind_calls):
 
     ops.f.default(x, 1, 1.5, True, "a")
     ops.g.default(x)
-    ops.h.default(x, 2)  # every argument given: binds to itself
+    ops.h.default(x, 2)  # the keyword-only default appended, as bind appends it
+    ops.h.default(x)  # immutable defaults to fill
     assert bind_calls == []
+    assert received == [(2, 2.0), (1, 2.0)]
     ops.f.default(x, 1, 1, True, "a")  # an int for a float: converted by bind
     ops.f.default(x, True, 1.5, True, "a")  # a bool for an int
     ops.g.default(x=x)
     ops.g.default(x.as_subclass(Sub))
-    ops.h.default(x)  # a default to fill
-    assert len(bind_calls) == 5
+    ops.h.default(x, True)  # a bool for an int, before the defaults
+    ops.k.default(x)  # a list default: bind makes a fresh list
+    assert len(bind_calls) == 6
     lib._destroy()
 
 

@@ -41,7 +41,10 @@ class OpOverload:
     passes through unchanged (Tensor, int, SymInt, float, bool, str), a call
     with no keywords and exactly one value of exactly that type per argument
     binds to its own arguments, so ``__call__`` hands them to the handle as
-    they are. Anything else (a subclass, a number for a Tensor, keywords,
+    they are. Likewise a call that gives only leading positional arguments of
+    those types, when every argument it leaves out has an immutable default
+    (``aten.add.Tensor(a, b)``, alpha left out): the handle gets them followed
+    by the defaults, as ``bind`` would append them. Anything else (a subclass, a number for a Tensor, keywords,
     missing or extra arguments) takes the full ``bind``, so its conversions
     and error messages are unchanged.
     """
@@ -68,6 +71,10 @@ class OpOverload:
         self._exact_arity = -1 if self._exact_types is None else len(self._exact_types)
         # the one argument's type when the arity is 1 (None matches no type(value))
         self._exact_one = self._exact_types[0] if self._exact_arity == 1 else None
+        # calls that leave defaulted arguments out: given count -> (the exact types of the
+        # arguments given, the defaults appended)
+        prefix, tails = schema._plan.default_tails_after_exact(Tensor)
+        self._default_tails = {given: (prefix[:given], tail) for given, tail in tails.items()}
 
     def name(self) -> str:
         return self._schema.qualified_name
@@ -92,6 +99,9 @@ class OpOverload:
                             break
                     else:
                         return self._op.call(*args)
+                fast = self._default_tails.get(len(args))
+                if fast is not None and tuple(map(type, args)) == fast[0]:
+                    return self._op.call(*args, *fast[1])
             try:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:
@@ -347,6 +357,7 @@ def refresh_packet(namespace: str, op_name: str) -> None:
 
 def clear_cache(qualified_names) -> None:
     """Drop cached packets for these ``ns::op[.overload]`` names (``_clear_torch_ops_cache``)."""
+    _OVERLOADS.clear()
     for qualname in qualified_names:
         namespace, name_with_overload = qualname.split("::", 1)
         name = name_with_overload.split(".")[0]
@@ -358,9 +369,19 @@ def clear_cache(qualified_names) -> None:
             ns._dir.remove(name)
 
 
+# handle -> its OpOverload, for the boxed fallbacks (the Python key runs on every call a
+# mode sees); emptied with the packets it mirrors (clear_cache).
+_OVERLOADS: dict[OperatorHandle, OpOverload] = {}
+
+
 def overload_for_handle(handle: OperatorHandle) -> OpOverload:
     """The cached OpOverload of an operator handle (for boxed fallbacks that receive a handle)."""
+    try:
+        return _OVERLOADS[handle]
+    except KeyError:
+        pass
     namespace, rest = handle.name.split("::", 1)
     op_name, _, overload_name = rest.partition(".")
     packet = getattr(getattr(ops, namespace), op_name)
-    return getattr(packet, overload_name or "default")
+    overload = _OVERLOADS[handle] = getattr(packet, overload_name or "default")
+    return overload

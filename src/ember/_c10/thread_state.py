@@ -26,8 +26,9 @@ with copied contexts: a worker's `no_grad()` would turn grad off in its
 caller, and tasks that each start from an empty copied context would each
 get a state of their own. benchmarks/bench_dispatch.py measures the read
 beside those alternatives. The dispatch mode stack (utils/_python_dispatch.py)
-and the Python key's snapshot (utils/_python_fallback.py) are thread-locals
-too, so a mode entered in one thread is never on another thread's stack.
+and the Python key's snapshot (utils/_python_fallback.py) live in the same
+object (the Python key reads them on every call a mode sees), so a mode
+entered in one thread is never on another thread's stack.
 """
 
 from __future__ import annotations
@@ -44,10 +45,15 @@ DEFAULT_EXCLUDED = autocast_dispatch_keyset.raw_repr()
 
 
 class ThreadState:
-    """Per-thread raw include/exclude bits and autograd flags, at PyTorch's defaults."""
+    """Per-thread raw include/exclude bits and autograd flags, at PyTorch's defaults; and the
+    Python key's state (TorchDispatchModeTLS and PythonFallbackKernel's tls_on_entry):
+    the user dispatch modes (innermost last), the infra modes by slot, and the include /
+    exclude bits PythonTLSSnapshot recorded (None when none is recorded). Only
+    utils/_python_dispatch.py and utils/_python_fallback.py touch those three."""
 
     __slots__ = ("included", "excluded", "grad_mode", "inference_mode", "fw_grad_mode",
-                 "multithreading_enabled", "view_replay_enabled")  # fmt: skip
+                 "multithreading_enabled", "view_replay_enabled",
+                 "dispatch_modes", "infra_modes", "tls_on_entry")  # fmt: skip
 
     def __init__(self) -> None:
         self.included = DEFAULT_INCLUDED
@@ -57,6 +63,9 @@ class ThreadState:
         self.fw_grad_mode = True
         self.multithreading_enabled = True
         self.view_replay_enabled = False
+        self.dispatch_modes: list = []
+        self.infra_modes: dict = {}
+        self.tls_on_entry: tuple[int, int] | None = None
 
 
 class _PerThread(threading.local):

@@ -327,6 +327,31 @@ class BindPlan:
         types = tuple(exact.get(check) for check in self.checkers)
         return None if None in types else types
 
+    def default_tails_after_exact(self, tensor_type: type) -> tuple[tuple, dict[int, tuple]]:
+        """``(prefix, tails)``: the leading positional arguments' exact types (as in
+        ``exact_types``, up to the first argument of another type), and, for each count
+        ``g`` of them that a call may give, the defaults ``bind`` appends after them,
+        when those are all immutable (no list default, no defaulted proper Tensor)."""
+        exact = {_check_tensor_argument: tensor_type, _check_int: int, _check_float: float,
+                 _check_bool: bool, _check_str: str}  # fmt: skip
+        if self.schema.is_vararg:
+            return (), {}
+        prefix = []
+        for check in self.checkers[: self.num_positional]:
+            kind = exact.get(check)
+            if kind is None:
+                break
+            prefix.append(kind)
+        tails = {}
+        for given in range(1, len(prefix) + 1):
+            tail = self.default_tails[given] if given < len(self.names) else None
+            if tail is None:
+                continue
+            if any(index >= given for index in self.list_defaults + self.proper_tensors):
+                continue
+            tails[given] = tail
+        return tuple(prefix), tails
+
     def is_plain(self) -> bool:
         """No varargs, defaults or keyword-only arguments: Python kernels get the full list as-is."""
         if self.schema.is_vararg or self.num_positional != len(self.names):

@@ -18,6 +18,7 @@ import warnings
 from ember._c10.tensor_impl import TensorImpl
 from ember.aten.python_arg_convert import tp_name
 
+from .graph import InputMetadata
 from .saved_variable import SavedVariable
 from .variable_type import rebase_history
 from .views import CreationMeta, grad_fn_of
@@ -86,6 +87,7 @@ def resolve_kwargs_to_positional(cls, args: tuple, kwargs: dict, has_ctx: bool) 
 
 
 _MISSING = object()
+_NONE: frozenset = frozenset()  # no tensor marked
 
 
 def _tensors_to_save(ctx, overridden_setup: bool, executable: bool, to_save_ids: set) -> list:
@@ -189,24 +191,59 @@ def _set_history(ctx, var, nr, count, is_input, is_modified, differentiable, sav
     return var
 
 
+def _one_fresh_output(ctx, input_tensors, var):
+    """process_outputs for its usual case: a recording apply whose forward returned one new
+    (not an input, not a view) floating tensor and marked nothing but saved tensors. The
+    same steps as the general path, without its sets; None when the case does not hold."""
+    marks = ctx.__dict__
+    if (
+        "non_differentiable" in marks
+        or "dirty_tensors" in marks
+        or "saved_for_forward" in marks
+        or var._view_info is not None
+        or not (var.dtype.is_floating_point or var.dtype.is_complex)
+    ):
+        return None
+    for tensor in input_tensors:
+        if tensor is var:
+            return None
+    saved = _tensors_to_save(ctx, False, True, set()) if "to_save" in marks else ()
+    ctx._input_metadata = [InputMetadata(var)]
+    var._grad_fn = ctx
+    var._output_nr = 0
+    var._requires_grad = True
+    ctx._output_info = [(var._sizes, var.dtype, var.device)]
+    ctx._saved = [SavedVariable(t, is_output=t is var) if t is not None else None for t in saved]
+    return var
+
+
 def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden_setup: bool):
     """The outputs of one apply: wrapped, linked to ctx (when it records), saved for it."""
+    if executable and not overridden_setup and isinstance(raw_output, TensorImpl):
+        result = _one_fresh_output(ctx, input_tensors, raw_output)
+        if result is not None:
+            return result
     single = not isinstance(raw_output, tuple)
     raw = (raw_output,) if single else raw_output
     count = len(raw)
-    ctx._input_metadata = []
+    metadata = ctx._input_metadata = []
     to_save_ids: set = set()
-    tensors_to_save = _tensors_to_save(ctx, overridden_setup, executable, to_save_ids)
-    non_differentiable = _non_differentiable(ctx)
-    dirty = _mark_dirty(ctx)
-    input_ids = {id(t) for t in input_tensors}
+    marks = ctx.__dict__  # what forward marked; most forwards mark nothing
+    tensors_to_save = (
+        _tensors_to_save(ctx, overridden_setup, executable, to_save_ids)
+        if "to_save" in marks or "saved_for_forward" in marks
+        else []
+    )
+    non_differentiable = _non_differentiable(ctx) if "non_differentiable" in marks else _NONE
+    dirty = _mark_dirty(ctx) if "dirty_tensors" in marks else _NONE
+    input_ids = set(map(id, input_tensors))
     outputs = []
     output_ids = set()
     differentiable_count = 0
     for nr, var in enumerate(raw):
         if not isinstance(var, TensorImpl):
             if executable:
-                ctx._input_metadata.append(UNDEFINED_INPUT)
+                metadata.append(UNDEFINED_INPUT)
             outputs.append(var)
             continue
         key = id(var)
@@ -218,32 +255,39 @@ def process_outputs(ctx, input_tensors, raw_output, executable: bool, overridden
             and (var.dtype.is_floating_point or var.dtype.is_complex)
         )
         if executable:
-            if differentiable:
-                ctx.add_input_metadata(var)
-            else:
-                ctx._input_metadata.append(UNDEFINED_INPUT)
-        var = _set_history(
-            ctx, var, nr, count, is_input, is_modified, differentiable, key in to_save_ids
-        )
-        if not (is_input and is_modified) and _is_view(var):
+            metadata.append(InputMetadata(var) if differentiable else UNDEFINED_INPUT)
+        if differentiable and not is_input and not is_modified:  # _set_history's usual case
+            var._grad_fn = ctx
+            var._output_nr = nr
+            var._requires_grad = True
+        else:
+            var = _set_history(
+                ctx, var, nr, count, is_input, is_modified, differentiable, key in to_save_ids
+            )
+        if var._view_info is not None and not (is_input and is_modified) and _is_view(var):
             var._view_info.creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         differentiable_count += differentiable
-        output_ids.add(key)
+        if dirty:
+            output_ids.add(key)
         outputs.append(var)
     if differentiable_count > 1:
         for var in outputs:
             if isinstance(var, TensorImpl) and _is_view(var):
                 var._view_info.creation_meta = CreationMeta.MULTI_OUTPUT_NODE
-    if not dirty <= output_ids:
+    if dirty and not dirty <= output_ids:
         raise RuntimeError(_DIRTY_NOT_RETURNED)
     if executable:
         ctx._output_info = [
             (v._sizes, v.dtype, v.device) if isinstance(v, TensorImpl) else None for v in outputs
         ]
-        wrapped = {id(v) for v in outputs if isinstance(v, TensorImpl)}
-        ctx._saved = [
-            SavedVariable(t, is_output=id(t) in wrapped) if t is not None else None
-            for t in tensors_to_save
-        ]
-    ctx.__dict__.pop("saved_for_forward", None)
+        if tensors_to_save:
+            wrapped = {id(v) for v in outputs if isinstance(v, TensorImpl)}
+            ctx._saved = [
+                SavedVariable(t, is_output=id(t) in wrapped) if t is not None else None
+                for t in tensors_to_save
+            ]
+        else:
+            ctx._saved = []
+    if "saved_for_forward" in marks:
+        del marks["saved_for_forward"]
     return outputs[0] if single else tuple(outputs)

@@ -18,6 +18,7 @@ from ember._c10.thread_state import per_thread
 from ember.aten._generated.python_functions import zeros
 from ember.aten.python_arg_convert import tp_name
 
+from . import grad_mode
 from .custom_function import process_outputs, resolve_kwargs_to_positional
 from .graph import Node, collect_next_edges
 
@@ -50,13 +51,14 @@ class BackwardCFunction(Node, FunctionCtx):
     """The node (and ctx) of one Function.apply call."""
 
     _forward_cls = None
+    # Until set on the node (immutable, so read from the class meanwhile).
+    _materialize_grads = True
+    _materialize_non_diff_grads = True
+    needs_input_grad: tuple = ()
+    _saved = None
 
     def __init__(self) -> None:
         super().__init__()
-        self._materialize_grads = True
-        self._materialize_non_diff_grads = True
-        self.needs_input_grad = ()
-        self._saved = None
         self._is_variable_input: list[bool] = []
         self._output_info: list = []
 
@@ -189,9 +191,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Function.apply, then THPFunction_apply: forward under no_grad, outputs wrapped."""
-        from .grad_mode import no_grad
-
-        overridden_setup = cls.setup_context is not Function.setup_context
+        overridden_setup = cls.setup_context is not _BASE_SETUP_CONTEXT
+        if not kwargs and not overridden_setup:
+            return _apply_positional(cls, args)
         if overridden_setup:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
@@ -207,13 +209,46 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         executable = per_thread.state.grad_mode and any(t.requires_grad for t in tensors)
         if executable:
             ctx.set_next_edges(collect_next_edges(*tensors))
-        with no_grad():
+        with grad_mode.no_grad():
             if overridden_setup:
                 output = cls.forward(*inputs)
                 cls.setup_context(ctx, inputs, output)
             else:
                 output = cls.forward(ctx, *inputs)
         return process_outputs(ctx, tensors, output, executable, overridden_setup)
+
+
+def _apply_positional(cls, inputs: tuple):
+    """``apply`` of a forward(ctx, ...) called with positional arguments only: the same
+    steps as the general path, in one pass over the inputs (it runs on every call)."""
+    ctx = cls._backward_cls()
+    is_variable = []
+    needs_input_grad = []
+    tensors = []
+    any_requires = False
+    for value in inputs:
+        if isinstance(value, TensorImpl):
+            is_variable.append(True)
+            tensors.append(value)
+            requires = value.requires_grad
+            needs_input_grad.append(requires)
+            any_requires = any_requires or requires
+        else:
+            is_variable.append(False)
+            needs_input_grad.append(False)
+    ctx._is_variable_input = is_variable
+    ctx.needs_input_grad = tuple(needs_input_grad)
+    ts = per_thread.state
+    executable = ts.grad_mode and any_requires
+    if executable:
+        ctx.set_next_edges(collect_next_edges(*tensors))
+    previous = ts.grad_mode
+    ts.grad_mode = False  # no_grad(), inline
+    try:
+        output = cls.forward(ctx, *inputs)
+    finally:
+        ts.grad_mode = previous
+    return process_outputs(ctx, tensors, output, executable, False)
 
 
 def once_differentiable(fn):
@@ -227,3 +262,6 @@ def once_differentiable(fn):
             return fn(ctx, *args)
 
     return wrapper
+
+
+_BASE_SETUP_CONTEXT = Function.setup_context

@@ -13,9 +13,13 @@ modes (FakeTensorMode and friends, ``_mode_key`` set), which always rank below
 user modes: the stack reads infra modes first, then user modes, and the last
 entry handles a call first. Pushing onto an empty stack adds Python and
 PythonTLSSnapshot to the TLS include set; popping the last mode removes them.
-While a mode's ``__torch_dispatch__`` runs, that mode is popped
-(``_pop_mode_temporarily``) so that ``func(*args)`` inside it reaches the next
-mode down, or the kernels when there is none.
+While a mode's ``__torch_dispatch__`` runs, that mode is popped so that
+``func(*args)`` inside it reaches the next mode down, or the kernels when
+there is none, and pushed back afterwards, whatever the handler did
+(PyTorch's StashTorchDispatchModeGuard; the Python fallback does it inline,
+``_pop_mode_temporarily`` is the same for Python code). A failed push or pop
+changes nothing. The stack and the include bits are this thread's
+(ThreadState), so a mode entered in one thread is not seen in another.
 """
 
 from __future__ import annotations
@@ -23,11 +27,11 @@ from __future__ import annotations
 import contextlib
 import enum
 import functools
-import threading
 import warnings
 
 from ember._c10.dispatch_key import DispatchKey
-from ember._c10.tls import tls_set_dispatch_key_included
+from ember._c10.dispatch_key_set import FUNCTIONALITY_MASK, key_bits
+from ember._c10.thread_state import per_thread
 from ember._tensor import Tensor
 
 __all__ = [
@@ -58,62 +62,63 @@ class _TorchDispatchModeKey(enum.IntEnum):
     FUNCTIONAL = 2
 
 
-class _ModeStack(threading.local):
-    def __init__(self) -> None:
-        self.user: list = []
-        self.infra: dict[_TorchDispatchModeKey, object] = {}
+# The stack lives in this thread's ThreadState (``dispatch_modes``: the user modes, innermost
+# last; ``infra_modes``: slot -> mode), beside the include bits it switches, so the Python
+# key reaches both in one read. See Note [Thread state per OS thread].
 
-
-_stack = _ModeStack()
-
-
-def _set_python_keys(on: bool) -> None:
-    tls_set_dispatch_key_included(DispatchKey.Python, on)
-    tls_set_dispatch_key_included(DispatchKey.PythonTLSSnapshot, on)
+# The TLS include bits a non-empty stack adds (both are functionality keys).
+_PYTHON_KEYS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+_WITHOUT_PYTHON_KEYS = ~(_PYTHON_KEYS & FUNCTIONALITY_MASK)
 
 
 # -- the C++ stack API (torch._C._push_on_torch_dispatch_stack & co) -----------
 
 
 def _len_torch_dispatch_stack() -> int:
-    return len(_stack.user) + len(_stack.infra)
+    ts = per_thread.state
+    return len(ts.dispatch_modes) + len(ts.infra_modes)
 
 
 def _get_dispatch_stack_at(index: int):
-    infra = [_stack.infra[key] for key in sorted(_stack.infra)]
-    return (infra + _stack.user)[index]
+    ts = per_thread.state
+    infra = [ts.infra_modes[key] for key in sorted(ts.infra_modes)]
+    return (infra + ts.dispatch_modes)[index]
 
 
 def _push_on_torch_dispatch_stack(mode) -> None:
     """Push ``mode``; an infra mode (``_mode_key`` set) takes its dedicated slot."""
-    if _len_torch_dispatch_stack() == 0:
-        _set_python_keys(True)
+    ts = per_thread.state
+    user, infra = ts.dispatch_modes, ts.infra_modes
     key = getattr(mode, "_mode_key", None)
+    if key is not None and key in infra:
+        raise AssertionError(f"a mode is already in the {key.name} slot")
+    if not user and not infra:
+        ts.included |= _PYTHON_KEYS
     if key is None:
-        _stack.user.append(mode)
+        user.append(mode)
     else:
-        if key in _stack.infra:
-            raise AssertionError(f"a mode is already in the {key.name} slot")
-        _stack.infra[key] = mode
+        infra[key] = mode
 
 
 def _pop_torch_dispatch_stack(mode_key: _TorchDispatchModeKey | None = None):
     """Pop the top user mode, or the mode in ``mode_key``'s slot, or the highest infra mode."""
+    ts = per_thread.state
+    user, infra = ts.dispatch_modes, ts.infra_modes
     if mode_key is not None:
-        mode = _stack.infra.pop(mode_key)
-    elif _stack.user:
-        mode = _stack.user.pop()
-    elif _stack.infra:
-        mode = _stack.infra.pop(max(_stack.infra))
+        mode = infra.pop(mode_key)
+    elif user:
+        mode = user.pop()
+    elif infra:
+        mode = infra.pop(max(infra))
     else:
         raise AssertionError("trying to pop from empty mode stack")
-    if _len_torch_dispatch_stack() == 0:
-        _set_python_keys(False)
+    if not user and not infra:
+        ts.included &= _WITHOUT_PYTHON_KEYS
     return mode
 
 
 def _get_dispatch_mode(mode_key: _TorchDispatchModeKey):
-    return _stack.infra.get(mode_key)
+    return per_thread.state.infra_modes.get(mode_key)
 
 
 # -- torch/utils/_python_dispatch.py ------------------------------------------------
@@ -121,10 +126,11 @@ def _get_dispatch_mode(mode_key: _TorchDispatchModeKey):
 
 def _get_current_dispatch_mode():
     """The mode that would handle the next call, or None."""
-    if _stack.user:
-        return _stack.user[-1]
-    if _stack.infra:
-        return _stack.infra[max(_stack.infra)]
+    ts = per_thread.state
+    if ts.dispatch_modes:
+        return ts.dispatch_modes[-1]
+    if ts.infra_modes:
+        return ts.infra_modes[max(ts.infra_modes)]
     return None
 
 

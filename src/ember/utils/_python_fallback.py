@@ -19,20 +19,27 @@ Note [Python key dispatch]
    stack]); if it returns NotImplemented (or there is no mode), each
    overloaded tensor subclass is tried, subclasses before their bases. If all
    return NotImplemented, PyTorch's TypeError is raised.
+4. This runs on every operator a mode sees, so what does not change between
+   calls is worked out once per operator (``_PLANS``): its OpOverload, a
+   generated function that turns the boxed arguments into the handler's
+   ``(args, kwargs)`` (trailing positional and keyword-only arguments equal
+   to their defaults left out, as PyTorch's parseIValuesToPyArgsKwargs), and
+   the check of the handler's result. The snapshot and the mode stack are
+   slots of this thread's ThreadState (one read per call).
 """
 
 from __future__ import annotations
 
-import threading
-
 from ember import _ops
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import full_after_bits, functionality_bit
-from ember._c10.tls import local_state
+from ember._c10.tensor_impl import TensorImpl
+from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
 from ember._dispatch.python_returns import returns_converter
+from ember._dispatch.schema_binding import _same_as_default
 
-from . import _python_dispatch as _modes
+from ._python_dispatch import _PYTHON_KEYS, _WITHOUT_PYTHON_KEYS
 
 # Every functionality key strictly between Python and PythonDispatcher.
 ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER = sum(
@@ -42,39 +49,35 @@ ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER = sum(
 _AFTER_SNAPSHOT = full_after_bits(DispatchKey.PythonTLSSnapshot)
 
 
-class _EntryState(threading.local):
-    def __init__(self) -> None:
-        self.tls_on_entry: tuple[int, int] | None = None
-
-
-_entry = _EntryState()
-
-
 def python_tls_snapshot_fallback(handle, bits: int, *args):
     """Record the TLS on the way in (if not yet recorded), then skip PythonTLSSnapshot."""
-    if _entry.tls_on_entry is not None:
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.tls_on_entry is not None:
         return handle.redispatch(bits & _AFTER_SNAPSHOT, *args)
-    _entry.tls_on_entry = (local_state.included, local_state.excluded)
+    ts.tls_on_entry = (ts.included, ts.excluded)
     try:
         return handle.redispatch(bits & _AFTER_SNAPSHOT, *args)
     finally:
-        _entry.tls_on_entry = None
+        ts.tls_on_entry = None
 
 
 def python_fallback(handle, bits: int, *args):
     """Hand the call to the top mode or to the arguments' ``__torch_dispatch__``."""
-    previous = snapshot = _entry.tls_on_entry
-    if snapshot is None:
-        snapshot = (local_state.included, local_state.excluded)
-    saved_tls = (local_state.included, local_state.excluded)
-    local_state.included = snapshot[0]
-    local_state.excluded = snapshot[1] | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
-    _entry.tls_on_entry = None
+    ts = per_thread.state
+    previous = ts.tls_on_entry
+    included, excluded = ts.included, ts.excluded
+    if previous is None:
+        ts.excluded = excluded | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
+    else:
+        ts.included = previous[0]
+        ts.excluded = previous[1] | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
+        ts.tls_on_entry = None
     try:
-        return dispatch_to_python(handle, args)
+        return dispatch_to_python(handle, args, ts)
     finally:
-        _entry.tls_on_entry = previous
-        local_state.included, local_state.excluded = saved_tls
+        ts.tls_on_entry = previous
+        ts.included = included
+        ts.excluded = excluded
 
 
 # qualname ("ns::op" or "ns::op.overload") -> {subclass or mode class: rule}; filled by
@@ -93,20 +96,27 @@ def _rule_for(handle, cls):
     return None
 
 
+def _add_overloaded(value, found: list) -> None:
+    """``value``'s class defines __torch_dispatch__: add it unless its type is there."""
+    cls = type(value)
+    for position, seen in enumerate(found):
+        kind = type(seen)
+        if kind is cls:
+            return
+        if issubclass(cls, kind):  # subclasses go before their bases; otherwise left to right
+            if any(type(other) is cls for other in found[position + 1 :]):
+                return
+            found.insert(position, value)
+            return
+    found.append(value)
+
+
 def _collect_overloaded(value, found: list) -> None:
     if isinstance(value, (list, tuple)):
         for item in value:
             _collect_overloaded(item, found)
     elif getattr(value, "_python_dispatch", False):
-        cls = type(value)
-        if any(type(seen) is cls for seen in found):
-            return
-        # Subclasses go before their bases; otherwise left to right.
-        for position, seen in enumerate(found):
-            if issubclass(cls, type(seen)):
-                found.insert(position, value)
-                return
-        found.append(value)
+        _add_overloaded(value, found)
 
 
 def overloaded_args(args) -> list:
@@ -120,6 +130,11 @@ def overloaded_args(args) -> list:
 # How PyTorch names the handler in its result errors (Note [Results of Python kernels]).
 _HOLDER = "__torch_dispatch__"
 
+_OVERLOADS = _ops._OVERLOADS  # emptied in place, never replaced
+# handle -> (op, kernel_args, convert): its OpOverload, how the boxed arguments become the
+# handler's (args, kwargs), and the check of the handler's result. Rebuilt when the
+# OpOverload changes (the op was redefined). See Note [Python key dispatch].
+_PLANS: dict = {}
 
 def mode_handler(mode):
     """The mode's bound ``__torch_dispatch__``; anything not bound to the mode itself (a
@@ -133,33 +148,130 @@ def mode_handler(mode):
     return handler
 
 
-def dispatch_to_python(handle, full_args: tuple):
-    """handle_torch_function_no_python_arg_parser for TorchDispatch."""
+
+def _plain_kernel_args(full_args: tuple) -> tuple:
+    return full_args, {}
+
+
+def _same_expression(value: str, index: int, default, constants: dict) -> str:
+    """Python source testing ``_same_as_default(value, default)``, inline where it can be."""
+    constants[f"d{index}"] = default
+    if default is None:
+        return f"{value} is None"
+    kind = type(default)
+    if kind in (bool, int, float, str):  # the usual case inline, the rest as it decides
+        constants[f"t{index}"] = kind
+        return f"((type({value}) is t{index} and {value} == d{index}) or _same({value}, d{index}))"
+    return f"_same({value}, d{index})"
+
+
+def _kernel_args_function(plan):
+    """``kernel_args(full_args) -> (args, kwargs)``, generated per schema: PyTorch leaves
+    out trailing positional arguments that equal their defaults, and keyword-only
+    arguments that equal theirs (as ``BindPlan.python_kernel_args``)."""
+    positional, names = plan.num_positional, plan.names
+    tail = []
+    for index in reversed(range(positional)):
+        if not plan.has_default[index]:
+            break
+        tail.append(index)
+    if not tail and positional == len(names):
+        return _plain_kernel_args
+    constants = {"_same": _same_as_default}
+    lines = ["def kernel_args(full):", f"    end = {positional}"]
+    if tail:
+        lines.append("    while True:")
+        for index in tail:
+            test = _same_expression(f"full[{index}]", index, plan.defaults[index], constants)
+            lines += [f"        if not {test}:", "            break", f"        end = {index}"]
+        lines.append("        break")
+    lines.append("    kwargs = {}")
+    for index in range(positional, len(names)):
+        lines.append(f"    v = full[{index}]")
+        if plan.has_default[index]:
+            test = _same_expression("v", index, plan.defaults[index], constants)
+            lines.append(f"    if not {test}:")
+            lines.append(f"        kwargs[{names[index]!r}] = v")
+        else:
+            lines.append(f"    kwargs[{names[index]!r}] = v")
+    lines.append("    return full[:end], kwargs")
+    exec("\n".join(lines), constants)
+    return constants["kernel_args"]
+
+
+def _plan_for(handle) -> tuple:
     op = _ops.overload_for_handle(handle)
-    args, kwargs = handle.schema.python_kernel_args(list(full_args))
-    args = tuple(_ops.unwrap_number(value) for value in args)  # as torch::jit::toPyObject
-    overloaded = overloaded_args(full_args)
-    types = tuple(type(arg) for arg in overloaded)
-    tried: list[str] = []
-    if _modes._len_torch_dispatch_stack() > 0:
-        with _modes._pop_mode_temporarily() as mode:
-            handler = mode_handler(mode)
-            rule = _rule_for(handle, type(mode))
+    kernel_args = _kernel_args_function(op._schema._plan)
+    value = _PLANS[handle] = (op, kernel_args, returns_converter(op._schema, _HOLDER))
+    return value
+
+
+def dispatch_to_python(handle, full_args: tuple, ts=None):
+    """handle_torch_function_no_python_arg_parser for TorchDispatch."""
+    plan = _PLANS.get(handle)
+    if plan is None or plan[0] is not _OVERLOADS.get(handle):
+        plan = _plan_for(handle)
+    op, kernel_args, convert = plan
+    if full_args.__class__ is not tuple:
+        full_args = tuple(full_args)
+    # One pass over the arguments: the overloaded tensors, and whether a wrapped number
+    # is among them (boxing into Python turns it back into the number, as toPyObject).
+    overloaded: list = []
+    wrapped = False
+    for value in full_args:
+        if isinstance(value, TensorImpl):
+            if value._python_dispatch:
+                if not overloaded:
+                    overloaded.append(value)
+                elif type(overloaded[0]) is not type(value):
+                    _add_overloaded(value, overloaded)
+            elif value._is_wrapped_number:
+                wrapped = True
+        elif isinstance(value, (list, tuple)):
+            _collect_overloaded(value, overloaded)
+    args, kwargs = kernel_args(full_args)
+    if wrapped:
+        args = tuple(_ops.unwrap_number(value) for value in args)
+    types = tuple(map(type, overloaded)) if overloaded else ()
+    tried: list[str] = []  # what returned NotImplemented, for the error
+    if ts is None:
+        ts = per_thread.state
+    user, infra = ts.dispatch_modes, ts.infra_modes
+    if user or infra:
+        # The top mode handles the call, popped meanwhile (Note [Mode stack]).
+        if user:
+            mode, slot = user.pop(), None
+        else:
+            slot = max(infra)
+            mode = infra.pop(slot)
+        if not user and not infra:
+            ts.included &= _WITHOUT_PYTHON_KEYS
+        try:
+            rule = _rule_for(handle, type(mode)) if torch_dispatch_rules else None
             if rule is not None:
                 result = rule(mode, op, types, args, kwargs)
             else:
-                result = handler(op, types, args, kwargs)
+                result = mode_handler(mode)(op, types, args, kwargs)
+        finally:  # pushed back on top of whatever the handler left
+            if slot is not None and slot in infra:
+                raise AssertionError(f"a mode is already in the {slot.name} slot")
+            if not user and not infra:
+                ts.included |= _PYTHON_KEYS
+            if slot is None:
+                user.append(mode)
+            else:
+                infra[slot] = mode
         if result is not NotImplemented:
-            return returns_converter(handle.schema, _HOLDER)(result)
+            return convert(result)
         tried.append(f"  - mode object {mode!r}")
     for arg in overloaded:
-        rule = _rule_for(handle, type(arg))
+        rule = _rule_for(handle, type(arg)) if torch_dispatch_rules else None
         if rule is not None:
             result = rule(type(arg), op, types, args, kwargs)
         else:
             result = arg.__torch_dispatch__(op, types, args, kwargs)
         if result is not NotImplemented:
-            return returns_converter(handle.schema, _HOLDER)(result)
+            return convert(result)
         tried.append(f"  - tensor subclass {type(arg)}")
     raise TypeError(
         f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers "

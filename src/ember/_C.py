@@ -365,6 +365,8 @@ def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's nam
     if _python_dispatch._len_torch_dispatch_stack() and not _tls.local_state.excluded & python_bits:
         return True
     return bool(tensor._key_bits & _SUBCLASS_LIKE_BITS)
+
+
 # -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------
 _DisableTorchDispatch = _mode_utils.DisableTorchDispatch
 _disabled_torch_dispatch_impl = _tensor._disabled_torch_dispatch_impl

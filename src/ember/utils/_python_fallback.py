@@ -136,6 +136,7 @@ _OVERLOADS = _ops._OVERLOADS  # emptied in place, never replaced
 # OpOverload changes (the op was redefined). See Note [Python key dispatch].
 _PLANS: dict = {}
 
+
 def mode_handler(mode):
     """The mode's bound ``__torch_dispatch__``; anything not bound to the mode itself (a
     classmethod, an instance attribute) is refused as PyTorch's dispatch_on_mode does."""
@@ -146,7 +147,6 @@ def mode_handler(mode):
             "please make it a plain method"
         )
     return handler
-
 
 
 def _plain_kernel_args(full_args: tuple) -> tuple:

@@ -335,7 +335,9 @@ def test_enable_python_dispatcher_includes_its_key_until_exit_or_collection():
         C._dispatch_tls_set_dispatch_key_included("PythonDispatcher", False)
         with C._EnablePythonDispatcher() as bound:
             seen += [bound, str(C._dispatch_tls_local_include_set())]
+        # the guard put back the state it found, which the key's bit alone did not change: on
         seen.append(str(C._dispatch_tls_local_include_set()))
+        C._dispatch_tls_set_dispatch_key_included("PythonDispatcher", False)  # leave it off
         return seen
 
     assert run(ember) == run(torch)

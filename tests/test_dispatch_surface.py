@@ -328,11 +328,10 @@ def test_enable_python_dispatcher_includes_its_key_until_exit_or_collection():
         y.sum().backward()
         seen += [type(y.grad_fn).__name__, y.tolist(), x.grad.tolist()]
         second = C._EnablePythonDispatcher()
-        del enabled  # puts back what it found: not included
-        seen.append(str(C._dispatch_tls_local_include_set()))
         del second  # puts back what it found: included
         seen.append(str(C._dispatch_tls_local_include_set()))
-        C._dispatch_tls_set_dispatch_key_included("PythonDispatcher", False)
+        del enabled  # puts back what it found: not included
+        seen.append(str(C._dispatch_tls_local_include_set()))
         with C._EnablePythonDispatcher() as bound:
             seen += [bound, str(C._dispatch_tls_local_include_set())]
         seen.append(str(C._dispatch_tls_local_include_set()))

@@ -104,6 +104,11 @@ def test_every_torch_schema_round_trips_with_the_same_accessors():
     assert len(texts) > 4000
     failures = []
     for text in texts:
+        status, theirs = torch_outcome(text)
+        if status != "ok":  # a type only a Python package registers (PyObject): torch's error
+            if ember_outcome(text) != (status, theirs):
+                failures.append(f"{text}: torch {status}: {theirs}; ember {ember_outcome(text)}")
+            continue
         try:
             mine = parse_schema(text)
         except RuntimeError as error:
@@ -112,7 +117,7 @@ def test_every_torch_schema_round_trips_with_the_same_accessors():
         if normalise_alias_order(str(mine)) != normalise_alias_order(text):
             failures.append(f"{text}: printed {mine}")
             continue
-        differences = schema_differences(mine, torch._C.parse_schema(text))
+        differences = schema_differences(mine, theirs)
         failures.extend(f"{text}: {d}" for d in differences)
     assert failures == [], "\n".join(failures[:20])
 

@@ -257,3 +257,23 @@ def test_opoverload_and_packet_faces_match_torch():
 
     name = ns()
     assert faces(_ops, ember_library, name) == faces(torch, torch_library, name + "t")
+
+
+@needs_torch
+def test_op_module_names_match_torch():
+    # a __torch_dispatch__ logger prints f"{func.__module__}.{func.__name__}": torch._ops.aten.add.Tensor
+    def names(module, L, n):
+        lib = L.Library(n, "FRAGMENT")
+        lib.define("foo(Tensor x) -> Tensor")
+        space = getattr(module.ops, n)
+        result = [
+            module.ops.aten.add.__module__, module.ops.aten.add.Tensor.__module__,
+            space.foo.__module__, space.foo.default.__module__, module.ops.aten.__name__,
+        ]  # fmt: skip
+        lib._destroy()
+        return [r.replace(n, "NS").replace("torch", "ember") for r in result]
+
+    from ember import _ops
+
+    name = ns()
+    assert names(_ops, ember_library, name) == names(torch, torch_library, name + "t")

@@ -223,7 +223,7 @@ class OpOverloadPacket:
         self._qualified_op_name = f"{namespace}::{op_name}"
         self.__name__ = op_name
         self.__qualname__ = op_name
-        self.__module__ = f"ember.ops.{namespace}"
+        self.__module__ = f"ember._ops.{namespace}"  # as torch: torch._ops.aten
         self._namespace = namespace
         self._overload_names = list(overload_names)
         self._dir: list[str] = []

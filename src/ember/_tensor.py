@@ -28,6 +28,10 @@ from ._c10.tensor_impl import (
 )
 from ._c10.thread_state import thread_state
 from ._size import Size
+from ._torch_function import DisableTorchFunctionSubclass, handle_self, register_plain, self_wants
+from ._torch_function import state as _tf_state
+
+_SHAPE_GET = "ember.Tensor.shape.__get__"
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -64,6 +68,9 @@ class Tensor(TensorImpl):
     # -- metadata ----------------------------------------------------------
     @property
     def shape(self) -> Size:
+        if self.__class__ is not Tensor or _tf_state.anywhere:  # Note [Torch function checks]
+            if self_wants(self):
+                return handle_self(Tensor.shape.__get__, _SHAPE_GET, self, (), None)
         return Size(self._sizes)
 
     def size(self, dim=None):
@@ -264,6 +271,21 @@ class Tensor(TensorImpl):
         return object.__format__(self, spec)
 
     # -- subclasses ----------------------------------------------------------
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """torch/_tensor.py's default: run ``func`` with subclasses' __torch_function__
+        disabled, and return its tensors as ``cls`` (not for field reads such as
+        ``Tensor.grad.__get__``, get_default_nowrap_functions)."""
+        if kwargs is None:
+            kwargs = {}
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with DisableTorchFunctionSubclass():
+            ret = func(*args, **kwargs)
+            if func in _default_nowrap_functions():
+                return ret
+            return _convert(ret, cls)
+
     @staticmethod
     def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
         """A ``cls`` tensor sharing ``data``'s storage and version counter, detached."""
@@ -319,6 +341,23 @@ class Tensor(TensorImpl):
         return self
 
 
+def _default_nowrap_functions() -> set:
+    """torch.overrides.get_default_nowrap_functions: field reads keep their object."""
+    fields = (getattr(Tensor, name, None) for name in ("_base", "grad", "_grad"))
+    return {field.__get__ for field in fields if field is not None}
+
+
+def _convert(ret, cls):
+    """torch/_tensor.py's _convert: tensors (also inside tuples and lists) as ``cls``."""
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        ret = type(ret)(_convert(r, cls) for r in ret)
+    return ret
+
+
 def _alias_as(source, cls):
     """A ``cls`` alias of ``source`` (same storage and version counter), with the
     Python keys iff ``cls`` defines __torch_dispatch__ (facts §8.1)."""
@@ -340,6 +379,10 @@ def _alias_as(source, cls):
     if not source._is_inference:
         result._version_counter = source.version_counter()
     return result
+
+
+register_plain(Tensor)  # an exact Tensor never overrides (Note [Torch function checks])
+Tensor.shape.fget.torch_function_checked = True
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy
+from ember.aten import torch_function
 from ember.aten.native import at
 from ember.aten.native.factories import scalar_fill_value
 from ember.aten.native.views import scalar_type_name_of
@@ -376,3 +377,4 @@ def install(tensor_class) -> None:
     tensor_class.__getitem__ = index_tensor
     tensor_class.__setitem__ = set_index
     tensor_class.__delitem__ = _delitem
+    torch_function.install(tensor_class)  # the new methods consult __torch_function__

@@ -8,6 +8,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
@@ -369,6 +374,8 @@ _tail_parser_f__conj_physical = [p.default for p in _parser_f__conj_physical.sig
 def _conj_physical(*args, **kwargs):
     """_conj_physical(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f__conj_physical]
         else:
@@ -376,6 +383,9 @@ def _conj_physical(*args, **kwargs):
         return _op__conj_physical.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
 
 
 
@@ -389,12 +399,17 @@ _parser_f__log_softmax_backward_data = PythonArgParser(
 def _log_softmax_backward_data(*args, **kwargs):
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f__log_softmax_backward_data.parse(args, kwargs)[1]
         if v[4] is None:
             return _op__log_softmax_backward_data.call(v[0], v[1], v[2], v[3])
         return _op__log_softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_log_softmax_backward_data, _parser_f__log_softmax_backward_data, args, kwargs, MODULE)
 
 
 
@@ -408,12 +423,17 @@ _parser_f__softmax_backward_data = PythonArgParser(
 def _softmax_backward_data(*args, **kwargs):
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
         if v[4] is None:
             return _op__softmax_backward_data.call(v[0], v[1], v[2], v[3])
         return _op__softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_softmax_backward_data, _parser_f__softmax_backward_data, args, kwargs, MODULE)
 
 
 
@@ -427,12 +447,17 @@ _parser_f_abs = PythonArgParser(
 def abs(*args, **kwargs):
     """abs(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_abs.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_abs.call(v[0])
         return _op_abs_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(abs, _parser_f_abs, args, kwargs, MODULE)
 
 
 
@@ -447,6 +472,8 @@ _tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:
 def abs_(*args, **kwargs):
     """abs_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_abs_]
         else:
@@ -454,6 +481,9 @@ def abs_(*args, **kwargs):
         return _op_abs_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(abs_, _parser_f_abs_, args, kwargs, MODULE)
 
 
 
@@ -468,6 +498,8 @@ _parser_f_add = PythonArgParser(
 def add(*args, **kwargs):
     """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_add.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -479,6 +511,9 @@ def add(*args, **kwargs):
             return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(add, _parser_f_add, args, kwargs, MODULE)
 
 
 
@@ -495,6 +530,8 @@ _parser_f_addmm = PythonArgParser(
 def addmm(*args, **kwargs):
     """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_addmm.parse(args, kwargs)
         if index == 0:
             if v[5] is None:
@@ -514,6 +551,9 @@ def addmm(*args, **kwargs):
             return _op_addmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmm, _parser_f_addmm, args, kwargs, MODULE)
 
 
 
@@ -528,6 +568,8 @@ _tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[
 def alias(*args, **kwargs):
     """alias(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_alias]
         else:
@@ -535,6 +577,9 @@ def alias(*args, **kwargs):
         return _op_alias.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(alias, _parser_f_alias, args, kwargs, MODULE)
 
 
 
@@ -550,6 +595,8 @@ _parser_f_all = PythonArgParser(
 def all(*args, **kwargs):
     """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_all.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -565,6 +612,9 @@ def all(*args, **kwargs):
             return _op_all_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(all, _parser_f_all, args, kwargs, MODULE)
 
 
 
@@ -578,12 +628,17 @@ _parser_f_amax = PythonArgParser(
 def amax(*args, **kwargs):
     """amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_amax.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_amax.call(v[0], v[1], v[2])
         return _op_amax_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(amax, _parser_f_amax, args, kwargs, MODULE)
 
 
 
@@ -597,12 +652,17 @@ _parser_f_amin = PythonArgParser(
 def amin(*args, **kwargs):
     """amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_amin.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_amin.call(v[0], v[1], v[2])
         return _op_amin_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(amin, _parser_f_amin, args, kwargs, MODULE)
 
 
 
@@ -618,6 +678,8 @@ _parser_f_any = PythonArgParser(
 def any(*args, **kwargs):
     """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_any.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -633,6 +695,9 @@ def any(*args, **kwargs):
             return _op_any_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(any, _parser_f_any, args, kwargs, MODULE)
 
 
 
@@ -648,6 +713,8 @@ _parser_f_arange = PythonArgParser(
 def arange(*args, **kwargs):
     """arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_arange.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -663,6 +730,9 @@ def arange(*args, **kwargs):
             return make_factory_out(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arange, _parser_f_arange, args, kwargs, MODULE)
 
 
 
@@ -676,12 +746,17 @@ _parser_f_argmax = PythonArgParser(
 def argmax(*args, **kwargs):
     """argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_argmax.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_argmax.call(v[0], v[1], v[2])
         return _op_argmax_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argmax, _parser_f_argmax, args, kwargs, MODULE)
 
 
 
@@ -695,12 +770,17 @@ _parser_f_argmin = PythonArgParser(
 def argmin(*args, **kwargs):
     """argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_argmin.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_argmin.call(v[0], v[1], v[2])
         return _op_argmin_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argmin, _parser_f_argmin, args, kwargs, MODULE)
 
 
 
@@ -714,10 +794,15 @@ _parser_f_as_strided = PythonArgParser(
 def as_strided(*args, **kwargs):
     """as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_as_strided.parse(args, kwargs)[1]
         return _op_as_strided.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided, _parser_f_as_strided, args, kwargs, MODULE)
 
 
 
@@ -731,10 +816,15 @@ _parser_f_as_strided_ = PythonArgParser(
 def as_strided_(*args, **kwargs):
     """as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_as_strided_.parse(args, kwargs)[1]
         return _op_as_strided_.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided_, _parser_f_as_strided_, args, kwargs, MODULE)
 
 
 
@@ -750,6 +840,8 @@ _parser_f_bitwise_and = PythonArgParser(
 def bitwise_and(*args, **kwargs):
     """bitwise_and(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_and(Scalar self, Tensor other) | bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_and.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -763,6 +855,9 @@ def bitwise_and(*args, **kwargs):
             return _op_bitwise_and_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_and, _parser_f_bitwise_and, args, kwargs, MODULE)
 
 
 
@@ -778,6 +873,8 @@ _parser_f_bitwise_left_shift = PythonArgParser(
 def bitwise_left_shift(*args, **kwargs):
     """bitwise_left_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_left_shift(Scalar self, Tensor other) | bitwise_left_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_left_shift.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -791,6 +888,9 @@ def bitwise_left_shift(*args, **kwargs):
             return _op_bitwise_left_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_left_shift, _parser_f_bitwise_left_shift, args, kwargs, MODULE)
 
 
 
@@ -804,12 +904,17 @@ _parser_f_bitwise_not = PythonArgParser(
 def bitwise_not(*args, **kwargs):
     """bitwise_not(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_bitwise_not.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_bitwise_not.call(v[0])
         return _op_bitwise_not_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_not, _parser_f_bitwise_not, args, kwargs, MODULE)
 
 
 
@@ -825,6 +930,8 @@ _parser_f_bitwise_or = PythonArgParser(
 def bitwise_or(*args, **kwargs):
     """bitwise_or(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_or(Scalar self, Tensor other) | bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_or.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -838,6 +945,9 @@ def bitwise_or(*args, **kwargs):
             return _op_bitwise_or_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_or, _parser_f_bitwise_or, args, kwargs, MODULE)
 
 
 
@@ -853,6 +963,8 @@ _parser_f_bitwise_right_shift = PythonArgParser(
 def bitwise_right_shift(*args, **kwargs):
     """bitwise_right_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_right_shift(Scalar self, Tensor other) | bitwise_right_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_right_shift.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -866,6 +978,9 @@ def bitwise_right_shift(*args, **kwargs):
             return _op_bitwise_right_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_right_shift, _parser_f_bitwise_right_shift, args, kwargs, MODULE)
 
 
 
@@ -881,6 +996,8 @@ _parser_f_bitwise_xor = PythonArgParser(
 def bitwise_xor(*args, **kwargs):
     """bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_xor(Scalar self, Tensor other) | bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_xor.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -894,6 +1011,9 @@ def bitwise_xor(*args, **kwargs):
             return _op_bitwise_xor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_xor, _parser_f_bitwise_xor, args, kwargs, MODULE)
 
 
 
@@ -908,6 +1028,8 @@ _parser_f_bmm = PythonArgParser(
 def bmm(*args, **kwargs):
     """bmm(Tensor input, Tensor mat2, *, Tensor? out=None) | bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bmm.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -919,6 +1041,9 @@ def bmm(*args, **kwargs):
             return _op_bmm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bmm, _parser_f_bmm, args, kwargs, MODULE)
 
 
 
@@ -932,12 +1057,17 @@ _parser_f_cat = PythonArgParser(
 def cat(*args, **kwargs):
     """cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cat.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_cat.call(v[0], v[1])
         return _op_cat_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cat, _parser_f_cat, args, kwargs, MODULE)
 
 
 
@@ -951,10 +1081,15 @@ _parser_f_chunk = PythonArgParser(
 def chunk(*args, **kwargs):
     """chunk(Tensor input, int chunks, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_chunk.parse(args, kwargs)[1]
         return tuple(_op_chunk.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(chunk, _parser_f_chunk, args, kwargs, MODULE)
 
 
 
@@ -969,6 +1104,8 @@ _parser_f_clamp = PythonArgParser(
 def clamp(*args, **kwargs):
     """clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) | clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_clamp.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -980,6 +1117,9 @@ def clamp(*args, **kwargs):
             return _op_clamp_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp, _parser_f_clamp, args, kwargs, MODULE)
 
 
 
@@ -994,6 +1134,8 @@ _parser_f_clamp_ = PythonArgParser(
 def clamp_(*args, **kwargs):
     """clamp_(Tensor input, Tensor? min=None, Tensor? max=None) | clamp_(Tensor input, Scalar? min=None, Scalar? max=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_clamp_.parse(args, kwargs)
         if index == 0:
             return _op_clamp__Tensor.call(v[0], v[1], v[2])
@@ -1001,6 +1143,9 @@ def clamp_(*args, **kwargs):
             return _op_clamp_.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_, _parser_f_clamp_, args, kwargs, MODULE)
 
 
 
@@ -1015,6 +1160,8 @@ _tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[
 def clone(*args, **kwargs):
     """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_clone]
         else:
@@ -1022,6 +1169,9 @@ def clone(*args, **kwargs):
         return _op_clone.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clone, _parser_f_clone, args, kwargs, MODULE)
 
 
 
@@ -1035,12 +1185,17 @@ _parser_f_conj_physical = PythonArgParser(
 def conj_physical(*args, **kwargs):
     """conj_physical(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_conj_physical.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_conj_physical.call(v[0])
         return _op_conj_physical_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj_physical, _parser_f_conj_physical, args, kwargs, MODULE)
 
 
 
@@ -1055,6 +1210,8 @@ _tail_parser_f_conj_physical_ = [p.default for p in _parser_f_conj_physical_.sig
 def conj_physical_(*args, **kwargs):
     """conj_physical_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_conj_physical_]
         else:
@@ -1062,6 +1219,9 @@ def conj_physical_(*args, **kwargs):
         return _op_conj_physical_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
 
 
 
@@ -1075,12 +1235,17 @@ _parser_f_cos = PythonArgParser(
 def cos(*args, **kwargs):
     """cos(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cos.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_cos.call(v[0])
         return _op_cos_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cos, _parser_f_cos, args, kwargs, MODULE)
 
 
 
@@ -1095,6 +1260,8 @@ _tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:
 def cos_(*args, **kwargs):
     """cos_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_cos_]
         else:
@@ -1102,6 +1269,9 @@ def cos_(*args, **kwargs):
         return _op_cos_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cos_, _parser_f_cos_, args, kwargs, MODULE)
 
 
 
@@ -1115,12 +1285,17 @@ _parser_f_cumsum = PythonArgParser(
 def cumsum(*args, **kwargs):
     """cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cumsum.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_cumsum.call(v[0], v[1], v[2])
         return _op_cumsum_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cumsum, _parser_f_cumsum, args, kwargs, MODULE)
 
 
 
@@ -1135,6 +1310,8 @@ _tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].param
 def detach(*args, **kwargs):
     """detach(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_detach]
         else:
@@ -1142,6 +1319,9 @@ def detach(*args, **kwargs):
         return _op_detach.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(detach, _parser_f_detach, args, kwargs, MODULE)
 
 
 
@@ -1156,6 +1336,8 @@ _tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].p
 def diagonal(*args, **kwargs):
     """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_diagonal]
         else:
@@ -1163,6 +1345,9 @@ def diagonal(*args, **kwargs):
         return _op_diagonal.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal, _parser_f_diagonal, args, kwargs, MODULE)
 
 
 
@@ -1178,6 +1363,8 @@ _parser_f_div = PythonArgParser(
 def div(*args, **kwargs):
     """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | div(Tensor input, Scalar other, *, str? rounding_mode)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_div.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1191,6 +1378,9 @@ def div(*args, **kwargs):
             return _op_div_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(div, _parser_f_div, args, kwargs, MODULE)
 
 
 
@@ -1207,6 +1397,8 @@ _parser_f_divide = PythonArgParser(
 def divide(*args, **kwargs):
     """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1222,6 +1414,9 @@ def divide(*args, **kwargs):
             return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(divide, _parser_f_divide, args, kwargs, MODULE)
 
 
 
@@ -1236,6 +1431,8 @@ _tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 def dot(*args, **kwargs):
     """dot(Tensor input, Tensor tensor)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
         else:
@@ -1243,6 +1440,9 @@ def dot(*args, **kwargs):
         return _op_dot.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dot, _parser_f_dot, args, kwargs, MODULE)
 
 
 
@@ -1256,10 +1456,15 @@ _parser_f_dropout = PythonArgParser(
 def dropout(*args, **kwargs):
     """dropout(Tensor input, float p, bool train)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_dropout.parse(args, kwargs)[1]
         return _op_dropout.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dropout, _parser_f_dropout, args, kwargs, MODULE)
 
 
 
@@ -1273,6 +1478,8 @@ _parser_f_empty = PythonArgParser(
 def empty(*args, **kwargs):
     """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], v[4], v[5], v[6],), v[7])
@@ -1280,6 +1487,9 @@ def empty(*args, **kwargs):
         return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty, _parser_f_empty, args, kwargs, MODULE)
 
 
 
@@ -1293,10 +1503,15 @@ _parser_f_empty_like = PythonArgParser(
 def empty_like(*args, **kwargs):
     """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty_like.parse(args, kwargs)[1]
         return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_like, _parser_f_empty_like, args, kwargs, MODULE)
 
 
 
@@ -1310,10 +1525,15 @@ _parser_f_empty_strided = PythonArgParser(
 def empty_strided(*args, **kwargs):
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty_strided.parse(args, kwargs)[1]
         return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_strided, _parser_f_empty_strided, args, kwargs, MODULE)
 
 
 
@@ -1328,6 +1548,8 @@ _parser_f_eq = PythonArgParser(
 def eq(*args, **kwargs):
     """eq(Tensor input, Tensor other, *, Tensor? out=None) | eq(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_eq.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1339,6 +1561,9 @@ def eq(*args, **kwargs):
             return _op_eq_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(eq, _parser_f_eq, args, kwargs, MODULE)
 
 
 
@@ -1352,12 +1577,17 @@ _parser_f_exp = PythonArgParser(
 def exp(*args, **kwargs):
     """exp(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_exp.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_exp.call(v[0])
         return _op_exp_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp, _parser_f_exp, args, kwargs, MODULE)
 
 
 
@@ -1372,6 +1602,8 @@ _tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:
 def exp_(*args, **kwargs):
     """exp_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_exp_]
         else:
@@ -1379,6 +1611,9 @@ def exp_(*args, **kwargs):
         return _op_exp_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp_, _parser_f_exp_, args, kwargs, MODULE)
 
 
 
@@ -1393,6 +1628,8 @@ _parser_f_eye = PythonArgParser(
 def eye(*args, **kwargs):
     """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_eye.parse(args, kwargs)
         if index == 0:
             return make_factory(_op_eye, (v[0], v[1], v[2], v[3], v[4],), v[5])
@@ -1400,6 +1637,9 @@ def eye(*args, **kwargs):
             return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(eye, _parser_f_eye, args, kwargs, MODULE)
 
 
 
@@ -1414,6 +1654,8 @@ _parser_f_fill_ = PythonArgParser(
 def fill_(*args, **kwargs):
     """fill_(Tensor input, Tensor value) | fill_(Tensor input, Scalar value)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_fill_.parse(args, kwargs)
         if index == 0:
             return _op_fill__Tensor.call(v[0], v[1])
@@ -1421,6 +1663,9 @@ def fill_(*args, **kwargs):
             return _op_fill__Scalar.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fill_, _parser_f_fill_, args, kwargs, MODULE)
 
 
 
@@ -1435,6 +1680,8 @@ _tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].par
 def flatten(*args, **kwargs):
     """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_flatten]
         else:
@@ -1442,6 +1689,9 @@ def flatten(*args, **kwargs):
         return _op_flatten_using_ints.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flatten, _parser_f_flatten, args, kwargs, MODULE)
 
 
 
@@ -1455,10 +1705,15 @@ _parser_f_flip = PythonArgParser(
 def flip(*args, **kwargs):
     """flip(Tensor input, int[] dims)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_flip.parse(args, kwargs)[1]
         return _op_flip.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flip, _parser_f_flip, args, kwargs, MODULE)
 
 
 
@@ -1473,6 +1728,8 @@ _parser_f_floor_divide = PythonArgParser(
 def floor_divide(*args, **kwargs):
     """floor_divide(Tensor input, Tensor other, *, Tensor? out=None) | floor_divide(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_floor_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1482,6 +1739,9 @@ def floor_divide(*args, **kwargs):
             return _op_floor_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(floor_divide, _parser_f_floor_divide, args, kwargs, MODULE)
 
 
 
@@ -1495,6 +1755,8 @@ _parser_f_full = PythonArgParser(
 def full(*args, **kwargs):
     """full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_full.parse(args, kwargs)[1]
         if v[2] is None:
             return make_factory(_op_full, (v[0], v[1], v[3], v[4], v[5], v[6],), v[7])
@@ -1502,6 +1764,9 @@ def full(*args, **kwargs):
         return make_factory_out(_op_full_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(full, _parser_f_full, args, kwargs, MODULE)
 
 
 
@@ -1515,10 +1780,15 @@ _parser_f_full_like = PythonArgParser(
 def full_like(*args, **kwargs):
     """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_full_like.parse(args, kwargs)[1]
         return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(full_like, _parser_f_full_like, args, kwargs, MODULE)
 
 
 
@@ -1532,12 +1802,17 @@ _parser_f_gather = PythonArgParser(
 def gather(*args, **kwargs):
     """gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_gather.parse(args, kwargs)[1]
         if v[4] is None:
             return _op_gather.call(v[0], v[1], v[2], v[3])
         return _op_gather_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gather, _parser_f_gather, args, kwargs, MODULE)
 
 
 
@@ -1552,6 +1827,8 @@ _parser_f_ge = PythonArgParser(
 def ge(*args, **kwargs):
     """ge(Tensor input, Tensor other, *, Tensor? out=None) | ge(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_ge.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1563,6 +1840,9 @@ def ge(*args, **kwargs):
             return _op_ge_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ge, _parser_f_ge, args, kwargs, MODULE)
 
 
 
@@ -1577,6 +1857,8 @@ _parser_f_gt = PythonArgParser(
 def gt(*args, **kwargs):
     """gt(Tensor input, Tensor other, *, Tensor? out=None) | gt(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_gt.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1588,6 +1870,9 @@ def gt(*args, **kwargs):
             return _op_gt_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
 
 
 
@@ -1601,10 +1886,15 @@ _parser_f_index_put = PythonArgParser(
 def index_put(*args, **kwargs):
     """index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_put.parse(args, kwargs)[1]
         return _op_index_put.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_put, _parser_f_index_put, args, kwargs, MODULE)
 
 
 
@@ -1618,10 +1908,15 @@ _parser_f_index_put_ = PythonArgParser(
 def index_put_(*args, **kwargs):
     """index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_put_.parse(args, kwargs)[1]
         return _op_index_put_.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_put_, _parser_f_index_put_, args, kwargs, MODULE)
 
 
 
@@ -1635,12 +1930,17 @@ _parser_f_index_select = PythonArgParser(
 def index_select(*args, **kwargs):
     """index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_select.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_index_select.call(v[0], v[1], v[2])
         return _op_index_select_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_select, _parser_f_index_select, args, kwargs, MODULE)
 
 
 
@@ -1655,6 +1955,8 @@ _tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[
 def isnan(*args, **kwargs):
     """isnan(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_isnan]
         else:
@@ -1662,6 +1964,9 @@ def isnan(*args, **kwargs):
         return _op_isnan.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isnan, _parser_f_isnan, args, kwargs, MODULE)
 
 
 
@@ -1676,6 +1981,8 @@ _parser_f_le = PythonArgParser(
 def le(*args, **kwargs):
     """le(Tensor input, Tensor other, *, Tensor? out=None) | le(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_le.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1687,6 +1994,9 @@ def le(*args, **kwargs):
             return _op_le_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(le, _parser_f_le, args, kwargs, MODULE)
 
 
 
@@ -1700,6 +2010,8 @@ _parser_f_linspace = PythonArgParser(
 def linspace(*args, **kwargs):
     """linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_linspace.parse(args, kwargs)[1]
         if v[3] is None:
             return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], v[6], v[7],), v[8])
@@ -1707,6 +2019,9 @@ def linspace(*args, **kwargs):
         return make_factory_out(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linspace, _parser_f_linspace, args, kwargs, MODULE)
 
 
 
@@ -1720,12 +2035,17 @@ _parser_f_log = PythonArgParser(
 def log(*args, **kwargs):
     """log(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_log.call(v[0])
         return _op_log_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log, _parser_f_log, args, kwargs, MODULE)
 
 
 
@@ -1739,12 +2059,17 @@ _parser_f_log1p = PythonArgParser(
 def log1p(*args, **kwargs):
     """log1p(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log1p.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_log1p.call(v[0])
         return _op_log1p_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log1p, _parser_f_log1p, args, kwargs, MODULE)
 
 
 
@@ -1759,6 +2084,8 @@ _tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].param
 def log1p_(*args, **kwargs):
     """log1p_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log1p_]
         else:
@@ -1766,6 +2093,9 @@ def log1p_(*args, **kwargs):
         return _op_log1p_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log1p_, _parser_f_log1p_, args, kwargs, MODULE)
 
 
 
@@ -1780,6 +2110,8 @@ _tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:
 def log_(*args, **kwargs):
     """log_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log_]
         else:
@@ -1787,6 +2119,9 @@ def log_(*args, **kwargs):
         return _op_log_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_, _parser_f_log_, args, kwargs, MODULE)
 
 
 
@@ -1800,10 +2135,15 @@ _parser_f_log_softmax = PythonArgParser(
 def log_softmax(*args, **kwargs):
     """log_softmax(Tensor input, int dim, ScalarType? dtype=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log_softmax.parse(args, kwargs)[1]
         return _op_log_softmax_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_softmax, _parser_f_log_softmax, args, kwargs, MODULE)
 
 
 
@@ -1817,12 +2157,17 @@ _parser_f_logical_and = PythonArgParser(
 def logical_and(*args, **kwargs):
     """logical_and(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_and.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_and.call(v[0], v[1])
         return _op_logical_and_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_and, _parser_f_logical_and, args, kwargs, MODULE)
 
 
 
@@ -1836,12 +2181,17 @@ _parser_f_logical_not = PythonArgParser(
 def logical_not(*args, **kwargs):
     """logical_not(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_not.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_logical_not.call(v[0])
         return _op_logical_not_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_not, _parser_f_logical_not, args, kwargs, MODULE)
 
 
 
@@ -1855,12 +2205,17 @@ _parser_f_logical_or = PythonArgParser(
 def logical_or(*args, **kwargs):
     """logical_or(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_or.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_or.call(v[0], v[1])
         return _op_logical_or_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_or, _parser_f_logical_or, args, kwargs, MODULE)
 
 
 
@@ -1874,12 +2229,17 @@ _parser_f_logical_xor = PythonArgParser(
 def logical_xor(*args, **kwargs):
     """logical_xor(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_xor.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_xor.call(v[0], v[1])
         return _op_logical_xor_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_xor, _parser_f_logical_xor, args, kwargs, MODULE)
 
 
 
@@ -1893,10 +2253,15 @@ _parser_f_logsumexp = PythonArgParser(
 def logsumexp(*args, **kwargs):
     """logsumexp(Tensor input, int[1] dim, bool keepdim=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logsumexp.parse(args, kwargs)[1]
         return _op_logsumexp.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logsumexp, _parser_f_logsumexp, args, kwargs, MODULE)
 
 
 
@@ -1911,6 +2276,8 @@ _parser_f_lt = PythonArgParser(
 def lt(*args, **kwargs):
     """lt(Tensor input, Tensor other, *, Tensor? out=None) | lt(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_lt.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1922,6 +2289,9 @@ def lt(*args, **kwargs):
             return _op_lt_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lt, _parser_f_lt, args, kwargs, MODULE)
 
 
 
@@ -1936,6 +2306,8 @@ _parser_f_masked_fill = PythonArgParser(
 def masked_fill(*args, **kwargs):
     """masked_fill(Tensor input, Tensor mask, Tensor value) | masked_fill(Tensor input, Tensor mask, Scalar value)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_masked_fill.parse(args, kwargs)
         if index == 0:
             return _op_masked_fill_Tensor.call(v[0], v[1], v[2])
@@ -1943,6 +2315,9 @@ def masked_fill(*args, **kwargs):
             return _op_masked_fill_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_fill, _parser_f_masked_fill, args, kwargs, MODULE)
 
 
 
@@ -1956,12 +2331,17 @@ _parser_f_matmul = PythonArgParser(
 def matmul(*args, **kwargs):
     """matmul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_matmul.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_matmul.call(v[0], v[1])
         return _op_matmul_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(matmul, _parser_f_matmul, args, kwargs, MODULE)
 
 
 
@@ -1977,6 +2357,8 @@ _parser_f_max = PythonArgParser(
 def max(*args, **kwargs):
     """max(Tensor input, *, Tensor? out=None) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_max.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -1992,6 +2374,9 @@ def max(*args, **kwargs):
             return return_types.max_out(_op_max_dim_max.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max, _parser_f_max, args, kwargs, MODULE)
 
 
 
@@ -2005,12 +2390,17 @@ _parser_f_maximum = PythonArgParser(
 def maximum(*args, **kwargs):
     """maximum(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_maximum.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_maximum.call(v[0], v[1])
         return _op_maximum_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(maximum, _parser_f_maximum, args, kwargs, MODULE)
 
 
 
@@ -2025,6 +2415,8 @@ _parser_f_mean = PythonArgParser(
 def mean(*args, **kwargs):
     """mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_mean.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2036,6 +2428,9 @@ def mean(*args, **kwargs):
             return _op_mean_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mean, _parser_f_mean, args, kwargs, MODULE)
 
 
 
@@ -2051,6 +2446,8 @@ _parser_f_min = PythonArgParser(
 def min(*args, **kwargs):
     """min(Tensor input, *, Tensor? out=None) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_min.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -2066,6 +2463,9 @@ def min(*args, **kwargs):
             return return_types.min_out(_op_min_dim_min.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(min, _parser_f_min, args, kwargs, MODULE)
 
 
 
@@ -2079,12 +2479,17 @@ _parser_f_minimum = PythonArgParser(
 def minimum(*args, **kwargs):
     """minimum(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_minimum.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_minimum.call(v[0], v[1])
         return _op_minimum_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(minimum, _parser_f_minimum, args, kwargs, MODULE)
 
 
 
@@ -2099,6 +2504,8 @@ _parser_f_mm = PythonArgParser(
 def mm(*args, **kwargs):
     """mm(Tensor input, Tensor mat2, *, Tensor? out=None) | mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_mm.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2110,6 +2517,9 @@ def mm(*args, **kwargs):
             return _op_mm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mm, _parser_f_mm, args, kwargs, MODULE)
 
 
 
@@ -2124,6 +2534,8 @@ _parser_f_movedim = PythonArgParser(
 def movedim(*args, **kwargs):
     """movedim(Tensor input, int source, int destination) | movedim(Tensor input, int[] source, int[] destination)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_movedim.parse(args, kwargs)
         if index == 0:
             return _op_movedim_int.call(v[0], v[1], v[2])
@@ -2131,6 +2543,9 @@ def movedim(*args, **kwargs):
             return _op_movedim_intlist.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(movedim, _parser_f_movedim, args, kwargs, MODULE)
 
 
 
@@ -2144,12 +2559,17 @@ _parser_f_mul = PythonArgParser(
 def mul(*args, **kwargs):
     """mul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_mul.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
         return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mul, _parser_f_mul, args, kwargs, MODULE)
 
 
 
@@ -2164,6 +2584,8 @@ _parser_f_multiply = PythonArgParser(
 def multiply(*args, **kwargs):
     """multiply(Tensor input, Tensor other, *, Tensor? out=None) | multiply(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_multiply.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2173,6 +2595,9 @@ def multiply(*args, **kwargs):
             return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multiply, _parser_f_multiply, args, kwargs, MODULE)
 
 
 
@@ -2187,6 +2612,8 @@ _parser_f_narrow = PythonArgParser(
 def narrow(*args, **kwargs):
     """narrow(Tensor input, int dim, Tensor start, SymInt length) | narrow(Tensor input, int dim, SymInt start, SymInt length)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_narrow.parse(args, kwargs)
         if index == 0:
             return _op_narrow_Tensor.call(v[0], v[1], v[2], v[3])
@@ -2194,6 +2621,9 @@ def narrow(*args, **kwargs):
             return _op_narrow.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(narrow, _parser_f_narrow, args, kwargs, MODULE)
 
 
 
@@ -2208,6 +2638,8 @@ _parser_f_ne = PythonArgParser(
 def ne(*args, **kwargs):
     """ne(Tensor input, Tensor other, *, Tensor? out=None) | ne(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_ne.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2219,6 +2651,9 @@ def ne(*args, **kwargs):
             return _op_ne_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ne, _parser_f_ne, args, kwargs, MODULE)
 
 
 
@@ -2232,12 +2667,17 @@ _parser_f_neg = PythonArgParser(
 def neg(*args, **kwargs):
     """neg(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_neg.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_neg.call(v[0])
         return _op_neg_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(neg, _parser_f_neg, args, kwargs, MODULE)
 
 
 
@@ -2252,6 +2692,8 @@ _tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:
 def neg_(*args, **kwargs):
     """neg_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_neg_]
         else:
@@ -2259,6 +2701,9 @@ def neg_(*args, **kwargs):
         return _op_neg_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(neg_, _parser_f_neg_, args, kwargs, MODULE)
 
 
 
@@ -2272,6 +2717,8 @@ _parser_f_ones = PythonArgParser(
 def ones(*args, **kwargs):
     """ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_ones.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_ones, (v[0], v[2], v[3], v[4], v[5],), v[6])
@@ -2279,6 +2726,9 @@ def ones(*args, **kwargs):
         return make_factory_out(_op_ones_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ones, _parser_f_ones, args, kwargs, MODULE)
 
 
 
@@ -2292,10 +2742,15 @@ _parser_f_ones_like = PythonArgParser(
 def ones_like(*args, **kwargs):
     """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_ones_like.parse(args, kwargs)[1]
         return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ones_like, _parser_f_ones_like, args, kwargs, MODULE)
 
 
 
@@ -2310,6 +2765,8 @@ _tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[
 def outer(*args, **kwargs):
     """outer(Tensor input, Tensor vec2)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
         else:
@@ -2317,6 +2774,9 @@ def outer(*args, **kwargs):
         return _op_outer.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(outer, _parser_f_outer, args, kwargs, MODULE)
 
 
 
@@ -2330,10 +2790,15 @@ _parser_f_permute = PythonArgParser(
 def permute(*args, **kwargs):
     """permute(Tensor input, int[] dims)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_permute.parse(args, kwargs)[1]
         return _op_permute.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
 
 
 
@@ -2349,6 +2814,8 @@ _parser_f_pow = PythonArgParser(
 def pow(*args, **kwargs):
     """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar self, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_pow.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2364,6 +2831,9 @@ def pow(*args, **kwargs):
             return _op_pow_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pow, _parser_f_pow, args, kwargs, MODULE)
 
 
 
@@ -2378,6 +2848,8 @@ _parser_f_prod = PythonArgParser(
 def prod(*args, **kwargs):
     """prod(Tensor input, *, ScalarType? dtype=None) | prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_prod.parse(args, kwargs)
         if index == 0:
             return _op_prod.call(v[0], v[1])
@@ -2387,6 +2859,9 @@ def prod(*args, **kwargs):
             return _op_prod_int_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
 
 
 
@@ -2401,6 +2876,8 @@ _parser_f_rand = PythonArgParser(
 def rand(*args, **kwargs):
     """rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_rand.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2414,6 +2891,9 @@ def rand(*args, **kwargs):
             return make_factory_out(_op_rand_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rand, _parser_f_rand, args, kwargs, MODULE)
 
 
 
@@ -2427,10 +2907,15 @@ _parser_f_rand_like = PythonArgParser(
 def rand_like(*args, **kwargs):
     """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_rand_like.parse(args, kwargs)[1]
         return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rand_like, _parser_f_rand_like, args, kwargs, MODULE)
 
 
 
@@ -2447,6 +2932,8 @@ _parser_f_randint = PythonArgParser(
 def randint(*args, **kwargs):
     """randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_randint.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -2470,6 +2957,9 @@ def randint(*args, **kwargs):
             return make_factory_out(_op_randint_low_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randint, _parser_f_randint, args, kwargs, MODULE)
 
 
 
@@ -2484,6 +2974,8 @@ _parser_f_randn = PythonArgParser(
 def randn(*args, **kwargs):
     """randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_randn.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2497,6 +2989,9 @@ def randn(*args, **kwargs):
             return make_factory_out(_op_randn_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randn, _parser_f_randn, args, kwargs, MODULE)
 
 
 
@@ -2510,10 +3005,15 @@ _parser_f_randn_like = PythonArgParser(
 def randn_like(*args, **kwargs):
     """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_randn_like.parse(args, kwargs)[1]
         return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randn_like, _parser_f_randn_like, args, kwargs, MODULE)
 
 
 
@@ -2527,12 +3027,17 @@ _parser_f_reciprocal = PythonArgParser(
 def reciprocal(*args, **kwargs):
     """reciprocal(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_reciprocal.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_reciprocal.call(v[0])
         return _op_reciprocal_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reciprocal, _parser_f_reciprocal, args, kwargs, MODULE)
 
 
 
@@ -2547,6 +3052,8 @@ _tail_parser_f_reciprocal_ = [p.default for p in _parser_f_reciprocal_.signature
 def reciprocal_(*args, **kwargs):
     """reciprocal_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_reciprocal_]
         else:
@@ -2554,6 +3061,9 @@ def reciprocal_(*args, **kwargs):
         return _op_reciprocal_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reciprocal_, _parser_f_reciprocal_, args, kwargs, MODULE)
 
 
 
@@ -2568,6 +3078,8 @@ _tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:
 def relu(*args, **kwargs):
     """relu(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu]
         else:
@@ -2575,6 +3087,9 @@ def relu(*args, **kwargs):
         return _op_relu.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu, _parser_f_relu, args, kwargs, MODULE)
 
 
 
@@ -2589,6 +3104,8 @@ _tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[
 def relu_(*args, **kwargs):
     """relu_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu_]
         else:
@@ -2596,6 +3113,9 @@ def relu_(*args, **kwargs):
         return _op_relu_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu_, _parser_f_relu_, args, kwargs, MODULE)
 
 
 
@@ -2611,6 +3131,8 @@ _parser_f_remainder = PythonArgParser(
 def remainder(*args, **kwargs):
     """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_remainder.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2624,6 +3146,9 @@ def remainder(*args, **kwargs):
             return _op_remainder_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(remainder, _parser_f_remainder, args, kwargs, MODULE)
 
 
 
@@ -2637,10 +3162,15 @@ _parser_f_reshape = PythonArgParser(
 def reshape(*args, **kwargs):
     """reshape(Tensor input, SymInt[] shape)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_reshape.parse(args, kwargs)[1]
         return _op_reshape.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reshape, _parser_f_reshape, args, kwargs, MODULE)
 
 
 
@@ -2654,10 +3184,15 @@ _parser_f_roll = PythonArgParser(
 def roll(*args, **kwargs):
     """roll(Tensor input, SymInt[1] shifts, int[1] dims=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_roll.parse(args, kwargs)[1]
         return _op_roll.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(roll, _parser_f_roll, args, kwargs, MODULE)
 
 
 
@@ -2671,12 +3206,17 @@ _parser_f_rsqrt = PythonArgParser(
 def rsqrt(*args, **kwargs):
     """rsqrt(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_rsqrt.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_rsqrt.call(v[0])
         return _op_rsqrt_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsqrt, _parser_f_rsqrt, args, kwargs, MODULE)
 
 
 
@@ -2691,6 +3231,8 @@ _tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].param
 def rsqrt_(*args, **kwargs):
     """rsqrt_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
         else:
@@ -2698,6 +3240,9 @@ def rsqrt_(*args, **kwargs):
         return _op_rsqrt_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsqrt_, _parser_f_rsqrt_, args, kwargs, MODULE)
 
 
 
@@ -2712,6 +3257,8 @@ _parser_f_rsub = PythonArgParser(
 def rsub(*args, **kwargs):
     """rsub(Tensor input, Tensor other, *, Scalar alpha=1) | rsub(Tensor input, Scalar other, Scalar alpha=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_rsub.parse(args, kwargs)
         if index == 0:
             return _op_rsub_Tensor.call(v[0], v[1], v[2])
@@ -2719,6 +3266,9 @@ def rsub(*args, **kwargs):
             return _op_rsub_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsub, _parser_f_rsub, args, kwargs, MODULE)
 
 
 
@@ -2735,6 +3285,8 @@ _parser_f_scatter = PythonArgParser(
 def scatter(*args, **kwargs):
     """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_scatter.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -2754,6 +3306,9 @@ def scatter(*args, **kwargs):
             return _op_scatter_value_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter, _parser_f_scatter, args, kwargs, MODULE)
 
 
 
@@ -2767,10 +3322,15 @@ _parser_f_select = PythonArgParser(
 def select(*args, **kwargs):
     """select(Tensor input, int dim, SymInt index)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_select.parse(args, kwargs)[1]
         return _op_select_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(select, _parser_f_select, args, kwargs, MODULE)
 
 
 
@@ -2784,12 +3344,17 @@ _parser_f_sigmoid = PythonArgParser(
 def sigmoid(*args, **kwargs):
     """sigmoid(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sigmoid.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sigmoid.call(v[0])
         return _op_sigmoid_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sigmoid, _parser_f_sigmoid, args, kwargs, MODULE)
 
 
 
@@ -2804,6 +3369,8 @@ _tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].p
 def sigmoid_(*args, **kwargs):
     """sigmoid_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
         else:
@@ -2811,6 +3378,9 @@ def sigmoid_(*args, **kwargs):
         return _op_sigmoid_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sigmoid_, _parser_f_sigmoid_, args, kwargs, MODULE)
 
 
 
@@ -2824,12 +3394,17 @@ _parser_f_sign = PythonArgParser(
 def sign(*args, **kwargs):
     """sign(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sign.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sign.call(v[0])
         return _op_sign_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sign, _parser_f_sign, args, kwargs, MODULE)
 
 
 
@@ -2843,12 +3418,17 @@ _parser_f_sin = PythonArgParser(
 def sin(*args, **kwargs):
     """sin(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sin.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sin.call(v[0])
         return _op_sin_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sin, _parser_f_sin, args, kwargs, MODULE)
 
 
 
@@ -2863,6 +3443,8 @@ _tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:
 def sin_(*args, **kwargs):
     """sin_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sin_]
         else:
@@ -2870,6 +3452,9 @@ def sin_(*args, **kwargs):
         return _op_sin_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sin_, _parser_f_sin_, args, kwargs, MODULE)
 
 
 
@@ -2884,6 +3469,8 @@ _tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[
 def slice(*args, **kwargs):
     """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_slice]
         else:
@@ -2891,6 +3478,9 @@ def slice(*args, **kwargs):
         return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slice, _parser_f_slice, args, kwargs, MODULE)
 
 
 
@@ -2904,10 +3494,15 @@ _parser_f_softmax = PythonArgParser(
 def softmax(*args, **kwargs):
     """softmax(Tensor input, int dim, ScalarType? dtype=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_softmax.parse(args, kwargs)[1]
         return _op_softmax_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softmax, _parser_f_softmax, args, kwargs, MODULE)
 
 
 
@@ -2922,6 +3517,8 @@ _parser_f_sort = PythonArgParser(
 def sort(*args, **kwargs):
     """sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None) | sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sort.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -2933,6 +3530,9 @@ def sort(*args, **kwargs):
             return return_types.sort_out(_op_sort_values.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sort, _parser_f_sort, args, kwargs, MODULE)
 
 
 
@@ -2947,6 +3547,8 @@ _parser_f_split = PythonArgParser(
 def split(*args, **kwargs):
     """split(Tensor input, SymInt split_size, int dim=0) | split(Tensor input, SymInt[] split_size, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_split.parse(args, kwargs)
         if index == 0:
             return tuple(_op_split_Tensor.call(v[0], v[1], v[2]))
@@ -2954,6 +3556,9 @@ def split(*args, **kwargs):
             return tuple(_op_split_sizes.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split, _parser_f_split, args, kwargs, MODULE)
 
 
 
@@ -2967,10 +3572,15 @@ _parser_f_split_with_sizes = PythonArgParser(
 def split_with_sizes(*args, **kwargs):
     """split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
         return tuple(_op_split_with_sizes.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split_with_sizes, _parser_f_split_with_sizes, args, kwargs, MODULE)
 
 
 
@@ -2984,12 +3594,17 @@ _parser_f_sqrt = PythonArgParser(
 def sqrt(*args, **kwargs):
     """sqrt(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sqrt.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sqrt.call(v[0])
         return _op_sqrt_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sqrt, _parser_f_sqrt, args, kwargs, MODULE)
 
 
 
@@ -3004,6 +3619,8 @@ _tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[
 def sqrt_(*args, **kwargs):
     """sqrt_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sqrt_]
         else:
@@ -3011,6 +3628,9 @@ def sqrt_(*args, **kwargs):
         return _op_sqrt_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sqrt_, _parser_f_sqrt_, args, kwargs, MODULE)
 
 
 
@@ -3026,6 +3646,8 @@ _parser_f_squeeze = PythonArgParser(
 def squeeze(*args, **kwargs):
     """squeeze(Tensor input) | squeeze(Tensor input, int dim) | squeeze(Tensor input, int[] dim)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_squeeze.parse(args, kwargs)
         if index == 0:
             return _op_squeeze.call(v[0])
@@ -3035,6 +3657,9 @@ def squeeze(*args, **kwargs):
             return _op_squeeze_dims.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(squeeze, _parser_f_squeeze, args, kwargs, MODULE)
 
 
 
@@ -3048,12 +3673,17 @@ _parser_f_stack = PythonArgParser(
 def stack(*args, **kwargs):
     """stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_stack.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_stack.call(v[0], v[1])
         return _op_stack_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(stack, _parser_f_stack, args, kwargs, MODULE)
 
 
 
@@ -3069,6 +3699,8 @@ _parser_f_std = PythonArgParser(
 def std(*args, **kwargs):
     """std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | std(Tensor input, bool unbiased=True)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_std.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -3082,6 +3714,9 @@ def std(*args, **kwargs):
             return _op_std.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(std, _parser_f_std, args, kwargs, MODULE)
 
 
 
@@ -3096,6 +3731,8 @@ _parser_f_sub = PythonArgParser(
 def sub(*args, **kwargs):
     """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sub.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -3107,6 +3744,9 @@ def sub(*args, **kwargs):
             return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sub, _parser_f_sub, args, kwargs, MODULE)
 
 
 
@@ -3121,6 +3761,8 @@ _parser_f_subtract = PythonArgParser(
 def subtract(*args, **kwargs):
     """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | subtract(Tensor input, Scalar other, Scalar alpha=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_subtract.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -3130,6 +3772,9 @@ def subtract(*args, **kwargs):
             return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(subtract, _parser_f_subtract, args, kwargs, MODULE)
 
 
 
@@ -3144,6 +3789,8 @@ _parser_f_sum = PythonArgParser(
 def sum(*args, **kwargs):
     """sum(Tensor input, *, ScalarType? dtype=None) | sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sum.parse(args, kwargs)
         if index == 0:
             return _op_sum.call(v[0], v[1])
@@ -3153,6 +3800,9 @@ def sum(*args, **kwargs):
             return _op_sum_IntList_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sum, _parser_f_sum, args, kwargs, MODULE)
 
 
 
@@ -3166,10 +3816,15 @@ _parser_f_swapaxes = PythonArgParser(
 def swapaxes(*args, **kwargs):
     """swapaxes(Tensor input, int axis0, int axis1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_swapaxes.parse(args, kwargs)[1]
         return _op_swapaxes.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(swapaxes, _parser_f_swapaxes, args, kwargs, MODULE)
 
 
 
@@ -3183,10 +3838,15 @@ _parser_f_swapdims = PythonArgParser(
 def swapdims(*args, **kwargs):
     """swapdims(Tensor input, int dim0, int dim1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_swapdims.parse(args, kwargs)[1]
         return _op_swapdims.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(swapdims, _parser_f_swapdims, args, kwargs, MODULE)
 
 
 
@@ -3201,6 +3861,8 @@ _tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 def t(*args, **kwargs):
     """t(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_t]
         else:
@@ -3208,6 +3870,9 @@ def t(*args, **kwargs):
         return _op_t.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(t, _parser_f_t, args, kwargs, MODULE)
 
 
 
@@ -3221,12 +3886,17 @@ _parser_f_tanh = PythonArgParser(
 def tanh(*args, **kwargs):
     """tanh(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_tanh.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_tanh.call(v[0])
         return _op_tanh_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tanh, _parser_f_tanh, args, kwargs, MODULE)
 
 
 
@@ -3241,6 +3911,8 @@ _tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[
 def tanh_(*args, **kwargs):
     """tanh_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_tanh_]
         else:
@@ -3248,6 +3920,9 @@ def tanh_(*args, **kwargs):
         return _op_tanh_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tanh_, _parser_f_tanh_, args, kwargs, MODULE)
 
 
 
@@ -3261,12 +3936,17 @@ _parser_f_threshold_backward = PythonArgParser(
 def threshold_backward(*args, **kwargs):
     """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_threshold_backward.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_threshold_backward.call(v[0], v[1], v[2])
         return _op_threshold_backward_grad_input.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold_backward, _parser_f_threshold_backward, args, kwargs, MODULE)
 
 
 
@@ -3280,12 +3960,17 @@ _parser_f_topk = PythonArgParser(
 def topk(*args, **kwargs):
     """topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_topk.parse(args, kwargs)[1]
         if v[5] is None:
             return return_types.topk(_op_topk.call(v[0], v[1], v[2], v[3], v[4]))
         return return_types.topk_out(_op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(topk, _parser_f_topk, args, kwargs, MODULE)
 
 
 
@@ -3299,10 +3984,15 @@ _parser_f_transpose = PythonArgParser(
 def transpose(*args, **kwargs):
     """transpose(Tensor input, int dim0, int dim1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_transpose.parse(args, kwargs)[1]
         return _op_transpose_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(transpose, _parser_f_transpose, args, kwargs, MODULE)
 
 
 
@@ -3316,12 +4006,17 @@ _parser_f_tril = PythonArgParser(
 def tril(*args, **kwargs):
     """tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_tril.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_tril.call(v[0], v[1])
         return _op_tril_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tril, _parser_f_tril, args, kwargs, MODULE)
 
 
 
@@ -3335,12 +4030,17 @@ _parser_f_triu = PythonArgParser(
 def triu(*args, **kwargs):
     """triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_triu.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_triu.call(v[0], v[1])
         return _op_triu_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triu, _parser_f_triu, args, kwargs, MODULE)
 
 
 
@@ -3355,6 +4055,8 @@ _parser_f_true_divide = PythonArgParser(
 def true_divide(*args, **kwargs):
     """true_divide(Tensor input, Tensor other, *, Tensor? out=None) | true_divide(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_true_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -3364,6 +4066,9 @@ def true_divide(*args, **kwargs):
             return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(true_divide, _parser_f_true_divide, args, kwargs, MODULE)
 
 
 
@@ -3378,6 +4083,8 @@ _tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].param
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_unbind]
         else:
@@ -3385,6 +4092,9 @@ def unbind(*args, **kwargs):
         return tuple(_op_unbind_int.call(v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unbind, _parser_f_unbind, args, kwargs, MODULE)
 
 
 
@@ -3398,10 +4108,15 @@ _parser_f_unflatten = PythonArgParser(
 def unflatten(*args, **kwargs):
     """unflatten(Tensor input, int dim, SymInt[] sizes)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unflatten.parse(args, kwargs)[1]
         return _op_unflatten_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unflatten, _parser_f_unflatten, args, kwargs, MODULE)
 
 
 
@@ -3415,10 +4130,15 @@ _parser_f_unfold_backward = PythonArgParser(
 def unfold_backward(*args, **kwargs):
     """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unfold_backward.parse(args, kwargs)[1]
         return _op_unfold_backward.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unfold_backward, _parser_f_unfold_backward, args, kwargs, MODULE)
 
 
 
@@ -3432,10 +4152,15 @@ _parser_f_unsqueeze = PythonArgParser(
 def unsqueeze(*args, **kwargs):
     """unsqueeze(Tensor input, int dim)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unsqueeze.parse(args, kwargs)[1]
         return _op_unsqueeze.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsqueeze, _parser_f_unsqueeze, args, kwargs, MODULE)
 
 
 
@@ -3451,6 +4176,8 @@ _parser_f_var = PythonArgParser(
 def var(*args, **kwargs):
     """var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | var(Tensor input, bool unbiased=True)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_var.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -3464,6 +4191,9 @@ def var(*args, **kwargs):
             return _op_var.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(var, _parser_f_var, args, kwargs, MODULE)
 
 
 
@@ -3481,6 +4211,8 @@ _parser_f_where = PythonArgParser(
 def where(*args, **kwargs):
     """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar self, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar self, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_where.parse(args, kwargs)
         if index == 0:
             return tuple(_op_where.call(v[0]))
@@ -3496,6 +4228,9 @@ def where(*args, **kwargs):
             return _op_where_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(where, _parser_f_where, args, kwargs, MODULE)
 
 
 
@@ -3510,6 +4245,8 @@ _tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[
 def zero_(*args, **kwargs):
     """zero_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_zero_]
         else:
@@ -3517,6 +4254,9 @@ def zero_(*args, **kwargs):
         return _op_zero_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zero_, _parser_f_zero_, args, kwargs, MODULE)
 
 
 
@@ -3530,6 +4270,8 @@ _parser_f_zeros = PythonArgParser(
 def zeros(*args, **kwargs):
     """zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_zeros.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_zeros, (v[0], v[2], v[3], v[4], v[5],), v[6])
@@ -3537,6 +4279,9 @@ def zeros(*args, **kwargs):
         return make_factory_out(_op_zeros_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zeros, _parser_f_zeros, args, kwargs, MODULE)
 
 
 
@@ -3550,10 +4295,15 @@ _parser_f_zeros_like = PythonArgParser(
 def zeros_like(*args, **kwargs):
     """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_zeros_like.parse(args, kwargs)[1]
         return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
 __all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -8,6 +8,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op___and___Scalar = handle("__and__.Scalar")
 _op___and___Tensor = handle("__and__.Tensor")
@@ -298,6 +303,8 @@ _parser_m___and__ = PythonArgParser(
 def __and__(self, *args, **kwargs):
     """__and__(Tensor other) | __and__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___and__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___and___Tensor.call(self, v[0])
@@ -305,6 +312,9 @@ def __and__(self, *args, **kwargs):
             return _op___and___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__and__, _parser_m___and__, self, args, kwargs)
 
 
 
@@ -319,6 +329,8 @@ _parser_m___iand__ = PythonArgParser(
 def __iand__(self, *args, **kwargs):
     """__iand__(Tensor other) | __iand__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___iand__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___iand___Tensor.call(self, v[0])
@@ -326,6 +338,9 @@ def __iand__(self, *args, **kwargs):
             return _op___iand___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__iand__, _parser_m___iand__, self, args, kwargs)
 
 
 
@@ -340,6 +355,8 @@ _parser_m___ilshift__ = PythonArgParser(
 def __ilshift__(self, *args, **kwargs):
     """__ilshift__(Tensor other) | __ilshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ilshift___Tensor.call(self, v[0])
@@ -347,6 +364,9 @@ def __ilshift__(self, *args, **kwargs):
             return _op___ilshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ilshift__, _parser_m___ilshift__, self, args, kwargs)
 
 
 
@@ -361,6 +381,8 @@ _parser_m___ior__ = PythonArgParser(
 def __ior__(self, *args, **kwargs):
     """__ior__(Tensor other) | __ior__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ior__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ior___Tensor.call(self, v[0])
@@ -368,6 +390,9 @@ def __ior__(self, *args, **kwargs):
             return _op___ior___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ior__, _parser_m___ior__, self, args, kwargs)
 
 
 
@@ -382,6 +407,8 @@ _parser_m___irshift__ = PythonArgParser(
 def __irshift__(self, *args, **kwargs):
     """__irshift__(Tensor other) | __irshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___irshift___Tensor.call(self, v[0])
@@ -389,6 +416,9 @@ def __irshift__(self, *args, **kwargs):
             return _op___irshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__irshift__, _parser_m___irshift__, self, args, kwargs)
 
 
 
@@ -403,6 +433,8 @@ _parser_m___ixor__ = PythonArgParser(
 def __ixor__(self, *args, **kwargs):
     """__ixor__(Tensor other) | __ixor__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ixor___Tensor.call(self, v[0])
@@ -410,6 +442,9 @@ def __ixor__(self, *args, **kwargs):
             return _op___ixor___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ixor__, _parser_m___ixor__, self, args, kwargs)
 
 
 
@@ -424,6 +459,8 @@ _parser_m___lshift__ = PythonArgParser(
 def __lshift__(self, *args, **kwargs):
     """__lshift__(Tensor other) | __lshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___lshift___Tensor.call(self, v[0])
@@ -431,6 +468,9 @@ def __lshift__(self, *args, **kwargs):
             return _op___lshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__lshift__, _parser_m___lshift__, self, args, kwargs)
 
 
 
@@ -445,6 +485,8 @@ _parser_m___or__ = PythonArgParser(
 def __or__(self, *args, **kwargs):
     """__or__(Tensor other) | __or__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___or__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___or___Tensor.call(self, v[0])
@@ -452,6 +494,9 @@ def __or__(self, *args, **kwargs):
             return _op___or___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__or__, _parser_m___or__, self, args, kwargs)
 
 
 
@@ -466,6 +511,8 @@ _parser_m___rshift__ = PythonArgParser(
 def __rshift__(self, *args, **kwargs):
     """__rshift__(Tensor other) | __rshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___rshift___Tensor.call(self, v[0])
@@ -473,6 +520,9 @@ def __rshift__(self, *args, **kwargs):
             return _op___rshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__rshift__, _parser_m___rshift__, self, args, kwargs)
 
 
 
@@ -487,6 +537,8 @@ _parser_m___xor__ = PythonArgParser(
 def __xor__(self, *args, **kwargs):
     """__xor__(Tensor other) | __xor__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___xor__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___xor___Tensor.call(self, v[0])
@@ -494,6 +546,9 @@ def __xor__(self, *args, **kwargs):
             return _op___xor___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__xor__, _parser_m___xor__, self, args, kwargs)
 
 
 
@@ -509,9 +564,14 @@ def abs(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'abs', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_abs.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(abs, 'ember.Tensor.abs', self, args, kwargs)
 
 
 
@@ -527,9 +587,14 @@ def abs_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'abs_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_abs_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(abs_, 'ember.Tensor.abs_', self, args, kwargs)
 
 
 
@@ -545,6 +610,8 @@ _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 def add(self, *args, **kwargs):
     """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add]
         else:
@@ -555,6 +622,9 @@ def add(self, *args, **kwargs):
             return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(add, _parser_m_add, self, args, kwargs)
 
 
 
@@ -570,6 +640,8 @@ _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:
 def add_(self, *args, **kwargs):
     """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add_]
         else:
@@ -580,6 +652,9 @@ def add_(self, *args, **kwargs):
             return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(add_, _parser_m_add_, self, args, kwargs)
 
 
 
@@ -596,6 +671,8 @@ _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[
 def addmm(self, *args, **kwargs):
     """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
         else:
@@ -608,6 +685,9 @@ def addmm(self, *args, **kwargs):
             return _op_addmm.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmm, _parser_m_addmm, self, args, kwargs)
 
 
 
@@ -624,6 +704,8 @@ _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].param
 def addmm_(self, *args, **kwargs):
     """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
         else:
@@ -636,6 +718,9 @@ def addmm_(self, *args, **kwargs):
             return _op_addmm_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmm_, _parser_m_addmm_, self, args, kwargs)
 
 
 
@@ -651,9 +736,14 @@ def alias(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'alias', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_alias.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(alias, 'ember.Tensor.alias', self, args, kwargs)
 
 
 
@@ -669,6 +759,8 @@ _parser_m_all = PythonArgParser(
 def all(self, *args, **kwargs):
     """all() | all(int[]? dim=None, bool keepdim=False) | all(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_all.parse(args, kwargs, self=self)
         if index == 0:
             return _op_all.call(self)
@@ -678,6 +770,9 @@ def all(self, *args, **kwargs):
             return _op_all_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(all, _parser_m_all, self, args, kwargs)
 
 
 
@@ -691,10 +786,15 @@ _parser_m_amax = PythonArgParser(
 def amax(self, *args, **kwargs):
     """amax(int[1] dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_amax.parse(args, kwargs, self=self)[1]
         return _op_amax.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(amax, _parser_m_amax, self, args, kwargs)
 
 
 
@@ -708,10 +808,15 @@ _parser_m_amin = PythonArgParser(
 def amin(self, *args, **kwargs):
     """amin(int[1] dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_amin.parse(args, kwargs, self=self)[1]
         return _op_amin.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(amin, _parser_m_amin, self, args, kwargs)
 
 
 
@@ -727,6 +832,8 @@ _parser_m_any = PythonArgParser(
 def any(self, *args, **kwargs):
     """any() | any(int[]? dim=None, bool keepdim=False) | any(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_any.parse(args, kwargs, self=self)
         if index == 0:
             return _op_any.call(self)
@@ -736,6 +843,9 @@ def any(self, *args, **kwargs):
             return _op_any_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(any, _parser_m_any, self, args, kwargs)
 
 
 
@@ -749,10 +859,15 @@ _parser_m_argmax = PythonArgParser(
 def argmax(self, *args, **kwargs):
     """argmax(int? dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
         return _op_argmax.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argmax, _parser_m_argmax, self, args, kwargs)
 
 
 
@@ -766,10 +881,15 @@ _parser_m_argmin = PythonArgParser(
 def argmin(self, *args, **kwargs):
     """argmin(int? dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
         return _op_argmin.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argmin, _parser_m_argmin, self, args, kwargs)
 
 
 
@@ -783,10 +903,15 @@ _parser_m_as_strided = PythonArgParser(
 def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
         return _op_as_strided.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(as_strided, _parser_m_as_strided, self, args, kwargs)
 
 
 
@@ -800,10 +925,15 @@ _parser_m_as_strided_ = PythonArgParser(
 def as_strided_(self, *args, **kwargs):
     """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
         return _op_as_strided_.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(as_strided_, _parser_m_as_strided_, self, args, kwargs)
 
 
 
@@ -818,6 +948,8 @@ _parser_m_bitwise_and = PythonArgParser(
 def bitwise_and(self, *args, **kwargs):
     """bitwise_and(Tensor other) | bitwise_and(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_and_Tensor.call(self, v[0])
@@ -825,6 +957,9 @@ def bitwise_and(self, *args, **kwargs):
             return _op_bitwise_and_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_and, _parser_m_bitwise_and, self, args, kwargs)
 
 
 
@@ -839,6 +974,8 @@ _parser_m_bitwise_and_ = PythonArgParser(
 def bitwise_and_(self, *args, **kwargs):
     """bitwise_and_(Tensor other) | bitwise_and_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_and__Tensor.call(self, v[0])
@@ -846,6 +983,9 @@ def bitwise_and_(self, *args, **kwargs):
             return _op_bitwise_and__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_and_, _parser_m_bitwise_and_, self, args, kwargs)
 
 
 
@@ -860,6 +1000,8 @@ _parser_m_bitwise_left_shift = PythonArgParser(
 def bitwise_left_shift(self, *args, **kwargs):
     """bitwise_left_shift(Tensor other) | bitwise_left_shift(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_left_shift_Tensor.call(self, v[0])
@@ -867,6 +1009,9 @@ def bitwise_left_shift(self, *args, **kwargs):
             return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_left_shift, _parser_m_bitwise_left_shift, self, args, kwargs)
 
 
 
@@ -881,6 +1026,8 @@ _parser_m_bitwise_left_shift_ = PythonArgParser(
 def bitwise_left_shift_(self, *args, **kwargs):
     """bitwise_left_shift_(Tensor other) | bitwise_left_shift_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_left_shift__Tensor.call(self, v[0])
@@ -888,6 +1035,9 @@ def bitwise_left_shift_(self, *args, **kwargs):
             return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_left_shift_, _parser_m_bitwise_left_shift_, self, args, kwargs)
 
 
 
@@ -903,9 +1053,14 @@ def bitwise_not(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'bitwise_not', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_bitwise_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(bitwise_not, 'ember.Tensor.bitwise_not', self, args, kwargs)
 
 
 
@@ -921,9 +1076,14 @@ def bitwise_not_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'bitwise_not_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_bitwise_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(bitwise_not_, 'ember.Tensor.bitwise_not_', self, args, kwargs)
 
 
 
@@ -938,6 +1098,8 @@ _parser_m_bitwise_or = PythonArgParser(
 def bitwise_or(self, *args, **kwargs):
     """bitwise_or(Tensor other) | bitwise_or(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_or_Tensor.call(self, v[0])
@@ -945,6 +1107,9 @@ def bitwise_or(self, *args, **kwargs):
             return _op_bitwise_or_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_or, _parser_m_bitwise_or, self, args, kwargs)
 
 
 
@@ -959,6 +1124,8 @@ _parser_m_bitwise_or_ = PythonArgParser(
 def bitwise_or_(self, *args, **kwargs):
     """bitwise_or_(Tensor other) | bitwise_or_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_or__Tensor.call(self, v[0])
@@ -966,6 +1133,9 @@ def bitwise_or_(self, *args, **kwargs):
             return _op_bitwise_or__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_or_, _parser_m_bitwise_or_, self, args, kwargs)
 
 
 
@@ -980,6 +1150,8 @@ _parser_m_bitwise_right_shift = PythonArgParser(
 def bitwise_right_shift(self, *args, **kwargs):
     """bitwise_right_shift(Tensor other) | bitwise_right_shift(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_right_shift_Tensor.call(self, v[0])
@@ -987,6 +1159,9 @@ def bitwise_right_shift(self, *args, **kwargs):
             return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_right_shift, _parser_m_bitwise_right_shift, self, args, kwargs)
 
 
 
@@ -1001,6 +1176,8 @@ _parser_m_bitwise_right_shift_ = PythonArgParser(
 def bitwise_right_shift_(self, *args, **kwargs):
     """bitwise_right_shift_(Tensor other) | bitwise_right_shift_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_right_shift__Tensor.call(self, v[0])
@@ -1008,6 +1185,9 @@ def bitwise_right_shift_(self, *args, **kwargs):
             return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_right_shift_, _parser_m_bitwise_right_shift_, self, args, kwargs)
 
 
 
@@ -1022,6 +1202,8 @@ _parser_m_bitwise_xor = PythonArgParser(
 def bitwise_xor(self, *args, **kwargs):
     """bitwise_xor(Tensor other) | bitwise_xor(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_xor_Tensor.call(self, v[0])
@@ -1029,6 +1211,9 @@ def bitwise_xor(self, *args, **kwargs):
             return _op_bitwise_xor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_xor, _parser_m_bitwise_xor, self, args, kwargs)
 
 
 
@@ -1043,6 +1228,8 @@ _parser_m_bitwise_xor_ = PythonArgParser(
 def bitwise_xor_(self, *args, **kwargs):
     """bitwise_xor_(Tensor other) | bitwise_xor_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_xor__Tensor.call(self, v[0])
@@ -1050,6 +1237,9 @@ def bitwise_xor_(self, *args, **kwargs):
             return _op_bitwise_xor__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_xor_, _parser_m_bitwise_xor_, self, args, kwargs)
 
 
 
@@ -1064,6 +1254,8 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 def bmm(self, *args, **kwargs):
     """bmm(Tensor mat2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_bmm]
         else:
@@ -1071,6 +1263,9 @@ def bmm(self, *args, **kwargs):
         return _op_bmm.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bmm, _parser_m_bmm, self, args, kwargs)
 
 
 
@@ -1084,10 +1279,15 @@ _parser_m_chunk = PythonArgParser(
 def chunk(self, *args, **kwargs):
     """chunk(int chunks, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
         return tuple(_op_chunk.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(chunk, _parser_m_chunk, self, args, kwargs)
 
 
 
@@ -1102,6 +1302,8 @@ _parser_m_clamp = PythonArgParser(
 def clamp(self, *args, **kwargs):
     """clamp(Tensor? min=None, Tensor? max=None) | clamp(Scalar? min=None, Scalar? max=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_clamp.parse(args, kwargs, self=self)
         if index == 0:
             return _op_clamp_Tensor.call(self, v[0], v[1])
@@ -1109,6 +1311,9 @@ def clamp(self, *args, **kwargs):
             return _op_clamp.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp, _parser_m_clamp, self, args, kwargs)
 
 
 
@@ -1123,6 +1328,8 @@ _parser_m_clamp_ = PythonArgParser(
 def clamp_(self, *args, **kwargs):
     """clamp_(Tensor? min=None, Tensor? max=None) | clamp_(Scalar? min=None, Scalar? max=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_clamp__Tensor.call(self, v[0], v[1])
@@ -1130,6 +1337,9 @@ def clamp_(self, *args, **kwargs):
             return _op_clamp_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_, _parser_m_clamp_, self, args, kwargs)
 
 
 
@@ -1143,10 +1353,15 @@ _parser_m_clone = PythonArgParser(
 def clone(self, *args, **kwargs):
     """clone(*, MemoryFormat? memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_clone.parse(args, kwargs, self=self)[1]
         return _op_clone.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clone, _parser_m_clone, self, args, kwargs)
 
 
 
@@ -1162,9 +1377,14 @@ def conj_physical(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'conj_physical', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_conj_physical.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj_physical, 'ember.Tensor.conj_physical', self, args, kwargs)
 
 
 
@@ -1180,9 +1400,14 @@ def conj_physical_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'conj_physical_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_conj_physical_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj_physical_, 'ember.Tensor.conj_physical_', self, args, kwargs)
 
 
 
@@ -1196,10 +1421,15 @@ _parser_m_contiguous = PythonArgParser(
 def contiguous(self, *args, **kwargs):
     """contiguous(*, MemoryFormat memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
         return _op_contiguous.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(contiguous, _parser_m_contiguous, self, args, kwargs)
 
 
 
@@ -1215,9 +1445,14 @@ def cos(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'cos', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_cos.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cos, 'ember.Tensor.cos', self, args, kwargs)
 
 
 
@@ -1233,9 +1468,14 @@ def cos_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'cos_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_cos_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cos_, 'ember.Tensor.cos_', self, args, kwargs)
 
 
 
@@ -1249,10 +1489,15 @@ _parser_m_cumsum = PythonArgParser(
 def cumsum(self, *args, **kwargs):
     """cumsum(int dim, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
         return _op_cumsum.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumsum, _parser_m_cumsum, self, args, kwargs)
 
 
 
@@ -1266,10 +1511,15 @@ _parser_m_cumsum_ = PythonArgParser(
 def cumsum_(self, *args, **kwargs):
     """cumsum_(int dim, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
         return _op_cumsum_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumsum_, _parser_m_cumsum_, self, args, kwargs)
 
 
 
@@ -1285,9 +1535,14 @@ def detach(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'detach', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_detach.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(detach, 'ember.Tensor.detach', self, args, kwargs)
 
 
 
@@ -1301,10 +1556,15 @@ _parser_m_diagonal = PythonArgParser(
 def diagonal(self, *args, **kwargs):
     """diagonal(int offset=0, int dim1=0, int dim2=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
         return _op_diagonal.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diagonal, _parser_m_diagonal, self, args, kwargs)
 
 
 
@@ -1320,6 +1580,8 @@ _parser_m_div = PythonArgParser(
 def div(self, *args, **kwargs):
     """div(Tensor other) | div(Tensor other, *, str? rounding_mode) | div(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_div.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1329,6 +1591,9 @@ def div(self, *args, **kwargs):
             return _op_div_Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(div, _parser_m_div, self, args, kwargs)
 
 
 
@@ -1344,6 +1609,8 @@ _parser_m_div_ = PythonArgParser(
 def div_(self, *args, **kwargs):
     """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode) | div_(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_div_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1353,6 +1620,9 @@ def div_(self, *args, **kwargs):
             return _op_div__Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(div_, _parser_m_div_, self, args, kwargs)
 
 
 
@@ -1369,6 +1639,8 @@ _parser_m_divide = PythonArgParser(
 def divide(self, *args, **kwargs):
     """divide(Tensor other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other) | divide(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1380,6 +1652,9 @@ def divide(self, *args, **kwargs):
             return _op_divide_Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(divide, _parser_m_divide, self, args, kwargs)
 
 
 
@@ -1396,6 +1671,8 @@ _parser_m_divide_ = PythonArgParser(
 def divide_(self, *args, **kwargs):
     """divide_(Tensor other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other) | divide_(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1407,6 +1684,9 @@ def divide_(self, *args, **kwargs):
             return _op_divide__Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(divide_, _parser_m_divide_, self, args, kwargs)
 
 
 
@@ -1421,6 +1701,8 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 def dot(self, *args, **kwargs):
     """dot(Tensor tensor)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_dot]
         else:
@@ -1428,6 +1710,9 @@ def dot(self, *args, **kwargs):
         return _op_dot.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(dot, _parser_m_dot, self, args, kwargs)
 
 
 
@@ -1442,6 +1727,8 @@ _parser_m_eq = PythonArgParser(
 def eq(self, *args, **kwargs):
     """eq(Tensor other) | eq(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_eq.parse(args, kwargs, self=self)
         if index == 0:
             return _op_eq_Tensor.call(self, v[0])
@@ -1449,6 +1736,9 @@ def eq(self, *args, **kwargs):
             return _op_eq_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(eq, _parser_m_eq, self, args, kwargs)
 
 
 
@@ -1463,6 +1753,8 @@ _parser_m_eq_ = PythonArgParser(
 def eq_(self, *args, **kwargs):
     """eq_(Tensor other) | eq_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_eq_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_eq__Tensor.call(self, v[0])
@@ -1470,6 +1762,9 @@ def eq_(self, *args, **kwargs):
             return _op_eq__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(eq_, _parser_m_eq_, self, args, kwargs)
 
 
 
@@ -1485,9 +1780,14 @@ def exp(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'exp', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_exp.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp, 'ember.Tensor.exp', self, args, kwargs)
 
 
 
@@ -1503,9 +1803,14 @@ def exp_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'exp_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_exp_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp_, 'ember.Tensor.exp_', self, args, kwargs)
 
 
 
@@ -1519,10 +1824,15 @@ _parser_m_expand = PythonArgParser(
 def expand(self, *args, **kwargs):
     """expand(SymInt[] size, *, bool implicit=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_expand.parse(args, kwargs, self=self)[1]
         return _op_expand.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(expand, _parser_m_expand, self, args, kwargs)
 
 
 
@@ -1537,6 +1847,8 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 def expand_as(self, *args, **kwargs):
     """expand_as(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_expand_as]
         else:
@@ -1544,6 +1856,9 @@ def expand_as(self, *args, **kwargs):
         return _op_expand_as.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(expand_as, _parser_m_expand_as, self, args, kwargs)
 
 
 
@@ -1558,6 +1873,8 @@ _parser_m_fill_ = PythonArgParser(
 def fill_(self, *args, **kwargs):
     """fill_(Tensor value) | fill_(Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_fill_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_fill__Tensor.call(self, v[0])
@@ -1565,6 +1882,9 @@ def fill_(self, *args, **kwargs):
             return _op_fill__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fill_, _parser_m_fill_, self, args, kwargs)
 
 
 
@@ -1578,10 +1898,15 @@ _parser_m_flatten = PythonArgParser(
 def flatten(self, *args, **kwargs):
     """flatten(int start_dim=0, int end_dim=-1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
         return _op_flatten_using_ints.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(flatten, _parser_m_flatten, self, args, kwargs)
 
 
 
@@ -1595,10 +1920,15 @@ _parser_m_flip = PythonArgParser(
 def flip(self, *args, **kwargs):
     """flip(int[] dims)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_flip.parse(args, kwargs, self=self)[1]
         return _op_flip.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(flip, _parser_m_flip, self, args, kwargs)
 
 
 
@@ -1613,6 +1943,8 @@ _parser_m_floor_divide = PythonArgParser(
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other) | floor_divide(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1620,6 +1952,9 @@ def floor_divide(self, *args, **kwargs):
             return _op_floor_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(floor_divide, _parser_m_floor_divide, self, args, kwargs)
 
 
 
@@ -1634,6 +1969,8 @@ _parser_m_floor_divide_ = PythonArgParser(
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other) | floor_divide_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1641,6 +1978,9 @@ def floor_divide_(self, *args, **kwargs):
             return _op_floor_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(floor_divide_, _parser_m_floor_divide_, self, args, kwargs)
 
 
 
@@ -1654,10 +1994,15 @@ _parser_m_gather = PythonArgParser(
 def gather(self, *args, **kwargs):
     """gather(int dim, Tensor index, *, bool sparse_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_gather.parse(args, kwargs, self=self)[1]
         return _op_gather.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gather, _parser_m_gather, self, args, kwargs)
 
 
 
@@ -1672,6 +2017,8 @@ _parser_m_ge = PythonArgParser(
 def ge(self, *args, **kwargs):
     """ge(Tensor other) | ge(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ge.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ge_Tensor.call(self, v[0])
@@ -1679,6 +2026,9 @@ def ge(self, *args, **kwargs):
             return _op_ge_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ge, _parser_m_ge, self, args, kwargs)
 
 
 
@@ -1693,6 +2043,8 @@ _parser_m_ge_ = PythonArgParser(
 def ge_(self, *args, **kwargs):
     """ge_(Tensor other) | ge_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ge_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ge__Tensor.call(self, v[0])
@@ -1700,6 +2052,9 @@ def ge_(self, *args, **kwargs):
             return _op_ge__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ge_, _parser_m_ge_, self, args, kwargs)
 
 
 
@@ -1714,6 +2069,8 @@ _parser_m_gt = PythonArgParser(
 def gt(self, *args, **kwargs):
     """gt(Tensor other) | gt(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_gt.parse(args, kwargs, self=self)
         if index == 0:
             return _op_gt_Tensor.call(self, v[0])
@@ -1721,6 +2078,9 @@ def gt(self, *args, **kwargs):
             return _op_gt_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gt, _parser_m_gt, self, args, kwargs)
 
 
 
@@ -1735,6 +2095,8 @@ _parser_m_gt_ = PythonArgParser(
 def gt_(self, *args, **kwargs):
     """gt_(Tensor other) | gt_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_gt_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_gt__Tensor.call(self, v[0])
@@ -1742,6 +2104,9 @@ def gt_(self, *args, **kwargs):
             return _op_gt__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gt_, _parser_m_gt_, self, args, kwargs)
 
 
 
@@ -1755,10 +2120,15 @@ _parser_m_index_put = PythonArgParser(
 def index_put(self, *args, **kwargs):
     """index_put(Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
         return _op_index_put.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_put, _parser_m_index_put, self, args, kwargs)
 
 
 
@@ -1772,10 +2142,15 @@ _parser_m_index_put_ = PythonArgParser(
 def index_put_(self, *args, **kwargs):
     """index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
         return _op_index_put_.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_put_, _parser_m_index_put_, self, args, kwargs)
 
 
 
@@ -1789,10 +2164,15 @@ _parser_m_index_select = PythonArgParser(
 def index_select(self, *args, **kwargs):
     """index_select(int dim, Tensor index)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
         return _op_index_select.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_select, _parser_m_index_select, self, args, kwargs)
 
 
 
@@ -1808,9 +2188,14 @@ def isnan(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'isnan', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_isnan.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isnan, 'ember.Tensor.isnan', self, args, kwargs)
 
 
 
@@ -1826,9 +2211,14 @@ def item(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'item', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_item.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
 
 
 
@@ -1843,6 +2233,8 @@ _parser_m_le = PythonArgParser(
 def le(self, *args, **kwargs):
     """le(Tensor other) | le(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_le.parse(args, kwargs, self=self)
         if index == 0:
             return _op_le_Tensor.call(self, v[0])
@@ -1850,6 +2242,9 @@ def le(self, *args, **kwargs):
             return _op_le_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(le, _parser_m_le, self, args, kwargs)
 
 
 
@@ -1864,6 +2259,8 @@ _parser_m_le_ = PythonArgParser(
 def le_(self, *args, **kwargs):
     """le_(Tensor other) | le_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_le_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_le__Tensor.call(self, v[0])
@@ -1871,6 +2268,9 @@ def le_(self, *args, **kwargs):
             return _op_le__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(le_, _parser_m_le_, self, args, kwargs)
 
 
 
@@ -1886,9 +2286,14 @@ def log(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log, 'ember.Tensor.log', self, args, kwargs)
 
 
 
@@ -1904,9 +2309,14 @@ def log1p(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log1p', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log1p.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log1p, 'ember.Tensor.log1p', self, args, kwargs)
 
 
 
@@ -1922,9 +2332,14 @@ def log1p_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log1p_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log1p_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log1p_, 'ember.Tensor.log1p_', self, args, kwargs)
 
 
 
@@ -1940,9 +2355,14 @@ def log_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log_, 'ember.Tensor.log_', self, args, kwargs)
 
 
 
@@ -1956,10 +2376,15 @@ _parser_m_log_softmax = PythonArgParser(
 def log_softmax(self, *args, **kwargs):
     """log_softmax(int dim, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
         return _op_log_softmax_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(log_softmax, _parser_m_log_softmax, self, args, kwargs)
 
 
 
@@ -1974,6 +2399,8 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 def logical_and(self, *args, **kwargs):
     """logical_and(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and]
         else:
@@ -1981,6 +2408,9 @@ def logical_and(self, *args, **kwargs):
         return _op_logical_and.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_and, _parser_m_logical_and, self, args, kwargs)
 
 
 
@@ -1995,6 +2425,8 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 def logical_and_(self, *args, **kwargs):
     """logical_and_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and_]
         else:
@@ -2002,6 +2434,9 @@ def logical_and_(self, *args, **kwargs):
         return _op_logical_and_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_and_, _parser_m_logical_and_, self, args, kwargs)
 
 
 
@@ -2017,9 +2452,14 @@ def logical_not(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'logical_not', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_logical_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logical_not, 'ember.Tensor.logical_not', self, args, kwargs)
 
 
 
@@ -2035,9 +2475,14 @@ def logical_not_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'logical_not_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_logical_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logical_not_, 'ember.Tensor.logical_not_', self, args, kwargs)
 
 
 
@@ -2052,6 +2497,8 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 def logical_or(self, *args, **kwargs):
     """logical_or(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or]
         else:
@@ -2059,6 +2506,9 @@ def logical_or(self, *args, **kwargs):
         return _op_logical_or.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_or, _parser_m_logical_or, self, args, kwargs)
 
 
 
@@ -2073,6 +2523,8 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 def logical_or_(self, *args, **kwargs):
     """logical_or_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or_]
         else:
@@ -2080,6 +2532,9 @@ def logical_or_(self, *args, **kwargs):
         return _op_logical_or_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_or_, _parser_m_logical_or_, self, args, kwargs)
 
 
 
@@ -2094,6 +2549,8 @@ _tail_parser_m_logical_xor = [p.default for p in _parser_m_logical_xor.signature
 def logical_xor(self, *args, **kwargs):
     """logical_xor(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_xor]
         else:
@@ -2101,6 +2558,9 @@ def logical_xor(self, *args, **kwargs):
         return _op_logical_xor.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_xor, _parser_m_logical_xor, self, args, kwargs)
 
 
 
@@ -2115,6 +2575,8 @@ _tail_parser_m_logical_xor_ = [p.default for p in _parser_m_logical_xor_.signatu
 def logical_xor_(self, *args, **kwargs):
     """logical_xor_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_xor_]
         else:
@@ -2122,6 +2584,9 @@ def logical_xor_(self, *args, **kwargs):
         return _op_logical_xor_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_xor_, _parser_m_logical_xor_, self, args, kwargs)
 
 
 
@@ -2135,10 +2600,15 @@ _parser_m_logsumexp = PythonArgParser(
 def logsumexp(self, *args, **kwargs):
     """logsumexp(int[1] dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
         return _op_logsumexp.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logsumexp, _parser_m_logsumexp, self, args, kwargs)
 
 
 
@@ -2153,6 +2623,8 @@ _parser_m_lt = PythonArgParser(
 def lt(self, *args, **kwargs):
     """lt(Tensor other) | lt(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_lt.parse(args, kwargs, self=self)
         if index == 0:
             return _op_lt_Tensor.call(self, v[0])
@@ -2160,6 +2632,9 @@ def lt(self, *args, **kwargs):
             return _op_lt_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lt, _parser_m_lt, self, args, kwargs)
 
 
 
@@ -2174,6 +2649,8 @@ _parser_m_lt_ = PythonArgParser(
 def lt_(self, *args, **kwargs):
     """lt_(Tensor other) | lt_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_lt_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_lt__Tensor.call(self, v[0])
@@ -2181,6 +2658,9 @@ def lt_(self, *args, **kwargs):
             return _op_lt__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lt_, _parser_m_lt_, self, args, kwargs)
 
 
 
@@ -2196,9 +2676,14 @@ def mT(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'mT', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_mT.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(mT, 'ember.Tensor.mT', self, args, kwargs)
 
 
 
@@ -2213,6 +2698,8 @@ _parser_m_masked_fill = PythonArgParser(
 def masked_fill(self, *args, **kwargs):
     """masked_fill(Tensor mask, Tensor value) | masked_fill(Tensor mask, Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
         if index == 0:
             return _op_masked_fill_Tensor.call(self, v[0], v[1])
@@ -2220,6 +2707,9 @@ def masked_fill(self, *args, **kwargs):
             return _op_masked_fill_Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_fill, _parser_m_masked_fill, self, args, kwargs)
 
 
 
@@ -2234,6 +2724,8 @@ _parser_m_masked_fill_ = PythonArgParser(
 def masked_fill_(self, *args, **kwargs):
     """masked_fill_(Tensor mask, Tensor value) | masked_fill_(Tensor mask, Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_masked_fill__Tensor.call(self, v[0], v[1])
@@ -2241,6 +2733,9 @@ def masked_fill_(self, *args, **kwargs):
             return _op_masked_fill__Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_fill_, _parser_m_masked_fill_, self, args, kwargs)
 
 
 
@@ -2255,6 +2750,8 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 def matmul(self, *args, **kwargs):
     """matmul(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_matmul]
         else:
@@ -2262,6 +2759,9 @@ def matmul(self, *args, **kwargs):
         return _op_matmul.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(matmul, _parser_m_matmul, self, args, kwargs)
 
 
 
@@ -2277,6 +2777,8 @@ _parser_m_max = PythonArgParser(
 def max(self, *args, **kwargs):
     """max() | max(Tensor other) | max(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_max.parse(args, kwargs, self=self)
         if index == 0:
             return _op_max.call(self)
@@ -2286,6 +2788,9 @@ def max(self, *args, **kwargs):
             return return_types.max(_op_max_dim.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(max, _parser_m_max, self, args, kwargs)
 
 
 
@@ -2300,6 +2805,8 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_maximum]
         else:
@@ -2307,6 +2814,9 @@ def maximum(self, *args, **kwargs):
         return _op_maximum.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(maximum, _parser_m_maximum, self, args, kwargs)
 
 
 
@@ -2321,6 +2831,8 @@ _parser_m_mean = PythonArgParser(
 def mean(self, *args, **kwargs):
     """mean(*, ScalarType? dtype=None) | mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_mean.parse(args, kwargs, self=self)
         if index == 0:
             return _op_mean.call(self, v[0])
@@ -2328,6 +2840,9 @@ def mean(self, *args, **kwargs):
             return _op_mean_dim.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mean, _parser_m_mean, self, args, kwargs)
 
 
 
@@ -2343,6 +2858,8 @@ _parser_m_min = PythonArgParser(
 def min(self, *args, **kwargs):
     """min() | min(Tensor other) | min(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_min.parse(args, kwargs, self=self)
         if index == 0:
             return _op_min.call(self)
@@ -2352,6 +2869,9 @@ def min(self, *args, **kwargs):
             return return_types.min(_op_min_dim.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(min, _parser_m_min, self, args, kwargs)
 
 
 
@@ -2366,6 +2886,8 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_minimum]
         else:
@@ -2373,6 +2895,9 @@ def minimum(self, *args, **kwargs):
         return _op_minimum.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(minimum, _parser_m_minimum, self, args, kwargs)
 
 
 
@@ -2387,6 +2912,8 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 def mm(self, *args, **kwargs):
     """mm(Tensor mat2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mm]
         else:
@@ -2394,6 +2921,9 @@ def mm(self, *args, **kwargs):
         return _op_mm.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mm, _parser_m_mm, self, args, kwargs)
 
 
 
@@ -2408,6 +2938,8 @@ _parser_m_movedim = PythonArgParser(
 def movedim(self, *args, **kwargs):
     """movedim(int source, int destination) | movedim(int[] source, int[] destination)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_movedim.parse(args, kwargs, self=self)
         if index == 0:
             return _op_movedim_int.call(self, v[0], v[1])
@@ -2415,6 +2947,9 @@ def movedim(self, *args, **kwargs):
             return _op_movedim_intlist.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(movedim, _parser_m_movedim, self, args, kwargs)
 
 
 
@@ -2429,6 +2964,8 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
@@ -2436,6 +2973,9 @@ def mul(self, *args, **kwargs):
         return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mul, _parser_m_mul, self, args, kwargs)
 
 
 
@@ -2450,6 +2990,8 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
@@ -2457,6 +2999,9 @@ def mul_(self, *args, **kwargs):
         return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mul_, _parser_m_mul_, self, args, kwargs)
 
 
 
@@ -2471,6 +3016,8 @@ _parser_m_multiply = PythonArgParser(
 def multiply(self, *args, **kwargs):
     """multiply(Tensor other) | multiply(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_multiply.parse(args, kwargs, self=self)
         if index == 0:
             return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -2478,6 +3025,9 @@ def multiply(self, *args, **kwargs):
             return _op_multiply_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(multiply, _parser_m_multiply, self, args, kwargs)
 
 
 
@@ -2492,6 +3042,8 @@ _parser_m_multiply_ = PythonArgParser(
 def multiply_(self, *args, **kwargs):
     """multiply_(Tensor other) | multiply_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -2499,6 +3051,9 @@ def multiply_(self, *args, **kwargs):
             return _op_multiply__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(multiply_, _parser_m_multiply_, self, args, kwargs)
 
 
 
@@ -2513,6 +3068,8 @@ _parser_m_narrow = PythonArgParser(
 def narrow(self, *args, **kwargs):
     """narrow(int dim, Tensor start, SymInt length) | narrow(int dim, SymInt start, SymInt length)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_narrow.parse(args, kwargs, self=self)
         if index == 0:
             return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
@@ -2520,6 +3077,9 @@ def narrow(self, *args, **kwargs):
             return _op_narrow.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(narrow, _parser_m_narrow, self, args, kwargs)
 
 
 
@@ -2534,6 +3094,8 @@ _parser_m_ne = PythonArgParser(
 def ne(self, *args, **kwargs):
     """ne(Tensor other) | ne(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ne.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ne_Tensor.call(self, v[0])
@@ -2541,6 +3103,9 @@ def ne(self, *args, **kwargs):
             return _op_ne_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ne, _parser_m_ne, self, args, kwargs)
 
 
 
@@ -2555,6 +3120,8 @@ _parser_m_ne_ = PythonArgParser(
 def ne_(self, *args, **kwargs):
     """ne_(Tensor other) | ne_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ne_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ne__Tensor.call(self, v[0])
@@ -2562,6 +3129,9 @@ def ne_(self, *args, **kwargs):
             return _op_ne__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ne_, _parser_m_ne_, self, args, kwargs)
 
 
 
@@ -2577,9 +3147,14 @@ def neg(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_neg.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(neg, 'ember.Tensor.neg', self, args, kwargs)
 
 
 
@@ -2595,9 +3170,14 @@ def neg_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'neg_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_neg_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(neg_, 'ember.Tensor.neg_', self, args, kwargs)
 
 
 
@@ -2611,10 +3191,15 @@ _parser_m_new_empty = PythonArgParser(
 def new_empty(self, *args, **kwargs):
     """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_empty, _parser_m_new_empty, self, args, kwargs)
 
 
 
@@ -2628,10 +3213,15 @@ _parser_m_new_empty_strided = PythonArgParser(
 def new_empty_strided(self, *args, **kwargs):
     """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_empty_strided, _parser_m_new_empty_strided, self, args, kwargs)
 
 
 
@@ -2645,10 +3235,15 @@ _parser_m_new_full = PythonArgParser(
 def new_full(self, *args, **kwargs):
     """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_full, _parser_m_new_full, self, args, kwargs)
 
 
 
@@ -2662,10 +3257,15 @@ _parser_m_new_ones = PythonArgParser(
 def new_ones(self, *args, **kwargs):
     """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_ones, _parser_m_new_ones, self, args, kwargs)
 
 
 
@@ -2679,10 +3279,15 @@ _parser_m_new_zeros = PythonArgParser(
 def new_zeros(self, *args, **kwargs):
     """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_zeros, _parser_m_new_zeros, self, args, kwargs)
 
 
 
@@ -2698,9 +3303,14 @@ def numpy_T(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'numpy_T', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_numpy_T.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(numpy_T, 'ember.Tensor.numpy_T', self, args, kwargs)
 
 
 
@@ -2715,6 +3325,8 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 def outer(self, *args, **kwargs):
     """outer(Tensor vec2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_outer]
         else:
@@ -2722,6 +3334,9 @@ def outer(self, *args, **kwargs):
         return _op_outer.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(outer, _parser_m_outer, self, args, kwargs)
 
 
 
@@ -2735,10 +3350,15 @@ _parser_m_permute = PythonArgParser(
 def permute(self, *args, **kwargs):
     """permute(int[] dims)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_permute.parse(args, kwargs, self=self)[1]
         return _op_permute.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(permute, _parser_m_permute, self, args, kwargs)
 
 
 
@@ -2753,6 +3373,8 @@ _parser_m_pow = PythonArgParser(
 def pow(self, *args, **kwargs):
     """pow(Tensor exponent) | pow(Scalar exponent)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_pow.parse(args, kwargs, self=self)
         if index == 0:
             return _op_pow_Tensor_Tensor.call(self, v[0])
@@ -2760,6 +3382,9 @@ def pow(self, *args, **kwargs):
             return _op_pow_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(pow, _parser_m_pow, self, args, kwargs)
 
 
 
@@ -2774,6 +3399,8 @@ _parser_m_pow_ = PythonArgParser(
 def pow_(self, *args, **kwargs):
     """pow_(Tensor exponent) | pow_(Scalar exponent)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_pow_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_pow__Tensor.call(self, v[0])
@@ -2781,6 +3408,9 @@ def pow_(self, *args, **kwargs):
             return _op_pow__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(pow_, _parser_m_pow_, self, args, kwargs)
 
 
 
@@ -2795,6 +3425,8 @@ _parser_m_prod = PythonArgParser(
 def prod(self, *args, **kwargs):
     """prod(*, ScalarType? dtype=None) | prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_prod.parse(args, kwargs, self=self)
         if index == 0:
             return _op_prod.call(self, v[0])
@@ -2802,6 +3434,9 @@ def prod(self, *args, **kwargs):
             return _op_prod_dim_int.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(prod, _parser_m_prod, self, args, kwargs)
 
 
 
@@ -2817,9 +3452,14 @@ def reciprocal(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'reciprocal', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_reciprocal.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(reciprocal, 'ember.Tensor.reciprocal', self, args, kwargs)
 
 
 
@@ -2835,9 +3475,14 @@ def reciprocal_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'reciprocal_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_reciprocal_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(reciprocal_, 'ember.Tensor.reciprocal_', self, args, kwargs)
 
 
 
@@ -2853,9 +3498,14 @@ def relu(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'relu', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_relu.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(relu, 'ember.Tensor.relu', self, args, kwargs)
 
 
 
@@ -2871,9 +3521,14 @@ def relu_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'relu_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_relu_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(relu_, 'ember.Tensor.relu_', self, args, kwargs)
 
 
 
@@ -2888,6 +3543,8 @@ _parser_m_remainder = PythonArgParser(
 def remainder(self, *args, **kwargs):
     """remainder(Tensor other) | remainder(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_remainder.parse(args, kwargs, self=self)
         if index == 0:
             return _op_remainder_Tensor.call(self, v[0])
@@ -2895,6 +3552,9 @@ def remainder(self, *args, **kwargs):
             return _op_remainder_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(remainder, _parser_m_remainder, self, args, kwargs)
 
 
 
@@ -2909,6 +3569,8 @@ _parser_m_remainder_ = PythonArgParser(
 def remainder_(self, *args, **kwargs):
     """remainder_(Tensor other) | remainder_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_remainder__Tensor.call(self, v[0])
@@ -2916,6 +3578,9 @@ def remainder_(self, *args, **kwargs):
             return _op_remainder__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(remainder_, _parser_m_remainder_, self, args, kwargs)
 
 
 
@@ -2929,10 +3594,15 @@ _parser_m_reshape = PythonArgParser(
 def reshape(self, *args, **kwargs):
     """reshape(SymInt[] shape)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
         return _op_reshape.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(reshape, _parser_m_reshape, self, args, kwargs)
 
 
 
@@ -2946,10 +3616,15 @@ _parser_m_resize_ = PythonArgParser(
 def resize_(self, *args, **kwargs):
     """resize_(SymInt[] size, *, MemoryFormat? memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
         return _op_resize_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(resize_, _parser_m_resize_, self, args, kwargs)
 
 
 
@@ -2963,10 +3638,15 @@ _parser_m_roll = PythonArgParser(
 def roll(self, *args, **kwargs):
     """roll(SymInt[1] shifts, int[1] dims=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_roll.parse(args, kwargs, self=self)[1]
         return _op_roll.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(roll, _parser_m_roll, self, args, kwargs)
 
 
 
@@ -2982,9 +3662,14 @@ def rsqrt(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'rsqrt', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_rsqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rsqrt, 'ember.Tensor.rsqrt', self, args, kwargs)
 
 
 
@@ -3000,9 +3685,14 @@ def rsqrt_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'rsqrt_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_rsqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rsqrt_, 'ember.Tensor.rsqrt_', self, args, kwargs)
 
 
 
@@ -3019,6 +3709,8 @@ _parser_m_scatter = PythonArgParser(
 def scatter(self, *args, **kwargs):
     """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Tensor src, *, str reduce) | scatter(int dim, Tensor index, Scalar value) | scatter(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_scatter.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter_src.call(self, v[0], v[1], v[2])
@@ -3030,6 +3722,9 @@ def scatter(self, *args, **kwargs):
             return _op_scatter_value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter, _parser_m_scatter, self, args, kwargs)
 
 
 
@@ -3046,6 +3741,8 @@ _parser_m_scatter_ = PythonArgParser(
 def scatter_(self, *args, **kwargs):
     """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Tensor src, *, str reduce) | scatter_(int dim, Tensor index, Scalar value) | scatter_(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter__src.call(self, v[0], v[1], v[2])
@@ -3057,6 +3754,9 @@ def scatter_(self, *args, **kwargs):
             return _op_scatter__value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_, _parser_m_scatter_, self, args, kwargs)
 
 
 
@@ -3070,10 +3770,15 @@ _parser_m_select = PythonArgParser(
 def select(self, *args, **kwargs):
     """select(int dim, SymInt index)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_select.parse(args, kwargs, self=self)[1]
         return _op_select_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(select, _parser_m_select, self, args, kwargs)
 
 
 
@@ -3089,9 +3794,14 @@ def sigmoid(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sigmoid', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sigmoid.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sigmoid, 'ember.Tensor.sigmoid', self, args, kwargs)
 
 
 
@@ -3107,9 +3817,14 @@ def sigmoid_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sigmoid_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sigmoid_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sigmoid_, 'ember.Tensor.sigmoid_', self, args, kwargs)
 
 
 
@@ -3125,9 +3840,14 @@ def sign(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sign', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sign.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sign, 'ember.Tensor.sign', self, args, kwargs)
 
 
 
@@ -3143,9 +3863,14 @@ def sign_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sign_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sign_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sign_, 'ember.Tensor.sign_', self, args, kwargs)
 
 
 
@@ -3161,9 +3886,14 @@ def sin(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sin', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sin.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sin, 'ember.Tensor.sin', self, args, kwargs)
 
 
 
@@ -3179,9 +3909,14 @@ def sin_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sin_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sin_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sin_, 'ember.Tensor.sin_', self, args, kwargs)
 
 
 
@@ -3195,10 +3930,15 @@ _parser_m_slice = PythonArgParser(
 def slice(self, *args, **kwargs):
     """slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_slice.parse(args, kwargs, self=self)[1]
         return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(slice, _parser_m_slice, self, args, kwargs)
 
 
 
@@ -3212,10 +3952,15 @@ _parser_m_softmax = PythonArgParser(
 def softmax(self, *args, **kwargs):
     """softmax(int dim, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
         return _op_softmax_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(softmax, _parser_m_softmax, self, args, kwargs)
 
 
 
@@ -3230,6 +3975,8 @@ _parser_m_sort = PythonArgParser(
 def sort(self, *args, **kwargs):
     """sort(*, bool? stable, int dim=-1, bool descending=False) | sort(int dim=-1, bool descending=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_sort.parse(args, kwargs, self=self)
         if index == 0:
             return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
@@ -3237,6 +3984,9 @@ def sort(self, *args, **kwargs):
             return return_types.sort(_op_sort.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sort, _parser_m_sort, self, args, kwargs)
 
 
 
@@ -3251,6 +4001,8 @@ _parser_m_split = PythonArgParser(
 def split(self, *args, **kwargs):
     """split(SymInt split_size, int dim=0) | split(SymInt[] split_size, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_split.parse(args, kwargs, self=self)
         if index == 0:
             return tuple(_op_split_Tensor.call(self, v[0], v[1]))
@@ -3258,6 +4010,9 @@ def split(self, *args, **kwargs):
             return tuple(_op_split_sizes.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(split, _parser_m_split, self, args, kwargs)
 
 
 
@@ -3271,10 +4026,15 @@ _parser_m_split_with_sizes = PythonArgParser(
 def split_with_sizes(self, *args, **kwargs):
     """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
         return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(split_with_sizes, _parser_m_split_with_sizes, self, args, kwargs)
 
 
 
@@ -3290,9 +4050,14 @@ def sqrt(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sqrt', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sqrt, 'ember.Tensor.sqrt', self, args, kwargs)
 
 
 
@@ -3308,9 +4073,14 @@ def sqrt_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sqrt_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sqrt_, 'ember.Tensor.sqrt_', self, args, kwargs)
 
 
 
@@ -3326,6 +4096,8 @@ _parser_m_squeeze = PythonArgParser(
 def squeeze(self, *args, **kwargs):
     """squeeze() | squeeze(int dim) | squeeze(int[] dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
         if index == 0:
             return _op_squeeze.call(self)
@@ -3335,6 +4107,9 @@ def squeeze(self, *args, **kwargs):
             return _op_squeeze_dims.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(squeeze, _parser_m_squeeze, self, args, kwargs)
 
 
 
@@ -3350,6 +4125,8 @@ _parser_m_squeeze_ = PythonArgParser(
 def squeeze_(self, *args, **kwargs):
     """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_squeeze_.call(self)
@@ -3359,6 +4136,9 @@ def squeeze_(self, *args, **kwargs):
             return _op_squeeze__dims.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(squeeze_, _parser_m_squeeze_, self, args, kwargs)
 
 
 
@@ -3374,6 +4154,8 @@ _parser_m_std = PythonArgParser(
 def std(self, *args, **kwargs):
     """std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std(bool unbiased=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_std.parse(args, kwargs, self=self)
         if index == 0:
             return _op_std_dim.call(self, v[0], v[1], v[2])
@@ -3383,6 +4165,9 @@ def std(self, *args, **kwargs):
             return _op_std.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(std, _parser_m_std, self, args, kwargs)
 
 
 
@@ -3398,6 +4183,8 @@ _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 def sub(self, *args, **kwargs):
     """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub]
         else:
@@ -3408,6 +4195,9 @@ def sub(self, *args, **kwargs):
             return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sub, _parser_m_sub, self, args, kwargs)
 
 
 
@@ -3423,6 +4213,8 @@ _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:
 def sub_(self, *args, **kwargs):
     """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub_]
         else:
@@ -3433,6 +4225,9 @@ def sub_(self, *args, **kwargs):
             return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sub_, _parser_m_sub_, self, args, kwargs)
 
 
 
@@ -3447,6 +4242,8 @@ _parser_m_subtract = PythonArgParser(
 def subtract(self, *args, **kwargs):
     """subtract(Tensor other, *, Scalar alpha=1) | subtract(Scalar other, Scalar alpha=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_subtract.parse(args, kwargs, self=self)
         if index == 0:
             return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
@@ -3454,6 +4251,9 @@ def subtract(self, *args, **kwargs):
             return _op_subtract_Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(subtract, _parser_m_subtract, self, args, kwargs)
 
 
 
@@ -3468,6 +4268,8 @@ _parser_m_subtract_ = PythonArgParser(
 def subtract_(self, *args, **kwargs):
     """subtract_(Tensor other, *, Scalar alpha=1) | subtract_(Scalar other, Scalar alpha=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
@@ -3475,6 +4277,9 @@ def subtract_(self, *args, **kwargs):
             return _op_subtract__Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(subtract_, _parser_m_subtract_, self, args, kwargs)
 
 
 
@@ -3489,6 +4294,8 @@ _parser_m_sum = PythonArgParser(
 def sum(self, *args, **kwargs):
     """sum(*, ScalarType? dtype=None) | sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_sum.parse(args, kwargs, self=self)
         if index == 0:
             return _op_sum.call(self, v[0])
@@ -3496,6 +4303,9 @@ def sum(self, *args, **kwargs):
             return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sum, _parser_m_sum, self, args, kwargs)
 
 
 
@@ -3509,10 +4319,15 @@ _parser_m_swapaxes = PythonArgParser(
 def swapaxes(self, *args, **kwargs):
     """swapaxes(int axis0, int axis1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
         return _op_swapaxes.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(swapaxes, _parser_m_swapaxes, self, args, kwargs)
 
 
 
@@ -3526,10 +4341,15 @@ _parser_m_swapdims = PythonArgParser(
 def swapdims(self, *args, **kwargs):
     """swapdims(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
         return _op_swapdims.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(swapdims, _parser_m_swapdims, self, args, kwargs)
 
 
 
@@ -3545,9 +4365,14 @@ def t(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 't', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_t.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(t, 'ember.Tensor.t', self, args, kwargs)
 
 
 
@@ -3563,9 +4388,14 @@ def t_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 't_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_t_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(t_, 'ember.Tensor.t_', self, args, kwargs)
 
 
 
@@ -3581,9 +4411,14 @@ def tanh(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'tanh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_tanh.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tanh, 'ember.Tensor.tanh', self, args, kwargs)
 
 
 
@@ -3599,9 +4434,14 @@ def tanh_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'tanh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_tanh_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tanh_, 'ember.Tensor.tanh_', self, args, kwargs)
 
 
 
@@ -3615,10 +4455,15 @@ _parser_m_topk = PythonArgParser(
 def topk(self, *args, **kwargs):
     """topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_topk.parse(args, kwargs, self=self)[1]
         return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(topk, _parser_m_topk, self, args, kwargs)
 
 
 
@@ -3632,10 +4477,15 @@ _parser_m_transpose = PythonArgParser(
 def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
         return _op_transpose_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(transpose, _parser_m_transpose, self, args, kwargs)
 
 
 
@@ -3649,10 +4499,15 @@ _parser_m_transpose_ = PythonArgParser(
 def transpose_(self, *args, **kwargs):
     """transpose_(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
         return _op_transpose_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(transpose_, _parser_m_transpose_, self, args, kwargs)
 
 
 
@@ -3666,10 +4521,15 @@ _parser_m_tril = PythonArgParser(
 def tril(self, *args, **kwargs):
     """tril(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_tril.parse(args, kwargs, self=self)[1]
         return _op_tril.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tril, _parser_m_tril, self, args, kwargs)
 
 
 
@@ -3683,10 +4543,15 @@ _parser_m_tril_ = PythonArgParser(
 def tril_(self, *args, **kwargs):
     """tril_(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
         return _op_tril_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tril_, _parser_m_tril_, self, args, kwargs)
 
 
 
@@ -3700,10 +4565,15 @@ _parser_m_triu = PythonArgParser(
 def triu(self, *args, **kwargs):
     """triu(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_triu.parse(args, kwargs, self=self)[1]
         return _op_triu.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(triu, _parser_m_triu, self, args, kwargs)
 
 
 
@@ -3717,10 +4587,15 @@ _parser_m_triu_ = PythonArgParser(
 def triu_(self, *args, **kwargs):
     """triu_(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
         return _op_triu_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(triu_, _parser_m_triu_, self, args, kwargs)
 
 
 
@@ -3735,6 +4610,8 @@ _parser_m_true_divide = PythonArgParser(
 def true_divide(self, *args, **kwargs):
     """true_divide(Tensor other) | true_divide(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -3742,6 +4619,9 @@ def true_divide(self, *args, **kwargs):
             return _op_true_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(true_divide, _parser_m_true_divide, self, args, kwargs)
 
 
 
@@ -3756,6 +4636,8 @@ _parser_m_true_divide_ = PythonArgParser(
 def true_divide_(self, *args, **kwargs):
     """true_divide_(Tensor other) | true_divide_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -3763,6 +4645,9 @@ def true_divide_(self, *args, **kwargs):
             return _op_true_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(true_divide_, _parser_m_true_divide_, self, args, kwargs)
 
 
 
@@ -3776,10 +4661,15 @@ _parser_m_unbind = PythonArgParser(
 def unbind(self, *args, **kwargs):
     """unbind(int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
         return tuple(_op_unbind_int.call(self, v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unbind, _parser_m_unbind, self, args, kwargs)
 
 
 
@@ -3793,10 +4683,15 @@ _parser_m_unflatten = PythonArgParser(
 def unflatten(self, *args, **kwargs):
     """unflatten(int dim, SymInt[] sizes)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
         return _op_unflatten_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unflatten, _parser_m_unflatten, self, args, kwargs)
 
 
 
@@ -3810,10 +4705,15 @@ _parser_m_unfold = PythonArgParser(
 def unfold(self, *args, **kwargs):
     """unfold(int dimension, int size, int step)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
         return _op_unfold.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unfold, _parser_m_unfold, self, args, kwargs)
 
 
 
@@ -3827,10 +4727,15 @@ _parser_m_unsqueeze = PythonArgParser(
 def unsqueeze(self, *args, **kwargs):
     """unsqueeze(int dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
         return _op_unsqueeze.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsqueeze, _parser_m_unsqueeze, self, args, kwargs)
 
 
 
@@ -3844,10 +4749,15 @@ _parser_m_unsqueeze_ = PythonArgParser(
 def unsqueeze_(self, *args, **kwargs):
     """unsqueeze_(int dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
         return _op_unsqueeze_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsqueeze_, _parser_m_unsqueeze_, self, args, kwargs)
 
 
 
@@ -3863,6 +4773,8 @@ _parser_m_var = PythonArgParser(
 def var(self, *args, **kwargs):
     """var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var(bool unbiased=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_var.parse(args, kwargs, self=self)
         if index == 0:
             return _op_var_dim.call(self, v[0], v[1], v[2])
@@ -3872,6 +4784,9 @@ def var(self, *args, **kwargs):
             return _op_var.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(var, _parser_m_var, self, args, kwargs)
 
 
 
@@ -3886,6 +4801,8 @@ _parser_m_view = PythonArgParser(
 def view(self, *args, **kwargs):
     """view(ScalarType dtype) | view(SymInt[] size)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_view.parse(args, kwargs, self=self)
         if index == 0:
             return _op_view_dtype.call(self, v[0])
@@ -3893,6 +4810,9 @@ def view(self, *args, **kwargs):
             return _op_view.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(view, _parser_m_view, self, args, kwargs)
 
 
 
@@ -3907,6 +4827,8 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 def view_as(self, *args, **kwargs):
     """view_as(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_view_as]
         else:
@@ -3914,6 +4836,9 @@ def view_as(self, *args, **kwargs):
         return _op_view_as.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(view_as, _parser_m_view_as, self, args, kwargs)
 
 
 
@@ -3928,6 +4853,8 @@ _parser_m_where = PythonArgParser(
 def where(self, *args, **kwargs):
     """where(Tensor condition, Tensor other) | where(Tensor condition, Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_where.parse(args, kwargs, self=self)
         if index == 0:
             return _op_where_self.call(v[0], self, v[1])
@@ -3935,6 +4862,9 @@ def where(self, *args, **kwargs):
             return _op_where_ScalarOther.call(v[0], self, v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(where, _parser_m_where, self, args, kwargs)
 
 
 
@@ -3950,9 +4880,14 @@ def zero_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'zero_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_zero_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
 __all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

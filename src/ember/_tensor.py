@@ -28,10 +28,11 @@ from ._c10.tensor_impl import (
 )
 from ._c10.thread_state import thread_state
 from ._size import Size
-from ._torch_function import DisableTorchFunctionSubclass, handle_self, register_plain, self_wants
-from ._torch_function import state as _tf_state
-
-_SHAPE_GET = "ember.Tensor.shape.__get__"
+from ._torch_function import (
+    DisableTorchFunctionSubclass,
+    register_plain,
+    subclass_created,
+)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -68,9 +69,6 @@ class Tensor(TensorImpl):
     # -- metadata ----------------------------------------------------------
     @property
     def shape(self) -> Size:
-        if self.__class__ is not Tensor or _tf_state.anywhere:  # Note [Torch function checks]
-            if self_wants(self):
-                return handle_self(Tensor.shape.__get__, _SHAPE_GET, self, (), None)
         return Size(self._sizes)
 
     def size(self, dim=None):
@@ -271,6 +269,10 @@ class Tensor(TensorImpl):
         return object.__format__(self, spec)
 
     # -- subclasses ----------------------------------------------------------
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        subclass_created(cls)  # See Note [Wrappers only where needed]
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         """torch/_tensor.py's default: run ``func`` with subclasses' __torch_function__
@@ -382,7 +384,6 @@ def _alias_as(source, cls):
 
 
 register_plain(Tensor)  # an exact Tensor never overrides (Note [Torch function checks])
-Tensor.shape.fget.torch_function_checked = True
 
 
 # ---------------------------------------------------------------------------

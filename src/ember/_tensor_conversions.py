@@ -20,8 +20,6 @@ from ember._c10.device import CPU
 from ember._c10.tensor_impl import compute_numel
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
-from ember._torch_function import handle_self, self_wants
-from ember._torch_function import state as tf_state
 from ember.aten import torch_function
 from ember.aten.binding import check_target_device, handle, wrap_number
 from ember.aten.python_arg_convert import type_name_of
@@ -177,9 +175,6 @@ _TENSOR_NUMPY, _TENSOR_TOLIST = Tensor.numpy, Tensor.tolist
 
 
 def size(self, *args, **kwargs):
-    if self.__class__ is not Tensor or tf_state.anywhere:  # Note [Torch function checks]
-        if self_wants(self):
-            return handle_self(size, "ember.Tensor.size", self, args, kwargs, parsed=True)
     if not kwargs:
         if not args:
             return Size(self._sizes)
@@ -192,9 +187,6 @@ def size(self, *args, **kwargs):
     if dim is None:
         return Size(self._sizes)
     return self._sizes[_wrap_dim(dim, len(self._sizes))]
-
-
-size.torch_function_checked = True
 
 
 def stride(self, *args, **kwargs):
@@ -233,26 +225,19 @@ NO_ARGUMENT_METHODS = (
 def _dim(self, *args, **kwargs):
     if args or kwargs:
         no_arguments(self, "dim", args, kwargs)
-    if self.__class__ is not Tensor or tf_state.anywhere:  # Note [Torch function checks]
-        if self_wants(self):
-            return handle_self(_dim, "ember.Tensor.dim", self, (), None)
     return len(self._sizes)
 
 
 def _numel(self, *args, **kwargs):
     if args or kwargs:
         no_arguments(self, "numel", args, kwargs)
-    if self.__class__ is not Tensor or tf_state.anywhere:
-        if self_wants(self):
-            return handle_self(_numel, "ember.Tensor.numel", self, (), None)
     return compute_numel(self._sizes)
 
 
 _dim.__name__ = _dim.__qualname__ = "dim"
 _numel.__name__ = _numel.__qualname__ = "numel"
-_dim.torch_function_checked = _numel.torch_function_checked = True
+_dim.takes_no_arguments = _numel.takes_no_arguments = True
 _INLINE = {"dim": _dim, "numel": _numel}
-_PUBLIC_NAMES = {"ndimension": "dim", "nelement": "numel"}  # the method torch hands on
 
 
 _new_tensor_parser = PythonArgParser(
@@ -329,9 +314,7 @@ def install(tensor_class) -> None:
     tensor_class.numpy = numpy
     tensor_class.tolist = no_arguments_method(_TENSOR_TOLIST, "tolist")
     for name in NO_ARGUMENT_METHODS:
-        checked = _INLINE.get(name) or no_arguments_method(
-            getattr(tensor_class, name), name, _PUBLIC_NAMES.get(name)
-        )
+        checked = _INLINE.get(name) or no_arguments_method(getattr(tensor_class, name), name)
         setattr(tensor_class, name, checked)
     tensor_class.type_as = type_as
     tensor_class.__contains__ = contains

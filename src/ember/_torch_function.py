@@ -162,11 +162,30 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
 # -- the mode stack ---------------------------------------------------------------
 
 
+class _Hooks:
+    """Set by aten (Note [Wrappers only where needed] in aten/torch_function.py): called as
+    the first mode is pushed, after the last is popped, and for each new Tensor subclass."""
+
+    first_mode = last_mode = new_subclass = staticmethod(lambda *args: None)
+
+
+def set_hooks(first_mode, last_mode, new_subclass) -> None:
+    _Hooks.first_mode = staticmethod(first_mode)
+    _Hooks.last_mode = staticmethod(last_mode)
+    _Hooks.new_subclass = staticmethod(new_subclass)
+
+
+def subclass_created(cls) -> None:
+    _Hooks.new_subclass(cls)
+
+
 def push_mode(mode) -> None:
     """torch._C._push_on_torch_function_stack."""
-    _State.local.modes.append(mode)
     with _State.lock:
+        if _State.anywhere == 0:
+            _Hooks.first_mode()
         _State.anywhere += 1
+    _State.local.modes.append(mode)
 
 
 def pop_mode():
@@ -177,6 +196,8 @@ def pop_mode():
     mode = modes.pop()
     with _State.lock:
         _State.anywhere -= 1
+        if _State.anywhere == 0:
+            _Hooks.last_mode()
     return mode
 
 
@@ -239,11 +260,12 @@ def dispatch(public_api, name: str, overloaded: list, args: tuple, kwargs: dict 
     call_args = (public_api, types, args) if kwargs is None else (public_api, types, args, kwargs)
     mode = None
     if mode_enabled():
-        mode = pop_mode()
+        modes = _State.local.modes
+        mode = modes.pop()  # the running mode steps aside; the count stays (see _Hooks)
         try:
             result = mode.__torch_function__(*call_args)
         finally:
-            push_mode(mode)
+            modes.append(mode)
         if result is not NotImplemented:
             return result
     for arg in overloaded:
@@ -314,11 +336,12 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     overloaded = get_overloaded_args(relevant_args)
     types = tuple(map(type, overloaded))
     if mode_enabled():
-        mode = pop_mode()
+        modes = _State.local.modes
+        mode = modes.pop()
         try:
             result = mode.__torch_function__(public_api, types, args, kwargs)
         finally:
-            push_mode(mode)
+            modes.append(mode)
         if result is not NotImplemented:
             return result
     for arg in overloaded:

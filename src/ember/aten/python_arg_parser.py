@@ -22,9 +22,6 @@ import sys
 import warnings
 
 from ember._c10.device import device_lazy_init
-from ember._tensor import Tensor
-from ember._torch_function import handle_self, self_wants
-from ember._torch_function import state as tf_state
 from ember.aten.call_form import through_descriptor
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
@@ -60,24 +57,18 @@ def no_arguments_function(qualified_name: str, args: tuple, kwargs: dict | None)
     raise TypeError(f"{qualified_name}() takes no arguments ({len(args)} given)")
 
 
-def no_arguments_method(method, name: str, public_name: str | None = None):
+def no_arguments_method(method, name: str):
     """`method(self)` as a METH_NOARGS method of torch's TensorBase (tolist, dim): arguments
-    get Python's own refusal (no_arguments); then `self` or a mode may take the call to
-    __torch_function__ (Note [Torch function checks]) as `Tensor.<public_name>`."""
-    qualified = f"ember.Tensor.{public_name or name}"
+    get Python's own refusal (no_arguments)."""
 
     def checked(self, *args, **kwargs):
         if args or kwargs:
             no_arguments(self, name, args, kwargs)
-        if self.__class__ is not Tensor or tf_state.anywhere:
-            if self_wants(self):
-                public = getattr(type(self), public_name) if public_name else checked
-                return handle_self(public, qualified, self, (), None)
         return method(self)
 
     checked.__name__ = checked.__qualname__ = name
     checked.__doc__ = method.__doc__
-    checked.torch_function_checked = True
+    checked.takes_no_arguments = True  # See Note [Wrappers only where needed]
     return checked
 
 

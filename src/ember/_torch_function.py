@@ -3,8 +3,9 @@
 Layer: beside _size (imports nothing of ember; ember.Tensor registers itself as the plain
 type). Mirrors torch/csrc/utils/disable_torch_function.cpp (the state and its guards),
 torch/csrc/utils/python_arg_parser.cpp (append_overloaded_arg,
-handle_torch_function_no_python_arg_parser) and the mode stack of
-torch/csrc/utils/torch_dispatch_mode.h's torch-function twin. In: the public function
+handle_torch_function_no_python_arg_parser) the torch-function
+mode stack of c10/core/impl/PythonTorchFunctionTLS.cpp, and torch/overrides.py's
+handle_torch_function for functions written in Python. In: the public function
 called, the objects that may override it, the call's args / kwargs. Out: the first
 answer of a mode or an overriding type that is not NotImplemented, or PyTorch's TypeError.
 
@@ -17,9 +18,13 @@ both as cheap on plain tensors:
 * a binding tests ``obj.__class__ is Tensor`` for its tensor arguments (the parser's
   tensor converter, a method's ``self``), which it needs anyway; only another class
   reaches ``overrides(obj)``, which reads this thread's state;
-* ``state.anywhere`` counts the modes on every thread's stack together (a class
-  attribute, one read per call); only while it is non-zero does a binding ask whether
-  this thread's stack holds one (``mode_enabled()``).
+* ``state.anywhere`` counts the modes pushed on every thread's stack together (a class
+  attribute, one read per call; a handler's mode stepping aside while it runs does not
+  count); only while it is non-zero does a binding ask whether this thread's stack
+  holds one (``mode_enabled()``).
+
+The hand-written methods and properties need not even that: see Note [Wrappers only
+where needed] in aten/torch_function.py.
 
 A binding that finds either raises ``TorchFunctionCall`` from inside its ``try``;
 the ``except`` clause lets the binding fall through to ``handle_*`` outside the

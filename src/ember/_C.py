@@ -13,6 +13,7 @@ import functools
 import threading
 
 from . import _tensor
+from . import _torch_function as _tf
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
     BackendComponent,
@@ -59,6 +60,32 @@ __all__ = [
 ]
 
 _after_autograd_keyset = after_autograd_keyset
+
+# -- __torch_function__ (torch/csrc/utils/disable_torch_function.cpp) -------------------
+DisableTorchFunction = _tf.DisableTorchFunction
+DisableTorchFunctionSubclass = _tf.DisableTorchFunctionSubclass
+_disabled_torch_function_impl = _tf._disabled_torch_function_impl
+_is_torch_function_enabled = _tf.is_enabled
+_is_torch_function_all_disabled = _tf.is_all_disabled
+_is_torch_function_mode_enabled = _tf.mode_enabled
+_push_on_torch_function_stack = _tf.push_mode
+_pop_torch_function_stack = _tf.pop_mode
+_len_torch_function_stack = _tf.stack_len
+_get_function_stack_at = _tf.stack_at
+_get_torch_function_state = _tf.get_state
+_TorchFunctionState = _tf.TorchFunctionState
+_has_torch_function = _tf.has_torch_function
+
+
+def _has_torch_function_unary(obj) -> bool:
+    return _tf.has_torch_function((obj,))
+
+
+def _has_torch_function_variadic(*args) -> bool:
+    return _tf.has_torch_function(args)
+
+
+_set_torch_function_state = _tf.set_state
 _after_ADInplaceOrView_keyset = after_ADInplaceOrView_keyset  # noqa: N816 (PyTorch's name)
 _dispatch_autogradother_backends = autogradother_backends
 _get_autograd_fallback_mode = _autograd_fallback.get_autograd_fallback_mode

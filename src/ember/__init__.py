@@ -46,6 +46,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember.autograd import load as _load_autograd  # noqa: F401  (then the autograd kernels)
     from ember.aten import indexing as _indexing
     from ember.aten import tensor_api as _tensor_api
+    from ember.aten import torch_function as _aten_torch_function
     from ember.aten._generated.python_functions import *  # noqa: F403
     from ember._tensor_ctors import (
         as_tensor,
@@ -86,6 +87,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember import _C, dispatch, library, linalg, nn, return_types
     from ember._C import DispatchKey
+    from ember import overrides
     from ember import functional as _functional
     from ember.functional import norm
     from ember._ops import ops
@@ -106,3 +108,4 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method
+    _aten_torch_function.install(Tensor)  # last: wraps what the layers above installed

@@ -29,6 +29,11 @@ from ._c10.tensor_impl import (
 )
 from ._c10.tls import local_state
 from ._size import Size
+from ._torch_function import (
+    DisableTorchFunctionSubclass,
+    register_plain,
+    subclass_created,
+)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -302,6 +307,42 @@ class Tensor(TensorImpl):
     # (``__new__``) parse their arguments as PyTorch does, so they live above aten
     # (ember/_tensor_subclass.py).
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        subclass_created(cls)  # See Note [Wrappers only where needed]
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """torch/_tensor.py's default: run ``func`` with subclasses' __torch_function__
+        disabled, and return its tensors as ``cls`` (not for field reads such as
+        ``Tensor.grad.__get__``, get_default_nowrap_functions)."""
+        if kwargs is None:
+            kwargs = {}
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with DisableTorchFunctionSubclass():
+            ret = func(*args, **kwargs)
+            if func in _default_nowrap_functions():
+                return ret
+            return _convert(ret, cls)
+
+
+def _default_nowrap_functions() -> set:
+    """torch.overrides.get_default_nowrap_functions: field reads keep their object."""
+    fields = (getattr(Tensor, name, None) for name in ("_base", "grad", "_grad"))
+    return {field.__get__ for field in fields if field is not None}
+
+
+def _convert(ret, cls):
+    """torch/_tensor.py's _convert: tensors (also inside tuples and lists) as ``cls``."""
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        ret = type(ret)(_convert(r, cls) for r in ret)
+    return ret
+
 
 def _alias_as(source, cls):
     """A ``cls`` alias of ``source`` (same storage and version counter), with the
@@ -324,6 +365,9 @@ def _alias_as(source, cls):
     if not source._is_inference:
         result._version_counter = source.version_counter()
     return result
+
+
+register_plain(Tensor)  # an exact Tensor never overrides (Note [Torch function checks])
 
 
 # ---------------------------------------------------------------------------

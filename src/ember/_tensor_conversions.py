@@ -20,6 +20,7 @@ from ember._c10.device import CPU
 from ember._c10.tensor_impl import compute_numel
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
+from ember.aten import torch_function
 from ember.aten.binding import check_target_device, handle, wrap_number
 from ember.aten.python_arg_convert import type_name_of
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments, no_arguments_method
@@ -235,6 +236,7 @@ def _numel(self, *args, **kwargs):
 
 _dim.__name__ = _dim.__qualname__ = "dim"
 _numel.__name__ = _numel.__qualname__ = "numel"
+_dim.takes_no_arguments = _numel.takes_no_arguments = True
 _INLINE = {"dim": _dim, "numel": _numel}
 
 
@@ -318,3 +320,4 @@ def install(tensor_class) -> None:
     tensor_class.__contains__ = contains
     for name, dtype in _CONVERSIONS.items():
         setattr(tensor_class, name, _converter(name, dtype))
+    torch_function.install(tensor_class)  # the new methods consult __torch_function__

@@ -29,6 +29,7 @@ from ember.aten.binding import check_target_device
 from ember.aten.native import at
 from ember.aten.native.layout import preserved_strides
 from ember.aten.python_arg_parser import PythonArgParser
+from ember.aten.torch_function import overridable
 
 __all__ = [
     "tensor",
@@ -248,6 +249,7 @@ def _device_argument(device):
     return CPU if device.type == "cpu" else device
 
 
+@overridable(_tensor_parser)
 def tensor(*args, **kwargs) -> Tensor:
     """torch.tensor(data, *, dtype, device, pin_memory, requires_grad): a copy of ``data``,
     with PyTorch's dtype inference."""
@@ -265,6 +267,7 @@ def tensor(*args, **kwargs) -> Tensor:
     return _check_requires_grad(result, requires_grad)
 
 
+@overridable(_as_tensor_parser)
 def as_tensor(*args, **kwargs) -> Tensor:
     """torch.as_tensor(data, *, dtype, device): share memory with a tensor or NumPy array
     when nothing must change."""

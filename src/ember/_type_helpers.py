@@ -15,6 +15,7 @@ from ember._c10.storage import Storage
 from ember._tensor import Tensor
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments_function
 from ember.aten.structured import _can_cast
+from ember.aten.torch_function import overridable
 
 __all__ = [
     "is_tensor",
@@ -85,14 +86,17 @@ _result_type = PythonArgParser(
 )
 
 
+@overridable(_numel)
 def numel(*args, **kwargs) -> int:
     return _numel.parse(args, kwargs)[1][0].numel()
 
 
+@overridable(_is_floating_point)
 def is_floating_point(*args, **kwargs) -> bool:
     return _is_floating_point.parse(args, kwargs)[1][0].is_floating_point()
 
 
+@overridable(_is_complex)
 def is_complex(*args, **kwargs) -> bool:
     return _is_complex.parse(args, kwargs)[1][0].is_complex()
 
@@ -106,6 +110,7 @@ def promote_types(*args, **kwargs):
     return dtypes.promote_types(type1, type2)
 
 
+@overridable(_result_type)
 def result_type(*args, **kwargs):
     """The dtype an operator over the two would compute in (a Python number promotes as a
     wrapped number)."""

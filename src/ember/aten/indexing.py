@@ -21,6 +21,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy
+from ember.aten import torch_function
 from ember.aten.native import at
 from ember.aten.native.factories import scalar_fill_value
 from ember.aten.native.views import scalar_type_name_of
@@ -375,4 +376,8 @@ def install(tensor_class) -> None:
     """Give `tensor_class` PyTorch's indexing: __getitem__, __setitem__, __delitem__."""
     tensor_class.__getitem__ = index_tensor
     tensor_class.__setitem__ = set_index
+    # what __torch_function__ is handed: Tensor.__getitem__ / __setitem__, by name too
+    index_tensor.__name__ = index_tensor.__qualname__ = "__getitem__"
+    set_index.__name__ = set_index.__qualname__ = "__setitem__"
     tensor_class.__delitem__ = _delitem
+    torch_function.install(tensor_class)  # the new methods consult __torch_function__

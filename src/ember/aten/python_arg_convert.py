@@ -12,6 +12,10 @@ import operator
 
 import numpy as np
 
+from ember._tensor import Tensor
+from ember._torch_function import TorchFunctionCall, overrides
+from ember._torch_function import state as _tf_state
+
 FAIL = object()  # a converter's answer when the object does not fit the type
 
 # isinstance() classes, built once (``A | B`` would build a union on every call).
@@ -186,13 +190,29 @@ def _scalar_int(value: int):
 
 
 def _tensor(obj):
-    return obj if hasattr(obj, "_key_bits") else FAIL
+    if obj.__class__ is Tensor:
+        return obj
+    return _overridable(obj, hasattr(obj, "_key_bits"))
+
+
+def _overridable(obj, accepted: bool):
+    """A Tensor parameter's argument that is no exact Tensor: one that overrides
+    __torch_function__ (a subclass, or any tensor-like object) sends the call there (Note
+    [Torch function checks]), or, while the handler binds again, is accepted."""
+    if overrides(obj):
+        if not _tf_state.local.collecting:
+            raise TorchFunctionCall
+        return obj
+    return obj if accepted else FAIL
 
 
 def _tensor_or_number(obj):
-    if obj.__class__ is int:  # a number that stands for a tensor is unpacked as a Scalar
+    cls = obj.__class__
+    if cls is Tensor:
+        return obj
+    if cls is int:  # a number that stands for a tensor is unpacked as a Scalar
         return obj if INT64_MIN <= obj <= INT64_MAX else _scalar_int(obj)
-    return obj if hasattr(obj, "_key_bits") or _is_scalar(obj) else FAIL
+    return _overridable(obj, hasattr(obj, "_key_bits") or _is_scalar(obj))
 
 
 def _scalar(obj):
@@ -384,7 +404,12 @@ def _make_tensor_list(param):
         if not isinstance(obj, SEQUENCES):
             return FAIL
         for position, item in enumerate(obj):
-            if not hasattr(item, "_key_bits"):
+            if item.__class__ is Tensor:
+                continue
+            if overrides(item):  # See Note [Torch function checks]
+                if not _tf_state.local.collecting:
+                    raise TorchFunctionCall
+            elif not hasattr(item, "_key_bits"):
                 raise TypeError(
                     f"expected Tensor as element {position} in argument {argnum}, "
                     f"but got {tp_name(item)}"

@@ -68,6 +68,7 @@ def no_arguments_method(method, name: str):
 
     checked.__name__ = checked.__qualname__ = name
     checked.__doc__ = method.__doc__
+    checked.takes_no_arguments = True  # See Note [Wrappers only where needed]
     return checked
 
 

@@ -16,6 +16,7 @@ import functools
 
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
+from ember._torch_function import state as tf_state
 from ember.aten._generated import python_functions, tensor_methods
 from ember.aten.binding import handle, scalar_to_tensor
 
@@ -76,15 +77,18 @@ def _direct(overload: str, extra: tuple, general):
     numbers = (int, float, bool)
 
     def operator(self, other):
-        try:
-            if isinstance(other, Tensor):
-                return op.call(self, other, *extra)
-            if type(other) in numbers:
-                return op.call(self, scalar_to_tensor(other), *extra)
-        except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
-            return NotImplemented
-        except MemoryError as error:  # See Note [Allocation errors]
-            raise translate_memory_error(error) from None
+        # Exact tensors only: a subclass or a mode takes the method, which consults
+        # __torch_function__ (Note [Torch function checks])
+        if self.__class__ is Tensor and not tf_state.anywhere:
+            try:
+                if other.__class__ is Tensor:
+                    return op.call(self, other, *extra)
+                if type(other) in numbers:
+                    return op.call(self, scalar_to_tensor(other), *extra)
+            except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+                return NotImplemented
+            except MemoryError as error:  # See Note [Allocation errors]
+                raise translate_memory_error(error) from None
         return general(self, other)
 
     operator.__name__ = general.__name__

@@ -167,10 +167,19 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     lines.append(f'    """{doc}"""')
     self_arg = ", self=self" if method else ""
     current = [s for s in sigs if not s.deprecated]
-    if len(sigs) == 1 and method and not sigs[0].arguments:
+    no_args = len(sigs) == 1 and method and not sigs[0].arguments
+    if no_args:
         # `t()`, `detach()`: a METH_NOARGS method in PyTorch, refused by Python itself
         lines.append("    if args or kwargs:")
         lines.append(f"        no_arguments(self, {py_name!r}, args, kwargs)")
+    # See Note [Torch function checks] in _torch_function.py
+    if method:
+        lines.append("    if self.__class__ is not Tensor or tf_state.anywhere:")
+        lines.append("        raise_if_overrides(self)")
+    else:
+        lines.append("    if tf_state.anywhere:")
+        lines.append("        raise_if_mode()")
+    if no_args:
         lines += _overload_body(sigs[0], "    ", wrap=wrap)
     elif len(current) == 1 and (count := _leading_tensors(current[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
@@ -198,6 +207,15 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     lines[body_start:] = ["    try:"] + ["    " + line for line in lines[body_start:]]
     lines.append("    except MemoryError as error:")
     lines.append("        raise translate_memory_error(error) from None")
+    lines.append("    except TorchFunctionCall:")
+    lines.append("        pass")
+    if no_args:
+        handler = f"handle_self({py_name}, 'ember.Tensor.{py_name}', self, args, kwargs)"
+    elif method:
+        handler = f"handle_method({py_name}, {parser_name}, self, args, kwargs)"
+    else:
+        handler = f"handle_function({py_name}, {parser_name}, args, kwargs, MODULE)"
+    lines.append(f"    return {handler}")
     lines.append("")
     lines.append("")
     return lines
@@ -227,7 +245,9 @@ def _handles(groups: dict[str, list[PythonSignature]]) -> list[str]:
     return [f'{handle_name(n)} = handle("{n}")' for n in sorted(names)]
 
 
-def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, method: bool) -> str:
+def write_functions(
+    groups: dict[str, list[PythonSignature]], doc: str, *, method: bool, module: str = "ember"
+) -> str:
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember import return_types")
     lines.append("from ember._c10.device import CPU")
@@ -239,6 +259,15 @@ def write_functions(groups: dict[str, list[PythonSignature]], doc: str, *, metho
         "                                make_factory_out, wrap_number)"
     )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
+    lines.append(
+        "from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,\n"
+        "                                   state as tf_state)"
+    )
+    lines.append(
+        "from ember.aten.torch_function import handle_function, handle_method, handle_self"
+    )
+    lines.append("")
+    lines.append(f"MODULE = {module!r}  # the functions' module in a __torch_function__ error")
     lines.append("")
     lines += _handles(groups)
     lines.append("")

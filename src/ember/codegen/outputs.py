@@ -38,11 +38,13 @@ def generated_files() -> dict[Path, str]:
             nn_python_signatures(functions),
             "ember._C._nn.<fn>: the Python functions of the nn operators.",
             method=False,
+            module="ember.nn",
         ),
         "python_linalg_functions.py": gen_python.write_functions(
             module_python_signatures(functions, "linalg"),
             "ember._C._linalg.<fn>: the Python functions of the linalg operators.",
             method=False,
+            module="ember.linalg",
         ),
         "tensor_methods.py": gen_python.write_functions(
             group_python_signatures(functions, method=True),

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import warnings
 
+from ember._tensor import Tensor
+from ember._torch_function import handle_torch_function, has_torch_function
+from ember._torch_function import state as _tf_state
 from ember.aten._generated import python_functions as _functions
 from ember.aten._generated import python_nn_functions as _nn
 from ember.aten.native.loss import nll_loss_nd as _nll_loss_nd
@@ -83,12 +86,18 @@ one_hot = _nn.one_hot
 
 
 def relu(input, inplace: bool = False):  # noqa: A002 (PyTorch's argument names)
+    if (input.__class__ is not Tensor or _tf_state.anywhere) and has_torch_function((input,)):
+        return handle_torch_function(relu, (input,), input, inplace=inplace)
     if inplace:
         return _functions.relu_(input)
     return _functions.relu(input)
 
 
 def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
+    if (input.__class__ is not Tensor or _tf_state.anywhere) and has_torch_function((input,)):
+        return handle_torch_function(
+            softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype
+        )
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     if dtype is None:
@@ -97,6 +106,10 @@ def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
 
 
 def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
+    if (input.__class__ is not Tensor or _tf_state.anywhere) and has_torch_function((input,)):
+        return handle_torch_function(
+            log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype
+        )
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is None:
@@ -126,6 +139,23 @@ def nll_loss(
     reduce=None,
     reduction: str = "mean",
 ):
+    if (
+        input.__class__ is not Tensor
+        or target.__class__ is not Tensor
+        or (weight is not None and weight.__class__ is not Tensor)
+        or _tf_state.anywhere
+    ) and has_torch_function((input, target, weight)):
+        return handle_torch_function(
+            nll_loss,
+            (input, target, weight),
+            input,
+            target,
+            weight=weight,
+            size_average=size_average,
+            ignore_index=ignore_index,
+            reduce=reduce,
+            reduction=reduction,
+        )
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     return _nll_loss_nd_binding(input, target, weight, _reduction_enum(reduction), ignore_index)
@@ -141,6 +171,24 @@ def cross_entropy(
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ):
+    if (
+        input.__class__ is not Tensor
+        or target.__class__ is not Tensor
+        or (weight is not None and weight.__class__ is not Tensor)
+        or _tf_state.anywhere
+    ) and has_torch_function((input, target, weight)):
+        return handle_torch_function(
+            cross_entropy,
+            (input, target, weight),
+            input,
+            target,
+            weight=weight,
+            size_average=size_average,
+            ignore_index=ignore_index,
+            reduce=reduce,
+            reduction=reduction,
+            label_smoothing=label_smoothing,
+        )
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     return _nn.cross_entropy_loss(
@@ -156,6 +204,22 @@ def mse_loss(
     reduction: str = "mean",
     weight=None,
 ):
+    if (
+        input.__class__ is not Tensor
+        or target.__class__ is not Tensor
+        or (weight is not None and weight.__class__ is not Tensor)
+        or _tf_state.anywhere
+    ) and has_torch_function((input, target, weight)):
+        return handle_torch_function(
+            mse_loss,
+            (input, target, weight),
+            input,
+            target,
+            size_average=size_average,
+            reduce=reduce,
+            reduction=reduction,
+            weight=weight,
+        )
     if target.size() != input.size():
         warnings.warn(
             f"Using a target size ({target.size()}) that is different to the input size "
@@ -190,6 +254,10 @@ def _broadcast_tensors(input, target):  # noqa: A002
 
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
+    if (input.__class__ is not Tensor or _tf_state.anywhere) and has_torch_function((input,)):
+        return handle_torch_function(
+            dropout, (input,), input, p=p, training=training, inplace=inplace
+        )
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     result = _functions.dropout(input, p, training)

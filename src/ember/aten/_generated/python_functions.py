@@ -10,6 +10,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
@@ -376,6 +381,8 @@ _tail_parser_f__conj_physical = [p.default for p in _parser_f__conj_physical.sig
 def _conj_physical(*args, **kwargs):
     """_conj_physical(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f__conj_physical]
         else:
@@ -383,6 +390,9 @@ def _conj_physical(*args, **kwargs):
         return _op__conj_physical.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
 
 
 
@@ -396,12 +406,17 @@ _parser_f__log_softmax_backward_data = PythonArgParser(
 def _log_softmax_backward_data(*args, **kwargs):
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f__log_softmax_backward_data.parse(args, kwargs)[1]
         if v[4] is None:
             return _op__log_softmax_backward_data.call(v[0], v[1], v[2], v[3])
         return _op__log_softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_log_softmax_backward_data, _parser_f__log_softmax_backward_data, args, kwargs, MODULE)
 
 
 
@@ -415,12 +430,17 @@ _parser_f__softmax_backward_data = PythonArgParser(
 def _softmax_backward_data(*args, **kwargs):
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? grad_input=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f__softmax_backward_data.parse(args, kwargs)[1]
         if v[4] is None:
             return _op__softmax_backward_data.call(v[0], v[1], v[2], v[3])
         return _op__softmax_backward_data_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_softmax_backward_data, _parser_f__softmax_backward_data, args, kwargs, MODULE)
 
 
 
@@ -434,12 +454,17 @@ _parser_f_abs = PythonArgParser(
 def abs(*args, **kwargs):
     """abs(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_abs.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_abs.call(v[0])
         return _op_abs_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(abs, _parser_f_abs, args, kwargs, MODULE)
 
 
 
@@ -454,6 +479,8 @@ _tail_parser_f_abs_ = [p.default for p in _parser_f_abs_.signatures[0].params[1:
 def abs_(*args, **kwargs):
     """abs_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_abs_]
         else:
@@ -461,6 +488,9 @@ def abs_(*args, **kwargs):
         return _op_abs_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(abs_, _parser_f_abs_, args, kwargs, MODULE)
 
 
 
@@ -475,6 +505,8 @@ _parser_f_add = PythonArgParser(
 def add(*args, **kwargs):
     """add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_add.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -486,6 +518,9 @@ def add(*args, **kwargs):
             return _op_add_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(add, _parser_f_add, args, kwargs, MODULE)
 
 
 
@@ -502,6 +537,8 @@ _parser_f_addmm = PythonArgParser(
 def addmm(*args, **kwargs):
     """addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated | addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_addmm.parse(args, kwargs)
         if index == 0:
             if v[5] is None:
@@ -521,6 +558,9 @@ def addmm(*args, **kwargs):
             return _op_addmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmm, _parser_f_addmm, args, kwargs, MODULE)
 
 
 
@@ -535,6 +575,8 @@ _tail_parser_f_alias = [p.default for p in _parser_f_alias.signatures[0].params[
 def alias(*args, **kwargs):
     """alias(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_alias]
         else:
@@ -542,6 +584,9 @@ def alias(*args, **kwargs):
         return _op_alias.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(alias, _parser_f_alias, args, kwargs, MODULE)
 
 
 
@@ -557,6 +602,8 @@ _parser_f_all = PythonArgParser(
 def all(*args, **kwargs):
     """all(Tensor input, *, Tensor? out=None) | all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_all.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -572,6 +619,9 @@ def all(*args, **kwargs):
             return _op_all_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(all, _parser_f_all, args, kwargs, MODULE)
 
 
 
@@ -586,6 +636,8 @@ _tail_parser_f_allclose = [p.default for p in _parser_f_allclose.signatures[0].p
 def allclose(*args, **kwargs):
     """allclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_allclose]
         else:
@@ -593,6 +645,9 @@ def allclose(*args, **kwargs):
         return _op_allclose.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(allclose, _parser_f_allclose, args, kwargs, MODULE)
 
 
 
@@ -606,12 +661,17 @@ _parser_f_amax = PythonArgParser(
 def amax(*args, **kwargs):
     """amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_amax.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_amax.call(v[0], v[1], v[2])
         return _op_amax_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(amax, _parser_f_amax, args, kwargs, MODULE)
 
 
 
@@ -625,12 +685,17 @@ _parser_f_amin = PythonArgParser(
 def amin(*args, **kwargs):
     """amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_amin.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_amin.call(v[0], v[1], v[2])
         return _op_amin_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(amin, _parser_f_amin, args, kwargs, MODULE)
 
 
 
@@ -646,6 +711,8 @@ _parser_f_any = PythonArgParser(
 def any(*args, **kwargs):
     """any(Tensor input, *, Tensor? out=None) | any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor? out=None) | any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_any.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -661,6 +728,9 @@ def any(*args, **kwargs):
             return _op_any_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(any, _parser_f_any, args, kwargs, MODULE)
 
 
 
@@ -676,6 +746,8 @@ _parser_f_arange = PythonArgParser(
 def arange(*args, **kwargs):
     """arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_arange.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -691,6 +763,9 @@ def arange(*args, **kwargs):
             return make_factory_out(_op_arange_start_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arange, _parser_f_arange, args, kwargs, MODULE)
 
 
 
@@ -704,12 +779,17 @@ _parser_f_argmax = PythonArgParser(
 def argmax(*args, **kwargs):
     """argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_argmax.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_argmax.call(v[0], v[1], v[2])
         return _op_argmax_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argmax, _parser_f_argmax, args, kwargs, MODULE)
 
 
 
@@ -723,12 +803,17 @@ _parser_f_argmin = PythonArgParser(
 def argmin(*args, **kwargs):
     """argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_argmin.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_argmin.call(v[0], v[1], v[2])
         return _op_argmin_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argmin, _parser_f_argmin, args, kwargs, MODULE)
 
 
 
@@ -742,10 +827,15 @@ _parser_f_as_strided = PythonArgParser(
 def as_strided(*args, **kwargs):
     """as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_as_strided.parse(args, kwargs)[1]
         return _op_as_strided.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided, _parser_f_as_strided, args, kwargs, MODULE)
 
 
 
@@ -759,10 +849,15 @@ _parser_f_as_strided_ = PythonArgParser(
 def as_strided_(*args, **kwargs):
     """as_strided_(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_as_strided_.parse(args, kwargs)[1]
         return _op_as_strided_.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(as_strided_, _parser_f_as_strided_, args, kwargs, MODULE)
 
 
 
@@ -778,6 +873,8 @@ _parser_f_bitwise_and = PythonArgParser(
 def bitwise_and(*args, **kwargs):
     """bitwise_and(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_and(Scalar self, Tensor other) | bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_and.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -791,6 +888,9 @@ def bitwise_and(*args, **kwargs):
             return _op_bitwise_and_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_and, _parser_f_bitwise_and, args, kwargs, MODULE)
 
 
 
@@ -806,6 +906,8 @@ _parser_f_bitwise_left_shift = PythonArgParser(
 def bitwise_left_shift(*args, **kwargs):
     """bitwise_left_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_left_shift(Scalar self, Tensor other) | bitwise_left_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_left_shift.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -819,6 +921,9 @@ def bitwise_left_shift(*args, **kwargs):
             return _op_bitwise_left_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_left_shift, _parser_f_bitwise_left_shift, args, kwargs, MODULE)
 
 
 
@@ -832,12 +937,17 @@ _parser_f_bitwise_not = PythonArgParser(
 def bitwise_not(*args, **kwargs):
     """bitwise_not(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_bitwise_not.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_bitwise_not.call(v[0])
         return _op_bitwise_not_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_not, _parser_f_bitwise_not, args, kwargs, MODULE)
 
 
 
@@ -853,6 +963,8 @@ _parser_f_bitwise_or = PythonArgParser(
 def bitwise_or(*args, **kwargs):
     """bitwise_or(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_or(Scalar self, Tensor other) | bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_or.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -866,6 +978,9 @@ def bitwise_or(*args, **kwargs):
             return _op_bitwise_or_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_or, _parser_f_bitwise_or, args, kwargs, MODULE)
 
 
 
@@ -881,6 +996,8 @@ _parser_f_bitwise_right_shift = PythonArgParser(
 def bitwise_right_shift(*args, **kwargs):
     """bitwise_right_shift(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_right_shift(Scalar self, Tensor other) | bitwise_right_shift(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_right_shift.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -894,6 +1011,9 @@ def bitwise_right_shift(*args, **kwargs):
             return _op_bitwise_right_shift_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_right_shift, _parser_f_bitwise_right_shift, args, kwargs, MODULE)
 
 
 
@@ -909,6 +1029,8 @@ _parser_f_bitwise_xor = PythonArgParser(
 def bitwise_xor(*args, **kwargs):
     """bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None) | bitwise_xor(Scalar self, Tensor other) | bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bitwise_xor.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -922,6 +1044,9 @@ def bitwise_xor(*args, **kwargs):
             return _op_bitwise_xor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bitwise_xor, _parser_f_bitwise_xor, args, kwargs, MODULE)
 
 
 
@@ -936,6 +1061,8 @@ _parser_f_bmm = PythonArgParser(
 def bmm(*args, **kwargs):
     """bmm(Tensor input, Tensor mat2, *, Tensor? out=None) | bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_bmm.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -947,6 +1074,9 @@ def bmm(*args, **kwargs):
             return _op_bmm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bmm, _parser_f_bmm, args, kwargs, MODULE)
 
 
 
@@ -960,12 +1090,17 @@ _parser_f_cat = PythonArgParser(
 def cat(*args, **kwargs):
     """cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cat.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_cat.call(v[0], v[1])
         return _op_cat_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cat, _parser_f_cat, args, kwargs, MODULE)
 
 
 
@@ -979,10 +1114,15 @@ _parser_f_chunk = PythonArgParser(
 def chunk(*args, **kwargs):
     """chunk(Tensor input, int chunks, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_chunk.parse(args, kwargs)[1]
         return tuple(_op_chunk.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(chunk, _parser_f_chunk, args, kwargs, MODULE)
 
 
 
@@ -997,6 +1137,8 @@ _parser_f_clamp = PythonArgParser(
 def clamp(*args, **kwargs):
     """clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) | clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_clamp.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -1008,6 +1150,9 @@ def clamp(*args, **kwargs):
             return _op_clamp_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp, _parser_f_clamp, args, kwargs, MODULE)
 
 
 
@@ -1022,6 +1167,8 @@ _parser_f_clamp_ = PythonArgParser(
 def clamp_(*args, **kwargs):
     """clamp_(Tensor input, Tensor? min=None, Tensor? max=None) | clamp_(Tensor input, Scalar? min=None, Scalar? max=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_clamp_.parse(args, kwargs)
         if index == 0:
             return _op_clamp__Tensor.call(v[0], v[1], v[2])
@@ -1029,6 +1176,9 @@ def clamp_(*args, **kwargs):
             return _op_clamp_.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_, _parser_f_clamp_, args, kwargs, MODULE)
 
 
 
@@ -1043,6 +1193,8 @@ _tail_parser_f_clone = [p.default for p in _parser_f_clone.signatures[0].params[
 def clone(*args, **kwargs):
     """clone(Tensor input, *, MemoryFormat? memory_format=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_clone]
         else:
@@ -1050,6 +1202,9 @@ def clone(*args, **kwargs):
         return _op_clone.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clone, _parser_f_clone, args, kwargs, MODULE)
 
 
 
@@ -1063,12 +1218,17 @@ _parser_f_conj_physical = PythonArgParser(
 def conj_physical(*args, **kwargs):
     """conj_physical(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_conj_physical.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_conj_physical.call(v[0])
         return _op_conj_physical_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj_physical, _parser_f_conj_physical, args, kwargs, MODULE)
 
 
 
@@ -1083,6 +1243,8 @@ _tail_parser_f_conj_physical_ = [p.default for p in _parser_f_conj_physical_.sig
 def conj_physical_(*args, **kwargs):
     """conj_physical_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_conj_physical_]
         else:
@@ -1090,6 +1252,9 @@ def conj_physical_(*args, **kwargs):
         return _op_conj_physical_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
 
 
 
@@ -1103,12 +1268,17 @@ _parser_f_cos = PythonArgParser(
 def cos(*args, **kwargs):
     """cos(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cos.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_cos.call(v[0])
         return _op_cos_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cos, _parser_f_cos, args, kwargs, MODULE)
 
 
 
@@ -1123,6 +1293,8 @@ _tail_parser_f_cos_ = [p.default for p in _parser_f_cos_.signatures[0].params[1:
 def cos_(*args, **kwargs):
     """cos_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_cos_]
         else:
@@ -1130,6 +1302,9 @@ def cos_(*args, **kwargs):
         return _op_cos_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cos_, _parser_f_cos_, args, kwargs, MODULE)
 
 
 
@@ -1144,6 +1319,8 @@ _parser_f_count_nonzero = PythonArgParser(
 def count_nonzero(*args, **kwargs):
     """count_nonzero(Tensor input, int? dim=None) | count_nonzero(Tensor input, int[] dim)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_count_nonzero.parse(args, kwargs)
         if index == 0:
             return _op_count_nonzero.call(v[0], v[1])
@@ -1151,6 +1328,9 @@ def count_nonzero(*args, **kwargs):
             return _op_count_nonzero_dim_IntList.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(count_nonzero, _parser_f_count_nonzero, args, kwargs, MODULE)
 
 
 
@@ -1164,12 +1344,17 @@ _parser_f_cumsum = PythonArgParser(
 def cumsum(*args, **kwargs):
     """cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_cumsum.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_cumsum.call(v[0], v[1], v[2])
         return _op_cumsum_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cumsum, _parser_f_cumsum, args, kwargs, MODULE)
 
 
 
@@ -1184,6 +1369,8 @@ _tail_parser_f_detach = [p.default for p in _parser_f_detach.signatures[0].param
 def detach(*args, **kwargs):
     """detach(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_detach]
         else:
@@ -1191,6 +1378,9 @@ def detach(*args, **kwargs):
         return _op_detach.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(detach, _parser_f_detach, args, kwargs, MODULE)
 
 
 
@@ -1205,6 +1395,8 @@ _tail_parser_f_diagonal = [p.default for p in _parser_f_diagonal.signatures[0].p
 def diagonal(*args, **kwargs):
     """diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_diagonal]
         else:
@@ -1212,6 +1404,9 @@ def diagonal(*args, **kwargs):
         return _op_diagonal.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal, _parser_f_diagonal, args, kwargs, MODULE)
 
 
 
@@ -1227,6 +1422,8 @@ _parser_f_div = PythonArgParser(
 def div(*args, **kwargs):
     """div(Tensor input, Tensor other, *, Tensor? out=None) | div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | div(Tensor input, Scalar other, *, str? rounding_mode)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_div.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1240,6 +1437,9 @@ def div(*args, **kwargs):
             return _op_div_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(div, _parser_f_div, args, kwargs, MODULE)
 
 
 
@@ -1256,6 +1456,8 @@ _parser_f_divide = PythonArgParser(
 def divide(*args, **kwargs):
     """divide(Tensor input, Tensor other, *, Tensor? out=None) | divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None) | divide(Tensor input, Scalar other) | divide(Tensor input, Scalar other, *, str? rounding_mode)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1271,6 +1473,9 @@ def divide(*args, **kwargs):
             return _op_divide_Scalar_mode.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(divide, _parser_f_divide, args, kwargs, MODULE)
 
 
 
@@ -1285,6 +1490,8 @@ _tail_parser_f_dot = [p.default for p in _parser_f_dot.signatures[0].params[2:]]
 def dot(*args, **kwargs):
     """dot(Tensor input, Tensor tensor)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
         else:
@@ -1292,6 +1499,9 @@ def dot(*args, **kwargs):
         return _op_dot.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dot, _parser_f_dot, args, kwargs, MODULE)
 
 
 
@@ -1305,10 +1515,15 @@ _parser_f_dropout = PythonArgParser(
 def dropout(*args, **kwargs):
     """dropout(Tensor input, float p, bool train)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_dropout.parse(args, kwargs)[1]
         return _op_dropout.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dropout, _parser_f_dropout, args, kwargs, MODULE)
 
 
 
@@ -1322,6 +1537,8 @@ _parser_f_empty = PythonArgParser(
 def empty(*args, **kwargs):
     """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5], v[6],), v[7])
@@ -1329,6 +1546,9 @@ def empty(*args, **kwargs):
         return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty, _parser_f_empty, args, kwargs, MODULE)
 
 
 
@@ -1342,10 +1562,15 @@ _parser_f_empty_like = PythonArgParser(
 def empty_like(*args, **kwargs):
     """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty_like.parse(args, kwargs)[1]
         return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_like, _parser_f_empty_like, args, kwargs, MODULE)
 
 
 
@@ -1359,10 +1584,15 @@ _parser_f_empty_strided = PythonArgParser(
 def empty_strided(*args, **kwargs):
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_empty_strided.parse(args, kwargs)[1]
         return make_factory(_op_empty_strided, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(empty_strided, _parser_f_empty_strided, args, kwargs, MODULE)
 
 
 
@@ -1377,6 +1607,8 @@ _parser_f_eq = PythonArgParser(
 def eq(*args, **kwargs):
     """eq(Tensor input, Tensor other, *, Tensor? out=None) | eq(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_eq.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1388,6 +1620,9 @@ def eq(*args, **kwargs):
             return _op_eq_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(eq, _parser_f_eq, args, kwargs, MODULE)
 
 
 
@@ -1402,6 +1637,8 @@ _tail_parser_f_equal = [p.default for p in _parser_f_equal.signatures[0].params[
 def equal(*args, **kwargs):
     """equal(Tensor input, Tensor other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_equal]
         else:
@@ -1409,6 +1646,9 @@ def equal(*args, **kwargs):
         return _op_equal.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(equal, _parser_f_equal, args, kwargs, MODULE)
 
 
 
@@ -1422,12 +1662,17 @@ _parser_f_exp = PythonArgParser(
 def exp(*args, **kwargs):
     """exp(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_exp.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_exp.call(v[0])
         return _op_exp_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp, _parser_f_exp, args, kwargs, MODULE)
 
 
 
@@ -1442,6 +1687,8 @@ _tail_parser_f_exp_ = [p.default for p in _parser_f_exp_.signatures[0].params[1:
 def exp_(*args, **kwargs):
     """exp_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_exp_]
         else:
@@ -1449,6 +1696,9 @@ def exp_(*args, **kwargs):
         return _op_exp_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp_, _parser_f_exp_, args, kwargs, MODULE)
 
 
 
@@ -1463,6 +1713,8 @@ _parser_f_eye = PythonArgParser(
 def eye(*args, **kwargs):
     """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | eye(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_eye.parse(args, kwargs)
         if index == 0:
             return make_factory(_op_eye, (v[0], v[1], v[2], CPU if v[3] is None else v[3], v[4],), v[5])
@@ -1470,6 +1722,9 @@ def eye(*args, **kwargs):
             return make_factory(_op_eye_m, (v[0], v[1], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(eye, _parser_f_eye, args, kwargs, MODULE)
 
 
 
@@ -1484,6 +1739,8 @@ _parser_f_fill_ = PythonArgParser(
 def fill_(*args, **kwargs):
     """fill_(Tensor input, Tensor value) | fill_(Tensor input, Scalar value)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_fill_.parse(args, kwargs)
         if index == 0:
             return _op_fill__Tensor.call(v[0], v[1])
@@ -1491,6 +1748,9 @@ def fill_(*args, **kwargs):
             return _op_fill__Scalar.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fill_, _parser_f_fill_, args, kwargs, MODULE)
 
 
 
@@ -1505,6 +1765,8 @@ _tail_parser_f_flatten = [p.default for p in _parser_f_flatten.signatures[0].par
 def flatten(*args, **kwargs):
     """flatten(Tensor input, int start_dim=0, int end_dim=-1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_flatten]
         else:
@@ -1512,6 +1774,9 @@ def flatten(*args, **kwargs):
         return _op_flatten_using_ints.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flatten, _parser_f_flatten, args, kwargs, MODULE)
 
 
 
@@ -1525,10 +1790,15 @@ _parser_f_flip = PythonArgParser(
 def flip(*args, **kwargs):
     """flip(Tensor input, int[] dims)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_flip.parse(args, kwargs)[1]
         return _op_flip.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flip, _parser_f_flip, args, kwargs, MODULE)
 
 
 
@@ -1543,6 +1813,8 @@ _parser_f_floor_divide = PythonArgParser(
 def floor_divide(*args, **kwargs):
     """floor_divide(Tensor input, Tensor other, *, Tensor? out=None) | floor_divide(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_floor_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1552,6 +1824,9 @@ def floor_divide(*args, **kwargs):
             return _op_floor_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(floor_divide, _parser_f_floor_divide, args, kwargs, MODULE)
 
 
 
@@ -1565,6 +1840,8 @@ _parser_f_full = PythonArgParser(
 def full(*args, **kwargs):
     """full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_full.parse(args, kwargs)[1]
         if v[2] is None:
             return make_factory(_op_full, (v[0], v[1], v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
@@ -1572,6 +1849,9 @@ def full(*args, **kwargs):
         return make_factory_out(_op_full_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(full, _parser_f_full, args, kwargs, MODULE)
 
 
 
@@ -1585,10 +1865,15 @@ _parser_f_full_like = PythonArgParser(
 def full_like(*args, **kwargs):
     """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_full_like.parse(args, kwargs)[1]
         return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(full_like, _parser_f_full_like, args, kwargs, MODULE)
 
 
 
@@ -1602,12 +1887,17 @@ _parser_f_gather = PythonArgParser(
 def gather(*args, **kwargs):
     """gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_gather.parse(args, kwargs)[1]
         if v[4] is None:
             return _op_gather.call(v[0], v[1], v[2], v[3])
         return _op_gather_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gather, _parser_f_gather, args, kwargs, MODULE)
 
 
 
@@ -1622,6 +1912,8 @@ _parser_f_ge = PythonArgParser(
 def ge(*args, **kwargs):
     """ge(Tensor input, Tensor other, *, Tensor? out=None) | ge(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_ge.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1633,6 +1925,9 @@ def ge(*args, **kwargs):
             return _op_ge_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ge, _parser_f_ge, args, kwargs, MODULE)
 
 
 
@@ -1647,6 +1942,8 @@ _parser_f_gt = PythonArgParser(
 def gt(*args, **kwargs):
     """gt(Tensor input, Tensor other, *, Tensor? out=None) | gt(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_gt.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1658,6 +1955,9 @@ def gt(*args, **kwargs):
             return _op_gt_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
 
 
 
@@ -1671,10 +1971,15 @@ _parser_f_index_put = PythonArgParser(
 def index_put(*args, **kwargs):
     """index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_put.parse(args, kwargs)[1]
         return _op_index_put.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_put, _parser_f_index_put, args, kwargs, MODULE)
 
 
 
@@ -1688,10 +1993,15 @@ _parser_f_index_put_ = PythonArgParser(
 def index_put_(*args, **kwargs):
     """index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_put_.parse(args, kwargs)[1]
         return _op_index_put_.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_put_, _parser_f_index_put_, args, kwargs, MODULE)
 
 
 
@@ -1705,12 +2015,17 @@ _parser_f_index_select = PythonArgParser(
 def index_select(*args, **kwargs):
     """index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_index_select.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_index_select.call(v[0], v[1], v[2])
         return _op_index_select_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_select, _parser_f_index_select, args, kwargs, MODULE)
 
 
 
@@ -1725,6 +2040,8 @@ _tail_parser_f_isclose = [p.default for p in _parser_f_isclose.signatures[0].par
 def isclose(*args, **kwargs):
     """isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_isclose]
         else:
@@ -1732,6 +2049,9 @@ def isclose(*args, **kwargs):
         return _op_isclose.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isclose, _parser_f_isclose, args, kwargs, MODULE)
 
 
 
@@ -1746,6 +2066,8 @@ _tail_parser_f_isnan = [p.default for p in _parser_f_isnan.signatures[0].params[
 def isnan(*args, **kwargs):
     """isnan(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_isnan]
         else:
@@ -1753,6 +2075,9 @@ def isnan(*args, **kwargs):
         return _op_isnan.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isnan, _parser_f_isnan, args, kwargs, MODULE)
 
 
 
@@ -1767,6 +2092,8 @@ _parser_f_le = PythonArgParser(
 def le(*args, **kwargs):
     """le(Tensor input, Tensor other, *, Tensor? out=None) | le(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_le.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -1778,6 +2105,9 @@ def le(*args, **kwargs):
             return _op_le_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(le, _parser_f_le, args, kwargs, MODULE)
 
 
 
@@ -1791,6 +2121,8 @@ _parser_f_linspace = PythonArgParser(
 def linspace(*args, **kwargs):
     """linspace(Scalar start, Scalar end, int steps, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_linspace.parse(args, kwargs)[1]
         if v[3] is None:
             return make_factory(_op_linspace, (v[0], v[1], v[2], v[4], v[5], CPU if v[6] is None else v[6], v[7],), v[8])
@@ -1798,6 +2130,9 @@ def linspace(*args, **kwargs):
         return make_factory_out(_op_linspace_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linspace, _parser_f_linspace, args, kwargs, MODULE)
 
 
 
@@ -1811,12 +2146,17 @@ _parser_f_log = PythonArgParser(
 def log(*args, **kwargs):
     """log(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_log.call(v[0])
         return _op_log_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log, _parser_f_log, args, kwargs, MODULE)
 
 
 
@@ -1830,12 +2170,17 @@ _parser_f_log1p = PythonArgParser(
 def log1p(*args, **kwargs):
     """log1p(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log1p.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_log1p.call(v[0])
         return _op_log1p_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log1p, _parser_f_log1p, args, kwargs, MODULE)
 
 
 
@@ -1850,6 +2195,8 @@ _tail_parser_f_log1p_ = [p.default for p in _parser_f_log1p_.signatures[0].param
 def log1p_(*args, **kwargs):
     """log1p_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log1p_]
         else:
@@ -1857,6 +2204,9 @@ def log1p_(*args, **kwargs):
         return _op_log1p_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log1p_, _parser_f_log1p_, args, kwargs, MODULE)
 
 
 
@@ -1871,6 +2221,8 @@ _tail_parser_f_log_ = [p.default for p in _parser_f_log_.signatures[0].params[1:
 def log_(*args, **kwargs):
     """log_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_log_]
         else:
@@ -1878,6 +2230,9 @@ def log_(*args, **kwargs):
         return _op_log_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_, _parser_f_log_, args, kwargs, MODULE)
 
 
 
@@ -1891,10 +2246,15 @@ _parser_f_log_softmax = PythonArgParser(
 def log_softmax(*args, **kwargs):
     """log_softmax(Tensor input, int dim, ScalarType? dtype=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_log_softmax.parse(args, kwargs)[1]
         return _op_log_softmax_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_softmax, _parser_f_log_softmax, args, kwargs, MODULE)
 
 
 
@@ -1908,12 +2268,17 @@ _parser_f_logical_and = PythonArgParser(
 def logical_and(*args, **kwargs):
     """logical_and(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_and.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_and.call(v[0], v[1])
         return _op_logical_and_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_and, _parser_f_logical_and, args, kwargs, MODULE)
 
 
 
@@ -1927,12 +2292,17 @@ _parser_f_logical_not = PythonArgParser(
 def logical_not(*args, **kwargs):
     """logical_not(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_not.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_logical_not.call(v[0])
         return _op_logical_not_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_not, _parser_f_logical_not, args, kwargs, MODULE)
 
 
 
@@ -1946,12 +2316,17 @@ _parser_f_logical_or = PythonArgParser(
 def logical_or(*args, **kwargs):
     """logical_or(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_or.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_or.call(v[0], v[1])
         return _op_logical_or_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_or, _parser_f_logical_or, args, kwargs, MODULE)
 
 
 
@@ -1965,12 +2340,17 @@ _parser_f_logical_xor = PythonArgParser(
 def logical_xor(*args, **kwargs):
     """logical_xor(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logical_xor.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_logical_xor.call(v[0], v[1])
         return _op_logical_xor_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logical_xor, _parser_f_logical_xor, args, kwargs, MODULE)
 
 
 
@@ -1984,10 +2364,15 @@ _parser_f_logsumexp = PythonArgParser(
 def logsumexp(*args, **kwargs):
     """logsumexp(Tensor input, int[1] dim, bool keepdim=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_logsumexp.parse(args, kwargs)[1]
         return _op_logsumexp.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logsumexp, _parser_f_logsumexp, args, kwargs, MODULE)
 
 
 
@@ -2002,6 +2387,8 @@ _parser_f_lt = PythonArgParser(
 def lt(*args, **kwargs):
     """lt(Tensor input, Tensor other, *, Tensor? out=None) | lt(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_lt.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2013,6 +2400,9 @@ def lt(*args, **kwargs):
             return _op_lt_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lt, _parser_f_lt, args, kwargs, MODULE)
 
 
 
@@ -2027,6 +2417,8 @@ _parser_f_masked_fill = PythonArgParser(
 def masked_fill(*args, **kwargs):
     """masked_fill(Tensor input, Tensor mask, Tensor value) | masked_fill(Tensor input, Tensor mask, Scalar value)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_masked_fill.parse(args, kwargs)
         if index == 0:
             return _op_masked_fill_Tensor.call(v[0], v[1], v[2])
@@ -2034,6 +2426,9 @@ def masked_fill(*args, **kwargs):
             return _op_masked_fill_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_fill, _parser_f_masked_fill, args, kwargs, MODULE)
 
 
 
@@ -2047,12 +2442,17 @@ _parser_f_matmul = PythonArgParser(
 def matmul(*args, **kwargs):
     """matmul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_matmul.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_matmul.call(v[0], v[1])
         return _op_matmul_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(matmul, _parser_f_matmul, args, kwargs, MODULE)
 
 
 
@@ -2068,6 +2468,8 @@ _parser_f_max = PythonArgParser(
 def max(*args, **kwargs):
     """max(Tensor input, *, Tensor? out=None) | max(Tensor input, Tensor other, *, Tensor? out=None) | max(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_max.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -2083,6 +2485,9 @@ def max(*args, **kwargs):
             return return_types.max_out(_op_max_dim_max.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max, _parser_f_max, args, kwargs, MODULE)
 
 
 
@@ -2096,12 +2501,17 @@ _parser_f_maximum = PythonArgParser(
 def maximum(*args, **kwargs):
     """maximum(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_maximum.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_maximum.call(v[0], v[1])
         return _op_maximum_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(maximum, _parser_f_maximum, args, kwargs, MODULE)
 
 
 
@@ -2116,6 +2526,8 @@ _parser_f_mean = PythonArgParser(
 def mean(*args, **kwargs):
     """mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None) | mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_mean.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2127,6 +2539,9 @@ def mean(*args, **kwargs):
             return _op_mean_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mean, _parser_f_mean, args, kwargs, MODULE)
 
 
 
@@ -2142,6 +2557,8 @@ _parser_f_min = PythonArgParser(
 def min(*args, **kwargs):
     """min(Tensor input, *, Tensor? out=None) | min(Tensor input, Tensor other, *, Tensor? out=None) | min(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_min.parse(args, kwargs)
         if index == 0:
             if v[1] is None:
@@ -2157,6 +2574,9 @@ def min(*args, **kwargs):
             return return_types.min_out(_op_min_dim_min.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(min, _parser_f_min, args, kwargs, MODULE)
 
 
 
@@ -2170,12 +2590,17 @@ _parser_f_minimum = PythonArgParser(
 def minimum(*args, **kwargs):
     """minimum(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_minimum.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_minimum.call(v[0], v[1])
         return _op_minimum_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(minimum, _parser_f_minimum, args, kwargs, MODULE)
 
 
 
@@ -2190,6 +2615,8 @@ _parser_f_mm = PythonArgParser(
 def mm(*args, **kwargs):
     """mm(Tensor input, Tensor mat2, *, Tensor? out=None) | mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_mm.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2201,6 +2628,9 @@ def mm(*args, **kwargs):
             return _op_mm_dtype_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mm, _parser_f_mm, args, kwargs, MODULE)
 
 
 
@@ -2215,6 +2645,8 @@ _parser_f_movedim = PythonArgParser(
 def movedim(*args, **kwargs):
     """movedim(Tensor input, int source, int destination) | movedim(Tensor input, int[] source, int[] destination)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_movedim.parse(args, kwargs)
         if index == 0:
             return _op_movedim_int.call(v[0], v[1], v[2])
@@ -2222,6 +2654,9 @@ def movedim(*args, **kwargs):
             return _op_movedim_intlist.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(movedim, _parser_f_movedim, args, kwargs, MODULE)
 
 
 
@@ -2235,12 +2670,17 @@ _parser_f_mul = PythonArgParser(
 def mul(*args, **kwargs):
     """mul(Tensor input, Tensor other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_mul.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_mul_Tensor.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]))
         return _op_mul_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mul, _parser_f_mul, args, kwargs, MODULE)
 
 
 
@@ -2255,6 +2695,8 @@ _parser_f_multiply = PythonArgParser(
 def multiply(*args, **kwargs):
     """multiply(Tensor input, Tensor other, *, Tensor? out=None) | multiply(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_multiply.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2264,6 +2706,9 @@ def multiply(*args, **kwargs):
             return _op_multiply_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(multiply, _parser_f_multiply, args, kwargs, MODULE)
 
 
 
@@ -2278,6 +2723,8 @@ _parser_f_narrow = PythonArgParser(
 def narrow(*args, **kwargs):
     """narrow(Tensor input, int dim, Tensor start, SymInt length) | narrow(Tensor input, int dim, SymInt start, SymInt length)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_narrow.parse(args, kwargs)
         if index == 0:
             return _op_narrow_Tensor.call(v[0], v[1], v[2], v[3])
@@ -2285,6 +2732,9 @@ def narrow(*args, **kwargs):
             return _op_narrow.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(narrow, _parser_f_narrow, args, kwargs, MODULE)
 
 
 
@@ -2299,6 +2749,8 @@ _parser_f_ne = PythonArgParser(
 def ne(*args, **kwargs):
     """ne(Tensor input, Tensor other, *, Tensor? out=None) | ne(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_ne.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2310,6 +2762,9 @@ def ne(*args, **kwargs):
             return _op_ne_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ne, _parser_f_ne, args, kwargs, MODULE)
 
 
 
@@ -2323,12 +2778,17 @@ _parser_f_neg = PythonArgParser(
 def neg(*args, **kwargs):
     """neg(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_neg.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_neg.call(v[0])
         return _op_neg_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(neg, _parser_f_neg, args, kwargs, MODULE)
 
 
 
@@ -2343,6 +2803,8 @@ _tail_parser_f_neg_ = [p.default for p in _parser_f_neg_.signatures[0].params[1:
 def neg_(*args, **kwargs):
     """neg_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_neg_]
         else:
@@ -2350,6 +2812,9 @@ def neg_(*args, **kwargs):
         return _op_neg_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(neg_, _parser_f_neg_, args, kwargs, MODULE)
 
 
 
@@ -2363,6 +2828,8 @@ _parser_f_ones = PythonArgParser(
 def ones(*args, **kwargs):
     """ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_ones.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_ones, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
@@ -2370,6 +2837,9 @@ def ones(*args, **kwargs):
         return make_factory_out(_op_ones_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ones, _parser_f_ones, args, kwargs, MODULE)
 
 
 
@@ -2383,10 +2853,15 @@ _parser_f_ones_like = PythonArgParser(
 def ones_like(*args, **kwargs):
     """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_ones_like.parse(args, kwargs)[1]
         return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ones_like, _parser_f_ones_like, args, kwargs, MODULE)
 
 
 
@@ -2401,6 +2876,8 @@ _tail_parser_f_outer = [p.default for p in _parser_f_outer.signatures[0].params[
 def outer(*args, **kwargs):
     """outer(Tensor input, Tensor vec2)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
         else:
@@ -2408,6 +2885,9 @@ def outer(*args, **kwargs):
         return _op_outer.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(outer, _parser_f_outer, args, kwargs, MODULE)
 
 
 
@@ -2421,10 +2901,15 @@ _parser_f_permute = PythonArgParser(
 def permute(*args, **kwargs):
     """permute(Tensor input, int[] dims)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_permute.parse(args, kwargs)[1]
         return _op_permute.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
 
 
 
@@ -2440,6 +2925,8 @@ _parser_f_pow = PythonArgParser(
 def pow(*args, **kwargs):
     """pow(Tensor input, Tensor exponent, *, Tensor? out=None) | pow(Scalar self, Tensor exponent, *, Tensor? out=None) | pow(Tensor input, Scalar exponent, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_pow.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2455,6 +2942,9 @@ def pow(*args, **kwargs):
             return _op_pow_Tensor_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pow, _parser_f_pow, args, kwargs, MODULE)
 
 
 
@@ -2469,6 +2959,8 @@ _parser_f_prod = PythonArgParser(
 def prod(*args, **kwargs):
     """prod(Tensor input, *, ScalarType? dtype=None) | prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_prod.parse(args, kwargs)
         if index == 0:
             return _op_prod.call(v[0], v[1])
@@ -2478,6 +2970,9 @@ def prod(*args, **kwargs):
             return _op_prod_int_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
 
 
 
@@ -2492,6 +2987,8 @@ _parser_f_rand = PythonArgParser(
 def rand(*args, **kwargs):
     """rand(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | rand(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_rand.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2505,6 +3002,9 @@ def rand(*args, **kwargs):
             return make_factory_out(_op_rand_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rand, _parser_f_rand, args, kwargs, MODULE)
 
 
 
@@ -2518,10 +3018,15 @@ _parser_f_rand_like = PythonArgParser(
 def rand_like(*args, **kwargs):
     """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_rand_like.parse(args, kwargs)[1]
         return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rand_like, _parser_f_rand_like, args, kwargs, MODULE)
 
 
 
@@ -2538,6 +3043,8 @@ _parser_f_randint = PythonArgParser(
 def randint(*args, **kwargs):
     """randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint(SymInt low, SymInt high, SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_randint.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -2561,6 +3068,9 @@ def randint(*args, **kwargs):
             return make_factory_out(_op_randint_low_out, (v[0], v[1], v[2], v[3],), v[8])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randint, _parser_f_randint, args, kwargs, MODULE)
 
 
 
@@ -2575,6 +3085,8 @@ _parser_f_randn = PythonArgParser(
 def randn(*args, **kwargs):
     """randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randn(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_randn.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2588,6 +3100,9 @@ def randn(*args, **kwargs):
             return make_factory_out(_op_randn_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randn, _parser_f_randn, args, kwargs, MODULE)
 
 
 
@@ -2601,10 +3116,15 @@ _parser_f_randn_like = PythonArgParser(
 def randn_like(*args, **kwargs):
     """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_randn_like.parse(args, kwargs)[1]
         return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randn_like, _parser_f_randn_like, args, kwargs, MODULE)
 
 
 
@@ -2618,12 +3138,17 @@ _parser_f_reciprocal = PythonArgParser(
 def reciprocal(*args, **kwargs):
     """reciprocal(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_reciprocal.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_reciprocal.call(v[0])
         return _op_reciprocal_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reciprocal, _parser_f_reciprocal, args, kwargs, MODULE)
 
 
 
@@ -2638,6 +3163,8 @@ _tail_parser_f_reciprocal_ = [p.default for p in _parser_f_reciprocal_.signature
 def reciprocal_(*args, **kwargs):
     """reciprocal_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_reciprocal_]
         else:
@@ -2645,6 +3172,9 @@ def reciprocal_(*args, **kwargs):
         return _op_reciprocal_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reciprocal_, _parser_f_reciprocal_, args, kwargs, MODULE)
 
 
 
@@ -2659,6 +3189,8 @@ _tail_parser_f_relu = [p.default for p in _parser_f_relu.signatures[0].params[1:
 def relu(*args, **kwargs):
     """relu(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu]
         else:
@@ -2666,6 +3198,9 @@ def relu(*args, **kwargs):
         return _op_relu.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu, _parser_f_relu, args, kwargs, MODULE)
 
 
 
@@ -2680,6 +3215,8 @@ _tail_parser_f_relu_ = [p.default for p in _parser_f_relu_.signatures[0].params[
 def relu_(*args, **kwargs):
     """relu_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_relu_]
         else:
@@ -2687,6 +3224,9 @@ def relu_(*args, **kwargs):
         return _op_relu_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu_, _parser_f_relu_, args, kwargs, MODULE)
 
 
 
@@ -2702,6 +3242,8 @@ _parser_f_remainder = PythonArgParser(
 def remainder(*args, **kwargs):
     """remainder(Tensor input, Tensor other, *, Tensor? out=None) | remainder(Scalar self, Tensor other) | remainder(Tensor input, Scalar other, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_remainder.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -2715,6 +3257,9 @@ def remainder(*args, **kwargs):
             return _op_remainder_Scalar_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(remainder, _parser_f_remainder, args, kwargs, MODULE)
 
 
 
@@ -2728,10 +3273,15 @@ _parser_f_reshape = PythonArgParser(
 def reshape(*args, **kwargs):
     """reshape(Tensor input, SymInt[] shape)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_reshape.parse(args, kwargs)[1]
         return _op_reshape.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reshape, _parser_f_reshape, args, kwargs, MODULE)
 
 
 
@@ -2745,10 +3295,15 @@ _parser_f_roll = PythonArgParser(
 def roll(*args, **kwargs):
     """roll(Tensor input, SymInt[1] shifts, int[1] dims=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_roll.parse(args, kwargs)[1]
         return _op_roll.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(roll, _parser_f_roll, args, kwargs, MODULE)
 
 
 
@@ -2762,12 +3317,17 @@ _parser_f_rsqrt = PythonArgParser(
 def rsqrt(*args, **kwargs):
     """rsqrt(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_rsqrt.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_rsqrt.call(v[0])
         return _op_rsqrt_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsqrt, _parser_f_rsqrt, args, kwargs, MODULE)
 
 
 
@@ -2782,6 +3342,8 @@ _tail_parser_f_rsqrt_ = [p.default for p in _parser_f_rsqrt_.signatures[0].param
 def rsqrt_(*args, **kwargs):
     """rsqrt_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
         else:
@@ -2789,6 +3351,9 @@ def rsqrt_(*args, **kwargs):
         return _op_rsqrt_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsqrt_, _parser_f_rsqrt_, args, kwargs, MODULE)
 
 
 
@@ -2803,6 +3368,8 @@ _parser_f_rsub = PythonArgParser(
 def rsub(*args, **kwargs):
     """rsub(Tensor input, Tensor other, *, Scalar alpha=1) | rsub(Tensor input, Scalar other, Scalar alpha=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_rsub.parse(args, kwargs)
         if index == 0:
             return _op_rsub_Tensor.call(v[0], v[1], v[2])
@@ -2810,6 +3377,9 @@ def rsub(*args, **kwargs):
             return _op_rsub_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rsub, _parser_f_rsub, args, kwargs, MODULE)
 
 
 
@@ -2826,6 +3396,8 @@ _parser_f_scatter = PythonArgParser(
 def scatter(*args, **kwargs):
     """scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None) | scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_scatter.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -2845,6 +3417,9 @@ def scatter(*args, **kwargs):
             return _op_scatter_value_reduce_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter, _parser_f_scatter, args, kwargs, MODULE)
 
 
 
@@ -2858,10 +3433,15 @@ _parser_f_select = PythonArgParser(
 def select(*args, **kwargs):
     """select(Tensor input, int dim, SymInt index)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_select.parse(args, kwargs)[1]
         return _op_select_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(select, _parser_f_select, args, kwargs, MODULE)
 
 
 
@@ -2875,12 +3455,17 @@ _parser_f_sigmoid = PythonArgParser(
 def sigmoid(*args, **kwargs):
     """sigmoid(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sigmoid.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sigmoid.call(v[0])
         return _op_sigmoid_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sigmoid, _parser_f_sigmoid, args, kwargs, MODULE)
 
 
 
@@ -2895,6 +3480,8 @@ _tail_parser_f_sigmoid_ = [p.default for p in _parser_f_sigmoid_.signatures[0].p
 def sigmoid_(*args, **kwargs):
     """sigmoid_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
         else:
@@ -2902,6 +3489,9 @@ def sigmoid_(*args, **kwargs):
         return _op_sigmoid_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sigmoid_, _parser_f_sigmoid_, args, kwargs, MODULE)
 
 
 
@@ -2915,12 +3505,17 @@ _parser_f_sign = PythonArgParser(
 def sign(*args, **kwargs):
     """sign(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sign.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sign.call(v[0])
         return _op_sign_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sign, _parser_f_sign, args, kwargs, MODULE)
 
 
 
@@ -2934,12 +3529,17 @@ _parser_f_sin = PythonArgParser(
 def sin(*args, **kwargs):
     """sin(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sin.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sin.call(v[0])
         return _op_sin_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sin, _parser_f_sin, args, kwargs, MODULE)
 
 
 
@@ -2954,6 +3554,8 @@ _tail_parser_f_sin_ = [p.default for p in _parser_f_sin_.signatures[0].params[1:
 def sin_(*args, **kwargs):
     """sin_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sin_]
         else:
@@ -2961,6 +3563,9 @@ def sin_(*args, **kwargs):
         return _op_sin_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sin_, _parser_f_sin_, args, kwargs, MODULE)
 
 
 
@@ -2975,6 +3580,8 @@ _tail_parser_f_slice = [p.default for p in _parser_f_slice.signatures[0].params[
 def slice(*args, **kwargs):
     """slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_slice]
         else:
@@ -2982,6 +3589,9 @@ def slice(*args, **kwargs):
         return _op_slice_Tensor.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slice, _parser_f_slice, args, kwargs, MODULE)
 
 
 
@@ -2995,10 +3605,15 @@ _parser_f_softmax = PythonArgParser(
 def softmax(*args, **kwargs):
     """softmax(Tensor input, int dim, ScalarType? dtype=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_softmax.parse(args, kwargs)[1]
         return _op_softmax_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softmax, _parser_f_softmax, args, kwargs, MODULE)
 
 
 
@@ -3013,6 +3628,8 @@ _parser_f_sort = PythonArgParser(
 def sort(*args, **kwargs):
     """sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2]? out=None) | sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sort.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -3024,6 +3641,9 @@ def sort(*args, **kwargs):
             return return_types.sort_out(_op_sort_values.call(v[0], v[1], v[2], *v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sort, _parser_f_sort, args, kwargs, MODULE)
 
 
 
@@ -3038,6 +3658,8 @@ _parser_f_split = PythonArgParser(
 def split(*args, **kwargs):
     """split(Tensor input, SymInt split_size, int dim=0) | split(Tensor input, SymInt[] split_size, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_split.parse(args, kwargs)
         if index == 0:
             return tuple(_op_split_Tensor.call(v[0], v[1], v[2]))
@@ -3045,6 +3667,9 @@ def split(*args, **kwargs):
             return tuple(_op_split_sizes.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split, _parser_f_split, args, kwargs, MODULE)
 
 
 
@@ -3058,10 +3683,15 @@ _parser_f_split_with_sizes = PythonArgParser(
 def split_with_sizes(*args, **kwargs):
     """split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_split_with_sizes.parse(args, kwargs)[1]
         return tuple(_op_split_with_sizes.call(v[0], v[1], v[2]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(split_with_sizes, _parser_f_split_with_sizes, args, kwargs, MODULE)
 
 
 
@@ -3075,12 +3705,17 @@ _parser_f_sqrt = PythonArgParser(
 def sqrt(*args, **kwargs):
     """sqrt(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_sqrt.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_sqrt.call(v[0])
         return _op_sqrt_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sqrt, _parser_f_sqrt, args, kwargs, MODULE)
 
 
 
@@ -3095,6 +3730,8 @@ _tail_parser_f_sqrt_ = [p.default for p in _parser_f_sqrt_.signatures[0].params[
 def sqrt_(*args, **kwargs):
     """sqrt_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_sqrt_]
         else:
@@ -3102,6 +3739,9 @@ def sqrt_(*args, **kwargs):
         return _op_sqrt_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sqrt_, _parser_f_sqrt_, args, kwargs, MODULE)
 
 
 
@@ -3117,6 +3757,8 @@ _parser_f_squeeze = PythonArgParser(
 def squeeze(*args, **kwargs):
     """squeeze(Tensor input) | squeeze(Tensor input, int dim) | squeeze(Tensor input, int[] dim)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_squeeze.parse(args, kwargs)
         if index == 0:
             return _op_squeeze.call(v[0])
@@ -3126,6 +3768,9 @@ def squeeze(*args, **kwargs):
             return _op_squeeze_dims.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(squeeze, _parser_f_squeeze, args, kwargs, MODULE)
 
 
 
@@ -3139,12 +3784,17 @@ _parser_f_stack = PythonArgParser(
 def stack(*args, **kwargs):
     """stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_stack.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_stack.call(v[0], v[1])
         return _op_stack_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(stack, _parser_f_stack, args, kwargs, MODULE)
 
 
 
@@ -3160,6 +3810,8 @@ _parser_f_std = PythonArgParser(
 def std(*args, **kwargs):
     """std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | std(Tensor input, bool unbiased=True)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_std.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -3173,6 +3825,9 @@ def std(*args, **kwargs):
             return _op_std.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(std, _parser_f_std, args, kwargs, MODULE)
 
 
 
@@ -3187,6 +3842,8 @@ _parser_f_sub = PythonArgParser(
 def sub(*args, **kwargs):
     """sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | sub(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|deprecated"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sub.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -3198,6 +3855,9 @@ def sub(*args, **kwargs):
             return _op_sub_out.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[2] if v[2].__class__ is Tensor else wrap_number(v[2]), v[1], v[3] if v[3].__class__ is Tensor else wrap_number(v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sub, _parser_f_sub, args, kwargs, MODULE)
 
 
 
@@ -3212,6 +3872,8 @@ _parser_f_subtract = PythonArgParser(
 def subtract(*args, **kwargs):
     """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) | subtract(Tensor input, Scalar other, Scalar alpha=1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_subtract.parse(args, kwargs)
         if index == 0:
             if v[3] is None:
@@ -3221,6 +3883,9 @@ def subtract(*args, **kwargs):
             return _op_subtract_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(subtract, _parser_f_subtract, args, kwargs, MODULE)
 
 
 
@@ -3235,6 +3900,8 @@ _parser_f_sum = PythonArgParser(
 def sum(*args, **kwargs):
     """sum(Tensor input, *, ScalarType? dtype=None) | sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_sum.parse(args, kwargs)
         if index == 0:
             return _op_sum.call(v[0], v[1])
@@ -3244,6 +3911,9 @@ def sum(*args, **kwargs):
             return _op_sum_IntList_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sum, _parser_f_sum, args, kwargs, MODULE)
 
 
 
@@ -3257,10 +3927,15 @@ _parser_f_swapaxes = PythonArgParser(
 def swapaxes(*args, **kwargs):
     """swapaxes(Tensor input, int axis0, int axis1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_swapaxes.parse(args, kwargs)[1]
         return _op_swapaxes.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(swapaxes, _parser_f_swapaxes, args, kwargs, MODULE)
 
 
 
@@ -3274,10 +3949,15 @@ _parser_f_swapdims = PythonArgParser(
 def swapdims(*args, **kwargs):
     """swapdims(Tensor input, int dim0, int dim1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_swapdims.parse(args, kwargs)[1]
         return _op_swapdims.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(swapdims, _parser_f_swapdims, args, kwargs, MODULE)
 
 
 
@@ -3292,6 +3972,8 @@ _tail_parser_f_t = [p.default for p in _parser_f_t.signatures[0].params[1:]]
 def t(*args, **kwargs):
     """t(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_t]
         else:
@@ -3299,6 +3981,9 @@ def t(*args, **kwargs):
         return _op_t.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(t, _parser_f_t, args, kwargs, MODULE)
 
 
 
@@ -3312,12 +3997,17 @@ _parser_f_tanh = PythonArgParser(
 def tanh(*args, **kwargs):
     """tanh(Tensor input, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_tanh.parse(args, kwargs)[1]
         if v[1] is None:
             return _op_tanh.call(v[0])
         return _op_tanh_out.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tanh, _parser_f_tanh, args, kwargs, MODULE)
 
 
 
@@ -3332,6 +4022,8 @@ _tail_parser_f_tanh_ = [p.default for p in _parser_f_tanh_.signatures[0].params[
 def tanh_(*args, **kwargs):
     """tanh_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_tanh_]
         else:
@@ -3339,6 +4031,9 @@ def tanh_(*args, **kwargs):
         return _op_tanh_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tanh_, _parser_f_tanh_, args, kwargs, MODULE)
 
 
 
@@ -3352,12 +4047,17 @@ _parser_f_threshold_backward = PythonArgParser(
 def threshold_backward(*args, **kwargs):
     """threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_threshold_backward.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_threshold_backward.call(v[0], v[1], v[2])
         return _op_threshold_backward_grad_input.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold_backward, _parser_f_threshold_backward, args, kwargs, MODULE)
 
 
 
@@ -3371,12 +4071,17 @@ _parser_f_topk = PythonArgParser(
 def topk(*args, **kwargs):
     """topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_topk.parse(args, kwargs)[1]
         if v[5] is None:
             return return_types.topk(_op_topk.call(v[0], v[1], v[2], v[3], v[4]))
         return return_types.topk_out(_op_topk_values.call(v[0], v[1], v[2], v[3], v[4], *v[5]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(topk, _parser_f_topk, args, kwargs, MODULE)
 
 
 
@@ -3390,10 +4095,15 @@ _parser_f_transpose = PythonArgParser(
 def transpose(*args, **kwargs):
     """transpose(Tensor input, int dim0, int dim1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_transpose.parse(args, kwargs)[1]
         return _op_transpose_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(transpose, _parser_f_transpose, args, kwargs, MODULE)
 
 
 
@@ -3407,12 +4117,17 @@ _parser_f_tril = PythonArgParser(
 def tril(*args, **kwargs):
     """tril(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_tril.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_tril.call(v[0], v[1])
         return _op_tril_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tril, _parser_f_tril, args, kwargs, MODULE)
 
 
 
@@ -3426,12 +4141,17 @@ _parser_f_triu = PythonArgParser(
 def triu(*args, **kwargs):
     """triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_triu.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_triu.call(v[0], v[1])
         return _op_triu_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triu, _parser_f_triu, args, kwargs, MODULE)
 
 
 
@@ -3446,6 +4166,8 @@ _parser_f_true_divide = PythonArgParser(
 def true_divide(*args, **kwargs):
     """true_divide(Tensor input, Tensor other, *, Tensor? out=None) | true_divide(Tensor input, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_true_divide.parse(args, kwargs)
         if index == 0:
             if v[2] is None:
@@ -3455,6 +4177,9 @@ def true_divide(*args, **kwargs):
             return _op_true_divide_Scalar.call(v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(true_divide, _parser_f_true_divide, args, kwargs, MODULE)
 
 
 
@@ -3469,6 +4194,8 @@ _tail_parser_f_unbind = [p.default for p in _parser_f_unbind.signatures[0].param
 def unbind(*args, **kwargs):
     """unbind(Tensor input, int dim=0)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_unbind]
         else:
@@ -3476,6 +4203,9 @@ def unbind(*args, **kwargs):
         return tuple(_op_unbind_int.call(v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unbind, _parser_f_unbind, args, kwargs, MODULE)
 
 
 
@@ -3489,10 +4219,15 @@ _parser_f_unflatten = PythonArgParser(
 def unflatten(*args, **kwargs):
     """unflatten(Tensor input, int dim, SymInt[] sizes)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unflatten.parse(args, kwargs)[1]
         return _op_unflatten_int.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unflatten, _parser_f_unflatten, args, kwargs, MODULE)
 
 
 
@@ -3506,10 +4241,15 @@ _parser_f_unfold_backward = PythonArgParser(
 def unfold_backward(*args, **kwargs):
     """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unfold_backward.parse(args, kwargs)[1]
         return _op_unfold_backward.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unfold_backward, _parser_f_unfold_backward, args, kwargs, MODULE)
 
 
 
@@ -3523,10 +4263,15 @@ _parser_f_unsqueeze = PythonArgParser(
 def unsqueeze(*args, **kwargs):
     """unsqueeze(Tensor input, int dim)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_unsqueeze.parse(args, kwargs)[1]
         return _op_unsqueeze.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsqueeze, _parser_f_unsqueeze, args, kwargs, MODULE)
 
 
 
@@ -3542,6 +4287,8 @@ _parser_f_var = PythonArgParser(
 def var(*args, **kwargs):
     """var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) | var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None) | var(Tensor input, bool unbiased=True)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_var.parse(args, kwargs)
         if index == 0:
             if v[4] is None:
@@ -3555,6 +4302,9 @@ def var(*args, **kwargs):
             return _op_var.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(var, _parser_f_var, args, kwargs, MODULE)
 
 
 
@@ -3572,6 +4322,8 @@ _parser_f_where = PythonArgParser(
 def where(*args, **kwargs):
     """where(Tensor condition) | where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) | where(Tensor condition, Scalar self, Tensor other) | where(Tensor condition, Tensor input, Scalar other) | where(Tensor condition, Scalar self, Scalar other)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         index, v = _parser_f_where.parse(args, kwargs)
         if index == 0:
             return tuple(_op_where.call(v[0]))
@@ -3587,6 +4339,9 @@ def where(*args, **kwargs):
             return _op_where_Scalar.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(where, _parser_f_where, args, kwargs, MODULE)
 
 
 
@@ -3601,6 +4356,8 @@ _tail_parser_f_zero_ = [p.default for p in _parser_f_zero_.signatures[0].params[
 def zero_(*args, **kwargs):
     """zero_(Tensor input)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_zero_]
         else:
@@ -3608,6 +4365,9 @@ def zero_(*args, **kwargs):
         return _op_zero_.call(v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zero_, _parser_f_zero_, args, kwargs, MODULE)
 
 
 
@@ -3621,6 +4381,8 @@ _parser_f_zeros = PythonArgParser(
 def zeros(*args, **kwargs):
     """zeros(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_zeros.parse(args, kwargs)[1]
         if v[1] is None:
             return make_factory(_op_zeros, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
@@ -3628,6 +4390,9 @@ def zeros(*args, **kwargs):
         return make_factory_out(_op_zeros_out, (v[0], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zeros, _parser_f_zeros, args, kwargs, MODULE)
 
 
 
@@ -3641,10 +4406,15 @@ _parser_f_zeros_like = PythonArgParser(
 def zeros_like(*args, **kwargs):
     """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_zeros_like.parse(args, kwargs)[1]
         return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
 __all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

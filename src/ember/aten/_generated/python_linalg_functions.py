@@ -10,6 +10,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember.linalg'  # the functions' module in a __torch_function__ error
 
 _op_linalg_vector_norm = handle("linalg_vector_norm")
 _op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
@@ -25,12 +30,17 @@ _parser_f_linalg_vector_norm = PythonArgParser(
 def linalg_vector_norm(*args, **kwargs):
     """linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_linalg_vector_norm.parse(args, kwargs)[1]
         if v[5] is None:
             return _op_linalg_vector_norm.call(v[0], v[1], v[2], v[3], v[4])
         return _op_linalg_vector_norm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
 __all__ = ['linalg_vector_norm']

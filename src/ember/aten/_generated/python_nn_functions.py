@@ -10,6 +10,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
@@ -37,6 +42,8 @@ _tail_parser_f_cross_entropy_loss = [p.default for p in _parser_f_cross_entropy_
 def cross_entropy_loss(*args, **kwargs):
     """cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
         else:
@@ -44,6 +51,9 @@ def cross_entropy_loss(*args, **kwargs):
         return _op_cross_entropy_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cross_entropy_loss, _parser_f_cross_entropy_loss, args, kwargs, MODULE)
 
 
 
@@ -57,12 +67,17 @@ _parser_f_gelu = PythonArgParser(
 def gelu(*args, **kwargs):
     """gelu(Tensor input, *, str approximate="none", Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_gelu.parse(args, kwargs)[1]
         if v[2] is None:
             return _op_gelu.call(v[0], v[1])
         return _op_gelu_out.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gelu, _parser_f_gelu, args, kwargs, MODULE)
 
 
 
@@ -77,6 +92,8 @@ _tail_parser_f_gelu_ = [p.default for p in _parser_f_gelu_.signatures[0].params[
 def gelu_(*args, **kwargs):
     """gelu_(Tensor input, *, str approximate="none")"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_gelu_]
         else:
@@ -84,6 +101,9 @@ def gelu_(*args, **kwargs):
         return _op_gelu_.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gelu_, _parser_f_gelu_, args, kwargs, MODULE)
 
 
 
@@ -98,6 +118,8 @@ _tail_parser_f_linear = [p.default for p in _parser_f_linear.signatures[0].param
 def linear(*args, **kwargs):
     """linear(Tensor input, Tensor weight, Tensor? bias=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_linear]
         else:
@@ -105,6 +127,9 @@ def linear(*args, **kwargs):
         return _op_linear.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linear, _parser_f_linear, args, kwargs, MODULE)
 
 
 
@@ -118,12 +143,17 @@ _parser_f_mse_loss = PythonArgParser(
 def mse_loss(*args, **kwargs):
     """mse_loss(Tensor input, Tensor target, int reduction=1, *, Tensor? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_mse_loss.parse(args, kwargs)[1]
         if v[3] is None:
             return _op_mse_loss.call(v[0], v[1], v[2])
         return _op_mse_loss_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mse_loss, _parser_f_mse_loss, args, kwargs, MODULE)
 
 
 
@@ -138,6 +168,8 @@ _tail_parser_f_nll_loss = [p.default for p in _parser_f_nll_loss.signatures[0].p
 def nll_loss(*args, **kwargs):
     """nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss]
         else:
@@ -145,6 +177,9 @@ def nll_loss(*args, **kwargs):
         return _op_nll_loss.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss, _parser_f_nll_loss, args, kwargs, MODULE)
 
 
 
@@ -158,12 +193,17 @@ _parser_f_nll_loss_backward = PythonArgParser(
 def nll_loss_backward(*args, **kwargs):
     """nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor? grad_input=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_nll_loss_backward.parse(args, kwargs)[1]
         if v[7] is None:
             return _op_nll_loss_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
         return _op_nll_loss_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss_backward, _parser_f_nll_loss_backward, args, kwargs, MODULE)
 
 
 
@@ -177,12 +217,17 @@ _parser_f_nll_loss_forward = PythonArgParser(
 def nll_loss_forward(*args, **kwargs):
     """nll_loss_forward(Tensor input, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor[2]? out=None)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         v = _parser_f_nll_loss_forward.parse(args, kwargs)[1]
         if v[5] is None:
             return _op_nll_loss_forward.call(v[0], v[1], v[2], v[3], v[4])
         return _op_nll_loss_forward_output.call(v[0], v[1], v[2], v[3], v[4], *v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nll_loss_forward, _parser_f_nll_loss_forward, args, kwargs, MODULE)
 
 
 
@@ -197,6 +242,8 @@ _tail_parser_f_one_hot = [p.default for p in _parser_f_one_hot.signatures[0].par
 def one_hot(*args, **kwargs):
     """one_hot(Tensor input, int num_classes=-1)"""
     try:
+        if tf_state.anywhere:
+            raise_if_mode()
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_f_one_hot]
         else:
@@ -204,6 +251,9 @@ def one_hot(*args, **kwargs):
         return _op_one_hot.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(one_hot, _parser_f_one_hot, args, kwargs, MODULE)
 
 
 __all__ = ['cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot']

@@ -10,6 +10,11 @@ from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
                                 make_factory_out, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
+from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
+                                   state as tf_state)
+from ember.aten.torch_function import handle_function, handle_method, handle_self
+
+MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op___and___Scalar = handle("__and__.Scalar")
 _op___and___Tensor = handle("__and__.Tensor")
@@ -305,6 +310,8 @@ _parser_m___and__ = PythonArgParser(
 def __and__(self, *args, **kwargs):
     """__and__(Tensor other) | __and__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___and__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___and___Tensor.call(self, v[0])
@@ -312,6 +319,9 @@ def __and__(self, *args, **kwargs):
             return _op___and___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__and__, _parser_m___and__, self, args, kwargs)
 
 
 
@@ -326,6 +336,8 @@ _parser_m___iand__ = PythonArgParser(
 def __iand__(self, *args, **kwargs):
     """__iand__(Tensor other) | __iand__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___iand__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___iand___Tensor.call(self, v[0])
@@ -333,6 +345,9 @@ def __iand__(self, *args, **kwargs):
             return _op___iand___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__iand__, _parser_m___iand__, self, args, kwargs)
 
 
 
@@ -347,6 +362,8 @@ _parser_m___ilshift__ = PythonArgParser(
 def __ilshift__(self, *args, **kwargs):
     """__ilshift__(Tensor other) | __ilshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ilshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ilshift___Tensor.call(self, v[0])
@@ -354,6 +371,9 @@ def __ilshift__(self, *args, **kwargs):
             return _op___ilshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ilshift__, _parser_m___ilshift__, self, args, kwargs)
 
 
 
@@ -368,6 +388,8 @@ _parser_m___ior__ = PythonArgParser(
 def __ior__(self, *args, **kwargs):
     """__ior__(Tensor other) | __ior__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ior__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ior___Tensor.call(self, v[0])
@@ -375,6 +397,9 @@ def __ior__(self, *args, **kwargs):
             return _op___ior___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ior__, _parser_m___ior__, self, args, kwargs)
 
 
 
@@ -389,6 +414,8 @@ _parser_m___irshift__ = PythonArgParser(
 def __irshift__(self, *args, **kwargs):
     """__irshift__(Tensor other) | __irshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___irshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___irshift___Tensor.call(self, v[0])
@@ -396,6 +423,9 @@ def __irshift__(self, *args, **kwargs):
             return _op___irshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__irshift__, _parser_m___irshift__, self, args, kwargs)
 
 
 
@@ -410,6 +440,8 @@ _parser_m___ixor__ = PythonArgParser(
 def __ixor__(self, *args, **kwargs):
     """__ixor__(Tensor other) | __ixor__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___ixor__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___ixor___Tensor.call(self, v[0])
@@ -417,6 +449,9 @@ def __ixor__(self, *args, **kwargs):
             return _op___ixor___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__ixor__, _parser_m___ixor__, self, args, kwargs)
 
 
 
@@ -431,6 +466,8 @@ _parser_m___lshift__ = PythonArgParser(
 def __lshift__(self, *args, **kwargs):
     """__lshift__(Tensor other) | __lshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___lshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___lshift___Tensor.call(self, v[0])
@@ -438,6 +475,9 @@ def __lshift__(self, *args, **kwargs):
             return _op___lshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__lshift__, _parser_m___lshift__, self, args, kwargs)
 
 
 
@@ -452,6 +492,8 @@ _parser_m___or__ = PythonArgParser(
 def __or__(self, *args, **kwargs):
     """__or__(Tensor other) | __or__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___or__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___or___Tensor.call(self, v[0])
@@ -459,6 +501,9 @@ def __or__(self, *args, **kwargs):
             return _op___or___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__or__, _parser_m___or__, self, args, kwargs)
 
 
 
@@ -473,6 +518,8 @@ _parser_m___rshift__ = PythonArgParser(
 def __rshift__(self, *args, **kwargs):
     """__rshift__(Tensor other) | __rshift__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___rshift__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___rshift___Tensor.call(self, v[0])
@@ -480,6 +527,9 @@ def __rshift__(self, *args, **kwargs):
             return _op___rshift___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__rshift__, _parser_m___rshift__, self, args, kwargs)
 
 
 
@@ -494,6 +544,8 @@ _parser_m___xor__ = PythonArgParser(
 def __xor__(self, *args, **kwargs):
     """__xor__(Tensor other) | __xor__(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m___xor__.parse(args, kwargs, self=self)
         if index == 0:
             return _op___xor___Tensor.call(self, v[0])
@@ -501,6 +553,9 @@ def __xor__(self, *args, **kwargs):
             return _op___xor___Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(__xor__, _parser_m___xor__, self, args, kwargs)
 
 
 
@@ -516,9 +571,14 @@ def abs(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'abs', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_abs.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(abs, 'ember.Tensor.abs', self, args, kwargs)
 
 
 
@@ -534,9 +594,14 @@ def abs_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'abs_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_abs_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(abs_, 'ember.Tensor.abs_', self, args, kwargs)
 
 
 
@@ -552,6 +617,8 @@ _tail_parser_m_add = [p.default for p in _parser_m_add.signatures[0].params[1:]]
 def add(self, *args, **kwargs):
     """add(Tensor other, *, Scalar alpha=1) | add(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add]
         else:
@@ -562,6 +629,9 @@ def add(self, *args, **kwargs):
             return _op_add_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(add, _parser_m_add, self, args, kwargs)
 
 
 
@@ -577,6 +647,8 @@ _tail_parser_m_add_ = [p.default for p in _parser_m_add_.signatures[0].params[1:
 def add_(self, *args, **kwargs):
     """add_(Tensor other, *, Scalar alpha=1) | add_(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_add_]
         else:
@@ -587,6 +659,9 @@ def add_(self, *args, **kwargs):
             return _op_add__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(add_, _parser_m_add_, self, args, kwargs)
 
 
 
@@ -603,6 +678,8 @@ _tail_parser_m_addmm = [p.default for p in _parser_m_addmm.signatures[0].params[
 def addmm(self, *args, **kwargs):
     """addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
         else:
@@ -615,6 +692,9 @@ def addmm(self, *args, **kwargs):
             return _op_addmm.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmm, _parser_m_addmm, self, args, kwargs)
 
 
 
@@ -631,6 +711,8 @@ _tail_parser_m_addmm_ = [p.default for p in _parser_m_addmm_.signatures[0].param
 def addmm_(self, *args, **kwargs):
     """addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) | addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated | addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
         else:
@@ -643,6 +725,9 @@ def addmm_(self, *args, **kwargs):
             return _op_addmm_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmm_, _parser_m_addmm_, self, args, kwargs)
 
 
 
@@ -658,9 +743,14 @@ def alias(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'alias', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_alias.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(alias, 'ember.Tensor.alias', self, args, kwargs)
 
 
 
@@ -676,6 +766,8 @@ _parser_m_all = PythonArgParser(
 def all(self, *args, **kwargs):
     """all() | all(int[]? dim=None, bool keepdim=False) | all(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_all.parse(args, kwargs, self=self)
         if index == 0:
             return _op_all.call(self)
@@ -685,6 +777,9 @@ def all(self, *args, **kwargs):
             return _op_all_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(all, _parser_m_all, self, args, kwargs)
 
 
 
@@ -699,6 +794,8 @@ _tail_parser_m_allclose = [p.default for p in _parser_m_allclose.signatures[0].p
 def allclose(self, *args, **kwargs):
     """allclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_allclose]
         else:
@@ -706,6 +803,9 @@ def allclose(self, *args, **kwargs):
         return _op_allclose.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(allclose, _parser_m_allclose, self, args, kwargs)
 
 
 
@@ -719,10 +819,15 @@ _parser_m_amax = PythonArgParser(
 def amax(self, *args, **kwargs):
     """amax(int[1] dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_amax.parse(args, kwargs, self=self)[1]
         return _op_amax.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(amax, _parser_m_amax, self, args, kwargs)
 
 
 
@@ -736,10 +841,15 @@ _parser_m_amin = PythonArgParser(
 def amin(self, *args, **kwargs):
     """amin(int[1] dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_amin.parse(args, kwargs, self=self)[1]
         return _op_amin.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(amin, _parser_m_amin, self, args, kwargs)
 
 
 
@@ -755,6 +865,8 @@ _parser_m_any = PythonArgParser(
 def any(self, *args, **kwargs):
     """any() | any(int[]? dim=None, bool keepdim=False) | any(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_any.parse(args, kwargs, self=self)
         if index == 0:
             return _op_any.call(self)
@@ -764,6 +876,9 @@ def any(self, *args, **kwargs):
             return _op_any_dim.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(any, _parser_m_any, self, args, kwargs)
 
 
 
@@ -777,10 +892,15 @@ _parser_m_argmax = PythonArgParser(
 def argmax(self, *args, **kwargs):
     """argmax(int? dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_argmax.parse(args, kwargs, self=self)[1]
         return _op_argmax.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argmax, _parser_m_argmax, self, args, kwargs)
 
 
 
@@ -794,10 +914,15 @@ _parser_m_argmin = PythonArgParser(
 def argmin(self, *args, **kwargs):
     """argmin(int? dim=None, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_argmin.parse(args, kwargs, self=self)[1]
         return _op_argmin.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argmin, _parser_m_argmin, self, args, kwargs)
 
 
 
@@ -811,10 +936,15 @@ _parser_m_as_strided = PythonArgParser(
 def as_strided(self, *args, **kwargs):
     """as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_as_strided.parse(args, kwargs, self=self)[1]
         return _op_as_strided.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(as_strided, _parser_m_as_strided, self, args, kwargs)
 
 
 
@@ -828,10 +958,15 @@ _parser_m_as_strided_ = PythonArgParser(
 def as_strided_(self, *args, **kwargs):
     """as_strided_(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_as_strided_.parse(args, kwargs, self=self)[1]
         return _op_as_strided_.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(as_strided_, _parser_m_as_strided_, self, args, kwargs)
 
 
 
@@ -846,6 +981,8 @@ _parser_m_bitwise_and = PythonArgParser(
 def bitwise_and(self, *args, **kwargs):
     """bitwise_and(Tensor other) | bitwise_and(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_and.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_and_Tensor.call(self, v[0])
@@ -853,6 +990,9 @@ def bitwise_and(self, *args, **kwargs):
             return _op_bitwise_and_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_and, _parser_m_bitwise_and, self, args, kwargs)
 
 
 
@@ -867,6 +1007,8 @@ _parser_m_bitwise_and_ = PythonArgParser(
 def bitwise_and_(self, *args, **kwargs):
     """bitwise_and_(Tensor other) | bitwise_and_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_and_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_and__Tensor.call(self, v[0])
@@ -874,6 +1016,9 @@ def bitwise_and_(self, *args, **kwargs):
             return _op_bitwise_and__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_and_, _parser_m_bitwise_and_, self, args, kwargs)
 
 
 
@@ -888,6 +1033,8 @@ _parser_m_bitwise_left_shift = PythonArgParser(
 def bitwise_left_shift(self, *args, **kwargs):
     """bitwise_left_shift(Tensor other) | bitwise_left_shift(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_left_shift.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_left_shift_Tensor.call(self, v[0])
@@ -895,6 +1042,9 @@ def bitwise_left_shift(self, *args, **kwargs):
             return _op_bitwise_left_shift_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_left_shift, _parser_m_bitwise_left_shift, self, args, kwargs)
 
 
 
@@ -909,6 +1059,8 @@ _parser_m_bitwise_left_shift_ = PythonArgParser(
 def bitwise_left_shift_(self, *args, **kwargs):
     """bitwise_left_shift_(Tensor other) | bitwise_left_shift_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_left_shift_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_left_shift__Tensor.call(self, v[0])
@@ -916,6 +1068,9 @@ def bitwise_left_shift_(self, *args, **kwargs):
             return _op_bitwise_left_shift__Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_left_shift_, _parser_m_bitwise_left_shift_, self, args, kwargs)
 
 
 
@@ -931,9 +1086,14 @@ def bitwise_not(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'bitwise_not', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_bitwise_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(bitwise_not, 'ember.Tensor.bitwise_not', self, args, kwargs)
 
 
 
@@ -949,9 +1109,14 @@ def bitwise_not_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'bitwise_not_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_bitwise_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(bitwise_not_, 'ember.Tensor.bitwise_not_', self, args, kwargs)
 
 
 
@@ -966,6 +1131,8 @@ _parser_m_bitwise_or = PythonArgParser(
 def bitwise_or(self, *args, **kwargs):
     """bitwise_or(Tensor other) | bitwise_or(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_or.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_or_Tensor.call(self, v[0])
@@ -973,6 +1140,9 @@ def bitwise_or(self, *args, **kwargs):
             return _op_bitwise_or_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_or, _parser_m_bitwise_or, self, args, kwargs)
 
 
 
@@ -987,6 +1157,8 @@ _parser_m_bitwise_or_ = PythonArgParser(
 def bitwise_or_(self, *args, **kwargs):
     """bitwise_or_(Tensor other) | bitwise_or_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_or_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_or__Tensor.call(self, v[0])
@@ -994,6 +1166,9 @@ def bitwise_or_(self, *args, **kwargs):
             return _op_bitwise_or__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_or_, _parser_m_bitwise_or_, self, args, kwargs)
 
 
 
@@ -1008,6 +1183,8 @@ _parser_m_bitwise_right_shift = PythonArgParser(
 def bitwise_right_shift(self, *args, **kwargs):
     """bitwise_right_shift(Tensor other) | bitwise_right_shift(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_right_shift.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_right_shift_Tensor.call(self, v[0])
@@ -1015,6 +1192,9 @@ def bitwise_right_shift(self, *args, **kwargs):
             return _op_bitwise_right_shift_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_right_shift, _parser_m_bitwise_right_shift, self, args, kwargs)
 
 
 
@@ -1029,6 +1209,8 @@ _parser_m_bitwise_right_shift_ = PythonArgParser(
 def bitwise_right_shift_(self, *args, **kwargs):
     """bitwise_right_shift_(Tensor other) | bitwise_right_shift_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_right_shift_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_right_shift__Tensor.call(self, v[0])
@@ -1036,6 +1218,9 @@ def bitwise_right_shift_(self, *args, **kwargs):
             return _op_bitwise_right_shift__Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_right_shift_, _parser_m_bitwise_right_shift_, self, args, kwargs)
 
 
 
@@ -1050,6 +1235,8 @@ _parser_m_bitwise_xor = PythonArgParser(
 def bitwise_xor(self, *args, **kwargs):
     """bitwise_xor(Tensor other) | bitwise_xor(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_xor.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_xor_Tensor.call(self, v[0])
@@ -1057,6 +1244,9 @@ def bitwise_xor(self, *args, **kwargs):
             return _op_bitwise_xor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_xor, _parser_m_bitwise_xor, self, args, kwargs)
 
 
 
@@ -1071,6 +1261,8 @@ _parser_m_bitwise_xor_ = PythonArgParser(
 def bitwise_xor_(self, *args, **kwargs):
     """bitwise_xor_(Tensor other) | bitwise_xor_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_bitwise_xor_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_bitwise_xor__Tensor.call(self, v[0])
@@ -1078,6 +1270,9 @@ def bitwise_xor_(self, *args, **kwargs):
             return _op_bitwise_xor__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bitwise_xor_, _parser_m_bitwise_xor_, self, args, kwargs)
 
 
 
@@ -1092,6 +1287,8 @@ _tail_parser_m_bmm = [p.default for p in _parser_m_bmm.signatures[0].params[1:]]
 def bmm(self, *args, **kwargs):
     """bmm(Tensor mat2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_bmm]
         else:
@@ -1099,6 +1296,9 @@ def bmm(self, *args, **kwargs):
         return _op_bmm.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bmm, _parser_m_bmm, self, args, kwargs)
 
 
 
@@ -1112,10 +1312,15 @@ _parser_m_chunk = PythonArgParser(
 def chunk(self, *args, **kwargs):
     """chunk(int chunks, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_chunk.parse(args, kwargs, self=self)[1]
         return tuple(_op_chunk.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(chunk, _parser_m_chunk, self, args, kwargs)
 
 
 
@@ -1130,6 +1335,8 @@ _parser_m_clamp = PythonArgParser(
 def clamp(self, *args, **kwargs):
     """clamp(Tensor? min=None, Tensor? max=None) | clamp(Scalar? min=None, Scalar? max=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_clamp.parse(args, kwargs, self=self)
         if index == 0:
             return _op_clamp_Tensor.call(self, v[0], v[1])
@@ -1137,6 +1344,9 @@ def clamp(self, *args, **kwargs):
             return _op_clamp.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp, _parser_m_clamp, self, args, kwargs)
 
 
 
@@ -1151,6 +1361,8 @@ _parser_m_clamp_ = PythonArgParser(
 def clamp_(self, *args, **kwargs):
     """clamp_(Tensor? min=None, Tensor? max=None) | clamp_(Scalar? min=None, Scalar? max=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_clamp_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_clamp__Tensor.call(self, v[0], v[1])
@@ -1158,6 +1370,9 @@ def clamp_(self, *args, **kwargs):
             return _op_clamp_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_, _parser_m_clamp_, self, args, kwargs)
 
 
 
@@ -1171,10 +1386,15 @@ _parser_m_clone = PythonArgParser(
 def clone(self, *args, **kwargs):
     """clone(*, MemoryFormat? memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_clone.parse(args, kwargs, self=self)[1]
         return _op_clone.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clone, _parser_m_clone, self, args, kwargs)
 
 
 
@@ -1190,9 +1410,14 @@ def conj_physical(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'conj_physical', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_conj_physical.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj_physical, 'ember.Tensor.conj_physical', self, args, kwargs)
 
 
 
@@ -1208,9 +1433,14 @@ def conj_physical_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'conj_physical_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_conj_physical_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj_physical_, 'ember.Tensor.conj_physical_', self, args, kwargs)
 
 
 
@@ -1224,10 +1454,15 @@ _parser_m_contiguous = PythonArgParser(
 def contiguous(self, *args, **kwargs):
     """contiguous(*, MemoryFormat memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_contiguous.parse(args, kwargs, self=self)[1]
         return _op_contiguous.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(contiguous, _parser_m_contiguous, self, args, kwargs)
 
 
 
@@ -1243,9 +1478,14 @@ def cos(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'cos', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_cos.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cos, 'ember.Tensor.cos', self, args, kwargs)
 
 
 
@@ -1261,9 +1501,14 @@ def cos_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'cos_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_cos_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cos_, 'ember.Tensor.cos_', self, args, kwargs)
 
 
 
@@ -1278,6 +1523,8 @@ _parser_m_count_nonzero = PythonArgParser(
 def count_nonzero(self, *args, **kwargs):
     """count_nonzero(int? dim=None) | count_nonzero(int[] dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_count_nonzero.parse(args, kwargs, self=self)
         if index == 0:
             return _op_count_nonzero.call(self, v[0])
@@ -1285,6 +1532,9 @@ def count_nonzero(self, *args, **kwargs):
             return _op_count_nonzero_dim_IntList.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(count_nonzero, _parser_m_count_nonzero, self, args, kwargs)
 
 
 
@@ -1298,10 +1548,15 @@ _parser_m_cumsum = PythonArgParser(
 def cumsum(self, *args, **kwargs):
     """cumsum(int dim, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_cumsum.parse(args, kwargs, self=self)[1]
         return _op_cumsum.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumsum, _parser_m_cumsum, self, args, kwargs)
 
 
 
@@ -1315,10 +1570,15 @@ _parser_m_cumsum_ = PythonArgParser(
 def cumsum_(self, *args, **kwargs):
     """cumsum_(int dim, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_cumsum_.parse(args, kwargs, self=self)[1]
         return _op_cumsum_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumsum_, _parser_m_cumsum_, self, args, kwargs)
 
 
 
@@ -1334,9 +1594,14 @@ def detach(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'detach', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_detach.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(detach, 'ember.Tensor.detach', self, args, kwargs)
 
 
 
@@ -1350,10 +1615,15 @@ _parser_m_diagonal = PythonArgParser(
 def diagonal(self, *args, **kwargs):
     """diagonal(int offset=0, int dim1=0, int dim2=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_diagonal.parse(args, kwargs, self=self)[1]
         return _op_diagonal.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diagonal, _parser_m_diagonal, self, args, kwargs)
 
 
 
@@ -1369,6 +1639,8 @@ _parser_m_div = PythonArgParser(
 def div(self, *args, **kwargs):
     """div(Tensor other) | div(Tensor other, *, str? rounding_mode) | div(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_div.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1378,6 +1650,9 @@ def div(self, *args, **kwargs):
             return _op_div_Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(div, _parser_m_div, self, args, kwargs)
 
 
 
@@ -1393,6 +1668,8 @@ _parser_m_div_ = PythonArgParser(
 def div_(self, *args, **kwargs):
     """div_(Tensor other) | div_(Tensor other, *, str? rounding_mode) | div_(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_div_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_div__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1402,6 +1679,9 @@ def div_(self, *args, **kwargs):
             return _op_div__Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(div_, _parser_m_div_, self, args, kwargs)
 
 
 
@@ -1418,6 +1698,8 @@ _parser_m_divide = PythonArgParser(
 def divide(self, *args, **kwargs):
     """divide(Tensor other) | divide(Tensor other, *, str? rounding_mode) | divide(Scalar other) | divide(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1429,6 +1711,9 @@ def divide(self, *args, **kwargs):
             return _op_divide_Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(divide, _parser_m_divide, self, args, kwargs)
 
 
 
@@ -1445,6 +1730,8 @@ _parser_m_divide_ = PythonArgParser(
 def divide_(self, *args, **kwargs):
     """divide_(Tensor other) | divide_(Tensor other, *, str? rounding_mode) | divide_(Scalar other) | divide_(Scalar other, *, str? rounding_mode)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1456,6 +1743,9 @@ def divide_(self, *args, **kwargs):
             return _op_divide__Scalar_mode.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(divide_, _parser_m_divide_, self, args, kwargs)
 
 
 
@@ -1470,6 +1760,8 @@ _tail_parser_m_dot = [p.default for p in _parser_m_dot.signatures[0].params[1:]]
 def dot(self, *args, **kwargs):
     """dot(Tensor tensor)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_dot]
         else:
@@ -1477,6 +1769,9 @@ def dot(self, *args, **kwargs):
         return _op_dot.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(dot, _parser_m_dot, self, args, kwargs)
 
 
 
@@ -1491,6 +1786,8 @@ _parser_m_eq = PythonArgParser(
 def eq(self, *args, **kwargs):
     """eq(Tensor other) | eq(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_eq.parse(args, kwargs, self=self)
         if index == 0:
             return _op_eq_Tensor.call(self, v[0])
@@ -1498,6 +1795,9 @@ def eq(self, *args, **kwargs):
             return _op_eq_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(eq, _parser_m_eq, self, args, kwargs)
 
 
 
@@ -1512,6 +1812,8 @@ _parser_m_eq_ = PythonArgParser(
 def eq_(self, *args, **kwargs):
     """eq_(Tensor other) | eq_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_eq_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_eq__Tensor.call(self, v[0])
@@ -1519,6 +1821,9 @@ def eq_(self, *args, **kwargs):
             return _op_eq__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(eq_, _parser_m_eq_, self, args, kwargs)
 
 
 
@@ -1533,6 +1838,8 @@ _tail_parser_m_equal = [p.default for p in _parser_m_equal.signatures[0].params[
 def equal(self, *args, **kwargs):
     """equal(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_equal]
         else:
@@ -1540,6 +1847,9 @@ def equal(self, *args, **kwargs):
         return _op_equal.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(equal, _parser_m_equal, self, args, kwargs)
 
 
 
@@ -1555,9 +1865,14 @@ def exp(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'exp', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_exp.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp, 'ember.Tensor.exp', self, args, kwargs)
 
 
 
@@ -1573,9 +1888,14 @@ def exp_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'exp_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_exp_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp_, 'ember.Tensor.exp_', self, args, kwargs)
 
 
 
@@ -1589,10 +1909,15 @@ _parser_m_expand = PythonArgParser(
 def expand(self, *args, **kwargs):
     """expand(SymInt[] size, *, bool implicit=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_expand.parse(args, kwargs, self=self)[1]
         return _op_expand.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(expand, _parser_m_expand, self, args, kwargs)
 
 
 
@@ -1607,6 +1932,8 @@ _tail_parser_m_expand_as = [p.default for p in _parser_m_expand_as.signatures[0]
 def expand_as(self, *args, **kwargs):
     """expand_as(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_expand_as]
         else:
@@ -1614,6 +1941,9 @@ def expand_as(self, *args, **kwargs):
         return _op_expand_as.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(expand_as, _parser_m_expand_as, self, args, kwargs)
 
 
 
@@ -1628,6 +1958,8 @@ _parser_m_fill_ = PythonArgParser(
 def fill_(self, *args, **kwargs):
     """fill_(Tensor value) | fill_(Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_fill_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_fill__Tensor.call(self, v[0])
@@ -1635,6 +1967,9 @@ def fill_(self, *args, **kwargs):
             return _op_fill__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fill_, _parser_m_fill_, self, args, kwargs)
 
 
 
@@ -1648,10 +1983,15 @@ _parser_m_flatten = PythonArgParser(
 def flatten(self, *args, **kwargs):
     """flatten(int start_dim=0, int end_dim=-1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_flatten.parse(args, kwargs, self=self)[1]
         return _op_flatten_using_ints.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(flatten, _parser_m_flatten, self, args, kwargs)
 
 
 
@@ -1665,10 +2005,15 @@ _parser_m_flip = PythonArgParser(
 def flip(self, *args, **kwargs):
     """flip(int[] dims)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_flip.parse(args, kwargs, self=self)[1]
         return _op_flip.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(flip, _parser_m_flip, self, args, kwargs)
 
 
 
@@ -1683,6 +2028,8 @@ _parser_m_floor_divide = PythonArgParser(
 def floor_divide(self, *args, **kwargs):
     """floor_divide(Tensor other) | floor_divide(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_floor_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_floor_divide.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1690,6 +2037,9 @@ def floor_divide(self, *args, **kwargs):
             return _op_floor_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(floor_divide, _parser_m_floor_divide, self, args, kwargs)
 
 
 
@@ -1704,6 +2054,8 @@ _parser_m_floor_divide_ = PythonArgParser(
 def floor_divide_(self, *args, **kwargs):
     """floor_divide_(Tensor other) | floor_divide_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_floor_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_floor_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -1711,6 +2063,9 @@ def floor_divide_(self, *args, **kwargs):
             return _op_floor_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(floor_divide_, _parser_m_floor_divide_, self, args, kwargs)
 
 
 
@@ -1724,10 +2079,15 @@ _parser_m_gather = PythonArgParser(
 def gather(self, *args, **kwargs):
     """gather(int dim, Tensor index, *, bool sparse_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_gather.parse(args, kwargs, self=self)[1]
         return _op_gather.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gather, _parser_m_gather, self, args, kwargs)
 
 
 
@@ -1742,6 +2102,8 @@ _parser_m_ge = PythonArgParser(
 def ge(self, *args, **kwargs):
     """ge(Tensor other) | ge(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ge.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ge_Tensor.call(self, v[0])
@@ -1749,6 +2111,9 @@ def ge(self, *args, **kwargs):
             return _op_ge_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ge, _parser_m_ge, self, args, kwargs)
 
 
 
@@ -1763,6 +2128,8 @@ _parser_m_ge_ = PythonArgParser(
 def ge_(self, *args, **kwargs):
     """ge_(Tensor other) | ge_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ge_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ge__Tensor.call(self, v[0])
@@ -1770,6 +2137,9 @@ def ge_(self, *args, **kwargs):
             return _op_ge__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ge_, _parser_m_ge_, self, args, kwargs)
 
 
 
@@ -1784,6 +2154,8 @@ _parser_m_gt = PythonArgParser(
 def gt(self, *args, **kwargs):
     """gt(Tensor other) | gt(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_gt.parse(args, kwargs, self=self)
         if index == 0:
             return _op_gt_Tensor.call(self, v[0])
@@ -1791,6 +2163,9 @@ def gt(self, *args, **kwargs):
             return _op_gt_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gt, _parser_m_gt, self, args, kwargs)
 
 
 
@@ -1805,6 +2180,8 @@ _parser_m_gt_ = PythonArgParser(
 def gt_(self, *args, **kwargs):
     """gt_(Tensor other) | gt_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_gt_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_gt__Tensor.call(self, v[0])
@@ -1812,6 +2189,9 @@ def gt_(self, *args, **kwargs):
             return _op_gt__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gt_, _parser_m_gt_, self, args, kwargs)
 
 
 
@@ -1825,10 +2205,15 @@ _parser_m_index_put = PythonArgParser(
 def index_put(self, *args, **kwargs):
     """index_put(Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_put.parse(args, kwargs, self=self)[1]
         return _op_index_put.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_put, _parser_m_index_put, self, args, kwargs)
 
 
 
@@ -1842,10 +2227,15 @@ _parser_m_index_put_ = PythonArgParser(
 def index_put_(self, *args, **kwargs):
     """index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_put_.parse(args, kwargs, self=self)[1]
         return _op_index_put_.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_put_, _parser_m_index_put_, self, args, kwargs)
 
 
 
@@ -1859,10 +2249,15 @@ _parser_m_index_select = PythonArgParser(
 def index_select(self, *args, **kwargs):
     """index_select(int dim, Tensor index)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_index_select.parse(args, kwargs, self=self)[1]
         return _op_index_select.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_select, _parser_m_index_select, self, args, kwargs)
 
 
 
@@ -1877,6 +2272,8 @@ _tail_parser_m_isclose = [p.default for p in _parser_m_isclose.signatures[0].par
 def isclose(self, *args, **kwargs):
     """isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_isclose]
         else:
@@ -1884,6 +2281,9 @@ def isclose(self, *args, **kwargs):
         return _op_isclose.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(isclose, _parser_m_isclose, self, args, kwargs)
 
 
 
@@ -1899,9 +2299,14 @@ def isnan(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'isnan', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_isnan.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isnan, 'ember.Tensor.isnan', self, args, kwargs)
 
 
 
@@ -1917,9 +2322,14 @@ def item(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'item', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_item.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
 
 
 
@@ -1934,6 +2344,8 @@ _parser_m_le = PythonArgParser(
 def le(self, *args, **kwargs):
     """le(Tensor other) | le(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_le.parse(args, kwargs, self=self)
         if index == 0:
             return _op_le_Tensor.call(self, v[0])
@@ -1941,6 +2353,9 @@ def le(self, *args, **kwargs):
             return _op_le_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(le, _parser_m_le, self, args, kwargs)
 
 
 
@@ -1955,6 +2370,8 @@ _parser_m_le_ = PythonArgParser(
 def le_(self, *args, **kwargs):
     """le_(Tensor other) | le_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_le_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_le__Tensor.call(self, v[0])
@@ -1962,6 +2379,9 @@ def le_(self, *args, **kwargs):
             return _op_le__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(le_, _parser_m_le_, self, args, kwargs)
 
 
 
@@ -1977,9 +2397,14 @@ def log(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log, 'ember.Tensor.log', self, args, kwargs)
 
 
 
@@ -1995,9 +2420,14 @@ def log1p(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log1p', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log1p.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log1p, 'ember.Tensor.log1p', self, args, kwargs)
 
 
 
@@ -2013,9 +2443,14 @@ def log1p_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log1p_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log1p_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log1p_, 'ember.Tensor.log1p_', self, args, kwargs)
 
 
 
@@ -2031,9 +2466,14 @@ def log_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'log_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_log_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log_, 'ember.Tensor.log_', self, args, kwargs)
 
 
 
@@ -2047,10 +2487,15 @@ _parser_m_log_softmax = PythonArgParser(
 def log_softmax(self, *args, **kwargs):
     """log_softmax(int dim, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_log_softmax.parse(args, kwargs, self=self)[1]
         return _op_log_softmax_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(log_softmax, _parser_m_log_softmax, self, args, kwargs)
 
 
 
@@ -2065,6 +2510,8 @@ _tail_parser_m_logical_and = [p.default for p in _parser_m_logical_and.signature
 def logical_and(self, *args, **kwargs):
     """logical_and(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and]
         else:
@@ -2072,6 +2519,9 @@ def logical_and(self, *args, **kwargs):
         return _op_logical_and.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_and, _parser_m_logical_and, self, args, kwargs)
 
 
 
@@ -2086,6 +2536,8 @@ _tail_parser_m_logical_and_ = [p.default for p in _parser_m_logical_and_.signatu
 def logical_and_(self, *args, **kwargs):
     """logical_and_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_and_]
         else:
@@ -2093,6 +2545,9 @@ def logical_and_(self, *args, **kwargs):
         return _op_logical_and_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_and_, _parser_m_logical_and_, self, args, kwargs)
 
 
 
@@ -2108,9 +2563,14 @@ def logical_not(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'logical_not', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_logical_not.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logical_not, 'ember.Tensor.logical_not', self, args, kwargs)
 
 
 
@@ -2126,9 +2586,14 @@ def logical_not_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'logical_not_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_logical_not_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logical_not_, 'ember.Tensor.logical_not_', self, args, kwargs)
 
 
 
@@ -2143,6 +2608,8 @@ _tail_parser_m_logical_or = [p.default for p in _parser_m_logical_or.signatures[
 def logical_or(self, *args, **kwargs):
     """logical_or(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or]
         else:
@@ -2150,6 +2617,9 @@ def logical_or(self, *args, **kwargs):
         return _op_logical_or.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_or, _parser_m_logical_or, self, args, kwargs)
 
 
 
@@ -2164,6 +2634,8 @@ _tail_parser_m_logical_or_ = [p.default for p in _parser_m_logical_or_.signature
 def logical_or_(self, *args, **kwargs):
     """logical_or_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_or_]
         else:
@@ -2171,6 +2643,9 @@ def logical_or_(self, *args, **kwargs):
         return _op_logical_or_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_or_, _parser_m_logical_or_, self, args, kwargs)
 
 
 
@@ -2185,6 +2660,8 @@ _tail_parser_m_logical_xor = [p.default for p in _parser_m_logical_xor.signature
 def logical_xor(self, *args, **kwargs):
     """logical_xor(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_xor]
         else:
@@ -2192,6 +2669,9 @@ def logical_xor(self, *args, **kwargs):
         return _op_logical_xor.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_xor, _parser_m_logical_xor, self, args, kwargs)
 
 
 
@@ -2206,6 +2686,8 @@ _tail_parser_m_logical_xor_ = [p.default for p in _parser_m_logical_xor_.signatu
 def logical_xor_(self, *args, **kwargs):
     """logical_xor_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_logical_xor_]
         else:
@@ -2213,6 +2695,9 @@ def logical_xor_(self, *args, **kwargs):
         return _op_logical_xor_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logical_xor_, _parser_m_logical_xor_, self, args, kwargs)
 
 
 
@@ -2226,10 +2711,15 @@ _parser_m_logsumexp = PythonArgParser(
 def logsumexp(self, *args, **kwargs):
     """logsumexp(int[1] dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_logsumexp.parse(args, kwargs, self=self)[1]
         return _op_logsumexp.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logsumexp, _parser_m_logsumexp, self, args, kwargs)
 
 
 
@@ -2244,6 +2734,8 @@ _parser_m_lt = PythonArgParser(
 def lt(self, *args, **kwargs):
     """lt(Tensor other) | lt(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_lt.parse(args, kwargs, self=self)
         if index == 0:
             return _op_lt_Tensor.call(self, v[0])
@@ -2251,6 +2743,9 @@ def lt(self, *args, **kwargs):
             return _op_lt_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lt, _parser_m_lt, self, args, kwargs)
 
 
 
@@ -2265,6 +2760,8 @@ _parser_m_lt_ = PythonArgParser(
 def lt_(self, *args, **kwargs):
     """lt_(Tensor other) | lt_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_lt_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_lt__Tensor.call(self, v[0])
@@ -2272,6 +2769,9 @@ def lt_(self, *args, **kwargs):
             return _op_lt__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lt_, _parser_m_lt_, self, args, kwargs)
 
 
 
@@ -2287,9 +2787,14 @@ def mT(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'mT', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_mT.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(mT, 'ember.Tensor.mT', self, args, kwargs)
 
 
 
@@ -2304,6 +2809,8 @@ _parser_m_masked_fill = PythonArgParser(
 def masked_fill(self, *args, **kwargs):
     """masked_fill(Tensor mask, Tensor value) | masked_fill(Tensor mask, Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_masked_fill.parse(args, kwargs, self=self)
         if index == 0:
             return _op_masked_fill_Tensor.call(self, v[0], v[1])
@@ -2311,6 +2818,9 @@ def masked_fill(self, *args, **kwargs):
             return _op_masked_fill_Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_fill, _parser_m_masked_fill, self, args, kwargs)
 
 
 
@@ -2325,6 +2835,8 @@ _parser_m_masked_fill_ = PythonArgParser(
 def masked_fill_(self, *args, **kwargs):
     """masked_fill_(Tensor mask, Tensor value) | masked_fill_(Tensor mask, Scalar value)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_masked_fill_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_masked_fill__Tensor.call(self, v[0], v[1])
@@ -2332,6 +2844,9 @@ def masked_fill_(self, *args, **kwargs):
             return _op_masked_fill__Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_fill_, _parser_m_masked_fill_, self, args, kwargs)
 
 
 
@@ -2346,6 +2861,8 @@ _tail_parser_m_matmul = [p.default for p in _parser_m_matmul.signatures[0].param
 def matmul(self, *args, **kwargs):
     """matmul(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_matmul]
         else:
@@ -2353,6 +2870,9 @@ def matmul(self, *args, **kwargs):
         return _op_matmul.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(matmul, _parser_m_matmul, self, args, kwargs)
 
 
 
@@ -2368,6 +2888,8 @@ _parser_m_max = PythonArgParser(
 def max(self, *args, **kwargs):
     """max() | max(Tensor other) | max(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_max.parse(args, kwargs, self=self)
         if index == 0:
             return _op_max.call(self)
@@ -2377,6 +2899,9 @@ def max(self, *args, **kwargs):
             return return_types.max(_op_max_dim.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(max, _parser_m_max, self, args, kwargs)
 
 
 
@@ -2391,6 +2916,8 @@ _tail_parser_m_maximum = [p.default for p in _parser_m_maximum.signatures[0].par
 def maximum(self, *args, **kwargs):
     """maximum(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_maximum]
         else:
@@ -2398,6 +2925,9 @@ def maximum(self, *args, **kwargs):
         return _op_maximum.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(maximum, _parser_m_maximum, self, args, kwargs)
 
 
 
@@ -2412,6 +2942,8 @@ _parser_m_mean = PythonArgParser(
 def mean(self, *args, **kwargs):
     """mean(*, ScalarType? dtype=None) | mean(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_mean.parse(args, kwargs, self=self)
         if index == 0:
             return _op_mean.call(self, v[0])
@@ -2419,6 +2951,9 @@ def mean(self, *args, **kwargs):
             return _op_mean_dim.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mean, _parser_m_mean, self, args, kwargs)
 
 
 
@@ -2434,6 +2969,8 @@ _parser_m_min = PythonArgParser(
 def min(self, *args, **kwargs):
     """min() | min(Tensor other) | min(int dim, bool keepdim=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_min.parse(args, kwargs, self=self)
         if index == 0:
             return _op_min.call(self)
@@ -2443,6 +2980,9 @@ def min(self, *args, **kwargs):
             return return_types.min(_op_min_dim.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(min, _parser_m_min, self, args, kwargs)
 
 
 
@@ -2457,6 +2997,8 @@ _tail_parser_m_minimum = [p.default for p in _parser_m_minimum.signatures[0].par
 def minimum(self, *args, **kwargs):
     """minimum(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_minimum]
         else:
@@ -2464,6 +3006,9 @@ def minimum(self, *args, **kwargs):
         return _op_minimum.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(minimum, _parser_m_minimum, self, args, kwargs)
 
 
 
@@ -2478,6 +3023,8 @@ _tail_parser_m_mm = [p.default for p in _parser_m_mm.signatures[0].params[1:]]
 def mm(self, *args, **kwargs):
     """mm(Tensor mat2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mm]
         else:
@@ -2485,6 +3032,9 @@ def mm(self, *args, **kwargs):
         return _op_mm.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mm, _parser_m_mm, self, args, kwargs)
 
 
 
@@ -2499,6 +3049,8 @@ _parser_m_movedim = PythonArgParser(
 def movedim(self, *args, **kwargs):
     """movedim(int source, int destination) | movedim(int[] source, int[] destination)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_movedim.parse(args, kwargs, self=self)
         if index == 0:
             return _op_movedim_int.call(self, v[0], v[1])
@@ -2506,6 +3058,9 @@ def movedim(self, *args, **kwargs):
             return _op_movedim_intlist.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(movedim, _parser_m_movedim, self, args, kwargs)
 
 
 
@@ -2520,6 +3075,8 @@ _tail_parser_m_mul = [p.default for p in _parser_m_mul.signatures[0].params[1:]]
 def mul(self, *args, **kwargs):
     """mul(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
@@ -2527,6 +3084,9 @@ def mul(self, *args, **kwargs):
         return _op_mul_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mul, _parser_m_mul, self, args, kwargs)
 
 
 
@@ -2541,6 +3101,8 @@ _tail_parser_m_mul_ = [p.default for p in _parser_m_mul_.signatures[0].params[1:
 def mul_(self, *args, **kwargs):
     """mul_(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
@@ -2548,6 +3110,9 @@ def mul_(self, *args, **kwargs):
         return _op_mul__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mul_, _parser_m_mul_, self, args, kwargs)
 
 
 
@@ -2562,6 +3127,8 @@ _parser_m_multiply = PythonArgParser(
 def multiply(self, *args, **kwargs):
     """multiply(Tensor other) | multiply(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_multiply.parse(args, kwargs, self=self)
         if index == 0:
             return _op_multiply_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -2569,6 +3136,9 @@ def multiply(self, *args, **kwargs):
             return _op_multiply_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(multiply, _parser_m_multiply, self, args, kwargs)
 
 
 
@@ -2583,6 +3153,8 @@ _parser_m_multiply_ = PythonArgParser(
 def multiply_(self, *args, **kwargs):
     """multiply_(Tensor other) | multiply_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_multiply_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_multiply__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -2590,6 +3162,9 @@ def multiply_(self, *args, **kwargs):
             return _op_multiply__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(multiply_, _parser_m_multiply_, self, args, kwargs)
 
 
 
@@ -2604,6 +3179,8 @@ _parser_m_narrow = PythonArgParser(
 def narrow(self, *args, **kwargs):
     """narrow(int dim, Tensor start, SymInt length) | narrow(int dim, SymInt start, SymInt length)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_narrow.parse(args, kwargs, self=self)
         if index == 0:
             return _op_narrow_Tensor.call(self, v[0], v[1], v[2])
@@ -2611,6 +3188,9 @@ def narrow(self, *args, **kwargs):
             return _op_narrow.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(narrow, _parser_m_narrow, self, args, kwargs)
 
 
 
@@ -2625,6 +3205,8 @@ _parser_m_ne = PythonArgParser(
 def ne(self, *args, **kwargs):
     """ne(Tensor other) | ne(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ne.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ne_Tensor.call(self, v[0])
@@ -2632,6 +3214,9 @@ def ne(self, *args, **kwargs):
             return _op_ne_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ne, _parser_m_ne, self, args, kwargs)
 
 
 
@@ -2646,6 +3231,8 @@ _parser_m_ne_ = PythonArgParser(
 def ne_(self, *args, **kwargs):
     """ne_(Tensor other) | ne_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_ne_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_ne__Tensor.call(self, v[0])
@@ -2653,6 +3240,9 @@ def ne_(self, *args, **kwargs):
             return _op_ne__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ne_, _parser_m_ne_, self, args, kwargs)
 
 
 
@@ -2668,9 +3258,14 @@ def neg(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_neg.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(neg, 'ember.Tensor.neg', self, args, kwargs)
 
 
 
@@ -2686,9 +3281,14 @@ def neg_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'neg_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_neg_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(neg_, 'ember.Tensor.neg_', self, args, kwargs)
 
 
 
@@ -2702,10 +3302,15 @@ _parser_m_new_empty = PythonArgParser(
 def new_empty(self, *args, **kwargs):
     """new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_empty.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_empty, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_empty, _parser_m_new_empty, self, args, kwargs)
 
 
 
@@ -2719,10 +3324,15 @@ _parser_m_new_empty_strided = PythonArgParser(
 def new_empty_strided(self, *args, **kwargs):
     """new_empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_empty_strided.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_empty_strided, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_empty_strided, _parser_m_new_empty_strided, self, args, kwargs)
 
 
 
@@ -2736,10 +3346,15 @@ _parser_m_new_full = PythonArgParser(
 def new_full(self, *args, **kwargs):
     """new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_full.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_full, (self, v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_full, _parser_m_new_full, self, args, kwargs)
 
 
 
@@ -2753,10 +3368,15 @@ _parser_m_new_ones = PythonArgParser(
 def new_ones(self, *args, **kwargs):
     """new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_ones.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_ones, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_ones, _parser_m_new_ones, self, args, kwargs)
 
 
 
@@ -2770,10 +3390,15 @@ _parser_m_new_zeros = PythonArgParser(
 def new_zeros(self, *args, **kwargs):
     """new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_new_zeros.parse(args, kwargs, self=self)[1]
         return make_factory(_op_new_zeros, (self, v[0], v[1], v[2], v[3], v[4],), v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(new_zeros, _parser_m_new_zeros, self, args, kwargs)
 
 
 
@@ -2789,9 +3414,14 @@ def numpy_T(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'numpy_T', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_numpy_T.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(numpy_T, 'ember.Tensor.numpy_T', self, args, kwargs)
 
 
 
@@ -2806,6 +3436,8 @@ _tail_parser_m_outer = [p.default for p in _parser_m_outer.signatures[0].params[
 def outer(self, *args, **kwargs):
     """outer(Tensor vec2)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_outer]
         else:
@@ -2813,6 +3445,9 @@ def outer(self, *args, **kwargs):
         return _op_outer.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(outer, _parser_m_outer, self, args, kwargs)
 
 
 
@@ -2826,10 +3461,15 @@ _parser_m_permute = PythonArgParser(
 def permute(self, *args, **kwargs):
     """permute(int[] dims)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_permute.parse(args, kwargs, self=self)[1]
         return _op_permute.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(permute, _parser_m_permute, self, args, kwargs)
 
 
 
@@ -2844,6 +3484,8 @@ _parser_m_pow = PythonArgParser(
 def pow(self, *args, **kwargs):
     """pow(Tensor exponent) | pow(Scalar exponent)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_pow.parse(args, kwargs, self=self)
         if index == 0:
             return _op_pow_Tensor_Tensor.call(self, v[0])
@@ -2851,6 +3493,9 @@ def pow(self, *args, **kwargs):
             return _op_pow_Tensor_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(pow, _parser_m_pow, self, args, kwargs)
 
 
 
@@ -2865,6 +3510,8 @@ _parser_m_pow_ = PythonArgParser(
 def pow_(self, *args, **kwargs):
     """pow_(Tensor exponent) | pow_(Scalar exponent)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_pow_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_pow__Tensor.call(self, v[0])
@@ -2872,6 +3519,9 @@ def pow_(self, *args, **kwargs):
             return _op_pow__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(pow_, _parser_m_pow_, self, args, kwargs)
 
 
 
@@ -2886,6 +3536,8 @@ _parser_m_prod = PythonArgParser(
 def prod(self, *args, **kwargs):
     """prod(*, ScalarType? dtype=None) | prod(int dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_prod.parse(args, kwargs, self=self)
         if index == 0:
             return _op_prod.call(self, v[0])
@@ -2893,6 +3545,9 @@ def prod(self, *args, **kwargs):
             return _op_prod_dim_int.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(prod, _parser_m_prod, self, args, kwargs)
 
 
 
@@ -2908,9 +3563,14 @@ def reciprocal(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'reciprocal', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_reciprocal.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(reciprocal, 'ember.Tensor.reciprocal', self, args, kwargs)
 
 
 
@@ -2926,9 +3586,14 @@ def reciprocal_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'reciprocal_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_reciprocal_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(reciprocal_, 'ember.Tensor.reciprocal_', self, args, kwargs)
 
 
 
@@ -2944,9 +3609,14 @@ def relu(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'relu', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_relu.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(relu, 'ember.Tensor.relu', self, args, kwargs)
 
 
 
@@ -2962,9 +3632,14 @@ def relu_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'relu_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_relu_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(relu_, 'ember.Tensor.relu_', self, args, kwargs)
 
 
 
@@ -2979,6 +3654,8 @@ _parser_m_remainder = PythonArgParser(
 def remainder(self, *args, **kwargs):
     """remainder(Tensor other) | remainder(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_remainder.parse(args, kwargs, self=self)
         if index == 0:
             return _op_remainder_Tensor.call(self, v[0])
@@ -2986,6 +3663,9 @@ def remainder(self, *args, **kwargs):
             return _op_remainder_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(remainder, _parser_m_remainder, self, args, kwargs)
 
 
 
@@ -3000,6 +3680,8 @@ _parser_m_remainder_ = PythonArgParser(
 def remainder_(self, *args, **kwargs):
     """remainder_(Tensor other) | remainder_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_remainder_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_remainder__Tensor.call(self, v[0])
@@ -3007,6 +3689,9 @@ def remainder_(self, *args, **kwargs):
             return _op_remainder__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(remainder_, _parser_m_remainder_, self, args, kwargs)
 
 
 
@@ -3020,10 +3705,15 @@ _parser_m_reshape = PythonArgParser(
 def reshape(self, *args, **kwargs):
     """reshape(SymInt[] shape)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_reshape.parse(args, kwargs, self=self)[1]
         return _op_reshape.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(reshape, _parser_m_reshape, self, args, kwargs)
 
 
 
@@ -3037,10 +3727,15 @@ _parser_m_resize_ = PythonArgParser(
 def resize_(self, *args, **kwargs):
     """resize_(SymInt[] size, *, MemoryFormat? memory_format=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_resize_.parse(args, kwargs, self=self)[1]
         return _op_resize_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(resize_, _parser_m_resize_, self, args, kwargs)
 
 
 
@@ -3054,10 +3749,15 @@ _parser_m_roll = PythonArgParser(
 def roll(self, *args, **kwargs):
     """roll(SymInt[1] shifts, int[1] dims=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_roll.parse(args, kwargs, self=self)[1]
         return _op_roll.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(roll, _parser_m_roll, self, args, kwargs)
 
 
 
@@ -3073,9 +3773,14 @@ def rsqrt(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'rsqrt', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_rsqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rsqrt, 'ember.Tensor.rsqrt', self, args, kwargs)
 
 
 
@@ -3091,9 +3796,14 @@ def rsqrt_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'rsqrt_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_rsqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rsqrt_, 'ember.Tensor.rsqrt_', self, args, kwargs)
 
 
 
@@ -3110,6 +3820,8 @@ _parser_m_scatter = PythonArgParser(
 def scatter(self, *args, **kwargs):
     """scatter(int dim, Tensor index, Tensor src) | scatter(int dim, Tensor index, Tensor src, *, str reduce) | scatter(int dim, Tensor index, Scalar value) | scatter(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_scatter.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter_src.call(self, v[0], v[1], v[2])
@@ -3121,6 +3833,9 @@ def scatter(self, *args, **kwargs):
             return _op_scatter_value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter, _parser_m_scatter, self, args, kwargs)
 
 
 
@@ -3137,6 +3852,8 @@ _parser_m_scatter_ = PythonArgParser(
 def scatter_(self, *args, **kwargs):
     """scatter_(int dim, Tensor index, Tensor src) | scatter_(int dim, Tensor index, Tensor src, *, str reduce) | scatter_(int dim, Tensor index, Scalar value) | scatter_(int dim, Tensor index, Scalar value, *, str reduce)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_scatter_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_scatter__src.call(self, v[0], v[1], v[2])
@@ -3148,6 +3865,9 @@ def scatter_(self, *args, **kwargs):
             return _op_scatter__value_reduce.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_, _parser_m_scatter_, self, args, kwargs)
 
 
 
@@ -3161,10 +3881,15 @@ _parser_m_select = PythonArgParser(
 def select(self, *args, **kwargs):
     """select(int dim, SymInt index)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_select.parse(args, kwargs, self=self)[1]
         return _op_select_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(select, _parser_m_select, self, args, kwargs)
 
 
 
@@ -3180,9 +3905,14 @@ def sigmoid(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sigmoid', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sigmoid.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sigmoid, 'ember.Tensor.sigmoid', self, args, kwargs)
 
 
 
@@ -3198,9 +3928,14 @@ def sigmoid_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sigmoid_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sigmoid_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sigmoid_, 'ember.Tensor.sigmoid_', self, args, kwargs)
 
 
 
@@ -3216,9 +3951,14 @@ def sign(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sign', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sign.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sign, 'ember.Tensor.sign', self, args, kwargs)
 
 
 
@@ -3234,9 +3974,14 @@ def sign_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sign_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sign_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sign_, 'ember.Tensor.sign_', self, args, kwargs)
 
 
 
@@ -3252,9 +3997,14 @@ def sin(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sin', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sin.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sin, 'ember.Tensor.sin', self, args, kwargs)
 
 
 
@@ -3270,9 +4020,14 @@ def sin_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sin_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sin_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sin_, 'ember.Tensor.sin_', self, args, kwargs)
 
 
 
@@ -3286,10 +4041,15 @@ _parser_m_slice = PythonArgParser(
 def slice(self, *args, **kwargs):
     """slice(int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_slice.parse(args, kwargs, self=self)[1]
         return _op_slice_Tensor.call(self, v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(slice, _parser_m_slice, self, args, kwargs)
 
 
 
@@ -3303,10 +4063,15 @@ _parser_m_softmax = PythonArgParser(
 def softmax(self, *args, **kwargs):
     """softmax(int dim, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_softmax.parse(args, kwargs, self=self)[1]
         return _op_softmax_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(softmax, _parser_m_softmax, self, args, kwargs)
 
 
 
@@ -3321,6 +4086,8 @@ _parser_m_sort = PythonArgParser(
 def sort(self, *args, **kwargs):
     """sort(*, bool? stable, int dim=-1, bool descending=False) | sort(int dim=-1, bool descending=False)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_sort.parse(args, kwargs, self=self)
         if index == 0:
             return return_types.sort(_op_sort_stable.call(self, v[0], v[1], v[2]))
@@ -3328,6 +4095,9 @@ def sort(self, *args, **kwargs):
             return return_types.sort(_op_sort.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sort, _parser_m_sort, self, args, kwargs)
 
 
 
@@ -3342,6 +4112,8 @@ _parser_m_split = PythonArgParser(
 def split(self, *args, **kwargs):
     """split(SymInt split_size, int dim=0) | split(SymInt[] split_size, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_split.parse(args, kwargs, self=self)
         if index == 0:
             return tuple(_op_split_Tensor.call(self, v[0], v[1]))
@@ -3349,6 +4121,9 @@ def split(self, *args, **kwargs):
             return tuple(_op_split_sizes.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(split, _parser_m_split, self, args, kwargs)
 
 
 
@@ -3362,10 +4137,15 @@ _parser_m_split_with_sizes = PythonArgParser(
 def split_with_sizes(self, *args, **kwargs):
     """split_with_sizes(SymInt[] split_sizes, int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_split_with_sizes.parse(args, kwargs, self=self)[1]
         return tuple(_op_split_with_sizes.call(self, v[0], v[1]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(split_with_sizes, _parser_m_split_with_sizes, self, args, kwargs)
 
 
 
@@ -3381,9 +4161,14 @@ def sqrt(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sqrt', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sqrt.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sqrt, 'ember.Tensor.sqrt', self, args, kwargs)
 
 
 
@@ -3399,9 +4184,14 @@ def sqrt_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'sqrt_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_sqrt_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sqrt_, 'ember.Tensor.sqrt_', self, args, kwargs)
 
 
 
@@ -3417,6 +4207,8 @@ _parser_m_squeeze = PythonArgParser(
 def squeeze(self, *args, **kwargs):
     """squeeze() | squeeze(int dim) | squeeze(int[] dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_squeeze.parse(args, kwargs, self=self)
         if index == 0:
             return _op_squeeze.call(self)
@@ -3426,6 +4218,9 @@ def squeeze(self, *args, **kwargs):
             return _op_squeeze_dims.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(squeeze, _parser_m_squeeze, self, args, kwargs)
 
 
 
@@ -3441,6 +4236,8 @@ _parser_m_squeeze_ = PythonArgParser(
 def squeeze_(self, *args, **kwargs):
     """squeeze_() | squeeze_(int dim) | squeeze_(int[] dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_squeeze_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_squeeze_.call(self)
@@ -3450,6 +4247,9 @@ def squeeze_(self, *args, **kwargs):
             return _op_squeeze__dims.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(squeeze_, _parser_m_squeeze_, self, args, kwargs)
 
 
 
@@ -3465,6 +4265,8 @@ _parser_m_std = PythonArgParser(
 def std(self, *args, **kwargs):
     """std(int[1]? dim, bool unbiased=True, bool keepdim=False) | std(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std(bool unbiased=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_std.parse(args, kwargs, self=self)
         if index == 0:
             return _op_std_dim.call(self, v[0], v[1], v[2])
@@ -3474,6 +4276,9 @@ def std(self, *args, **kwargs):
             return _op_std.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(std, _parser_m_std, self, args, kwargs)
 
 
 
@@ -3489,6 +4294,8 @@ _tail_parser_m_sub = [p.default for p in _parser_m_sub.signatures[0].params[1:]]
 def sub(self, *args, **kwargs):
     """sub(Tensor other, *, Scalar alpha=1) | sub(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub]
         else:
@@ -3499,6 +4306,9 @@ def sub(self, *args, **kwargs):
             return _op_sub_Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sub, _parser_m_sub, self, args, kwargs)
 
 
 
@@ -3514,6 +4324,8 @@ _tail_parser_m_sub_ = [p.default for p in _parser_m_sub_.signatures[0].params[1:
 def sub_(self, *args, **kwargs):
     """sub_(Tensor other, *, Scalar alpha=1) | sub_(Scalar alpha, Tensor other)|deprecated"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_sub_]
         else:
@@ -3524,6 +4336,9 @@ def sub_(self, *args, **kwargs):
             return _op_sub__Tensor.call(self, v[1] if v[1].__class__ is Tensor else wrap_number(v[1]), v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sub_, _parser_m_sub_, self, args, kwargs)
 
 
 
@@ -3538,6 +4353,8 @@ _parser_m_subtract = PythonArgParser(
 def subtract(self, *args, **kwargs):
     """subtract(Tensor other, *, Scalar alpha=1) | subtract(Scalar other, Scalar alpha=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_subtract.parse(args, kwargs, self=self)
         if index == 0:
             return _op_subtract_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
@@ -3545,6 +4362,9 @@ def subtract(self, *args, **kwargs):
             return _op_subtract_Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(subtract, _parser_m_subtract, self, args, kwargs)
 
 
 
@@ -3559,6 +4379,8 @@ _parser_m_subtract_ = PythonArgParser(
 def subtract_(self, *args, **kwargs):
     """subtract_(Tensor other, *, Scalar alpha=1) | subtract_(Scalar other, Scalar alpha=1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_subtract_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_subtract__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]), v[1])
@@ -3566,6 +4388,9 @@ def subtract_(self, *args, **kwargs):
             return _op_subtract__Scalar.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(subtract_, _parser_m_subtract_, self, args, kwargs)
 
 
 
@@ -3580,6 +4405,8 @@ _parser_m_sum = PythonArgParser(
 def sum(self, *args, **kwargs):
     """sum(*, ScalarType? dtype=None) | sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_sum.parse(args, kwargs, self=self)
         if index == 0:
             return _op_sum.call(self, v[0])
@@ -3587,6 +4414,9 @@ def sum(self, *args, **kwargs):
             return _op_sum_dim_IntList.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(sum, _parser_m_sum, self, args, kwargs)
 
 
 
@@ -3600,10 +4430,15 @@ _parser_m_swapaxes = PythonArgParser(
 def swapaxes(self, *args, **kwargs):
     """swapaxes(int axis0, int axis1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_swapaxes.parse(args, kwargs, self=self)[1]
         return _op_swapaxes.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(swapaxes, _parser_m_swapaxes, self, args, kwargs)
 
 
 
@@ -3617,10 +4452,15 @@ _parser_m_swapdims = PythonArgParser(
 def swapdims(self, *args, **kwargs):
     """swapdims(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_swapdims.parse(args, kwargs, self=self)[1]
         return _op_swapdims.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(swapdims, _parser_m_swapdims, self, args, kwargs)
 
 
 
@@ -3636,9 +4476,14 @@ def t(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 't', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_t.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(t, 'ember.Tensor.t', self, args, kwargs)
 
 
 
@@ -3654,9 +4499,14 @@ def t_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 't_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_t_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(t_, 'ember.Tensor.t_', self, args, kwargs)
 
 
 
@@ -3672,9 +4522,14 @@ def tanh(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'tanh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_tanh.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tanh, 'ember.Tensor.tanh', self, args, kwargs)
 
 
 
@@ -3690,9 +4545,14 @@ def tanh_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'tanh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_tanh_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tanh_, 'ember.Tensor.tanh_', self, args, kwargs)
 
 
 
@@ -3706,10 +4566,15 @@ _parser_m_topk = PythonArgParser(
 def topk(self, *args, **kwargs):
     """topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_topk.parse(args, kwargs, self=self)[1]
         return return_types.topk(_op_topk.call(self, v[0], v[1], v[2], v[3]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(topk, _parser_m_topk, self, args, kwargs)
 
 
 
@@ -3723,10 +4588,15 @@ _parser_m_transpose = PythonArgParser(
 def transpose(self, *args, **kwargs):
     """transpose(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_transpose.parse(args, kwargs, self=self)[1]
         return _op_transpose_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(transpose, _parser_m_transpose, self, args, kwargs)
 
 
 
@@ -3740,10 +4610,15 @@ _parser_m_transpose_ = PythonArgParser(
 def transpose_(self, *args, **kwargs):
     """transpose_(int dim0, int dim1)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_transpose_.parse(args, kwargs, self=self)[1]
         return _op_transpose_.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(transpose_, _parser_m_transpose_, self, args, kwargs)
 
 
 
@@ -3757,10 +4632,15 @@ _parser_m_tril = PythonArgParser(
 def tril(self, *args, **kwargs):
     """tril(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_tril.parse(args, kwargs, self=self)[1]
         return _op_tril.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tril, _parser_m_tril, self, args, kwargs)
 
 
 
@@ -3774,10 +4654,15 @@ _parser_m_tril_ = PythonArgParser(
 def tril_(self, *args, **kwargs):
     """tril_(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_tril_.parse(args, kwargs, self=self)[1]
         return _op_tril_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tril_, _parser_m_tril_, self, args, kwargs)
 
 
 
@@ -3791,10 +4676,15 @@ _parser_m_triu = PythonArgParser(
 def triu(self, *args, **kwargs):
     """triu(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_triu.parse(args, kwargs, self=self)[1]
         return _op_triu.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(triu, _parser_m_triu, self, args, kwargs)
 
 
 
@@ -3808,10 +4698,15 @@ _parser_m_triu_ = PythonArgParser(
 def triu_(self, *args, **kwargs):
     """triu_(SymInt diagonal=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_triu_.parse(args, kwargs, self=self)[1]
         return _op_triu_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(triu_, _parser_m_triu_, self, args, kwargs)
 
 
 
@@ -3826,6 +4721,8 @@ _parser_m_true_divide = PythonArgParser(
 def true_divide(self, *args, **kwargs):
     """true_divide(Tensor other) | true_divide(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_true_divide.parse(args, kwargs, self=self)
         if index == 0:
             return _op_true_divide_Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -3833,6 +4730,9 @@ def true_divide(self, *args, **kwargs):
             return _op_true_divide_Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(true_divide, _parser_m_true_divide, self, args, kwargs)
 
 
 
@@ -3847,6 +4747,8 @@ _parser_m_true_divide_ = PythonArgParser(
 def true_divide_(self, *args, **kwargs):
     """true_divide_(Tensor other) | true_divide_(Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_true_divide_.parse(args, kwargs, self=self)
         if index == 0:
             return _op_true_divide__Tensor.call(self, v[0] if v[0].__class__ is Tensor else wrap_number(v[0]))
@@ -3854,6 +4756,9 @@ def true_divide_(self, *args, **kwargs):
             return _op_true_divide__Scalar.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(true_divide_, _parser_m_true_divide_, self, args, kwargs)
 
 
 
@@ -3867,10 +4772,15 @@ _parser_m_unbind = PythonArgParser(
 def unbind(self, *args, **kwargs):
     """unbind(int dim=0)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unbind.parse(args, kwargs, self=self)[1]
         return tuple(_op_unbind_int.call(self, v[0]))
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unbind, _parser_m_unbind, self, args, kwargs)
 
 
 
@@ -3884,10 +4794,15 @@ _parser_m_unflatten = PythonArgParser(
 def unflatten(self, *args, **kwargs):
     """unflatten(int dim, SymInt[] sizes)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unflatten.parse(args, kwargs, self=self)[1]
         return _op_unflatten_int.call(self, v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unflatten, _parser_m_unflatten, self, args, kwargs)
 
 
 
@@ -3901,10 +4816,15 @@ _parser_m_unfold = PythonArgParser(
 def unfold(self, *args, **kwargs):
     """unfold(int dimension, int size, int step)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unfold.parse(args, kwargs, self=self)[1]
         return _op_unfold.call(self, v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unfold, _parser_m_unfold, self, args, kwargs)
 
 
 
@@ -3918,10 +4838,15 @@ _parser_m_unsqueeze = PythonArgParser(
 def unsqueeze(self, *args, **kwargs):
     """unsqueeze(int dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unsqueeze.parse(args, kwargs, self=self)[1]
         return _op_unsqueeze.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsqueeze, _parser_m_unsqueeze, self, args, kwargs)
 
 
 
@@ -3935,10 +4860,15 @@ _parser_m_unsqueeze_ = PythonArgParser(
 def unsqueeze_(self, *args, **kwargs):
     """unsqueeze_(int dim)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         v = _parser_m_unsqueeze_.parse(args, kwargs, self=self)[1]
         return _op_unsqueeze_.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsqueeze_, _parser_m_unsqueeze_, self, args, kwargs)
 
 
 
@@ -3954,6 +4884,8 @@ _parser_m_var = PythonArgParser(
 def var(self, *args, **kwargs):
     """var(int[1]? dim, bool unbiased=True, bool keepdim=False) | var(int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var(bool unbiased=True)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_var.parse(args, kwargs, self=self)
         if index == 0:
             return _op_var_dim.call(self, v[0], v[1], v[2])
@@ -3963,6 +4895,9 @@ def var(self, *args, **kwargs):
             return _op_var.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(var, _parser_m_var, self, args, kwargs)
 
 
 
@@ -3977,6 +4912,8 @@ _parser_m_view = PythonArgParser(
 def view(self, *args, **kwargs):
     """view(ScalarType dtype) | view(SymInt[] size)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_view.parse(args, kwargs, self=self)
         if index == 0:
             return _op_view_dtype.call(self, v[0])
@@ -3984,6 +4921,9 @@ def view(self, *args, **kwargs):
             return _op_view.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(view, _parser_m_view, self, args, kwargs)
 
 
 
@@ -3998,6 +4938,8 @@ _tail_parser_m_view_as = [p.default for p in _parser_m_view_as.signatures[0].par
 def view_as(self, *args, **kwargs):
     """view_as(Tensor other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
             index, v = 0, [args[0], *_tail_parser_m_view_as]
         else:
@@ -4005,6 +4947,9 @@ def view_as(self, *args, **kwargs):
         return _op_view_as.call(self, v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(view_as, _parser_m_view_as, self, args, kwargs)
 
 
 
@@ -4019,6 +4964,8 @@ _parser_m_where = PythonArgParser(
 def where(self, *args, **kwargs):
     """where(Tensor condition, Tensor other) | where(Tensor condition, Scalar other)"""
     try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         index, v = _parser_m_where.parse(args, kwargs, self=self)
         if index == 0:
             return _op_where_self.call(v[0], self, v[1])
@@ -4026,6 +4973,9 @@ def where(self, *args, **kwargs):
             return _op_where_ScalarOther.call(v[0], self, v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(where, _parser_m_where, self, args, kwargs)
 
 
 
@@ -4041,9 +4991,14 @@ def zero_(self, *args, **kwargs):
     try:
         if args or kwargs:
             no_arguments(self, 'zero_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
         return _op_zero_.call(self)
     except MemoryError as error:
         raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
 __all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

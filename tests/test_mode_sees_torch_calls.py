@@ -213,6 +213,10 @@ PROGRAMS = {
     "gelu": (lambda t, x: t.nn.functional.gelu(x), [A(2, 3)]),
     "prod": (lambda t, x: t.prod(x), [A(2, 3)]),
     "norm": (lambda t, x: t.norm(x), [A(2, 3)]),
+    "norm_3": (lambda t, x: t.norm(x, 3), [A(2, 3)]),
+    "norm_dim": (lambda t, x: t.norm(x, 2, 1), [A(2, 3)]),
+    "vector_norm": (lambda t, x: t.linalg.vector_norm(x), [A(2, 3)]),
+    "norm_1": (lambda t, x: t.norm(x, 1), [A(2, 3)]),
     "index_select": (lambda t, x, i: t.index_select(x, 0, i), [A(3, 2), I(0, 2)]),
     "gather": (lambda t, x, i: t.gather(x, 1, i), [A(2, 3), I(0, 1, 0, 2).reshape(2, 2)]),
     "mse_loss": (lambda t, x, y: t.nn.functional.mse_loss(x, y), [A(2, 3), A(2, 3)]),
@@ -232,7 +236,7 @@ DIFFERENT = {
     "gather": _BACKWARD_OP.format("scatter_add"),
     "mse_loss": _BACKWARD_OP.format("mse_loss_backward") + "; its forward expands first",
     "prod": "under a mode PyTorch takes prod_safe_zeros_backward (cumprod), which ember lacks",
-    "norm": "PyTorch skips unsqueezing a full reduction's gradient and masks in place",
+    "norm_1": "PyTorch calls aten::sgn; ember has no sgn operator and calls sign",
     "contiguous": "the mode sees memory_format as ember's int, not torch.contiguous_format",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]

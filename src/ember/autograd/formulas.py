@@ -303,33 +303,40 @@ def std_backward(result, grad, self, dim, correction, keepdim: bool):
 
 def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
     """FunctionsManual's norm_backward, case by case and in its order of computation
-    (sgn for complex inputs); ord 0 has no gradient."""
+    (sgn for complex inputs, its in-place steps); ord 0 has no gradient. Without dims
+    (a full reduction) the gradient is not unsqueezed: a 0-dim one broadcasts."""
     p = 2.0 if p is None else float(p)
     ndim = len(self._sizes)
     dims = _wrap_dims(dim, ndim) if dim is not None and _as_list(dim) else []
-    if not keepdim and ndim != 0:
-        grad = restore_reduced_dims(grad, dims or None, False, ndim)
-        result = restore_reduced_dims(result, dims or None, False, ndim)
+    if not keepdim and ndim != 0 and dims:
+        grad = restore_reduced_dims(grad, dims, False, ndim)
+        result = restore_reduced_dims(result, dims, False, ndim)
     if p == 0:
         return None  # an undefined gradient, as PyTorch's {} (x.grad stays None)
     if p == 1:
         return sgn(self) * grad
     if p == 2:
-        return grad * (self / result).masked_fill(result == 0, 0)
+        return grad * at.masked_fill__Scalar(self / result, result == 0, 0)
+    # sgn(self) * right: the right operand first, as PyTorch's compiled code evaluates it
     if math.isinf(p):
         magnitude = self.abs()
-        mask = (magnitude == result).logical_or(magnitude != magnitude)
-        count = mask.sum(dims, keepdim=True) if dims else mask.sum()
-        return sgn(self) * ((grad / count) * mask)
+        mask = magnitude.eq(result).logical_or(magnitude.isnan())
+        count = mask.sum(dims, keepdim=True)  # no dims: every dim, as sum(dim={})
+        right = (grad / count) * mask
+        return sgn(self) * right
     if p < 1:
-        scaled = sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
-        return scaled * grad * result.pow(1 - p)
+        powered = at.pow__Scalar(self.abs(), p - 1)
+        right = at.masked_fill__Scalar(powered, self == 0, 0)
+        scaled = sgn(self) * right
+        factor = result.pow(1 - p)
+        return (scaled * grad) * factor
     if p < 2:
-        scaled = sgn(self) * self.abs().pow(p - 1)
-        scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
-        return scaled * scale
-    scaled = self * self.abs().pow(p - 2)
-    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+        right = at.pow__Scalar(self.abs(), p - 1)
+        scaled = sgn(self) * right
+    else:
+        scaled = self * at.pow__Scalar(self.abs(), p - 2)
+    scale = grad / result.pow(p - 1)
+    at.masked_fill__Scalar(scale, result == 0, 0)
     return scaled * scale
 
 

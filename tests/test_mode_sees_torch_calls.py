@@ -8,9 +8,8 @@ sigmoid_backward, Scalar overloads, options), double backward, the keyword
 arguments of factory calls, ``aten::lift_fresh`` for ``torch.tensor`` & co, and
 the errors for a handler's result of the wrong structure.
 
-ember has no Layout objects yet, so the options PyTorch's C++ passes show
-``layout=torch.strided`` in torch's log only: ``_log`` drops that one keyword
-from torch's lines (every other keyword is compared). Where ember's calls still
+The options PyTorch's C++ passes (dtype=, layout=torch.strided, device=) are
+compared keyword by keyword. Where ember's calls still
 differ from torch's, the program is listed in DIFFERENT with the reason; its
 test is a strict xfail, so it fails once the lists agree.
 """
@@ -46,7 +45,7 @@ def _recorder(lib, seen: list):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
             line = f"{func}{_summary(args, lib)!r} {_summary(kwargs, lib)!r}"
-            seen.append(line.replace("ember", "torch").replace(" 'layout': torch.strided,", ""))
+            seen.append(line.replace("ember", "torch"))
             return func(*args, **kwargs)
 
     return Recorder()

@@ -486,3 +486,37 @@ def test_wrappers_stand_only_where_needed():
     assert T.__dict__["__len__"] is not plain[0]  # until a plain call finds them idle
     assert ember.ones(2).size() == (2,)
     assert (T.__dict__["__len__"], T.__dict__["size"], T.__dict__["requires_grad"]) == plain
+
+
+def test_a_class_defining_torch_dispatch_gets_the_disabled_torch_function():
+    """THPVariableMetaType_init: an own __torch_dispatch__ (not the disabled one) and no own
+    __torch_function__ puts the disabled impl in the class; subclasses inherit it."""
+
+    def classes(lib):
+        class Dispatching(lib.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                return NotImplemented
+
+        class Inherits(Dispatching):
+            pass
+
+        class Both(lib.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                return NotImplemented
+
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                return 1
+
+        class Off(lib.Tensor):
+            __torch_dispatch__ = lib._C._disabled_torch_dispatch_impl
+
+        disabled = lib._C._disabled_torch_function_impl
+        return [
+            (k.__torch_function__ is disabled, "__torch_function__" in k.__dict__)
+            for k in (Dispatching, Inherits, Both, Off)
+        ]
+
+    assert classes(ember) == classes(torch)

@@ -31,6 +31,7 @@ from ._c10.tls import local_state
 from ._size import Size
 from ._torch_function import (
     DisableTorchFunctionSubclass,
+    _disabled_torch_function_impl,
     register_plain,
     subclass_created,
 )
@@ -309,6 +310,16 @@ class Tensor(TensorImpl):
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        # THPVariableMetaType_init: a class that defines its own __torch_dispatch__ and no
+        # __torch_function__ of its own gets the disabled one (its subclasses inherit it)
+        own = cls.__dict__
+        dispatch = own.get("__torch_dispatch__")
+        if (
+            dispatch is not None
+            and getattr(dispatch, "__func__", dispatch) is not _disabled_torch_dispatch_impl
+            and "__torch_function__" not in own
+        ):
+            cls.__torch_function__ = _disabled_torch_function_impl
         subclass_created(cls)  # See Note [Wrappers only where needed]
 
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from ember._c10.layout import strided
 from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.thread_state import per_thread
 from ember._tensor_ctors import contiguous_format
@@ -72,9 +73,9 @@ def clone_obey_contract(grad, variable):
     """A copy of ``grad`` laid out as the contract asks (differentiable under create_graph)."""
     if is_non_overlapping_and_dense(variable):
         # new_empty_strided(sizes, strides, variable.options()): a dispatch mode sees the
-        # variable's dtype and device (ember has no Layout objects, so no layout=)
+        # variable's dtype, layout and device
         fresh = at.new_empty_strided(
-            grad, list(variable._sizes), list(variable._strides), variable.dtype, None,
+            grad, list(variable._sizes), list(variable._strides), variable.dtype, strided,
             variable.device, None,
         )  # fmt: skip
         return fresh.copy_(grad)

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10.layout import strided
 from ember._tensor_ctors import contiguous_format, from_numpy  # noqa: F401 (contiguous_format: derivatives.yaml)
 from ember.aten._generated.python_functions import (
     ones_like,
@@ -172,8 +173,8 @@ def amax_amin_backward(grad, self, result, dim, keepdim: bool):
 
 
 def new_zeros_with_options(grad, sizes, dtype):
-    """grad.new_zeros(sizes, self.options()): dtype= and device= (PyTorch's layout= too)."""
-    return at.new_zeros(grad, list(sizes), dtype, None, grad.device, None)
+    """grad.new_zeros(sizes, self.options()): dtype=, layout= and device=."""
+    return at.new_zeros(grad, list(sizes), dtype, strided, grad.device, None)
 
 
 def scale_grad_by_count(grad, mask, dims):

@@ -19,6 +19,7 @@ import warnings
 
 from ember._c10 import dtypes
 from ember._c10.grad_mode import is_grad_enabled
+from ember._c10.layout import strided
 from ember._tensor import Tensor
 from ember._tensor_ctors import contiguous_format
 from ember.aten._generated.python_functions import cat, ones, where
@@ -97,14 +98,14 @@ def mul_tensor_backward(grad, other, self_dtype):
 
 def div_tensor_self_backward(grad, other, self_dtype, rounding_mode=None):
     if rounding_mode is not None:  # zeros_like(grad, grad.options().dtype(self_dtype))
-        return at.zeros_like(grad, self_dtype, None, grad.device, None, None)
+        return at.zeros_like(grad, self_dtype, strided, grad.device, None, None)
     divisor = conj_scalar(other) if not isinstance(other, Tensor) else _conj(other)
     return handle_r_to_c(self_dtype, grad / divisor)
 
 
 def div_tensor_other_backward(grad, self, other, rounding_mode=None):
     if rounding_mode is not None:  # zeros_like(grad, grad.options().dtype(other's dtype))
-        return at.zeros_like(grad, other.dtype, None, grad.device, None, None)
+        return at.zeros_like(grad, other.dtype, strided, grad.device, None, None)
     quotient = _conj((self / other) / other)  # the right operand first, as PyTorch
     return handle_r_to_c(other, -grad * quotient)
 
@@ -133,7 +134,7 @@ def to_copy_backward(grad, self_dtype, self_device):
     grad = handle_r_to_c(self_dtype, grad)
     if grad.dtype is self_dtype and grad.device == self_device:
         return grad
-    return at._to_copy(grad, self_dtype, None, self_device, None, False, None)
+    return at._to_copy(grad, self_dtype, strided, self_device, None, False, None)
 
 
 def sigmoid_backward(grad, result):

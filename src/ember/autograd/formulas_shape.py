@@ -11,6 +11,7 @@ the generator reads.
 from __future__ import annotations
 
 from ember._c10.dtypes import int64
+from ember._c10.layout import strided
 from ember._ops import ops
 from ember.aten._generated.python_functions import arange, cat, stack
 from ember.aten.native import at
@@ -153,8 +154,8 @@ def _device_of(grads):
 
 def zeros_with_options(sizes, dtype, device):
     """at::zeros(sizes, options) as FunctionsManual calls it: a dispatch mode sees dtype=
-    and device= (PyTorch's layout=torch.strided too; ember has no Layout objects)."""
-    return at.zeros(list(sizes), dtype, None, device, None)
+    layout= and device=."""
+    return at.zeros(list(sizes), dtype, strided, device, None)
 
 
 def unbind_backward(grads, dim: int, sizes, dtype):

@@ -53,6 +53,19 @@ def _reduction_enum(reduction: str) -> int:
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _overridden(input, target, weight) -> bool:  # noqa: A002
+    """has_torch_function_variadic for the losses: plain tensors (and None) pass with three
+    class tests, unless a TorchFunctionMode is pushed somewhere."""
+    if (
+        input.__class__ is not Tensor
+        or target.__class__ is not Tensor
+        or (weight is not None and weight.__class__ is not Tensor)
+        or _tf_state.anywhere
+    ):
+        return has_torch_function((input, target, weight))
+    return False
+
+
 def _legacy_reduction(size_average, reduce) -> str:
     """torch.nn._reduction.legacy_get_string: the old size_average / reduce pair."""
     size_average = True if size_average is None else size_average
@@ -139,12 +152,7 @@ def nll_loss(
     reduce=None,
     reduction: str = "mean",
 ):
-    if (
-        input.__class__ is not Tensor
-        or target.__class__ is not Tensor
-        or (weight is not None and weight.__class__ is not Tensor)
-        or _tf_state.anywhere
-    ) and has_torch_function((input, target, weight)):
+    if _overridden(input, target, weight):
         return handle_torch_function(
             nll_loss,
             (input, target, weight),
@@ -171,12 +179,7 @@ def cross_entropy(
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ):
-    if (
-        input.__class__ is not Tensor
-        or target.__class__ is not Tensor
-        or (weight is not None and weight.__class__ is not Tensor)
-        or _tf_state.anywhere
-    ) and has_torch_function((input, target, weight)):
+    if _overridden(input, target, weight):
         return handle_torch_function(
             cross_entropy,
             (input, target, weight),
@@ -204,12 +207,7 @@ def mse_loss(
     reduction: str = "mean",
     weight=None,
 ):
-    if (
-        input.__class__ is not Tensor
-        or target.__class__ is not Tensor
-        or (weight is not None and weight.__class__ is not Tensor)
-        or _tf_state.anywhere
-    ) and has_torch_function((input, target, weight)):
+    if _overridden(input, target, weight):
         return handle_torch_function(
             mse_loss,
             (input, target, weight),

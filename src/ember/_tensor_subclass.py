@@ -92,13 +92,55 @@ def _set_requires_grad(tensor, requires_grad: bool) -> None:
         tensor._requires_grad = True
 
 
+_FAST_KEYWORDS = frozenset({"dtype", "device", "requires_grad", "layout", "strides"})
+
+
+def _int_list(value):
+    """A size or strides argument of plain ints (a Size, tuple or list) as a list, else None."""
+    if value.__class__ not in (Size, tuple, list):
+        return None
+    for item in value:
+        if item.__class__ is not int:
+            return None
+    return list(value)
+
+
+def _fast_parse(args: tuple, kwargs: dict):
+    """What the parser gives for the usual call, ``(cls, size, dtype=, device=,
+    requires_grad=, layout=, strides=)`` with exact types; None sends it to the parser."""
+    if len(args) != 2 or not kwargs.keys() <= _FAST_KEYWORDS:
+        return None
+    cls, size = args
+    size = _int_list(size)
+    dtype = kwargs.get("dtype")
+    device = kwargs.get("device")
+    requires_grad = kwargs.get("requires_grad", False)
+    strides = kwargs.get("strides")
+    if (
+        size is None
+        or not (dtype is None or dtype.__class__ is _dtypes.dtype)
+        or not (device is None or device.__class__ is CPU.__class__)
+        or requires_grad.__class__ is not bool
+        or kwargs.get("layout", strided) is not strided
+    ):
+        return None
+    if strides is not None:
+        strides = _int_list(strides)
+        if strides is None:
+            return None
+    return (
+        cls, size, strides, None, None, dtype, strided, device, False, requires_grad, None,
+        False, False, None, None,
+    )  # fmt: skip
+
+
 def make_wrapper_subclass(*args, **kwargs):
     """Tensor._make_wrapper_subclass: a ``cls`` tensor with metadata and a storage without data."""
     (
         cls, size, strides, storage_offset, _memory_format, dtype, _layout, device,
         _pin_memory, requires_grad, policy, dispatch_device, dispatch_layout, extra_keys,
         storage_size,
-    ) = _wrapper_parser.parse(args, kwargs)[1]  # fmt: skip
+    ) = _fast_parse(args, kwargs) or _wrapper_parser.parse(args, kwargs)[1]  # fmt: skip
     _check_tensor_subtype(cls)
     if not _defines_torch_dispatch(cls):
         raise TypeError(f"{cls.__name__} must define __torch_dispatch__")

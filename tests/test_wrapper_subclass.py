@@ -275,3 +275,31 @@ def test_python_object_association_matches_torch(name):
             return (type(error).__name__, _text(error)), log
 
     assert _observe(run, ember) == _observe(run, torch)
+
+
+def test_the_usual_call_skips_the_parser_and_gets_what_it_would_give():
+    """_make_wrapper_subclass's fast path (exact types, the usual keywords) returns exactly
+    the parser's values; anything else goes to the parser."""
+    from ember import _tensor_subclass as S
+
+    class W(ember.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    cases = [
+        ((W, ember.Size([2, 3])), {}),
+        ((W, (2, 3)), {"dtype": ember.float64, "device": ember.device("cpu")}),
+        ((W, [4]), {"strides": (1,), "requires_grad": True, "layout": ember.strided}),
+        ((W, ()), {"dtype": ember.int32, "strides": []}),
+    ]
+    for args, kwargs in cases:
+        assert S._fast_parse(args, kwargs) == tuple(S._wrapper_parser.parse(args, kwargs)[1])
+    for args, kwargs in [
+        ((W, (2, True)), {}),
+        ((W, (2,)), {"device": "cpu"}),
+        ((W, (2,)), {"requires_grad": 1}),
+        ((W, (2,)), {"storage_offset": 0, "strides": (1,)}),
+        ((W, (2,), (1,)), {}),
+    ]:
+        assert S._fast_parse(args, kwargs) is None

@@ -37,6 +37,7 @@ from ember._c10.tensor_impl import TensorImpl, is_contiguous_strides, make_view
 from ember._tensor import Tensor
 from ember.aten.memory_overlap import (
     TOO_HARD,
+    element_offsets,
     has_internal_overlap,
     share_an_element,
     unordered_read_error,
@@ -48,19 +49,6 @@ __all__ = ["aliases_itself", "in_loop_order"]
 
 _GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: TensorIterator's loop runs in parallel from here
 _VECTOR_PAIR_BYTES = 64  # 2 * Vectorized<T>::size() * sizeof(T) on AVX2 (more on AVX512)
-
-
-def _span(t) -> tuple[int, int]:
-    """The first and one-past-last element of storage the tensor can touch."""
-    low = high = t._storage_offset
-    for size, stride in zip(t._sizes, t._strides):
-        if size == 0:
-            return low, low
-        if stride > 0:
-            high += (size - 1) * stride
-        else:
-            low += (size - 1) * stride
-    return low, high + 1
 
 
 def _same_layout(a, b) -> bool:
@@ -90,9 +78,7 @@ def _aliases_itself(t) -> bool:
         numel *= size
     if numel >= _GRAIN_SIZE:
         return True
-    offsets = np.zeros(1, dtype=np.int64)
-    for size, stride in zip(t._sizes, t._strides):
-        offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
+    offsets = element_offsets(t)
     return np.unique(offsets).size != offsets.size
 
 
@@ -111,20 +97,14 @@ def aliases_itself(t) -> bool:
 
 def _needs_order(out, inputs) -> bool:
     storage = out._storage
-    low, high = _span(out)
     for t in inputs:
         if t._storage is not storage:
             continue
         if t is out or _same_layout(t, out):
-            if (
-                not is_non_overlapping_and_dense(out)
-                and has_internal_overlap(out) == TOO_HARD
-                and _aliases_itself(out)
-            ):
+            if aliases_itself(out):
                 return True  # its own elements alias: a later one reads an earlier write
             continue
-        other_low, other_high = _span(t)
-        if other_low < high and low < other_high and share_an_element(out, t):
+        if share_an_element(out, t):
             return True
     return False
 

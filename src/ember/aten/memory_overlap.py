@@ -63,6 +63,8 @@ __all__ = [
     "same_data",
     "check_copy",
     "refuse_unordered_read",
+    "element_offsets",
+    "element_span",
     "share_an_element",
     "unordered_read_error",
 ]
@@ -173,7 +175,7 @@ def check_copy(self, src) -> None:
     check_tensor_iterator(self, src)
 
 
-def _element_span(t) -> tuple[int, int]:
+def element_span(t) -> tuple[int, int]:
     """The first and one-past-last storage element a tensor can reach."""
     low = high = t._storage_offset
     for size, stride in zip(t._sizes, t._strides):
@@ -186,7 +188,8 @@ def _element_span(t) -> tuple[int, int]:
     return low, high + 1
 
 
-def _offsets(t):
+def element_offsets(t):
+    """The storage element of every index of `t`, in index order (a flat int64 array)."""
     offsets = np.full(1, t._storage_offset, dtype=np.int64)
     for size, stride in zip(t._sizes, t._strides):
         offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
@@ -194,11 +197,15 @@ def _offsets(t):
 
 
 def share_an_element(a, b) -> bool:
-    """Whether two tensors whose spans meet reach one element (counted up to a million
-    elements each; larger ones are taken to)."""
+    """Whether two tensors on one storage reach one element: never when their spans do not
+    meet; otherwise counted, up to a million elements each (larger ones are taken to)."""
+    low, high = element_span(a)
+    other_low, other_high = element_span(b)
+    if not (other_low < high and low < other_high):
+        return False
     if a.numel() > 1 << 20 or b.numel() > 1 << 20:
         return True
-    return np.intersect1d(_offsets(a), _offsets(b)).size != 0
+    return np.intersect1d(element_offsets(a), element_offsets(b)).size != 0
 
 
 def unordered_read_error(why: str) -> NotImplementedError:
@@ -220,7 +227,5 @@ def refuse_unordered_read(out, *inputs, why: str) -> None:
         if t is out and out.device.type != "meta":
             raise unordered_read_error(why)
         if storage is not None and t is not None and t._storage is storage:
-            low, high = _element_span(out)
-            other_low, other_high = _element_span(t)
-            if other_low < high and low < other_high and share_an_element(out, t):
+            if share_an_element(out, t):
                 raise unordered_read_error(why)

@@ -28,7 +28,7 @@ from ember._c10.dispatch_key_set import DispatchKeySet
 from ember._c10.layout import strided
 from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
 from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread, thread_state
 from ember._c10.tls import tls_is_dispatch_key_included
 from ember._size import Size
 from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch
@@ -134,8 +134,82 @@ def _fast_parse(args: tuple, kwargs: dict):
     )  # fmt: skip
 
 
+_SEQUENCES = (Size, tuple, list)
+_STORAGE_MAX = 2**63 - 1
+
+
+def _usual_wrapper(args: tuple, kwargs: dict):
+    """make_wrapper_subclass for the usual call -- ``_fast_parse``'s, with non-negative
+    sizes and strides, a dtype and a device, a class that can hold it, no overflow --
+    built at once; None sends the call to the general path, which decides as before."""
+    if len(args) != 2 or not kwargs.keys() <= _FAST_KEYWORDS:
+        return None
+    cls, size = args
+    dtype = kwargs.get("dtype")
+    device = kwargs.get("device")
+    requires_grad = kwargs.get("requires_grad", False)
+    strides = kwargs.get("strides")
+    if dtype is None:
+        dtype = _dtypes.get_default_dtype()
+    if device is None:
+        device = CPU
+    if (
+        size.__class__ not in _SEQUENCES
+        or dtype.__class__ is not _dtypes.dtype
+        or device.__class__ is not CPU.__class__
+        or requires_grad.__class__ is not bool
+        or kwargs.get("layout", strided) is not strided
+        or not isinstance(cls, type)
+        or not issubclass(cls, Tensor)
+    ):
+        return None
+    if not _defines_torch_dispatch(cls):
+        return None  # the general path raises
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
+        return None
+    sizes = tuple(size)
+    numel = 1
+    for n in sizes:
+        if n.__class__ is not int or n < 0:
+            return None
+        numel *= n
+    if strides is None:
+        strides = contiguous_strides(sizes)
+        nbytes = numel * dtype.itemsize
+    else:
+        if strides.__class__ not in _SEQUENCES or len(strides) != len(sizes):
+            return None
+        strides = tuple(strides)
+        span = 1
+        for n, s in zip(sizes, strides):
+            if s.__class__ is not int or s < 0:
+                return None
+            span += (n - 1) * s
+        nbytes = 0 if numel == 0 else span * dtype.itemsize
+    if nbytes > _STORAGE_MAX:
+        return None
+    inference = per_thread.state.inference_mode
+    self = cls._from_storage(
+        Storage(None, nbytes, device),
+        sizes,
+        strides,
+        0,
+        dtype,
+        device,
+        key_bits=device_key_bits(device, inference) | PYTHON_KEY_BITS,
+        inference=inference,
+    )
+    self._python_dispatch = True
+    if requires_grad:
+        self._requires_grad = True
+    return self
+
+
 def make_wrapper_subclass(*args, **kwargs):
     """Tensor._make_wrapper_subclass: a ``cls`` tensor with metadata and a storage without data."""
+    made = _usual_wrapper(args, kwargs)
+    if made is not None:
+        return made
     (
         cls, size, strides, storage_offset, _memory_format, dtype, _layout, device,
         _pin_memory, requires_grad, policy, dispatch_device, dispatch_layout, extra_keys,

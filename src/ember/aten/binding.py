@@ -49,7 +49,7 @@ def scalar_to_tensor(value) -> Tensor:
         if value >= 2**64:
             raise OverflowError("int too big to convert") from None
         array, dtype = np.array(value, dtype=np.uint64), dtypes.uint64  # Note [uint64 Scalars]
-    result = Tensor._wrap(array, dtype)
+    result = Tensor._wrap_fresh(array, dtype)  # a fresh 0-d ndarray of dtype's NumPy dtype
     result._is_wrapped_number = True
     return result
 

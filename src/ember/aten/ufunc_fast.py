@@ -91,21 +91,34 @@ def _other_operand(self, other, bool_ok):
 
 
 def _binary(ufunc, allowed, self, other, into, bool_ok=True):
+    dtype, sizes, strides = self.dtype, self._sizes, self._strides
+    if dtype not in allowed or self.device is not CPU or self._is_wrapped_number:
+        return None
+    fast = _FAST_STRIDES.get(sizes, False)
+    if strides != (_fast_strides(sizes) if fast is False else fast):
+        return None
+    # the commonest operand inline (_other_operand's same-layout case); the rest there
     if (
-        self.dtype not in allowed
-        or self.device is not CPU
-        or self._is_wrapped_number
-        or self._strides != _fast_strides(self._sizes)
+        other.dtype is dtype
+        and other._sizes == sizes
+        and other._strides == strides
+        and other.device is CPU
+        and not other._is_wrapped_number
     ):
-        return None
-    operand = _other_operand(self, other, bool_ok)
-    if operand is None:
-        return None
+        operand = other._array
+        if operand is None:
+            operand = other.ndarray()
+    else:
+        operand = _other_operand(self, other, bool_ok)
+        if operand is None:
+            return None
+    values = self._array
+    if values is None:
+        values = self.ndarray()
     token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
     try:
         if into is None:
-            return Tensor._wrap_fresh(ufunc(self.ndarray(), operand), self.dtype)
-        values = self.ndarray()
+            return Tensor._wrap_fresh(ufunc(values, operand), dtype)
         ufunc(values, operand, out=values)
         return into
     finally:

@@ -15,6 +15,7 @@ from ember._c10.device import check_linked, device_lazy_init
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
+from ember._torch_function import overrides
 
 
 def handle(overload: str):
@@ -68,6 +69,13 @@ def wrap_number(value):
     if isinstance(value, (bool, int, float, complex)):
         return scalar_to_tensor(value)
     return value
+
+
+def plain_tensor(value) -> bool:
+    """A Tensor parameter's argument that the parser takes as it is, for a binding's fast
+    path: a tensor (subclass) that does not override __torch_function__ (Note [Torch
+    function checks]); an exact Tensor the caller tests first, inline."""
+    return isinstance(value, Tensor) and not overrides(value)
 
 
 def check_target_device(device) -> None:

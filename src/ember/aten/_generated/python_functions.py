@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, wrap_number)
+                                make_factory_out, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -383,7 +383,7 @@ def _conj_physical(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f__conj_physical]
         else:
             index, v = _parser_f__conj_physical.parse(args, kwargs)
@@ -481,7 +481,7 @@ def abs_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_abs_]
         else:
             index, v = _parser_f_abs_.parse(args, kwargs)
@@ -577,7 +577,7 @@ def alias(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_alias]
         else:
             index, v = _parser_f_alias.parse(args, kwargs)
@@ -638,7 +638,7 @@ def allclose(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_allclose]
         else:
             index, v = _parser_f_allclose.parse(args, kwargs)
@@ -1195,7 +1195,7 @@ def clone(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_clone]
         else:
             index, v = _parser_f_clone.parse(args, kwargs)
@@ -1245,7 +1245,7 @@ def conj_physical_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_conj_physical_]
         else:
             index, v = _parser_f_conj_physical_.parse(args, kwargs)
@@ -1295,7 +1295,7 @@ def cos_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_cos_]
         else:
             index, v = _parser_f_cos_.parse(args, kwargs)
@@ -1371,7 +1371,7 @@ def detach(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_detach]
         else:
             index, v = _parser_f_detach.parse(args, kwargs)
@@ -1397,7 +1397,7 @@ def diagonal(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_diagonal]
         else:
             index, v = _parser_f_diagonal.parse(args, kwargs)
@@ -1492,7 +1492,7 @@ def dot(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
         else:
             index, v = _parser_f_dot.parse(args, kwargs)
@@ -1639,7 +1639,7 @@ def equal(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_equal]
         else:
             index, v = _parser_f_equal.parse(args, kwargs)
@@ -1689,7 +1689,7 @@ def exp_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_exp_]
         else:
             index, v = _parser_f_exp_.parse(args, kwargs)
@@ -1767,7 +1767,7 @@ def flatten(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_flatten]
         else:
             index, v = _parser_f_flatten.parse(args, kwargs)
@@ -2042,7 +2042,7 @@ def isclose(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_isclose]
         else:
             index, v = _parser_f_isclose.parse(args, kwargs)
@@ -2068,7 +2068,7 @@ def isnan(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_isnan]
         else:
             index, v = _parser_f_isnan.parse(args, kwargs)
@@ -2197,7 +2197,7 @@ def log1p_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log1p_]
         else:
             index, v = _parser_f_log1p_.parse(args, kwargs)
@@ -2223,7 +2223,7 @@ def log_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log_]
         else:
             index, v = _parser_f_log_.parse(args, kwargs)
@@ -2805,7 +2805,7 @@ def neg_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_neg_]
         else:
             index, v = _parser_f_neg_.parse(args, kwargs)
@@ -2878,7 +2878,7 @@ def outer(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
         else:
             index, v = _parser_f_outer.parse(args, kwargs)
@@ -3165,7 +3165,7 @@ def reciprocal_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_reciprocal_]
         else:
             index, v = _parser_f_reciprocal_.parse(args, kwargs)
@@ -3191,7 +3191,7 @@ def relu(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_relu]
         else:
             index, v = _parser_f_relu.parse(args, kwargs)
@@ -3217,7 +3217,7 @@ def relu_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_relu_]
         else:
             index, v = _parser_f_relu_.parse(args, kwargs)
@@ -3344,7 +3344,7 @@ def rsqrt_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
         else:
             index, v = _parser_f_rsqrt_.parse(args, kwargs)
@@ -3482,7 +3482,7 @@ def sigmoid_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
         else:
             index, v = _parser_f_sigmoid_.parse(args, kwargs)
@@ -3556,7 +3556,7 @@ def sin_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sin_]
         else:
             index, v = _parser_f_sin_.parse(args, kwargs)
@@ -3582,7 +3582,7 @@ def slice(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_slice]
         else:
             index, v = _parser_f_slice.parse(args, kwargs)
@@ -3732,7 +3732,7 @@ def sqrt_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sqrt_]
         else:
             index, v = _parser_f_sqrt_.parse(args, kwargs)
@@ -3974,7 +3974,7 @@ def t(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_t]
         else:
             index, v = _parser_f_t.parse(args, kwargs)
@@ -4024,7 +4024,7 @@ def tanh_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_tanh_]
         else:
             index, v = _parser_f_tanh_.parse(args, kwargs)
@@ -4196,7 +4196,7 @@ def unbind(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_unbind]
         else:
             index, v = _parser_f_unbind.parse(args, kwargs)
@@ -4358,7 +4358,7 @@ def zero_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_zero_]
         else:
             index, v = _parser_f_zero_.parse(args, kwargs)

@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, wrap_number)
+                                make_factory_out, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -619,7 +619,7 @@ def add(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add]
         else:
             index, v = _parser_m_add.parse(args, kwargs, self=self)
@@ -649,7 +649,7 @@ def add_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add_]
         else:
             index, v = _parser_m_add_.parse(args, kwargs, self=self)
@@ -680,7 +680,7 @@ def addmm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
         else:
             index, v = _parser_m_addmm.parse(args, kwargs, self=self)
@@ -713,7 +713,7 @@ def addmm_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
         else:
             index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
@@ -796,7 +796,7 @@ def allclose(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_allclose]
         else:
             index, v = _parser_m_allclose.parse(args, kwargs, self=self)
@@ -1289,7 +1289,7 @@ def bmm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_bmm]
         else:
             index, v = _parser_m_bmm.parse(args, kwargs, self=self)
@@ -1762,7 +1762,7 @@ def dot(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_dot]
         else:
             index, v = _parser_m_dot.parse(args, kwargs, self=self)
@@ -1840,7 +1840,7 @@ def equal(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_equal]
         else:
             index, v = _parser_m_equal.parse(args, kwargs, self=self)
@@ -1934,7 +1934,7 @@ def expand_as(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_expand_as]
         else:
             index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
@@ -2274,7 +2274,7 @@ def isclose(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_isclose]
         else:
             index, v = _parser_m_isclose.parse(args, kwargs, self=self)
@@ -2512,7 +2512,7 @@ def logical_and(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_and]
         else:
             index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
@@ -2538,7 +2538,7 @@ def logical_and_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_and_]
         else:
             index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
@@ -2610,7 +2610,7 @@ def logical_or(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_or]
         else:
             index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
@@ -2636,7 +2636,7 @@ def logical_or_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_or_]
         else:
             index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
@@ -2662,7 +2662,7 @@ def logical_xor(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_xor]
         else:
             index, v = _parser_m_logical_xor.parse(args, kwargs, self=self)
@@ -2688,7 +2688,7 @@ def logical_xor_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_xor_]
         else:
             index, v = _parser_m_logical_xor_.parse(args, kwargs, self=self)
@@ -2863,7 +2863,7 @@ def matmul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_matmul]
         else:
             index, v = _parser_m_matmul.parse(args, kwargs, self=self)
@@ -2918,7 +2918,7 @@ def maximum(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_maximum]
         else:
             index, v = _parser_m_maximum.parse(args, kwargs, self=self)
@@ -2999,7 +2999,7 @@ def minimum(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_minimum]
         else:
             index, v = _parser_m_minimum.parse(args, kwargs, self=self)
@@ -3025,7 +3025,7 @@ def mm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mm]
         else:
             index, v = _parser_m_mm.parse(args, kwargs, self=self)
@@ -3077,7 +3077,7 @@ def mul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
             index, v = _parser_m_mul.parse(args, kwargs, self=self)
@@ -3103,7 +3103,7 @@ def mul_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
             index, v = _parser_m_mul_.parse(args, kwargs, self=self)
@@ -3438,7 +3438,7 @@ def outer(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_outer]
         else:
             index, v = _parser_m_outer.parse(args, kwargs, self=self)
@@ -4296,7 +4296,7 @@ def sub(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub]
         else:
             index, v = _parser_m_sub.parse(args, kwargs, self=self)
@@ -4326,7 +4326,7 @@ def sub_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub_]
         else:
             index, v = _parser_m_sub_.parse(args, kwargs, self=self)
@@ -4940,7 +4940,7 @@ def view_as(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_view_as]
         else:
             index, v = _parser_m_view_as.parse(args, kwargs, self=self)

@@ -30,12 +30,16 @@ Note [Python key dispatch]
 
 from __future__ import annotations
 
+import functools
+import os
+
 from ember import _ops
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import full_after_bits, functionality_bit
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
+from ember._dispatch.dispatcher import SPECIALIZE
 from ember._dispatch.python_returns import returns_converter
 from ember._dispatch.schema_binding import _same_as_default
 
@@ -59,6 +63,46 @@ def python_tls_snapshot_fallback(handle, bits: int, *args):
         return handle.redispatch(bits & _AFTER_SNAPSHOT, *args)
     finally:
         ts.tls_on_entry = None
+
+
+_SNAPSHOT_SOURCE = """
+def make(handle, after, per_thread):
+    def snapshot(bits, {params}):
+        ts = per_thread.state
+        if ts.tls_on_entry is not None:
+            return handle.redispatch(bits & after, {params})
+        ts.tls_on_entry = (ts.included, ts.excluded)
+        try:
+            return handle.redispatch(bits & after, {params})
+        finally:
+            ts.tls_on_entry = None
+
+    return snapshot
+"""
+
+
+# inside the package, as a trace's caller search expects of ember's frames
+_SNAPSHOT_FILENAME = os.path.join(os.path.dirname(__file__), "<PythonTLSSnapshot fallback>")
+
+
+@functools.cache
+def _snapshot_factory(arity: int):
+    """``python_tls_snapshot_fallback`` for operators of ``arity`` arguments."""
+    namespace: dict = {}
+    source = _SNAPSHOT_SOURCE.format(params=", ".join(f"a{i}" for i in range(arity)))
+    exec(compile(source, _SNAPSHOT_FILENAME, "exec"), namespace)
+    return namespace["make"]
+
+
+def _specialize_snapshot(handle, arity: int):
+    """The snapshot fallback made for one operator, without ``*args`` and the handle's
+    partial on every call (Note [Kernels specialised per operator])."""
+    if not 0 < arity <= 16:
+        return None
+    return _snapshot_factory(arity)(handle, _AFTER_SNAPSHOT, per_thread), "raw"
+
+
+setattr(python_tls_snapshot_fallback, SPECIALIZE, _specialize_snapshot)
 
 
 # qualname ("ns::op" or "ns::op.overload") -> {subclass or mode class: rule}; filled by

@@ -324,9 +324,10 @@ def _slots(tensor) -> tuple:
     device=st.sampled_from([None, "cpu", "meta"]),
     requires_grad=st.booleans(),
     inference=st.booleans(),
+    container=st.sampled_from([list, tuple]),
 )
 def test_the_usual_wrapper_is_what_the_general_path_builds(
-    sizes, strides, dtype, device, requires_grad, inference
+    sizes, strides, dtype, device, requires_grad, inference, container
 ):
     """_usual_wrapper builds the usual call at once: the same tensor, slot for slot, as the
     general path (parser and checks), or None to leave the call to it."""
@@ -339,7 +340,9 @@ def test_the_usual_wrapper_is_what_the_general_path_builds(
 
     kwargs = {"requires_grad": requires_grad}
     if strides is not None:
-        kwargs["strides"] = strides
+        kwargs["strides"] = container(strides)
+        if container is tuple and len(strides) == len(sizes) and all(n > 0 for n in sizes):
+            kwargs["strides"] = ember.empty(sizes).stride()  # the contiguous ones, often
     if dtype is not None:
         kwargs["dtype"] = getattr(ember, dtype)
     if device is not None:
@@ -373,6 +376,9 @@ def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
     class Plain(ember.Tensor):
         pass
 
+    class Unset(ember.Tensor):
+        __torch_dispatch__ = None
+
     for args, kwargs in [
         ((W, (2, True)), {}),
         ((W, (2,)), {"device": "cpu"}),
@@ -381,6 +387,9 @@ def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
         ((W, (2,), (1,)), {}),
         ((W, (2**62, 4)), {}),  # the storage size overflows: the general path's error
         ((Plain, (2,)), {}),  # no __torch_dispatch__: the general path's error
+        ((Unset, (2,)), {}),
+        ((W, (2,)), {"strides": (1.0,)}),
+        ((W, (2,)), {"strides": (True,)}),
         ((int, (2,)), {}),
         ((W, (2,)), {"dtype": "float32"}),
     ]:

@@ -31,7 +31,7 @@ from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_k
 from ember._c10.thread_state import per_thread, thread_state
 from ember._c10.tls import tls_is_dispatch_key_included
 from ember._size import Size
-from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch
+from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch, _disabled_torch_dispatch_impl
 from ember._tensor_ctors import _new_from_data
 from ember.aten.python_arg_convert import tp_name
 from ember.aten.python_arg_parser import PythonArgParser
@@ -135,6 +135,9 @@ def _fast_parse(args: tuple, kwargs: dict):
 
 
 _SEQUENCES = (Size, tuple, list)
+_DTYPE, _DEVICE = _dtypes.dtype, CPU.__class__
+_TENSOR_TORCH_DISPATCH = Tensor.__dict__["__torch_dispatch__"]
+_new_object = object.__new__
 _STORAGE_MAX = 2**63 - 1
 
 
@@ -145,27 +148,33 @@ def _usual_wrapper(args: tuple, kwargs: dict):
     if len(args) != 2 or not kwargs.keys() <= _FAST_KEYWORDS:
         return None
     cls, size = args
-    dtype = kwargs.get("dtype")
-    device = kwargs.get("device")
-    requires_grad = kwargs.get("requires_grad", False)
-    strides = kwargs.get("strides")
+    get = kwargs.get
+    dtype = get("dtype")
     if dtype is None:
         dtype = _dtypes.get_default_dtype()
+    device = get("device")
     if device is None:
         device = CPU
+    requires_grad = get("requires_grad", False)
+    strides = get("strides")
     if (
         size.__class__ not in _SEQUENCES
-        or dtype.__class__ is not _dtypes.dtype
-        or device.__class__ is not CPU.__class__
-        or requires_grad.__class__ is not bool
-        or kwargs.get("layout", strided) is not strided
+        or dtype.__class__ is not _DTYPE
+        or device.__class__ is not _DEVICE
+        or (requires_grad is not False and requires_grad is not True)
+        or get("layout", strided) is not strided
         or not isinstance(cls, type)
         or not issubclass(cls, Tensor)
+        or (requires_grad and not (dtype.is_floating_point or dtype.is_complex))
     ):
         return None
-    if not _defines_torch_dispatch(cls):
-        return None  # the general path raises
-    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
+    # _defines_torch_dispatch, inline (the general path raises for a class without one)
+    handler = getattr(cls, "__torch_dispatch__", None)
+    if (
+        handler is None
+        or getattr(handler, "__func__", handler) is _disabled_torch_dispatch_impl
+        or Tensor.__dict__.get("__torch_dispatch__") is not _TENSOR_TORCH_DISPATCH
+    ) and not _defines_torch_dispatch(cls):
         return None
     sizes = tuple(size)
     numel = 1
@@ -173,35 +182,51 @@ def _usual_wrapper(args: tuple, kwargs: dict):
         if n.__class__ is not int or n < 0:
             return None
         numel *= n
+    itemsize = dtype.itemsize
     if strides is None:
         strides = contiguous_strides(sizes)
-        nbytes = numel * dtype.itemsize
+        nbytes = numel * itemsize
     else:
-        if strides.__class__ not in _SEQUENCES or len(strides) != len(sizes):
-            return None
-        strides = tuple(strides)
-        span = 1
-        for n, s in zip(sizes, strides):
-            if s.__class__ is not int or s < 0:
+        if strides.__class__ is not tuple:
+            if strides.__class__ not in _SEQUENCES:
                 return None
-            span += (n - 1) * s
-        nbytes = 0 if numel == 0 else span * dtype.itemsize
+            strides = tuple(strides)
+        for n in strides:
+            if n.__class__ is not int or n < 0:
+                return None
+        if len(strides) != len(sizes):
+            return None
+        if numel == 0:
+            nbytes = 0
+        elif strides == contiguous_strides(sizes):
+            nbytes = numel * itemsize  # the span of row-major strides is the element count
+        else:
+            span = 1
+            for n, stride in zip(sizes, strides):
+                span += (n - 1) * stride
+            nbytes = span * itemsize
     if nbytes > _STORAGE_MAX:
         return None
     inference = per_thread.state.inference_mode
-    self = cls._from_storage(
-        Storage(None, nbytes, device),
-        sizes,
-        strides,
-        0,
-        dtype,
-        device,
-        key_bits=device_key_bits(device, inference) | PYTHON_KEY_BITS,
-        inference=inference,
-    )
+    storage = _new_object(Storage)  # Storage(None, nbytes, device), inline
+    storage.data = None
+    storage.nbytes = nbytes
+    storage.device = device
+    storage._data_ptr = None
+    storage.resizable = True
+    self = _new_object(cls)  # TensorImpl._from_storage's fields, inline
+    self._storage = storage
+    self._array = None
+    self._sizes = sizes
+    self._strides = strides
+    self._storage_offset = 0
+    self.dtype = dtype
+    self.device = device
+    self._key_bits = device_key_bits(device, inference) | PYTHON_KEY_BITS
+    self._is_inference = inference
+    self._requires_grad = requires_grad
+    self._grad_fn = None
     self._python_dispatch = True
-    if requires_grad:
-        self._requires_grad = True
     return self
 
 

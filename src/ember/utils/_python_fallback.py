@@ -267,7 +267,10 @@ def python_fallback(handle, bits: int, *full_args):
         args, kwargs = kernel_args(full_args)
         if wrapped:
             args = tuple(_ops.unwrap_number(value) for value in args)
-        types = tuple(map(type, overloaded)) if overloaded else ()
+        if len(overloaded) == 1:
+            types = (type(overloaded[0]),)
+        else:
+            types = tuple(map(type, overloaded)) if overloaded else ()
         user, infra = ts.dispatch_modes, ts.infra_modes
         mode = None
         if user or infra:

@@ -39,9 +39,8 @@ _NUMBER_DTYPES = {
 
 def scalar_to_tensor(value) -> Tensor:
     """A 0-dim tensor for a Python number, marked as a wrapped number for type promotion."""
-    dtype, np_type = (
-        _NUMBER_DTYPES[type(value)] if type(value) in _NUMBER_DTYPES else (_number_dtype(value))
-    )
+    found = _NUMBER_DTYPES.get(type(value))
+    dtype, np_type = found if found is not None else _number_dtype(value)
     try:
         array = np.array(value, dtype=np_type)
     except OverflowError:  # See Note [Python ints are int64] in python_arg_convert.py

@@ -73,27 +73,48 @@ def _invert(self):
 def _direct(overload: str, extra: tuple, method):
     """`a + b`, `a * 2`: straight to the operator when the other operand is a tensor or a
     plain number (what the method's argument parser would decide anyway), else `method`,
-    as `_binary(method)` (in this frame: a subclass's operators take this path)."""
+    as `_binary(method)` (in this frame: a subclass's operators take this path). ``extra``
+    is () or (alpha,): each has its own closure, so the call passes no ``*extra``."""
     op = handle(overload)
     numbers = (int, float, bool)
+    if extra:
+        (alpha,) = extra
 
-    def operator(self, other):
-        # Exact tensors only: a subclass or a mode takes the method, which consults
-        # __torch_function__ (Note [Torch function checks])
-        if self.__class__ is Tensor and not tf_state.anywhere:
+        def operator(self, other):
+            # Exact tensors only: a subclass or a mode takes the method, which consults
+            # __torch_function__ (Note [Torch function checks])
+            if self.__class__ is Tensor and not tf_state.anywhere:
+                try:
+                    if other.__class__ is Tensor:
+                        return op.call(self, other, alpha)
+                    if type(other) in numbers:
+                        return op.call(self, scalar_to_tensor(other), alpha)
+                except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+                    return NotImplemented
+                except MemoryError as error:  # See Note [Allocation errors]
+                    raise translate_memory_error(error) from None
             try:
-                if other.__class__ is Tensor:
-                    return op.call(self, other, *extra)
-                if type(other) in numbers:
-                    return op.call(self, scalar_to_tensor(other), *extra)
-            except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+                return method(self, other)
+            except TypeError:
                 return NotImplemented
-            except MemoryError as error:  # See Note [Allocation errors]
-                raise translate_memory_error(error) from None
-        try:
-            return method(self, other)
-        except TypeError:
-            return NotImplemented
+
+    else:
+
+        def operator(self, other):  # the same, without alpha
+            if self.__class__ is Tensor and not tf_state.anywhere:
+                try:
+                    if other.__class__ is Tensor:
+                        return op.call(self, other)
+                    if type(other) in numbers:
+                        return op.call(self, scalar_to_tensor(other))
+                except TypeError:
+                    return NotImplemented
+                except MemoryError as error:
+                    raise translate_memory_error(error) from None
+            try:
+                return method(self, other)
+            except TypeError:
+                return NotImplemented
 
     operator.__name__ = method.__name__
     return operator

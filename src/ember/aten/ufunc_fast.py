@@ -51,6 +51,7 @@ _KEEPS = {dtypes.float32: (dtypes.bool, dtypes.int64, dtypes.float64),
           dtypes.int32: (dtypes.bool, dtypes.int64)}  # fmt: skip
 
 
+_wrap_fresh = Tensor._wrap_fresh  # bound once: the fast paths' results are plain tensors
 _FAST_STRIDES: dict = {}
 
 
@@ -118,7 +119,7 @@ def _binary(ufunc, allowed, self, other, into, bool_ok=True):
     token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
     try:
         if into is None:
-            return Tensor._wrap_fresh(ufunc(values, operand), dtype)
+            return _wrap_fresh(ufunc(values, operand), dtype)
         ufunc(values, operand, out=values)
         return into
     finally:
@@ -159,7 +160,7 @@ def mm(self, mat2):
         or mat2.device is not CPU
     ):
         return None
-    return Tensor._wrap_fresh(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
+    return _wrap_fresh(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
 
 
 def sum_dim(self, dim, keepdim, dtype):
@@ -184,4 +185,4 @@ def sum_dim(self, dim, keepdim, dtype):
         total = np.add.reduce(self.ndarray(), axis=tuple(axes), keepdims=keepdim)
     finally:
         _errors.reset(token)
-    return Tensor._wrap_fresh(np.asarray(total), self.dtype)
+    return _wrap_fresh(np.asarray(total), self.dtype)

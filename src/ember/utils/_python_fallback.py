@@ -40,6 +40,7 @@ from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
 from ember._dispatch.dispatcher import SPECIALIZE
+from ember._dispatch.python_returns import _tensor as _one_tensor
 from ember._dispatch.python_returns import returns_converter
 from ember._dispatch.schema_binding import _same_as_default
 
@@ -301,6 +302,8 @@ def python_fallback(handle, bits: int, *full_args):
                 else:
                     infra[slot] = mode
             if result is not NotImplemented:
+                if convert is _one_tensor and isinstance(result, TensorImpl):
+                    return result  # convert(result), inline for the usual result
                 return convert(result)
         for arg in overloaded:
             rule = _rule_for(handle, type(arg)) if torch_dispatch_rules else None
@@ -309,6 +312,8 @@ def python_fallback(handle, bits: int, *full_args):
             else:
                 result = arg.__torch_dispatch__(op, types, args, kwargs)
             if result is not NotImplemented:
+                if convert is _one_tensor and isinstance(result, TensorImpl):
+                    return result
                 return convert(result)
         raise _all_not_implemented(op, mode, overloaded)
     finally:

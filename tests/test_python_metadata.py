@@ -89,6 +89,9 @@ READS = {
     "layout": lambda lib, t: t.layout,
     "wrapper data_ptr is 0": lambda lib, t: t.data_ptr() == 0,
     "dtype": lambda lib, t: t.dtype,
+    "nbytes": lambda lib, t: t.nbytes,
+    "itemsize": lambda lib, t: t.itemsize,
+    "is_cuda": lambda lib, t: t.is_cuda,
     "element_size": lambda lib, t: t.element_size(),
 }
 
@@ -324,3 +327,42 @@ def test_other_layouts_are_names_and_factories_refuse_them():
         assert isinstance(getattr(ember, name), ember.layout)
     with pytest.raises(NotImplementedError, match="ember has no ember.sparse_coo tensors"):
         ember.zeros(2, layout=ember.sparse_coo)
+
+
+def test_torch_function_comes_first_as_in_torch():
+    """A metadata read consults __torch_function__ (the class's, or a mode's) before the
+    handler, as PyTorch's Tensor methods do."""
+
+    def run(lib):
+        log = []
+
+        class Sized(lib.Tensor):
+            @staticmethod
+            def __new__(cls, data):
+                return lib.Tensor._make_wrapper_subclass(
+                    cls, data.size(), dtype=data.dtype, dispatch_sizes_strides_policy="sizes"
+                )
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                log.append(("dispatch", str(func)))
+                return {"aten.dim.default": 2, "aten.sym_size.default": [7, 8]}.get(str(func))
+
+        class Functioned(Sized):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                log.append(("function", func.__name__))
+                return super().__torch_function__(func, types, args, kwargs or {})
+
+        class Mode(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                log.append(("mode", func.__name__))
+                return func(*args, **(kwargs or {}))
+
+        sized, functioned = Sized(lib.randn(2, 3)), Functioned(lib.randn(2, 3))
+        seen = [_text(sized.size()), _text(functioned.size()), functioned.dim()]
+        with Mode():
+            seen += [_text(sized.size()), _text(functioned.shape), sized.size(1)]
+        return seen, log
+
+    assert run(ember) == run(torch)

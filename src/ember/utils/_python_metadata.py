@@ -31,6 +31,7 @@ from ember._ops import ops
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
 from ember._tensor_ctors import channels_last, channels_last_3d, contiguous_format, preserve_format
+from ember._torch_function import dispatch, mode_enabled, overrides
 from ember.aten.metadata_ops import strides_like_channels_last
 from ember.aten.native.layout import is_non_overlapping_and_dense as _dense
 from ember.aten.native.layout import memory_format_name
@@ -216,10 +217,14 @@ def python_layout(self):
 
 
 def _reader(cls, name: str, bit: int, slow, previous):
-    """A method that asks Python when the instance has ``bit``, else what ``cls`` had."""
+    """A method that asks Python when the instance has ``bit`` (after __torch_function__,
+    as PyTorch's Tensor methods consult it first), else what ``cls`` had."""
 
     def method(self, *args, **kwargs):
         if self._python_metadata & bit:
+            if overrides(self) or mode_enabled():
+                public = f"ember.Tensor.{name}"
+                return dispatch(method, public, [self], (self, *args), kwargs or None)
             return slow(self, args, kwargs)
         if previous is not None:
             return previous(self, *args, **kwargs)
@@ -232,6 +237,9 @@ def _reader(cls, name: str, bit: int, slow, previous):
 def _property(cls, name: str, bit: int, slow, previous, settable: bool):
     def get(self):
         if self._python_metadata & bit:
+            if overrides(self) or mode_enabled():
+                public = f"ember.Tensor.{name}.__get__"
+                return dispatch(reader.__get__, public, [self], (self,), None)
             return slow(self)
         if previous is not None:
             return previous.__get__(self, type(self))
@@ -245,7 +253,8 @@ def _property(cls, name: str, bit: int, slow, previous, settable: bool):
             slot.__set__(self, value)
 
     get.__name__ = name
-    return property(get, setter)
+    reader = property(get, setter)
+    return reader
 
 
 def _no_args(name: str, slow):
@@ -342,6 +351,7 @@ _PROPERTIES = {
     "ndim": (_SIZES, python_dim, False),
     "nbytes": (_SIZES | CUSTOM_LAYOUT, _nbytes, False),
     "device": (CUSTOM_DEVICE, python_device, True),
+    "is_cuda": (CUSTOM_DEVICE, lambda t: python_device(t).type == "cuda", False),
     "layout": (CUSTOM_LAYOUT, python_layout, False),
 }
 _BASES = frozenset({Tensor, TensorImpl, object})

@@ -366,3 +366,26 @@ def test_torch_function_comes_first_as_in_torch():
         return seen, log
 
     assert run(ember) == run(torch)
+
+
+@pytest.mark.parametrize(
+    "read", ["dim", "size", "stride", "numel", "storage_offset", "is_contiguous", "device"]
+)
+def test_a_class_without_torch_dispatch_fails_as_torch(read):
+    """No __torch_dispatch__ of its own (no Python key): PyTorch's internal asserts, not a
+    recursion through Tensor's default handler."""
+
+    def run(lib):
+        class Plain(lib.Tensor):
+            pass
+
+        tensor = lib.Tensor._make_subclass(
+            Plain, lib.randn(2, 3), dispatch_sizes_strides_policy="sizes", dispatch_device=True
+        )
+        try:
+            READS[read](lib, tensor)
+        except RuntimeError as error:
+            return str(error).split("overloaded_args = ")[0]  # then an address
+        return "no error"
+
+    assert run(ember) == run(torch)

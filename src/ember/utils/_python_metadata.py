@@ -48,10 +48,25 @@ _size_parser = PythonArgParser(["size(int64_t? dim=None)"])
 _stride_parser = PythonArgParser(["stride(int64_t? dim=None)"])
 
 
+# PyTorch's internal asserts for a class without __torch_dispatch__ of its own (no Python key).
+_ASSERT_TENSOR_IMPL = (
+    'is_python_dispatch() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/TensorImpl.h"'
+    ":976, please report a bug to PyTorch. "
+)
+_ASSERT_SUBCLASS = (
+    '0 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp"'
+    ":659, please report a bug to PyTorch. dispatch_on_subclass called with NO overloaded args "
+    "that actually triggered dispatch, perhaps there is a divergence in how you detect torch "
+    "function/dispatch and how overloaded args is computed?  "
+)
+
+
 def _call_handlers(op, self, args: tuple, name: str | None = None):
     """handle_torch_function_no_python_arg_parser for TorchDispatch, with ``self`` the one
     overloaded argument (see the module docstring); NotImplemented everywhere raises,
     naming the callback (``name``, by default the operator's)."""
+    if not self._python_dispatch and op.namespace != "prim":  # TensorImpl's assert
+        raise RuntimeError(_ASSERT_TENSOR_IMPL)
     types = (type(self),)
     tried = []
     ts = per_thread.state
@@ -76,6 +91,11 @@ def _call_handlers(op, self, args: tuple, name: str | None = None):
         if result is not NotImplemented:
             return result
         tried.append(f"  - mode object {mode!r}")
+    if not self._python_dispatch:  # the class keeps Tensor's __torch_dispatch__
+        raise RuntimeError(
+            _ASSERT_SUBCLASS
+            + f"overloaded_args = [{id(self):#x}], is_mode_active = {int(bool(tried))}"
+        )
     result = self.__torch_dispatch__(op, types, args, {})
     if result is not NotImplemented:
         return result

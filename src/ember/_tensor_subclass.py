@@ -86,7 +86,7 @@ def _python_metadata_bits(policy, dispatch_device: bool, dispatch_layout: bool) 
 
 def _set_python_metadata(tensor, bits: int) -> None:
     if bits:
-        interpreter.install(type(tensor))
+        interpreter.install(type(tensor))  # once per class
         tensor._python_metadata = bits
 
 
@@ -156,7 +156,9 @@ def make_wrapper_subclass(*args, **kwargs):
             "_make_wrapper_subclass(): argument '_extra_dispatch_keys' must be DispatchKeySet, "
             f"not {tp_name(extra_keys)}"
         )
-    metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
+    metadata = 0
+    if policy is not None or dispatch_device or dispatch_layout:
+        metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
     dtype = _dtypes.get_default_dtype() if dtype is None else dtype
     device = CPU if device is None else device
     sizes = tuple(size)
@@ -192,7 +194,8 @@ def make_wrapper_subclass(*args, **kwargs):
     )
     self._python_dispatch = True
     _set_requires_grad(self, requires_grad)
-    _set_python_metadata(self, metadata)
+    if metadata:
+        _set_python_metadata(self, metadata)
     return self
 
 

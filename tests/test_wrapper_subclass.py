@@ -187,25 +187,6 @@ def test_inference_mode_keys(lib_name):
     )
 
 
-def test_python_metadata_dispatch_is_refused():
-    """ember's sizes, strides, device and layout do not dispatch to Python: refused."""
-    wrapper, plain = _classes(ember)
-    for kwargs in (
-        {"dispatch_sizes_strides_policy": "sizes"},
-        {"dispatch_sizes_strides_policy": "strides"},
-        {"dispatch_device": True},
-        {"dispatch_layout": True},
-    ):
-        with pytest.raises(NotImplementedError, match="is not supported"):
-            ember.Tensor._make_wrapper_subclass(wrapper, (2,), **kwargs)
-        with pytest.raises(NotImplementedError, match="is not supported"):
-            ember.Tensor._make_subclass(plain, ember.ones(2), **kwargs)
-    explicit_false = ember.Tensor._make_wrapper_subclass(
-        wrapper, (2,), dispatch_device=False, dispatch_layout=False
-    )
-    assert explicit_false.shape == (2,)
-
-
 def _logging_class(lib, log):
     class Logging(lib.Tensor):
         @staticmethod

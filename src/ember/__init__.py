@@ -40,6 +40,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         uint8,
     )
     from ember._c10.layout import layout, strided
+    from ember._c10.layout import OTHER_LAYOUTS as _OTHER_LAYOUTS
+
+    globals().update(_OTHER_LAYOUTS)
     from ember._size import Size
     from ember._tensor import Tensor
     from ember.aten import load as _load_aten  # noqa: F401  (registers every aten kernel)

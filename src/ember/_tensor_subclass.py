@@ -16,7 +16,8 @@ keeps it only to track aliasing, so ``untyped_storage().nbytes()`` agrees and
 ``data_ptr()`` is 0. ``memory_format`` and ``pin_memory`` are accepted and
 ignored, as PyTorch ignores them. Sizes, strides, device and layout that
 dispatch to Python (``dispatch_sizes_strides_policy``, ``dispatch_device``,
-``dispatch_layout``) are refused: ember's metadata reads do not dispatch.
+``dispatch_layout``, on both constructors) follow Note [Python metadata] in
+_c10/py_interpreter.py.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
 from ember._c10.layout import strided
+from ember._c10.py_interpreter import (
+    CUSTOM_DEVICE,
+    CUSTOM_LAYOUT,
+    interpreter,
+    sizes_strides_policy_bits,
+)
 from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
 from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
 from ember._c10.thread_state import thread_state
@@ -67,20 +74,20 @@ def _check_tensor_subtype(cls) -> None:
         )
 
 
-def _check_python_metadata(policy, dispatch_device: bool, dispatch_layout: bool) -> None:
-    """See Note [Wrapper subclass storage]: only PyTorch's spelling is checked, then refused."""
-    if policy is not None and policy not in ("strides", "sizes"):
-        raise ValueError(f"Unknown sizes_strides_policy: {policy}; expected 'strides' or 'sizes'")
-    for name, value in (
-        ("dispatch_sizes_strides_policy", policy),
-        ("dispatch_device", dispatch_device or None),
-        ("dispatch_layout", dispatch_layout or None),
-    ):
-        if value is not None:
-            raise NotImplementedError(
-                f"ember: {name}={value!r} is not supported: a tensor's sizes, strides, device "
-                "and layout are read in Python without dispatching to __torch_dispatch__"
-            )
+def _python_metadata_bits(policy, dispatch_device: bool, dispatch_layout: bool) -> int:
+    """The bits of Note [Python metadata] the constructor's flags ask for."""
+    bits = sizes_strides_policy_bits(policy)
+    if dispatch_device:
+        bits |= CUSTOM_DEVICE
+    if dispatch_layout:
+        bits |= CUSTOM_LAYOUT
+    return bits
+
+
+def _set_python_metadata(tensor, bits: int) -> None:
+    if bits:
+        interpreter.install(type(tensor))  # once per class
+        tensor._python_metadata = bits
 
 
 def _set_requires_grad(tensor, requires_grad: bool) -> None:
@@ -149,7 +156,9 @@ def make_wrapper_subclass(*args, **kwargs):
             "_make_wrapper_subclass(): argument '_extra_dispatch_keys' must be DispatchKeySet, "
             f"not {tp_name(extra_keys)}"
         )
-    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    metadata = 0
+    if policy is not None or dispatch_device or dispatch_layout:
+        metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
     dtype = _dtypes.get_default_dtype() if dtype is None else dtype
     device = CPU if device is None else device
     sizes = tuple(size)
@@ -185,6 +194,8 @@ def make_wrapper_subclass(*args, **kwargs):
     )
     self._python_dispatch = True
     _set_requires_grad(self, requires_grad)
+    if metadata:
+        _set_python_metadata(self, metadata)
     return self
 
 
@@ -194,7 +205,7 @@ def make_subclass(*args, **kwargs):
         cls, data, require_grad, policy, dispatch_device, dispatch_layout, backend_device,
     ) = _subclass_parser.parse(args, kwargs)[1]  # fmt: skip
     _check_tensor_subtype(cls)
-    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
     if data._python_dispatch:  # `data.detach()` reaches its __torch_dispatch__
         detached = data.detach()
         if not isinstance(detached, cls):
@@ -204,6 +215,7 @@ def make_subclass(*args, **kwargs):
     if backend_device is not None:  # _change_backend_component_keys: the device keys only
         dispatches = result._key_bits & PYTHON_KEY_BITS
         result._key_bits = device_key_bits(backend_device, result._is_inference) | dispatches
+    _set_python_metadata(result, metadata)
     return result
 
 

@@ -12,6 +12,7 @@ import operator
 
 import numpy as np
 
+from ember._c10.stream import Stream
 from ember._tensor import Tensor
 from ember._torch_function import TorchFunctionCall, overrides
 from ember._torch_function import state as _tf_state
@@ -32,6 +33,7 @@ SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
 PYOBJECT = 17  # any object (torch.tensor's data)
 STORAGE = 18  # a storage (the legacy torch.Tensor(storage) constructor)
+STREAM = 19  # a Stream (record_stream)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -54,6 +56,9 @@ TYPE_NAMES = {
     BOOL_LIST: "tuple of bools",
     PYOBJECT: "object",
     STORAGE: "ember.Storage",
+    # PyTorch's FunctionParameter::type_name has no name for a Stream: it throws "unknown
+    # parameter type" (python_arg_parser.cpp), which is the error a wrong argument gets.
+    STREAM: None,
 }
 
 # ---------------------------------------------------------------------------
@@ -475,11 +480,17 @@ def make_converter(param, numbers_as_tensors: bool):
         return _any_object
     if kind == STORAGE:
         return _storage
+    if kind == STREAM:
+        return _stream
     return _make_bool_list(param)
 
 
 def _any_object(obj):
     return obj
+
+
+def _stream(obj):
+    return obj if isinstance(obj, Stream) else FAIL
 
 
 def _storage(obj):

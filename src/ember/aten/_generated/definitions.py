@@ -485,6 +485,7 @@ define('pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', tags=('core'
 define('pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)', tags=('pointwise',))
 define('pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', tags=('pointwise',))
 define('alias(Tensor(a) self) -> Tensor(a)', tags=('core',))
+define('record_stream(Tensor(a!) self, Stream s) -> ()', tags=())
 define('lift_fresh(Tensor(a) self) -> Tensor(a)', tags=('pt2_compliant_tag',))
 define('select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor', tags=())
 define('slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor', tags=())

@@ -7699,6 +7699,20 @@ def alias(ks, self):
     return result
 
 
+_record_stream = handle("record_stream")
+
+
+def record_stream(ks, self, s):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _record_stream.redispatch(ks & AFTER_AUTOGRAD, self, s)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _lift_fresh = handle("lift_fresh")
 
 
@@ -8502,6 +8516,7 @@ impl("pow.Tensor_Scalar", "Autograd", pow_Tensor_Scalar, keyset_arg="raw")
 impl("pow_.Scalar", "Autograd", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "Autograd", pow__Tensor, keyset_arg="raw")
 impl("alias", "Autograd", alias, keyset_arg="raw")
+impl("record_stream", "Autograd", record_stream, keyset_arg="raw")
 impl("lift_fresh", "Autograd", lift_fresh, keyset_arg="raw")
 impl("select_backward", "Autograd", select_backward, keyset_arg="raw")
 impl("slice_backward", "Autograd", slice_backward, keyset_arg="raw")

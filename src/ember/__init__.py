@@ -63,6 +63,25 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._tensor_subclass import install as _install_subclass_constructors
     from ember._c10.stream import Stream
     from ember._stream import install as _install_stream
+    from ember._tensor_set import install as _install_set
+    from ember import storage
+    from ember.storage import (
+        BFloat16Storage,
+        BoolStorage,
+        ByteStorage,
+        CharStorage,
+        ComplexDoubleStorage,
+        ComplexFloatStorage,
+        DoubleStorage,
+        FloatStorage,
+        HalfStorage,
+        IntStorage,
+        LongStorage,
+        ShortStorage,
+        TypedStorage,
+    )
+
+    Storage = FloatStorage  # torch/__init__.py's legacy alias
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -108,6 +127,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_conversions(Tensor)
     _install_subclass_constructors(Tensor)
     _install_stream()
+    _install_set(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

@@ -210,4 +210,28 @@ class Storage:
         return self.data.reshape(-1).view(np.uint8)
 
     def __repr__(self) -> str:
-        return f"Storage(nbytes={self.nbytes}, device='{self.device}')"
+        """UntypedStorage's printout (torch/storage.py): its bytes, one a line, then a footer."""
+        info = f"[ember.storage.UntypedStorage(device={self.device}) of size {self.nbytes}]"
+        if self.device.type == "meta":
+            return "...\n" + info
+        if self.data is None and self.nbytes:
+            raise RuntimeError(_NOT_ALLOCATED)
+        values = self.bytes_view()[: self.nbytes].tolist() if self.nbytes else []
+        return " " + "\n ".join(str(value) for value in values) + "\n" + info
+
+    __str__ = __repr__
+
+
+# A storage's public name is PyTorch's (it is what ``t.untyped_storage()`` gives there).
+Storage.__name__ = Storage.__qualname__ = "UntypedStorage"
+Storage.__module__ = "ember.storage"
+
+_NOT_ALLOCATED = (
+    "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
+    "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
+    "into a custom kernel. To fix this, please wrap the custom kernel into an opaque custom "
+    "op. Please see the following for details: "
+    "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html\n"
+    "If you're using Caffe2, Caffe2 uses a lazy allocation, so you will need to call "
+    "mutable_data() or raw_mutable_data() to actually allocate memory."
+)

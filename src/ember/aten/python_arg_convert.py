@@ -494,6 +494,10 @@ def _stream(obj):
 
 
 def _storage(obj):
+    """An untyped storage, or a typed one (ember.storage.TypedStorage, which wraps one in
+    ``_untyped_storage``): the binding reads its dtype (PythonArgs::storage)."""
     from ember._c10.storage import Storage
 
-    return obj if isinstance(obj, Storage) else FAIL
+    if isinstance(obj, Storage) or isinstance(getattr(obj, "_untyped_storage", None), Storage):
+        return obj
+    return FAIL

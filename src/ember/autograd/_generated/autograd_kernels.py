@@ -7933,6 +7933,90 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
     return result
 
 
+_set__source_Storage = handle("set_.source_Storage")
+
+
+def set__source_Storage(ks, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Storage.redispatch(ks & AFTER_AUTOGRAD, self, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
+
+
+def set__source_Storage_storage_offset(ks, self, source, storage_offset, size, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Storage_storage_offset.redispatch(ks & AFTER_AUTOGRAD, self, source, storage_offset, size, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set__source_Tensor = handle("set_.source_Tensor")
+
+
+def set__source_Tensor(ks, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self), gradient_edge(source),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set_ = handle("set_")
+
+
+def set_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _floor_divide = handle("floor_divide")
 
 
@@ -8527,6 +8611,10 @@ impl("nll_loss_forward.output", "Autograd", nll_loss_forward_output, keyset_arg=
 impl("nll_loss_forward", "Autograd", nll_loss_forward, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "Autograd", nll_loss_backward_grad_input, keyset_arg="raw")
 impl("nll_loss_backward", "Autograd", nll_loss_backward, keyset_arg="raw")
+impl("set_.source_Storage", "Autograd", set__source_Storage, keyset_arg="raw")
+impl("set_.source_Storage_storage_offset", "Autograd", set__source_Storage_storage_offset, keyset_arg="raw")
+impl("set_.source_Tensor", "Autograd", set__source_Tensor, keyset_arg="raw")
+impl("set_", "Autograd", set_, keyset_arg="raw")
 impl("floor_divide", "Autograd", floor_divide, keyset_arg="raw")
 impl("floor_divide_.Tensor", "Autograd", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "Autograd", floor_divide_out, keyset_arg="raw")

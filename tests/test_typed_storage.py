@@ -181,3 +181,14 @@ def _wrapper_set_(torch):
 
 def test_a_wrapper_subclass_set_to_a_typed_storage_as_torch():
     assert _wrapper_set_(ember) == _wrapper_set_(_torch)
+
+
+def _type_names_in_errors(torch):
+    out = []
+    for value in (torch.ones(1).untyped_storage(), torch.Stream(), torch.Storage(1)):
+        out.append(_outcome(lambda v=value: torch.ones(2).add(v)))
+    return out
+
+
+def test_storages_and_streams_named_in_argument_errors_as_torch():
+    assert _type_names_in_errors(ember) == _type_names_in_errors(_torch)

@@ -64,7 +64,9 @@ TYPE_NAMES = {
 # ---------------------------------------------------------------------------
 # Python type names as CPython's tp_name prints them ("int", "numpy.int64",
 # "torch.dtype"); ember's C-level look-alikes print as "ember.X".
-_EMBER_STATIC_TYPES = {"dtype", "device", "layout", "memory_format", "Size", "Generator"}
+_EMBER_STATIC_TYPES = {"dtype", "device", "layout", "memory_format", "Size", "Generator", "Stream"}
+# The storage classes print qualified in PyTorch's errors ("torch.storage.UntypedStorage").
+_QUALIFIED_MODULES = {"ember.storage"}
 _HEAPTYPE = 1 << 9
 _tp_names: dict[type, str] = {}
 
@@ -81,6 +83,8 @@ def type_name_of(tp) -> str:
         module = getattr(tp, "__module__", "builtins") or "builtins"
         if module.startswith("ember") and tp.__name__ in _EMBER_STATIC_TYPES:
             name = "ember." + tp.__name__
+        elif module in _QUALIFIED_MODULES:
+            name = f"{module}.{tp.__name__}"
         elif tp.__flags__ & _HEAPTYPE or module == "builtins":
             name = tp.__name__
         else:

@@ -42,6 +42,7 @@ from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch
 from ember._tensor_ctors import _new_from_data
 from ember.aten.python_arg_convert import tp_name
 from ember.aten.python_arg_parser import PythonArgParser
+from ember.storage import checked_untyped
 
 __all__ = ["make_wrapper_subclass", "make_subclass", "legacy_new", "as_subclass", "install"]
 
@@ -262,7 +263,7 @@ def _legacy_tensor(args, kwargs):
         _check_legacy_device(values[0])
         return ops.aten.empty.memory_format([0], dtype=dtype, layout=strided, device=CPU)
     if index == 1:
-        storage = values[0]
+        storage = checked_untyped(values[0], dtype, _dtypes.scalar_type_name(dtype))
         result = Tensor._from_storage(
             storage, (storage.nbytes // dtype.itemsize,), (1,), 0, dtype, storage.device
         )

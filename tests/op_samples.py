@@ -324,6 +324,21 @@ S = {
     "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
     "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
     "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
+    "set_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.c(2, 3),), {})],
+    "set_.source_Tensor": [
+        lambda T: ((T.c(2, 3), T.f(6)), {}),
+        lambda T: ((T.f(2, 3) * 1, T.c(6)), {}),
+        lambda T: ((T.f(2, 3), T.c(6)), {}),
+    ],
+    "set_.source_Tensor_storage_offset": [lambda T: ((T.c(2, 3), T.f(6), 1, [2, 2], [1, 2]), {})],
+    "set_.source_Storage": [lambda T: ((T.c(2, 3), T.c(6).untyped_storage()), {})],
+    "set_.source_Storage_storage_offset": [
+        lambda T: ((T.c(2, 3), T.c(6).untyped_storage(), 2, [2, 2]), {}),
+        lambda T: ((T.f(2, 3) * 1, T.c(6).untyped_storage(), 2, [2, 2]), {}),
+    ],
+    # no kernel but a CUDA one; on meta the fallback's refusal (on cpu the missing-kernel
+    # error, whose registration list ember's Tracer fallback prints otherwise)
+    "record_stream": [lambda T: ((T.c(2, 3).to("meta"), T.lib.Stream()), {})],
     # out_dtype overloads: PyTorch has no CPU kernel for them; the meta ones shape the result
     "mm.dtype": [
         lambda T: ((T.f(2, 3).to("meta"), T.f(3, 2).to("meta"), T.lib.float64), {}),

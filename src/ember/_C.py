@@ -43,7 +43,7 @@ from ._dispatch.schema_parser import parse_name
 from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
 from .autograd import fallback as _autograd_fallback
-from .utils import _mode_utils, _python_dispatch
+from .utils import _mode_utils, _python_dispatch, _python_fallback
 
 try:
     from ._dispatch.schema import parse_schema as _parse_schema
@@ -396,4 +396,6 @@ def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's nam
 
 # -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------
 _DisableTorchDispatch = _mode_utils.DisableTorchDispatch
+# torch._C._RestorePythonTLSSnapshot (Note [Reentrant dispatch] in utils/_python_fallback.py)
+_RestorePythonTLSSnapshot = _python_fallback.RestorePythonTLSSnapshot
 _disabled_torch_dispatch_impl = _tensor._disabled_torch_dispatch_impl

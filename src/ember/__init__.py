@@ -40,6 +40,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         uint8,
     )
     from ember._c10.layout import layout, strided
+    from ember._c10.layout import OTHER_LAYOUTS as _OTHER_LAYOUTS
+
+    globals().update(_OTHER_LAYOUTS)
     from ember._size import Size
     from ember._tensor import Tensor
     from ember.aten import load as _load_aten  # noqa: F401  (registers every aten kernel)
@@ -61,6 +64,27 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
     from ember._tensor_subclass import install as _install_subclass_constructors
+    from ember._c10.stream import Stream
+    from ember._stream import install as _install_stream
+    from ember._tensor_set import install as _install_set
+    from ember import storage
+    from ember.storage import (
+        BFloat16Storage,
+        BoolStorage,
+        ByteStorage,
+        CharStorage,
+        ComplexDoubleStorage,
+        ComplexFloatStorage,
+        DoubleStorage,
+        FloatStorage,
+        HalfStorage,
+        IntStorage,
+        LongStorage,
+        ShortStorage,
+        TypedStorage,
+    )
+
+    Storage = FloatStorage  # torch/__init__.py's legacy alias
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -85,7 +109,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         seed,
         set_rng_state,
     )
-    from ember import _C, dispatch, library, linalg, nn, return_types
+    from ember import _C, dispatch, library, linalg, multiprocessing, nn, return_types
     from ember._C import DispatchKey
     from ember import overrides
     from ember import functional as _functional
@@ -105,6 +129,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _indexing.install(Tensor)
     _install_conversions(Tensor)
     _install_subclass_constructors(Tensor)
+    _install_stream()
+    _install_set(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

@@ -16,7 +16,8 @@ keeps it only to track aliasing, so ``untyped_storage().nbytes()`` agrees and
 ``data_ptr()`` is 0. ``memory_format`` and ``pin_memory`` are accepted and
 ignored, as PyTorch ignores them. Sizes, strides, device and layout that
 dispatch to Python (``dispatch_sizes_strides_policy``, ``dispatch_device``,
-``dispatch_layout``) are refused: ember's metadata reads do not dispatch.
+``dispatch_layout``, on both constructors) follow Note [Python metadata] in
+_c10/py_interpreter.py.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import DispatchKeySet
 from ember._c10.layout import strided
+from ember._c10.py_interpreter import (
+    CUSTOM_DEVICE,
+    CUSTOM_LAYOUT,
+    interpreter,
+    sizes_strides_policy_bits,
+)
 from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
 from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
 from ember._c10.thread_state import per_thread, thread_state
@@ -35,6 +42,7 @@ from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch, _disabled_
 from ember._tensor_ctors import _new_from_data
 from ember.aten.python_arg_convert import tp_name
 from ember.aten.python_arg_parser import PythonArgParser
+from ember.storage import checked_untyped
 
 __all__ = ["make_wrapper_subclass", "make_subclass", "legacy_new", "as_subclass", "install"]
 
@@ -67,20 +75,20 @@ def _check_tensor_subtype(cls) -> None:
         )
 
 
-def _check_python_metadata(policy, dispatch_device: bool, dispatch_layout: bool) -> None:
-    """See Note [Wrapper subclass storage]: only PyTorch's spelling is checked, then refused."""
-    if policy is not None and policy not in ("strides", "sizes"):
-        raise ValueError(f"Unknown sizes_strides_policy: {policy}; expected 'strides' or 'sizes'")
-    for name, value in (
-        ("dispatch_sizes_strides_policy", policy),
-        ("dispatch_device", dispatch_device or None),
-        ("dispatch_layout", dispatch_layout or None),
-    ):
-        if value is not None:
-            raise NotImplementedError(
-                f"ember: {name}={value!r} is not supported: a tensor's sizes, strides, device "
-                "and layout are read in Python without dispatching to __torch_dispatch__"
-            )
+def _python_metadata_bits(policy, dispatch_device: bool, dispatch_layout: bool) -> int:
+    """The bits of Note [Python metadata] the constructor's flags ask for."""
+    bits = sizes_strides_policy_bits(policy)
+    if dispatch_device:
+        bits |= CUSTOM_DEVICE
+    if dispatch_layout:
+        bits |= CUSTOM_LAYOUT
+    return bits
+
+
+def _set_python_metadata(tensor, bits: int) -> None:
+    if bits:
+        interpreter.install(type(tensor))  # once per class
+        tensor._python_metadata = bits
 
 
 def _set_requires_grad(tensor, requires_grad: bool) -> None:
@@ -208,14 +216,8 @@ def _usual_wrapper(args: tuple, kwargs: dict):
     if nbytes > _STORAGE_MAX:
         return None
     inference = per_thread.state.inference_mode
-    storage = _new_object(Storage)  # Storage(None, nbytes, device), inline
-    storage.data = None
-    storage.nbytes = nbytes
-    storage.device = device
-    storage._data_ptr = None
-    storage.resizable = True
     self = _new_object(cls)  # TensorImpl._from_storage's fields, inline
-    self._storage = storage
+    self._storage = Storage(None, nbytes, device)
     self._array = None
     self._sizes = sizes
     self._strides = strides
@@ -248,7 +250,9 @@ def make_wrapper_subclass(*args, **kwargs):
             "_make_wrapper_subclass(): argument '_extra_dispatch_keys' must be DispatchKeySet, "
             f"not {tp_name(extra_keys)}"
         )
-    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    metadata = 0
+    if policy is not None or dispatch_device or dispatch_layout:
+        metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
     dtype = _dtypes.get_default_dtype() if dtype is None else dtype
     device = CPU if device is None else device
     sizes = tuple(size)
@@ -284,6 +288,8 @@ def make_wrapper_subclass(*args, **kwargs):
     )
     self._python_dispatch = True
     _set_requires_grad(self, requires_grad)
+    if metadata:
+        _set_python_metadata(self, metadata)
     return self
 
 
@@ -293,7 +299,7 @@ def make_subclass(*args, **kwargs):
         cls, data, require_grad, policy, dispatch_device, dispatch_layout, backend_device,
     ) = _subclass_parser.parse(args, kwargs)[1]  # fmt: skip
     _check_tensor_subtype(cls)
-    _check_python_metadata(policy, dispatch_device, dispatch_layout)
+    metadata = _python_metadata_bits(policy, dispatch_device, dispatch_layout)
     if data._python_dispatch:  # `data.detach()` reaches its __torch_dispatch__
         detached = data.detach()
         if not isinstance(detached, cls):
@@ -303,6 +309,7 @@ def make_subclass(*args, **kwargs):
     if backend_device is not None:  # _change_backend_component_keys: the device keys only
         dispatches = result._key_bits & PYTHON_KEY_BITS
         result._key_bits = device_key_bits(backend_device, result._is_inference) | dispatches
+    _set_python_metadata(result, metadata)
     return result
 
 
@@ -349,7 +356,7 @@ def _legacy_tensor(args, kwargs):
         _check_legacy_device(values[0])
         return ops.aten.empty.memory_format([0], dtype=dtype, layout=strided, device=CPU)
     if index == 1:
-        storage = values[0]
+        storage = checked_untyped(values[0], dtype, _dtypes.scalar_type_name(dtype))
         result = Tensor._from_storage(
             storage, (storage.nbytes // dtype.itemsize,), (1,), 0, dtype, storage.device
         )

@@ -16,6 +16,7 @@ from ember._tensor import Tensor
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments_function
 from ember.aten.structured import _can_cast
 from ember.aten.torch_function import overridable
+from ember.storage import TypedStorage
 
 __all__ = [
     "is_tensor",
@@ -51,7 +52,7 @@ def is_tensor(obj, /) -> bool:
 
 
 def is_storage(obj, /) -> bool:
-    return type(obj) is Storage
+    return type(obj) is Storage or type(obj) is TypedStorage
 
 
 def typename(obj, /) -> str:

@@ -3,7 +3,8 @@
 Layer: overrides (above nn; imports _torch_function, the Tensor and the public namespaces it
 lists). Mirrors torch/overrides.py: TorchFunctionMode and its stack, the has_torch_function
 checks, handle_torch_function for functions written in Python, and the lists of
-overridable and ignored functions. See Note [Torch function checks] in _torch_function.py.
+overridable and ignored functions, and enable_reentrant_dispatch. See Note [Torch function
+checks] in _torch_function.py.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import functools
 import warnings
 
+from ember import _C
 from ember import _torch_function as _tf
 from ember._tensor import Tensor, _default_nowrap_functions
 
@@ -28,6 +30,7 @@ __all__ = [
     "is_tensor_method_or_property",
     "TorchFunctionMode",
     "BaseTorchFunctionMode",
+    "enable_reentrant_dispatch",
 ]
 
 
@@ -216,3 +219,12 @@ def wrap_torch_function(dispatcher):
         return wrapped
 
     return inner
+
+
+@contextlib.contextmanager
+def enable_reentrant_dispatch():
+    """Inside ``__torch_dispatch__``: run the body with the dispatch state the call had
+    before the Python key (autograd and the keys above Python on again), as
+    torch._C._RestorePythonTLSSnapshot; outside a handler it raises."""
+    with _C._RestorePythonTLSSnapshot():
+        yield

@@ -219,14 +219,20 @@ class device:  # noqa: N801 (PyTorch's name)
             parsed_index = index
         if parsed_index is not None and parsed_index < 0:
             raise RuntimeError("Device index must not be negative")
-        if parsed_index is None:
+        return cls._of(type_name, parsed_index)
+
+    @classmethod
+    def _of(cls, type_name: str, index: int | None) -> device:
+        """THPDevice_New: the device of a c10 DeviceType by name (any of them, the Caffe2
+        ones and metal too) and an index, without parsing."""
+        if index is None:
             cached = _CANONICAL.get(type_name)
             if cached is not None:
                 return cached
         self = object.__new__(cls)
         self.type = type_name
-        self.index = parsed_index
-        self._str = type_name if parsed_index is None else f"{type_name}:{parsed_index}"
+        self.index = index
+        self._str = type_name if index is None else f"{type_name}:{index}"
         # See Note [Devices ember has no backend for]
         self.backend_component = _BACKEND.get(type_name, BackendComponent.InvalidBit)
         self.dispatch_key = _DISPATCH_KEY.get(type_name)

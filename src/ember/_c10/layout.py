@@ -1,14 +1,15 @@
 """torch.layout: how a tensor's elements are laid out (c10/core/Layout.h).
 
-Layer: _c10 (imports nothing of ember). In: nothing. Out: the ``layout`` type and the
+Layer: _c10 (imports nothing of ember). In: nothing. Out: the ``layout`` type, the
 one layout ember stores, ``strided``, printed ``ember.strided`` as PyTorch prints
-``torch.strided``. The sparse and mkldnn layouts are not made: ember has no such
-tensors, and a factory handed one would build a strided tensor instead.
+``torch.strided``, and PyTorch's other layouts as names only: ember has no sparse,
+mkldnn or jagged tensors (a factory asked for one refuses, see backend_select_bits),
+but a subclass with ``dispatch_layout`` may report one.
 """
 
 from __future__ import annotations
 
-__all__ = ["layout", "strided"]
+__all__ = ["layout", "strided", "OTHER_LAYOUTS"]
 
 
 class layout:  # noqa: N801 (PyTorch's name)
@@ -28,3 +29,11 @@ class layout:  # noqa: N801 (PyTorch's name)
 
 
 strided = layout("strided")
+
+
+# PyTorch's layouts besides strided, by their names in the torch namespace.
+OTHER_LAYOUTS = {
+    name: layout(name)
+    for name in ("sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc",
+                 "_mkldnn", "jagged")
+}  # fmt: skip

@@ -13,7 +13,9 @@ viewed as any dtype. A meta storage has ``data is None`` and only ``nbytes``.
 from __future__ import annotations
 
 import errno
+import itertools
 import os
+import weakref
 
 import numpy as np
 
@@ -114,10 +116,22 @@ def numpy_empty(shape, np_dtype, itemsize: int) -> np.ndarray:
         raise allocation_error(error, shape, itemsize) from None
 
 
+# Note [Storage handles]
+# PyTorch names a StorageImpl by its address (``storage._cdata``); a weak reference to
+# it (StorageWeakRef) is that number, kept valid by the impl's weak count, so the address
+# is never reused while a weak reference lives. ember's storages are Python objects whose
+# ids can be reused once they die, so a storage's handle is a serial number, drawn the
+# first time ``_cdata`` is read (an allocation pays nothing), and never given twice.
+# ``_weak_ref`` enters the storage in a table of weak references by handle, which
+# answers ``_expired`` for a handle whose storage has died (the entry goes with it).
+_HANDLES = itertools.count(1)
+_WEAKLY_REFERENCED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
 class Storage:
     """A flat buffer: ``data`` (NumPy array, or None on meta), ``nbytes``, ``device``."""
 
-    __slots__ = ("data", "nbytes", "device", "_data_ptr", "resizable", "__weakref__")
+    __slots__ = ("data", "nbytes", "device", "_data_ptr", "resizable", "_handle", "__weakref__")
 
     def __init__(self, data, nbytes, device) -> None:
         self.data = data
@@ -164,6 +178,31 @@ class Storage:
             ptr = self._data_ptr = self.data.__array_interface__["data"][0]
         return ptr
 
+    @property
+    def _cdata(self) -> int:
+        """The storage's handle (Note [Storage handles]): equal for every tensor sharing it."""
+        try:
+            return self._handle
+        except AttributeError:
+            handle = self._handle = next(_HANDLES)
+            return handle
+
+    def _weak_ref(self) -> int:
+        """THPStorage_weakRef: the handle, now answerable by ``_expired``."""
+        handle = self._cdata
+        _WEAKLY_REFERENCED[handle] = self
+        return handle
+
+    @staticmethod
+    def _expired(handle: int) -> bool:
+        """Whether the storage a ``_weak_ref`` handle names has died."""
+        return handle not in _WEAKLY_REFERENCED
+
+    @staticmethod
+    def _free_weak_ref(handle: int) -> None:
+        """THPStorage_freeWeakRef: ember's table drops an entry when its storage dies, so
+        releasing a weak reference has nothing to do."""
+
     def bytes_view(self) -> np.ndarray:
         """The storage as a flat uint8 array (shares memory)."""
         if self.data is None:
@@ -171,4 +210,28 @@ class Storage:
         return self.data.reshape(-1).view(np.uint8)
 
     def __repr__(self) -> str:
-        return f"Storage(nbytes={self.nbytes}, device='{self.device}')"
+        """UntypedStorage's printout (torch/storage.py): its bytes, one a line, then a footer."""
+        info = f"[ember.storage.UntypedStorage(device={self.device}) of size {self.nbytes}]"
+        if self.device.type == "meta":
+            return "...\n" + info
+        if self.data is None and self.nbytes:
+            raise RuntimeError(_NOT_ALLOCATED)
+        values = self.bytes_view()[: self.nbytes].tolist() if self.nbytes else []
+        return " " + "\n ".join(str(value) for value in values) + "\n" + info
+
+    __str__ = __repr__
+
+
+# A storage's public name is PyTorch's (it is what ``t.untyped_storage()`` gives there).
+Storage.__name__ = Storage.__qualname__ = "UntypedStorage"
+Storage.__module__ = "ember.storage"
+
+_NOT_ALLOCATED = (
+    "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
+    "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
+    "into a custom kernel. To fix this, please wrap the custom kernel into an opaque custom "
+    "op. Please see the following for details: "
+    "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html\n"
+    "If you're using Caffe2, Caffe2 uses a lazy allocation, so you will need to call "
+    "mutable_data() or raw_mutable_data() to actually allocate memory."
+)

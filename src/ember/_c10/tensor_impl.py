@@ -136,6 +136,7 @@ class TensorImpl:
     # tensor costs no store for them, and reading them costs what a slot does.
     _version_counter = None  # VersionCounter (lazy; always None on inference tensors)
     _python_dispatch = False  # the class defines __torch_dispatch__
+    _python_metadata = 0  # See Note [Python metadata] in py_interpreter.py
     _is_wrapped_number = False  # a Python number wrapped as a 0-dim tensor (promotes as one)
     # Reserved for autograd (ember.autograd owns their meaning).
     _grad = None
@@ -344,10 +345,10 @@ class TensorImpl:
             raise TypeError(
                 f"is_contiguous() takes 0 positional arguments but {len(args)} {verb} given"
             )
-        if memory_format is not None and getattr(memory_format, "_name", None) not in (
-            None,
-            "contiguous_format",
-        ):
+        if memory_format is not None and getattr(memory_format, "_name", None) in (
+            "channels_last",
+            "channels_last_3d",
+        ):  # any other format (preserve_format too) asks for row-major contiguity
             return is_channels_last(self._sizes, self._strides, memory_format._name)
         return is_contiguous_strides(self._sizes, self._strides)
 

@@ -48,12 +48,14 @@ class ThreadState:
     """Per-thread raw include/exclude bits and autograd flags, at PyTorch's defaults; and the
     Python key's state (TorchDispatchModeTLS and PythonFallbackKernel's tls_on_entry):
     the user dispatch modes (innermost last), the infra modes by slot, and the include /
-    exclude bits PythonTLSSnapshot recorded (None when none is recorded). Only
-    utils/_python_dispatch.py and utils/_python_fallback.py touch those three."""
+    exclude bits PythonTLSSnapshot recorded (None when none is recorded), and the
+    snapshot the running ``__torch_dispatch__`` handler may restore (PyTorch's
+    tls_on_entry as a handler sees it; Note [Reentrant dispatch]). Only
+    utils/_python_dispatch.py and utils/_python_fallback.py touch those four."""
 
     __slots__ = ("included", "excluded", "grad_mode", "inference_mode", "fw_grad_mode",
                  "multithreading_enabled", "view_replay_enabled",
-                 "dispatch_modes", "infra_modes", "tls_on_entry")  # fmt: skip
+                 "dispatch_modes", "infra_modes", "tls_on_entry", "handler_snapshot")  # fmt: skip
 
     def __init__(self) -> None:
         self.included = DEFAULT_INCLUDED
@@ -66,6 +68,7 @@ class ThreadState:
         self.dispatch_modes: list = []
         self.infra_modes: dict = {}
         self.tls_on_entry: tuple[int, int] | None = None
+        self.handler_snapshot: tuple[int, int] | None = None
 
 
 class _PerThread(threading.local):

@@ -7,6 +7,7 @@ ember.autograd.load, as PyTorch's VariableType registrations follow ATen's.
 
 from __future__ import annotations
 
+from ember.aten import metadata_ops  # noqa: F401,E402  (aten::dim, prim::device... not in the yaml)
 from ember.aten._generated import (  # noqa: F401  (registers kernels)
     definitions,  # noqa: F401  (defines every aten operator)
     register_backend_select,

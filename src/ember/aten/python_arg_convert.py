@@ -12,6 +12,7 @@ import operator
 
 import numpy as np
 
+from ember._c10.stream import Stream
 from ember._tensor import Tensor
 from ember._torch_function import TorchFunctionCall, overrides
 from ember._torch_function import state as _tf_state
@@ -32,6 +33,7 @@ SCALARTYPE, LAYOUT, DEVICE, MEMORY_FORMAT, GENERATOR = range(7, 12)
 TENSOR_LIST, INT_LIST, SYM_INT_LIST, FLOAT_LIST, BOOL_LIST = range(12, 17)
 PYOBJECT = 17  # any object (torch.tensor's data)
 STORAGE = 18  # a storage (the legacy torch.Tensor(storage) constructor)
+STREAM = 19  # a Stream (record_stream)
 
 # FunctionParameter::type_name(); torch spells its own types "torch.X", ember "ember.X".
 TYPE_NAMES = {
@@ -54,12 +56,17 @@ TYPE_NAMES = {
     BOOL_LIST: "tuple of bools",
     PYOBJECT: "object",
     STORAGE: "ember.Storage",
+    # PyTorch's FunctionParameter::type_name has no name for a Stream: it throws "unknown
+    # parameter type" (python_arg_parser.cpp), which is the error a wrong argument gets.
+    STREAM: None,
 }
 
 # ---------------------------------------------------------------------------
 # Python type names as CPython's tp_name prints them ("int", "numpy.int64",
 # "torch.dtype"); ember's C-level look-alikes print as "ember.X".
-_EMBER_STATIC_TYPES = {"dtype", "device", "layout", "memory_format", "Size", "Generator"}
+_EMBER_STATIC_TYPES = {"dtype", "device", "layout", "memory_format", "Size", "Generator", "Stream"}
+# The storage classes print qualified in PyTorch's errors ("torch.storage.UntypedStorage").
+_QUALIFIED_MODULES = {"ember.storage"}
 _HEAPTYPE = 1 << 9
 _tp_names: dict[type, str] = {}
 
@@ -76,6 +83,8 @@ def type_name_of(tp) -> str:
         module = getattr(tp, "__module__", "builtins") or "builtins"
         if module.startswith("ember") and tp.__name__ in _EMBER_STATIC_TYPES:
             name = "ember." + tp.__name__
+        elif module in _QUALIFIED_MODULES:
+            name = f"{module}.{tp.__name__}"
         elif tp.__flags__ & _HEAPTYPE or module == "builtins":
             name = tp.__name__
         else:
@@ -475,6 +484,8 @@ def make_converter(param, numbers_as_tensors: bool):
         return _any_object
     if kind == STORAGE:
         return _storage
+    if kind == STREAM:
+        return _stream
     return _make_bool_list(param)
 
 
@@ -482,7 +493,15 @@ def _any_object(obj):
     return obj
 
 
+def _stream(obj):
+    return obj if isinstance(obj, Stream) else FAIL
+
+
 def _storage(obj):
+    """An untyped storage, or a typed one (ember.storage.TypedStorage, which wraps one in
+    ``_untyped_storage``): the binding reads its dtype (PythonArgs::storage)."""
     from ember._c10.storage import Storage
 
-    return obj if isinstance(obj, Storage) else FAIL
+    if isinstance(obj, Storage) or isinstance(getattr(obj, "_untyped_storage", None), Storage):
+        return obj
+    return FAIL

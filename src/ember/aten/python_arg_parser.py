@@ -236,6 +236,8 @@ def _extra_kwargs(sig: FunctionSignature, kwargs: dict, nargs: int):
 
 
 def _wrong_type(sig, param, obj, is_kwd: bool, arg_pos: int, args: tuple, varargs_eligible: bool):
+    if param.type_name is None:  # a Stream: see TYPE_NAMES
+        raise RuntimeError("unknown parameter type")
     head = f"{sig.name}(): argument '{param.name}'"
     if is_kwd:
         raise TypeError(f"{head} must be {param.type_name}, not {tp_name(obj)}")

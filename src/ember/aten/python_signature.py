@@ -41,6 +41,7 @@ from ember.aten.python_arg_convert import (
     SCALARTYPE,
     SEQUENCES,
     STORAGE,
+    STREAM,
     STRING,
     SYM_INT,
     SYM_INT_LIST,
@@ -75,6 +76,7 @@ _BASE_TYPES = {
     "ArrayRef<double>": FLOAT_LIST,
     "PyObject*": PYOBJECT,
     "Storage": STORAGE,
+    "Stream": STREAM,
 }
 _LIST_OF = {TENSOR: TENSOR_LIST, INT64: INT_LIST, SYM_INT: SYM_INT_LIST, DOUBLE: FLOAT_LIST}
 _LIST_OF[BOOL] = BOOL_LIST

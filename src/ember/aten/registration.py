@@ -56,6 +56,8 @@ def backend_select_bits(keyset: int, dtype, layout, device) -> int:
     ember has no backend for dispatches to its key, where no kernel is (Note [Devices
     ember has no backend for]), after its accelerator's lazy initialisation refused.
     """
+    if layout is not None and getattr(layout, "_name", "strided") != "strided":
+        raise NotImplementedError(f"ember has no {layout!r} tensors: only strided ones")
     device = as_device(device)
     found = _BACKEND_BITS.get(device.type)
     if found is not None:

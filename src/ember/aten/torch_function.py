@@ -101,7 +101,7 @@ _METHODS = {
     _PARSER: (
         "size stride numpy is_contiguous float double half bfloat16 long int short char byte "
         "bool cfloat cdouble cpu requires_grad_ type contiguous type_as to copy_ __getitem__ "
-        "__setitem__"
+        "__setitem__ set_"
     ),
 }
 _ALIASES = {"ndimension": "dim", "nelement": "numel"}

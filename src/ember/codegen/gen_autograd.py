@@ -17,6 +17,13 @@ from .gen_python import HEADER
 
 _HEADER = HEADER.replace("aten/native_functions.yaml", "autograd/derivatives.yaml")
 
+# The ops without a formula whose NotImplemented node PyTorch's codegen writes itself rather
+# than the boxed autogradNotImplementedFallback (gen_variable_type.py: those listed in
+# RESET_GRAD_ACCUMULATOR or DONT_ENFORCE_SAME_TENSOR_IMPL_OR_STORAGE, of the ops ember has):
+# that node is named by the C++ name (``set_``), the fallback's by ``aten::`` and the name.
+# tests/test_set_.py checks the list against torchgen's.
+CODEGEN_NOT_IMPLEMENTED = frozenset({"set_"})
+
 _METADATA_EXPR = {
     "_sizes": "{v}._sizes",
     "_strides": "{v}._strides",
@@ -251,8 +258,13 @@ def _not_implemented_setup(op: AutogradOp) -> list[str]:
             lines.append(f'        check_out_mutable({arg.name}, "aten::{f.base_name}")')
         else:
             lines.append(f"        check_inplace({arg.name})")
-    lines.append(f'        node = NotImplementedNode("aten::{f.base_name}")')
     names = ", ".join(a.name for a in inputs)
+    if f.base_name in CODEGEN_NOT_IMPLEMENTED:  # collect_next_edges: an edge per input
+        lines.append(f'        node = NotImplementedNode("{f.base_name}")')
+        edges = "".join(f"gradient_edge({a.name}), " for a in inputs)
+        lines.append(f"        node._next_edges = ({edges.rstrip()})")
+        return lines
+    lines.append(f'        node = NotImplementedNode("aten::{f.base_name}")')
     lines.append(
         f"        node._next_edges = requiring_edges({names}{',' if len(inputs) == 1 else ''})"
     )

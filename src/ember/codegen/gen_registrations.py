@@ -389,7 +389,11 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         "finish_inplace, finish_view, per_thread"
     )
     lines.append("from ember.aten.registration import impl")
-    chosen = [f for f in functions if f.is_view or f.is_out or f.func.is_mutable]
+    # gen_inplace_or_view_type.py: a view, or an op that writes an argument and returns it
+    # (one that writes and returns nothing, as record_stream, gets no kernel: pytorch#53796).
+    chosen = [
+        f for f in functions if f.is_view or ((f.is_out or f.func.is_mutable) and f.func.returns)
+    ]
     for f in chosen:
         args = _arg_names(f, outs=True)
         mutated = [

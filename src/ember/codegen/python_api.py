@@ -25,7 +25,9 @@ SKIP_PYTHON_BINDINGS = frozenset(
     {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
      "div.Scalar", "div_.Scalar"}
 )  # fmt: skip
-SKIP_PYTHON_NAMES = frozenset({"index", "copy_"})  # Tensor.copy_: _tensor_conversions.py
+SKIP_PYTHON_NAMES = frozenset(
+    {"index", "copy_", "set_"}
+)  # by hand: _tensor_conversions.py, _tensor_set.py
 # Functions whose Tensor parameters also take Python numbers: the parser's own list.
 NUMBERS_AS_TENSORS = python_signature.NUMBERS_AS_TENSORS
 # Python names that PyTorch does not expose at top level, or exposes elsewhere.

@@ -9,5 +9,6 @@ registers and the two modules form no import cycle.
 
 from ember.utils import (
     _python_fallback,  # noqa: F401  (installs the Python-key fallbacks)
+    _python_metadata,  # noqa: F401  (fills in c10's py_interpreter)
     _pytree,  # noqa: F401,E402  (torch.utils._pytree after `import torch`)
 )

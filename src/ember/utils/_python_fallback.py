@@ -26,6 +26,22 @@ Note [Python key dispatch]
    to their defaults left out, as PyTorch's parseIValuesToPyArgsKwargs), and
    the check of the handler's result. The snapshot and the mode stack are
    slots of this thread's ThreadState (one read per call).
+5. With no mode on the stack and no argument whose class defines
+   ``__torch_dispatch__`` (a plain tensor reached Python because a handler
+   restored a snapshot that had a mode's Python key in it), the call goes on
+   below Python with the key dropped from the TLS include set, as PyTorch does
+   since pytorch/pytorch#136566.
+
+Note [Reentrant dispatch]
+-------------------------
+PyTorch keeps the snapshot PythonTLSSnapshot recorded (tls_on_entry) while a
+handler runs, and ``torch._C._RestorePythonTLSSnapshot`` (behind
+``torch.overrides.enable_reentrant_dispatch``) makes it the TLS again, so that a
+handler's calls on inner tensors run autograd and the other keys above Python;
+it clears the snapshot meanwhile, so those calls record their own. ember clears
+``tls_on_entry`` while Python runs (point 2), so the Python fallback keeps the
+snapshot a handler may restore in ``handler_snapshot``: the one recorded on the
+way in, or for a call made from inside a handler, the one in effect there.
 """
 
 from __future__ import annotations
@@ -52,6 +68,7 @@ ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER = sum(
     for key in range(int(DispatchKey.Python) + 1, int(DispatchKey.PythonDispatcher))
 )
 _AFTER_SNAPSHOT = full_after_bits(DispatchKey.PythonTLSSnapshot)
+_WITHOUT_PYTHON = ~functionality_bit(DispatchKey.Python)
 
 
 def python_tls_snapshot_fallback(handle, bits: int, *args):
@@ -104,6 +121,33 @@ def _specialize_snapshot(handle, arity: int):
 
 
 setattr(python_tls_snapshot_fallback, SPECIALIZE, _specialize_snapshot)
+
+
+class RestorePythonTLSSnapshot:
+    """torch._C._RestorePythonTLSSnapshot: entered inside a handler, the TLS the Python
+    key's call found on its way in, until exit (Note [Reentrant dispatch])."""
+
+    __slots__ = ("_saved",)
+
+    def __init__(self) -> None:
+        self._saved = None
+
+    def __enter__(self) -> None:
+        ts = per_thread.state
+        snapshot = ts.handler_snapshot
+        if snapshot is None:
+            raise RuntimeError(
+                "Accessing torch dispatch state outside of '__torch_dispatch__' is not allowed."
+            )
+        self._saved = (ts.included, ts.excluded, ts.tls_on_entry, snapshot)
+        ts.included, ts.excluded = snapshot
+        ts.tls_on_entry = None
+        ts.handler_snapshot = None
+
+    def __exit__(self, *exc: object) -> None:
+        ts = per_thread.state
+        ts.included, ts.excluded, ts.tls_on_entry, ts.handler_snapshot = self._saved
+        self._saved = None
 
 
 # qualname ("ns::op" or "ns::op.overload") -> {subclass or mode class: rule}; filled by
@@ -239,12 +283,14 @@ def python_fallback(handle, bits: int, *full_args):
     ts = per_thread.state
     previous = ts.tls_on_entry
     included, excluded = ts.included, ts.excluded
+    snapshot = ts.handler_snapshot
     if previous is None:
         ts.excluded = excluded | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
     else:
         ts.included = previous[0]
         ts.excluded = previous[1] | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
         ts.tls_on_entry = None
+        ts.handler_snapshot = previous  # Note [Reentrant dispatch]
     try:
         plan = _PLANS.get(handle)
         if plan is None or plan[0] is not _OVERLOADS.get(handle):
@@ -315,9 +361,13 @@ def python_fallback(handle, bits: int, *full_args):
                 if convert is _one_tensor and isinstance(result, TensorImpl):
                     return result
                 return convert(result)
+        if mode is None and not overloaded:  # point 5 of Note [Python key dispatch]
+            ts.included &= _WITHOUT_PYTHON
+            return handle.redispatch(bits & _WITHOUT_PYTHON, *full_args)
         raise _all_not_implemented(op, mode, overloaded)
     finally:
         ts.tls_on_entry = previous
+        ts.handler_snapshot = snapshot
         ts.included = included
         ts.excluded = excluded
 

@@ -3885,6 +3885,76 @@ def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, redu
     return finish_inplace(result, grad_input)
 
 
+_set__source_Storage = handle("set_.source_Storage")
+
+
+def set__source_Storage(keyset, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _set__source_Storage.redispatch(keyset & AFTER, self, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
+
+
+def set__source_Storage_storage_offset(keyset, self, source, storage_offset, size, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _set__source_Storage_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_set__source_Tensor_storage_offset = handle("set_.source_Tensor_storage_offset")
+
+
+def set__source_Tensor_storage_offset(keyset, self, source, storage_offset, size, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _set__source_Tensor_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_set__source_Tensor = handle("set_.source_Tensor")
+
+
+def set__source_Tensor(keyset, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _set__source_Tensor.redispatch(keyset & AFTER, self, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_set_ = handle("set_")
+
+
+def set_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _set_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _resize_ = handle("resize_")
 
 
@@ -4232,6 +4302,11 @@ impl("lift_fresh", "ADInplaceOrView", lift_fresh, keyset_arg="raw")
 impl("mse_loss.out", "ADInplaceOrView", mse_loss_out, keyset_arg="raw")
 impl("nll_loss_forward.output", "ADInplaceOrView", nll_loss_forward_output, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_input, keyset_arg="raw")
+impl("set_.source_Storage", "ADInplaceOrView", set__source_Storage, keyset_arg="raw")
+impl("set_.source_Storage_storage_offset", "ADInplaceOrView", set__source_Storage_storage_offset, keyset_arg="raw")
+impl("set_.source_Tensor_storage_offset", "ADInplaceOrView", set__source_Tensor_storage_offset, keyset_arg="raw")
+impl("set_.source_Tensor", "ADInplaceOrView", set__source_Tensor, keyset_arg="raw")
+impl("set_", "ADInplaceOrView", set_, keyset_arg="raw")
 impl("resize_", "ADInplaceOrView", resize_, keyset_arg="raw")
 impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")

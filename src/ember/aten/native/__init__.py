@@ -28,6 +28,7 @@ from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
 from .restride import *  # noqa: F403
+from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403

@@ -59,6 +59,7 @@ TYPE_META_NAMES = {
     dtypes.int16: "short int",
     dtypes.int32: "int",
     dtypes.int64: "long int",
+    dtypes.uint64: "long unsigned int",
     dtypes.float16: "c10::Half",
     dtypes.bfloat16: "c10::BFloat16",
     dtypes.float32: "float",

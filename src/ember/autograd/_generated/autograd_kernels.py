@@ -7699,6 +7699,20 @@ def alias(ks, self):
     return result
 
 
+_record_stream = handle("record_stream")
+
+
+def record_stream(ks, self, s):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _record_stream.redispatch(ks & AFTER_AUTOGRAD, self, s)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _lift_fresh = handle("lift_fresh")
 
 
@@ -7916,6 +7930,90 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
         ts.excluded = prev
     if requires:
         set_history(result, node)
+    return result
+
+
+_set__source_Storage = handle("set_.source_Storage")
+
+
+def set__source_Storage(ks, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Storage.redispatch(ks & AFTER_AUTOGRAD, self, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
+
+
+def set__source_Storage_storage_offset(ks, self, source, storage_offset, size, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Storage_storage_offset.redispatch(ks & AFTER_AUTOGRAD, self, source, storage_offset, size, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set__source_Tensor = handle("set_.source_Tensor")
+
+
+def set__source_Tensor(ks, self, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self), gradient_edge(source),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set__source_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_set_ = handle("set_")
+
+
+def set_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("set_")
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _set_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
     return result
 
 
@@ -8502,6 +8600,7 @@ impl("pow.Tensor_Scalar", "Autograd", pow_Tensor_Scalar, keyset_arg="raw")
 impl("pow_.Scalar", "Autograd", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "Autograd", pow__Tensor, keyset_arg="raw")
 impl("alias", "Autograd", alias, keyset_arg="raw")
+impl("record_stream", "Autograd", record_stream, keyset_arg="raw")
 impl("lift_fresh", "Autograd", lift_fresh, keyset_arg="raw")
 impl("select_backward", "Autograd", select_backward, keyset_arg="raw")
 impl("slice_backward", "Autograd", slice_backward, keyset_arg="raw")
@@ -8512,6 +8611,10 @@ impl("nll_loss_forward.output", "Autograd", nll_loss_forward_output, keyset_arg=
 impl("nll_loss_forward", "Autograd", nll_loss_forward, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "Autograd", nll_loss_backward_grad_input, keyset_arg="raw")
 impl("nll_loss_backward", "Autograd", nll_loss_backward, keyset_arg="raw")
+impl("set_.source_Storage", "Autograd", set__source_Storage, keyset_arg="raw")
+impl("set_.source_Storage_storage_offset", "Autograd", set__source_Storage_storage_offset, keyset_arg="raw")
+impl("set_.source_Tensor", "Autograd", set__source_Tensor, keyset_arg="raw")
+impl("set_", "Autograd", set_, keyset_arg="raw")
 impl("floor_divide", "Autograd", floor_divide, keyset_arg="raw")
 impl("floor_divide_.Tensor", "Autograd", floor_divide__Tensor, keyset_arg="raw")
 impl("floor_divide.out", "Autograd", floor_divide_out, keyset_arg="raw")

@@ -5,7 +5,7 @@ numbers). Out: fresh tensors, filled on CPU, shaped only on Meta. Mirrors
 ATen/native/RangeFactories.cpp (arange's size computation in the accumulate
 type, linspace's two-sided formula), TensorFactories.cpp (eye, rand*, randint)
 and the bound checks of ATen/native/DistributionTemplates.h. Random values
-come from ember.random's default generator (NumPy streams, not PyTorch's).
+are PyTorch's (Note [Random values are PyTorch's] in distributions.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._c10.warning import torch_warn
 from ember.aten.memory_overlap import assert_no_internal_overlap
-from ember.aten.native import at
+from ember.aten.native import at, distributions
 from ember.aten.native.common import as_dtype
 from ember.aten.native.factories import checked_value
 from ember.aten.native.range_values import arange_values, linspace_values
@@ -222,38 +222,34 @@ def eye_m(n, m, dtype, layout, device, pin_memory):
 # -- random ---------------------------------------------------------------------------
 
 
-def _rng(generator=None):
-    return (generator if generator is not None else _random.default_generator).numpy()
+def _generator(generator=None):
+    return generator if generator is not None else _random.default_generator
 
 
 def _fill_uniform(t, generator=None):
-    """uniform_(0, 1): floating and complex types only."""
+    """uniform_(0, 1): floating and complex types only (a complex tensor as its real view)."""
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise _not_implemented("check_uniform_bounds", dtype)
     if _has_data(t):
         real = dtype.to_real()
-        shape = t._sizes + ((2,) if dtype.is_complex else ())
-        values = _rng(generator).random(shape).astype(real.np_dtype)
-        below_one = np.nextafter(real.np_dtype.type(1), real.np_dtype.type(0))
-        values = np.minimum(values, below_one)  # rounding to a narrow type must not reach 1
-        if dtype.is_complex:
-            values = values[..., 0] + 1j * values[..., 1]
-        t.ndarray()[...] = values
+        count = t.numel() * (2 if dtype.is_complex else 1)
+        values = distributions.uniform(_generator(generator), count, real)
+        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
     return t
 
 
 def _fill_normal(t, generator=None):
+    """normal_(0, 1); a complex tensor as its real view, each part with variance 1/2."""
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise _not_implemented("normal_kernel_cpu", dtype)
     if _has_data(t):
-        if dtype.is_complex:  # each part has variance 1/2
-            parts = _rng(generator).standard_normal(t._sizes + (2,)) * math.sqrt(0.5)
-            values = parts[..., 0] + 1j * parts[..., 1]
-        else:
-            values = _rng(generator).standard_normal(t._sizes)
-        t.ndarray()[...] = values.astype(dtype.np_dtype)
+        real = dtype.to_real()
+        count = t.numel() * (2 if dtype.is_complex else 1)
+        std = 1 / math.sqrt(2) if dtype.is_complex else 1.0
+        values = distributions.normal(_generator(generator), count, real, 0.0, std)
+        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
     return t
 
 
@@ -344,8 +340,8 @@ def _random_into(result, low, high, generator):
         )
     _check_random_bounds(low, high, result.dtype)
     if _has_data(result):
-        values = _rng(generator).integers(low, high, size=result._sizes, dtype=np.int64)
-        result.ndarray()[...] = values.astype(result.dtype.np_dtype)
+        values = distributions.random_from_to(_generator(generator), result.numel(), low, high)
+        result.ndarray()[...] = values.astype(result.dtype.np_dtype).reshape(result._sizes)
     return result
 
 

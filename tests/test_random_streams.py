@@ -167,3 +167,159 @@ def test_dropout_masks_are_torch(shape, transpose, p):
     portable = portable.T if transpose else portable
     torch_is_portable = np.array_equal(theirs != 0, portable != 0)
     np.testing.assert_array_equal(ours, theirs if torch_is_portable else portable)
+
+
+# -- the in-place kernels: uniform_, normal_, random_, bernoulli_ -----------------------------
+
+INPLACE_CASES = {
+    "uniform_ f32": lambda lib: lib.empty(500).uniform_(-2.5, 7.25),
+    "uniform_ f64": lambda lib: lib.empty(500, dtype=lib.float64).uniform_(-2.5, 7.25),
+    "uniform_ bf16": lambda lib: lib.empty(500, dtype=lib.bfloat16).uniform_(-2.5, 7.25),
+    "uniform_ f16": lambda lib: lib.empty(500, dtype=lib.float16).uniform_(-2.5, 7.25),
+    "uniform_ complex": lambda lib: lib.empty(9, dtype=lib.complex64).uniform_(1, 3),
+    "uniform_ transposed": lambda lib: lib.empty(5, 7).t().uniform_(1, 2),
+    "uniform_ kaiming bound": lambda lib: lib.empty(64, 33).uniform_(-(33**-0.5), 33**-0.5),
+    "normal_ f32": lambda lib: lib.empty(50).normal_(1.5, 0.3),
+    "normal_ f64": lambda lib: lib.empty(50, dtype=lib.float64).normal_(1.5, 0.3),
+    "normal_ small": lambda lib: lib.empty(5).normal_(1.5, 0.3),
+    "normal_ transposed": lambda lib: lib.empty(20, 3).t().normal_(-1, 2),
+    "normal_ bf16": lambda lib: lib.empty(40, dtype=lib.bfloat16).normal_(1.5, 0.3),
+    "normal_ complex": lambda lib: lib.empty(20, dtype=lib.complex64).normal_(1.5, 2.0),
+    "normal_ inf std": lambda lib: lib.empty(3).normal_(0, float("inf")),
+    "random_ i32 to None": lambda lib: lib.empty(4, dtype=lib.int32).random_(3, None),
+    "random_ 2**28": lambda lib: lib.empty(9, dtype=lib.int64).random_(0, 2**28),
+    "random_ below 2**28": lambda lib: lib.empty(9, dtype=lib.int64).random_(0, 2**28 - 1),
+    "random_ to": lambda lib: lib.empty(9, dtype=lib.int16).random_(1000),
+    "bernoulli_ float p": lambda lib: lib.empty(30).bernoulli_(0.3),
+    "bernoulli_ bool": lambda lib: lib.empty(30, dtype=lib.bool).bernoulli_(0.6),
+    "bernoulli_ f32 p": lambda lib: lib.empty(5).bernoulli_(lib.tensor([0.1, 0.5, 0.9, 0.3, 0.7])),
+    "bernoulli_ f64 p": lambda lib: lib.empty(5).bernoulli_(
+        lib.tensor([0.1, 0.5, 0.9, 0.3, 0.7], dtype=lib.float64)
+    ),
+    "bernoulli_ broadcast p": lambda lib: lib.empty(3, 4).bernoulli_(
+        lib.tensor([0.2, 0.4, 0.6, 0.8])
+    ),
+    "bernoulli": lambda lib: lib.bernoulli(lib.full((2, 3), 0.4)),
+    "bernoulli p": lambda lib: lib.bernoulli(lib.zeros(7), 0.4),
+}
+for _name in (
+    "float32",
+    "float64",
+    "float16",
+    "bfloat16",
+    "int64",
+    "int32",
+    "int16",
+    "int8",
+    "uint8",
+    "bool",
+):
+    INPLACE_CASES[f"random_() {_name}"] = lambda lib, n=_name: lib.empty(
+        12, dtype=getattr(lib, n)
+    ).random_()
+    INPLACE_CASES[f"random_(3, None) {_name}"] = lambda lib, n=_name: lib.empty(
+        12, dtype=getattr(lib, n)
+    ).random_(0 if n == "bool" else 3, None)
+
+
+FLOAT_FILL = {"normal_ f32", "normal_ complex"}
+
+
+@pytest.mark.parametrize("case", sorted(INPLACE_CASES))
+def test_inplace_random_kernels_are_torch(case):
+    """Values bit for bit, and the generator left where PyTorch leaves it (the next draw)."""
+    results = []
+    for lib in (torch, ember):
+        lib.manual_seed(7)
+        out = INPLACE_CASES[case](lib)
+        results.append((_bits(out), lib.rand(3).numpy(), str(out.dtype).split(".")[-1]))
+    (theirs, their_next, their_dtype), (ours, our_next, our_dtype) = results
+    assert our_dtype == their_dtype
+    if case in FLOAT_FILL:  # PyTorch's vectorised float log/sin/cos: within 1e-6
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(our_next, their_next)
+
+
+BAD_INPLACE = {
+    "uniform_ from > to": lambda lib: lib.empty(3).uniform_(2, 1),
+    "uniform_ span": lambda lib: lib.empty(3).uniform_(-3e38, 3e38),
+    "uniform_ long": lambda lib: lib.empty(3, dtype=lib.long).uniform_(),
+    "uniform_ half bound": lambda lib: lib.empty(3, dtype=lib.float16).uniform_(0, 1e5),
+    "uniform_ bool": lambda lib: lib.empty(3, dtype=lib.bool).uniform_(),
+    "normal_ std": lambda lib: lib.empty(3).normal_(0, -1),
+    "normal_ long": lambda lib: lib.empty(3, dtype=lib.long).normal_(),
+    "bernoulli_ p": lambda lib: lib.empty(3).bernoulli_(1.5),
+    "bernoulli_ p values": lambda lib: lib.empty(3).bernoulli_(lib.tensor([0.5, 2.0, 0.1])),
+    "bernoulli_ p shape": lambda lib: lib.empty(3).bernoulli_(lib.tensor([0.5, 0.2])),
+    "bernoulli_ long p": lambda lib: lib.bernoulli(lib.tensor([1, 0])),
+    "bernoulli_ complex": lambda lib: lib.empty(3, dtype=lib.complex64).bernoulli_(0.5),
+    "random_ from >= to": lambda lib: lib.empty(3).random_(5, 2),
+    "random_ to 0": lambda lib: lib.empty(3).random_(0),
+    "random_ uint8 bound": lambda lib: lib.empty(3, dtype=lib.uint8).random_(0, 300),
+    "random_ complex": lambda lib: lib.empty(3, dtype=lib.complex64).random_(),
+    "random_ bool bound": lambda lib: lib.empty(3, dtype=lib.bool).random_(0, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPLACE))
+def test_bad_inplace_random_calls_raise_as_torch(case):
+    """PyTorch's type and message; ember checks before drawing, so the generator and the
+    tensor are untouched (PyTorch checks a tensor p as it draws)."""
+    with pytest.raises(Exception) as theirs:
+        BAD_INPLACE[case](torch)
+    ember.manual_seed(3)
+    before = ember.get_rng_state().numpy()
+    with pytest.raises(Exception) as ours:
+        BAD_INPLACE[case](ember)
+    assert type(ours.value).__name__ == type(theirs.value).__name__
+    assert str(ours.value) == str(theirs.value)
+    np.testing.assert_array_equal(ember.get_rng_state().numpy(), before)
+
+
+def test_inplace_random_kernels_record_torch_nodes():
+    for lib in (torch, ember):
+        x = lib.ones(3, requires_grad=True)
+        names = [
+            x.clone().uniform_().grad_fn.name(), x.clone().normal_().grad_fn.name(),
+            x.clone().bernoulli_(0.5).grad_fn.name(),
+            x.clone().bernoulli_(lib.full((3,), 0.5)).grad_fn.name(),
+            x.clone().random_(0, 4).grad_fn.name(), x.clone().random_(4).grad_fn.name(),
+            x.clone().random_().grad_fn.name(), lib.bernoulli(x).grad_fn.name(),
+            type(lib.bernoulli(x, 0.3).grad_fn).__name__,
+        ]  # fmt: skip
+        if lib is torch:
+            expected = names
+    assert names == expected
+    x = ember.ones(3, requires_grad=True)
+    y = x.clone().uniform_()
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros(3, np.float32))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        x.uniform_()
+
+
+def test_linear_style_initialisation_is_torch():
+    """What nn.init.kaiming_uniform_ and a bias init draw for a 64x33 Linear, seeded."""
+    outs = []
+    for lib in (torch, ember):
+        lib.manual_seed(0)
+        bound = 1 / 33**0.5
+        with lib.no_grad():
+            weight = lib.empty(64, 33).uniform_(-bound, bound)
+            bias = lib.empty(64).uniform_(-bound, bound)
+        outs.append((weight.numpy(), bias.numpy()))
+    for ours, theirs in zip(outs[1], outs[0], strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_the_default_generator_is_seeded_from_the_os_and_a_new_one_is_not():
+    assert ember.Generator().initial_seed() == torch.Generator().initial_seed() == 67280421310721
+    import subprocess
+    import sys
+
+    code = "import ember; print(ember.initial_seed())"
+    seeds = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout for _ in range(2)}  # fmt: skip
+    assert len(seeds) == 2

@@ -93,6 +93,7 @@ class Generator:
 
 
 default_generator = Generator()
+default_generator.seed()  # getDefaultCPUGenerator: seeded from the OS, unlike Generator()
 
 
 def manual_seed(seed) -> Generator:

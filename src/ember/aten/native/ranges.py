@@ -284,40 +284,46 @@ _BOUND_TYPE_NAMES = {
     dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int",
     dtypes.float16: "c10::Half",
 }  # fmt: skip
-_FLOAT_DIGITS = {dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
-_FLOAT_NAMES = {dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double"}
+FLOAT_MAX = {
+    dtypes.float16: 65504.0, dtypes.bfloat16: 3.3895313892515355e38,
+    dtypes.float32: 3.4028234663852886e38, dtypes.float64: 1.7976931348623157e308,
+}  # fmt: skip
+_FLOAT_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
+_FLOAT_NAMES = {
+    dtypes.float16: "c10::Half", dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float",
+    dtypes.float64: "double",
+}  # fmt: skip
 
 
-def _check_random_bounds(low: int, high: int, dtype) -> None:
-    """check_from_to_in_range of DistributionTemplates.h."""
+def check_from_to_in_range(low: int, to_inclusive: int, dtype) -> None:
+    """check_from_to_in_range of DistributionTemplates.h: the bounds must be values of the
+    dtype; a floating dtype warns beyond the integers it holds exactly."""
     if dtype.is_complex:
         raise RuntimeError(
             "check_random_bounds handles only integral, floating-point and boolean types"
         )
-    to_inclusive = high - 1
     if dtype in _FLOAT_DIGITS:
-        digits = _FLOAT_DIGITS[dtype]
-        for value, name in ((low, "from"), (to_inclusive, "to - 1")):
-            if not -(1 << digits) <= value <= (1 << digits):
-                warnings.warn(
-                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                    f"limitations {_FLOAT_NAMES[dtype]} can support discrete uniform "
-                    "distribution only within this range. This warning will become an error "
-                    "in version 1.7 release, please fix the code in advance",
-                    UserWarning,
-                    stacklevel=3,
-                )
-        return
-    if dtype is dtypes.float16:
-        minimum, maximum = -65504, 65504
+        maximum, name = FLOAT_MAX[dtype], _FLOAT_NAMES[dtype]
+        minimum = -maximum
     elif dtype is dtypes.bool:
-        minimum, maximum = 0, 1
+        minimum, maximum, name = 0, 1, "bool"
     else:
         info = np.iinfo(dtype.np_dtype)
-        minimum, maximum = int(info.min), int(info.max)
-    for value, name in ((low, "from"), (to_inclusive, "to - 1")):
+        minimum, maximum, name = int(info.min), int(info.max), _BOUND_TYPE_NAMES[dtype]
+    for value, what in ((low, "from"), (to_inclusive, "to - 1")):
         if not minimum <= value <= maximum:
-            raise RuntimeError(f"{name} is out of bounds for {_BOUND_TYPE_NAMES[dtype]}")
+            raise RuntimeError(f"{what} is out of bounds for {name}")
+    digits = _FLOAT_DIGITS.get(dtype)
+    for value, what in ((low, "from"), (to_inclusive, "to - 1")) if digits else ():
+        if not -(1 << digits) <= value <= (1 << digits):
+            warnings.warn(
+                f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                f"limitations {name} can support discrete uniform "
+                "distribution only within this range. This warning will become an error "
+                "in version 1.7 release, please fix the code in advance",
+                UserWarning,
+                stacklevel=3,
+            )
 
 
 def randint(high, size, dtype, layout, device, pin_memory):
@@ -338,7 +344,7 @@ def _random_into(result, low, high, generator):
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    _check_random_bounds(low, high, result.dtype)
+    check_from_to_in_range(low, high - 1, result.dtype)
     if _has_data(result):
         values = distributions.random_from_to(_generator(generator), result.numel(), low, high)
         result.ndarray()[...] = values.astype(result.dtype.np_dtype).reshape(result._sizes)

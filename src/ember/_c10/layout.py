@@ -8,6 +8,8 @@ tensors, and a factory handed one would build a strided tensor instead.
 
 from __future__ import annotations
 
+from .naming import prefix
+
 __all__ = ["layout", "strided"]
 
 
@@ -21,7 +23,7 @@ class layout:  # noqa: N801 (PyTorch's name)
         self._name = name
 
     def __repr__(self) -> str:
-        return "ember." + self._name
+        return prefix() + "." + self._name
 
     def __reduce__(self):
         return self._name  # pickled and copied as the module's global: the same object

@@ -445,4 +445,5 @@ NO_VALUES = frozenset({
     "rand.generator_out", "randn.out", "randn.generator_out", "randint.out", "randint.low_out",
     "randint.generator_out", "randint.low_generator_out", "uniform_", "normal_", "random_.from",
     "random_.to", "random_", "bernoulli", "bernoulli.p", "bernoulli_.float", "bernoulli_.Tensor",
+    "bernoulli.out",
 })  # fmt: skip

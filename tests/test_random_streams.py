@@ -201,6 +201,7 @@ INPLACE_CASES = {
     ),
     "bernoulli": lambda lib: lib.bernoulli(lib.full((2, 3), 0.4)),
     "bernoulli p": lambda lib: lib.bernoulli(lib.zeros(7), 0.4),
+    "bernoulli out": lambda lib: lib.bernoulli(lib.full((2, 3), 0.4), out=lib.empty(0)),
 }
 for _name in (
     "float32",

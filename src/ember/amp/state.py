@@ -55,10 +55,12 @@ class _State(threading.local):
         self.dtypes = dict(_DEFAULT_DTYPES)
         self.cache_enabled = True
         self.nesting = 0
-        # Note [Autocast's cast cache]: a cast of a float32 leaf that requires grad is kept
-        # while the outermost autocast region lasts, keyed by the leaf's identity with a
-        # weak reference to it (the cache never keeps a parameter alive, and an id reused
-        # by another tensor misses), as PyTorch's cached_casts map keys TensorImpl*.
+        # Note [Autocast's cast cache]
+        # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+        # A cast of a float32 leaf that requires grad is kept while the outermost autocast
+        # region lasts, keyed by the leaf's identity with a weak reference to it (the cache
+        # never keeps a parameter alive, and an id reused by another tensor misses), as
+        # PyTorch's cached_casts map keys TensorImpl*.
         self.cache: dict[int, tuple[weakref.ref, object]] = {}
 
 

@@ -244,6 +244,7 @@ define('random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator
 define('random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('bernoulli(Tensor self, *, Generator? generator=None) -> Tensor', tags=('nondeterministic_seeded',))
+define('bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)', tags=('nondeterministic_seeded',))
 define('bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', tags=('nondeterministic_seeded',))

@@ -60,6 +60,7 @@ _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_bernoulli = handle("bernoulli")
+_op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
@@ -865,20 +866,22 @@ def as_strided_(*args, **kwargs):
 
 _parser_f_bernoulli = PythonArgParser(
     [
-        'bernoulli(Tensor input, *, Generator? generator=None)',
+        'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)',
         'bernoulli(Tensor input, float p, *, Generator? generator=None)',
     ],
 )
 
 
 def bernoulli(*args, **kwargs):
-    """bernoulli(Tensor input, *, Generator? generator=None) | bernoulli(Tensor input, float p, *, Generator? generator=None)"""
+    """bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) | bernoulli(Tensor input, float p, *, Generator? generator=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         index, v = _parser_f_bernoulli.parse(args, kwargs)
         if index == 0:
-            return _op_bernoulli.call(v[0], v[1])
+            if v[2] is None:
+                return _op_bernoulli.call(v[0], v[1])
+            return _op_bernoulli_out.call(v[0], v[1], v[2])
         else:
             return _op_bernoulli_p.call(v[0], v[1], v[2])
     except MemoryError as error:

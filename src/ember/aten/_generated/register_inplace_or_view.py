@@ -1953,6 +1953,20 @@ def random_(keyset, self, generator):
     return finish_inplace(result, self)
 
 
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(keyset, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _bernoulli__Tensor = handle("bernoulli_.Tensor")
 
 
@@ -4192,6 +4206,7 @@ impl("normal_", "ADInplaceOrView", normal_, keyset_arg="raw")
 impl("random_.from", "ADInplaceOrView", random__from, keyset_arg="raw")
 impl("random_.to", "ADInplaceOrView", random__to, keyset_arg="raw")
 impl("random_", "ADInplaceOrView", random_, keyset_arg="raw")
+impl("bernoulli.out", "ADInplaceOrView", bernoulli_out, keyset_arg="raw")
 impl("bernoulli_.Tensor", "ADInplaceOrView", bernoulli__Tensor, keyset_arg="raw")
 impl("bernoulli_.float", "ADInplaceOrView", bernoulli__float, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")

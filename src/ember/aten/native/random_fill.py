@@ -17,6 +17,7 @@ from ember._c10 import dtypes
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at, distributions
 from ember.aten.native.ranges import FLOAT_MAX, _cpp, check_from_to_in_range
+from ember.aten.native.resize import resize_impl
 
 __all__ = [
     "uniform_",
@@ -28,6 +29,7 @@ __all__ = [
     "bernoulli__float",
     "bernoulli__Tensor",
     "bernoulli_p",
+    "bernoulli_out",
 ]
 
 _INT64_MAX = (1 << 63) - 1
@@ -233,6 +235,13 @@ def _memory_order_of(t, like) -> np.ndarray:
 def bernoulli(self, generator):
     result = at.empty_like(self, None, None, None, None, None)
     return at.bernoulli__Tensor(result, self, generator)
+
+
+def bernoulli_out(self, generator, out):
+    """bernoulli_out_impl: out is resized to self's shape (resize_, no warning), then
+    draws with self as p."""
+    resize_impl(out, tuple(self._sizes))
+    return bernoulli__Tensor(out, self, generator)
 
 
 def bernoulli_p(self, p, generator):

@@ -3956,6 +3956,22 @@ def bernoulli(ks, self, generator):
     return result
 
 
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(ks, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli_out.redispatch(ks & AFTER_AUTOGRAD, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _bernoulli__Tensor = handle("bernoulli_.Tensor")
 
 
@@ -8500,6 +8516,7 @@ impl("random_.from", "Autograd", random__from, keyset_arg="raw")
 impl("random_.to", "Autograd", random__to, keyset_arg="raw")
 impl("random_", "Autograd", random_, keyset_arg="raw")
 impl("bernoulli", "Autograd", bernoulli, keyset_arg="raw")
+impl("bernoulli.out", "Autograd", bernoulli_out, keyset_arg="raw")
 impl("bernoulli_.Tensor", "Autograd", bernoulli__Tensor, keyset_arg="raw")
 impl("bernoulli_.float", "Autograd", bernoulli__float, keyset_arg="raw")
 impl("bernoulli.p", "Autograd", bernoulli_p, keyset_arg="raw")

@@ -117,6 +117,23 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._ops import ops
     from ember import autograd
     from ember import testing
+    from ember import amp, cpu
+    from ember.amp import autocast
+    from ember.amp.state import (
+        autocast_decrement_nesting,
+        autocast_increment_nesting,
+        clear_autocast_cache,
+        get_autocast_cpu_dtype,
+        get_autocast_dtype,
+        is_autocast_cache_enabled,
+        is_autocast_cpu_enabled,
+        is_autocast_enabled,
+        set_autocast_cache_enabled,
+        set_autocast_cpu_dtype,
+        set_autocast_cpu_enabled,
+        set_autocast_dtype,
+        set_autocast_enabled,
+    )
     from ember.autograd.grad_mode import (
         enable_grad,
         inference_mode,

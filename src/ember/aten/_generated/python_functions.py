@@ -59,6 +59,9 @@ _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_bernoulli = handle("bernoulli")
+_op_bernoulli_out = handle("bernoulli.out")
+_op_bernoulli_p = handle("bernoulli.p")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -858,6 +861,34 @@ def as_strided_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(as_strided_, _parser_f_as_strided_, args, kwargs, MODULE)
+
+
+
+_parser_f_bernoulli = PythonArgParser(
+    [
+        'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)',
+        'bernoulli(Tensor input, float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli(*args, **kwargs):
+    """bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) | bernoulli(Tensor input, float p, *, Generator? generator=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_bernoulli.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bernoulli.call(v[0], v[1])
+            return _op_bernoulli_out.call(v[0], v[1], v[2])
+        else:
+            return _op_bernoulli_p.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bernoulli, _parser_f_bernoulli, args, kwargs, MODULE)
 
 
 
@@ -4417,4 +4448,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -1883,6 +1883,118 @@ def randn_generator_out(keyset, size, generator, out):
     return finish_inplace(result, out)
 
 
+_uniform_ = handle("uniform_")
+
+
+def uniform_(keyset, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_normal_ = handle("normal_")
+
+
+def normal_(keyset, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random__from = handle("random_.from")
+
+
+def random__from(keyset, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random__from.redispatch(keyset & AFTER, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random__to = handle("random_.to")
+
+
+def random__to(keyset, self, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random__to.redispatch(keyset & AFTER, self, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random_ = handle("random_")
+
+
+def random_(keyset, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random_.redispatch(keyset & AFTER, self, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(keyset, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bernoulli__Tensor = handle("bernoulli_.Tensor")
+
+
+def bernoulli__Tensor(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bernoulli__float = handle("bernoulli_.float")
+
+
+def bernoulli__float(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 _neg_ = handle("neg_")
 
 
@@ -4159,6 +4271,14 @@ impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_a
 impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
 impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
 impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
+impl("uniform_", "ADInplaceOrView", uniform_, keyset_arg="raw")
+impl("normal_", "ADInplaceOrView", normal_, keyset_arg="raw")
+impl("random_.from", "ADInplaceOrView", random__from, keyset_arg="raw")
+impl("random_.to", "ADInplaceOrView", random__to, keyset_arg="raw")
+impl("random_", "ADInplaceOrView", random_, keyset_arg="raw")
+impl("bernoulli.out", "ADInplaceOrView", bernoulli_out, keyset_arg="raw")
+impl("bernoulli_.Tensor", "ADInplaceOrView", bernoulli__Tensor, keyset_arg="raw")
+impl("bernoulli_.float", "ADInplaceOrView", bernoulli__float, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")

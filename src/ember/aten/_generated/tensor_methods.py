@@ -56,6 +56,10 @@ _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_bernoulli = handle("bernoulli")
+_op_bernoulli_p = handle("bernoulli.p")
+_op_bernoulli__Tensor = handle("bernoulli_.Tensor")
+_op_bernoulli__float = handle("bernoulli_.float")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
 _op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
@@ -203,6 +207,7 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
+_op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -212,6 +217,9 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_random_ = handle("random_")
+_op_random__from = handle("random_.from")
+_op_random__to = handle("random_.to")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_ = handle("reciprocal_")
 _op_record_stream = handle("record_stream")
@@ -287,6 +295,7 @@ _op_true_divide__Tensor = handle("true_divide_.Tensor")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
+_op_uniform_ = handle("uniform_")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_ = handle("unsqueeze_")
 _op_var = handle("var")
@@ -968,6 +977,58 @@ def as_strided_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(as_strided_, _parser_m_as_strided_, self, args, kwargs)
+
+
+
+_parser_m_bernoulli = PythonArgParser(
+    [
+        'bernoulli(*, Generator? generator=None)',
+        'bernoulli(float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli(self, *args, **kwargs):
+    """bernoulli(*, Generator? generator=None) | bernoulli(float p, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_bernoulli.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bernoulli.call(self, v[0])
+        else:
+            return _op_bernoulli_p.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bernoulli, _parser_m_bernoulli, self, args, kwargs)
+
+
+
+_parser_m_bernoulli_ = PythonArgParser(
+    [
+        'bernoulli_(Tensor p, *, Generator? generator=None)',
+        'bernoulli_(float p=0.5, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli_(self, *args, **kwargs):
+    """bernoulli_(Tensor p, *, Generator? generator=None) | bernoulli_(float p=0.5, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_bernoulli_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bernoulli__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_bernoulli__float.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bernoulli_, _parser_m_bernoulli_, self, args, kwargs)
 
 
 
@@ -3403,6 +3464,28 @@ def new_zeros(self, *args, **kwargs):
 
 
 
+_parser_m_normal_ = PythonArgParser(
+    [
+        'normal_(float mean=0., float std=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def normal_(self, *args, **kwargs):
+    """normal_(float mean=0., float std=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_normal_.parse(args, kwargs, self=self)[1]
+        return _op_normal_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(normal_, _parser_m_normal_, self, args, kwargs)
+
+
+
 _parser_m_numpy_T = PythonArgParser(
     [
         'numpy_T()',
@@ -3549,6 +3632,35 @@ def prod(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(prod, _parser_m_prod, self, args, kwargs)
+
+
+
+_parser_m_random_ = PythonArgParser(
+    [
+        'random_(*, Generator? generator=None)',
+        'random_(int from, int? to, *, Generator? generator=None)',
+        'random_(int to, *, Generator? generator=None)',
+    ],
+)
+
+
+def random_(self, *args, **kwargs):
+    """random_(*, Generator? generator=None) | random_(int from, int? to, *, Generator? generator=None) | random_(int to, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_random_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_random_.call(self, v[0])
+        elif index == 1:
+            return _op_random__from.call(self, v[0], v[1], v[2])
+        else:
+            return _op_random__to.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(random_, _parser_m_random_, self, args, kwargs)
 
 
 
@@ -4851,6 +4963,28 @@ def unfold(self, *args, **kwargs):
 
 
 
+_parser_m_uniform_ = PythonArgParser(
+    [
+        'uniform_(float from=0., float to=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def uniform_(self, *args, **kwargs):
+    """uniform_(float from=0., float to=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_uniform_.parse(args, kwargs, self=self)[1]
+        return _op_uniform_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(uniform_, _parser_m_uniform_, self, args, kwargs)
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -5024,4 +5158,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

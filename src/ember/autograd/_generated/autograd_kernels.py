@@ -3831,6 +3831,211 @@ def randn_like(ks, self, dtype, layout, device, pin_memory, memory_format):
     return result
 
 
+_uniform_ = handle("uniform_")
+
+
+def uniform_(ks, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.UniformBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _uniform_.redispatch(ks & AFTER_AUTOGRAD, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_normal_ = handle("normal_")
+
+
+def normal_(ks, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.NormalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_.redispatch(ks & AFTER_AUTOGRAD, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random__from = handle("random_.from")
+
+
+def random__from(ks, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random__from.redispatch(ks & AFTER_AUTOGRAD, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random__to = handle("random_.to")
+
+
+def random__to(ks, self, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random__to.redispatch(ks & AFTER_AUTOGRAD, self, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random_ = handle("random_")
+
+
+def random_(ks, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random_.redispatch(ks & AFTER_AUTOGRAD, self, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli = handle("bernoulli")
+
+
+def bernoulli(ks, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.BernoulliBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bernoulli.redispatch(ks & AFTER_AUTOGRAD, self, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(ks, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli_out.redispatch(ks & AFTER_AUTOGRAD, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bernoulli__Tensor = handle("bernoulli_.Tensor")
+
+
+def bernoulli__Tensor(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or p._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BernoulliBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(p))
+        if node.should_compute_output(1):
+            node._saved_p = SavedVariable(p)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli__float = handle("bernoulli_.float")
+
+
+def bernoulli__float(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BernoulliBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli__float.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli_p = handle("bernoulli.p")
+
+
+def bernoulli_p(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bernoulli")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bernoulli_p.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 _neg = handle("neg")
 
 
@@ -8403,6 +8608,16 @@ impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
+impl("uniform_", "Autograd", uniform_, keyset_arg="raw")
+impl("normal_", "Autograd", normal_, keyset_arg="raw")
+impl("random_.from", "Autograd", random__from, keyset_arg="raw")
+impl("random_.to", "Autograd", random__to, keyset_arg="raw")
+impl("random_", "Autograd", random_, keyset_arg="raw")
+impl("bernoulli", "Autograd", bernoulli, keyset_arg="raw")
+impl("bernoulli.out", "Autograd", bernoulli_out, keyset_arg="raw")
+impl("bernoulli_.Tensor", "Autograd", bernoulli__Tensor, keyset_arg="raw")
+impl("bernoulli_.float", "Autograd", bernoulli__float, keyset_arg="raw")
+impl("bernoulli.p", "Autograd", bernoulli_p, keyset_arg="raw")
 impl("neg", "Autograd", neg, keyset_arg="raw")
 impl("neg_", "Autograd", neg_, keyset_arg="raw")
 impl("neg.out", "Autograd", neg_out, keyset_arg="raw")

@@ -1159,6 +1159,140 @@ class UnsqueezeBackward1(GeneratedNode):
         return [grad_0]
 
 
+class UniformBackward0(GeneratedNode):
+    """Backward of aten::uniform_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward0(GeneratedNode):
+    """Backward of aten::normal_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward0(GeneratedNode):
+    """Backward of aten::random_.from."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward1(GeneratedNode):
+    """Backward of aten::random_.to."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward2(GeneratedNode):
+    """Backward of aten::random_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BernoulliBackward0(GeneratedNode):
+    """Backward of aten::bernoulli."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BernoulliBackward1(GeneratedNode):
+    """Backward of aten::bernoulli_.Tensor."""
+
+    _saved_variables = ('_saved_p',)
+    _saved_p = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = _unpack(node._saved_p, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(p)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class BernoulliBackward2(GeneratedNode):
+    """Backward of aten::bernoulli_.float."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class NegBackward0(GeneratedNode):
     """Backward of aten::neg."""
 

@@ -16,10 +16,16 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["prefix"]
+__all__ = ["prefix", "as_named"]
 
 
 def prefix() -> str:
     modules = sys.modules
     torch = modules.get("torch")
     return "torch" if torch is not None and torch is modules.get("ember") else "ember"
+
+
+def as_named(text: str) -> str:
+    """A message that names ember's types (`must be ember.dtype, not str`) as the program
+    sees them: `torch.dtype` while ember answers `import torch`."""
+    return text.replace("ember.", "torch.") if prefix() == "torch" else text

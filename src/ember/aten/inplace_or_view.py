@@ -59,6 +59,8 @@ def _as_view(op_name: str, base, view):
     dispatch mode made through detach)."""
     root = base if base._base is None else base._base
     view._base = root
+    counter = base._version_counter  # as_view: the view counts its base's versions
+    view._version_counter = counter if counter is not None else base.version_counter()
     for hook in view_hooks:
         replacement = hook(op_name, base, view)
         if replacement is not None:

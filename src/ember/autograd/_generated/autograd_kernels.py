@@ -36,7 +36,7 @@ def abs(ks, self):
     if requires:
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -58,7 +58,7 @@ def abs_(ks, self):
         check_inplace(self)
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1610,9 +1610,9 @@ def bmm(ks, self, mat2):
         node = nodes.BmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
         if node.should_compute_output(0):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1731,7 +1731,7 @@ def clamp(ks, self, min, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._saved_min = min
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1752,9 +1752,9 @@ def clamp_Tensor(ks, self, min, max):
     if requires:
         node = nodes.ClampBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(min), gradient_edge(max))
-        node._saved_max = SavedVariable(max)
-        node._saved_min = SavedVariable(min)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1778,7 +1778,7 @@ def clamp_(ks, self, min, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._saved_min = min
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1800,9 +1800,9 @@ def clamp__Tensor(ks, self, min, max):
         check_inplace(self)
         node = nodes.ClampBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(min), gradient_edge(max))
-        node._saved_max = SavedVariable(max)
-        node._saved_min = SavedVariable(min)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1876,7 +1876,7 @@ def cos(ks, self):
     if requires:
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1898,7 +1898,7 @@ def cos_(ks, self):
         check_inplace(self)
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2020,9 +2020,9 @@ def div_Tensor(ks, self, other):
     if requires:
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2046,9 +2046,9 @@ def div__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2087,10 +2087,10 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
     if requires:
         node = nodes.DivBackward2()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2114,10 +2114,10 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         check_inplace(self)
         node = nodes.DivBackward2()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2249,9 +2249,9 @@ def dot(ks, self, tensor):
         node = nodes.DotBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(tensor))
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
-            node._saved_tensor = SavedVariable(tensor)
+            node._raw_saved_tensor = SavedVariable(tensor)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2322,7 +2322,7 @@ def exp(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2344,7 +2344,7 @@ def exp_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -2513,7 +2513,7 @@ def index_Tensor(ks, self, indices):
     if requires:
         node = nodes.IndexBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
@@ -2555,9 +2555,9 @@ def index_put_(ks, self, indices, values, accumulate):
         node._next_edges = (gradient_edge(self), gradient_edge(values))
         if node.should_compute_output(0):
             node._saved_accumulate = accumulate
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
-            node._saved_values = SavedVariable(values)
+            node._raw_saved_values = SavedVariable(values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2580,9 +2580,9 @@ def index_put(ks, self, indices, values, accumulate):
         node._next_edges = (gradient_edge(self), gradient_edge(values))
         if node.should_compute_output(0):
             node._saved_accumulate = accumulate
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
-            node._saved_values = SavedVariable(values)
+            node._raw_saved_values = SavedVariable(values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2652,7 +2652,7 @@ def log(ks, self):
     if requires:
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2674,7 +2674,7 @@ def log_(ks, self):
         check_inplace(self)
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2711,7 +2711,7 @@ def log1p(ks, self):
     if requires:
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2733,7 +2733,7 @@ def log1p_(ks, self):
         check_inplace(self)
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2779,7 +2779,7 @@ def _log_softmax(ks, self, dim, half_to_float):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2810,8 +2810,8 @@ def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         node._saved_dim = dim
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2850,7 +2850,7 @@ def logsumexp(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2859,7 +2859,7 @@ def logsumexp(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2883,7 +2883,7 @@ def max_dim(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -2914,7 +2914,7 @@ def amax(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2923,7 +2923,7 @@ def amax(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3041,7 +3041,7 @@ def min_dim(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -3072,7 +3072,7 @@ def amin(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3081,7 +3081,7 @@ def amin(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3111,13 +3111,13 @@ def mm(ks, self, mat2):
         node = nodes.MmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
         if node.should_compute_output(0):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(1):
             node._saved_mat2_strides = mat2._strides
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
         if node.should_compute_output(0):
@@ -3200,11 +3200,11 @@ def mul_Tensor(ks, self, other):
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -3229,11 +3229,11 @@ def mul__Tensor(ks, self, other):
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -3905,7 +3905,7 @@ def relu(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3927,7 +3927,7 @@ def relu_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -3957,7 +3957,7 @@ def threshold_backward(ks, grad_output, self, threshold):
         node = nodes.ThresholdBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
         if node.should_compute_output(0):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_threshold = threshold
     prev = ts.excluded
@@ -3998,7 +3998,7 @@ def gelu_(ks, self, approximate):
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4020,7 +4020,7 @@ def gelu(ks, self, approximate):
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4049,7 +4049,7 @@ def rsqrt(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4071,7 +4071,7 @@ def rsqrt_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4108,7 +4108,7 @@ def reciprocal(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4130,7 +4130,7 @@ def reciprocal_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4190,7 +4190,7 @@ def sigmoid(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4212,7 +4212,7 @@ def sigmoid_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4258,8 +4258,8 @@ def sigmoid_backward(ks, grad_output, output):
         node = nodes.SigmoidBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4280,7 +4280,7 @@ def sin(ks, self):
     if requires:
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4302,7 +4302,7 @@ def sin_(ks, self):
         check_inplace(self)
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4387,7 +4387,7 @@ def _softmax(ks, self, dim, half_to_float):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4418,8 +4418,8 @@ def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         node._saved_dim = dim
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4675,7 +4675,7 @@ def sqrt(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4697,7 +4697,7 @@ def sqrt_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4729,7 +4729,7 @@ def std_correction(ks, self, dim, correction, keepdim):
         node._saved_correction = correction
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4738,7 +4738,7 @@ def std_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4767,7 +4767,7 @@ def prod(ks, self, dtype):
     if requires:
         node = nodes.ProdBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4776,7 +4776,7 @@ def prod(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4791,7 +4791,7 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4800,7 +4800,7 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4857,7 +4857,7 @@ def tanh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4879,7 +4879,7 @@ def tanh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4925,8 +4925,8 @@ def tanh_backward(ks, grad_output, output):
         node = nodes.TanhBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5057,7 +5057,7 @@ def var_correction(ks, self, dim, correction, keepdim):
         node._saved_correction = correction
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5094,7 +5094,7 @@ def where_self(ks, condition, self, other):
     if requires:
         node = nodes.WhereBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_condition = SavedVariable(condition)
+        node._raw_saved_condition = SavedVariable(condition)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5272,7 +5272,7 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
         node = nodes.NormBackward2()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5281,7 +5281,7 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5295,7 +5295,7 @@ def norm_Scalar(ks, self, p):
         node = nodes.NormBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5304,7 +5304,7 @@ def norm_Scalar(ks, self, p):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5320,7 +5320,7 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5329,7 +5329,7 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5345,7 +5345,7 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5354,7 +5354,7 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5386,7 +5386,7 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_ord = ord
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5395,7 +5395,7 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5620,13 +5620,13 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(0):
             node._saved_beta = beta
         if node.should_compute_output(2):
-            node._saved_mat1 = SavedVariable(mat1)
+            node._raw_saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
             node._saved_mat1_sizes = mat1._sizes
         if node.should_compute_output(1):
             node._saved_mat1_strides = mat1._strides
         if node.should_compute_output(1):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(2):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
@@ -5698,13 +5698,13 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(0):
             node._saved_beta = beta
         if node.should_compute_output(2):
-            node._saved_mat1 = SavedVariable(mat1)
+            node._raw_saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
             node._saved_mat1_sizes = mat1._sizes
         if node.should_compute_output(1):
             node._saved_mat1_strides = mat1._strides
         if node.should_compute_output(1):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(2):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
@@ -5789,7 +5789,7 @@ def masked_fill__Scalar(ks, self, mask, value):
         check_inplace(self)
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5810,7 +5810,7 @@ def masked_fill_Scalar(ks, self, mask, value):
     if requires:
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5832,7 +5832,7 @@ def masked_fill__Tensor(ks, self, mask, value):
         check_inplace(self)
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5853,7 +5853,7 @@ def masked_fill_Tensor(ks, self, mask, value):
     if requires:
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5910,7 +5910,7 @@ def scatter_src(ks, self, dim, index, src):
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5933,7 +5933,7 @@ def scatter__src(ks, self, dim, index, src):
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5971,7 +5971,7 @@ def scatter_value(ks, self, dim, index, value):
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5994,7 +5994,7 @@ def scatter__value(ks, self, dim, index, value):
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6938,7 +6938,7 @@ def index_select(ks, self, dim, index):
         node = nodes.IndexSelectBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -6977,7 +6977,7 @@ def gather(ks, self, dim, index, sparse_grad):
         node = nodes.GatherBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -7130,9 +7130,9 @@ def remainder_Tensor(ks, self, other):
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7155,9 +7155,9 @@ def remainder__Tensor(ks, self, other):
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7198,7 +7198,7 @@ def min(ks, self):
     if requires:
         node = nodes.MinBackward1()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7207,7 +7207,7 @@ def min(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7236,7 +7236,7 @@ def max(ks, self):
     if requires:
         node = nodes.MaxBackward1()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7245,7 +7245,7 @@ def max(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7274,8 +7274,8 @@ def maximum(ks, self, other):
     if requires:
         node = nodes.MaximumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7312,8 +7312,8 @@ def minimum(ks, self, other):
     if requires:
         node = nodes.MinimumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7376,7 +7376,7 @@ def sort(ks, self, dim, descending):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7415,7 +7415,7 @@ def sort_stable(ks, self, stable, dim, descending):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7454,7 +7454,7 @@ def topk(ks, self, k, dim, largest, sorted):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7539,8 +7539,8 @@ def pow_Tensor_Tensor(ks, self, exponent):
     if requires:
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
-        node._saved_exponent = SavedVariable(exponent)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_exponent = SavedVariable(exponent)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7550,7 +7550,7 @@ def pow_Tensor_Tensor(ks, self, exponent):
     if requires:
         set_history(result, node)
         if node.should_compute_output(1):
-            node._saved_result = SavedVariable(result, True)
+            node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7579,7 +7579,7 @@ def pow_Scalar(ks, self, exponent):
     if requires:
         node = nodes.PowBackward2()
         node._next_edges = (gradient_edge(exponent),)
-        node._saved_exponent = SavedVariable(exponent)
+        node._raw_saved_exponent = SavedVariable(exponent)
         node._saved_self = self
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -7589,7 +7589,7 @@ def pow_Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7619,7 +7619,7 @@ def pow_Tensor_Scalar(ks, self, exponent):
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7642,7 +7642,7 @@ def pow__Scalar(ks, self, exponent):
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7664,8 +7664,8 @@ def pow__Tensor(ks, self, exponent):
         check_inplace(self)
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
-        node._saved_exponent = SavedVariable(exponent)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_exponent = SavedVariable(exponent)
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7675,7 +7675,7 @@ def pow__Tensor(ks, self, exponent):
     if requires:
         rebase_history(self, node)
         if node.should_compute_output(1):
-            node._saved_result = SavedVariable(self, True)
+            node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -7814,8 +7814,8 @@ def mse_loss(ks, self, target, reduction):
         node = nodes.MseLossBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(target))
         node._saved_reduction = reduction
-        node._saved_self = SavedVariable(self)
-        node._saved_target = SavedVariable(target)
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7856,9 +7856,9 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._next_edges = (gradient_edge(self),)
         node._saved_ignore_index = ignore_index
         node._saved_reduction = reduction
-        node._saved_self = SavedVariable(self)
-        node._saved_target = SavedVariable(target)
-        node._saved_weight = SavedVariable(weight)
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7867,7 +7867,7 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_total_weight = SavedVariable(result[1], True)
+        node._raw_saved_total_weight = SavedVariable(result[1], True)
     return result
 
 
@@ -7905,9 +7905,9 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
         if node.should_compute_output(0):
             node._saved_reduction = reduction
         if node.should_compute_output(0):
-            node._saved_target = SavedVariable(target)
+            node._raw_saved_target = SavedVariable(target)
         if node.should_compute_output(0):
-            node._saved_weight = SavedVariable(weight)
+            node._raw_saved_weight = SavedVariable(weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:

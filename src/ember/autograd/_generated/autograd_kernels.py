@@ -2305,6 +2305,537 @@ def empty_strided(ks, size, stride, dtype, layout, device, pin_memory):
     return result
 
 
+_acos = handle("acos")
+
+
+def acos(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AcosBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _acos.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_acos_ = handle("acos_")
+
+
+def acos_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AcosBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acos_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_acos_out = handle("acos.out")
+
+
+def acos_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="acos"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acos_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_asin = handle("asin")
+
+
+def asin(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AsinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _asin.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_asin_ = handle("asin_")
+
+
+def asin_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AsinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asin_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_asin_out = handle("asin.out")
+
+
+def asin_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="asin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asin_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_atan = handle("atan")
+
+
+def atan(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AtanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _atan.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_atan_ = handle("atan_")
+
+
+def atan_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AtanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_atan_out = handle("atan.out")
+
+
+def atan_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="atan"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_tan = handle("tan")
+
+
+def tan(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TanBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tan.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_tan_ = handle("tan_")
+
+
+def tan_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.TanBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tan_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_tan_out = handle("tan.out")
+
+
+def tan_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="tan"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tan_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_sinh = handle("sinh")
+
+
+def sinh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SinhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sinh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_sinh_ = handle("sinh_")
+
+
+def sinh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.SinhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_sinh_out = handle("sinh.out")
+
+
+def sinh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sinh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cosh = handle("cosh")
+
+
+def cosh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CoshBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cosh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_cosh_ = handle("cosh_")
+
+
+def cosh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CoshBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cosh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_cosh_out = handle("cosh.out")
+
+
+def cosh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cosh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cosh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_expm1 = handle("expm1")
+
+
+def expm1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Expm1Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _expm1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_expm1_ = handle("expm1_")
+
+
+def expm1_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Expm1Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _expm1_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_expm1_out = handle("expm1.out")
+
+
+def expm1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="expm1"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _expm1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_log2 = handle("log2")
+
+
+def log2(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Log2Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log2.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_log2_ = handle("log2_")
+
+
+def log2_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Log2Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log2_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log2_out = handle("log2.out")
+
+
+def log2_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="log2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log2_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_log10 = handle("log10")
+
+
+def log10(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Log10Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log10.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_log10_ = handle("log10_")
+
+
+def log10_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Log10Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log10_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log10_out = handle("log10.out")
+
+
+def log10_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="log10"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log10_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _exp = handle("exp")
 
 
@@ -8227,6 +8758,33 @@ impl("dot", "Autograd", dot, keyset_arg="raw")
 impl("empty.memory_format", "Autograd", empty_memory_format, keyset_arg="raw")
 impl("empty_like", "Autograd", empty_like, keyset_arg="raw")
 impl("empty_strided", "Autograd", empty_strided, keyset_arg="raw")
+impl("acos", "Autograd", acos, keyset_arg="raw")
+impl("acos_", "Autograd", acos_, keyset_arg="raw")
+impl("acos.out", "Autograd", acos_out, keyset_arg="raw")
+impl("asin", "Autograd", asin, keyset_arg="raw")
+impl("asin_", "Autograd", asin_, keyset_arg="raw")
+impl("asin.out", "Autograd", asin_out, keyset_arg="raw")
+impl("atan", "Autograd", atan, keyset_arg="raw")
+impl("atan_", "Autograd", atan_, keyset_arg="raw")
+impl("atan.out", "Autograd", atan_out, keyset_arg="raw")
+impl("tan", "Autograd", tan, keyset_arg="raw")
+impl("tan_", "Autograd", tan_, keyset_arg="raw")
+impl("tan.out", "Autograd", tan_out, keyset_arg="raw")
+impl("sinh", "Autograd", sinh, keyset_arg="raw")
+impl("sinh_", "Autograd", sinh_, keyset_arg="raw")
+impl("sinh.out", "Autograd", sinh_out, keyset_arg="raw")
+impl("cosh", "Autograd", cosh, keyset_arg="raw")
+impl("cosh_", "Autograd", cosh_, keyset_arg="raw")
+impl("cosh.out", "Autograd", cosh_out, keyset_arg="raw")
+impl("expm1", "Autograd", expm1, keyset_arg="raw")
+impl("expm1_", "Autograd", expm1_, keyset_arg="raw")
+impl("expm1.out", "Autograd", expm1_out, keyset_arg="raw")
+impl("log2", "Autograd", log2, keyset_arg="raw")
+impl("log2_", "Autograd", log2_, keyset_arg="raw")
+impl("log2.out", "Autograd", log2_out, keyset_arg="raw")
+impl("log10", "Autograd", log10, keyset_arg="raw")
+impl("log10_", "Autograd", log10_, keyset_arg="raw")
+impl("log10.out", "Autograd", log10_out, keyset_arg="raw")
 impl("exp", "Autograd", exp, keyset_arg="raw")
 impl("exp_", "Autograd", exp_, keyset_arg="raw")
 impl("exp.out", "Autograd", exp_out, keyset_arg="raw")

@@ -523,6 +523,177 @@ class DotBackward0(GeneratedNode):
         return [grad_0, grad_1]
 
 
+class AcosBackward0(GeneratedNode):
+    """Backward of aten::acos."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * -(add_scalar(-self * self, 1).rsqrt()).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinBackward0(GeneratedNode):
+    """Backward of aten::asin."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(-self * self, 1).rsqrt().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanBackward0(GeneratedNode):
+    """Backward of aten::atan."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar(self * self, 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TanBackward0(GeneratedNode):
+    """Backward of aten::tan."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(result.pow(2), 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SinhBackward0(GeneratedNode):
+    """Backward of aten::sinh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.cosh().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CoshBackward0(GeneratedNode):
+    """Backward of aten::cosh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.sinh().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Expm1Backward0(GeneratedNode):
+    """Backward of aten::expm1."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(result.conj_physical(), 1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Log2Backward0(GeneratedNode):
+    """Backward of aten::log2."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / mul_scalar(self.conj_physical(), 0.6931471805599453)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Log10Backward0(GeneratedNode):
+    """Backward of aten::log10."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / mul_scalar(self.conj_physical(), 2.3025850929940456)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class ExpBackward0(GeneratedNode):
     """Backward of aten::exp."""
 

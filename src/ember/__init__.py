@@ -61,6 +61,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
     from ember._tensor_subclass import install as _install_subclass_constructors
+    from ember._tensor_deepcopy import install as _install_deepcopy
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -105,6 +106,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _indexing.install(Tensor)
     _install_conversions(Tensor)
     _install_subclass_constructors(Tensor)
+    _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

@@ -97,7 +97,10 @@ _METHODS = {
         "tolist element_size is_inference detach_ retain_grad __bool__ __float__ __int__ "
         "__index__ new_tensor"
     ),
-    _PYTHON: "__len__ __repr__ __array__ __contains__ __format__ norm split backward register_hook",
+    _PYTHON: (
+        "__len__ __repr__ __array__ __contains__ __format__ __deepcopy__ norm split backward "
+        "register_hook"
+    ),
     _PARSER: (
         "size stride numpy is_contiguous float double half bfloat16 long int short char byte "
         "bool cfloat cdouble cpu requires_grad_ type contiguous type_as to copy_ __getitem__ "

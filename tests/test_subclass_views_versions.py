@@ -220,3 +220,17 @@ def test_views_of_a_normal_tensor_in_inference_mode_share_its_counter():
         return v.is_inference(), x._version, v._version, d._version
 
     _both(program)
+
+
+def test_data_of_a_plain_subclass_is_a_plain_tensor_below_torch_function():
+    def program(lib):
+        class Plain(lib.Tensor):
+            pass
+
+        p = lib.ones(2).as_subclass(Plain)
+        p.tag = 1
+        with lib._C.DisableTorchFunctionSubclass():
+            disabled = type(p.data).__name__
+        return disabled, type(p.data).__name__, hasattr(p.data, "tag"), p.data._version
+
+    _both(program)

@@ -234,3 +234,48 @@ def test_data_of_a_plain_subclass_is_a_plain_tensor_below_torch_function():
         return disabled, type(p.data).__name__, hasattr(p.data, "tag"), p.data._version
 
     _both(program)
+
+
+MATH_BITS = {
+    "conj": lambda lib, t: t.conj(),
+    "torch.conj": lambda lib, t: lib.conj(t),
+    "aten.conj": lambda lib, t: lib.ops.aten.conj.default(t),
+    "resolve_conj": lambda lib, t: t.resolve_conj(),
+    "resolve_neg": lambda lib, t: lib.resolve_neg(t),
+    "is_conj": lambda lib, t: t.is_conj(),
+    "is_neg": lambda lib, t: lib.is_neg(t),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MATH_BITS))
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_math_bit_methods_of_a_tensor_without_the_bits(name, dtype):
+    # a tensor without the conjugate / negative bit: conj() of a real one, resolve_conj and
+    # resolve_neg give the tensor itself, with no dispatch a mode or handler sees
+    def program(lib):
+        seen = []
+
+        class Spy(_wrapper(lib)):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                return super().__torch_dispatch__(func, types, args, kwargs)
+
+        results = []
+        # (a Spy in inference mode differs: ember's conj / is_conj / is_neg are operators,
+        # which reach its handler once autograd is excluded; PyTorch's bindings of them
+        # are hand-written and dispatch nothing)
+        for t, modes in (
+            (lib.ones(2, dtype=getattr(lib, dtype)), (False, True)),
+            (Spy(lib.ones(2)), (False,)),
+        ):
+            for mode in modes:
+                if mode:
+                    with lib.inference_mode():
+                        out = MATH_BITS[name](lib, t)
+                else:
+                    out = MATH_BITS[name](lib, t)
+                results.append(out is t if isinstance(out, lib.Tensor) else out)
+        return results, seen, t._base is None
+
+    _both(program)

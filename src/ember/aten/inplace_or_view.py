@@ -72,7 +72,7 @@ def finish_view(op_name: str, base, result):
     """as_view: each output remembers the tensor it is a view of -- unless ``base`` is an
     inference tensor, whose views autograd does not record (as_view in PyTorch's
     VariableTypeUtils.h returns such a view unchanged)."""
-    if base._is_inference:
+    if base._is_inference or result is base:  # (a composite kernel handing back its input)
         return result
     if isinstance(result, (list, tuple)):
         for view in result:

@@ -109,6 +109,7 @@ _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
@@ -178,6 +179,8 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_is_conj = handle("is_conj")
+_op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_le_Scalar = handle("le.Scalar")
@@ -299,6 +302,8 @@ _op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
 _op_reshape = handle("reshape")
+_op_resolve_conj = handle("resolve_conj")
+_op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
@@ -1385,6 +1390,32 @@ def clone(*args, **kwargs):
 
 
 
+_parser_f_conj = PythonArgParser(
+    [
+        'conj(Tensor input)',
+    ],
+)
+_tail_parser_f_conj = [p.default for p in _parser_f_conj.signatures[0].params[1:]]
+
+
+def conj(*args, **kwargs):
+    """conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_conj]
+        else:
+            index, v = _parser_f_conj.parse(args, kwargs)
+        return _op_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj, _parser_f_conj, args, kwargs, MODULE)
+
+
+
 _parser_f_conj_physical = PythonArgParser(
     [
         'conj_physical(Tensor input, *, Tensor? out=None)',
@@ -2303,6 +2334,58 @@ def index_select(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(index_select, _parser_f_index_select, args, kwargs, MODULE)
+
+
+
+_parser_f_is_conj = PythonArgParser(
+    [
+        'is_conj(Tensor input)',
+    ],
+)
+_tail_parser_f_is_conj = [p.default for p in _parser_f_is_conj.signatures[0].params[1:]]
+
+
+def is_conj(*args, **kwargs):
+    """is_conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_is_conj]
+        else:
+            index, v = _parser_f_is_conj.parse(args, kwargs)
+        return _op_is_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_conj, _parser_f_is_conj, args, kwargs, MODULE)
+
+
+
+_parser_f_is_neg = PythonArgParser(
+    [
+        'is_neg(Tensor input)',
+    ],
+)
+_tail_parser_f_is_neg = [p.default for p in _parser_f_is_neg.signatures[0].params[1:]]
+
+
+def is_neg(*args, **kwargs):
+    """is_neg(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_is_neg]
+        else:
+            index, v = _parser_f_is_neg.parse(args, kwargs)
+        return _op_is_neg.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_neg, _parser_f_is_neg, args, kwargs, MODULE)
 
 
 
@@ -3662,6 +3745,58 @@ def reshape(*args, **kwargs):
 
 
 
+_parser_f_resolve_conj = PythonArgParser(
+    [
+        'resolve_conj(Tensor input)',
+    ],
+)
+_tail_parser_f_resolve_conj = [p.default for p in _parser_f_resolve_conj.signatures[0].params[1:]]
+
+
+def resolve_conj(*args, **kwargs):
+    """resolve_conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_resolve_conj]
+        else:
+            index, v = _parser_f_resolve_conj.parse(args, kwargs)
+        return _op_resolve_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resolve_conj, _parser_f_resolve_conj, args, kwargs, MODULE)
+
+
+
+_parser_f_resolve_neg = PythonArgParser(
+    [
+        'resolve_neg(Tensor input)',
+    ],
+)
+_tail_parser_f_resolve_neg = [p.default for p in _parser_f_resolve_neg.signatures[0].params[1:]]
+
+
+def resolve_neg(*args, **kwargs):
+    """resolve_neg(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f_resolve_neg]
+        else:
+            index, v = _parser_f_resolve_neg.parse(args, kwargs)
+        return _op_resolve_neg.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resolve_neg, _parser_f_resolve_neg, args, kwargs, MODULE)
+
+
+
 _parser_f_roll = PythonArgParser(
     [
         'roll(Tensor input, SymInt[1] shifts, int[1] dims=None)',
@@ -4894,4 +5029,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -35,6 +35,48 @@ def abs_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_conj = handle("conj")
+
+
+def conj(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("conj", self, result)
+
+
+_resolve_conj = handle("resolve_conj")
+
+
+def resolve_conj(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resolve_conj.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("resolve_conj", self, result)
+
+
+_resolve_neg = handle("resolve_neg")
+
+
+def resolve_neg(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resolve_neg.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("resolve_neg", self, result)
+
+
 _conj_physical_out = handle("conj_physical.out")
 
 
@@ -4209,6 +4251,9 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
+impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
+impl("resolve_conj", "ADInplaceOrView", resolve_conj, keyset_arg="raw")
+impl("resolve_neg", "ADInplaceOrView", resolve_neg, keyset_arg="raw")
 impl("conj_physical.out", "ADInplaceOrView", conj_physical_out, keyset_arg="raw")
 impl("conj_physical_", "ADInplaceOrView", conj_physical_, keyset_arg="raw")
 impl("add_.Tensor", "ADInplaceOrView", add__Tensor, keyset_arg="raw")

@@ -91,6 +91,7 @@ _op_clamp_Tensor = handle("clamp.Tensor")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
@@ -150,6 +151,8 @@ _op_gt__Tensor = handle("gt_.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_is_conj = handle("is_conj")
+_op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_item = handle("item")
@@ -236,6 +239,8 @@ _op_remainder__Scalar = handle("remainder_.Scalar")
 _op_remainder__Tensor = handle("remainder_.Tensor")
 _op_reshape = handle("reshape")
 _op_resize_ = handle("resize_")
+_op_resolve_conj = handle("resolve_conj")
+_op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
@@ -1554,6 +1559,29 @@ def clone(self, *args, **kwargs):
 
 
 
+_parser_m_conj = PythonArgParser(
+    [
+        'conj()',
+    ],
+)
+
+
+def conj(self, *args, **kwargs):
+    """conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj, 'ember.Tensor.conj', self, args, kwargs)
+
+
+
 _parser_m_conj_physical = PythonArgParser(
     [
         'conj_physical()',
@@ -2506,6 +2534,52 @@ def index_select(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(index_select, _parser_m_index_select, self, args, kwargs)
+
+
+
+_parser_m_is_conj = PythonArgParser(
+    [
+        'is_conj()',
+    ],
+)
+
+
+def is_conj(self, *args, **kwargs):
+    """is_conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'is_conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_is_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(is_conj, 'ember.Tensor.is_conj', self, args, kwargs)
+
+
+
+_parser_m_is_neg = PythonArgParser(
+    [
+        'is_neg()',
+    ],
+)
+
+
+def is_neg(self, *args, **kwargs):
+    """is_neg()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'is_neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_is_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(is_neg, 'ember.Tensor.is_neg', self, args, kwargs)
 
 
 
@@ -4079,6 +4153,52 @@ def resize_(self, *args, **kwargs):
 
 
 
+_parser_m_resolve_conj = PythonArgParser(
+    [
+        'resolve_conj()',
+    ],
+)
+
+
+def resolve_conj(self, *args, **kwargs):
+    """resolve_conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'resolve_conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_resolve_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(resolve_conj, 'ember.Tensor.resolve_conj', self, args, kwargs)
+
+
+
+_parser_m_resolve_neg = PythonArgParser(
+    [
+        'resolve_neg()',
+    ],
+)
+
+
+def resolve_neg(self, *args, **kwargs):
+    """resolve_neg()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'resolve_neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_resolve_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(resolve_neg, 'ember.Tensor.resolve_neg', self, args, kwargs)
+
+
+
 _parser_m_roll = PythonArgParser(
     [
         'roll(SymInt[1] shifts, int[1] dims=None)',
@@ -5433,4 +5553,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -39,6 +39,13 @@ class Maker:
         self.leaves.append(leaf)
         return leaf
 
+    def u(self, *shape):
+        """Inside (-1, 1), the domain of acos and asin."""
+        leaf = self.lib.tensor(self._array(shape, -0.875, 0.875), dtype=self.lib.float64)
+        leaf.requires_grad_()
+        self.leaves.append(leaf)
+        return leaf
+
     def c(self, *shape):
         return self.lib.tensor(self._array(shape), dtype=self.lib.float64)
 
@@ -104,6 +111,20 @@ S = {
     "clamp.Tensor": [lambda T: ((T.f(2, 3),), {"min": T.f(3), "max": None})],
     "contiguous": [lambda T: ((T.f(3, 2).t(),), {})],
     "cos": [_unary],
+    "cosh": [_unary],
+    "conj": [_unary],
+    "resolve_conj": [_unary],
+    "resolve_neg": [_unary],
+    "is_conj": [_unary],
+    "is_neg": [_unary],
+    "acos": [lambda T: ((T.u(2, 3),), {})],
+    "asin": [lambda T: ((T.u(2, 3),), {})],
+    "atan": [_unary],
+    "tan": [lambda T: ((T.u(2, 3),), {})],
+    "sinh": [_unary],
+    "expm1": [_unary],
+    "log2": [lambda T: ((T.p(2, 3),), {})],
+    "log10": [lambda T: ((T.p(2, 3),), {})],
     "cumsum": [lambda T: ((T.f(2, 3), 1), {})],
     "diagonal": [lambda T: ((T.f(3, 4),), {"offset": 1})],
     "div.Tensor": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],

@@ -85,6 +85,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
 
     Storage = FloatStorage  # torch/__init__.py's legacy alias
+    from ember._tensor_deepcopy import install as _install_deepcopy
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -148,6 +149,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_subclass_constructors(Tensor)
     _install_stream()
     _install_set(Tensor)
+    _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

@@ -39,6 +39,13 @@ class Maker:
         self.leaves.append(leaf)
         return leaf
 
+    def u(self, *shape):
+        """Inside (-1, 1), the domain of acos and asin."""
+        leaf = self.lib.tensor(self._array(shape, -0.875, 0.875), dtype=self.lib.float64)
+        leaf.requires_grad_()
+        self.leaves.append(leaf)
+        return leaf
+
     def c(self, *shape):
         return self.lib.tensor(self._array(shape), dtype=self.lib.float64)
 
@@ -104,6 +111,20 @@ S = {
     "clamp.Tensor": [lambda T: ((T.f(2, 3),), {"min": T.f(3), "max": None})],
     "contiguous": [lambda T: ((T.f(3, 2).t(),), {})],
     "cos": [_unary],
+    "cosh": [_unary],
+    "conj": [_unary],
+    "resolve_conj": [_unary],
+    "resolve_neg": [_unary],
+    "is_conj": [_unary],
+    "is_neg": [_unary],
+    "acos": [lambda T: ((T.u(2, 3),), {})],
+    "asin": [lambda T: ((T.u(2, 3),), {})],
+    "atan": [_unary],
+    "tan": [lambda T: ((T.u(2, 3),), {})],
+    "sinh": [_unary],
+    "expm1": [_unary],
+    "log2": [lambda T: ((T.p(2, 3),), {})],
+    "log10": [lambda T: ((T.p(2, 3),), {})],
     "cumsum": [lambda T: ((T.f(2, 3), 1), {})],
     "diagonal": [lambda T: ((T.f(3, 4),), {"offset": 1})],
     "div.Tensor": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
@@ -323,6 +344,18 @@ S = {
     "fill_.Scalar": [lambda T: ((T.f(2, 3) * 1, 1.5), {}), lambda T: ((T.f(2, 3), 1.5), {})],
     "fill_.Tensor": [lambda T: ((T.f(2, 3) * 1, T.f()), {}), lambda T: ((T.f(2, 3), T.f()), {})],
     "zero_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
+    "uniform_": [lambda T: ((T.f(2, 3) * 1, -1.0, 2.0), {}), lambda T: ((T.f(2, 3),), {})],
+    "normal_": [lambda T: ((T.f(2, 3) * 1, 0.5, 2.0), {}), lambda T: ((T.f(2, 3),), {})],
+    "random_.from": [lambda T: ((T.f(2, 3) * 1, 2, 9), {}), lambda T: ((T.f(2, 3), 2, None), {})],
+    "random_.to": [lambda T: ((T.f(2, 3) * 1, 9), {}), lambda T: ((T.f(2, 3), 9), {})],
+    "random_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.f(2, 3),), {})],
+    "bernoulli": [lambda T: ((T.f(2, 3) * 0 + 0.5,), {})],
+    "bernoulli.p": [lambda T: ((T.f(2, 3), 0.25), {})],
+    "bernoulli_.float": [lambda T: ((T.f(2, 3) * 1, 0.25), {}), lambda T: ((T.f(2, 3),), {})],
+    "bernoulli_.Tensor": [
+        lambda T: ((T.f(2, 3) * 1, T.f(3) * 0 + 0.5), {}),
+        lambda T: ((T.f(2, 3), T.c(3) * 0 + 0.5), {}),
+    ],
     "resize_": [lambda T: ((T.f(2, 3) * 1, [6]), {}), lambda T: ((T.c(2, 3), [6]), {})],
     "set_": [lambda T: ((T.f(2, 3) * 1,), {}), lambda T: ((T.c(2, 3),), {})],
     "set_.source_Tensor": [
@@ -446,5 +479,7 @@ NO_VALUES = frozenset({
     "randint.low_generator", "randn", "randn.generator", "randn_like", "mm.dtype", "mm.dtype_out",
     "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out", "empty.out", "rand.out",
     "rand.generator_out", "randn.out", "randn.generator_out", "randint.out", "randint.low_out",
-    "randint.generator_out", "randint.low_generator_out",
+    "randint.generator_out", "randint.low_generator_out", "uniform_", "normal_", "random_.from",
+    "random_.to", "random_", "bernoulli", "bernoulli.p", "bernoulli_.float", "bernoulli_.Tensor",
+    "bernoulli.out",
 })  # fmt: skip

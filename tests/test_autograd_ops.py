@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 ANY = st.floats(-2, 2, allow_nan=False, width=64)
 POS = st.floats(0.5, 2, allow_nan=False, width=64)
+UNIT = st.floats(-0.9, 0.9, allow_nan=False, width=64)
 # Distinct values on a 0.001 grid: std's gradients divide by std (its second ones by
 # std cubed), so rows like (6e-74, 7e-279, 0) only compare rounding orders at 1e71.
 GRID = st.integers(-2000, 2000).map(lambda i: i / 1000)
@@ -38,6 +39,15 @@ CASES = {
     "log1p": (lambda t, a: a.log1p(), [(2, 3)], POS, {}),
     "sin": (lambda t, a: a.sin(), [(2, 3)], ANY, {}),
     "cos": (lambda t, a: a.cos(), [(2, 3)], ANY, {}),
+    "acos": (lambda t, a: a.acos(), [(2, 3)], UNIT, {}),
+    "asin": (lambda t, a: a.asin(), [(2, 3)], UNIT, {}),
+    "atan": (lambda t, a: a.atan(), [(2, 3)], ANY, {}),
+    "tan": (lambda t, a: a.tan(), [(2, 3)], UNIT, {}),
+    "sinh": (lambda t, a: a.sinh(), [(2, 3)], ANY, {}),
+    "cosh": (lambda t, a: a.cosh(), [(2, 3)], ANY, {}),
+    "expm1": (lambda t, a: a.expm1(), [(2, 3)], ANY, {}),
+    "log2": (lambda t, a: a.log2(), [(2, 3)], POS, {}),
+    "log10": (lambda t, a: a.log10(), [(2, 3)], POS, {}),
     "tanh": (lambda t, a: a.tanh(), [(2, 3)], ANY, {}),
     "sigmoid": (lambda t, a: a.sigmoid(), [(2, 3)], ANY, {}),
     "relu": (lambda t, a: a.relu(), [(2, 3)], ANY, {}),

@@ -59,7 +59,7 @@ def test_forward_only_graphs_leave_no_reference_cycles():
 def test_an_unpacked_output_is_a_fresh_tensor_on_the_same_data():
     x = ember.tensor([-1.0, 2.0], requires_grad=True)
     y = x.relu()
-    saved = y.grad_fn._saved_result
+    saved = y.grad_fn._raw_saved_result
     unpacked = saved.unpack()
     assert unpacked is not y and unpacked.grad_fn is y.grad_fn and unpacked.requires_grad
     assert np.shares_memory(unpacked.detach().numpy(), y.detach().numpy())
@@ -80,3 +80,93 @@ def test_non_differentiable_outputs_get_no_history():
         )
         results.append((output.requires_grad, total_weight.requires_grad, total_weight.grad_fn))
     assert results[0] == results[1] == (True, False, None)
+
+
+def _describe_saved(value):
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return tuple(_describe_saved(v) for v in value)
+    grad_fn = value.grad_fn
+    return (
+        type(value).__name__,
+        [f"{v:.5g}" for v in value.tolist()],
+        value.requires_grad,
+        value.is_leaf,
+        None if grad_fn is None else type(grad_fn).__name__,
+    )
+
+
+SAVED_GETTERS = {
+    "mul": (lambda lib, x, y: x * y, ["_saved_self", "_saved_other"]),
+    "mul, other needs no grad": (lambda lib, x, y: x * y.detach(), ["_saved_self", "_saved_other"]),
+    "exp": (lambda lib, x, y: x.exp(), ["_saved_result"]),
+    "relu of a product": (lambda lib, x, y: (x * y).relu(), ["_saved_result"]),
+    "sin": (lambda lib, x, y: x.sin(), ["_saved_self"]),
+    "index": (lambda lib, x, y: x[lib.tensor([0, 2])], ["_saved_indices"]),
+    "pow": (lambda lib, x, y: x.pow(y), ["_saved_self", "_saved_exponent", "_saved_result"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAVED_GETTERS))
+def test_a_nodes_saved_getters_give_tensors_as_torch(case):
+    # python_functions.cpp's getters: `_saved_<name>` unpacks (a tuple for a list) and
+    # `_raw_saved_<name>` is the saved variable; after backward freed them, PyTorch's error
+    forward, names = SAVED_GETTERS[case]
+
+    def program(lib):
+        x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        y = lib.tensor([2.0, 0.5, -1.0], requires_grad=True)
+        node = forward(lib, x, y).grad_fn
+        seen = [(name, _describe_saved(getattr(node, name))) for name in names]
+        seen += [(name, hasattr(node, "_raw" + name)) for name in names]
+        lib.autograd.backward(forward(lib, x, y).sum())  # another graph: this one stays
+        seen.append(_describe_saved(getattr(node, names[0])))
+        return seen
+
+    assert program(ember) == program(torch)
+
+
+def test_a_saved_tensor_read_after_backward_raises_as_torch():
+    def program(lib):
+        x = lib.tensor([1.0, -2.0], requires_grad=True)
+        y = x.exp()
+        y.sum().backward()
+        try:
+            _ = y.grad_fn._saved_result
+        except RuntimeError as error:
+            return str(error)
+
+    assert program(ember) == program(torch)
+
+
+def test_a_saved_wrapper_input_is_the_wrapper_itself():
+    # PyTorch's test_basic: the saved self of a wrapper subclass compares equal to it and
+    # shares its version counter
+    def program(lib):
+        class Wrapper(lib.Tensor):
+            @staticmethod
+            def __new__(cls, elem, requires_grad=False):
+                r = lib.Tensor._make_wrapper_subclass(
+                    cls, elem.size(), dtype=elem.dtype, requires_grad=requires_grad
+                )
+                r.elem = elem
+                return r
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                def unwrap(e):
+                    return e.elem if isinstance(e, Wrapper) else e
+
+                out = func(*[unwrap(a) for a in args], **(kwargs or {}))
+                return Wrapper(out) if isinstance(out, lib.Tensor) else out
+
+        x = Wrapper(lib.tensor([3.0]), requires_grad=True)
+        saved = (x * x).grad_fn._saved_self
+        seen = [type(saved).__name__, saved is x, saved._version == x._version]
+        with lib.no_grad():
+            x.add_(2)
+        seen += [saved._version == x._version, saved.elem.tolist(), x.elem.tolist()]
+        return seen
+
+    assert program(ember) == program(torch)

@@ -277,3 +277,31 @@ def test_op_module_names_match_torch():
 
     name = ns()
     assert names(_ops, ember_library, name) == names(torch, torch_library, name + "t")
+
+
+def _finalizer_references(L, name: str) -> list:
+    """sys.getrefcount of what a Library's finalizer holds, as a program sees it (of the
+    module's ``_impls`` as a change, since other live libraries hold it too)."""
+    import sys
+
+    impls = L._impls
+    start = sys.getrefcount(impls)
+    lib = L.Library(name, "FRAGMENT")
+    lib.define("foo123(Tensor x) -> Tensor")
+    seen = [sys.getrefcount(lib), sys.getrefcount(impls) - start]
+    seen += [sys.getrefcount(lib._op_impls), sys.getrefcount(lib._op_defs)]
+    lib.impl(f"{name}::foo123", lambda x: x, "CPU")
+    seen.append(f"{name}/foo123/CPU" in impls)
+    saved_impls, saved_defs = lib._op_impls, lib._op_defs
+    del lib  # the finalizer runs, and lets go of everything it held
+    seen += [sys.getrefcount(saved_impls), sys.getrefcount(saved_defs)]
+    seen += [f"{name}/foo123/CPU" in impls, sys.getrefcount(impls) - start]
+    return seen
+
+
+@needs_torch
+def test_a_librarys_finalizer_holds_its_sets_and_lets_go_of_them():
+    # PyTorch's test_finalizer: the reference counts of the sets the finalizer captures
+    name = ns()
+    ours = _finalizer_references(ember_library, name)
+    assert ours == _finalizer_references(torch_library, name)

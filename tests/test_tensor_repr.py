@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import torch
 
+import ember
 from ember import _tensor_str
 from ember._c10 import dtypes
 from ember._c10.dtypes import STORABLE_DTYPES
@@ -214,3 +215,44 @@ def test_subclass_prefix_and_storage_less_wrapper():
 def test_tensor_contents_override():
     ours = tensor_from_numpy(np.array([1.0, 2.0], np.float32))
     assert ours.__repr__(tensor_contents="[x]") == "tensor([x])"
+
+
+def _contents_wrapper(lib):
+    """A wrapper subclass that prints its inner tensor as its contents (as LoggingTensor)."""
+
+    class Shown(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem, requires_grad=False):
+            r = lib.Tensor._make_wrapper_subclass(
+                cls, elem.size(), dtype=elem.dtype, device=elem.device, requires_grad=requires_grad
+            )
+            r.elem = elem
+            return r
+
+        def __repr__(self):
+            return super().__repr__(tensor_contents=f"{self.elem}")
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    return Shown
+
+
+@given(
+    dt=st.sampled_from(STORABLE_DTYPES),
+    shape=st.lists(st.integers(0, 3), max_size=3).map(tuple),
+    device=st.sampled_from(["cpu", "meta"]),
+    requires_grad=st.booleans(),
+)
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_wrapper_with_tensor_contents_prints_as_torch(dt, shape, device, requires_grad):
+    # _tensor_str's suffixes for a storage-less wrapper that gives its contents are those
+    # of any tensor of its device (no size= for a non-empty cpu one): test_format's rule
+    requires_grad = requires_grad and (dt.is_floating_point or dt.is_complex)
+    ours = _contents_wrapper(ember)(ember.zeros(shape, dtype=dt, device=device), requires_grad)
+    theirs = _contents_wrapper(torch)(
+        torch.zeros(shape, dtype=to_torch(dt), device=device), requires_grad
+    )
+    same_repr(ours, theirs)
+    assert str(ours) == repr(ours) == f"{ours}"

@@ -520,3 +520,43 @@ def test_a_class_defining_torch_dispatch_gets_the_disabled_torch_function():
         ]
 
     assert classes(ember) == classes(torch)
+
+
+INDEXING = {
+    "list of overriding tensors": lambda lib, a, T: a[[T(), T()]],
+    "tuple": lambda lib, a, T: a[(T(), 0)],
+    "one": lambda lib, a, T: a[T()],
+    "with None": lambda lib, a, T: a[T(), None],
+    "list with an int": lambda lib, a, T: a[[0, T()]],
+    "set, list index": lambda lib, a, T: a.__setitem__([T(), T()], 1),
+    "set, one index": lambda lib, a, T: a.__setitem__(T(), 1),
+    "set, overriding value": lambda lib, a, T: a.__setitem__(0, T()),
+    "set, plain everything": lambda lib, a, T: a.__setitem__(slice(0, 2), lib.ones(2)),
+    "plain tensor index": lambda lib, a, T: a[lib.tensor([0, 2])],
+}
+
+
+@pytest.mark.parametrize("case", sorted(INDEXING))
+def test_an_overriding_index_or_value_of_an_exact_tensor_is_asked(case):
+    # THPVariable_getitem / setitem's count_specified_dimensions sentinel (PyTorch's
+    # test_maybe_tuple_bug): no IndexError, the index's class answers
+    def scenario(lib):
+        log = []
+
+        class T(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                log.append(
+                    (_name(func), [t.__name__ for t in types], [type(a).__name__ for a in args])
+                )
+                return "answered"
+
+        a = lib.arange(3.0)
+        import warnings
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = INDEXING[case](lib, a, T)
+        return result, log, a.tolist(), [str(w.message)[:40] for w in caught]
+
+    _both(scenario)

@@ -309,6 +309,11 @@ def _dispatch_dump_table(name: str) -> str:
     return "" if handle is None else handle.entry.dump_table()
 
 
+def _dispatch_get_all_op_names() -> list[str]:
+    """Every operator name the dispatcher knows (`aten::add.Tensor`), in no set order."""
+    return dispatcher.all_op_names(sort=False)
+
+
 def _dispatch_check_invariants(name: str) -> None:
     dispatcher.check_invariants(name)
 

@@ -85,6 +85,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
 
     Storage = FloatStorage  # torch/__init__.py's legacy alias
+    from ember._tensor_deepcopy import install as _install_deepcopy
     from ember.functional import tensor_split_method as _tensor_split_method
     from ember._type_helpers import (
         can_cast,
@@ -117,6 +118,23 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember._ops import ops
     from ember import autograd
     from ember import testing
+    from ember import amp, cpu
+    from ember.amp import autocast
+    from ember.amp.state import (
+        autocast_decrement_nesting,
+        autocast_increment_nesting,
+        clear_autocast_cache,
+        get_autocast_cpu_dtype,
+        get_autocast_dtype,
+        is_autocast_cache_enabled,
+        is_autocast_cpu_enabled,
+        is_autocast_enabled,
+        set_autocast_cache_enabled,
+        set_autocast_cpu_dtype,
+        set_autocast_cpu_enabled,
+        set_autocast_dtype,
+        set_autocast_enabled,
+    )
     from ember.autograd.grad_mode import (
         enable_grad,
         inference_mode,
@@ -131,6 +149,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_subclass_constructors(Tensor)
     _install_stream()
     _install_set(Tensor)
+    _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import operator
 
+from ember._c10.naming import prefix
+
 
 class Size(tuple):
     __slots__ = ()
@@ -21,7 +23,7 @@ class Size(tuple):
                     items = _as_ints(items)
                 except TypeError:
                     raise TypeError(
-                        f"ember.Size() takes an iterable of 'int' (item {position} is "
+                        f"{prefix()}.Size() takes an iterable of 'int' (item {position} is "
                         f"'{type(item).__name__}')"
                     ) from None
                 break
@@ -34,7 +36,7 @@ class Size(tuple):
         return numel
 
     def __repr__(self) -> str:
-        return "ember.Size([" + ", ".join(str(size) for size in self) + "])"
+        return prefix() + ".Size([" + ", ".join(str(size) for size in self) + "])"
 
     __str__ = __repr__
 

@@ -390,6 +390,7 @@ def _alias_as(source, cls):
 
 
 register_plain(Tensor)  # an exact Tensor never overrides (Note [Torch function checks])
+Tensor._view_class = Tensor  # See Note [Views are plain tensors]
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU
+from ember._c10.naming import prefix
 from ember._c10.tensor_impl import compute_numel
 from ember._size import Size
 from ember._tensor import Tensor, _wrap_dim
@@ -102,8 +103,8 @@ def cpu(self, *args, **kwargs):
 
 
 def _type_string(self) -> str:
-    prefix = "ember." if self.device.type == "cpu" else f"ember.{self.device.type}."
-    return f"{prefix}{dtypes.scalar_type_name(self.dtype)}Tensor"
+    module = prefix() if self.device.type == "cpu" else f"{prefix()}.{self.device.type}"
+    return f"{module}.{dtypes.scalar_type_name(self.dtype)}Tensor"
 
 
 _TYPE_NAMES = {dtypes.scalar_type_name(d) + "Tensor": d for d in dtypes.ALL_DTYPES}
@@ -154,7 +155,7 @@ def type_(self, *args, **kwargs):
         return _to_dtype.call(self, dtype, non_blocking, False, memory_format)
     if isinstance(dtype, type):
         tensor_class = _TENSOR_CLASS[0] if _TENSOR_CLASS else None
-        name = "ember.Tensor" if dtype is tensor_class else type_name_of(dtype)
+        name = f"{prefix()}.Tensor" if dtype is tensor_class else type_name_of(dtype)
     elif isinstance(dtype, str):
         name = dtype
     else:

@@ -20,6 +20,7 @@ import numpy as np
 from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import functionality_bit
+from ember._c10.naming import prefix
 from ember._c10.storage import Storage
 from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.tls import local_state
@@ -53,7 +54,7 @@ class memory_format:  # noqa: N801 (PyTorch's name)
         self._name = name
 
     def __repr__(self) -> str:
-        return "ember." + self._name
+        return prefix() + "." + self._name
 
     def __reduce__(self):
         return self._name

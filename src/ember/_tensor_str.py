@@ -256,8 +256,9 @@ def _str(tensor, *, tensor_contents=None) -> str:
     dtype = tensor.dtype
     has_default_dtype = dtype in (default, default_complex, _dtypes.int64, _dtypes.bool)
     shape = str(tuple(tensor._sizes))
-    if tensor.device.type == "meta" or not _has_data(tensor):
-        # A storage-less wrapper subclass prints like a meta tensor.
+    if tensor.device.type == "meta" or (tensor_contents is None and not _has_data(tensor)):
+        # A storage-less wrapper subclass (a FakeTensor among them) whose class gives no
+        # contents prints like a meta tensor; given contents, it prints like any tensor.
         suffixes.append("size=" + shape)
         if dtype is not default:
             suffixes.append(f"dtype={dtype}")

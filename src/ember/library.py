@@ -90,22 +90,19 @@ def _user_frame_debug() -> str:
     return f"registered at {frame.f_code.co_filename}:{frame.f_lineno}"
 
 
-class _LibraryState:
-    """What a Library registered; kept apart from the Library so a finalizer can undo it."""
+def _del_library(captured_impls, op_impls, captured_defs, op_defs, registration_handles):
+    """Undo what a Library registered: its finalizer (torch/library.py's _del_library).
 
-    def __init__(self) -> None:
-        self.handles: list[RegistrationHandle] = []
-        self.op_defs: set[str] = set()
-        self.op_impls: set[str] = set()
-
-    def destroy(self) -> None:
-        for handle in reversed(self.handles):
-            handle.remove()
-        self.handles.clear()
-        global _impls
-        _impls -= self.op_impls
-        _defs.difference_update(self.op_defs)
-        _ops.clear_cache(self.op_defs)
+    The finalizer holds the Library's own sets and handle list, and the module's
+    ``_impls`` and ``_defs``, and nothing else: once it has run (``_destroy()``, or the
+    Library collected) no reference to them is left behind (PyTorch's test_finalizer).
+    """
+    for handle in reversed(registration_handles):
+        handle.remove()
+    registration_handles.clear()
+    captured_impls -= op_impls
+    captured_defs -= op_defs
+    _ops.clear_cache(op_defs)
 
 
 class Library:
@@ -128,12 +125,14 @@ class Library:
         self._key = parse_dispatch_key(dispatch_key) if dispatch_key else None
         if self._key == DispatchKey.Undefined:
             self._key = None
-        self._state = _LibraryState()
+        self._op_defs: set[str] = set()
+        self._op_impls: set[str] = set()
+        self._registration_handles: list[RegistrationHandle] = []
         if kind == "DEF":
-            self._state.handles.append(dispatcher.register_library(ns, self._debug))
+            self._registration_handles.append(dispatcher.register_library(ns, self._debug))
         if kind in ("DEF", "FRAGMENT"):
             if ns == "_":
-                self._state.destroy()
+                self._undo_registrations()
                 name = _KIND_NAMES[kind]
                 raise RuntimeError(
                     f"{name}: cannot define {name} with the wildcard namespace _ (every {name} "
@@ -141,7 +140,7 @@ class Library:
                     f"TORCH_LIBRARY_IMPL instead?  {self._context}"
                 )
             if self._key is not None:
-                self._state.destroy()
+                self._undo_registrations()
                 raise RuntimeError(
                     '!dispatch_key_.has_value() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
                     'aten/src/ATen/core/library.cpp":108, please report a bug to PyTorch. '
@@ -151,7 +150,10 @@ class Library:
         self.kind = kind
         self.dispatch_key = dispatch_key
         self._destroyed = False
-        self._finalizer = weakref.finalize(self, self._state.destroy)
+        self._finalizer = weakref.finalize(
+            self, _del_library, _impls, self._op_impls, _defs, self._op_defs,
+            self._registration_handles,
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
@@ -164,13 +166,9 @@ class Library:
             f"(Error occurred while processing {_KIND_NAMES[self.kind]} block at {where})"
         )
 
-    @property
-    def _op_defs(self) -> set[str]:
-        return self._state.op_defs
-
-    @property
-    def _op_impls(self) -> set[str]:
-        return self._state.op_impls
+    def _undo_registrations(self) -> None:
+        """A failed construction leaves nothing registered."""
+        _del_library(_impls, self._op_impls, _defs, self._op_defs, self._registration_handles)
 
     def _check_alive(self) -> None:
         if self._destroyed:
@@ -215,11 +213,11 @@ class Library:
                 )
         else:  # FunctionSchema::setNamespaceIfNotSet: any namespace string is taken as it is
             parsed = dataclasses.replace(parsed, name=f"{self.ns}::{written}")
-        self._state.handles.append(
+        self._registration_handles.append(
             dispatcher.register_def(parsed, self._debug, alias_analysis, tuple(tags))
         )
         qualname = parsed.qualified_name
-        self._state.op_defs.add(qualname)
+        self._op_defs.add(qualname)
         _defs.add(qualname)
         _ops.refresh_packet(self.ns, parsed.name.split("::", 1)[1])
         return written
@@ -267,7 +265,7 @@ class Library:
         self._check_alive()
         dispatch = parse_dispatch_key(dispatch_key or "CompositeImplicitAutograd")
         if not _loads_as_pybind_bool(with_keyset):
-            invoked = (f"<torch._C._DispatchModule object at {hex(id(self._state))}>", repr(name),
+            invoked = (f"<torch._C._DispatchModule object at {hex(id(self._registration_handles))}>", repr(name),
                        repr(dispatch_key or "CompositeImplicitAutograd"), repr(fn),
                        repr(with_keyset))  # fmt: skip
             raise TypeError(_IMPL_SIGNATURE + ", ".join(invoked))
@@ -295,9 +293,9 @@ class Library:
         else:
             kernel = python_kernel(qualname, fn, with_keyset)
             kernel.debug = self._debug
-        self._state.handles.append(dispatcher.register_impl(qualname, dispatch, kernel))
+        self._registration_handles.append(dispatcher.register_impl(qualname, dispatch, kernel))
         _impls.add(key)
-        self._state.op_impls.add(key)
+        self._op_impls.add(key)
 
     # -- fallback -------------------------------------------------------------
     def fallback(self, fn, dispatch_key: str = "", *, with_keyset=False) -> None:
@@ -324,7 +322,7 @@ class Library:
             kernel = KernelFunction(
                 python_fallback(fn, with_keyset), keyset_arg="boxed", debug=self._debug
             )
-        self._state.handles.append(dispatcher.register_fallback(key, kernel))
+        self._registration_handles.append(dispatcher.register_fallback(key, kernel))
 
     # -- lifetime -------------------------------------------------------------
     def _destroy(self) -> None:

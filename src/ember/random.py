@@ -3,9 +3,11 @@
 Layer: torch face (imports NumPy only). Mirrors torch/random.py and the
 default CPUGeneratorImpl: `manual_seed(seed)` reseeds the process-wide
 generator and returns it, `seed()` picks a fresh nondeterministic seed,
-`initial_seed()` reports the last one. The streams are NumPy's PCG64, not
-PyTorch's mt19937: the same seed reproduces the same values in ember, but not
-PyTorch's values. Kernels draw through `default_generator.numpy()`.
+`initial_seed()` reports the last one. The stream is PyTorch's: the same
+mt19937 engine (ember._c10.mt19937), the same cached normal samples, and
+`get_rng_state` bytes in PyTorch's layout, so a seed gives PyTorch's values
+and a state saved by one library restores in the other. The distributions
+that turn words into values are in ember.aten.native.distributions.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import CPU, as_device
+from ember._c10.mt19937 import MT19937, STATE_SIZE
 from ember._tensor import Tensor, tensor_from_numpy
 
 __all__ = [
@@ -28,22 +31,22 @@ __all__ = [
 
 _MAX_SEED = 0xFFFF_FFFF_FFFF_FFFF
 _DEFAULT_SEED = 67280421310721  # c10::default_rng_seed_val
-_STATE_SIZE = 5056  # sizeof(CPUGeneratorImplState), what get_rng_state returns in PyTorch
-_STATE_MAGIC = b"ember PCG64\0"
 
 
 class Generator:
-    """A CPU random generator (torch.Generator): seeded NumPy bit stream plus its seed."""
+    """A CPU random generator (torch.Generator): the mt19937 engine and the normal
+    samples PyTorch's normal distribution caches between calls."""
 
-    __slots__ = ("device", "_seed", "_rng")
+    __slots__ = ("device", "engine", "next_double_normal", "next_float_normal")
 
     def __init__(self, device="cpu") -> None:
         self.device = as_device(device)
         if self.device.type != "cpu":
             raise RuntimeError(f"ember has no {self.device.type} generator: only cpu")
         self.device = CPU
-        self._seed = _DEFAULT_SEED
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self.engine = MT19937(_DEFAULT_SEED)
+        self.next_double_normal: float | None = None
+        self.next_float_normal: float | None = None
 
     def manual_seed(self, seed) -> Generator:
         """THPGenerator_manualSeed: an int (no bool, no tensor), as uint64 or else int64."""
@@ -53,8 +56,8 @@ class Generator:
         if seed < -0x8000_0000_0000_0000 or seed > _MAX_SEED:
             raise ValueError("Overflow when unpacking long long")
         seed &= _MAX_SEED  # a negative seed wraps, as PyTorch's uint64_t cast
-        self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        self.engine.reseed(seed)  # set_current_seed: the cached samples go too
+        self.next_double_normal = self.next_float_normal = None
         return self
 
     def seed(self) -> int:
@@ -63,20 +66,12 @@ class Generator:
         return fresh
 
     def initial_seed(self) -> int:
-        return self._seed
+        return self.engine.seed
 
     def get_state(self):
-        """The state as a torch.ByteTensor of CPUGeneratorImplState's size (5056 bytes); its
-        bytes hold this generator's PCG64 state and seed, not PyTorch's mt19937 state."""
-        state = self._rng.bit_generator.state
-        fields = (state["state"]["state"], state["state"]["inc"])
-        packed = _STATE_MAGIC + b"".join(f.to_bytes(16, "little") for f in fields)
-        packed += state["has_uint32"].to_bytes(4, "little")
-        packed += state["uinteger"].to_bytes(4, "little")
-        packed += self._seed.to_bytes(8, "little")
-        buffer = np.zeros(_STATE_SIZE, dtype=np.uint8)
-        buffer[: len(packed)] = np.frombuffer(packed, dtype=np.uint8)
-        return tensor_from_numpy(buffer)
+        """CPUGeneratorImpl::get_state: a torch.ByteTensor of CPUGeneratorImplState."""
+        packed = self.engine.pack(self.next_double_normal, self.next_float_normal)
+        return tensor_from_numpy(np.frombuffer(packed, dtype=np.uint8).copy())
 
     def set_state(self, new_state) -> Generator:
         """THPGenerator_setState / CPUGeneratorImpl::set_state, with their checks."""
@@ -84,37 +79,21 @@ class Generator:
             raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
         if new_state.dtype is not dtypes.uint8 or new_state.device.type != "cpu":
             raise TypeError("RNG state must be a torch.ByteTensor")
-        if new_state.numel() != _STATE_SIZE:
+        if new_state.numel() != STATE_SIZE:
             raise RuntimeError(
-                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input RNG "
+                f"Expected a CPUGeneratorImplState of size {STATE_SIZE} but found the input RNG "
                 f"state size to be {new_state.numel()}"
             )
         packed = new_state.contiguous().numpy().tobytes()
-        start = len(_STATE_MAGIC)
-        if packed[:start] != _STATE_MAGIC:
-            raise RuntimeError("Invalid mt19937 state")
-        state = int.from_bytes(packed[start : start + 16], "little")
-        inc = int.from_bytes(packed[start + 16 : start + 32], "little")
-        has_uint32 = int.from_bytes(packed[start + 32 : start + 36], "little")
-        uinteger = int.from_bytes(packed[start + 36 : start + 40], "little")
-        self._rng.bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": state, "inc": inc},
-            "has_uint32": has_uint32,
-            "uinteger": uinteger,
-        }
-        self._seed = int.from_bytes(packed[start + 40 : start + 48], "little")
+        self.next_double_normal, self.next_float_normal = self.engine.unpack(packed)
         return self
-
-    def numpy(self) -> np.random.Generator:
-        """The NumPy generator kernels draw from."""
-        return self._rng
 
     def __repr__(self) -> str:
         return f"<ember._C.Generator object at {id(self):#x}>"
 
 
 default_generator = Generator()
+default_generator.seed()  # getDefaultCPUGenerator: seeded from the OS, unlike Generator()
 
 
 def manual_seed(seed) -> Generator:

@@ -19,6 +19,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import device as _device
+from ember._c10.naming import prefix
 from ember._c10.storage import Storage
 from ember._tensor import Tensor
 from ember._tensor_ctors import tensor as _tensor
@@ -191,7 +192,7 @@ class TypedStorage:
     def __str__(self) -> str:
         _warn_typed_storage_removal()
         info = (
-            f"[ember.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size "
+            f"[{prefix()}.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size "
             f"{self._size()}]"
         )
         if self.device.type == "meta":

@@ -29,6 +29,8 @@ import sys as _sys
 
 import numpy as np
 
+from .naming import prefix
+
 try:  # ml_dtypes supplies bfloat16 for NumPy
     import ml_dtypes
 
@@ -75,7 +77,7 @@ class dtype:  # noqa: N801 (PyTorch's name)
         self._complex = None
 
     def __repr__(self) -> str:
-        return "ember." + self.name
+        return prefix() + "." + self.name
 
     __str__ = __repr__
 

@@ -9,6 +9,8 @@ but a subclass with ``dispatch_layout`` may report one.
 
 from __future__ import annotations
 
+from .naming import prefix
+
 __all__ = ["layout", "strided", "OTHER_LAYOUTS"]
 
 
@@ -22,7 +24,7 @@ class layout:  # noqa: N801 (PyTorch's name)
         self._name = name
 
     def __repr__(self) -> str:
-        return "ember." + self._name
+        return prefix() + "." + self._name
 
     def __reduce__(self):
         return self._name  # pickled and copied as the module's global: the same object

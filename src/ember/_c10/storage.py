@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from .device import CPU, META
+from .naming import prefix
 
 # Note [Allocation errors]
 # PyTorch sizes a storage in uint64 arithmetic and refuses any product that wraps or
@@ -211,7 +212,7 @@ class Storage:
 
     def __repr__(self) -> str:
         """UntypedStorage's printout (torch/storage.py): its bytes, one a line, then a footer."""
-        info = f"[ember.storage.UntypedStorage(device={self.device}) of size {self.nbytes}]"
+        info = f"[{prefix()}.storage.UntypedStorage(device={self.device}) of size {self.nbytes}]"
         if self.device.type == "meta":
             return "...\n" + info
         if self.data is None and self.nbytes:

@@ -15,6 +15,7 @@ refused by every operation, as a CPU build of PyTorch refuses it.
 from __future__ import annotations
 
 from .device import SUPPORTED_TYPES, device
+from .naming import prefix
 
 # c10::DeviceType, by number (DeviceTypeName(type, lower_case=true); PrivateUse1 prints
 # the name the backend registered, "privateuseone" by default).
@@ -148,7 +149,7 @@ class Stream:
 
     def __repr__(self) -> str:
         return (
-            f"ember.Stream device_type={DEVICE_TYPE_NAMES[self._device_type]}, "
+            f"{prefix()}.Stream device_type={DEVICE_TYPE_NAMES[self._device_type]}, "
             f"device_index={self._device_index}, stream_id={self._stream_id}"
         )
 

@@ -22,7 +22,9 @@ Kernels never touch storages directly; they use four entry points:
   contiguous unless ``strides`` is given (then the storage spans the strides).
 * ``make_view(base, sizes, strides, storage_offset)`` -- a view sharing
   ``base``'s storage and version counter (``base`` is any tensor; the caller
-  records autograd view bookkeeping separately).
+  records autograd view bookkeeping separately). The kernels of view
+  operators return ``new_view``'s, with a counter of their own, as c10's view
+  constructor does: the op's ADInplaceOrView kernel shares the base's.
 
 A metadata change in place (``as_strided_``, ``transpose_``, ``resize_``...)
 must go through ``t._set_sizes_strides(sizes, strides, offset)``, which drops
@@ -31,7 +33,18 @@ the cached NumPy view.
 Fresh tensors (``_wrap``, ``_empty``, ``_from_storage`` without key bits) are
 inference tensors when inference mode is on, as c10's TensorImpl constructor
 decides (facts §7.2); ``inference=True/False`` overrides. Views keep their
-base's key set and inference flag.
+base's key set (less the Python keys) and inference flag.
+
+Note [Views are plain tensors]
+------------------------------
+A view a kernel makes is a new TensorImpl, and c10's view constructor drops the
+Python keys (``key_set - python_ks``); its Python object is the plain
+``torch.Tensor``, not the base's subclass, because no Python code made it. So
+``make_view`` builds an instance of ``base._view_class`` (``ember.Tensor`` for
+every tensor; None, the base's own class, for a bare TensorImpl) without the
+Python and PythonTLSSnapshot keys. A subclass sees its class on a view only
+through ``__torch_function__`` (the default converts results, ``_convert``) or
+its ``__torch_dispatch__`` (which wraps what it returns).
 
 Note [NumPy scalars from 0-d operands]
 --------------------------------------
@@ -89,6 +102,7 @@ META_KEY_BITS = keys_bits([DispatchKey.Meta, DispatchKey.ADInplaceOrView, Dispat
 CPU_INFERENCE_KEY_BITS = keys_bits([DispatchKey.CPU, DispatchKey.AutocastCPU])
 META_INFERENCE_KEY_BITS = key_bits(DispatchKey.Meta)
 PYTHON_KEY_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+_NOT_PYTHON_KEY_BITS = ~PYTHON_KEY_BITS
 
 
 def device_key_bits(device, inference: bool = False) -> int:
@@ -138,6 +152,7 @@ class TensorImpl:
     _python_dispatch = False  # the class defines __torch_dispatch__
     _python_metadata = 0  # See Note [Python metadata] in py_interpreter.py
     _is_wrapped_number = False  # a Python number wrapped as a 0-dim tensor (promotes as one)
+    _view_class = None  # the class of a view (None: the base's); Note [Views are plain tensors]
     # Reserved for autograd (ember.autograd owns their meaning).
     _grad = None
     _output_nr = 0
@@ -356,12 +371,16 @@ class TensorImpl:
         return self._is_inference
 
 
-def make_view(base, sizes, strides, storage_offset):
-    """A tensor of ``base``'s class sharing its storage, version counter and key set."""
+def new_view(base, sizes, strides, storage_offset):
+    """c10's VIEW TensorImpl: a tensor over ``base``'s storage with ``base``'s key set (less
+    the Python keys) and a version counter of its own; what a view kernel returns. The
+    ADInplaceOrView kernel of a view op gives it the base's counter (as_view). See Note
+    [Views are plain tensors] for its class."""
     storage = base._storage
     if storage is None:
         storage = base.storage()
-    view = object.__new__(base.__class__)  # _from_storage with the base's keys, spelled out
+    cls = base._view_class
+    view = object.__new__(base.__class__ if cls is None else cls)  # _from_storage, spelled out
     view._storage = storage
     view._array = None
     view._sizes = sizes if sizes.__class__ is tuple else tuple(sizes)
@@ -369,18 +388,22 @@ def make_view(base, sizes, strides, storage_offset):
     view._storage_offset = storage_offset
     view.dtype = base.dtype
     view.device = base.device
-    view._key_bits = base._key_bits
-    view._is_inference = inference = base._is_inference
+    view._key_bits = base._key_bits & _NOT_PYTHON_KEY_BITS
+    view._is_inference = base._is_inference
     view._requires_grad = False
     view._grad_fn = None
-    if base._python_dispatch:
-        view._python_dispatch = True
-    if not inference:
-        counter = base._version_counter
-        view._version_counter = counter if counter is not None else base.version_counter()
     array = base._array
     if array is not None and storage_offset == base._storage_offset:
         _share_array(view, base, array)
+    return view
+
+
+def make_view(base, sizes, strides, storage_offset):
+    """``new_view`` sharing ``base``'s version counter too (an alias ember makes itself)."""
+    view = new_view(base, sizes, strides, storage_offset)
+    if not base._is_inference:
+        counter = base._version_counter
+        view._version_counter = counter if counter is not None else base.version_counter()
     return view
 
 

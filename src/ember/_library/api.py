@@ -74,10 +74,10 @@ def register_raw_kernel(lib, qualname: str, key_name: str, fn, keyset_arg=None) 
     lib._check_alive()
     kernel = KernelFunction(fn, keyset_arg=keyset_arg, debug=lib._debug)
     key = _C.parse_dispatch_key(key_name)
-    lib._state.handles.append(dispatcher.register_impl(qualname, key, kernel))
+    lib._registration_handles.append(dispatcher.register_impl(qualname, key, kernel))
     impl_key = f"{lib.ns}/{qualname.split('::')[-1]}/{key_name}"
     _library()._impls.add(impl_key)
-    lib._state.op_impls.add(impl_key)
+    lib._op_impls.add(impl_key)
 
 
 def register_kernel(op, device_types, func=None, /, *, lib=None):
@@ -175,7 +175,7 @@ def add_torch_dispatch_rule(lib, qualname: str, torch_dispatch_class, func) -> N
         if rules.get(torch_dispatch_class) is func:
             del rules[torch_dispatch_class]
 
-    lib._state.handles.append(RegistrationHandle(undo))
+    lib._registration_handles.append(RegistrationHandle(undo))
 
 
 class SafeKernelFunction:

@@ -53,7 +53,7 @@ class FakeImplHolder:
         except Exception:
             self.kernels.remove(kernel)
             raise
-        lib._state.handles.append(RegistrationHandle(lambda: self.kernels.remove(kernel)))
+        lib._registration_handles.append(RegistrationHandle(lambda: self.kernels.remove(kernel)))
 
     def _check_no_override(self) -> None:
         name = self.qualname

@@ -57,9 +57,6 @@ class FakeTensor(Tensor):
     def __init__(self, *args, **kwargs) -> None:
         pass
 
-    def __repr__(self, *, tensor_contents=None) -> str:
-        return super().__repr__(tensor_contents="...")  # FakeTensor(..., size=(2, 3))
-
     @classmethod
     def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
         """Outside its mode, a FakeTensor re-enters the mode that made it."""

@@ -21,6 +21,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import Tensor, empty_tensor, tensor_from_numpy
+from ember._torch_function import overrides
 from ember.aten import torch_function
 from ember.aten.native import at
 from ember.aten.native.factories import scalar_fill_value
@@ -117,10 +118,13 @@ def _is_mask_type(dtype) -> bool:
 
 
 def _count_specified_dimensions(index: tuple) -> int:
-    """Dims the index consumes (everything but None, Ellipsis and Python bools)."""
+    """Dims the index consumes (everything but None, Ellipsis and Python bools); -1 where
+    an index tensor overrides __torch_function__ (count_specified_dimensions' sentinel)."""
     count = 0
     for obj in index:
         if isinstance(obj, Tensor):
+            if obj.__class__ is not Tensor and overrides(obj):
+                return -1
             count += obj.dim() if _is_mask_type(obj.dtype) else 1
         elif obj is not None and obj is not ... and obj is not True and obj is not False:
             count += 1
@@ -257,8 +261,8 @@ def _handle_dim(self, result, obj, real_dim: int, state: _Slicing):
     return _apply_select(result, state.dim, obj.__index__(), real_dim)
 
 
-def _apply_slicing(self, index: tuple):
-    state = _Slicing(_count_specified_dimensions(index))
+def _apply_slicing(self, index: tuple, specified: int):
+    state = _Slicing(specified)
     if state.specified > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     result = self
@@ -287,7 +291,11 @@ def index_tensor(self, index):
     if index is True or index is False:
         result = at.unsqueeze(self, 0)
         return at.index_Tensor(result, [_bool_to_indexing_tensor(result, index)])
-    sliced, indices = _apply_slicing(self, _wrap_tuple(index))
+    wrapped = _wrap_tuple(index)
+    specified = _count_specified_dimensions(wrapped)
+    if specified < 0:  # an exact tensor's index overrides: no wrapper asked it before
+        return torch_function.dispatch_indexing(Tensor, "__getitem__", (self, index))
+    sliced, indices = _apply_slicing(self, wrapped, specified)
     if not indices:
         return at.alias(sliced) if sliced is self else sliced
     return at.index_Tensor(sliced, indices)
@@ -342,6 +350,10 @@ def _copy_to(dst, src) -> None:
 
 def set_index(self, index, value) -> None:
     """Tensor.__setitem__ (THPVariable_setitem)."""
+    if value.__class__ is not Tensor and isinstance(value, Tensor) and overrides(value):
+        torch_function.dispatch_indexing(Tensor, "__setitem__", (self, index, value))
+        return
+    original = value
     value = _value_to_tensor(self, value)
     if index is False:
         return
@@ -358,7 +370,12 @@ def set_index(self, index, value) -> None:
         start, stop, step = _unpack_slice(index)
         _copy_to(_apply_slice(self, 0, start, stop, step, False), value)
         return
-    sliced, indices = _apply_slicing(self, _wrap_tuple(index))
+    wrapped = _wrap_tuple(index)
+    specified = _count_specified_dimensions(wrapped)
+    if specified < 0:
+        torch_function.dispatch_indexing(Tensor, "__setitem__", (self, index, original))
+        return
+    sliced, indices = _apply_slicing(self, wrapped, specified)
     if not indices:
         _copy_to(sliced, value)
         return

@@ -59,6 +59,8 @@ def _as_view(op_name: str, base, view):
     dispatch mode made through detach)."""
     root = base if base._base is None else base._base
     view._base = root
+    counter = base._version_counter  # as_view: the view counts its base's versions
+    view._version_counter = counter if counter is not None else base.version_counter()
     for hook in view_hooks:
         replacement = hook(op_name, base, view)
         if replacement is not None:
@@ -70,7 +72,7 @@ def finish_view(op_name: str, base, result):
     """as_view: each output remembers the tensor it is a view of -- unless ``base`` is an
     inference tensor, whose views autograd does not record (as_view in PyTorch's
     VariableTypeUtils.h returns such a view unchanged)."""
-    if base._is_inference:
+    if base._is_inference or result is base:  # (a composite kernel handing back its input)
         return result
     if isinstance(result, (list, tuple)):
         for view in result:

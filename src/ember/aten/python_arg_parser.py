@@ -22,6 +22,7 @@ import sys
 import warnings
 
 from ember._c10.device import device_lazy_init
+from ember._c10.naming import as_named
 from ember.aten.call_form import through_descriptor
 from ember.aten.invalid_arguments import format_invalid_args
 from ember.aten.python_arg_convert import FAIL, SEQUENCES, DeferredError, UnpackError, tp_name
@@ -240,18 +241,20 @@ def _wrong_type(sig, param, obj, is_kwd: bool, arg_pos: int, args: tuple, vararg
         raise RuntimeError("unknown parameter type")
     head = f"{sig.name}(): argument '{param.name}'"
     if is_kwd:
-        raise TypeError(f"{head} must be {param.type_name}, not {tp_name(obj)}")
+        raise TypeError(as_named(f"{head} must be {param.type_name}, not {tp_name(obj)}"))
     failed = param.failed_index(obj)
     if failed < 0 and varargs_eligible:
         failed = param.failed_index(args)
     if failed >= 0:
         items = obj if isinstance(obj, SEQUENCES) else args
         raise TypeError(
-            f"{head} (position {arg_pos + 1}) must be {param.type_name}, but found element "
-            f"of type {tp_name(items[failed])} at pos {failed}"
+            as_named(
+                f"{head} (position {arg_pos + 1}) must be {param.type_name}, but found element "
+                f"of type {tp_name(items[failed])} at pos {failed}"
+            )
         )
     raise TypeError(
-        f"{head} (position {arg_pos + 1}) must be {param.type_name}, not {tp_name(obj)}"
+        as_named(f"{head} (position {arg_pos + 1}) must be {param.type_name}, not {tp_name(obj)}")
     )
 
 
@@ -310,7 +313,7 @@ class PythonArgParser:
         if len(plausible) == 1:
             _bind(plausible[0], args, kwargs, True)
         raise TypeError(
-            format_invalid_args(args, kwargs, self.function_name + "()", self.options())
+            as_named(format_invalid_args(args, kwargs, self.function_name + "()", self.options()))
         )
 
     def options(self) -> list[str]:

@@ -97,7 +97,10 @@ _METHODS = {
         "tolist element_size is_inference detach_ retain_grad __bool__ __float__ __int__ "
         "__index__ new_tensor"
     ),
-    _PYTHON: "__len__ __repr__ __array__ __contains__ __format__ norm split backward register_hook",
+    _PYTHON: (
+        "__len__ __repr__ __array__ __contains__ __format__ __deepcopy__ norm split backward "
+        "register_hook"
+    ),
     _PARSER: (
         "size stride numpy is_contiguous float double half bfloat16 long int short char byte "
         "bool cfloat cdouble cpu requires_grad_ type contiguous type_as to copy_ __getitem__ "
@@ -125,6 +128,15 @@ def _overriding_args(args: tuple) -> list:
     return found
 
 
+def dispatch_indexing(tensor_class, name: str, args: tuple):
+    """handle_torch_function_indexing for an exact tensor (whose __getitem__ / __setitem__
+    has no checking wrapper) when its index or value overrides: the index and value's
+    overriding objects (one level of tuples or lists looked into) decide, and the handler
+    gets ``Tensor.<name>`` and the arguments as given."""
+    public = getattr(tensor_class, name)
+    return dispatch(public, f"ember.Tensor.{name}", _overriding_args(args[1:]), args, None)
+
+
 def _checked_method(tensor_class, method, name: str, style: str, public_name: str):
     refuses_arguments = getattr(method, "takes_no_arguments", False)
 
@@ -142,7 +154,8 @@ def _checked_method(tensor_class, method, name: str, style: str, public_name: st
                     append_overloaded(overloaded, other)
                 call_kwargs = kwargs if style == _PYTHON else (kwargs or None)
                 qualified = f"ember.Tensor.{public_name}"
-                return dispatch(public, qualified, overloaded, (self, *args), call_kwargs)
+                result = dispatch(public, qualified, overloaded, (self, *args), call_kwargs)
+                return None if name == "__setitem__" else result  # a slot's answer is None
         elif _ATTACHED.idle:
             _detach_if_idle()
         return method(self, *args, **kwargs)

@@ -240,6 +240,51 @@ def sqrt(meta, self, out) -> None:
 
 
 @quiet
+def acos(meta, self, out) -> None:
+    unary(np.arccos, meta, self, out)
+
+
+@quiet
+def asin(meta, self, out) -> None:
+    unary(np.arcsin, meta, self, out)
+
+
+@quiet
+def atan(meta, self, out) -> None:
+    unary(np.arctan, meta, self, out)
+
+
+@quiet
+def tan(meta, self, out) -> None:
+    unary(np.tan, meta, self, out)
+
+
+@quiet
+def sinh(meta, self, out) -> None:
+    unary(np.sinh, meta, self, out)
+
+
+@quiet
+def cosh(meta, self, out) -> None:
+    unary(np.cosh, meta, self, out)
+
+
+@quiet
+def expm1(meta, self, out) -> None:
+    unary(np.expm1, meta, self, out)
+
+
+@quiet
+def log2(meta, self, out) -> None:
+    unary(np.log2, meta, self, out)
+
+
+@quiet
+def log10(meta, self, out) -> None:
+    unary(np.log10, meta, self, out)
+
+
+@quiet
 def rsqrt(meta, self, out) -> None:
     unary_opmath(lambda x: 1 / np.sqrt(x), meta, self, out)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 
+from ember._c10.naming import prefix
 from ember._c10.tensor_impl import TensorImpl
 from ember._tensor_ctors import preserve_format
 from ember.aten._generated.python_functions import zeros_like
@@ -67,7 +68,7 @@ def _engine_flag(value) -> bool:
 
 
 def _shape(sizes) -> str:
-    return "ember.Size([" + ", ".join(str(s) for s in sizes) + "])"
+    return prefix() + ".Size([" + ", ".join(str(s) for s in sizes) + "])"
 
 
 def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool) -> list:

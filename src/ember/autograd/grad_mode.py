@@ -26,6 +26,7 @@ import warnings
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import autograd_dispatch_keyset, key_bits
 from ember._c10.grad_mode import autograd_state, is_grad_enabled, is_inference_mode_enabled
+from ember._c10.naming import prefix
 from ember._c10.tls import local_state
 from ember.aten.python_arg_convert import tp_name
 
@@ -173,7 +174,7 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
         _set_grad_enabled(self.prev)
 
     def __repr__(self) -> str:
-        return f"ember.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+        return f"{prefix()}.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
 
     def clone(self):
         return self.__class__(self.mode)

@@ -10,6 +10,7 @@ hook_name) and check_variable_result (autograd/function_hook.cpp).
 from __future__ import annotations
 
 from ember._c10.dtypes import scalar_type_name
+from ember._c10.naming import prefix
 from ember._tensor import Tensor
 from ember.aten.python_arg_convert import tp_name
 
@@ -26,7 +27,7 @@ def type_string(tensor) -> str:
     scalar = scalar_type_name(tensor.dtype)
     device = tensor.device.type
     if device == "cpu" and tensor.dtype.name in _LEGACY:
-        return f"ember.{scalar}Tensor"
+        return f"{prefix()}.{scalar}Tensor"
     key = {"cpu": "CPU", "meta": "Meta", "cuda": "CUDA"}.get(device, device)
     return f"{key}{scalar}Type"
 

@@ -37,6 +37,7 @@ import weakref
 
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import key_bits
+from ember._c10.naming import prefix
 from ember._c10.tensor_impl import TensorImpl, make_view, shape_text
 from ember._c10.thread_state import per_thread
 from ember.aten.native import at
@@ -81,7 +82,7 @@ _TYPE_NAMES = {
 
 def tensor_type_name(tensor) -> str:
     """`ember.FloatTensor`: PyTorch's legacy type string, with ember's module name."""
-    return "ember." + _TYPE_NAMES.get(tensor.dtype.name, "Tensor")
+    return prefix() + "." + _TYPE_NAMES.get(tensor.dtype.name, "Tensor")
 
 
 def node_short_name(node) -> str:

@@ -140,7 +140,7 @@ def _get_data(self):
     """A new tensor sharing storage, detached, with its own version counter (facts §6.2):
     variable_data's shallow_copy_and_detach, made by Python (an aten.detach a mode sees)
     where a dispatch mode is active."""
-    from ember._tensor import _alias_as
+    from ember._tensor import Tensor, _alias_as
 
     from .saved_variable import _detach_in_python
 
@@ -148,8 +148,8 @@ def _get_data(self):
         result = at.detach(self)
         if result is self:
             return result
-    else:
-        result = _alias_as(self, type(self))
+    else:  # a new TensorImpl: a plain tensor (a subclass sees its class through _convert)
+        result = _alias_as(self, Tensor)
     if not self._is_inference:  # (a lazily made counter of self's must not be shared)
         from ember._c10.tensor_impl import VersionCounter
 

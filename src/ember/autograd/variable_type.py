@@ -110,6 +110,27 @@ def unpack_saved(saved, node):
     return None if saved is None else saved.unpack(node)
 
 
+class SavedTensor:
+    """A generated node's ``_saved_<name>``: the tensor its SavedVariable (at
+    ``_raw_saved_<name>``) unpacks to, a tuple of them for a saved list, None where nothing
+    was saved; after backward freed it, PyTorch's error (python_functions.cpp's getters)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        saved = getattr(node, self.raw)
+        if saved is None:
+            return None
+        if saved.__class__ is list:
+            return tuple(None if s is None else s.unpack(node) for s in saved)
+        return saved.unpack(node)
+
+
 class GeneratedNode(Node):
     """Base of the generated nodes: the attributes holding SavedVariables (or lists of them)
     are named in `_saved_variables`."""

@@ -100,11 +100,18 @@ def _unpack(op: AutogradOp, name: str) -> str:
     args = {a.name: a for a in f.func.arguments}
     if name in args and is_tensor_type(args[name]):
         if args[name].type.is_tensor_like()[1]:
-            return f"[s.unpack(node) for s in node._saved_{name}]"
-        return f"_unpack(node._saved_{name}, node)"
+            return f"[s.unpack(node) for s in node._raw_saved_{name}]"
+        return f"_unpack(node._raw_saved_{name}, node)"
     if name == "result" or name in _outputs(op):
-        return f"_unpack(node._saved_{name}, node)"
+        return f"_unpack(node._raw_saved_{name}, node)"
     return f"node._saved_{name}"
+
+
+def _attribute(name: str, expr: str) -> str:
+    """Where a node keeps a saved value: a SavedVariable (or a list of them) under
+    ``_raw_saved_<name>``, shown unpacked as ``_saved_<name>``; anything else under
+    ``_saved_<name>`` itself (as PyTorch's generated python_functions.cpp shows them)."""
+    return f"_raw_saved_{name}" if "SavedVariable(" in expr else f"_saved_{name}"
 
 
 def node_class(op: AutogradOp) -> list[str]:
@@ -115,10 +122,13 @@ def node_class(op: AutogradOp) -> list[str]:
     lines.append(f'    """Backward of aten::{d.op}."""')
     lines.append("")
     # what release_variables frees: the saved tensors, not the sizes or numbers beside them
-    variables = [f"_saved_{name}" for name, expr in before + after if "SavedVariable(" in expr]
+    variables = [f"_raw_saved_{name}" for name, expr in before + after if "SavedVariable(" in expr]
     lines.append(f"    _saved_variables = {tuple(variables)!r}")
-    for name in saved:
-        lines.append(f"    _saved_{name} = None")
+    for name, expr in before + after:
+        attribute = _attribute(name, expr)
+        lines.append(f"    {attribute} = None")
+        if attribute.startswith("_raw_"):
+            lines.append(f"    _saved_{name} = SavedTensor({attribute!r})")
     lines.append("")
     if d.node == "CopyBackwards":  # a hand-written node in PyTorch: its C++ name
         lines.append("    def name(node):")
@@ -169,7 +179,10 @@ def write_nodes(ops: list[AutogradOp], helpers: list[str]) -> str:
     lines.append("from ember.autograd.formulas import (")
     lines += [f"    {name}," for name in helpers]
     lines.append(")")
-    lines.append("from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack")
+    lines.append(
+        "from ember.autograd.variable_type import GeneratedNode, SavedTensor, "
+        "unpack_saved as _unpack"
+    )
     seen = set()
     for op in ops:
         if op.kind != "record" or op.derivative.node in seen:
@@ -314,7 +327,7 @@ def kernel(op: AutogradOp) -> list[str]:
                 lines.append(f"        node._n_{arg.name} = len({arg.name})")
     before, after = _plan_saves(op) if op.kind == "record" else ([], [])
     for name, expr in before:
-        lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
+        lines += _guarded(op, name, f"node.{_attribute(name, expr)} = {expr}", "        ")
     lines.append("    prev = ts.excluded")
     lines.append(f"    ts.excluded = prev | {below}")
     lines.append("    try:")
@@ -328,7 +341,7 @@ def kernel(op: AutogradOp) -> list[str]:
         else:
             lines.append(f"        {_history(op)}")
         for name, expr in after:
-            lines += _guarded(op, name, f"node._saved_{name} = {expr}", "        ")
+            lines += _guarded(op, name, f"node.{_attribute(name, expr)} = {expr}", "        ")
     lines.append("    return result")
     return lines
 

@@ -10,6 +10,7 @@ structured_delegate borrows the kernels of its structured out= overload).
 from __future__ import annotations
 
 import dataclasses
+import keyword
 from pathlib import Path
 
 import yaml
@@ -104,6 +105,25 @@ def _as_tuple(value: object) -> tuple[str, ...]:
 
 def _entry_lines(text: str) -> list[int]:
     return [i for i, line in enumerate(text.splitlines(), start=1) if line.startswith("- func:")]
+
+
+def with_python_names(functions: list[NativeFunction]) -> list[NativeFunction]:
+    """The functions with every argument a Python keyword names renamed (`from` -> `from_`),
+    for the generated kernels, whose parameters are Python names. The definitions and the
+    Python signatures keep the schema's names (`x.random_(from=2, to=5)` as in PyTorch)."""
+    renamed = []
+    for f in functions:
+        if not any(keyword.iskeyword(a.name) for a in f.func.arguments):
+            renamed.append(f)
+            continue
+        arguments = tuple(
+            dataclasses.replace(a, name=a.name + "_") if keyword.iskeyword(a.name) else a
+            for a in f.func.arguments
+        )
+        renamed.append(
+            dataclasses.replace(f, func=dataclasses.replace(f.func, arguments=arguments))
+        )
+    return renamed
 
 
 def load_native_functions(path: Path = NATIVE_FUNCTIONS) -> list[NativeFunction]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import gen_autograd, gen_python, gen_registrations
 from .autograd_model import autograd_ops, load_derivatives
-from .model import load_native_functions, structured_groups
+from .model import load_native_functions, structured_groups, with_python_names
 from .python_api import group_python_signatures, module_python_signatures, nn_python_signatures
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -20,15 +20,16 @@ AUTOGRAD_GENERATED = PACKAGE / "autograd" / "_generated"
 
 def generated_files() -> dict[Path, str]:
     functions = load_native_functions()
-    groups = structured_groups(functions)
+    kernels = with_python_names(functions)  # the generated kernels' parameters
+    groups = structured_groups(kernels)
     files = {
         "__init__.py": gen_python.HEADER + '"""Code generated from native_functions.yaml."""\n',
         "definitions.py": gen_registrations.write_definitions(functions),
-        "register_cpu.py": gen_registrations.write_backend(functions, groups, "CPU"),
-        "register_meta.py": gen_registrations.write_backend(functions, groups, "Meta"),
-        "register_composite.py": gen_registrations.write_composite(functions),
-        "register_backend_select.py": gen_registrations.write_backend_select(functions),
-        "register_inplace_or_view.py": gen_registrations.write_inplace_or_view(functions),
+        "register_cpu.py": gen_registrations.write_backend(kernels, groups, "CPU"),
+        "register_meta.py": gen_registrations.write_backend(kernels, groups, "Meta"),
+        "register_composite.py": gen_registrations.write_composite(kernels),
+        "register_backend_select.py": gen_registrations.write_backend_select(kernels),
+        "register_inplace_or_view.py": gen_registrations.write_inplace_or_view(kernels),
         "python_functions.py": gen_python.write_functions(
             group_python_signatures(functions, method=False),
             "ember.<fn>: the Python functions of the aten operators.",
@@ -53,7 +54,7 @@ def generated_files() -> dict[Path, str]:
         ),
     }
     result = {ATEN_GENERATED / name: text for name, text in files.items()}
-    ops = autograd_ops(functions, load_derivatives())
+    ops = autograd_ops(kernels, load_derivatives())
     autograd_files = {
         "__init__.py": gen_python.HEADER + '"""Code generated from derivatives.yaml."""\n',
         "nodes.py": gen_autograd.write_nodes(ops, gen_autograd.used_helpers(ops)),

@@ -244,11 +244,18 @@ def mse_loss(
 
 
 def _broadcast_tensors(input, target):  # noqa: A002
-    """torch.broadcast_tensors of the two (ember has no broadcast_tensors binding yet)."""
+    """torch.broadcast_tensors of the two (ember has no broadcast_tensors binding yet):
+    expand_outplace, which expands only a tensor whose size differs."""
     from ember.aten.tensor_iterator import broadcast_shapes
 
-    shape = list(broadcast_shapes(tuple(input.size()), tuple(target.size())))
-    return input.expand(shape), target.expand(shape)
+    sizes = tuple(input.size()), tuple(target.size())
+    if sizes[0] == sizes[1]:
+        return input, target
+    shape = list(broadcast_shapes(*sizes))
+    return tuple(
+        t if size == tuple(shape) else t.expand(shape)
+        for t, size in zip((input, target), sizes, strict=True)
+    )
 
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002

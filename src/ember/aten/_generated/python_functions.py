@@ -24,6 +24,9 @@ _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
+_op_acos = handle("acos")
+_op_acos_out = handle("acos.out")
+_op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addmm = handle("addmm")
@@ -59,6 +62,15 @@ _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_asin = handle("asin")
+_op_asin_out = handle("asin.out")
+_op_asin_ = handle("asin_")
+_op_atan = handle("atan")
+_op_atan_out = handle("atan.out")
+_op_atan_ = handle("atan_")
+_op_bernoulli = handle("bernoulli")
+_op_bernoulli_out = handle("bernoulli.out")
+_op_bernoulli_p = handle("bernoulli.p")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -100,12 +112,16 @@ _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
+_op_cosh = handle("cosh")
+_op_cosh_out = handle("cosh.out")
+_op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
 _op_cumsum = handle("cumsum")
@@ -137,6 +153,9 @@ _op_equal = handle("equal")
 _op_exp = handle("exp")
 _op_exp_out = handle("exp.out")
 _op_exp_ = handle("exp_")
+_op_expm1 = handle("expm1")
+_op_expm1_out = handle("expm1.out")
+_op_expm1_ = handle("expm1_")
 _op_eye = handle("eye")
 _op_eye_m = handle("eye.m")
 _op_fill__Scalar = handle("fill_.Scalar")
@@ -163,6 +182,8 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_is_conj = handle("is_conj")
+_op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_le_Scalar = handle("le.Scalar")
@@ -173,9 +194,15 @@ _op_linspace = handle("linspace")
 _op_linspace_out = handle("linspace.out")
 _op_log = handle("log")
 _op_log_out = handle("log.out")
+_op_log10 = handle("log10")
+_op_log10_out = handle("log10.out")
+_op_log10_ = handle("log10_")
 _op_log1p = handle("log1p")
 _op_log1p_out = handle("log1p.out")
 _op_log1p_ = handle("log1p_")
+_op_log2 = handle("log2")
+_op_log2_out = handle("log2.out")
+_op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
 _op_logical_and = handle("logical_and")
@@ -278,6 +305,8 @@ _op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
 _op_reshape = handle("reshape")
+_op_resolve_conj = handle("resolve_conj")
+_op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
@@ -301,6 +330,9 @@ _op_sign_out = handle("sign.out")
 _op_sin = handle("sin")
 _op_sin_out = handle("sin.out")
 _op_sin_ = handle("sin_")
+_op_sinh = handle("sinh")
+_op_sinh_out = handle("sinh.out")
+_op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
@@ -334,6 +366,9 @@ _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_tan = handle("tan")
+_op_tan_out = handle("tan.out")
+_op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
 _op_tanh_ = handle("tanh_")
@@ -491,6 +526,56 @@ def abs_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(abs_, _parser_f_abs_, args, kwargs, MODULE)
+
+
+
+_parser_f_acos = PythonArgParser(
+    [
+        'acos(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def acos(*args, **kwargs):
+    """acos(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_acos.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_acos.call(v[0])
+        return _op_acos_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(acos, _parser_f_acos, args, kwargs, MODULE)
+
+
+
+_parser_f_acos_ = PythonArgParser(
+    [
+        'acos_(Tensor input)',
+    ],
+)
+_tail_parser_f_acos_ = [p.default for p in _parser_f_acos_.signatures[0].params[1:]]
+
+
+def acos_(*args, **kwargs):
+    """acos_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_acos_]
+        else:
+            index, v = _parser_f_acos_.parse(args, kwargs)
+        return _op_acos_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(acos_, _parser_f_acos_, args, kwargs, MODULE)
 
 
 
@@ -861,6 +946,134 @@ def as_strided_(*args, **kwargs):
 
 
 
+_parser_f_asin = PythonArgParser(
+    [
+        'asin(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def asin(*args, **kwargs):
+    """asin(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_asin.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_asin.call(v[0])
+        return _op_asin_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(asin, _parser_f_asin, args, kwargs, MODULE)
+
+
+
+_parser_f_asin_ = PythonArgParser(
+    [
+        'asin_(Tensor input)',
+    ],
+)
+_tail_parser_f_asin_ = [p.default for p in _parser_f_asin_.signatures[0].params[1:]]
+
+
+def asin_(*args, **kwargs):
+    """asin_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_asin_]
+        else:
+            index, v = _parser_f_asin_.parse(args, kwargs)
+        return _op_asin_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(asin_, _parser_f_asin_, args, kwargs, MODULE)
+
+
+
+_parser_f_atan = PythonArgParser(
+    [
+        'atan(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def atan(*args, **kwargs):
+    """atan(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_atan.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_atan.call(v[0])
+        return _op_atan_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atan, _parser_f_atan, args, kwargs, MODULE)
+
+
+
+_parser_f_atan_ = PythonArgParser(
+    [
+        'atan_(Tensor input)',
+    ],
+)
+_tail_parser_f_atan_ = [p.default for p in _parser_f_atan_.signatures[0].params[1:]]
+
+
+def atan_(*args, **kwargs):
+    """atan_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_atan_]
+        else:
+            index, v = _parser_f_atan_.parse(args, kwargs)
+        return _op_atan_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atan_, _parser_f_atan_, args, kwargs, MODULE)
+
+
+
+_parser_f_bernoulli = PythonArgParser(
+    [
+        'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)',
+        'bernoulli(Tensor input, float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli(*args, **kwargs):
+    """bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) | bernoulli(Tensor input, float p, *, Generator? generator=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_bernoulli.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_bernoulli.call(v[0], v[1])
+            return _op_bernoulli_out.call(v[0], v[1], v[2])
+        else:
+            return _op_bernoulli_p.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bernoulli, _parser_f_bernoulli, args, kwargs, MODULE)
+
+
+
 _parser_f_bitwise_and = PythonArgParser(
     [
         'bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -1208,6 +1421,32 @@ def clone(*args, **kwargs):
 
 
 
+_parser_f_conj = PythonArgParser(
+    [
+        'conj(Tensor input)',
+    ],
+)
+_tail_parser_f_conj = [p.default for p in _parser_f_conj.signatures[0].params[1:]]
+
+
+def conj(*args, **kwargs):
+    """conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_conj]
+        else:
+            index, v = _parser_f_conj.parse(args, kwargs)
+        return _op_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conj, _parser_f_conj, args, kwargs, MODULE)
+
+
+
 _parser_f_conj_physical = PythonArgParser(
     [
         'conj_physical(Tensor input, *, Tensor? out=None)',
@@ -1305,6 +1544,56 @@ def cos_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(cos_, _parser_f_cos_, args, kwargs, MODULE)
+
+
+
+_parser_f_cosh = PythonArgParser(
+    [
+        'cosh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def cosh(*args, **kwargs):
+    """cosh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cosh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_cosh.call(v[0])
+        return _op_cosh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cosh, _parser_f_cosh, args, kwargs, MODULE)
+
+
+
+_parser_f_cosh_ = PythonArgParser(
+    [
+        'cosh_(Tensor input)',
+    ],
+)
+_tail_parser_f_cosh_ = [p.default for p in _parser_f_cosh_.signatures[0].params[1:]]
+
+
+def cosh_(*args, **kwargs):
+    """cosh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_cosh_]
+        else:
+            index, v = _parser_f_cosh_.parse(args, kwargs)
+        return _op_cosh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cosh_, _parser_f_cosh_, args, kwargs, MODULE)
 
 
 
@@ -1702,6 +1991,56 @@ def exp_(*args, **kwargs):
 
 
 
+_parser_f_expm1 = PythonArgParser(
+    [
+        'expm1(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def expm1(*args, **kwargs):
+    """expm1(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_expm1.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_expm1.call(v[0])
+        return _op_expm1_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(expm1, _parser_f_expm1, args, kwargs, MODULE)
+
+
+
+_parser_f_expm1_ = PythonArgParser(
+    [
+        'expm1_(Tensor input)',
+    ],
+)
+_tail_parser_f_expm1_ = [p.default for p in _parser_f_expm1_.signatures[0].params[1:]]
+
+
+def expm1_(*args, **kwargs):
+    """expm1_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_expm1_]
+        else:
+            index, v = _parser_f_expm1_.parse(args, kwargs)
+        return _op_expm1_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(expm1_, _parser_f_expm1_, args, kwargs, MODULE)
+
+
+
 _parser_f_eye = PythonArgParser(
     [
         'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -2029,6 +2368,58 @@ def index_select(*args, **kwargs):
 
 
 
+_parser_f_is_conj = PythonArgParser(
+    [
+        'is_conj(Tensor input)',
+    ],
+)
+_tail_parser_f_is_conj = [p.default for p in _parser_f_is_conj.signatures[0].params[1:]]
+
+
+def is_conj(*args, **kwargs):
+    """is_conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_is_conj]
+        else:
+            index, v = _parser_f_is_conj.parse(args, kwargs)
+        return _op_is_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_conj, _parser_f_is_conj, args, kwargs, MODULE)
+
+
+
+_parser_f_is_neg = PythonArgParser(
+    [
+        'is_neg(Tensor input)',
+    ],
+)
+_tail_parser_f_is_neg = [p.default for p in _parser_f_is_neg.signatures[0].params[1:]]
+
+
+def is_neg(*args, **kwargs):
+    """is_neg(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_is_neg]
+        else:
+            index, v = _parser_f_is_neg.parse(args, kwargs)
+        return _op_is_neg.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(is_neg, _parser_f_is_neg, args, kwargs, MODULE)
+
+
+
 _parser_f_isclose = PythonArgParser(
     [
         'isclose(Tensor input, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
@@ -2160,6 +2551,56 @@ def log(*args, **kwargs):
 
 
 
+_parser_f_log10 = PythonArgParser(
+    [
+        'log10(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def log10(*args, **kwargs):
+    """log10(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_log10.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_log10.call(v[0])
+        return _op_log10_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log10, _parser_f_log10, args, kwargs, MODULE)
+
+
+
+_parser_f_log10_ = PythonArgParser(
+    [
+        'log10_(Tensor input)',
+    ],
+)
+_tail_parser_f_log10_ = [p.default for p in _parser_f_log10_.signatures[0].params[1:]]
+
+
+def log10_(*args, **kwargs):
+    """log10_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_log10_]
+        else:
+            index, v = _parser_f_log10_.parse(args, kwargs)
+        return _op_log10_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log10_, _parser_f_log10_, args, kwargs, MODULE)
+
+
+
 _parser_f_log1p = PythonArgParser(
     [
         'log1p(Tensor input, *, Tensor? out=None)',
@@ -2207,6 +2648,56 @@ def log1p_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(log1p_, _parser_f_log1p_, args, kwargs, MODULE)
+
+
+
+_parser_f_log2 = PythonArgParser(
+    [
+        'log2(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def log2(*args, **kwargs):
+    """log2(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_log2.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_log2.call(v[0])
+        return _op_log2_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log2, _parser_f_log2, args, kwargs, MODULE)
+
+
+
+_parser_f_log2_ = PythonArgParser(
+    [
+        'log2_(Tensor input)',
+    ],
+)
+_tail_parser_f_log2_ = [p.default for p in _parser_f_log2_.signatures[0].params[1:]]
+
+
+def log2_(*args, **kwargs):
+    """log2_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_log2_]
+        else:
+            index, v = _parser_f_log2_.parse(args, kwargs)
+        return _op_log2_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log2_, _parser_f_log2_, args, kwargs, MODULE)
 
 
 
@@ -3285,6 +3776,58 @@ def reshape(*args, **kwargs):
 
 
 
+_parser_f_resolve_conj = PythonArgParser(
+    [
+        'resolve_conj(Tensor input)',
+    ],
+)
+_tail_parser_f_resolve_conj = [p.default for p in _parser_f_resolve_conj.signatures[0].params[1:]]
+
+
+def resolve_conj(*args, **kwargs):
+    """resolve_conj(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_resolve_conj]
+        else:
+            index, v = _parser_f_resolve_conj.parse(args, kwargs)
+        return _op_resolve_conj.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resolve_conj, _parser_f_resolve_conj, args, kwargs, MODULE)
+
+
+
+_parser_f_resolve_neg = PythonArgParser(
+    [
+        'resolve_neg(Tensor input)',
+    ],
+)
+_tail_parser_f_resolve_neg = [p.default for p in _parser_f_resolve_neg.signatures[0].params[1:]]
+
+
+def resolve_neg(*args, **kwargs):
+    """resolve_neg(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_resolve_neg]
+        else:
+            index, v = _parser_f_resolve_neg.parse(args, kwargs)
+        return _op_resolve_neg.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(resolve_neg, _parser_f_resolve_neg, args, kwargs, MODULE)
+
+
+
 _parser_f_roll = PythonArgParser(
     [
         'roll(Tensor input, SymInt[1] shifts, int[1] dims=None)',
@@ -3566,6 +4109,56 @@ def sin_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(sin_, _parser_f_sin_, args, kwargs, MODULE)
+
+
+
+_parser_f_sinh = PythonArgParser(
+    [
+        'sinh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def sinh(*args, **kwargs):
+    """sinh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_sinh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sinh.call(v[0])
+        return _op_sinh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sinh, _parser_f_sinh, args, kwargs, MODULE)
+
+
+
+_parser_f_sinh_ = PythonArgParser(
+    [
+        'sinh_(Tensor input)',
+    ],
+)
+_tail_parser_f_sinh_ = [p.default for p in _parser_f_sinh_.signatures[0].params[1:]]
+
+
+def sinh_(*args, **kwargs):
+    """sinh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_sinh_]
+        else:
+            index, v = _parser_f_sinh_.parse(args, kwargs)
+        return _op_sinh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sinh_, _parser_f_sinh_, args, kwargs, MODULE)
 
 
 
@@ -3984,6 +4577,56 @@ def t(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(t, _parser_f_t, args, kwargs, MODULE)
+
+
+
+_parser_f_tan = PythonArgParser(
+    [
+        'tan(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def tan(*args, **kwargs):
+    """tan(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tan.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_tan.call(v[0])
+        return _op_tan_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tan, _parser_f_tan, args, kwargs, MODULE)
+
+
+
+_parser_f_tan_ = PythonArgParser(
+    [
+        'tan_(Tensor input)',
+    ],
+)
+_tail_parser_f_tan_ = [p.default for p in _parser_f_tan_.signatures[0].params[1:]]
+
+
+def tan_(*args, **kwargs):
+    """tan_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_tan_]
+        else:
+            index, v = _parser_f_tan_.parse(args, kwargs)
+        return _op_tan_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tan_, _parser_f_tan_, args, kwargs, MODULE)
 
 
 
@@ -4417,4 +5060,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -727,6 +727,312 @@ def div_out_mode(self, other, rounding_mode, out):
     return out
 
 
+# acos.out: structured, ufunc acos
+
+
+def acos(self):
+    meta = M.acos(self)
+    out = meta.allocate()
+    U.acos(meta, self, out)
+    return out
+
+
+def acos_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.acos(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.acos, meta, (self,), self):
+        return self
+    U.acos(meta, self, self)
+    return self
+
+
+def acos_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.acos(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.acos, meta, (self,), out):
+        return out
+    U.acos(meta, self, out)
+    return out
+
+
+# asin.out: structured, ufunc asin
+
+
+def asin(self):
+    meta = M.asin(self)
+    out = meta.allocate()
+    U.asin(meta, self, out)
+    return out
+
+
+def asin_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.asin(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.asin, meta, (self,), self):
+        return self
+    U.asin(meta, self, self)
+    return self
+
+
+def asin_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.asin(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.asin, meta, (self,), out):
+        return out
+    U.asin(meta, self, out)
+    return out
+
+
+# atan.out: structured, ufunc atan
+
+
+def atan(self):
+    meta = M.atan(self)
+    out = meta.allocate()
+    U.atan(meta, self, out)
+    return out
+
+
+def atan_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.atan(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.atan, meta, (self,), self):
+        return self
+    U.atan(meta, self, self)
+    return self
+
+
+def atan_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.atan(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.atan, meta, (self,), out):
+        return out
+    U.atan(meta, self, out)
+    return out
+
+
+# tan.out: structured, ufunc tan
+
+
+def tan(self):
+    meta = M.tan(self)
+    out = meta.allocate()
+    U.tan(meta, self, out)
+    return out
+
+
+def tan_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.tan(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.tan, meta, (self,), self):
+        return self
+    U.tan(meta, self, self)
+    return self
+
+
+def tan_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.tan(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.tan, meta, (self,), out):
+        return out
+    U.tan(meta, self, out)
+    return out
+
+
+# sinh.out: structured, ufunc sinh
+
+
+def sinh(self):
+    meta = M.sinh(self)
+    out = meta.allocate()
+    U.sinh(meta, self, out)
+    return out
+
+
+def sinh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.sinh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.sinh, meta, (self,), self):
+        return self
+    U.sinh(meta, self, self)
+    return self
+
+
+def sinh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.sinh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.sinh, meta, (self,), out):
+        return out
+    U.sinh(meta, self, out)
+    return out
+
+
+# cosh.out: structured, ufunc cosh
+
+
+def cosh(self):
+    meta = M.cosh(self)
+    out = meta.allocate()
+    U.cosh(meta, self, out)
+    return out
+
+
+def cosh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.cosh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.cosh, meta, (self,), self):
+        return self
+    U.cosh(meta, self, self)
+    return self
+
+
+def cosh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.cosh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.cosh, meta, (self,), out):
+        return out
+    U.cosh(meta, self, out)
+    return out
+
+
+# expm1.out: structured, ufunc expm1
+
+
+def expm1(self):
+    meta = M.expm1(self)
+    out = meta.allocate()
+    U.expm1(meta, self, out)
+    return out
+
+
+def expm1_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.expm1(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.expm1, meta, (self,), self):
+        return self
+    U.expm1(meta, self, self)
+    return self
+
+
+def expm1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.expm1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.expm1, meta, (self,), out):
+        return out
+    U.expm1(meta, self, out)
+    return out
+
+
+# log2.out: structured, ufunc log2
+
+
+def log2(self):
+    meta = M.log2(self)
+    out = meta.allocate()
+    U.log2(meta, self, out)
+    return out
+
+
+def log2_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.log2(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.log2, meta, (self,), self):
+        return self
+    U.log2(meta, self, self)
+    return self
+
+
+def log2_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.log2(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.log2, meta, (self,), out):
+        return out
+    U.log2(meta, self, out)
+    return out
+
+
+# log10.out: structured, ufunc log10
+
+
+def log10(self):
+    meta = M.log10(self)
+    out = meta.allocate()
+    U.log10(meta, self, out)
+    return out
+
+
+def log10_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.log10(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(U.log10, meta, (self,), self):
+        return self
+    U.log10(meta, self, self)
+    return self
+
+
+def log10_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.log10(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(U.log10, meta, (self,), out):
+        return out
+    U.log10(meta, self, out)
+    return out
+
+
 # exp.out: structured, ufunc exp
 
 
@@ -2737,6 +3043,33 @@ impl("div.out", "CPU", div_out)
 impl("div.Tensor_mode", "CPU", div_Tensor_mode)
 impl("div_.Tensor_mode", "CPU", div__Tensor_mode)
 impl("div.out_mode", "CPU", div_out_mode)
+impl("acos", "CPU", acos)
+impl("acos_", "CPU", acos_)
+impl("acos.out", "CPU", acos_out)
+impl("asin", "CPU", asin)
+impl("asin_", "CPU", asin_)
+impl("asin.out", "CPU", asin_out)
+impl("atan", "CPU", atan)
+impl("atan_", "CPU", atan_)
+impl("atan.out", "CPU", atan_out)
+impl("tan", "CPU", tan)
+impl("tan_", "CPU", tan_)
+impl("tan.out", "CPU", tan_out)
+impl("sinh", "CPU", sinh)
+impl("sinh_", "CPU", sinh_)
+impl("sinh.out", "CPU", sinh_out)
+impl("cosh", "CPU", cosh)
+impl("cosh_", "CPU", cosh_)
+impl("cosh.out", "CPU", cosh_out)
+impl("expm1", "CPU", expm1)
+impl("expm1_", "CPU", expm1_)
+impl("expm1.out", "CPU", expm1_out)
+impl("log2", "CPU", log2)
+impl("log2_", "CPU", log2_)
+impl("log2.out", "CPU", log2_out)
+impl("log10", "CPU", log10)
+impl("log10_", "CPU", log10_)
+impl("log10.out", "CPU", log10_out)
 impl("exp", "CPU", exp)
 impl("exp_", "CPU", exp_)
 impl("exp.out", "CPU", exp_out)
@@ -2930,6 +3263,14 @@ impl("isnan", "CPU", N.isnan)
 impl("linspace.out", "CPU", N.linspace_out)
 impl("unfold", "CPU", N.unfold)
 impl("unfold_backward", "CPU", N.unfold_backward)
+impl("uniform_", "CPU", N.uniform_)
+impl("normal_", "CPU", N.normal_)
+impl("random_.from", "CPU", N.random__from)
+impl("random_.to", "CPU", N.random__to)
+impl("random_", "CPU", N.random_)
+impl("bernoulli.out", "CPU", N.bernoulli_out)
+impl("bernoulli_.Tensor", "CPU", N.bernoulli__Tensor)
+impl("bernoulli_.float", "CPU", N.bernoulli__float)
 impl("relu", "CPU", N.relu)
 impl("relu_", "CPU", N.relu_)
 impl("std.correction", "CPU", N.std_correction)

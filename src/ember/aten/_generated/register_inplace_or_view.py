@@ -35,6 +35,48 @@ def abs_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_conj = handle("conj")
+
+
+def conj(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _conj.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("conj", self, result)
+
+
+_resolve_conj = handle("resolve_conj")
+
+
+def resolve_conj(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resolve_conj.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("resolve_conj", self, result)
+
+
+_resolve_neg = handle("resolve_neg")
+
+
+def resolve_neg(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _resolve_neg.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("resolve_neg", self, result)
+
+
 _conj_physical_out = handle("conj_physical.out")
 
 
@@ -1099,6 +1141,258 @@ def empty_out(keyset, size, memory_format, out):
     return finish_inplace(result, out)
 
 
+_acos_ = handle("acos_")
+
+
+def acos_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _acos_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_acos_out = handle("acos.out")
+
+
+def acos_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _acos_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_asin_ = handle("asin_")
+
+
+def asin_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _asin_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_asin_out = handle("asin.out")
+
+
+def asin_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _asin_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_atan_ = handle("atan_")
+
+
+def atan_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atan_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_atan_out = handle("atan.out")
+
+
+def atan_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atan_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_tan_ = handle("tan_")
+
+
+def tan_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tan_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_tan_out = handle("tan.out")
+
+
+def tan_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tan_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_sinh_ = handle("sinh_")
+
+
+def sinh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sinh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_sinh_out = handle("sinh.out")
+
+
+def sinh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sinh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_cosh_ = handle("cosh_")
+
+
+def cosh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cosh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_cosh_out = handle("cosh.out")
+
+
+def cosh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cosh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_expm1_ = handle("expm1_")
+
+
+def expm1_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _expm1_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_expm1_out = handle("expm1.out")
+
+
+def expm1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _expm1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_log2_ = handle("log2_")
+
+
+def log2_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log2_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_log2_out = handle("log2.out")
+
+
+def log2_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log2_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_log10_ = handle("log10_")
+
+
+def log10_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log10_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_log10_out = handle("log10.out")
+
+
+def log10_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _log10_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _exp_ = handle("exp_")
 
 
@@ -1881,6 +2175,118 @@ def randn_generator_out(keyset, size, generator, out):
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
+
+
+_uniform_ = handle("uniform_")
+
+
+def uniform_(keyset, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_normal_ = handle("normal_")
+
+
+def normal_(keyset, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random__from = handle("random_.from")
+
+
+def random__from(keyset, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random__from.redispatch(keyset & AFTER, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random__to = handle("random_.to")
+
+
+def random__to(keyset, self, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random__to.redispatch(keyset & AFTER, self, to, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_random_ = handle("random_")
+
+
+def random_(keyset, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _random_.redispatch(keyset & AFTER, self, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(keyset, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bernoulli__Tensor = handle("bernoulli_.Tensor")
+
+
+def bernoulli__Tensor(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_bernoulli__float = handle("bernoulli_.float")
+
+
+def bernoulli__float(keyset, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
 
 
 _neg_ = handle("neg_")
@@ -4027,6 +4433,9 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
+impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
+impl("resolve_conj", "ADInplaceOrView", resolve_conj, keyset_arg="raw")
+impl("resolve_neg", "ADInplaceOrView", resolve_neg, keyset_arg="raw")
 impl("conj_physical.out", "ADInplaceOrView", conj_physical_out, keyset_arg="raw")
 impl("conj_physical_", "ADInplaceOrView", conj_physical_, keyset_arg="raw")
 impl("add_.Tensor", "ADInplaceOrView", add__Tensor, keyset_arg="raw")
@@ -4103,6 +4512,24 @@ impl("div.out_mode", "ADInplaceOrView", div_out_mode, keyset_arg="raw")
 impl("div_.Scalar", "ADInplaceOrView", div__Scalar, keyset_arg="raw")
 impl("div_.Scalar_mode", "ADInplaceOrView", div__Scalar_mode, keyset_arg="raw")
 impl("empty.out", "ADInplaceOrView", empty_out, keyset_arg="raw")
+impl("acos_", "ADInplaceOrView", acos_, keyset_arg="raw")
+impl("acos.out", "ADInplaceOrView", acos_out, keyset_arg="raw")
+impl("asin_", "ADInplaceOrView", asin_, keyset_arg="raw")
+impl("asin.out", "ADInplaceOrView", asin_out, keyset_arg="raw")
+impl("atan_", "ADInplaceOrView", atan_, keyset_arg="raw")
+impl("atan.out", "ADInplaceOrView", atan_out, keyset_arg="raw")
+impl("tan_", "ADInplaceOrView", tan_, keyset_arg="raw")
+impl("tan.out", "ADInplaceOrView", tan_out, keyset_arg="raw")
+impl("sinh_", "ADInplaceOrView", sinh_, keyset_arg="raw")
+impl("sinh.out", "ADInplaceOrView", sinh_out, keyset_arg="raw")
+impl("cosh_", "ADInplaceOrView", cosh_, keyset_arg="raw")
+impl("cosh.out", "ADInplaceOrView", cosh_out, keyset_arg="raw")
+impl("expm1_", "ADInplaceOrView", expm1_, keyset_arg="raw")
+impl("expm1.out", "ADInplaceOrView", expm1_out, keyset_arg="raw")
+impl("log2_", "ADInplaceOrView", log2_, keyset_arg="raw")
+impl("log2.out", "ADInplaceOrView", log2_out, keyset_arg="raw")
+impl("log10_", "ADInplaceOrView", log10_, keyset_arg="raw")
+impl("log10.out", "ADInplaceOrView", log10_out, keyset_arg="raw")
 impl("exp_", "ADInplaceOrView", exp_, keyset_arg="raw")
 impl("exp.out", "ADInplaceOrView", exp_out, keyset_arg="raw")
 impl("expand", "ADInplaceOrView", expand, keyset_arg="raw")
@@ -4159,6 +4586,14 @@ impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_a
 impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
 impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
 impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
+impl("uniform_", "ADInplaceOrView", uniform_, keyset_arg="raw")
+impl("normal_", "ADInplaceOrView", normal_, keyset_arg="raw")
+impl("random_.from", "ADInplaceOrView", random__from, keyset_arg="raw")
+impl("random_.to", "ADInplaceOrView", random__to, keyset_arg="raw")
+impl("random_", "ADInplaceOrView", random_, keyset_arg="raw")
+impl("bernoulli.out", "ADInplaceOrView", bernoulli_out, keyset_arg="raw")
+impl("bernoulli_.Tensor", "ADInplaceOrView", bernoulli__Tensor, keyset_arg="raw")
+impl("bernoulli_.float", "ADInplaceOrView", bernoulli__float, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
 impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")

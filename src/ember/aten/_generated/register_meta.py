@@ -413,6 +413,204 @@ def div_out_mode(self, other, rounding_mode, out):
     return out
 
 
+# acos.out: structured, ufunc acos
+
+
+def acos(self):
+    meta = M.acos(self)
+    out = meta.allocate()
+    return out
+
+
+def acos_(self):
+    meta = M.acos(self)
+    meta.check_inplace(self)
+    return self
+
+
+def acos_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.acos(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# asin.out: structured, ufunc asin
+
+
+def asin(self):
+    meta = M.asin(self)
+    out = meta.allocate()
+    return out
+
+
+def asin_(self):
+    meta = M.asin(self)
+    meta.check_inplace(self)
+    return self
+
+
+def asin_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.asin(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# atan.out: structured, ufunc atan
+
+
+def atan(self):
+    meta = M.atan(self)
+    out = meta.allocate()
+    return out
+
+
+def atan_(self):
+    meta = M.atan(self)
+    meta.check_inplace(self)
+    return self
+
+
+def atan_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.atan(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# tan.out: structured, ufunc tan
+
+
+def tan(self):
+    meta = M.tan(self)
+    out = meta.allocate()
+    return out
+
+
+def tan_(self):
+    meta = M.tan(self)
+    meta.check_inplace(self)
+    return self
+
+
+def tan_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.tan(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# sinh.out: structured, ufunc sinh
+
+
+def sinh(self):
+    meta = M.sinh(self)
+    out = meta.allocate()
+    return out
+
+
+def sinh_(self):
+    meta = M.sinh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def sinh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.sinh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# cosh.out: structured, ufunc cosh
+
+
+def cosh(self):
+    meta = M.cosh(self)
+    out = meta.allocate()
+    return out
+
+
+def cosh_(self):
+    meta = M.cosh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def cosh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.cosh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# expm1.out: structured, ufunc expm1
+
+
+def expm1(self):
+    meta = M.expm1(self)
+    out = meta.allocate()
+    return out
+
+
+def expm1_(self):
+    meta = M.expm1(self)
+    meta.check_inplace(self)
+    return self
+
+
+def expm1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.expm1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# log2.out: structured, ufunc log2
+
+
+def log2(self):
+    meta = M.log2(self)
+    out = meta.allocate()
+    return out
+
+
+def log2_(self):
+    meta = M.log2(self)
+    meta.check_inplace(self)
+    return self
+
+
+def log2_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.log2(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# log10.out: structured, ufunc log10
+
+
+def log10(self):
+    meta = M.log10(self)
+    out = meta.allocate()
+    return out
+
+
+def log10_(self):
+    meta = M.log10(self)
+    meta.check_inplace(self)
+    return self
+
+
+def log10_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.log10(self)
+    M.copy_out(meta, out)
+    return out
+
+
 # exp.out: structured, ufunc exp
 
 
@@ -1799,6 +1997,33 @@ impl("div.out", "Meta", div_out)
 impl("div.Tensor_mode", "Meta", div_Tensor_mode)
 impl("div_.Tensor_mode", "Meta", div__Tensor_mode)
 impl("div.out_mode", "Meta", div_out_mode)
+impl("acos", "Meta", acos)
+impl("acos_", "Meta", acos_)
+impl("acos.out", "Meta", acos_out)
+impl("asin", "Meta", asin)
+impl("asin_", "Meta", asin_)
+impl("asin.out", "Meta", asin_out)
+impl("atan", "Meta", atan)
+impl("atan_", "Meta", atan_)
+impl("atan.out", "Meta", atan_out)
+impl("tan", "Meta", tan)
+impl("tan_", "Meta", tan_)
+impl("tan.out", "Meta", tan_out)
+impl("sinh", "Meta", sinh)
+impl("sinh_", "Meta", sinh_)
+impl("sinh.out", "Meta", sinh_out)
+impl("cosh", "Meta", cosh)
+impl("cosh_", "Meta", cosh_)
+impl("cosh.out", "Meta", cosh_out)
+impl("expm1", "Meta", expm1)
+impl("expm1_", "Meta", expm1_)
+impl("expm1.out", "Meta", expm1_out)
+impl("log2", "Meta", log2)
+impl("log2_", "Meta", log2_)
+impl("log2.out", "Meta", log2_out)
+impl("log10", "Meta", log10)
+impl("log10_", "Meta", log10_)
+impl("log10.out", "Meta", log10_out)
 impl("exp", "Meta", exp)
 impl("exp_", "Meta", exp_)
 impl("exp.out", "Meta", exp_out)
@@ -1996,6 +2221,14 @@ impl("mm.dtype", "Meta", N.mm_dtype)
 impl("mm.dtype_out", "Meta", mm_dtype_out)
 impl("unfold", "Meta", N.unfold)
 impl("unfold_backward", "Meta", N.unfold_backward)
+impl("uniform_", "Meta", N.uniform_)
+impl("normal_", "Meta", N.normal_)
+impl("random_.from", "Meta", N.random__from)
+impl("random_.to", "Meta", N.random__to)
+impl("random_", "Meta", N.random_)
+impl("bernoulli.out", "Meta", N.bernoulli_out)
+impl("bernoulli_.Tensor", "Meta", N.bernoulli__Tensor)
+impl("bernoulli_.float", "Meta", N.bernoulli__float)
 impl("relu", "Meta", N.relu)
 impl("relu_", "Meta", N.relu_)
 impl("std.correction", "Meta", N.std_correction)

@@ -38,6 +38,8 @@ _op___xor___Scalar = handle("__xor__.Scalar")
 _op___xor___Tensor = handle("__xor__.Tensor")
 _op_abs = handle("abs")
 _op_abs_ = handle("abs_")
+_op_acos = handle("acos")
+_op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
 _op_addmm = handle("addmm")
@@ -56,6 +58,14 @@ _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
+_op_asin = handle("asin")
+_op_asin_ = handle("asin_")
+_op_atan = handle("atan")
+_op_atan_ = handle("atan_")
+_op_bernoulli = handle("bernoulli")
+_op_bernoulli_p = handle("bernoulli.p")
+_op_bernoulli__Tensor = handle("bernoulli_.Tensor")
+_op_bernoulli__float = handle("bernoulli_.float")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
 _op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
@@ -85,11 +95,14 @@ _op_clamp_Tensor = handle("clamp.Tensor")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
+_op_cosh = handle("cosh")
+_op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
 _op_cumsum = handle("cumsum")
@@ -120,6 +133,8 @@ _op_exp = handle("exp")
 _op_exp_ = handle("exp_")
 _op_expand = handle("expand")
 _op_expand_as = handle("expand_as")
+_op_expm1 = handle("expm1")
+_op_expm1_ = handle("expm1_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
@@ -140,6 +155,8 @@ _op_gt__Tensor = handle("gt_.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_is_conj = handle("is_conj")
+_op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_item = handle("item")
@@ -148,8 +165,12 @@ _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
 _op_le__Tensor = handle("le_.Tensor")
 _op_log = handle("log")
+_op_log10 = handle("log10")
+_op_log10_ = handle("log10_")
 _op_log1p = handle("log1p")
 _op_log1p_ = handle("log1p_")
+_op_log2 = handle("log2")
+_op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
 _op_logical_and = handle("logical_and")
@@ -203,6 +224,7 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
+_op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
@@ -212,6 +234,9 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_random_ = handle("random_")
+_op_random__from = handle("random_.from")
+_op_random__to = handle("random_.to")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_ = handle("reciprocal_")
 _op_record_stream = handle("record_stream")
@@ -223,6 +248,8 @@ _op_remainder__Scalar = handle("remainder_.Scalar")
 _op_remainder__Tensor = handle("remainder_.Tensor")
 _op_reshape = handle("reshape")
 _op_resize_ = handle("resize_")
+_op_resolve_conj = handle("resolve_conj")
+_op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
@@ -241,6 +268,8 @@ _op_sign = handle("sign")
 _op_sign_ = handle("sign_")
 _op_sin = handle("sin")
 _op_sin_ = handle("sin_")
+_op_sinh = handle("sinh")
+_op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
@@ -271,6 +300,8 @@ _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_t_ = handle("t_")
+_op_tan = handle("tan")
+_op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
 _op_topk = handle("topk")
@@ -287,6 +318,7 @@ _op_true_divide__Tensor = handle("true_divide_.Tensor")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
+_op_uniform_ = handle("uniform_")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_ = handle("unsqueeze_")
 _op_var = handle("var")
@@ -603,6 +635,52 @@ def abs_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(abs_, 'ember.Tensor.abs_', self, args, kwargs)
+
+
+
+_parser_m_acos = PythonArgParser(
+    [
+        'acos()',
+    ],
+)
+
+
+def acos(self, *args, **kwargs):
+    """acos()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'acos', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_acos.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(acos, 'ember.Tensor.acos', self, args, kwargs)
+
+
+
+_parser_m_acos_ = PythonArgParser(
+    [
+        'acos_()',
+    ],
+)
+
+
+def acos_(self, *args, **kwargs):
+    """acos_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'acos_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_acos_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(acos_, 'ember.Tensor.acos_', self, args, kwargs)
 
 
 
@@ -968,6 +1046,150 @@ def as_strided_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(as_strided_, _parser_m_as_strided_, self, args, kwargs)
+
+
+
+_parser_m_asin = PythonArgParser(
+    [
+        'asin()',
+    ],
+)
+
+
+def asin(self, *args, **kwargs):
+    """asin()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'asin', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_asin.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(asin, 'ember.Tensor.asin', self, args, kwargs)
+
+
+
+_parser_m_asin_ = PythonArgParser(
+    [
+        'asin_()',
+    ],
+)
+
+
+def asin_(self, *args, **kwargs):
+    """asin_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'asin_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_asin_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(asin_, 'ember.Tensor.asin_', self, args, kwargs)
+
+
+
+_parser_m_atan = PythonArgParser(
+    [
+        'atan()',
+    ],
+)
+
+
+def atan(self, *args, **kwargs):
+    """atan()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'atan', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_atan.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(atan, 'ember.Tensor.atan', self, args, kwargs)
+
+
+
+_parser_m_atan_ = PythonArgParser(
+    [
+        'atan_()',
+    ],
+)
+
+
+def atan_(self, *args, **kwargs):
+    """atan_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'atan_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_atan_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(atan_, 'ember.Tensor.atan_', self, args, kwargs)
+
+
+
+_parser_m_bernoulli = PythonArgParser(
+    [
+        'bernoulli(*, Generator? generator=None)',
+        'bernoulli(float p, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli(self, *args, **kwargs):
+    """bernoulli(*, Generator? generator=None) | bernoulli(float p, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_bernoulli.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bernoulli.call(self, v[0])
+        else:
+            return _op_bernoulli_p.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bernoulli, _parser_m_bernoulli, self, args, kwargs)
+
+
+
+_parser_m_bernoulli_ = PythonArgParser(
+    [
+        'bernoulli_(Tensor p, *, Generator? generator=None)',
+        'bernoulli_(float p=0.5, *, Generator? generator=None)',
+    ],
+)
+
+
+def bernoulli_(self, *args, **kwargs):
+    """bernoulli_(Tensor p, *, Generator? generator=None) | bernoulli_(float p=0.5, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_bernoulli_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_bernoulli__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_bernoulli__float.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bernoulli_, _parser_m_bernoulli_, self, args, kwargs)
 
 
 
@@ -1399,6 +1621,29 @@ def clone(self, *args, **kwargs):
 
 
 
+_parser_m_conj = PythonArgParser(
+    [
+        'conj()',
+    ],
+)
+
+
+def conj(self, *args, **kwargs):
+    """conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(conj, 'ember.Tensor.conj', self, args, kwargs)
+
+
+
 _parser_m_conj_physical = PythonArgParser(
     [
         'conj_physical()',
@@ -1510,6 +1755,52 @@ def cos_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(cos_, 'ember.Tensor.cos_', self, args, kwargs)
+
+
+
+_parser_m_cosh = PythonArgParser(
+    [
+        'cosh()',
+    ],
+)
+
+
+def cosh(self, *args, **kwargs):
+    """cosh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'cosh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_cosh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cosh, 'ember.Tensor.cosh', self, args, kwargs)
+
+
+
+_parser_m_cosh_ = PythonArgParser(
+    [
+        'cosh_()',
+    ],
+)
+
+
+def cosh_(self, *args, **kwargs):
+    """cosh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'cosh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_cosh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(cosh_, 'ember.Tensor.cosh_', self, args, kwargs)
 
 
 
@@ -1948,6 +2239,52 @@ def expand_as(self, *args, **kwargs):
 
 
 
+_parser_m_expm1 = PythonArgParser(
+    [
+        'expm1()',
+    ],
+)
+
+
+def expm1(self, *args, **kwargs):
+    """expm1()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'expm1', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_expm1.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(expm1, 'ember.Tensor.expm1', self, args, kwargs)
+
+
+
+_parser_m_expm1_ = PythonArgParser(
+    [
+        'expm1_()',
+    ],
+)
+
+
+def expm1_(self, *args, **kwargs):
+    """expm1_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'expm1_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_expm1_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(expm1_, 'ember.Tensor.expm1_', self, args, kwargs)
+
+
+
 _parser_m_fill_ = PythonArgParser(
     [
         'fill_(Tensor value)',
@@ -2262,6 +2599,52 @@ def index_select(self, *args, **kwargs):
 
 
 
+_parser_m_is_conj = PythonArgParser(
+    [
+        'is_conj()',
+    ],
+)
+
+
+def is_conj(self, *args, **kwargs):
+    """is_conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'is_conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_is_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(is_conj, 'ember.Tensor.is_conj', self, args, kwargs)
+
+
+
+_parser_m_is_neg = PythonArgParser(
+    [
+        'is_neg()',
+    ],
+)
+
+
+def is_neg(self, *args, **kwargs):
+    """is_neg()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'is_neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_is_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(is_neg, 'ember.Tensor.is_neg', self, args, kwargs)
+
+
+
 _parser_m_isclose = PythonArgParser(
     [
         'isclose(Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)',
@@ -2409,6 +2792,52 @@ def log(self, *args, **kwargs):
 
 
 
+_parser_m_log10 = PythonArgParser(
+    [
+        'log10()',
+    ],
+)
+
+
+def log10(self, *args, **kwargs):
+    """log10()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'log10', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_log10.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log10, 'ember.Tensor.log10', self, args, kwargs)
+
+
+
+_parser_m_log10_ = PythonArgParser(
+    [
+        'log10_()',
+    ],
+)
+
+
+def log10_(self, *args, **kwargs):
+    """log10_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'log10_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_log10_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log10_, 'ember.Tensor.log10_', self, args, kwargs)
+
+
+
 _parser_m_log1p = PythonArgParser(
     [
         'log1p()',
@@ -2452,6 +2881,52 @@ def log1p_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(log1p_, 'ember.Tensor.log1p_', self, args, kwargs)
+
+
+
+_parser_m_log2 = PythonArgParser(
+    [
+        'log2()',
+    ],
+)
+
+
+def log2(self, *args, **kwargs):
+    """log2()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'log2', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_log2.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log2, 'ember.Tensor.log2', self, args, kwargs)
+
+
+
+_parser_m_log2_ = PythonArgParser(
+    [
+        'log2_()',
+    ],
+)
+
+
+def log2_(self, *args, **kwargs):
+    """log2_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'log2_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_log2_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(log2_, 'ember.Tensor.log2_', self, args, kwargs)
 
 
 
@@ -3403,6 +3878,28 @@ def new_zeros(self, *args, **kwargs):
 
 
 
+_parser_m_normal_ = PythonArgParser(
+    [
+        'normal_(float mean=0., float std=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def normal_(self, *args, **kwargs):
+    """normal_(float mean=0., float std=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_normal_.parse(args, kwargs, self=self)[1]
+        return _op_normal_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(normal_, _parser_m_normal_, self, args, kwargs)
+
+
+
 _parser_m_numpy_T = PythonArgParser(
     [
         'numpy_T()',
@@ -3549,6 +4046,35 @@ def prod(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(prod, _parser_m_prod, self, args, kwargs)
+
+
+
+_parser_m_random_ = PythonArgParser(
+    [
+        'random_(*, Generator? generator=None)',
+        'random_(int from, int? to, *, Generator? generator=None)',
+        'random_(int to, *, Generator? generator=None)',
+    ],
+)
+
+
+def random_(self, *args, **kwargs):
+    """random_(*, Generator? generator=None) | random_(int from, int? to, *, Generator? generator=None) | random_(int to, *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_random_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_random_.call(self, v[0])
+        elif index == 1:
+            return _op_random__from.call(self, v[0], v[1], v[2])
+        else:
+            return _op_random__to.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(random_, _parser_m_random_, self, args, kwargs)
 
 
 
@@ -3759,6 +4285,52 @@ def resize_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(resize_, _parser_m_resize_, self, args, kwargs)
+
+
+
+_parser_m_resolve_conj = PythonArgParser(
+    [
+        'resolve_conj()',
+    ],
+)
+
+
+def resolve_conj(self, *args, **kwargs):
+    """resolve_conj()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'resolve_conj', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_resolve_conj.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(resolve_conj, 'ember.Tensor.resolve_conj', self, args, kwargs)
+
+
+
+_parser_m_resolve_neg = PythonArgParser(
+    [
+        'resolve_neg()',
+    ],
+)
+
+
+def resolve_neg(self, *args, **kwargs):
+    """resolve_neg()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'resolve_neg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_resolve_neg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(resolve_neg, 'ember.Tensor.resolve_neg', self, args, kwargs)
 
 
 
@@ -4051,6 +4623,52 @@ def sin_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(sin_, 'ember.Tensor.sin_', self, args, kwargs)
+
+
+
+_parser_m_sinh = PythonArgParser(
+    [
+        'sinh()',
+    ],
+)
+
+
+def sinh(self, *args, **kwargs):
+    """sinh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sinh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sinh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sinh, 'ember.Tensor.sinh', self, args, kwargs)
+
+
+
+_parser_m_sinh_ = PythonArgParser(
+    [
+        'sinh_()',
+    ],
+)
+
+
+def sinh_(self, *args, **kwargs):
+    """sinh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sinh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sinh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sinh_, 'ember.Tensor.sinh_', self, args, kwargs)
 
 
 
@@ -4533,6 +5151,52 @@ def t_(self, *args, **kwargs):
 
 
 
+_parser_m_tan = PythonArgParser(
+    [
+        'tan()',
+    ],
+)
+
+
+def tan(self, *args, **kwargs):
+    """tan()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'tan', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_tan.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tan, 'ember.Tensor.tan', self, args, kwargs)
+
+
+
+_parser_m_tan_ = PythonArgParser(
+    [
+        'tan_()',
+    ],
+)
+
+
+def tan_(self, *args, **kwargs):
+    """tan_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'tan_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_tan_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(tan_, 'ember.Tensor.tan_', self, args, kwargs)
+
+
+
 _parser_m_tanh = PythonArgParser(
     [
         'tanh()',
@@ -4851,6 +5515,28 @@ def unfold(self, *args, **kwargs):
 
 
 
+_parser_m_uniform_ = PythonArgParser(
+    [
+        'uniform_(float from=0., float to=1., *, Generator? generator=None)',
+    ],
+)
+
+
+def uniform_(self, *args, **kwargs):
+    """uniform_(float from=0., float to=1., *, Generator? generator=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_uniform_.parse(args, kwargs, self=self)[1]
+        return _op_uniform_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(uniform_, _parser_m_uniform_, self, args, kwargs)
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -5024,4 +5710,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

@@ -12,6 +12,7 @@ highest backend in the key set) and is refused there, as here.
 
 from __future__ import annotations
 
+from ember._c10.naming import prefix
 from ember._c10.warning import python_warn
 from ember.aten.native import resize
 from ember.aten.structured import _can_cast
@@ -35,7 +36,7 @@ def _resize(out, sizes: tuple) -> None:
     if out.numel() != 0:
         python_warn(
             f"An output with one or more elements was resized since it had shape "
-            f"ember.Size({list(out._sizes)}) which does not match the required output shape "
+            f"{prefix()}.Size({list(out._sizes)}) which does not match the required output shape "
             "{str(shape)}. This behavior is deprecated, and in a future PyTorch release "
             "outputs will not be resized unless they have zero elements. You can explicitly "
             "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0)."

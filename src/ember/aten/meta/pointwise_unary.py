@@ -29,6 +29,15 @@ __all__ = [
     "cos",
     "tanh",
     "sigmoid",
+    "acos",
+    "asin",
+    "atan",
+    "tan",
+    "sinh",
+    "cosh",
+    "expm1",
+    "log2",
+    "log10",
     "gelu",
     "eq_Tensor",
     "ne_Tensor",
@@ -113,6 +122,42 @@ def tanh(self) -> StructuredMeta:
 
 
 def sigmoid(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def acos(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def asin(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def atan(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def tan(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def sinh(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def cosh(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def expm1(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def log2(self) -> StructuredMeta:
+    return unary_float_op(self)
+
+
+def log10(self) -> StructuredMeta:
     return unary_float_op(self)
 
 

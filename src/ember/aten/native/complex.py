@@ -1,9 +1,14 @@
-"""conj_physical: the complex conjugate as an ordinary (copying) operator.
+"""conj_physical: the complex conjugate as an ordinary (copying) operator; conj and the
+math-bit queries.
 
 Layer: aten/native. In: a tensor (and an out= tensor). Out: its conjugate;
 a real tensor is its own conjugate. Mirrors ATen/native/UnaryOps.cpp
-(conj_physical, _conj_physical, conj_physical_, conj_physical_out). ember has
-no lazy conjugate bit (Tensor.conj); the complex derivative formulas use this.
+(conj_physical, _conj_physical, conj_physical_, conj_physical_out, conj,
+resolve_conj, resolve_neg) and TensorBody.h (is_conj, is_neg). ember has no lazy
+conjugate or negative bit: no tensor carries one, so is_conj / is_neg are False and
+resolve_conj / resolve_neg return the tensor itself, as PyTorch does for a tensor
+without the bit; conj() of a real tensor is the tensor, and of a complex one (a lazy
+view in PyTorch) it is refused. The complex derivative formulas use conj_physical.
 """
 
 from __future__ import annotations
@@ -16,7 +21,45 @@ from ember.aten.meta.pointwise import SameDtypeMeta, unary_spec
 from ember.aten.native import at
 from ember.aten.tensor_iterator import output_strides
 
-__all__ = ["conj_physical", "_conj_physical", "conj_physical_", "conj_physical_out"]
+__all__ = [
+    "conj",
+    "conj_physical",
+    "_conj_physical",
+    "conj_physical_",
+    "conj_physical_out",
+    "is_conj",
+    "is_neg",
+    "resolve_conj",
+    "resolve_neg",
+]
+
+_NO_CONJUGATE_BIT = (
+    "conj() of a complex tensor is a view with the conjugate bit in PyTorch; ember has no "
+    "conjugate bit. Use conj_physical() for the conjugated values in a new tensor."
+)
+
+
+def conj(self):
+    """A real tensor is its own conjugate (the tensor itself, as in PyTorch)."""
+    if self.dtype.is_complex:
+        raise NotImplementedError(_NO_CONJUGATE_BIT)
+    return self
+
+
+def is_conj(self) -> bool:
+    return False
+
+
+def is_neg(self) -> bool:
+    return False
+
+
+def resolve_conj(self):
+    return self
+
+
+def resolve_neg(self):
+    return self
 
 
 def conj_physical(self):

@@ -18,7 +18,7 @@ from ember._c10.tensor_impl import shape_text
 from ember._tensor import wrap_array
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
-from ember.aten.native import at
+from ember.aten.native import at, distributions
 from ember.aten.native.reduction import accumulate_dtype, store
 from ember.aten.ufunc import quiet
 from ember.aten.ufunc_special import not_implemented_for
@@ -383,6 +383,11 @@ def dropout(input, p, train):  # noqa: A002 (PyTorch's argument name)
         return at.mul_Tensor(input, zero)
     from ember.random import default_generator
 
-    keep = default_generator.numpy().random(input._sizes) < (1 - p)
-    noise = (keep / (1 - p)).astype(input.dtype.np_dtype)
+    # empty_like(input).bernoulli_(1 - p).div_(1 - p): the draws in the noise's memory order
+    keep = distributions.bernoulli(default_generator, input.numel(), 1 - p)
+    order = sorted(range(input.dim()), key=lambda d: -input._strides[d])
+    keep = keep.reshape([input._sizes[d] for d in order]).transpose(np.argsort(order))
+    kind = input.dtype.np_dtype
+    opmath = kind if input.dtype in (dtypes.float64, dtypes.complex128) else np.dtype(np.float32)
+    noise = (keep.astype(opmath) / opmath.type(1 - p)).astype(kind)  # div_ in opmath_t
     return at.mul_Tensor(input, wrap_array(noise, input.dtype))

@@ -5,7 +5,7 @@ numbers). Out: fresh tensors, filled on CPU, shaped only on Meta. Mirrors
 ATen/native/RangeFactories.cpp (arange's size computation in the accumulate
 type, linspace's two-sided formula), TensorFactories.cpp (eye, rand*, randint)
 and the bound checks of ATen/native/DistributionTemplates.h. Random values
-come from ember.random's default generator (NumPy streams, not PyTorch's).
+are PyTorch's (Note [Random values are PyTorch's] in distributions.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._c10.warning import torch_warn
 from ember.aten.memory_overlap import assert_no_internal_overlap
-from ember.aten.native import at
+from ember.aten.native import at, distributions
 from ember.aten.native.common import as_dtype
 from ember.aten.native.factories import checked_value
 from ember.aten.native.range_values import arange_values, linspace_values
@@ -222,38 +222,34 @@ def eye_m(n, m, dtype, layout, device, pin_memory):
 # -- random ---------------------------------------------------------------------------
 
 
-def _rng(generator=None):
-    return (generator if generator is not None else _random.default_generator).numpy()
+def _generator(generator=None):
+    return generator if generator is not None else _random.default_generator
 
 
 def _fill_uniform(t, generator=None):
-    """uniform_(0, 1): floating and complex types only."""
+    """uniform_(0, 1): floating and complex types only (a complex tensor as its real view)."""
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise _not_implemented("check_uniform_bounds", dtype)
     if _has_data(t):
         real = dtype.to_real()
-        shape = t._sizes + ((2,) if dtype.is_complex else ())
-        values = _rng(generator).random(shape).astype(real.np_dtype)
-        below_one = np.nextafter(real.np_dtype.type(1), real.np_dtype.type(0))
-        values = np.minimum(values, below_one)  # rounding to a narrow type must not reach 1
-        if dtype.is_complex:
-            values = values[..., 0] + 1j * values[..., 1]
-        t.ndarray()[...] = values
+        count = t.numel() * (2 if dtype.is_complex else 1)
+        values = distributions.uniform(_generator(generator), count, real)
+        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
     return t
 
 
 def _fill_normal(t, generator=None):
+    """normal_(0, 1); a complex tensor as its real view, each part with variance 1/2."""
     dtype = t.dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise _not_implemented("normal_kernel_cpu", dtype)
     if _has_data(t):
-        if dtype.is_complex:  # each part has variance 1/2
-            parts = _rng(generator).standard_normal(t._sizes + (2,)) * math.sqrt(0.5)
-            values = parts[..., 0] + 1j * parts[..., 1]
-        else:
-            values = _rng(generator).standard_normal(t._sizes)
-        t.ndarray()[...] = values.astype(dtype.np_dtype)
+        real = dtype.to_real()
+        count = t.numel() * (2 if dtype.is_complex else 1)
+        std = 1 / math.sqrt(2) if dtype.is_complex else 1.0
+        values = distributions.normal(_generator(generator), count, real, 0.0, std)
+        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
     return t
 
 
@@ -288,40 +284,46 @@ _BOUND_TYPE_NAMES = {
     dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int",
     dtypes.float16: "c10::Half",
 }  # fmt: skip
-_FLOAT_DIGITS = {dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
-_FLOAT_NAMES = {dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double"}
+FLOAT_MAX = {
+    dtypes.float16: 65504.0, dtypes.bfloat16: 3.3895313892515355e38,
+    dtypes.float32: 3.4028234663852886e38, dtypes.float64: 1.7976931348623157e308,
+}  # fmt: skip
+_FLOAT_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
+_FLOAT_NAMES = {
+    dtypes.float16: "c10::Half", dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float",
+    dtypes.float64: "double",
+}  # fmt: skip
 
 
-def _check_random_bounds(low: int, high: int, dtype) -> None:
-    """check_from_to_in_range of DistributionTemplates.h."""
+def check_from_to_in_range(low: int, to_inclusive: int, dtype) -> None:
+    """check_from_to_in_range of DistributionTemplates.h: the bounds must be values of the
+    dtype; a floating dtype warns beyond the integers it holds exactly."""
     if dtype.is_complex:
         raise RuntimeError(
             "check_random_bounds handles only integral, floating-point and boolean types"
         )
-    to_inclusive = high - 1
     if dtype in _FLOAT_DIGITS:
-        digits = _FLOAT_DIGITS[dtype]
-        for value, name in ((low, "from"), (to_inclusive, "to - 1")):
-            if not -(1 << digits) <= value <= (1 << digits):
-                warnings.warn(
-                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                    f"limitations {_FLOAT_NAMES[dtype]} can support discrete uniform "
-                    "distribution only within this range. This warning will become an error "
-                    "in version 1.7 release, please fix the code in advance",
-                    UserWarning,
-                    stacklevel=3,
-                )
-        return
-    if dtype is dtypes.float16:
-        minimum, maximum = -65504, 65504
+        maximum, name = FLOAT_MAX[dtype], _FLOAT_NAMES[dtype]
+        minimum = -maximum
     elif dtype is dtypes.bool:
-        minimum, maximum = 0, 1
+        minimum, maximum, name = 0, 1, "bool"
     else:
         info = np.iinfo(dtype.np_dtype)
-        minimum, maximum = int(info.min), int(info.max)
-    for value, name in ((low, "from"), (to_inclusive, "to - 1")):
+        minimum, maximum, name = int(info.min), int(info.max), _BOUND_TYPE_NAMES[dtype]
+    for value, what in ((low, "from"), (to_inclusive, "to - 1")):
         if not minimum <= value <= maximum:
-            raise RuntimeError(f"{name} is out of bounds for {_BOUND_TYPE_NAMES[dtype]}")
+            raise RuntimeError(f"{what} is out of bounds for {name}")
+    digits = _FLOAT_DIGITS.get(dtype)
+    for value, what in ((low, "from"), (to_inclusive, "to - 1")) if digits else ():
+        if not -(1 << digits) <= value <= (1 << digits):
+            warnings.warn(
+                f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                f"limitations {name} can support discrete uniform "
+                "distribution only within this range. This warning will become an error "
+                "in version 1.7 release, please fix the code in advance",
+                UserWarning,
+                stacklevel=3,
+            )
 
 
 def randint(high, size, dtype, layout, device, pin_memory):
@@ -342,10 +344,10 @@ def _random_into(result, low, high, generator):
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    _check_random_bounds(low, high, result.dtype)
+    check_from_to_in_range(low, high - 1, result.dtype)
     if _has_data(result):
-        values = _rng(generator).integers(low, high, size=result._sizes, dtype=np.int64)
-        result.ndarray()[...] = values.astype(result.dtype.np_dtype)
+        values = distributions.random_from_to(_generator(generator), result.numel(), low, high)
+        result.ndarray()[...] = values.astype(result.dtype.np_dtype).reshape(result._sizes)
     return result
 
 

@@ -2,7 +2,8 @@
 
 Layer: aten/native (device-generic: cpu and meta alike). In: the full schema
 argument list (Note [Dispatcher calling convention]). Out: tensors that share
-their input's storage and version counter (`make_view`), or, for resize_, the
+their input's storage, with a version counter of their own (`new_view`; the
+ADInplaceOrView kernels give a view its base's counter), or, for resize_, the
 input itself with new geometry. Mirrors ATen/native/TensorShape.cpp (view,
 alias, as_strided_tensorimpl, detach, view_dtype), ATen/InferSize.h (infer_size),
 ATen/TensorUtils.cpp (computeStride) and ATen/native/Resize.cpp (resize_).
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.storage import checked_numel
-from ember._c10.tensor_impl import make_view
+from ember._c10.tensor_impl import new_view
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import memory_format_name, strides_for
 from ember.aten.native.resize import resize_impl
@@ -158,18 +159,18 @@ def _view_geometry(self, size):
 
 def view(self, size):
     shape, strides = _view_geometry(self, size)
-    return make_view(self, shape, strides, self._storage_offset)
+    return new_view(self, shape, strides, self._storage_offset)
 
 
 def _unsafe_view(self, size):
     # Same geometry as view; the op is not a view, so no ADInplaceOrView kernel
     # marks the result as one (reshape's copy path returns it).
     shape, strides = _view_geometry(self, size)
-    return make_view(self, shape, strides, self._storage_offset)
+    return new_view(self, shape, strides, self._storage_offset)
 
 
 def alias(self):
-    return make_view(self, self._sizes, self._strides, self._storage_offset)
+    return new_view(self, self._sizes, self._strides, self._storage_offset)
 
 
 def lift_fresh(self):
@@ -179,12 +180,12 @@ def lift_fresh(self):
 
 def detach(self):
     # A new tensor over the same storage that does not require grad.
-    return make_view(self, self._sizes, self._strides, self._storage_offset)
+    return new_view(self, self._sizes, self._strides, self._storage_offset)
 
 
 def as_strided(self, size, stride, storage_offset):
     sizes, strides, offset = checked_strided_geometry(self, size, stride, storage_offset)
-    return make_view(self, sizes, strides, offset)
+    return new_view(self, sizes, strides, offset)
 
 
 def checked_strided_geometry(self, size, stride, storage_offset):
@@ -272,7 +273,7 @@ def view_dtype(self, dtype):
         strides = [s // ratio for s in strides[:-1]] + [1]
         sizes[-1] //= ratio
         offset //= ratio
-    result = make_view(self, sizes, strides, offset)
+    result = new_view(self, sizes, strides, offset)
     result.dtype = dtype
     result._array = None  # the base's NumPy view reads the old dtype: rebuild from the bytes
     return result

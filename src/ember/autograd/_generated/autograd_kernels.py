@@ -36,7 +36,7 @@ def abs(ks, self):
     if requires:
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -58,7 +58,7 @@ def abs_(ks, self):
         check_inplace(self)
         node = nodes.AbsBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1610,9 +1610,9 @@ def bmm(ks, self, mat2):
         node = nodes.BmmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
         if node.should_compute_output(0):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1731,7 +1731,7 @@ def clamp(ks, self, min, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._saved_min = min
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1752,9 +1752,9 @@ def clamp_Tensor(ks, self, min, max):
     if requires:
         node = nodes.ClampBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(min), gradient_edge(max))
-        node._saved_max = SavedVariable(max)
-        node._saved_min = SavedVariable(min)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1778,7 +1778,7 @@ def clamp_(ks, self, min, max):
         node._next_edges = (gradient_edge(self),)
         node._saved_max = max
         node._saved_min = min
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1800,9 +1800,9 @@ def clamp__Tensor(ks, self, min, max):
         check_inplace(self)
         node = nodes.ClampBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(min), gradient_edge(max))
-        node._saved_max = SavedVariable(max)
-        node._saved_min = SavedVariable(min)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -1876,7 +1876,7 @@ def cos(ks, self):
     if requires:
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -1898,7 +1898,7 @@ def cos_(ks, self):
         check_inplace(self)
         node = nodes.CosBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2020,9 +2020,9 @@ def div_Tensor(ks, self, other):
     if requires:
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2046,9 +2046,9 @@ def div__Tensor(ks, self, other):
         check_inplace(self)
         node = nodes.DivBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2087,10 +2087,10 @@ def div_Tensor_mode(ks, self, other, rounding_mode):
     if requires:
         node = nodes.DivBackward2()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2114,10 +2114,10 @@ def div__Tensor_mode(ks, self, other, rounding_mode):
         check_inplace(self)
         node = nodes.DivBackward2()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
+        node._raw_saved_other = SavedVariable(other)
         node._saved_rounding_mode = rounding_mode
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -2249,9 +2249,9 @@ def dot(ks, self, tensor):
         node = nodes.DotBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(tensor))
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
-            node._saved_tensor = SavedVariable(tensor)
+            node._raw_saved_tensor = SavedVariable(tensor)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2305,6 +2305,537 @@ def empty_strided(ks, size, stride, dtype, layout, device, pin_memory):
     return result
 
 
+_acos = handle("acos")
+
+
+def acos(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AcosBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _acos.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_acos_ = handle("acos_")
+
+
+def acos_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AcosBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acos_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_acos_out = handle("acos.out")
+
+
+def acos_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="acos"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acos_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_asin = handle("asin")
+
+
+def asin(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AsinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _asin.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_asin_ = handle("asin_")
+
+
+def asin_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AsinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asin_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_asin_out = handle("asin.out")
+
+
+def asin_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="asin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asin_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_atan = handle("atan")
+
+
+def atan(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AtanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _atan.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_atan_ = handle("atan_")
+
+
+def atan_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AtanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_atan_out = handle("atan.out")
+
+
+def atan_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="atan"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_tan = handle("tan")
+
+
+def tan(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TanBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tan.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_tan_ = handle("tan_")
+
+
+def tan_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.TanBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tan_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_tan_out = handle("tan.out")
+
+
+def tan_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="tan"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _tan_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_sinh = handle("sinh")
+
+
+def sinh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SinhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sinh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_sinh_ = handle("sinh_")
+
+
+def sinh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.SinhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_sinh_out = handle("sinh.out")
+
+
+def sinh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sinh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cosh = handle("cosh")
+
+
+def cosh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CoshBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cosh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_cosh_ = handle("cosh_")
+
+
+def cosh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CoshBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cosh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_cosh_out = handle("cosh.out")
+
+
+def cosh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cosh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cosh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_expm1 = handle("expm1")
+
+
+def expm1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Expm1Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _expm1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_expm1_ = handle("expm1_")
+
+
+def expm1_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Expm1Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _expm1_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_expm1_out = handle("expm1.out")
+
+
+def expm1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="expm1"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _expm1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_log2 = handle("log2")
+
+
+def log2(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Log2Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log2.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_log2_ = handle("log2_")
+
+
+def log2_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Log2Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log2_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log2_out = handle("log2.out")
+
+
+def log2_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="log2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log2_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_log10 = handle("log10")
+
+
+def log10(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Log10Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log10.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_log10_ = handle("log10_")
+
+
+def log10_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Log10Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log10_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_log10_out = handle("log10.out")
+
+
+def log10_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="log10"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _log10_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _exp = handle("exp")
 
 
@@ -2322,7 +2853,7 @@ def exp(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2344,7 +2875,7 @@ def exp_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -2513,7 +3044,7 @@ def index_Tensor(ks, self, indices):
     if requires:
         node = nodes.IndexBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         node._saved_self_dtype = self.dtype
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
@@ -2555,9 +3086,9 @@ def index_put_(ks, self, indices, values, accumulate):
         node._next_edges = (gradient_edge(self), gradient_edge(values))
         if node.should_compute_output(0):
             node._saved_accumulate = accumulate
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
-            node._saved_values = SavedVariable(values)
+            node._raw_saved_values = SavedVariable(values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2580,9 +3111,9 @@ def index_put(ks, self, indices, values, accumulate):
         node._next_edges = (gradient_edge(self), gradient_edge(values))
         if node.should_compute_output(0):
             node._saved_accumulate = accumulate
-        node._saved_indices = [SavedVariable(t) for t in indices]
+        node._raw_saved_indices = [SavedVariable(t) for t in indices]
         if node.should_compute_output(0):
-            node._saved_values = SavedVariable(values)
+            node._raw_saved_values = SavedVariable(values)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2652,7 +3183,7 @@ def log(ks, self):
     if requires:
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2674,7 +3205,7 @@ def log_(ks, self):
         check_inplace(self)
         node = nodes.LogBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2711,7 +3242,7 @@ def log1p(ks, self):
     if requires:
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2733,7 +3264,7 @@ def log1p_(ks, self):
         check_inplace(self)
         node = nodes.Log1PBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -2779,7 +3310,7 @@ def _log_softmax(ks, self, dim, half_to_float):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2810,8 +3341,8 @@ def _log_softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         node._saved_dim = dim
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2850,7 +3381,7 @@ def logsumexp(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2859,7 +3390,7 @@ def logsumexp(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -2883,7 +3414,7 @@ def max_dim(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -2914,7 +3445,7 @@ def amax(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -2923,7 +3454,7 @@ def amax(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3041,7 +3572,7 @@ def min_dim(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -3072,7 +3603,7 @@ def amin(ks, self, dim, keepdim):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -3081,7 +3612,7 @@ def amin(ks, self, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3111,13 +3642,13 @@ def mm(ks, self, mat2):
         node = nodes.MmBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(mat2))
         if node.should_compute_output(0):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(1):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(1):
             node._saved_mat2_strides = mat2._strides
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_sizes = self._sizes
         if node.should_compute_output(0):
@@ -3200,11 +3731,11 @@ def mul_Tensor(ks, self, other):
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -3229,11 +3760,11 @@ def mul__Tensor(ks, self, other):
         node = nodes.MulBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(0):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
             node._saved_other_dtype = other.dtype
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
         if node.should_compute_output(0):
             node._saved_self_dtype = self.dtype
     prev = ts.excluded
@@ -3831,6 +4362,211 @@ def randn_like(ks, self, dtype, layout, device, pin_memory, memory_format):
     return result
 
 
+_uniform_ = handle("uniform_")
+
+
+def uniform_(ks, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.UniformBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _uniform_.redispatch(ks & AFTER_AUTOGRAD, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_normal_ = handle("normal_")
+
+
+def normal_(ks, self, mean, std, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.NormalBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _normal_.redispatch(ks & AFTER_AUTOGRAD, self, mean, std, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random__from = handle("random_.from")
+
+
+def random__from(ks, self, from_, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random__from.redispatch(ks & AFTER_AUTOGRAD, self, from_, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random__to = handle("random_.to")
+
+
+def random__to(ks, self, to, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random__to.redispatch(ks & AFTER_AUTOGRAD, self, to, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_random_ = handle("random_")
+
+
+def random_(ks, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RandomBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _random_.redispatch(ks & AFTER_AUTOGRAD, self, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli = handle("bernoulli")
+
+
+def bernoulli(ks, self, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.BernoulliBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bernoulli.redispatch(ks & AFTER_AUTOGRAD, self, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_bernoulli_out = handle("bernoulli.out")
+
+
+def bernoulli_out(ks, self, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="bernoulli"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli_out.redispatch(ks & AFTER_AUTOGRAD, self, generator, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bernoulli__Tensor = handle("bernoulli_.Tensor")
+
+
+def bernoulli__Tensor(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or p._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BernoulliBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(p))
+        if node.should_compute_output(1):
+            node._raw_saved_p = SavedVariable(p)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli__float = handle("bernoulli_.float")
+
+
+def bernoulli__float(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BernoulliBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bernoulli__float.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_bernoulli_p = handle("bernoulli.p")
+
+
+def bernoulli_p(ks, self, p, generator):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::bernoulli")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bernoulli_p.redispatch(ks & AFTER_AUTOGRAD, self, p, generator)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 _neg = handle("neg")
 
 
@@ -3905,7 +4641,7 @@ def relu(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -3927,7 +4663,7 @@ def relu_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -3957,7 +4693,7 @@ def threshold_backward(ks, grad_output, self, threshold):
         node = nodes.ThresholdBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
         if node.should_compute_output(0):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
         if node.should_compute_output(0):
             node._saved_threshold = threshold
     prev = ts.excluded
@@ -3998,7 +4734,7 @@ def gelu_(ks, self, approximate):
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4020,7 +4756,7 @@ def gelu(ks, self, approximate):
         node = nodes.GeluBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_approximate = approximate
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4049,7 +4785,7 @@ def rsqrt(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4071,7 +4807,7 @@ def rsqrt_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4108,7 +4844,7 @@ def reciprocal(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4130,7 +4866,7 @@ def reciprocal_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4190,7 +4926,7 @@ def sigmoid(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4212,7 +4948,7 @@ def sigmoid_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4258,8 +4994,8 @@ def sigmoid_backward(ks, grad_output, output):
         node = nodes.SigmoidBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4280,7 +5016,7 @@ def sin(ks, self):
     if requires:
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4302,7 +5038,7 @@ def sin_(ks, self):
         check_inplace(self)
         node = nodes.SinBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -4387,7 +5123,7 @@ def _softmax(ks, self, dim, half_to_float):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4418,8 +5154,8 @@ def _softmax_backward_data(ks, grad_output, output, dim, input_dtype):
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         node._saved_dim = dim
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4675,7 +5411,7 @@ def sqrt(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4697,7 +5433,7 @@ def sqrt_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4729,7 +5465,7 @@ def std_correction(ks, self, dim, correction, keepdim):
         node._saved_correction = correction
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4738,7 +5474,7 @@ def std_correction(ks, self, dim, correction, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4767,7 +5503,7 @@ def prod(ks, self, dtype):
     if requires:
         node = nodes.ProdBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4776,7 +5512,7 @@ def prod(ks, self, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4791,7 +5527,7 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -4800,7 +5536,7 @@ def prod_dim_int(ks, self, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4857,7 +5593,7 @@ def tanh(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -4879,7 +5615,7 @@ def tanh_(ks, self):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
-        node._saved_result = SavedVariable(self, True)
+        node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -4925,8 +5661,8 @@ def tanh_backward(ks, grad_output, output):
         node = nodes.TanhBackwardBackward0()
         node._next_edges = (gradient_edge(grad_output), gradient_edge(output))
         if node.should_compute_output(1):
-            node._saved_grad_output = SavedVariable(grad_output)
-        node._saved_output = SavedVariable(output)
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_output = SavedVariable(output)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5057,7 +5793,7 @@ def var_correction(ks, self, dim, correction, keepdim):
         node._saved_correction = correction
         node._saved_dim = dim
         node._saved_keepdim = keepdim
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5094,7 +5830,7 @@ def where_self(ks, condition, self, other):
     if requires:
         node = nodes.WhereBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_condition = SavedVariable(condition)
+        node._raw_saved_condition = SavedVariable(condition)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5272,7 +6008,7 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
         node = nodes.NormBackward2()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5281,7 +6017,7 @@ def norm_ScalarOpt_dtype(ks, self, p, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5295,7 +6031,7 @@ def norm_Scalar(ks, self, p):
         node = nodes.NormBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5304,7 +6040,7 @@ def norm_Scalar(ks, self, p):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5320,7 +6056,7 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5329,7 +6065,7 @@ def norm_ScalarOpt_dim_dtype(ks, self, p, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5345,7 +6081,7 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_p = p
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5354,7 +6090,7 @@ def norm_ScalarOpt_dim(ks, self, p, dim, keepdim):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5386,7 +6122,7 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
         node._saved_dim = dim
         node._saved_keepdim = keepdim
         node._saved_ord = ord
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5395,7 +6131,7 @@ def linalg_vector_norm(ks, self, ord, dim, keepdim, dtype):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -5620,13 +6356,13 @@ def addmm(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(0):
             node._saved_beta = beta
         if node.should_compute_output(2):
-            node._saved_mat1 = SavedVariable(mat1)
+            node._raw_saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
             node._saved_mat1_sizes = mat1._sizes
         if node.should_compute_output(1):
             node._saved_mat1_strides = mat1._strides
         if node.should_compute_output(1):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(2):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
@@ -5698,13 +6434,13 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         if node.should_compute_output(0):
             node._saved_beta = beta
         if node.should_compute_output(2):
-            node._saved_mat1 = SavedVariable(mat1)
+            node._raw_saved_mat1 = SavedVariable(mat1)
         if node.should_compute_output(1):
             node._saved_mat1_sizes = mat1._sizes
         if node.should_compute_output(1):
             node._saved_mat1_strides = mat1._strides
         if node.should_compute_output(1):
-            node._saved_mat2 = SavedVariable(mat2)
+            node._raw_saved_mat2 = SavedVariable(mat2)
         if node.should_compute_output(2):
             node._saved_mat2_sizes = mat2._sizes
         if node.should_compute_output(2):
@@ -5789,7 +6525,7 @@ def masked_fill__Scalar(ks, self, mask, value):
         check_inplace(self)
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5810,7 +6546,7 @@ def masked_fill_Scalar(ks, self, mask, value):
     if requires:
         node = nodes.MaskedFillBackward0()
         node._next_edges = (gradient_edge(self),)
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5832,7 +6568,7 @@ def masked_fill__Tensor(ks, self, mask, value):
         check_inplace(self)
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5853,7 +6589,7 @@ def masked_fill_Tensor(ks, self, mask, value):
     if requires:
         node = nodes.MaskedFillBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(value))
-        node._saved_mask = SavedVariable(mask)
+        node._raw_saved_mask = SavedVariable(mask)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5910,7 +6646,7 @@ def scatter_src(ks, self, dim, index, src):
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5933,7 +6669,7 @@ def scatter__src(ks, self, dim, index, src):
         node = nodes.ScatterBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(src))
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -5971,7 +6707,7 @@ def scatter_value(ks, self, dim, index, value):
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5994,7 +6730,7 @@ def scatter__value(ks, self, dim, index, value):
         node = nodes.ScatterBackward1()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -6938,7 +7674,7 @@ def index_select(ks, self, dim, index):
         node = nodes.IndexSelectBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -6977,7 +7713,7 @@ def gather(ks, self, dim, index, sparse_grad):
         node = nodes.GatherBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_dim = dim
-        node._saved_index = SavedVariable(index)
+        node._raw_saved_index = SavedVariable(index)
         node._saved_self_sizes = self._sizes
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -7130,9 +7866,9 @@ def remainder_Tensor(ks, self, other):
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self)
+            node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7155,9 +7891,9 @@ def remainder__Tensor(ks, self, other):
         node = nodes.RemainderBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
         if node.should_compute_output(1):
-            node._saved_other = SavedVariable(other)
+            node._raw_saved_other = SavedVariable(other)
         if node.should_compute_output(1):
-            node._saved_self = SavedVariable(self.clone())
+            node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7198,7 +7934,7 @@ def min(ks, self):
     if requires:
         node = nodes.MinBackward1()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7207,7 +7943,7 @@ def min(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7236,7 +7972,7 @@ def max(ks, self):
     if requires:
         node = nodes.MaxBackward1()
         node._next_edges = (gradient_edge(self),)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7245,7 +7981,7 @@ def max(ks, self):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7274,8 +8010,8 @@ def maximum(ks, self, other):
     if requires:
         node = nodes.MaximumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7312,8 +8048,8 @@ def minimum(ks, self, other):
     if requires:
         node = nodes.MinimumBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(other))
-        node._saved_other = SavedVariable(other)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7376,7 +8112,7 @@ def sort(ks, self, dim, descending):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7415,7 +8151,7 @@ def sort_stable(ks, self, stable, dim, descending):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7454,7 +8190,7 @@ def topk(ks, self, k, dim, largest, sorted):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_indices = SavedVariable(result[1], True)
+        node._raw_saved_indices = SavedVariable(result[1], True)
     return result
 
 
@@ -7539,8 +8275,8 @@ def pow_Tensor_Tensor(ks, self, exponent):
     if requires:
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
-        node._saved_exponent = SavedVariable(exponent)
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_exponent = SavedVariable(exponent)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7550,7 +8286,7 @@ def pow_Tensor_Tensor(ks, self, exponent):
     if requires:
         set_history(result, node)
         if node.should_compute_output(1):
-            node._saved_result = SavedVariable(result, True)
+            node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7579,7 +8315,7 @@ def pow_Scalar(ks, self, exponent):
     if requires:
         node = nodes.PowBackward2()
         node._next_edges = (gradient_edge(exponent),)
-        node._saved_exponent = SavedVariable(exponent)
+        node._raw_saved_exponent = SavedVariable(exponent)
         node._saved_self = self
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
@@ -7589,7 +8325,7 @@ def pow_Scalar(ks, self, exponent):
         ts.excluded = prev
     if requires:
         set_history(result, node)
-        node._saved_result = SavedVariable(result, True)
+        node._raw_saved_result = SavedVariable(result, True)
     return result
 
 
@@ -7619,7 +8355,7 @@ def pow_Tensor_Scalar(ks, self, exponent):
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
-        node._saved_self = SavedVariable(self)
+        node._raw_saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7642,7 +8378,7 @@ def pow__Scalar(ks, self, exponent):
         node = nodes.PowBackward0()
         node._next_edges = (gradient_edge(self),)
         node._saved_exponent = exponent
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7664,8 +8400,8 @@ def pow__Tensor(ks, self, exponent):
         check_inplace(self)
         node = nodes.PowBackward1()
         node._next_edges = (gradient_edge(self), gradient_edge(exponent))
-        node._saved_exponent = SavedVariable(exponent)
-        node._saved_self = SavedVariable(self.clone())
+        node._raw_saved_exponent = SavedVariable(exponent)
+        node._raw_saved_self = SavedVariable(self.clone())
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
@@ -7675,7 +8411,7 @@ def pow__Tensor(ks, self, exponent):
     if requires:
         rebase_history(self, node)
         if node.should_compute_output(1):
-            node._saved_result = SavedVariable(self, True)
+            node._raw_saved_result = SavedVariable(self, True)
     return result
 
 
@@ -7828,8 +8564,8 @@ def mse_loss(ks, self, target, reduction):
         node = nodes.MseLossBackward0()
         node._next_edges = (gradient_edge(self), gradient_edge(target))
         node._saved_reduction = reduction
-        node._saved_self = SavedVariable(self)
-        node._saved_target = SavedVariable(target)
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7870,9 +8606,9 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         node._next_edges = (gradient_edge(self),)
         node._saved_ignore_index = ignore_index
         node._saved_reduction = reduction
-        node._saved_self = SavedVariable(self)
-        node._saved_target = SavedVariable(target)
-        node._saved_weight = SavedVariable(weight)
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -7881,7 +8617,7 @@ def nll_loss_forward(ks, self, target, weight, reduction, ignore_index):
         ts.excluded = prev
     if requires:
         set_history((result[0],), node)
-        node._saved_total_weight = SavedVariable(result[1], True)
+        node._raw_saved_total_weight = SavedVariable(result[1], True)
     return result
 
 
@@ -7919,9 +8655,9 @@ def nll_loss_backward(ks, grad_output, self, target, weight, reduction, ignore_i
         if node.should_compute_output(0):
             node._saved_reduction = reduction
         if node.should_compute_output(0):
-            node._saved_target = SavedVariable(target)
+            node._raw_saved_target = SavedVariable(target)
         if node.should_compute_output(0):
-            node._saved_weight = SavedVariable(weight)
+            node._raw_saved_weight = SavedVariable(weight)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -8325,6 +9061,33 @@ impl("dot", "Autograd", dot, keyset_arg="raw")
 impl("empty.memory_format", "Autograd", empty_memory_format, keyset_arg="raw")
 impl("empty_like", "Autograd", empty_like, keyset_arg="raw")
 impl("empty_strided", "Autograd", empty_strided, keyset_arg="raw")
+impl("acos", "Autograd", acos, keyset_arg="raw")
+impl("acos_", "Autograd", acos_, keyset_arg="raw")
+impl("acos.out", "Autograd", acos_out, keyset_arg="raw")
+impl("asin", "Autograd", asin, keyset_arg="raw")
+impl("asin_", "Autograd", asin_, keyset_arg="raw")
+impl("asin.out", "Autograd", asin_out, keyset_arg="raw")
+impl("atan", "Autograd", atan, keyset_arg="raw")
+impl("atan_", "Autograd", atan_, keyset_arg="raw")
+impl("atan.out", "Autograd", atan_out, keyset_arg="raw")
+impl("tan", "Autograd", tan, keyset_arg="raw")
+impl("tan_", "Autograd", tan_, keyset_arg="raw")
+impl("tan.out", "Autograd", tan_out, keyset_arg="raw")
+impl("sinh", "Autograd", sinh, keyset_arg="raw")
+impl("sinh_", "Autograd", sinh_, keyset_arg="raw")
+impl("sinh.out", "Autograd", sinh_out, keyset_arg="raw")
+impl("cosh", "Autograd", cosh, keyset_arg="raw")
+impl("cosh_", "Autograd", cosh_, keyset_arg="raw")
+impl("cosh.out", "Autograd", cosh_out, keyset_arg="raw")
+impl("expm1", "Autograd", expm1, keyset_arg="raw")
+impl("expm1_", "Autograd", expm1_, keyset_arg="raw")
+impl("expm1.out", "Autograd", expm1_out, keyset_arg="raw")
+impl("log2", "Autograd", log2, keyset_arg="raw")
+impl("log2_", "Autograd", log2_, keyset_arg="raw")
+impl("log2.out", "Autograd", log2_out, keyset_arg="raw")
+impl("log10", "Autograd", log10, keyset_arg="raw")
+impl("log10_", "Autograd", log10_, keyset_arg="raw")
+impl("log10.out", "Autograd", log10_out, keyset_arg="raw")
 impl("exp", "Autograd", exp, keyset_arg="raw")
 impl("exp_", "Autograd", exp_, keyset_arg="raw")
 impl("exp.out", "Autograd", exp_out, keyset_arg="raw")
@@ -8403,6 +9166,16 @@ impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
+impl("uniform_", "Autograd", uniform_, keyset_arg="raw")
+impl("normal_", "Autograd", normal_, keyset_arg="raw")
+impl("random_.from", "Autograd", random__from, keyset_arg="raw")
+impl("random_.to", "Autograd", random__to, keyset_arg="raw")
+impl("random_", "Autograd", random_, keyset_arg="raw")
+impl("bernoulli", "Autograd", bernoulli, keyset_arg="raw")
+impl("bernoulli.out", "Autograd", bernoulli_out, keyset_arg="raw")
+impl("bernoulli_.Tensor", "Autograd", bernoulli__Tensor, keyset_arg="raw")
+impl("bernoulli_.float", "Autograd", bernoulli__float, keyset_arg="raw")
+impl("bernoulli.p", "Autograd", bernoulli_p, keyset_arg="raw")
 impl("neg", "Autograd", neg, keyset_arg="raw")
 impl("neg_", "Autograd", neg_, keyset_arg="raw")
 impl("neg.out", "Autograd", neg_out, keyset_arg="raw")

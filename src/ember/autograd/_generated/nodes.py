@@ -81,20 +81,21 @@ from ember.autograd.formulas import (
     zeros_like,
     zeros_with_options,
 )
-from ember.autograd.variable_type import GeneratedNode, unpack_saved as _unpack
+from ember.autograd.variable_type import GeneratedNode, SavedTensor, unpack_saved as _unpack
 
 
 class AbsBackward0(GeneratedNode):
     """Backward of aten::abs."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * sgn(self)
         else:
@@ -209,16 +210,18 @@ class AsStridedBackward0(GeneratedNode):
 class BmmBackward0(GeneratedNode):
     """Backward of aten::bmm."""
 
-    _saved_variables = ('_saved_mat2', '_saved_self')
-    _saved_mat2 = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_mat2', '_raw_saved_self')
+    _raw_saved_mat2 = None
+    _saved_mat2 = SavedTensor('_raw_saved_mat2')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mat2 = _unpack(node._saved_mat2, node)
-        self = _unpack(node._saved_self, node)
+        mat2 = _unpack(node._raw_saved_mat2, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[1][0] is not None:
             grad_1 = self.transpose(1, 2).conj_physical().bmm(grad)
         else:
@@ -255,10 +258,11 @@ class CatBackward0(GeneratedNode):
 class ClampBackward1(GeneratedNode):
     """Backward of aten::clamp."""
 
-    _saved_variables = ('_saved_self',)
+    _saved_variables = ('_raw_saved_self',)
     _saved_max = None
     _saved_min = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
@@ -266,7 +270,7 @@ class ClampBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         max = node._saved_max
         min = node._saved_min
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = clamp_backward(grad, self, min, max)
         else:
@@ -277,18 +281,21 @@ class ClampBackward1(GeneratedNode):
 class ClampBackward0(GeneratedNode):
     """Backward of aten::clamp.Tensor."""
 
-    _saved_variables = ('_saved_max', '_saved_min', '_saved_self')
-    _saved_max = None
-    _saved_min = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_max', '_raw_saved_min', '_raw_saved_self')
+    _raw_saved_max = None
+    _saved_max = SavedTensor('_raw_saved_max')
+    _raw_saved_min = None
+    _saved_min = SavedTensor('_raw_saved_min')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        max = _unpack(node._saved_max, node)
-        min = _unpack(node._saved_min, node)
-        self = _unpack(node._saved_self, node)
+        max = _unpack(node._raw_saved_max, node)
+        min = _unpack(node._raw_saved_min, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[2][0] is not None:
             grad_2 = clamp_backward_max(grad, self, min, max)
         else:
@@ -330,14 +337,15 @@ class CopyBackwards(GeneratedNode):
 class CosBackward0(GeneratedNode):
     """Backward of aten::cos."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * -self.sin().conj_physical()
         else:
@@ -392,17 +400,19 @@ class DiagonalBackward0(GeneratedNode):
 class DivBackward0(GeneratedNode):
     """Backward of aten::div.Tensor."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
     _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
-        self = _unpack(node._saved_self, node)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
         self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other)
@@ -418,19 +428,21 @@ class DivBackward0(GeneratedNode):
 class DivBackward2(GeneratedNode):
     """Backward of aten::div.Tensor_mode."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
     _saved_rounding_mode = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
     _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
+        other = _unpack(node._raw_saved_other, node)
         rounding_mode = node._saved_rounding_mode
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = div_tensor_other_backward(grad, self, other, rounding_mode)
@@ -488,16 +500,18 @@ class DivBackward3(GeneratedNode):
 class DotBackward0(GeneratedNode):
     """Backward of aten::dot."""
 
-    _saved_variables = ('_saved_self', '_saved_tensor')
-    _saved_self = None
-    _saved_tensor = None
+    _saved_variables = ('_raw_saved_self', '_raw_saved_tensor')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_tensor = None
+    _saved_tensor = SavedTensor('_raw_saved_tensor')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
-        tensor = _unpack(node._saved_tensor, node)
+        self = _unpack(node._raw_saved_self, node)
+        tensor = _unpack(node._raw_saved_tensor, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * tensor.conj_physical()
         else:
@@ -509,17 +523,189 @@ class DotBackward0(GeneratedNode):
         return [grad_0, grad_1]
 
 
-class ExpBackward0(GeneratedNode):
-    """Backward of aten::exp."""
+class AcosBackward0(GeneratedNode):
+    """Backward of aten::acos."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * -(add_scalar(-self * self, 1).rsqrt()).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinBackward0(GeneratedNode):
+    """Backward of aten::asin."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(-self * self, 1).rsqrt().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanBackward0(GeneratedNode):
+    """Backward of aten::atan."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar(self * self, 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TanBackward0(GeneratedNode):
+    """Backward of aten::tan."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(result.pow(2), 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SinhBackward0(GeneratedNode):
+    """Backward of aten::sinh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.cosh().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CoshBackward0(GeneratedNode):
+    """Backward of aten::cosh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self.sinh().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Expm1Backward0(GeneratedNode):
+    """Backward of aten::expm1."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(result.conj_physical(), 1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Log2Backward0(GeneratedNode):
+    """Backward of aten::log2."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / mul_scalar(self.conj_physical(), 0.6931471805599453)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Log10Backward0(GeneratedNode):
+    """Backward of aten::log10."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / mul_scalar(self.conj_physical(), 2.3025850929940456)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ExpBackward0(GeneratedNode):
+    """Backward of aten::exp."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * result.conj_physical()
         else:
@@ -584,8 +770,9 @@ class FillBackward3(GeneratedNode):
 class IndexBackward0(GeneratedNode):
     """Backward of aten::index.Tensor."""
 
-    _saved_variables = ('_saved_indices',)
-    _saved_indices = None
+    _saved_variables = ('_raw_saved_indices',)
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
     _saved_self_dtype = None
     _saved_self_sizes = None
 
@@ -593,7 +780,7 @@ class IndexBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        indices = [s.unpack(node) for s in node._saved_indices]
+        indices = [s.unpack(node) for s in node._raw_saved_indices]
         self_dtype = node._saved_self_dtype
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
@@ -606,18 +793,20 @@ class IndexBackward0(GeneratedNode):
 class IndexPutBackward0(GeneratedNode):
     """Backward of aten::index_put."""
 
-    _saved_variables = ('_saved_indices', '_saved_values')
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_values')
     _saved_accumulate = None
-    _saved_indices = None
-    _saved_values = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_values = None
+    _saved_values = SavedTensor('_raw_saved_values')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         accumulate = node._saved_accumulate
-        indices = [s.unpack(node) for s in node._saved_indices]
-        values = _unpack(node._saved_values, node)
+        indices = [s.unpack(node) for s in node._raw_saved_indices]
+        values = _unpack(node._raw_saved_values, node)
         if node._next_edges[0][0] is not None:
             grad_0 = index_put_self_backward(grad, indices, values, accumulate)
         else:
@@ -632,14 +821,15 @@ class IndexPutBackward0(GeneratedNode):
 class LogBackward0(GeneratedNode):
     """Backward of aten::log."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad / self.conj_physical()
         else:
@@ -650,14 +840,15 @@ class LogBackward0(GeneratedNode):
 class Log1PBackward0(GeneratedNode):
     """Backward of aten::log1p."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad / add_scalar(self, 1).conj_physical()
         else:
@@ -668,16 +859,17 @@ class Log1PBackward0(GeneratedNode):
 class LogSoftmaxBackward0(GeneratedNode):
     """Backward of aten::_log_softmax."""
 
-    _saved_variables = ('_saved_result',)
+    _saved_variables = ('_raw_saved_result',)
     _saved_dim = None
-    _saved_result = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = log_softmax_backward(grad, result, dim)
         else:
@@ -688,18 +880,20 @@ class LogSoftmaxBackward0(GeneratedNode):
 class LogSoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_log_softmax_backward_data."""
 
-    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_output')
     _saved_dim = None
-    _saved_grad_output = None
-    _saved_output = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        grad_output = _unpack(node._saved_grad_output, node)
-        output = _unpack(node._saved_output, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad - (grad * output.exp()).sum(dim, keepdim=True)
         else:
@@ -714,11 +908,13 @@ class LogSoftmaxBackwardDataBackward0(GeneratedNode):
 class LogsumexpBackward0(GeneratedNode):
     """Backward of aten::logsumexp."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -726,8 +922,8 @@ class LogsumexpBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = logsumexp_backward(grad, self, result, dim, keepdim)
         else:
@@ -738,11 +934,12 @@ class LogsumexpBackward0(GeneratedNode):
 class MaxBackward0(GeneratedNode):
     """Backward of aten::max.dim."""
 
-    _saved_variables = ('_saved_indices',)
+    _saved_variables = ('_raw_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
-    _saved_indices = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
 
     def apply(node, grads):
         grad = grads[0]
@@ -751,7 +948,7 @@ class MaxBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
-        indices = _unpack(node._saved_indices, node)
+        indices = _unpack(node._raw_saved_indices, node)
         if node._next_edges[0][0] is not None:
             grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
         else:
@@ -762,11 +959,13 @@ class MaxBackward0(GeneratedNode):
 class AmaxBackward0(GeneratedNode):
     """Backward of aten::amax."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -774,8 +973,8 @@ class AmaxBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
@@ -830,11 +1029,12 @@ class MeanBackward1(GeneratedNode):
 class MinBackward0(GeneratedNode):
     """Backward of aten::min.dim."""
 
-    _saved_variables = ('_saved_indices',)
+    _saved_variables = ('_raw_saved_indices',)
     _saved_dim = None
     _saved_keepdim = None
     _saved_self_sizes = None
-    _saved_indices = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
 
     def apply(node, grads):
         grad = grads[0]
@@ -843,7 +1043,7 @@ class MinBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         self_sizes = node._saved_self_sizes
-        indices = _unpack(node._saved_indices, node)
+        indices = _unpack(node._raw_saved_indices, node)
         if node._next_edges[0][0] is not None:
             grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
         else:
@@ -854,11 +1054,13 @@ class MinBackward0(GeneratedNode):
 class AminBackward0(GeneratedNode):
     """Backward of aten::amin."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -866,8 +1068,8 @@ class AminBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = amax_amin_backward(grad, self, result, dim, keepdim)
         else:
@@ -878,11 +1080,13 @@ class AminBackward0(GeneratedNode):
 class MmBackward0(GeneratedNode):
     """Backward of aten::mm."""
 
-    _saved_variables = ('_saved_mat2', '_saved_self')
-    _saved_mat2 = None
+    _saved_variables = ('_raw_saved_mat2', '_raw_saved_self')
+    _raw_saved_mat2 = None
+    _saved_mat2 = SavedTensor('_raw_saved_mat2')
     _saved_mat2_sizes = None
     _saved_mat2_strides = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
     _saved_self_sizes = None
     _saved_self_strides = None
 
@@ -890,10 +1094,10 @@ class MmBackward0(GeneratedNode):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mat2 = _unpack(node._saved_mat2, node)
+        mat2 = _unpack(node._raw_saved_mat2, node)
         mat2_sizes = node._saved_mat2_sizes
         mat2_strides = node._saved_mat2_strides
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         self_sizes = node._saved_self_sizes
         self_strides = node._saved_self_strides
         if node._next_edges[1][0] is not None:
@@ -910,19 +1114,21 @@ class MmBackward0(GeneratedNode):
 class MulBackward0(GeneratedNode):
     """Backward of aten::mul.Tensor."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
     _saved_other_dtype = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
     _saved_self_dtype = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
+        other = _unpack(node._raw_saved_other, node)
         other_dtype = node._saved_other_dtype
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         self_dtype = node._saved_self_dtype
         if node._next_edges[1][0] is not None:
             grad_1 = mul_tensor_backward(grad, self, other_dtype)
@@ -1159,6 +1365,141 @@ class UnsqueezeBackward1(GeneratedNode):
         return [grad_0]
 
 
+class UniformBackward0(GeneratedNode):
+    """Backward of aten::uniform_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NormalBackward0(GeneratedNode):
+    """Backward of aten::normal_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward0(GeneratedNode):
+    """Backward of aten::random_.from."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward1(GeneratedNode):
+    """Backward of aten::random_.to."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RandomBackward2(GeneratedNode):
+    """Backward of aten::random_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BernoulliBackward0(GeneratedNode):
+    """Backward of aten::bernoulli."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BernoulliBackward1(GeneratedNode):
+    """Backward of aten::bernoulli_.Tensor."""
+
+    _saved_variables = ('_raw_saved_p',)
+    _raw_saved_p = None
+    _saved_p = SavedTensor('_raw_saved_p')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = _unpack(node._raw_saved_p, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(p)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class BernoulliBackward2(GeneratedNode):
+    """Backward of aten::bernoulli_.float."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class NegBackward0(GeneratedNode):
     """Backward of aten::neg."""
 
@@ -1178,14 +1519,15 @@ class NegBackward0(GeneratedNode):
 class ReluBackward0(GeneratedNode):
     """Backward of aten::relu."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = threshold_backward(grad, result, 0)
         else:
@@ -1196,15 +1538,16 @@ class ReluBackward0(GeneratedNode):
 class ThresholdBackwardBackward0(GeneratedNode):
     """Backward of aten::threshold_backward."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
     _saved_threshold = None
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         threshold = node._saved_threshold
         if node._next_edges[0][0] is not None:
             grad_0 = threshold_backward(grad, self, threshold)
@@ -1220,16 +1563,17 @@ class ThresholdBackwardBackward0(GeneratedNode):
 class GeluBackward0(GeneratedNode):
     """Backward of aten::gelu."""
 
-    _saved_variables = ('_saved_self',)
+    _saved_variables = ('_raw_saved_self',)
     _saved_approximate = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         approximate = node._saved_approximate
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = gelu_backward(grad, self, approximate)
         else:
@@ -1240,14 +1584,15 @@ class GeluBackward0(GeneratedNode):
 class RsqrtBackward0(GeneratedNode):
     """Backward of aten::rsqrt."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = rsqrt_backward(grad, result)
         else:
@@ -1258,14 +1603,15 @@ class RsqrtBackward0(GeneratedNode):
 class ReciprocalBackward0(GeneratedNode):
     """Backward of aten::reciprocal."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = reciprocal_backward(grad, result)
         else:
@@ -1298,14 +1644,15 @@ class SelectBackward0(GeneratedNode):
 class SigmoidBackward0(GeneratedNode):
     """Backward of aten::sigmoid."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = sigmoid_backward(grad, result)
         else:
@@ -1316,16 +1663,18 @@ class SigmoidBackward0(GeneratedNode):
 class SigmoidBackwardBackward0(GeneratedNode):
     """Backward of aten::sigmoid_backward."""
 
-    _saved_variables = ('_saved_grad_output', '_saved_output')
-    _saved_grad_output = None
-    _saved_output = None
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_output')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        grad_output = _unpack(node._saved_grad_output, node)
-        output = _unpack(node._saved_output, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
             grad_0 = sigmoid_backward(grad, output.conj_physical())
         else:
@@ -1340,14 +1689,15 @@ class SigmoidBackwardBackward0(GeneratedNode):
 class SinBackward0(GeneratedNode):
     """Backward of aten::sin."""
 
-    _saved_variables = ('_saved_self',)
-    _saved_self = None
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * self.cos().conj_physical()
         else:
@@ -1384,16 +1734,17 @@ class SliceBackward0(GeneratedNode):
 class SoftmaxBackward0(GeneratedNode):
     """Backward of aten::_softmax."""
 
-    _saved_variables = ('_saved_result',)
+    _saved_variables = ('_raw_saved_result',)
     _saved_dim = None
-    _saved_result = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = softmax_backward(grad, result, dim)
         else:
@@ -1404,18 +1755,20 @@ class SoftmaxBackward0(GeneratedNode):
 class SoftmaxBackwardDataBackward0(GeneratedNode):
     """Backward of aten::_softmax_backward_data."""
 
-    _saved_variables = ('_saved_grad_output', '_saved_output')
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_output')
     _saved_dim = None
-    _saved_grad_output = None
-    _saved_output = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        grad_output = _unpack(node._saved_grad_output, node)
-        output = _unpack(node._saved_output, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
             grad_0 = softmax_backward(grad, output, dim)
         else:
@@ -1590,14 +1943,15 @@ class SumBackward1(GeneratedNode):
 class SqrtBackward0(GeneratedNode):
     """Backward of aten::sqrt."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad / mul_scalar(result.conj_physical(), 2)
         else:
@@ -1608,12 +1962,14 @@ class SqrtBackward0(GeneratedNode):
 class StdBackward0(GeneratedNode):
     """Backward of aten::std.correction."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -1622,8 +1978,8 @@ class StdBackward0(GeneratedNode):
         correction = node._saved_correction
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = std_backward(result, grad, self, dim, correction, keepdim)
         else:
@@ -1634,16 +1990,18 @@ class StdBackward0(GeneratedNode):
 class ProdBackward0(GeneratedNode):
     """Backward of aten::prod."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
-    _saved_self = None
-    _saved_result = None
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = prod_backward(grad, self.to(grad.dtype), result)
         else:
@@ -1654,11 +2012,13 @@ class ProdBackward0(GeneratedNode):
 class ProdBackward1(GeneratedNode):
     """Backward of aten::prod.dim_int."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -1666,8 +2026,8 @@ class ProdBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = prod_backward(grad, self.to(grad.dtype), result, dim, keepdim)
         else:
@@ -1694,14 +2054,15 @@ class TBackward0(GeneratedNode):
 class TanhBackward0(GeneratedNode):
     """Backward of aten::tanh."""
 
-    _saved_variables = ('_saved_result',)
-    _saved_result = None
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = tanh_backward(grad, result)
         else:
@@ -1712,16 +2073,18 @@ class TanhBackward0(GeneratedNode):
 class TanhBackwardBackward0(GeneratedNode):
     """Backward of aten::tanh_backward."""
 
-    _saved_variables = ('_saved_grad_output', '_saved_output')
-    _saved_grad_output = None
-    _saved_output = None
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_output')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        grad_output = _unpack(node._saved_grad_output, node)
-        output = _unpack(node._saved_output, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
             grad_0 = tanh_backward(grad, output.conj_physical())
         else:
@@ -1830,11 +2193,12 @@ class UnsqueezeBackward0(GeneratedNode):
 class VarBackward0(GeneratedNode):
     """Backward of aten::var.correction."""
 
-    _saved_variables = ('_saved_self',)
+    _saved_variables = ('_raw_saved_self',)
     _saved_correction = None
     _saved_dim = None
     _saved_keepdim = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
@@ -1843,7 +2207,7 @@ class VarBackward0(GeneratedNode):
         correction = node._saved_correction
         dim = node._saved_dim
         keepdim = node._saved_keepdim
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = var_backward(grad, self, dim, correction, keepdim)
         else:
@@ -1854,14 +2218,15 @@ class VarBackward0(GeneratedNode):
 class WhereBackward0(GeneratedNode):
     """Backward of aten::where.self."""
 
-    _saved_variables = ('_saved_condition',)
-    _saved_condition = None
+    _saved_variables = ('_raw_saved_condition',)
+    _raw_saved_condition = None
+    _saved_condition = SavedTensor('_raw_saved_condition')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        condition = _unpack(node._saved_condition, node)
+        condition = _unpack(node._raw_saved_condition, node)
         if node._next_edges[1][0] is not None:
             grad_1 = where_other_grad(condition, grad)
         else:
@@ -1892,18 +2257,20 @@ class ZeroBackward0(GeneratedNode):
 class NormBackward2(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dtype."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_p = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         p = node._saved_p
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = norm_backward(grad, self.to(grad.dtype), p, result)
         else:
@@ -1914,18 +2281,20 @@ class NormBackward2(GeneratedNode):
 class NormBackward0(GeneratedNode):
     """Backward of aten::norm.Scalar."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_p = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         p = node._saved_p
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = norm_backward(grad, self, p, result)
         else:
@@ -1936,12 +2305,14 @@ class NormBackward0(GeneratedNode):
 class NormBackward3(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim_dtype."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -1950,8 +2321,8 @@ class NormBackward3(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         p = node._saved_p
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim)
         else:
@@ -1962,12 +2333,14 @@ class NormBackward3(GeneratedNode):
 class NormBackward1(GeneratedNode):
     """Backward of aten::norm.ScalarOpt_dim."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_p = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -1976,8 +2349,8 @@ class NormBackward1(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         p = node._saved_p
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = norm_backward(grad, self, p, result, dim, keepdim)
         else:
@@ -1988,12 +2361,14 @@ class NormBackward1(GeneratedNode):
 class LinalgVectorNormBackward0(GeneratedNode):
     """Backward of aten::linalg_vector_norm."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
     _saved_dim = None
     _saved_keepdim = None
     _saved_ord = None
-    _saved_self = None
-    _saved_result = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
@@ -2002,8 +2377,8 @@ class LinalgVectorNormBackward0(GeneratedNode):
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         ord = node._saved_ord
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
         else:
@@ -2114,13 +2489,15 @@ class RsubBackward1(GeneratedNode):
 class AddmmBackward0(GeneratedNode):
     """Backward of aten::addmm."""
 
-    _saved_variables = ('_saved_mat1', '_saved_mat2')
+    _saved_variables = ('_raw_saved_mat1', '_raw_saved_mat2')
     _saved_alpha = None
     _saved_beta = None
-    _saved_mat1 = None
+    _raw_saved_mat1 = None
+    _saved_mat1 = SavedTensor('_raw_saved_mat1')
     _saved_mat1_sizes = None
     _saved_mat1_strides = None
-    _saved_mat2 = None
+    _raw_saved_mat2 = None
+    _saved_mat2 = SavedTensor('_raw_saved_mat2')
     _saved_mat2_sizes = None
     _saved_mat2_strides = None
 
@@ -2130,10 +2507,10 @@ class AddmmBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         alpha = node._saved_alpha
         beta = node._saved_beta
-        mat1 = _unpack(node._saved_mat1, node)
+        mat1 = _unpack(node._raw_saved_mat1, node)
         mat1_sizes = node._saved_mat1_sizes
         mat1_strides = node._saved_mat1_strides
-        mat2 = _unpack(node._saved_mat2, node)
+        mat2 = _unpack(node._raw_saved_mat2, node)
         mat2_sizes = node._saved_mat2_sizes
         mat2_strides = node._saved_mat2_strides
         if node._next_edges[1][0] is not None:
@@ -2193,14 +2570,15 @@ class ToCopyBackward0(GeneratedNode):
 class MaskedFillBackward0(GeneratedNode):
     """Backward of aten::masked_fill.Scalar."""
 
-    _saved_variables = ('_saved_mask',)
-    _saved_mask = None
+    _saved_variables = ('_raw_saved_mask',)
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mask = _unpack(node._saved_mask, node)
+        mask = _unpack(node._raw_saved_mask, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad.masked_fill(mask, 0)
         else:
@@ -2211,14 +2589,15 @@ class MaskedFillBackward0(GeneratedNode):
 class MaskedFillBackward1(GeneratedNode):
     """Backward of aten::masked_fill.Tensor."""
 
-    _saved_variables = ('_saved_mask',)
-    _saved_mask = None
+    _saved_variables = ('_raw_saved_mask',)
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        mask = _unpack(node._saved_mask, node)
+        mask = _unpack(node._raw_saved_mask, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad.masked_fill(mask, 0)
         else:
@@ -2251,16 +2630,17 @@ class ViewBackward0(GeneratedNode):
 class ScatterBackward0(GeneratedNode):
     """Backward of aten::scatter.src."""
 
-    _saved_variables = ('_saved_index',)
+    _saved_variables = ('_raw_saved_index',)
     _saved_dim = None
-    _saved_index = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = _unpack(node._saved_index, node)
+        index = _unpack(node._raw_saved_index, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad.scatter(dim, index, 0)
         else:
@@ -2275,16 +2655,17 @@ class ScatterBackward0(GeneratedNode):
 class ScatterBackward1(GeneratedNode):
     """Backward of aten::scatter.value."""
 
-    _saved_variables = ('_saved_index',)
+    _saved_variables = ('_raw_saved_index',)
     _saved_dim = None
-    _saved_index = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = _unpack(node._saved_index, node)
+        index = _unpack(node._raw_saved_index, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad.scatter(dim, index, 0)
         else:
@@ -2619,9 +3000,10 @@ class LtBackward1(GeneratedNode):
 class IndexSelectBackward0(GeneratedNode):
     """Backward of aten::index_select."""
 
-    _saved_variables = ('_saved_index',)
+    _saved_variables = ('_raw_saved_index',)
     _saved_dim = None
-    _saved_index = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -2629,7 +3011,7 @@ class IndexSelectBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = _unpack(node._saved_index, node)
+        index = _unpack(node._raw_saved_index, node)
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
             grad_0 = index_select_backward(grad, self_sizes, dim, index)
@@ -2641,9 +3023,10 @@ class IndexSelectBackward0(GeneratedNode):
 class GatherBackward0(GeneratedNode):
     """Backward of aten::gather."""
 
-    _saved_variables = ('_saved_index',)
+    _saved_variables = ('_raw_saved_index',)
     _saved_dim = None
-    _saved_index = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
     _saved_self_sizes = None
 
     def apply(node, grads):
@@ -2651,7 +3034,7 @@ class GatherBackward0(GeneratedNode):
         if grad is None:
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
-        index = _unpack(node._saved_index, node)
+        index = _unpack(node._raw_saved_index, node)
         self_sizes = node._saved_self_sizes
         if node._next_edges[0][0] is not None:
             grad_0 = gather_backward(grad, self_sizes, dim, index)
@@ -2695,16 +3078,18 @@ class RemainderBackward0(GeneratedNode):
 class RemainderBackward1(GeneratedNode):
     """Backward of aten::remainder.Tensor."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
-        self = _unpack(node._saved_self, node)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[1][0] is not None:
             grad_1 = remainder_other_backward(grad, self, other)
         else:
@@ -2719,16 +3104,18 @@ class RemainderBackward1(GeneratedNode):
 class MinBackward1(GeneratedNode):
     """Backward of aten::min."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
-    _saved_self = None
-    _saved_result = None
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = evenly_distribute_backward(grad, self, result)
         else:
@@ -2739,16 +3126,18 @@ class MinBackward1(GeneratedNode):
 class MaxBackward1(GeneratedNode):
     """Backward of aten::max."""
 
-    _saved_variables = ('_saved_self', '_saved_result')
-    _saved_self = None
-    _saved_result = None
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = evenly_distribute_backward(grad, self, result)
         else:
@@ -2759,16 +3148,18 @@ class MaxBackward1(GeneratedNode):
 class MaximumBackward0(GeneratedNode):
     """Backward of aten::maximum."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
-        self = _unpack(node._saved_self, node)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[1][0] is not None:
             grad_1 = maximum_backward(grad, self, other, False)
         else:
@@ -2783,16 +3174,18 @@ class MaximumBackward0(GeneratedNode):
 class MinimumBackward0(GeneratedNode):
     """Backward of aten::minimum."""
 
-    _saved_variables = ('_saved_other', '_saved_self')
-    _saved_other = None
-    _saved_self = None
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        other = _unpack(node._saved_other, node)
-        self = _unpack(node._saved_self, node)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[1][0] is not None:
             grad_1 = minimum_backward(grad, self, other, False)
         else:
@@ -2807,10 +3200,11 @@ class MinimumBackward0(GeneratedNode):
 class SortBackward0(GeneratedNode):
     """Backward of aten::sort."""
 
-    _saved_variables = ('_saved_indices',)
+    _saved_variables = ('_raw_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
-    _saved_indices = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
 
     def apply(node, grads):
         grad = grads[0]
@@ -2818,7 +3212,7 @@ class SortBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = _unpack(node._saved_indices, node)
+        indices = _unpack(node._raw_saved_indices, node)
         if node._next_edges[0][0] is not None:
             grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
@@ -2829,10 +3223,11 @@ class SortBackward0(GeneratedNode):
 class SortBackward1(GeneratedNode):
     """Backward of aten::sort.stable."""
 
-    _saved_variables = ('_saved_indices',)
+    _saved_variables = ('_raw_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
-    _saved_indices = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
 
     def apply(node, grads):
         grad = grads[0]
@@ -2840,7 +3235,7 @@ class SortBackward1(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = _unpack(node._saved_indices, node)
+        indices = _unpack(node._raw_saved_indices, node)
         if node._next_edges[0][0] is not None:
             grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
@@ -2851,10 +3246,11 @@ class SortBackward1(GeneratedNode):
 class TopkBackward0(GeneratedNode):
     """Backward of aten::topk."""
 
-    _saved_variables = ('_saved_indices',)
+    _saved_variables = ('_raw_saved_indices',)
     _saved_dim = None
     _saved_self_sizes = None
-    _saved_indices = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
 
     def apply(node, grads):
         grad = grads[0]
@@ -2862,7 +3258,7 @@ class TopkBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         dim = node._saved_dim
         self_sizes = node._saved_self_sizes
-        indices = _unpack(node._saved_indices, node)
+        indices = _unpack(node._raw_saved_indices, node)
         if node._next_edges[0][0] is not None:
             grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, True)
         else:
@@ -2873,18 +3269,21 @@ class TopkBackward0(GeneratedNode):
 class PowBackward1(GeneratedNode):
     """Backward of aten::pow.Tensor_Tensor."""
 
-    _saved_variables = ('_saved_exponent', '_saved_self', '_saved_result')
-    _saved_exponent = None
-    _saved_self = None
-    _saved_result = None
+    _saved_variables = ('_raw_saved_exponent', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_exponent = None
+    _saved_exponent = SavedTensor('_raw_saved_exponent')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        exponent = _unpack(node._saved_exponent, node)
-        self = _unpack(node._saved_self, node)
-        result = _unpack(node._saved_result, node)
+        exponent = _unpack(node._raw_saved_exponent, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[1][0] is not None:
             grad_1 = pow_backward_exponent(grad, self, exponent, result)
         else:
@@ -2899,18 +3298,20 @@ class PowBackward1(GeneratedNode):
 class PowBackward2(GeneratedNode):
     """Backward of aten::pow.Scalar."""
 
-    _saved_variables = ('_saved_exponent', '_saved_result')
-    _saved_exponent = None
+    _saved_variables = ('_raw_saved_exponent', '_raw_saved_result')
+    _raw_saved_exponent = None
+    _saved_exponent = SavedTensor('_raw_saved_exponent')
     _saved_self = None
-    _saved_result = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
-        exponent = _unpack(node._saved_exponent, node)
+        exponent = _unpack(node._raw_saved_exponent, node)
         self = node._saved_self
-        result = _unpack(node._saved_result, node)
+        result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = pow_backward_exponent(grad, self, exponent, result)
         else:
@@ -2921,16 +3322,17 @@ class PowBackward2(GeneratedNode):
 class PowBackward0(GeneratedNode):
     """Backward of aten::pow.Tensor_Scalar."""
 
-    _saved_variables = ('_saved_self',)
+    _saved_variables = ('_raw_saved_self',)
     _saved_exponent = None
-    _saved_self = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         exponent = node._saved_exponent
-        self = _unpack(node._saved_self, node)
+        self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = pow_backward(grad, self, exponent)
         else:
@@ -3039,18 +3441,20 @@ class DiagonalBackwardBackward0(GeneratedNode):
 class MseLossBackward0(GeneratedNode):
     """Backward of aten::mse_loss."""
 
-    _saved_variables = ('_saved_self', '_saved_target')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
     _saved_reduction = None
-    _saved_self = None
-    _saved_target = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
 
     def apply(node, grads):
         grad = grads[0]
         if grad is None:
             return (None,) * len(node._next_edges)
         reduction = node._saved_reduction
-        self = _unpack(node._saved_self, node)
-        target = _unpack(node._saved_target, node)
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
         if node._next_edges[0][0] is not None:
             grad_0 = mse_loss_backward(grad, self, target, reduction)
         else:
@@ -3065,13 +3469,17 @@ class MseLossBackward0(GeneratedNode):
 class NllLossBackward0(GeneratedNode):
     """Backward of aten::nll_loss_forward."""
 
-    _saved_variables = ('_saved_self', '_saved_target', '_saved_weight', '_saved_total_weight')
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_weight', '_raw_saved_total_weight')
     _saved_ignore_index = None
     _saved_reduction = None
-    _saved_self = None
-    _saved_target = None
-    _saved_weight = None
-    _saved_total_weight = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_total_weight = None
+    _saved_total_weight = SavedTensor('_raw_saved_total_weight')
 
     def apply(node, grads):
         grad = grads[0]
@@ -3079,10 +3487,10 @@ class NllLossBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         ignore_index = node._saved_ignore_index
         reduction = node._saved_reduction
-        self = _unpack(node._saved_self, node)
-        target = _unpack(node._saved_target, node)
-        weight = _unpack(node._saved_weight, node)
-        total_weight = _unpack(node._saved_total_weight, node)
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        total_weight = _unpack(node._raw_saved_total_weight, node)
         if node._next_edges[0][0] is not None:
             grad_0 = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
         else:
@@ -3093,11 +3501,13 @@ class NllLossBackward0(GeneratedNode):
 class NllLossBackwardBackward0(GeneratedNode):
     """Backward of aten::nll_loss_backward."""
 
-    _saved_variables = ('_saved_target', '_saved_weight')
+    _saved_variables = ('_raw_saved_target', '_raw_saved_weight')
     _saved_ignore_index = None
     _saved_reduction = None
-    _saved_target = None
-    _saved_weight = None
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
 
     def apply(node, grads):
         grad = grads[0]
@@ -3105,8 +3515,8 @@ class NllLossBackwardBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         ignore_index = node._saved_ignore_index
         reduction = node._saved_reduction
-        target = _unpack(node._saved_target, node)
-        weight = _unpack(node._saved_weight, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
         if node._next_edges[0][0] is not None:
             grad_0 = nll_loss(grad, target, weight, reduction, ignore_index)
         else:

@@ -357,3 +357,30 @@ def test_the_fallback_marks_outputs_for_every_operator_shape():
                 marked and "torch::autograd::WarnNotImplemented"
             )
     lib._destroy()
+
+
+def test_the_fast_call_is_what_bind_would_call(bind_calls):
+    """OpOverload's generated ``_fast``: a call it takes gets the very arguments bind
+    would give (the defaults appended); one it does not take returns _NOT_FAST."""
+    from ember import _ops
+
+    x = ember.ones(2)
+    cases = [
+        (ember.ops.aten.add.Tensor, (x, x)),  # alpha's default appended
+        (ember.ops.aten.mm.default, (ember.ones(2, 2), ember.ones(2, 2))),
+        (ember.ops.aten.relu.default, (x,)),
+        (ember.ops.aten.sum.default, (x,)),  # the keyword-only dtype's default appended
+    ]
+    for op, args in cases:
+        seen = []
+        handle = op._op
+        original = handle.call
+        handle.call = lambda *full, seen=seen: seen.append(full)
+        try:
+            assert op._fast(args) is None
+        finally:
+            handle.call = original
+        assert seen == [tuple(op._schema.bind(args, {}))]
+    add = ember.ops.aten.add.Tensor
+    for args in [(x, 2), (x, x, 2.5), (x.as_subclass(type("Sub", (ember.Tensor,), {})), x), (x,)]:
+        assert add._fast(args) is _ops._NOT_FAST

@@ -126,3 +126,29 @@ def test_a_tensor_given_twice_and_a_number():
         return [type(y.grad_fn).__name__, y.tolist(), x.grad.tolist()]
 
     assert program(ember) == program(torch)
+
+
+def test_the_apply_node_is_built_as_its_constructor_builds_it():
+    """BackwardCFunction._for_apply (apply's one-allocation node) sets exactly the fields
+    ``__init__`` (and Node's) set, with the inputs' flags, and takes the next sequence
+    number."""
+
+    class Double(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    backward_cls = Double._backward_cls
+    made = backward_cls()
+    made._is_variable_input = [True, False]
+    made.needs_input_grad = (True, False)
+    fast = backward_cls._for_apply([True, False], (True, False))
+    assert type(fast) is backward_cls
+    assert fast._seq == made._seq + 1
+    expected, got = dict(vars(made)), dict(vars(fast))
+    del expected["_seq"], got["_seq"]
+    assert got == expected

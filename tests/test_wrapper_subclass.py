@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from oracle import torch
 
 import ember
@@ -284,3 +286,96 @@ def test_the_usual_call_skips_the_parser_and_gets_what_it_would_give():
         ((W, (2,), (1,)), {}),
     ]:
         assert S._fast_parse(args, kwargs) is None
+
+
+def _slots(tensor) -> tuple:
+    return (
+        type(tensor), tensor._sizes, tensor._strides, tensor._storage_offset, tensor.dtype,
+        tensor.device, tensor._key_bits, tensor._is_inference, tensor._requires_grad,
+        tensor._grad_fn, tensor._python_dispatch, tensor._storage.nbytes, tensor._storage.device,
+        tensor._storage.data,
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sizes=st.lists(st.integers(-1, 4), max_size=3),
+    strides=st.one_of(st.none(), st.lists(st.integers(-1, 6), max_size=3)),
+    dtype=st.sampled_from([None, "float32", "float64", "int64", "bool", "complex64"]),
+    device=st.sampled_from([None, "cpu", "meta"]),
+    requires_grad=st.booleans(),
+    inference=st.booleans(),
+    container=st.sampled_from([list, tuple]),
+)
+def test_the_usual_wrapper_is_what_the_general_path_builds(
+    sizes, strides, dtype, device, requires_grad, inference, container
+):
+    """_usual_wrapper builds the usual call at once: the same tensor, slot for slot, as the
+    general path (parser and checks), or None to leave the call to it."""
+    from ember import _tensor_subclass as S
+
+    class W(ember.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    kwargs = {"requires_grad": requires_grad}
+    if strides is not None:
+        kwargs["strides"] = container(strides)
+        if container is tuple and len(strides) == len(sizes) and all(n > 0 for n in sizes):
+            kwargs["strides"] = ember.empty(sizes).stride()  # the contiguous ones, often
+    if dtype is not None:
+        kwargs["dtype"] = getattr(ember, dtype)
+    if device is not None:
+        kwargs["device"] = ember.device(device)
+    with ember.inference_mode(inference):
+        made = S._usual_wrapper((W, sizes), kwargs)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(S, "_usual_wrapper", lambda args, kwargs: None)
+            try:
+                general = S.make_wrapper_subclass(W, sizes, **kwargs)
+            except Exception:  # noqa: BLE001 (an error is the general path's to give)
+                general = None
+    if made is not None:
+        assert general is not None
+        assert _slots(made) == _slots(general)
+        from ember._c10.tensor_impl import TensorImpl
+
+        for name in TensorImpl.__slots__:  # every field set, a slot added later too
+            assert name == "__dict__" or hasattr(made, name), name
+    usual = all(n >= 0 for n in sizes) and (
+        strides is None or (len(strides) == len(sizes) and all(s >= 0 for s in strides))
+    )
+    if usual and not (requires_grad and dtype in ("int64", "bool")):
+        assert made is not None  # the usual call takes the fast path
+
+
+def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
+    from ember import _tensor_subclass as S
+
+    class W(ember.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    class Plain(ember.Tensor):
+        pass
+
+    class Unset(ember.Tensor):
+        __torch_dispatch__ = None
+
+    for args, kwargs in [
+        ((W, (2, True)), {}),
+        ((W, (2,)), {"device": "cpu"}),
+        ((W, (2,)), {"requires_grad": 1}),
+        ((W, (2,)), {"storage_offset": 0, "strides": (1,)}),
+        ((W, (2,), (1,)), {}),
+        ((W, (2**62, 4)), {}),  # the storage size overflows: the general path's error
+        ((Plain, (2,)), {}),  # no __torch_dispatch__: the general path's error
+        ((Unset, (2,)), {}),
+        ((W, (2,)), {"strides": (1.0,)}),
+        ((W, (2,)), {"strides": (True,)}),
+        ((int, (2,)), {}),
+        ((W, (2,)), {"dtype": "float32"}),
+    ]:
+        assert S._usual_wrapper(args, kwargs) is None

@@ -14,6 +14,7 @@ current registrations.
 
 from __future__ import annotations
 
+import os
 import types
 
 from ._c10.dispatch_key_set import DispatchKeySet
@@ -30,6 +31,37 @@ def _is_view(schema) -> bool:
             continue
         is_write = alias.is_write if is_write is None else (alias.is_write or is_write)
     return is_write is not None and not is_write
+
+
+# inside the package, so a trace's caller search passes over these frames as ember's
+_FAST_FILENAME = os.path.join(os.path.dirname(__file__), "<OpOverload fast call>")
+_NOT_FAST = object()  # what an OpOverload's ``_fast`` returns for a call it leaves to bind
+
+
+def _fast_call(handle, exact: tuple | None, tails: dict):
+    """Note [OpOverload fast path] as one function per overload: ``fast(args)`` tests the
+    positional arguments' exact types for each count a fast call may give and calls the
+    handle with them (and the defaults bind would append), else returns ``_NOT_FAST``.
+    The handle's ``call`` is read on every call (tracing swaps it)."""
+    cases = dict(tails)
+    if exact is not None:
+        cases[len(exact)] = (exact, ())
+    constants = {"handle": handle, "_NOT_FAST": _NOT_FAST}
+    lines = ["def fast(args):", "    n = len(args)"]
+    for number, (count, (kinds, tail)) in enumerate(sorted(cases.items())):
+        values = [f"args[{i}]" for i in range(count)]
+        for i, kind in enumerate(kinds):
+            constants[f"k{count}_{i}"] = kind
+        for i, default in enumerate(tail):
+            constants[f"d{count}_{i}"] = default
+        test = " and ".join(f"type(args[{i}]) is k{count}_{i}" for i in range(count)) or "True"
+        passed = ", ".join(values + [f"d{count}_{i}" for i in range(len(tail))])
+        lines.append(f"    {'if' if number == 0 else 'elif'} n == {count}:")
+        lines.append(f"        if {test}:")
+        lines.append(f"            return handle.call({passed})")
+    lines.append("    return _NOT_FAST")
+    exec(compile("\n".join(lines), _FAST_FILENAME, "exec"), constants)
+    return constants["fast"]
 
 
 class OpOverload:
@@ -75,6 +107,7 @@ class OpOverload:
         # arguments given, the defaults appended)
         prefix, tails = schema._plan.default_tails_after_exact(Tensor)
         self._default_tails = {given: (prefix[:given], tail) for given, tail in tails.items()}
+        self._fast = _fast_call(handle, self._exact_types, self._default_tails)
 
     def name(self) -> str:
         return self._schema.qualified_name
@@ -90,18 +123,9 @@ class OpOverload:
     def __call__(self, /, *args, **kwargs):
         try:
             if not kwargs:
-                if len(args) == 1:
-                    if type(args[0]) is self._exact_one:
-                        return self._op.call(args[0])
-                elif len(args) == self._exact_arity:
-                    for value, kind in zip(args, self._exact_types):
-                        if type(value) is not kind:
-                            break
-                    else:
-                        return self._op.call(*args)
-                fast = self._default_tails.get(len(args))
-                if fast is not None and tuple(map(type, args)) == fast[0]:
-                    return self._op.call(*args, *fast[1])
+                result = self._fast(args)
+                if result is not _NOT_FAST:
+                    return result
             try:
                 full = self._schema.bind(args, kwargs)
             except RuntimeError:

@@ -67,6 +67,9 @@ def _disabled_torch_dispatch_impl(func, types, args=(), kwargs=None):
         local_state.excluded &= ~added
 
 
+_new_tuple = tuple.__new__
+
+
 def _defines_torch_dispatch(cls) -> bool:
     """Whether ``cls`` has its own __torch_dispatch__ (not one Tensor itself carries)."""
     handler = getattr(cls, "__torch_dispatch__", None)
@@ -90,11 +93,19 @@ class Tensor(TensorImpl):
     # -- metadata ----------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._sizes)
+        sizes = self._sizes
+        for size in sizes:  # Size()'s check, inline: a tensor's sizes are ints
+            if size.__class__ is not int:
+                return Size(sizes)
+        return _new_tuple(Size, sizes)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._sizes)
+            sizes = self._sizes
+            for size in sizes:
+                if size.__class__ is not int:
+                    return Size(sizes)
+            return _new_tuple(Size, sizes)
         return self._sizes[_wrap_dim(dim, len(self._sizes))]
 
     def stride(self, dim=None):

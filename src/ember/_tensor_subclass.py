@@ -35,10 +35,10 @@ from ember._c10.py_interpreter import (
 )
 from ember._c10.storage import Storage, storage_nbytes, strided_storage_nbytes
 from ember._c10.tensor_impl import PYTHON_KEY_BITS, contiguous_strides, device_key_bits
-from ember._c10.thread_state import thread_state
+from ember._c10.thread_state import per_thread, thread_state
 from ember._c10.tls import tls_is_dispatch_key_included
 from ember._size import Size
-from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch
+from ember._tensor import Tensor, _alias_as, _defines_torch_dispatch, _disabled_torch_dispatch_impl
 from ember._tensor_ctors import _new_from_data
 from ember.aten.python_arg_convert import tp_name
 from ember.aten.python_arg_parser import PythonArgParser
@@ -142,8 +142,101 @@ def _fast_parse(args: tuple, kwargs: dict):
     )  # fmt: skip
 
 
+_SEQUENCES = (Size, tuple, list)
+_DTYPE, _DEVICE = _dtypes.dtype, CPU.__class__
+_TENSOR_TORCH_DISPATCH = Tensor.__dict__["__torch_dispatch__"]
+_new_object = object.__new__
+_STORAGE_MAX = 2**63 - 1
+
+
+def _usual_wrapper(args: tuple, kwargs: dict):
+    """make_wrapper_subclass for the usual call -- ``_fast_parse``'s, with non-negative
+    sizes and strides, a dtype and a device, a class that can hold it, no overflow --
+    built at once; None sends the call to the general path, which decides as before."""
+    if len(args) != 2 or not kwargs.keys() <= _FAST_KEYWORDS:
+        return None
+    cls, size = args
+    get = kwargs.get
+    dtype = get("dtype")
+    if dtype is None:
+        dtype = _dtypes.get_default_dtype()
+    device = get("device")
+    if device is None:
+        device = CPU
+    requires_grad = get("requires_grad", False)
+    strides = get("strides")
+    if (
+        size.__class__ not in _SEQUENCES
+        or dtype.__class__ is not _DTYPE
+        or device.__class__ is not _DEVICE
+        or (requires_grad is not False and requires_grad is not True)
+        or get("layout", strided) is not strided
+        or not isinstance(cls, type)
+        or not issubclass(cls, Tensor)
+        or (requires_grad and not (dtype.is_floating_point or dtype.is_complex))
+    ):
+        return None
+    # _defines_torch_dispatch, inline (the general path raises for a class without one)
+    handler = getattr(cls, "__torch_dispatch__", None)
+    if (
+        handler is None
+        or getattr(handler, "__func__", handler) is _disabled_torch_dispatch_impl
+        or Tensor.__dict__.get("__torch_dispatch__") is not _TENSOR_TORCH_DISPATCH
+    ) and not _defines_torch_dispatch(cls):
+        return None
+    sizes = tuple(size)
+    numel = 1
+    for n in sizes:
+        if n.__class__ is not int or n < 0:
+            return None
+        numel *= n
+    itemsize = dtype.itemsize
+    if strides is None:
+        strides = contiguous_strides(sizes)
+        nbytes = numel * itemsize
+    else:
+        if strides.__class__ is not tuple:
+            if strides.__class__ not in _SEQUENCES:
+                return None
+            strides = tuple(strides)
+        for n in strides:
+            if n.__class__ is not int or n < 0:
+                return None
+        if len(strides) != len(sizes):
+            return None
+        if numel == 0:
+            nbytes = 0
+        elif strides == contiguous_strides(sizes):
+            nbytes = numel * itemsize  # the span of row-major strides is the element count
+        else:
+            span = 1
+            for n, stride in zip(sizes, strides):
+                span += (n - 1) * stride
+            nbytes = span * itemsize
+    if nbytes > _STORAGE_MAX:
+        return None
+    inference = per_thread.state.inference_mode
+    self = _new_object(cls)  # TensorImpl._from_storage's fields, inline
+    self._storage = Storage(None, nbytes, device)
+    self._array = None
+    self._sizes = sizes
+    self._strides = strides
+    self._storage_offset = 0
+    self.dtype = dtype
+    self.device = device
+    self._key_bits = device_key_bits(device, inference) | PYTHON_KEY_BITS
+    self._is_inference = inference
+    self._requires_grad = requires_grad
+    self._grad_fn = None
+    self._python_dispatch = True
+    return self
+
+
 def make_wrapper_subclass(*args, **kwargs):
     """Tensor._make_wrapper_subclass: a ``cls`` tensor with metadata and a storage without data."""
+    made = _usual_wrapper(args, kwargs)
+    if made is not None:
+        return made
     (
         cls, size, strides, storage_offset, _memory_format, dtype, _layout, device,
         _pin_memory, requires_grad, policy, dispatch_device, dispatch_layout, extra_keys,

@@ -226,10 +226,12 @@ def overrides(obj) -> bool:
     """check_has_torch_function(obj, ignore_mode=True): ``obj``'s type has a
     __torch_function__ that is not the disabled one, and subclasses are enabled."""
     cls = obj.__class__
-    if cls in _State.plain or cls in _BASIC or _State.local.disabled != ENABLED:
+    if cls in _State.plain or cls in _BASIC:
         return False
     handler = getattr(cls, "__torch_function__", None)
-    return handler is not None and handler is not _disabled_torch_function_impl
+    if handler is None or handler is _disabled_torch_function_impl:
+        return False  # (before the thread's state, the dearer read)
+    return _State.local.disabled == ENABLED
 
 
 def append_overloaded(overloaded: list, obj) -> None:
@@ -305,7 +307,16 @@ def raise_if_mode() -> None:
 
 def raise_if_overrides(obj) -> None:
     """A method's check of ``self`` (not an exact Tensor) or of a pushed mode."""
-    if overrides(obj) or (_State.anywhere and mode_enabled()):
+    cls = obj.__class__  # overrides(obj), inline: every method of a subclass runs this
+    if cls not in _State.plain and cls not in _BASIC:
+        handler = getattr(cls, "__torch_function__", None)
+        if (
+            handler is not None
+            and handler is not _disabled_torch_function_impl
+            and _State.local.disabled == ENABLED
+        ):
+            raise TorchFunctionCall
+    if _State.anywhere and mode_enabled():
         raise TorchFunctionCall
 
 

@@ -15,6 +15,7 @@ from ember._c10.device import check_linked, device_lazy_init
 from ember._c10.tls import AutoDispatchBelowADInplaceOrView
 from ember._dispatch.dispatcher import dispatcher
 from ember._tensor import Tensor
+from ember._torch_function import overrides
 
 
 def handle(overload: str):
@@ -38,9 +39,8 @@ _NUMBER_DTYPES = {
 
 def scalar_to_tensor(value) -> Tensor:
     """A 0-dim tensor for a Python number, marked as a wrapped number for type promotion."""
-    dtype, np_type = (
-        _NUMBER_DTYPES[type(value)] if type(value) in _NUMBER_DTYPES else (_number_dtype(value))
-    )
+    found = _NUMBER_DTYPES.get(type(value))
+    dtype, np_type = found if found is not None else _number_dtype(value)
     try:
         array = np.array(value, dtype=np_type)
     except OverflowError:  # See Note [Python ints are int64] in python_arg_convert.py
@@ -49,7 +49,7 @@ def scalar_to_tensor(value) -> Tensor:
         if value >= 2**64:
             raise OverflowError("int too big to convert") from None
         array, dtype = np.array(value, dtype=np.uint64), dtypes.uint64  # Note [uint64 Scalars]
-    result = Tensor._wrap(array, dtype)
+    result = Tensor._wrap_fresh(array, dtype)  # a fresh 0-d ndarray of dtype's NumPy dtype
     result._is_wrapped_number = True
     return result
 
@@ -68,6 +68,13 @@ def wrap_number(value):
     if isinstance(value, (bool, int, float, complex)):
         return scalar_to_tensor(value)
     return value
+
+
+def plain_tensor(value) -> bool:
+    """A Tensor parameter's argument that the parser takes as it is, for a binding's fast
+    path: a tensor (subclass) that does not override __torch_function__ (Note [Torch
+    function checks]); an exact Tensor the caller tests first, inline."""
+    return isinstance(value, Tensor) and not overrides(value)
 
 
 def check_target_device(device) -> None:

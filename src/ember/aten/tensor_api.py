@@ -70,28 +70,53 @@ def _invert(self):
     return tensor_methods.bitwise_not(self)
 
 
-def _direct(overload: str, extra: tuple, general):
+def _direct(overload: str, extra: tuple, method):
     """`a + b`, `a * 2`: straight to the operator when the other operand is a tensor or a
-    plain number (what the method's argument parser would decide anyway), else `general`."""
+    plain number (what the method's argument parser would decide anyway), else `method`,
+    as `_binary(method)` (in this frame: a subclass's operators take this path). ``extra``
+    is () or (alpha,): each has its own closure, so the call passes no ``*extra``."""
     op = handle(overload)
     numbers = (int, float, bool)
+    if extra:
+        (alpha,) = extra
 
-    def operator(self, other):
-        # Exact tensors only: a subclass or a mode takes the method, which consults
-        # __torch_function__ (Note [Torch function checks])
-        if self.__class__ is Tensor and not tf_state.anywhere:
+        def operator(self, other):
+            # Exact tensors only: a subclass or a mode takes the method, which consults
+            # __torch_function__ (Note [Torch function checks])
+            if self.__class__ is Tensor and not tf_state.anywhere:
+                try:
+                    if other.__class__ is Tensor:
+                        return op.call(self, other, alpha)
+                    if type(other) in numbers:
+                        return op.call(self, scalar_to_tensor(other), alpha)
+                except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+                    return NotImplemented
+                except MemoryError as error:  # See Note [Allocation errors]
+                    raise translate_memory_error(error) from None
             try:
-                if other.__class__ is Tensor:
-                    return op.call(self, other, *extra)
-                if type(other) in numbers:
-                    return op.call(self, scalar_to_tensor(other), *extra)
-            except TypeError:  # as PyTorch's operators: a TypeError becomes NotImplemented
+                return method(self, other)
+            except TypeError:
                 return NotImplemented
-            except MemoryError as error:  # See Note [Allocation errors]
-                raise translate_memory_error(error) from None
-        return general(self, other)
 
-    operator.__name__ = general.__name__
+    else:
+
+        def operator(self, other):  # the same, without alpha
+            if self.__class__ is Tensor and not tf_state.anywhere:
+                try:
+                    if other.__class__ is Tensor:
+                        return op.call(self, other)
+                    if type(other) in numbers:
+                        return op.call(self, scalar_to_tensor(other))
+                except TypeError:
+                    return NotImplemented
+                except MemoryError as error:
+                    raise translate_memory_error(error) from None
+            try:
+                return method(self, other)
+            except TypeError:
+                return NotImplemented
+
+    operator.__name__ = method.__name__
     return operator
 
 
@@ -101,16 +126,16 @@ def _operators(m) -> dict:
     (`self + other`: both commute); the others swap the operands as torch/_tensor.py does."""
     f = python_functions
     return {
-        "__add__": _direct("add.Tensor", (1,), _binary(m.add)),
-        "__radd__": _direct("add.Tensor", (1,), _binary(m.add)),
+        "__add__": _direct("add.Tensor", (1,), m.add),
+        "__radd__": _direct("add.Tensor", (1,), m.add),
         "__iadd__": _binary(m.add_),
-        "__sub__": _direct("sub.Tensor", (1,), _binary(m.sub)),
+        "__sub__": _direct("sub.Tensor", (1,), m.sub),
         "__rsub__": _binary(_rsub),
         "__isub__": _binary(m.sub_),
-        "__mul__": _direct("mul.Tensor", (), _binary(m.mul)),
-        "__rmul__": _direct("mul.Tensor", (), _binary(m.mul)),
+        "__mul__": _direct("mul.Tensor", (), m.mul),
+        "__rmul__": _direct("mul.Tensor", (), m.mul),
         "__imul__": _binary(m.mul_),
-        "__truediv__": _direct("div.Tensor", (), _binary(m.div)),
+        "__truediv__": _direct("div.Tensor", (), m.div),
         "__rtruediv__": _binary(_rdiv),
         "__rdiv__": _binary(_rdiv),
         "__itruediv__": _binary(m.div_),

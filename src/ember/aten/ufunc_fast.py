@@ -51,6 +51,7 @@ _KEEPS = {dtypes.float32: (dtypes.bool, dtypes.int64, dtypes.float64),
           dtypes.int32: (dtypes.bool, dtypes.int64)}  # fmt: skip
 
 
+_wrap_fresh = Tensor._wrap_fresh  # bound once: the fast paths' results are plain tensors
 _FAST_STRIDES: dict = {}
 
 
@@ -91,21 +92,34 @@ def _other_operand(self, other, bool_ok):
 
 
 def _binary(ufunc, allowed, self, other, into, bool_ok=True):
+    dtype, sizes, strides = self.dtype, self._sizes, self._strides
+    if dtype not in allowed or self.device is not CPU or self._is_wrapped_number:
+        return None
+    fast = _FAST_STRIDES.get(sizes, False)
+    if strides != (_fast_strides(sizes) if fast is False else fast):
+        return None
+    # the commonest operand inline (_other_operand's same-layout case); the rest there
     if (
-        self.dtype not in allowed
-        or self.device is not CPU
-        or self._is_wrapped_number
-        or self._strides != _fast_strides(self._sizes)
+        other.dtype is dtype
+        and other._sizes == sizes
+        and other._strides == strides
+        and other.device is CPU
+        and not other._is_wrapped_number
     ):
-        return None
-    operand = _other_operand(self, other, bool_ok)
-    if operand is None:
-        return None
+        operand = other._array
+        if operand is None:
+            operand = other.ndarray()
+    else:
+        operand = _other_operand(self, other, bool_ok)
+        if operand is None:
+            return None
+    values = self._array
+    if values is None:
+        values = self.ndarray()
     token = _errors.set(_SILENT)  # Note [Quiet floating point], inline
     try:
         if into is None:
-            return Tensor._wrap_fresh(ufunc(self.ndarray(), operand), self.dtype)
-        values = self.ndarray()
+            return _wrap_fresh(ufunc(values, operand), dtype)
         ufunc(values, operand, out=values)
         return into
     finally:
@@ -146,7 +160,7 @@ def mm(self, mat2):
         or mat2.device is not CPU
     ):
         return None
-    return Tensor._wrap_fresh(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
+    return _wrap_fresh(np.matmul(self.ndarray(), mat2.ndarray()), self.dtype)
 
 
 def sum_dim(self, dim, keepdim, dtype):
@@ -171,4 +185,4 @@ def sum_dim(self, dim, keepdim, dtype):
         total = np.add.reduce(self.ndarray(), axis=tuple(axes), keepdims=keepdim)
     finally:
         _errors.reset(token)
-    return Tensor._wrap_fresh(np.asarray(total), self.dtype)
+    return _wrap_fresh(np.asarray(total), self.dtype)

@@ -213,7 +213,11 @@ def _one_fresh_output(ctx, input_tensors, var):
     var._output_nr = 0
     var._requires_grad = True
     ctx._output_info = [(var._sizes, var.dtype, var.device)]
-    ctx._saved = [SavedVariable(t, is_output=t is var) if t is not None else None for t in saved]
+    ctx._saved = (
+        [SavedVariable(t, is_output=t is var) if t is not None else None for t in saved]
+        if saved
+        else []
+    )
     return var
 
 

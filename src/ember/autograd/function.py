@@ -15,12 +15,13 @@ import warnings
 
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
+from ember._tensor import Tensor as _Tensor
 from ember.aten._generated.python_functions import zeros
 from ember.aten.python_arg_convert import tp_name
 
 from . import grad_mode
 from .custom_function import process_outputs, resolve_kwargs_to_positional
-from .graph import Node, collect_next_edges
+from .graph import Node, _sequence, collect_next_edges
 
 
 class FunctionCtx:
@@ -42,6 +43,9 @@ class FunctionCtx:
         self.materialize_grads = value
 
 
+_new_object = object.__new__
+_next = next
+
 _MATERIALIZE_TYPE = (
     "{name} received an invalid combination of arguments - got (), but expected (bool)"
 )
@@ -61,6 +65,20 @@ class BackwardCFunction(Node, FunctionCtx):
         super().__init__()
         self._is_variable_input: list[bool] = []
         self._output_info: list = []
+
+    @classmethod
+    def _for_apply(cls, is_variable: list, needs_input_grad: tuple):
+        """``cls()`` with the inputs' flags set (what ``__init__`` and Node's leave empty
+        are filled at once, one allocation and no frames of their own: apply runs it on
+        every call). Node.__init__'s fields must stay in step with it."""
+        self = _new_object(cls)
+        self._seq = _next(_sequence)
+        self._next_edges = ()
+        self._input_metadata = []
+        self._is_variable_input = is_variable
+        self._output_info = []
+        self.needs_input_grad = needs_input_grad
+        return self
 
     @property
     def materialize_grads(self) -> bool:
@@ -221,7 +239,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 def _apply_positional(cls, inputs: tuple):
     """``apply`` of a forward(ctx, ...) called with positional arguments only: the same
     steps as the general path, in one pass over the inputs (it runs on every call)."""
-    ctx = cls._backward_cls()
     is_variable = []
     needs_input_grad = []
     tensors = []
@@ -230,14 +247,16 @@ def _apply_positional(cls, inputs: tuple):
         if isinstance(value, TensorImpl):
             is_variable.append(True)
             tensors.append(value)
-            requires = value.requires_grad
+            if value.__class__ is _Tensor and value._view_info is None:
+                requires = value._requires_grad  # the requires_grad property, inline
+            else:
+                requires = value.requires_grad
             needs_input_grad.append(requires)
             any_requires = any_requires or requires
         else:
             is_variable.append(False)
             needs_input_grad.append(False)
-    ctx._is_variable_input = is_variable
-    ctx.needs_input_grad = tuple(needs_input_grad)
+    ctx = cls._backward_cls._for_apply(is_variable, tuple(needs_input_grad))
     ts = per_thread.state
     executable = ts.grad_mode and any_requires
     if executable:

@@ -184,11 +184,14 @@ def _function(name: str, py_name: str, sigs: list[PythonSignature], *, method: b
     elif len(current) == 1 and (count := _leading_tensors(current[0])):
         # `a.mm(b)`, `p.sub_(g)`: the tensors alone, given positionally, bind as the parser
         # would bind them (the rest take their defaults) without running it; the parser
-        # tries a deprecated signature only after this one failed
+        # tries a deprecated signature only after this one failed. A subclass that does not
+        # override __torch_function__ binds as it is, as in the parser (plain_tensor).
         tail = f"{parser_name}.signatures[0].params[{count}:]"
         at = lines.index(")") + 1  # the end of the parser's definition
         lines.insert(at, f"_tail{parser_name} = [p.default for p in {tail}]")
-        tensors = " and ".join(f"args[{i}].__class__ is Tensor" for i in range(count))
+        tensors = " and ".join(
+            f"(args[{i}].__class__ is Tensor or plain_tensor(args[{i}]))" for i in range(count)
+        )
         picked = ", ".join(f"args[{i}]" for i in range(count))
         lines.append(f"    if not kwargs and len(args) == {count} and {tensors}:")
         lines.append(f"        index, v = 0, [{picked}, *_tail{parser_name}]")
@@ -256,7 +259,7 @@ def write_functions(
     lines.append("from ember._tensor import Tensor")
     lines.append(
         "from ember.aten.binding import (check_out_type_matches, handle, make_factory,\n"
-        "                                make_factory_out, wrap_number)"
+        "                                make_factory_out, plain_tensor, wrap_number)"
     )
     lines.append("from ember.aten.python_arg_parser import PythonArgParser, no_arguments")
     lines.append(

@@ -46,12 +46,17 @@ way in, or for a call made from inside a handler, the one in effect there.
 
 from __future__ import annotations
 
+import functools
+import os
+
 from ember import _ops
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import full_after_bits, functionality_bit
 from ember._c10.tensor_impl import TensorImpl
 from ember._c10.thread_state import per_thread
 from ember._dispatch import builtin_fallbacks
+from ember._dispatch.dispatcher import SPECIALIZE
+from ember._dispatch.python_returns import _tensor as _one_tensor
 from ember._dispatch.python_returns import returns_converter
 from ember._dispatch.schema_binding import _same_as_default
 
@@ -78,26 +83,44 @@ def python_tls_snapshot_fallback(handle, bits: int, *args):
         ts.tls_on_entry = None
 
 
-def python_fallback(handle, bits: int, *args):
-    """Hand the call to the top mode or to the arguments' ``__torch_dispatch__``."""
-    ts = per_thread.state
-    previous = ts.tls_on_entry
-    included, excluded = ts.included, ts.excluded
-    snapshot = ts.handler_snapshot
-    if previous is None:
-        ts.excluded = excluded | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
-    else:
-        ts.included = previous[0]
-        ts.excluded = previous[1] | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
-        ts.tls_on_entry = None
-        ts.handler_snapshot = previous  # Note [Reentrant dispatch]
-    try:
-        return dispatch_to_python(handle, args, ts, bits)
-    finally:
-        ts.tls_on_entry = previous
-        ts.handler_snapshot = snapshot
-        ts.included = included
-        ts.excluded = excluded
+_SNAPSHOT_SOURCE = """
+def make(handle, after, per_thread):
+    def snapshot(bits, {params}):
+        ts = per_thread.state
+        if ts.tls_on_entry is not None:
+            return handle.redispatch(bits & after, {params})
+        ts.tls_on_entry = (ts.included, ts.excluded)
+        try:
+            return handle.redispatch(bits & after, {params})
+        finally:
+            ts.tls_on_entry = None
+
+    return snapshot
+"""
+
+
+# inside the package, as a trace's caller search expects of ember's frames
+_SNAPSHOT_FILENAME = os.path.join(os.path.dirname(__file__), "<PythonTLSSnapshot fallback>")
+
+
+@functools.cache
+def _snapshot_factory(arity: int):
+    """``python_tls_snapshot_fallback`` for operators of ``arity`` arguments."""
+    namespace: dict = {}
+    source = _SNAPSHOT_SOURCE.format(params=", ".join(f"a{i}" for i in range(arity)))
+    exec(compile(source, _SNAPSHOT_FILENAME, "exec"), namespace)
+    return namespace["make"]
+
+
+def _specialize_snapshot(handle, arity: int):
+    """The snapshot fallback made for one operator, without ``*args`` and the handle's
+    partial on every call (Note [Kernels specialised per operator])."""
+    if not 0 < arity <= 16:
+        return None
+    return _snapshot_factory(arity)(handle, _AFTER_SNAPSHOT, per_thread), "raw"
+
+
+setattr(python_tls_snapshot_fallback, SPECIALIZE, _specialize_snapshot)
 
 
 class RestorePythonTLSSnapshot:
@@ -253,78 +276,107 @@ def _plan_for(handle) -> tuple:
     return value
 
 
-def dispatch_to_python(handle, full_args: tuple, ts=None, bits=None):
-    """handle_torch_function_no_python_arg_parser for TorchDispatch (``bits``: the key set
-    of a call the Python fallback hands over)."""
-    plan = _PLANS.get(handle)
-    if plan is None or plan[0] is not _OVERLOADS.get(handle):
-        plan = _plan_for(handle)
-    op, kernel_args, convert = plan
-    if full_args.__class__ is not tuple:
-        full_args = tuple(full_args)
-    # One pass over the arguments: the overloaded tensors, and whether a wrapped number
-    # is among them (boxing into Python turns it back into the number, as toPyObject).
-    overloaded: list = []
-    wrapped = False
-    for value in full_args:
-        if isinstance(value, TensorImpl):
-            if value._python_dispatch:
-                if not overloaded:
-                    overloaded.append(value)
-                elif type(overloaded[0]) is not type(value):
-                    _add_overloaded(value, overloaded)
-            elif value._is_wrapped_number:
-                wrapped = True
-        elif isinstance(value, (list, tuple)):
-            _collect_overloaded(value, overloaded)
-    args, kwargs = kernel_args(full_args)
-    if wrapped:
-        args = tuple(_ops.unwrap_number(value) for value in args)
-    types = tuple(map(type, overloaded)) if overloaded else ()
-    tried: list[str] = []  # what returned NotImplemented, for the error
-    if ts is None:
-        ts = per_thread.state
-    user, infra = ts.dispatch_modes, ts.infra_modes
-    if user or infra:
-        # The top mode handles the call, popped meanwhile (Note [Mode stack]).
-        if user:
-            mode, slot = user.pop(), None
+def python_fallback(handle, bits: int, *full_args):
+    """Hand the call to the top mode or to the arguments' ``__torch_dispatch__``
+    (handle_torch_function_no_python_arg_parser for TorchDispatch), with the TLS of
+    Note [Python key dispatch] (2) around it; one frame, as it runs on every call."""
+    ts = per_thread.state
+    previous = ts.tls_on_entry
+    included, excluded = ts.included, ts.excluded
+    snapshot = ts.handler_snapshot
+    if previous is None:
+        ts.excluded = excluded | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
+    else:
+        ts.included = previous[0]
+        ts.excluded = previous[1] | ABOVE_PYTHON_EXCEPT_PYTHON_DISPATCHER
+        ts.tls_on_entry = None
+        ts.handler_snapshot = previous  # Note [Reentrant dispatch]
+    try:
+        plan = _PLANS.get(handle)
+        if plan is None or plan[0] is not _OVERLOADS.get(handle):
+            plan = _plan_for(handle)
+        op, kernel_args, convert = plan
+        # One pass over the arguments: the overloaded tensors, and whether a wrapped number
+        # is among them (boxing into Python turns it back into the number, as toPyObject).
+        overloaded: list = []
+        wrapped = False
+        for value in full_args:
+            if isinstance(value, TensorImpl):
+                if value._python_dispatch:
+                    if not overloaded:
+                        overloaded.append(value)
+                    elif type(overloaded[0]) is not type(value):
+                        _add_overloaded(value, overloaded)
+                elif value._is_wrapped_number:
+                    wrapped = True
+            elif isinstance(value, (list, tuple)):
+                _collect_overloaded(value, overloaded)
+        args, kwargs = kernel_args(full_args)
+        if wrapped:
+            args = tuple(_ops.unwrap_number(value) for value in args)
+        if len(overloaded) == 1:
+            types = (type(overloaded[0]),)
         else:
-            slot = max(infra)
-            mode = infra.pop(slot)
-        if not user and not infra:
-            ts.included &= _WITHOUT_PYTHON_KEYS
-        try:
-            rule = _rule_for(handle, type(mode)) if torch_dispatch_rules else None
-            if rule is not None:
-                result = rule(mode, op, types, args, kwargs)
+            types = tuple(map(type, overloaded)) if overloaded else ()
+        user, infra = ts.dispatch_modes, ts.infra_modes
+        mode = None
+        if user or infra:
+            # The top mode handles the call, popped meanwhile (Note [Mode stack]).
+            if user:
+                mode, slot = user.pop(), None
             else:
-                result = mode_handler(mode)(op, types, args, kwargs)
-        finally:  # pushed back on top of whatever the handler left
-            if slot is not None and slot in infra:
-                raise AssertionError(f"a mode is already in the {slot.name} slot")
+                slot = max(infra)
+                mode = infra.pop(slot)
             if not user and not infra:
-                ts.included |= _PYTHON_KEYS
-            if slot is None:
-                user.append(mode)
+                ts.included &= _WITHOUT_PYTHON_KEYS
+            try:
+                rule = _rule_for(handle, type(mode)) if torch_dispatch_rules else None
+                if rule is not None:
+                    result = rule(mode, op, types, args, kwargs)
+                else:
+                    handler = mode.__torch_dispatch__
+                    if getattr(handler, "__self__", None) is not mode:
+                        handler = mode_handler(mode)  # raises
+                    result = handler(op, types, args, kwargs)
+            finally:  # pushed back on top of whatever the handler left
+                if slot is not None and slot in infra:
+                    raise AssertionError(f"a mode is already in the {slot.name} slot")
+                if not user and not infra:
+                    ts.included |= _PYTHON_KEYS
+                if slot is None:
+                    user.append(mode)
+                else:
+                    infra[slot] = mode
+            if result is not NotImplemented:
+                if convert is _one_tensor and isinstance(result, TensorImpl):
+                    return result  # convert(result), inline for the usual result
+                return convert(result)
+        for arg in overloaded:
+            rule = _rule_for(handle, type(arg)) if torch_dispatch_rules else None
+            if rule is not None:
+                result = rule(type(arg), op, types, args, kwargs)
             else:
-                infra[slot] = mode
-        if result is not NotImplemented:
-            return convert(result)
-        tried.append(f"  - mode object {mode!r}")
-    for arg in overloaded:
-        rule = _rule_for(handle, type(arg)) if torch_dispatch_rules else None
-        if rule is not None:
-            result = rule(type(arg), op, types, args, kwargs)
-        else:
-            result = arg.__torch_dispatch__(op, types, args, kwargs)
-        if result is not NotImplemented:
-            return convert(result)
-        tried.append(f"  - tensor subclass {type(arg)}")
-    if not tried and bits is not None:  # point 5 of Note [Python key dispatch]
-        ts.included &= _WITHOUT_PYTHON
-        return handle.redispatch(bits & _WITHOUT_PYTHON, *full_args)
-    raise TypeError(
+                result = arg.__torch_dispatch__(op, types, args, kwargs)
+            if result is not NotImplemented:
+                if convert is _one_tensor and isinstance(result, TensorImpl):
+                    return result
+                return convert(result)
+        if mode is None and not overloaded:  # point 5 of Note [Python key dispatch]
+            ts.included &= _WITHOUT_PYTHON
+            return handle.redispatch(bits & _WITHOUT_PYTHON, *full_args)
+        raise _all_not_implemented(op, mode, overloaded)
+    finally:
+        ts.tls_on_entry = previous
+        ts.handler_snapshot = snapshot
+        ts.included = included
+        ts.excluded = excluded
+
+
+def _all_not_implemented(op, mode, overloaded: list) -> TypeError:
+    """PyTorch's error when every handler returned NotImplemented."""
+    tried = [f"  - mode object {mode!r}"] if mode is not None else []
+    tried += [f"  - tensor subclass {type(arg)}" for arg in overloaded]
+    return TypeError(
         f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers "
         "returned NotImplemented:\n\n" + "\n".join(tried) + "\n\nFor more information, try "
         "re-running with TORCH_LOGS=not_implemented"

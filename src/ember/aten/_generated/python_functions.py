@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, wrap_number)
+                                make_factory_out, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -418,7 +418,7 @@ def _conj_physical(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f__conj_physical]
         else:
             index, v = _parser_f__conj_physical.parse(args, kwargs)
@@ -516,7 +516,7 @@ def abs_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_abs_]
         else:
             index, v = _parser_f_abs_.parse(args, kwargs)
@@ -566,7 +566,7 @@ def acos_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_acos_]
         else:
             index, v = _parser_f_acos_.parse(args, kwargs)
@@ -662,7 +662,7 @@ def alias(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_alias]
         else:
             index, v = _parser_f_alias.parse(args, kwargs)
@@ -723,7 +723,7 @@ def allclose(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_allclose]
         else:
             index, v = _parser_f_allclose.parse(args, kwargs)
@@ -983,7 +983,7 @@ def asin_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_asin_]
         else:
             index, v = _parser_f_asin_.parse(args, kwargs)
@@ -1033,7 +1033,7 @@ def atan_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_atan_]
         else:
             index, v = _parser_f_atan_.parse(args, kwargs)
@@ -1408,7 +1408,7 @@ def clone(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_clone]
         else:
             index, v = _parser_f_clone.parse(args, kwargs)
@@ -1434,7 +1434,7 @@ def conj(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_conj]
         else:
             index, v = _parser_f_conj.parse(args, kwargs)
@@ -1484,7 +1484,7 @@ def conj_physical_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_conj_physical_]
         else:
             index, v = _parser_f_conj_physical_.parse(args, kwargs)
@@ -1534,7 +1534,7 @@ def cos_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_cos_]
         else:
             index, v = _parser_f_cos_.parse(args, kwargs)
@@ -1584,7 +1584,7 @@ def cosh_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_cosh_]
         else:
             index, v = _parser_f_cosh_.parse(args, kwargs)
@@ -1660,7 +1660,7 @@ def detach(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_detach]
         else:
             index, v = _parser_f_detach.parse(args, kwargs)
@@ -1686,7 +1686,7 @@ def diagonal(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_diagonal]
         else:
             index, v = _parser_f_diagonal.parse(args, kwargs)
@@ -1781,7 +1781,7 @@ def dot(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_dot]
         else:
             index, v = _parser_f_dot.parse(args, kwargs)
@@ -1928,7 +1928,7 @@ def equal(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_equal]
         else:
             index, v = _parser_f_equal.parse(args, kwargs)
@@ -1978,7 +1978,7 @@ def exp_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_exp_]
         else:
             index, v = _parser_f_exp_.parse(args, kwargs)
@@ -2028,7 +2028,7 @@ def expm1_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_expm1_]
         else:
             index, v = _parser_f_expm1_.parse(args, kwargs)
@@ -2106,7 +2106,7 @@ def flatten(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_flatten]
         else:
             index, v = _parser_f_flatten.parse(args, kwargs)
@@ -2381,7 +2381,7 @@ def is_conj(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_is_conj]
         else:
             index, v = _parser_f_is_conj.parse(args, kwargs)
@@ -2407,7 +2407,7 @@ def is_neg(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_is_neg]
         else:
             index, v = _parser_f_is_neg.parse(args, kwargs)
@@ -2433,7 +2433,7 @@ def isclose(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_isclose]
         else:
             index, v = _parser_f_isclose.parse(args, kwargs)
@@ -2459,7 +2459,7 @@ def isnan(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_isnan]
         else:
             index, v = _parser_f_isnan.parse(args, kwargs)
@@ -2588,7 +2588,7 @@ def log10_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log10_]
         else:
             index, v = _parser_f_log10_.parse(args, kwargs)
@@ -2638,7 +2638,7 @@ def log1p_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log1p_]
         else:
             index, v = _parser_f_log1p_.parse(args, kwargs)
@@ -2688,7 +2688,7 @@ def log2_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log2_]
         else:
             index, v = _parser_f_log2_.parse(args, kwargs)
@@ -2714,7 +2714,7 @@ def log_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_log_]
         else:
             index, v = _parser_f_log_.parse(args, kwargs)
@@ -3296,7 +3296,7 @@ def neg_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_neg_]
         else:
             index, v = _parser_f_neg_.parse(args, kwargs)
@@ -3369,7 +3369,7 @@ def outer(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_outer]
         else:
             index, v = _parser_f_outer.parse(args, kwargs)
@@ -3656,7 +3656,7 @@ def reciprocal_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_reciprocal_]
         else:
             index, v = _parser_f_reciprocal_.parse(args, kwargs)
@@ -3682,7 +3682,7 @@ def relu(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_relu]
         else:
             index, v = _parser_f_relu.parse(args, kwargs)
@@ -3708,7 +3708,7 @@ def relu_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_relu_]
         else:
             index, v = _parser_f_relu_.parse(args, kwargs)
@@ -3789,7 +3789,7 @@ def resolve_conj(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_resolve_conj]
         else:
             index, v = _parser_f_resolve_conj.parse(args, kwargs)
@@ -3815,7 +3815,7 @@ def resolve_neg(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_resolve_neg]
         else:
             index, v = _parser_f_resolve_neg.parse(args, kwargs)
@@ -3887,7 +3887,7 @@ def rsqrt_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_rsqrt_]
         else:
             index, v = _parser_f_rsqrt_.parse(args, kwargs)
@@ -4025,7 +4025,7 @@ def sigmoid_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sigmoid_]
         else:
             index, v = _parser_f_sigmoid_.parse(args, kwargs)
@@ -4099,7 +4099,7 @@ def sin_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sin_]
         else:
             index, v = _parser_f_sin_.parse(args, kwargs)
@@ -4149,7 +4149,7 @@ def sinh_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sinh_]
         else:
             index, v = _parser_f_sinh_.parse(args, kwargs)
@@ -4175,7 +4175,7 @@ def slice(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_slice]
         else:
             index, v = _parser_f_slice.parse(args, kwargs)
@@ -4325,7 +4325,7 @@ def sqrt_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_sqrt_]
         else:
             index, v = _parser_f_sqrt_.parse(args, kwargs)
@@ -4567,7 +4567,7 @@ def t(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_t]
         else:
             index, v = _parser_f_t.parse(args, kwargs)
@@ -4617,7 +4617,7 @@ def tan_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_tan_]
         else:
             index, v = _parser_f_tan_.parse(args, kwargs)
@@ -4667,7 +4667,7 @@ def tanh_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_tanh_]
         else:
             index, v = _parser_f_tanh_.parse(args, kwargs)
@@ -4839,7 +4839,7 @@ def unbind(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_unbind]
         else:
             index, v = _parser_f_unbind.parse(args, kwargs)
@@ -5001,7 +5001,7 @@ def zero_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_zero_]
         else:
             index, v = _parser_f_zero_.parse(args, kwargs)

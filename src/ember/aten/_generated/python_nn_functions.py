@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, wrap_number)
+                                make_factory_out, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -44,7 +44,7 @@ def cross_entropy_loss(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_cross_entropy_loss]
         else:
             index, v = _parser_f_cross_entropy_loss.parse(args, kwargs)
@@ -94,7 +94,7 @@ def gelu_(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_gelu_]
         else:
             index, v = _parser_f_gelu_.parse(args, kwargs)
@@ -120,7 +120,7 @@ def linear(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_linear]
         else:
             index, v = _parser_f_linear.parse(args, kwargs)
@@ -170,7 +170,7 @@ def nll_loss(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_f_nll_loss]
         else:
             index, v = _parser_f_nll_loss.parse(args, kwargs)
@@ -244,7 +244,7 @@ def one_hot(*args, **kwargs):
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_f_one_hot]
         else:
             index, v = _parser_f_one_hot.parse(args, kwargs)

@@ -8,7 +8,7 @@ from ember._c10.dtypes import int64
 from ember._c10.storage import translate_memory_error
 from ember._tensor import Tensor
 from ember.aten.binding import (check_out_type_matches, handle, make_factory,
-                                make_factory_out, wrap_number)
+                                make_factory_out, plain_tensor, wrap_number)
 from ember.aten.python_arg_parser import PythonArgParser, no_arguments
 from ember._torch_function import (TorchFunctionCall, raise_if_mode, raise_if_overrides,
                                    state as tf_state)
@@ -698,7 +698,7 @@ def add(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add]
         else:
             index, v = _parser_m_add.parse(args, kwargs, self=self)
@@ -728,7 +728,7 @@ def add_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_add_]
         else:
             index, v = _parser_m_add_.parse(args, kwargs, self=self)
@@ -759,7 +759,7 @@ def addmm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm]
         else:
             index, v = _parser_m_addmm.parse(args, kwargs, self=self)
@@ -792,7 +792,7 @@ def addmm_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 2 and args[0].__class__ is Tensor and args[1].__class__ is Tensor:
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmm_]
         else:
             index, v = _parser_m_addmm_.parse(args, kwargs, self=self)
@@ -875,7 +875,7 @@ def allclose(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_allclose]
         else:
             index, v = _parser_m_allclose.parse(args, kwargs, self=self)
@@ -1512,7 +1512,7 @@ def bmm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_bmm]
         else:
             index, v = _parser_m_bmm.parse(args, kwargs, self=self)
@@ -2054,7 +2054,7 @@ def dot(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_dot]
         else:
             index, v = _parser_m_dot.parse(args, kwargs, self=self)
@@ -2132,7 +2132,7 @@ def equal(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_equal]
         else:
             index, v = _parser_m_equal.parse(args, kwargs, self=self)
@@ -2226,7 +2226,7 @@ def expand_as(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_expand_as]
         else:
             index, v = _parser_m_expand_as.parse(args, kwargs, self=self)
@@ -2658,7 +2658,7 @@ def isclose(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_isclose]
         else:
             index, v = _parser_m_isclose.parse(args, kwargs, self=self)
@@ -2988,7 +2988,7 @@ def logical_and(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_and]
         else:
             index, v = _parser_m_logical_and.parse(args, kwargs, self=self)
@@ -3014,7 +3014,7 @@ def logical_and_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_and_]
         else:
             index, v = _parser_m_logical_and_.parse(args, kwargs, self=self)
@@ -3086,7 +3086,7 @@ def logical_or(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_or]
         else:
             index, v = _parser_m_logical_or.parse(args, kwargs, self=self)
@@ -3112,7 +3112,7 @@ def logical_or_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_or_]
         else:
             index, v = _parser_m_logical_or_.parse(args, kwargs, self=self)
@@ -3138,7 +3138,7 @@ def logical_xor(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_xor]
         else:
             index, v = _parser_m_logical_xor.parse(args, kwargs, self=self)
@@ -3164,7 +3164,7 @@ def logical_xor_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_logical_xor_]
         else:
             index, v = _parser_m_logical_xor_.parse(args, kwargs, self=self)
@@ -3339,7 +3339,7 @@ def matmul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_matmul]
         else:
             index, v = _parser_m_matmul.parse(args, kwargs, self=self)
@@ -3394,7 +3394,7 @@ def maximum(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_maximum]
         else:
             index, v = _parser_m_maximum.parse(args, kwargs, self=self)
@@ -3475,7 +3475,7 @@ def minimum(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_minimum]
         else:
             index, v = _parser_m_minimum.parse(args, kwargs, self=self)
@@ -3501,7 +3501,7 @@ def mm(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mm]
         else:
             index, v = _parser_m_mm.parse(args, kwargs, self=self)
@@ -3553,7 +3553,7 @@ def mul(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul]
         else:
             index, v = _parser_m_mul.parse(args, kwargs, self=self)
@@ -3579,7 +3579,7 @@ def mul_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_mul_]
         else:
             index, v = _parser_m_mul_.parse(args, kwargs, self=self)
@@ -3936,7 +3936,7 @@ def outer(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_outer]
         else:
             index, v = _parser_m_outer.parse(args, kwargs, self=self)
@@ -4937,7 +4937,7 @@ def sub(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub]
         else:
             index, v = _parser_m_sub.parse(args, kwargs, self=self)
@@ -4967,7 +4967,7 @@ def sub_(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_sub_]
         else:
             index, v = _parser_m_sub_.parse(args, kwargs, self=self)
@@ -5649,7 +5649,7 @@ def view_as(self, *args, **kwargs):
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
-        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
             index, v = 0, [args[0], *_tail_parser_m_view_as]
         else:
             index, v = _parser_m_view_as.parse(args, kwargs, self=self)

@@ -77,7 +77,7 @@ NO_MEM_OVERLAP_CHECK = {"threshold_backward.grad_input", "index.Tensor_out", "ms
 # with `out`'s before anything else (aten/meta/out_wrapper.py); the composite ones (zeros.out)
 # have no Meta kernel of their own. tests/test_python_meta_out.py derives the list from torch.
 PYTHON_META_OUT = frozenset(
-    {"abs.out", "add.out", "all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out",
+    {"abs.out", "add.out", "bernoulli.out", "all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out",
      "any.all_out", "logical_not.out", "logical_and.out", "logical_or.out", "logical_xor.out",
      "bitwise_not.out", "bitwise_and.Tensor_out", "bitwise_and.Scalar_out",
      "bitwise_or.Tensor_out", "bitwise_or.Scalar_out", "bitwise_xor.Tensor_out",

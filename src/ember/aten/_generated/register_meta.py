@@ -1902,6 +1902,11 @@ def mm_dtype_out(self, mat2, out_dtype, out):
     return N.mm_dtype_out(self, mat2, out_dtype, out)
 
 
+def bernoulli_out(self, generator, out):
+    M.check_copy_devices(self, out)
+    return N.bernoulli_out(self, generator, out)
+
+
 def std_correction_out(self, dim, correction, keepdim, out):
     M.check_copy_devices(self, out)
     return N.std_correction_out(self, dim, correction, keepdim, out)
@@ -2226,7 +2231,7 @@ impl("normal_", "Meta", N.normal_)
 impl("random_.from", "Meta", N.random__from)
 impl("random_.to", "Meta", N.random__to)
 impl("random_", "Meta", N.random_)
-impl("bernoulli.out", "Meta", N.bernoulli_out)
+impl("bernoulli.out", "Meta", bernoulli_out)
 impl("bernoulli_.Tensor", "Meta", N.bernoulli__Tensor)
 impl("bernoulli_.float", "Meta", N.bernoulli__float)
 impl("relu", "Meta", N.relu)

@@ -1855,6 +1855,34 @@ def randint_low_generator_out(keyset, low, high, size, generator, out):
     return finish_inplace(result, out)
 
 
+_randperm_out = handle("randperm.out")
+
+
+def randperm_out(keyset, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randperm_out.redispatch(keyset & AFTER, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randperm_generator_out = handle("randperm.generator_out")
+
+
+def randperm_generator_out(keyset, n, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _randn_out = handle("randn.out")
 
 
@@ -4087,6 +4115,8 @@ impl("randint.out", "ADInplaceOrView", randint_out, keyset_arg="raw")
 impl("randint.low_out", "ADInplaceOrView", randint_low_out, keyset_arg="raw")
 impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
+impl("randperm.out", "ADInplaceOrView", randperm_out, keyset_arg="raw")
+impl("randperm.generator_out", "ADInplaceOrView", randperm_generator_out, keyset_arg="raw")
 impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
 impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")

@@ -25,6 +25,7 @@ from .loss import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
 from .ranges import *  # noqa: F403
+from .randperm import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
 from .restride import *  # noqa: F403

@@ -3789,6 +3789,76 @@ def randint_low_generator_out(ks, low, high, size, generator, out):
     return result
 
 
+_randperm = handle("randperm")
+
+
+def randperm(ks, n, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randperm.redispatch(ks & AFTER_AUTOGRAD, n, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_randperm_generator = handle("randperm.generator")
+
+
+def randperm_generator(ks, n, generator, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randperm_generator.redispatch(ks & AFTER_AUTOGRAD, n, generator, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_randperm_out = handle("randperm.out")
+
+
+def randperm_out(ks, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randperm")
+        node = NotImplementedNode("aten::randperm")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randperm_out.redispatch(ks & AFTER_AUTOGRAD, n, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_randperm_generator_out = handle("randperm.generator_out")
+
+
+def randperm_generator_out(ks, n, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randperm")
+        node = NotImplementedNode("aten::randperm")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randperm_generator_out.redispatch(ks & AFTER_AUTOGRAD, n, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 _randn = handle("randn")
 
 
@@ -8302,6 +8372,10 @@ impl("randint.generator", "Autograd", randint_generator, keyset_arg="raw")
 impl("randint.generator_out", "Autograd", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator", "Autograd", randint_low_generator, keyset_arg="raw")
 impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_arg="raw")
+impl("randperm", "Autograd", randperm, keyset_arg="raw")
+impl("randperm.generator", "Autograd", randperm_generator, keyset_arg="raw")
+impl("randperm.out", "Autograd", randperm_out, keyset_arg="raw")
+impl("randperm.generator_out", "Autograd", randperm_generator_out, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")

@@ -17,6 +17,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
+_op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
@@ -30,6 +31,9 @@ _op_addmm = handle("addmm")
 _op_addmm_dtype = handle("addmm.dtype")
 _op_addmm_dtype_out = handle("addmm.dtype_out")
 _op_addmm_out = handle("addmm.out")
+_op_addmv = handle("addmv")
+_op_addmv_out = handle("addmv.out")
+_op_addmv_ = handle("addmv_")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_all_out = handle("all.all_out")
@@ -226,6 +230,8 @@ _op_mul_out = handle("mul.out")
 _op_multiply_Scalar = handle("multiply.Scalar")
 _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply_out = handle("multiply.out")
+_op_mv = handle("mv")
+_op_mv_out = handle("mv.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -400,6 +406,32 @@ def _conj_physical(*args, **kwargs):
 
 
 
+_parser_f__foobar = PythonArgParser(
+    [
+        '_foobar(Tensor input, bool arg1=True, bool arg2=True, *, bool arg3=True)',
+    ],
+)
+_tail_parser_f__foobar = [p.default for p in _parser_f__foobar.signatures[0].params[1:]]
+
+
+def _foobar(*args, **kwargs):
+    """_foobar(Tensor input, bool arg1=True, bool arg2=True, *, bool arg3=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and args[0].__class__ is Tensor:
+            index, v = 0, [args[0], *_tail_parser_f__foobar]
+        else:
+            index, v = _parser_f__foobar.parse(args, kwargs)
+        return _op__foobar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_foobar, _parser_f__foobar, args, kwargs, MODULE)
+
+
+
 _parser_f__log_softmax_backward_data = PythonArgParser(
     [
         '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor? out=None)',
@@ -565,6 +597,56 @@ def addmm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(addmm, _parser_f_addmm, args, kwargs, MODULE)
+
+
+
+_parser_f_addmv = PythonArgParser(
+    [
+        'addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def addmv(*args, **kwargs):
+    """addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_addmv.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_addmv.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_addmv_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmv, _parser_f_addmv, args, kwargs, MODULE)
+
+
+
+_parser_f_addmv_ = PythonArgParser(
+    [
+        'addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_f_addmv_ = [p.default for p in _parser_f_addmv_.signatures[0].params[3:]]
+
+
+def addmv_(*args, **kwargs):
+    """addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and args[0].__class__ is Tensor and args[1].__class__ is Tensor and args[2].__class__ is Tensor:
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_addmv_]
+        else:
+            index, v = _parser_f_addmv_.parse(args, kwargs)
+        return _op_addmv_.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmv_, _parser_f_addmv_, args, kwargs, MODULE)
 
 
 
@@ -2716,6 +2798,30 @@ def multiply(*args, **kwargs):
 
 
 
+_parser_f_mv = PythonArgParser(
+    [
+        'mv(Tensor input, Tensor vec, *, Tensor? out=None)',
+    ],
+)
+
+
+def mv(*args, **kwargs):
+    """mv(Tensor input, Tensor vec, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mv.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_mv.call(v[0], v[1])
+        return _op_mv_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mv, _parser_f_mv, args, kwargs, MODULE)
+
+
+
 _parser_f_narrow = PythonArgParser(
     [
         'narrow(Tensor input, int dim, Tensor start, SymInt length)',
@@ -4453,4 +4559,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -1619,6 +1619,32 @@ def addmm_out(self, mat1, mat2, beta, alpha, out):
     return out
 
 
+# addmv.out: structured
+
+
+def addmv(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    out = meta.allocate()
+    N.addmv_out(meta, self, mat, vec, beta, alpha, out)
+    return out
+
+
+def addmv_(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    meta.check_inplace(self)
+    N.addmv_out(meta, self, mat, vec, beta, alpha, self)
+    return self
+
+
+def addmv_out(self, mat, vec, beta, alpha, out):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    if out is self or out is mat or out is vec:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.addmv_out(meta, self, mat, vec, beta, alpha, out)
+    return out
+
+
 # scatter.src_out: structured
 
 
@@ -2815,6 +2841,9 @@ impl("sub.out", "CPU", sub_out)
 impl("addmm", "CPU", addmm)
 impl("addmm_", "CPU", addmm_)
 impl("addmm.out", "CPU", addmm_out)
+impl("addmv", "CPU", addmv)
+impl("addmv_", "CPU", addmv_)
+impl("addmv.out", "CPU", addmv_out)
 impl("scatter.src", "CPU", scatter_src)
 impl("scatter_.src", "CPU", scatter__src)
 impl("scatter.src_out", "CPU", scatter_src_out)
@@ -2961,3 +2990,4 @@ impl("floor_divide_.Tensor", "CPU", N.floor_divide__Tensor)
 impl("floor_divide.out", "CPU", N.floor_divide_out)
 impl("equal", "CPU", N.equal)
 impl("count_nonzero.dim_IntList", "CPU", N.count_nonzero_dim_IntList)
+impl("_foobar", "CPU", N._foobar)

@@ -2877,6 +2877,48 @@ def addmm_(keyset, self, mat1, mat2, beta, alpha):
     return finish_inplace(result, self)
 
 
+_addmv_ = handle("addmv_")
+
+
+def addmv_(keyset, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addmv_out = handle("addmv.out")
+
+
+def addmv_out(keyset, self, mat, vec, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mv_out = handle("mv.out")
+
+
+def mv_out(keyset, self, vec, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mv_out.redispatch(keyset & AFTER, self, vec, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _unbind_int = handle("unbind.int")
 
 
@@ -4188,6 +4230,9 @@ impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
 impl("addmm.dtype_out", "ADInplaceOrView", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
+impl("addmv_", "ADInplaceOrView", addmv_, keyset_arg="raw")
+impl("addmv.out", "ADInplaceOrView", addmv_out, keyset_arg="raw")
+impl("mv.out", "ADInplaceOrView", mv_out, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
 impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
 impl("to.device", "ADInplaceOrView", to_device, keyset_arg="raw")

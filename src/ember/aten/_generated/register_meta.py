@@ -997,6 +997,27 @@ def addmm_out(self, mat1, mat2, beta, alpha, out):
     return out
 
 
+# addmv.out: structured
+
+
+def addmv(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    out = meta.allocate()
+    return out
+
+
+def addmv_(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    meta.check_inplace(self)
+    return self
+
+
+def addmv_out(self, mat, vec, beta, alpha, out):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    meta.resize_outputs(out)
+    return out
+
+
 # scatter.src_out: structured
 
 
@@ -1877,6 +1898,9 @@ impl("sub.out", "Meta", sub_out)
 impl("addmm", "Meta", addmm)
 impl("addmm_", "Meta", addmm_)
 impl("addmm.out", "Meta", addmm_out)
+impl("addmv", "Meta", addmv)
+impl("addmv_", "Meta", addmv_)
+impl("addmv.out", "Meta", addmv_out)
 impl("scatter.src", "Meta", scatter_src)
 impl("scatter_.src", "Meta", scatter__src)
 impl("scatter.src_out", "Meta", scatter_src_out)

@@ -31,6 +31,7 @@ from .reduction_stats import *  # noqa: F403
 from .restride import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
+from .testing_ops import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403

@@ -5790,6 +5790,119 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
     return result
 
 
+_addmv = handle("addmv")
+
+
+def addmv(ks, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad)
+    if requires:
+        node = nodes.AddmvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(mat), gradient_edge(vec))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._saved_mat = SavedVariable(mat)
+        if node.should_compute_output(1):
+            node._saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addmv.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addmv_ = handle("addmv_")
+
+
+def addmv_(ks, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddmvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(mat), gradient_edge(vec))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._saved_mat = SavedVariable(mat)
+        if node.should_compute_output(1):
+            node._saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmv_.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addmv_out = handle("addmv.out")
+
+
+def addmv_out(ks, self, mat, vec, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addmv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmv_out.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mv = handle("mv")
+
+
+def mv(ks, self, vec):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec._requires_grad)
+    if requires:
+        node = nodes.MvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec))
+        if node.should_compute_output(1):
+            node._saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mv.redispatch(ks & AFTER_AUTOGRAD, self, vec)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_mv_out = handle("mv.out")
+
+
+def mv_out(ks, self, vec, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or vec._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mv_out.redispatch(ks & AFTER_AUTOGRAD, self, vec, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _unbind_int = handle("unbind.int")
 
 
@@ -8176,6 +8289,26 @@ def count_nonzero(ks, self, dim):
     return result
 
 
+__foobar = handle("_foobar")
+
+
+def _foobar(ks, self, arg1, arg2, arg3):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_foobar")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __foobar.redispatch(ks & AFTER_AUTOGRAD, self, arg1, arg2, arg3)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -8472,6 +8605,11 @@ impl("addmm", "Autograd", addmm, keyset_arg="raw")
 impl("addmm.dtype", "Autograd", addmm_dtype, keyset_arg="raw")
 impl("addmm.dtype_out", "Autograd", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "Autograd", addmm_, keyset_arg="raw")
+impl("addmv", "Autograd", addmv, keyset_arg="raw")
+impl("addmv_", "Autograd", addmv_, keyset_arg="raw")
+impl("addmv.out", "Autograd", addmv_out, keyset_arg="raw")
+impl("mv", "Autograd", mv, keyset_arg="raw")
+impl("mv.out", "Autograd", mv_out, keyset_arg="raw")
 impl("unbind.int", "Autograd", unbind_int, keyset_arg="raw")
 impl("_to_copy", "Autograd", _to_copy, keyset_arg="raw")
 impl("_local_scalar_dense", "Autograd", _local_scalar_dense, keyset_arg="raw")
@@ -8596,3 +8734,4 @@ impl("allclose", "Autograd", allclose, keyset_arg="raw")
 impl("equal", "Autograd", equal, keyset_arg="raw")
 impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
 impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")
+impl("_foobar", "Autograd", _foobar, keyset_arg="raw")

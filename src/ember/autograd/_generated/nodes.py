@@ -2151,6 +2151,62 @@ class AddmmBackward0(GeneratedNode):
         return [grad_0, grad_1, grad_2]
 
 
+class AddmvBackward0(GeneratedNode):
+    """Backward of aten::addmv."""
+
+    _saved_variables = ('_saved_mat', '_saved_vec')
+    _saved_alpha = None
+    _saved_beta = None
+    _saved_mat = None
+    _saved_vec = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        beta = node._saved_beta
+        mat = _unpack(node._saved_mat, node)
+        vec = _unpack(node._saved_vec, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.outer(vec.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(mat.t().conj_physical().mv(grad), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class MvBackward0(GeneratedNode):
+    """Backward of aten::mv."""
+
+    _saved_variables = ('_saved_self', '_saved_vec')
+    _saved_self = None
+    _saved_vec = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._saved_self, node)
+        vec = _unpack(node._saved_vec, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.outer(vec.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = self.conj_physical().t().mv(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
 class UnbindBackward0(GeneratedNode):
     """Backward of aten::unbind.int."""
 

@@ -24,15 +24,15 @@ from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
-from .ranges import *  # noqa: F403
 from .randperm import *  # noqa: F403
+from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
 from .restride import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
-from .testing_ops import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -112,6 +112,8 @@ _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cumprod = handle("cumprod")
+_op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
@@ -268,6 +270,12 @@ _op_randint_low_generator = handle("randint.low_generator")
 _op_randint_low_generator_out = handle("randint.low_generator_out")
 _op_randint_low_out = handle("randint.low_out")
 _op_randint_out = handle("randint.out")
+_op_randint_like = handle("randint_like")
+_op_randint_like_Tensor = handle("randint_like.Tensor")
+_op_randint_like_Tensor_generator = handle("randint_like.Tensor_generator")
+_op_randint_like_generator = handle("randint_like.generator")
+_op_randint_like_low_dtype = handle("randint_like.low_dtype")
+_op_randint_like_low_generator_dtype = handle("randint_like.low_generator_dtype")
 _op_randn = handle("randn")
 _op_randn_generator = handle("randn.generator")
 _op_randn_generator_out = handle("randn.generator_out")
@@ -1417,6 +1425,30 @@ def count_nonzero(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(count_nonzero, _parser_f_count_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_cumprod = PythonArgParser(
+    [
+        'cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def cumprod(*args, **kwargs):
+    """cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cumprod.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_cumprod.call(v[0], v[1], v[2])
+        return _op_cumprod_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cumprod, _parser_f_cumprod, args, kwargs, MODULE)
 
 
 
@@ -3184,6 +3216,44 @@ def randint(*args, **kwargs):
 
 
 
+_parser_f_randint_like = PythonArgParser(
+    [
+        'randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+    ],
+)
+
+
+def randint_like(*args, **kwargs):
+    """randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_randint_like.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_randint_like_low_generator_dtype, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],), v[9])
+        elif index == 1:
+            return make_factory(_op_randint_like_low_dtype, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+        elif index == 2:
+            return make_factory(_op_randint_like_Tensor_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+        elif index == 3:
+            return make_factory(_op_randint_like_Tensor, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        elif index == 4:
+            return make_factory(_op_randint_like_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+        else:
+            return make_factory(_op_randint_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randint_like, _parser_f_randint_like, args, kwargs, MODULE)
+
+
+
 _parser_f_randn = PythonArgParser(
     [
         'randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -4559,4 +4629,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log1p', 'log1p_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -601,6 +601,32 @@ def cos_out(self, out):
     return out
 
 
+# cumprod.out: structured
+
+
+def cumprod(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    out = meta.allocate()
+    N.cumprod_out(meta, self, dim, dtype, out)
+    return out
+
+
+def cumprod_(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    meta.check_inplace(self)
+    N.cumprod_out(meta, self, dim, dtype, self)
+    return self
+
+
+def cumprod_out(self, dim, dtype, out):
+    meta = M.cumprod(self, dim, dtype)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.cumprod_out(meta, self, dim, dtype, out)
+    return out
+
+
 # cumsum.out: structured
 
 
@@ -2754,6 +2780,9 @@ impl("clamp.Tensor_out", "CPU", clamp_Tensor_out)
 impl("cos", "CPU", cos)
 impl("cos_", "CPU", cos_)
 impl("cos.out", "CPU", cos_out)
+impl("cumprod", "CPU", cumprod)
+impl("cumprod_", "CPU", cumprod_)
+impl("cumprod.out", "CPU", cumprod_out)
 impl("cumsum", "CPU", cumsum)
 impl("cumsum_", "CPU", cumsum_)
 impl("cumsum.out", "CPU", cumsum_out)

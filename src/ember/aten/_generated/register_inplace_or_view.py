@@ -959,6 +959,34 @@ def cos_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_cumprod_ = handle("cumprod_")
+
+
+def cumprod_(keyset, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_cumprod_out = handle("cumprod.out")
+
+
+def cumprod_out(keyset, self, dim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _cumsum_ = handle("cumsum_")
 
 
@@ -4093,6 +4121,8 @@ impl("contiguous", "ADInplaceOrView", contiguous, keyset_arg="raw")
 impl("copy_", "ADInplaceOrView", copy_, keyset_arg="raw")
 impl("cos_", "ADInplaceOrView", cos_, keyset_arg="raw")
 impl("cos.out", "ADInplaceOrView", cos_out, keyset_arg="raw")
+impl("cumprod_", "ADInplaceOrView", cumprod_, keyset_arg="raw")
+impl("cumprod.out", "ADInplaceOrView", cumprod_out, keyset_arg="raw")
 impl("cumsum_", "ADInplaceOrView", cumsum_, keyset_arg="raw")
 impl("cumsum.out", "ADInplaceOrView", cumsum_out, keyset_arg="raw")
 impl("diagonal", "ADInplaceOrView", diagonal, keyset_arg="raw")

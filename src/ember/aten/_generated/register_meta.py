@@ -350,6 +350,27 @@ def cos_out(self, out):
     return out
 
 
+# cumprod.out: structured
+
+
+def cumprod(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    out = meta.allocate()
+    return out
+
+
+def cumprod_(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    meta.check_inplace(self)
+    return self
+
+
+def cumprod_out(self, dim, dtype, out):
+    meta = M.cumprod(self, dim, dtype)
+    meta.resize_outputs(out)
+    return out
+
+
 # cumsum.out: structured
 
 
@@ -1811,6 +1832,9 @@ impl("clamp.Tensor_out", "Meta", clamp_Tensor_out)
 impl("cos", "Meta", cos)
 impl("cos_", "Meta", cos_)
 impl("cos.out", "Meta", cos_out)
+impl("cumprod", "Meta", cumprod)
+impl("cumprod_", "Meta", cumprod_)
+impl("cumprod.out", "Meta", cumprod_out)
 impl("cumsum", "Meta", cumsum)
 impl("cumsum_", "Meta", cumsum_)
 impl("cumsum.out", "Meta", cumsum_out)

@@ -14,6 +14,7 @@ from .bitwise import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
 from .copy import *  # noqa: F403
+from .cumulative import *  # noqa: F403
 from .factories import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .indexing import *  # noqa: F403

@@ -1,4 +1,5 @@
-"""Range and random factory kernels: arange, linspace, eye, rand, randn, randint, rand(n)_like.
+"""Range and random factory kernels: arange, linspace, eye, rand, randn, randint, rand(n)_like,
+randint_like.
 
 Layer: aten/native. In: the full schema argument list (Scalars arrive as Python
 numbers). Out: fresh tensors, filled on CPU, shaped only on Meta. Mirrors
@@ -54,6 +55,12 @@ __all__ = [
     "randint_low_out",
     "randint_generator_out",
     "randint_low_generator_out",
+    "randint_like",
+    "randint_like_generator",
+    "randint_like_Tensor",
+    "randint_like_Tensor_generator",
+    "randint_like_low_dtype",
+    "randint_like_low_generator_dtype",
 ]
 
 _SCALAR_NAMES = dtypes._SCALAR_TYPE_NAMES
@@ -353,6 +360,51 @@ def randint_low_generator(low, high, size, generator, dtype, layout, device, pin
     dtype = as_dtype(dtype, dtypes.int64)
     result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
     return _random_into(result, low, high, generator)
+
+
+# -- randint_like: empty_like, then random_(low, high) (TensorFactories.cpp) -----------------
+
+
+def randint_like_low_generator_dtype(
+    self, low, high, generator, dtype, layout, device, pin_memory, memory_format
+):
+    result = at.empty_like(self, dtype, layout, device, pin_memory, memory_format)
+    return _random_into(result, low, high, generator)
+
+
+def randint_like_low_dtype(self, low, high, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, low, high, None, *args)
+
+
+def randint_like_generator(self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, high, generator, *args)
+
+
+def randint_like(self, high, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, high, None, *args)
+
+
+def _scalar_high(high) -> int:
+    """The Tensor overloads: `high` must be one CPU number (read as int64_t, truncated)."""
+    if high.numel() != 1 or high.dim() != 0 or high.device.type != "cpu":
+        raise RuntimeError("high must be a scalar tensor and on CPU")
+    value = high.item()  # high.item<int64_t>()
+    return int(value.real) if isinstance(value, complex) else int(value)
+
+
+def randint_like_Tensor_generator(  # noqa: N802 (the kernel's name)
+    self, high, generator, dtype, layout, device, pin_memory, memory_format
+):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, _scalar_high(high), generator, *args)
+
+
+def randint_like_Tensor(self, high, dtype, layout, device, pin_memory, memory_format):  # noqa: N802
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, _scalar_high(high), None, *args)
 
 
 # -- the out= overloads: `out` is resized, then filled (TensorFactories.cpp) -------------------

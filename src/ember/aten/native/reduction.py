@@ -13,7 +13,6 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
-from ember.aten import loop_order as LO
 from ember.aten.memory_overlap import (
     assert_no_internal_overlap,
     check_tensor_iterator,
@@ -22,7 +21,6 @@ from ember.aten.memory_overlap import (
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.meta.out_wrapper import copy_out
 from ember.aten.native import at
-from ember.aten.native.common import as_dtype
 from ember.aten.native.resize import resize_output
 from ember.aten.structured import StructuredMeta, _can_cast
 from ember.aten.tensor_iterator import OutputSpec
@@ -56,7 +54,6 @@ __all__ = [
     "any_all_out",
     "any_out",
     "any_dims_out",
-    "cumsum_out",
     "accumulate_dtype",
     "reduced_axes",
     "store",
@@ -400,36 +397,3 @@ def any_out(meta, self, dim, keepdim, out) -> None:
 def any_dims_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.any, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
-
-
-# -- cumsum ------------------------------------------------------------------------
-
-
-def cumsum_out(meta, self, dim, dtype, out) -> None:
-    if self.dim() != 0 and self.numel() != 0:
-        # impl_func_cum_ops: a TensorIterator over out and self.to(out's dtype), a fresh
-        # copy when the dtypes differ (Note [Memory overlap checks])
-        check_tensor_iterator(out, self if self.dtype is out.dtype else None)
-    # self.to(out's dtype), then a running sum in acc_type<scalar_t, /*is_cuda=*/false>
-    compute = as_dtype(dtype, meta.compute_dtype)
-    acc = _CUMULATIVE_ACC.get(compute.np_dtype, np.dtype(np.int64))
-    if self.dim() == 0:
-        store(out, self.ndarray().astype(compute.np_dtype))
-        return
-    axis = meta_reduction.reduced_dims(self, [dim])[0]
-    if LO.cumulative_in_loop_order(self, axis, out, acc):
-        return
-    values = self.ndarray().astype(compute.np_dtype, copy=False)
-    store(out, np.cumsum(values, axis=axis, dtype=acc))
-
-
-# at::acc_type on CPU: double for float, complex<double> for complex<float>, float for the
-# half types; every integral type (and bool) accumulates in int64
-_CUMULATIVE_ACC = {
-    np.dtype(np.float64): np.dtype(np.float64),
-    np.dtype(np.float32): np.dtype(np.float64),
-    np.dtype(np.float16): np.dtype(np.float32),
-    dtypes.bfloat16.np_dtype: np.dtype(np.float32),
-    np.dtype(np.complex128): np.dtype(np.complex128),
-    np.dtype(np.complex64): np.dtype(np.complex128),
-}

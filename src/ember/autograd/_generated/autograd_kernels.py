@@ -1926,6 +1926,71 @@ def cos_out(ks, self, out):
     return result
 
 
+_cumprod = handle("cumprod")
+
+
+def cumprod(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CumprodBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self = SavedVariable(self)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cumprod.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._saved_result = SavedVariable(result, True)
+    return result
+
+
+_cumprod_ = handle("cumprod_")
+
+
+def cumprod_(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CumprodBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self = SavedVariable(self.clone())
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cumprod_.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._saved_result = SavedVariable(self, True)
+    return result
+
+
+_cumprod_out = handle("cumprod.out")
+
+
+def cumprod_out(ks, self, dim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cumprod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cumprod_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _cumsum = handle("cumsum")
 
 
@@ -3856,6 +3921,126 @@ def randperm_generator_out(ks, n, generator, out):
         ts.excluded = prev
     if requires:
         not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_randint_like = handle("randint_like")
+
+
+def randint_like(ks, self, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like.redispatch(ks & AFTER_AUTOGRAD, self, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_generator = handle("randint_like.generator")
+
+
+def randint_like_generator(ks, self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_generator.redispatch(ks & AFTER_AUTOGRAD, self, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_Tensor = handle("randint_like.Tensor")
+
+
+def randint_like_Tensor(ks, self, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or high._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self, high)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_Tensor_generator = handle("randint_like.Tensor_generator")
+
+
+def randint_like_Tensor_generator(ks, self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or high._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self, high)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_Tensor_generator.redispatch(ks & AFTER_AUTOGRAD, self, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_low_dtype = handle("randint_like.low_dtype")
+
+
+def randint_like_low_dtype(ks, self, low, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_low_dtype.redispatch(ks & AFTER_AUTOGRAD, self, low, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_low_generator_dtype = handle("randint_like.low_generator_dtype")
+
+
+def randint_like_low_generator_dtype(ks, self, low, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_low_generator_dtype.redispatch(ks & AFTER_AUTOGRAD, self, low, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
     return result
 
 
@@ -8412,6 +8597,9 @@ impl("copy_", "Autograd", copy_, keyset_arg="raw")
 impl("cos", "Autograd", cos, keyset_arg="raw")
 impl("cos_", "Autograd", cos_, keyset_arg="raw")
 impl("cos.out", "Autograd", cos_out, keyset_arg="raw")
+impl("cumprod", "Autograd", cumprod, keyset_arg="raw")
+impl("cumprod_", "Autograd", cumprod_, keyset_arg="raw")
+impl("cumprod.out", "Autograd", cumprod_out, keyset_arg="raw")
 impl("cumsum", "Autograd", cumsum, keyset_arg="raw")
 impl("cumsum_", "Autograd", cumsum_, keyset_arg="raw")
 impl("cumsum.out", "Autograd", cumsum_out, keyset_arg="raw")
@@ -8509,6 +8697,12 @@ impl("randperm", "Autograd", randperm, keyset_arg="raw")
 impl("randperm.generator", "Autograd", randperm_generator, keyset_arg="raw")
 impl("randperm.out", "Autograd", randperm_out, keyset_arg="raw")
 impl("randperm.generator_out", "Autograd", randperm_generator_out, keyset_arg="raw")
+impl("randint_like", "Autograd", randint_like, keyset_arg="raw")
+impl("randint_like.generator", "Autograd", randint_like_generator, keyset_arg="raw")
+impl("randint_like.Tensor", "Autograd", randint_like_Tensor, keyset_arg="raw")
+impl("randint_like.Tensor_generator", "Autograd", randint_like_Tensor_generator, keyset_arg="raw")
+impl("randint_like.low_dtype", "Autograd", randint_like_low_dtype, keyset_arg="raw")
+impl("randint_like.low_generator_dtype", "Autograd", randint_like_low_generator_dtype, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")

@@ -14,6 +14,7 @@ from ember.autograd.formulas import (
     clamp_backward_min,
     conj_scalar,
     contiguous_format,
+    cumprod_backward,
     cumsum_backward,
     diagonal_backward,
     div_scalar,
@@ -340,6 +341,30 @@ class CosBackward0(GeneratedNode):
         self = _unpack(node._saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * -self.sin().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CumprodBackward0(GeneratedNode):
+    """Backward of aten::cumprod."""
+
+    _saved_variables = ('_saved_self', '_saved_result')
+    _saved_dim = None
+    _saved_self = None
+    _saved_self_dtype = None
+    _saved_result = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._saved_self, node)
+        self_dtype = node._saved_self_dtype
+        result = _unpack(node._saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cumprod_backward(grad.to(self_dtype), self, dim, result)
         else:
             grad_0 = None
         return [grad_0]

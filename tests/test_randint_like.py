@@ -63,7 +63,7 @@ def test_the_overload_a_mode_sees():
 
         class Log(mode_base):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-                seen.append((str(func), sorted((kwargs or {}))))
+                seen.append((str(func), sorted(kwargs or {})))
                 return func(*args, **(kwargs or {}))
 
         x = lib.ones(2, 3)

@@ -266,6 +266,11 @@ S = {
     "addmm": [lambda T: ((T.f(2, 4), T.f(2, 3), T.f(3, 4)), {"beta": 0.5, "alpha": 2})],
     "addmv": [lambda T: ((T.f(2), T.f(2, 3), T.f(3)), {"beta": 0.5, "alpha": 2})],
     "mv": [lambda T: ((T.f(2, 3), T.f(3)), {})],
+    # constants: ember has no linalg_lstsq_backward (it needs linalg_pinv and pinv_backward)
+    "linalg_lstsq": [
+        lambda T: ((T.c(4, 3), T.c(4, 2)), {}),
+        lambda T: ((T.c(4, 3), T.c(4)), {"driver": "gelsd"}),
+    ],  # fmt: skip
     # constants: PyTorch's autograd.grad passes a gradient through _foobar's NotImplemented
     # node unchanged (backward() raises), which ember does not copy
     "_foobar": [lambda T: ((T.c(2, 3),), {}), lambda T: ((T.c(2), False), {"arg3": False})],
@@ -382,6 +387,12 @@ S = {
     ],
     "randint.low_out": [lambda T: ((1, 5, [2, 3]), {"out": T.c(3)})],
     "randperm.out": [lambda T: ((5,), {"out": T.c(3)})],
+    "linalg_lstsq.out": [
+        lambda T: (
+            (T.c(4, 3), T.c(4, 2)),
+            {"solution": T.c(0), "residuals": T.c(0), "rank": T.l([0]), "singular_values": T.c(0)},
+        ),
+    ],  # fmt: skip
     "randperm.generator_out": [lambda T: ((5,), {"generator": None, "out": T.c(3)})],
     "randint.generator_out": [lambda T: ((5, [2, 3]), {"generator": None, "out": T.c(3)})],
     "randint.low_generator_out": [

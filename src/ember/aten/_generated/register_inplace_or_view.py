@@ -2597,6 +2597,20 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_linalg_lstsq_out = handle("linalg_lstsq.out")
+
+
+def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, singular_values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, solution, residuals, rank, singular_values)
+
+
 _linalg_vector_norm_out = handle("linalg_vector_norm.out")
 
 
@@ -4238,6 +4252,7 @@ impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
 impl("zeros.out", "ADInplaceOrView", zeros_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
+impl("linalg_lstsq.out", "ADInplaceOrView", linalg_lstsq_out, keyset_arg="raw")
 impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")

@@ -5629,6 +5629,50 @@ def norm_out(ks, self, p, dim, keepdim, out):
     return result
 
 
+_linalg_lstsq = handle("linalg_lstsq")
+
+
+def linalg_lstsq(ks, self, b, rcond, driver):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or b._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::linalg_lstsq")
+        node._next_edges = requiring_edges(self, b)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lstsq.redispatch(ks & AFTER_AUTOGRAD, self, b, rcond, driver)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False, False))
+    return result
+
+
+_linalg_lstsq_out = handle("linalg_lstsq.out")
+
+
+def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, singular_values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad or rank._requires_grad or singular_values._requires_grad)
+    if requires:
+        check_out_mutable(solution, "aten::linalg_lstsq")
+        check_out_mutable(residuals, "aten::linalg_lstsq")
+        check_out_mutable(rank, "aten::linalg_lstsq")
+        check_out_mutable(singular_values, "aten::linalg_lstsq")
+        node = NotImplementedNode("aten::linalg_lstsq")
+        node._next_edges = requiring_edges(self, b, solution, residuals, rank, singular_values)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lstsq_out.redispatch(ks & AFTER_AUTOGRAD, self, b, rcond, driver, solution, residuals, rank, singular_values)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (True, True, True, True))
+    return result
+
+
 _linalg_vector_norm = handle("linalg_vector_norm")
 
 
@@ -8784,6 +8828,8 @@ impl("norm.Scalar", "Autograd", norm_Scalar, keyset_arg="raw")
 impl("norm.ScalarOpt_dim_dtype", "Autograd", norm_ScalarOpt_dim_dtype, keyset_arg="raw")
 impl("norm.ScalarOpt_dim", "Autograd", norm_ScalarOpt_dim, keyset_arg="raw")
 impl("norm.out", "Autograd", norm_out, keyset_arg="raw")
+impl("linalg_lstsq", "Autograd", linalg_lstsq, keyset_arg="raw")
+impl("linalg_lstsq.out", "Autograd", linalg_lstsq_out, keyset_arg="raw")
 impl("linalg_vector_norm", "Autograd", linalg_vector_norm, keyset_arg="raw")
 impl("linalg_vector_norm.out", "Autograd", linalg_vector_norm_out, keyset_arg="raw")
 impl("clone", "Autograd", clone, keyset_arg="raw")

@@ -41,8 +41,10 @@ def _operand(t):
 
 
 def _check_not_bool(name: str, t) -> None:
-    if t.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    """Bool, and the barebones unsigned types (Note [Barebones unsigned types])."""
+    if t.dtype is dtypes.bool or t.dtype in dtypes.BAREBONES_UNSIGNED:
+        name_of = dtypes.scalar_type_name(t.dtype)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{name_of}'")
 
 
 def _matmul_into(out, a, b) -> None:

@@ -142,7 +142,7 @@ def _accumulated(start, end, step, acc) -> tuple:
 
 def arange_start_out(start, end, step, out):
     dtype = out.dtype
-    if dtype is dtypes.bool or dtype.is_complex:
+    if dtype is dtypes.bool or dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED:
         raise _not_implemented("arange_cpu", dtype)
     d_start, d_end, d_step = _check_bounds(start, end, step)
     acc = _acc_dtype(dtype)

@@ -180,7 +180,14 @@ def first_zeros(values, result, axes, last=False):
 
 
 def _check_not_complex(self, kernel: str) -> None:
-    if self.dtype.is_complex:
+    """Complex, and the barebones unsigned types (Note [Barebones unsigned types])."""
+    if self.dtype.is_complex or self.dtype in dtypes.BAREBONES_UNSIGNED:
+        not_implemented_for(kernel, self.dtype)
+
+
+def _refuse_barebones(self, kernel: str) -> None:
+    """Note [Barebones unsigned types]."""
+    if self.dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for(kernel, self.dtype)
 
 
@@ -220,12 +227,14 @@ def _arg_extreme(finder, self, dim, keepdim):
 def argmax_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmax")
+    _refuse_barebones(self, "argmax_cpu")
     store(out, _arg_extreme(np.argmax, self, dim, keepdim))
 
 
 def argmin_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmin")
+    _refuse_barebones(self, "argmin_cpu")
     store(out, _arg_extreme(np.argmin, self, dim, keepdim))
 
 
@@ -301,7 +310,7 @@ def _unary_extreme_out(name: str, reducer, largest: bool, self, out):
     if not _can_cast(self.dtype, out.dtype):
         raise RuntimeError(_CAN_CAST_CHECK)
     resize_output(out, ())
-    if self.dtype.is_complex:
+    if self.dtype.is_complex or self.dtype in dtypes.BAREBONES_UNSIGNED:
         raise NotImplementedError(
             f"\"{name}_all\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"
         )
@@ -337,11 +346,13 @@ def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
 
 def max_dim_max(meta, self, dim, keepdim, max, max_values) -> None:  # noqa: A002
     _refuse_complex(self, "max")
+    _refuse_barebones(self, "max_cpu")
     _dim_extreme(np.argmax, self, dim, keepdim, max, max_values)
 
 
 def min_dim_min(meta, self, dim, keepdim, min, min_indices) -> None:  # noqa: A002
     _refuse_complex(self, "min")
+    _refuse_barebones(self, "min_cpu")
     _dim_extreme(np.argmin, self, dim, keepdim, min, min_indices)
 
 

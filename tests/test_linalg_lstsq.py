@@ -142,3 +142,40 @@ def test_what_a_mode_sees():
     from torch.utils._python_dispatch import TorchDispatchMode as TorchMode
 
     assert run(ember, TorchDispatchMode) == run(torch, TorchMode)
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "k", "driver", "vector"),
+    [(5, 3, 2, "gelsd", False), (3, 5, 2, None, False), (4, 4, 1, None, False),
+     (5, 3, 2, "gels", False), (5, 3, 1, None, True), (6, 2, 3, "gelss", False),
+     (5, 3, 2, "gelsd", True)],
+)  # fmt: skip
+def test_gradients_equal_torchs(m, n, k, driver, vector):
+    """LinalgLstsqBackward0: pinv_backward for A, pinv(A)^H gX for B, plus the residuals'
+    terms when they are computed."""
+
+    def run(lib):
+        rng = np.random.default_rng(3)
+        a = lib.tensor(rng.standard_normal((2, m, n))).requires_grad_()
+        b = lib.tensor(rng.standard_normal((2, m) if vector else (2, m, k))).requires_grad_()
+        result = lib.linalg.lstsq(a, b, driver=driver)
+        weights = lib.arange(result.solution.numel(), dtype=lib.float64)
+        loss = (result.solution * weights.reshape(result.solution.shape)).sum()
+        if result.residuals.numel():
+            loss = loss + (result.residuals * 0.3).sum()
+        grads = lib.autograd.grad(loss, (a, b))
+        flags = [t.requires_grad for t in result]
+        return result.solution.grad_fn.name(), flags, [g.detach().numpy() for g in grads]
+
+    (e_name, e_flags, e_grads), (t_name, t_flags, t_grads) = run(ember), run(torch)
+    assert e_name == t_name == "LinalgLstsqBackward0"
+    assert e_flags == t_flags
+    for e, t in zip(e_grads, t_grads):
+        np.testing.assert_allclose(e, t, rtol=1e-9, atol=1e-9)
+
+
+def test_gradcheck():
+    rng = np.random.default_rng(5)
+    a = ember.tensor(rng.standard_normal((4, 3))).requires_grad_()
+    b = ember.tensor(rng.standard_normal((4, 2))).requires_grad_()
+    assert ember.autograd.gradcheck(lambda x, y: ember.linalg.lstsq(x, y).solution, (a, b))

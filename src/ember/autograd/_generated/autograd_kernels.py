@@ -5636,8 +5636,10 @@ def linalg_lstsq(ks, self, b, rcond, driver):
     ts = per_thread.state  # Note [Thread state per OS thread]
     requires = ts.grad_mode and (self._requires_grad or b._requires_grad)
     if requires:
-        node = NotImplementedNode("aten::linalg_lstsq")
-        node._next_edges = requiring_edges(self, b)
+        node = nodes.LinalgLstsqBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(b))
+        node._saved_b = SavedVariable(b)
+        node._saved_self = SavedVariable(self)
     prev = ts.excluded
     ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
     try:
@@ -5645,7 +5647,8 @@ def linalg_lstsq(ks, self, b, rcond, driver):
     finally:
         ts.excluded = prev
     if requires:
-        not_implemented_history(node, result, (False, False, False, False))
+        set_history((result[0], result[1],), node)
+        node._saved_solution = SavedVariable(result[0], True)
     return result
 
 
@@ -5654,22 +5657,14 @@ _linalg_lstsq_out = handle("linalg_lstsq.out")
 
 def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, singular_values):
     ts = per_thread.state  # Note [Thread state per OS thread]
-    requires = ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad or rank._requires_grad or singular_values._requires_grad)
-    if requires:
-        check_out_mutable(solution, "aten::linalg_lstsq")
-        check_out_mutable(residuals, "aten::linalg_lstsq")
-        check_out_mutable(rank, "aten::linalg_lstsq")
-        check_out_mutable(singular_values, "aten::linalg_lstsq")
-        node = NotImplementedNode("aten::linalg_lstsq")
-        node._next_edges = requiring_edges(self, b, solution, residuals, rank, singular_values)
+    if ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lstsq"))
     prev = ts.excluded
     ts.excluded = prev | BELOW_AUTOGRAD
     try:
         result = _linalg_lstsq_out.redispatch(ks & AFTER_AUTOGRAD, self, b, rcond, driver, solution, residuals, rank, singular_values)
     finally:
         ts.excluded = prev
-    if requires:
-        not_implemented_history(node, result, (True, True, True, True))
     return result
 
 

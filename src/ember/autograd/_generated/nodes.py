@@ -28,6 +28,8 @@ from ember.autograd.formulas import (
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    linalg_lstsq_backward_b,
+    linalg_lstsq_backward_self,
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
@@ -2008,6 +2010,29 @@ class NormBackward1(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class LinalgLstsqBackward0(GeneratedNode):
+    """Backward of aten::linalg_lstsq."""
+
+    _saved_variables = ('_saved_b', '_saved_self', '_saved_solution')
+    _saved_b = None
+    _saved_self = None
+    _saved_solution = None
+
+    def apply(node, grads):
+        b = _unpack(node._saved_b, node)
+        self = _unpack(node._saved_self, node)
+        solution = _unpack(node._saved_solution, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = linalg_lstsq_backward_b(grads[0], grads[1], self, b, solution)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lstsq_backward_self(grads[0], grads[1], self, b, solution)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
 
 
 class LinalgVectorNormBackward0(GeneratedNode):

@@ -234,7 +234,6 @@ DIFFERENT = {
     "index_select": _BACKWARD_OP.format("index_add"),
     "gather": _BACKWARD_OP.format("scatter_add"),
     "mse_loss": _BACKWARD_OP.format("mse_loss_backward") + "; its forward expands first",
-    "prod": "under a mode PyTorch takes prod_safe_zeros_backward (cumprod), which ember lacks",
     "norm_1": "PyTorch calls aten::sgn; ember has no sgn operator and calls sign",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]

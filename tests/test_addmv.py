@@ -60,6 +60,13 @@ CASES = [
     lambda lib: lib.mv(lib.ones(1, 3), _v(lib), out=lib.ones(1)),
     lambda lib: lib.matmul(_m(lib), _v(lib), out=lib.empty(2, dtype=lib.double)),
     lambda lib: lib.matmul(lib.ones(4, 2, 3), _v(lib), out=lib.empty(4, 2, dtype=lib.int32)),
+    lambda lib: lib.addmv(_s(lib), _m(lib), _v(lib), out=lib.empty(2, device="meta")),
+    lambda lib: lib.addmv(_s(lib).to("meta"), _m(lib).to("meta"), _v(lib).to("meta")),
+    lambda lib: lib.mv(_m(lib).to("meta"), _v(lib).to("meta"), out=lib.empty(0, device="meta")),
+    lambda lib: lib.mv(_m(lib), _v(lib), out=lib.empty(2, device="meta")),
+    lambda lib: lib.addmv(2, _s(lib), 3, _m(lib), _v(lib)),  # the deprecated signatures
+    lambda lib: lib.addmv(2, _s(lib), _m(lib), _v(lib)),
+    lambda lib: lib.addmv(_s(lib), _m(lib)),
     lambda lib: lib.ops.aten._foobar(_s(lib)),
     lambda lib: lib.ops.aten._foobar(_s(lib), False, True, arg3=False),
     lambda lib: lib.ops.aten._foobar(_m(lib).long().t()),
@@ -142,3 +149,17 @@ def test_foobar_has_no_meta_kernel_and_no_derivative():
         ember.ops.aten._foobar(x).grad_fn.name()
         == torch.ops.aten._foobar(torch.ones(2, requires_grad=True)).grad_fn.name()
     )
+
+
+def test_meta_mv_out_takes_the_python_reference():
+    """mv.out's Meta kernel is out_wrapper(exact_dtype=True): the dtype text names dtypes."""
+
+    def run(lib):
+        m, v = _m(lib).to("meta"), _v(lib).to("meta")
+        try:
+            lib.mv(m, v, out=lib.empty(0, device="meta", dtype=lib.int32))
+        except RuntimeError as error:
+            return str(error).replace("torch.", "ember.")
+        return None
+
+    assert run(ember) == run(torch) is not None

@@ -98,7 +98,8 @@ PYTHON_META_OUT = frozenset(
      "floor_divide.out", "arange.out", "arange.start_out", "linspace.out", "max.unary_out",
      "min.unary_out", "remainder.Scalar_out", "stack.out", "mm.dtype_out",
      "bmm.dtype_out", "addmm.dtype_out", "full.out", "ones.out", "zeros.out", "rand.out",
-     "randint.out", "randint.low_out", "conj_physical.out", "linalg_vector_norm.out"}
+     "randint.out", "randint.low_out", "conj_physical.out", "linalg_vector_norm.out", "addmv.out",
+     "mv.out"}
 )  # fmt: skip
 
 
@@ -106,7 +107,7 @@ PYTHON_META_OUT = frozenset(
 PYTHON_META_OUT_EXACT_DTYPE = frozenset(
     {"abs.out", "bmm.out", "_log_softmax.out", "mm.out", "where.self_out", "norm.out",
      "addmm.out", "sign.out", "norm.dtype_out", "mm.dtype_out", "bmm.dtype_out",
-     "addmm.dtype_out", "linalg_vector_norm.out"}
+     "addmm.dtype_out", "linalg_vector_norm.out", "addmv.out", "mv.out"}
 )  # fmt: skip
 
 

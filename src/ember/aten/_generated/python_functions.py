@@ -611,19 +611,30 @@ def addmm(*args, **kwargs):
 _parser_f_addmv = PythonArgParser(
     [
         'addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated',
+        'addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addmv(*args, **kwargs):
-    """addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    """addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated | addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_addmv.parse(args, kwargs)[1]
-        if v[5] is None:
-            return _op_addmv.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_addmv_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        index, v = _parser_f_addmv.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addmv.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addmv_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addmv.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addmv_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addmv.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addmv_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -635,13 +646,15 @@ def addmv(*args, **kwargs):
 _parser_f_addmv_ = PythonArgParser(
     [
         'addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated',
     ],
 )
 _tail_parser_f_addmv_ = [p.default for p in _parser_f_addmv_.signatures[0].params[3:]]
 
 
 def addmv_(*args, **kwargs):
-    """addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)"""
+    """addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -649,7 +662,12 @@ def addmv_(*args, **kwargs):
             index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_addmv_]
         else:
             index, v = _parser_f_addmv_.parse(args, kwargs)
-        return _op_addmv_.call(v[0], v[1], v[2], v[3], v[4])
+        if index == 0:
+            return _op_addmv_.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            return _op_addmv_.call(v[1], v[3], v[4], v[0], v[2])
+        else:
+            return _op_addmv_.call(v[1], v[2], v[3], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1647,21 +1665,21 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_empty.parse(args, kwargs)[1]
-        if v[1] is None:
-            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5], v[6],), v[7])
-        check_out_type_matches(v[1], v[2], v[4])
-        return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
+        if v[2] is None:
+            return make_factory(_op_empty_memory_format, (v[0], v[3], v[4], CPU if v[5] is None else v[5], v[6], v[1],), v[7])
+        check_out_type_matches(v[2], v[3], v[5])
+        return make_factory_out(_op_empty_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1672,18 +1690,18 @@ def empty(*args, **kwargs):
 
 _parser_f_empty_like = PythonArgParser(
     [
-        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_like(*args, **kwargs):
-    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_empty_like.parse(args, kwargs)[1]
-        return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_empty_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1975,18 +1993,18 @@ def full(*args, **kwargs):
 
 _parser_f_full_like = PythonArgParser(
     [
-        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full_like(*args, **kwargs):
-    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_full_like.parse(args, kwargs)[1]
-        return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        return make_factory(_op_full_like, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -2987,18 +3005,18 @@ def ones(*args, **kwargs):
 
 _parser_f_ones_like = PythonArgParser(
     [
-        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones_like(*args, **kwargs):
-    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_ones_like.parse(args, kwargs)[1]
-        return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_ones_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3152,18 +3170,18 @@ def rand(*args, **kwargs):
 
 _parser_f_rand_like = PythonArgParser(
     [
-        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand_like(*args, **kwargs):
-    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_rand_like.parse(args, kwargs)[1]
-        return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_rand_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3218,34 +3236,34 @@ def randint(*args, **kwargs):
 
 _parser_f_randint_like = PythonArgParser(
     [
-        'randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
-        'randint_like(Tensor input, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
-        'randint_like(Tensor input, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
-        'randint_like(Tensor input, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
-        'randint_like(Tensor input, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
-        'randint_like(Tensor input, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randint_like(*args, **kwargs):
-    """randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         index, v = _parser_f_randint_like.parse(args, kwargs)
         if index == 0:
-            return make_factory(_op_randint_like_low_generator_dtype, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],), v[9])
+            return make_factory(_op_randint_like_low_generator_dtype, (v[0], v[1], v[2], v[3], v[5], v[6], v[7], v[8], v[4],), v[9])
         elif index == 1:
-            return make_factory(_op_randint_like_low_dtype, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+            return make_factory(_op_randint_like_low_dtype, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
         elif index == 2:
-            return make_factory(_op_randint_like_Tensor_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+            return make_factory(_op_randint_like_Tensor_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
         elif index == 3:
-            return make_factory(_op_randint_like_Tensor, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            return make_factory(_op_randint_like_Tensor, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
         elif index == 4:
-            return make_factory(_op_randint_like_generator, (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],), v[8])
+            return make_factory(_op_randint_like_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
         else:
-            return make_factory(_op_randint_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+            return make_factory(_op_randint_like, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3288,18 +3306,18 @@ def randn(*args, **kwargs):
 
 _parser_f_randn_like = PythonArgParser(
     [
-        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn_like(*args, **kwargs):
-    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_randn_like.parse(args, kwargs)[1]
-        return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_randn_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -4610,18 +4628,18 @@ def zeros(*args, **kwargs):
 
 _parser_f_zeros_like = PythonArgParser(
     [
-        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros_like(*args, **kwargs):
-    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_zeros_like.parse(args, kwargs)[1]
-        return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_zeros_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -1034,8 +1034,9 @@ def addmv_(self, mat, vec, beta, alpha):
 
 
 def addmv_out(self, mat, vec, beta, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.addmv(self, mat, vec, beta, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out, exact_dtype=True)
     return out
 
 

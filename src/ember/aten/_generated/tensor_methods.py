@@ -739,13 +739,15 @@ def addmm_(self, *args, **kwargs):
 _parser_m_addmv = PythonArgParser(
     [
         'addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv(Scalar beta, Tensor mat, Tensor vec)|deprecated',
     ],
 )
 _tail_parser_m_addmv = [p.default for p in _parser_m_addmv.signatures[0].params[2:]]
 
 
 def addmv(self, *args, **kwargs):
-    """addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)"""
+    """addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv(Scalar beta, Tensor mat, Tensor vec)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -753,7 +755,12 @@ def addmv(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmv]
         else:
             index, v = _parser_m_addmv.parse(args, kwargs, self=self)
-        return _op_addmv.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addmv.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmv.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmv.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -765,13 +772,15 @@ def addmv(self, *args, **kwargs):
 _parser_m_addmv_ = PythonArgParser(
     [
         'addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated',
     ],
 )
 _tail_parser_m_addmv_ = [p.default for p in _parser_m_addmv_.signatures[0].params[2:]]
 
 
 def addmv_(self, *args, **kwargs):
-    """addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)"""
+    """addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -779,7 +788,12 @@ def addmv_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addmv_]
         else:
             index, v = _parser_m_addmv_.parse(args, kwargs, self=self)
-        return _op_addmv_.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addmv_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmv_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmv_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -22,10 +22,13 @@ from ember.aten.memory_overlap import (
     check_copy,
     refuse_unordered_read,
 )
+from ember.aten.meta.out_wrapper import check_copy_devices, copy_out
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = [
     "mm_out", "bmm_out", "addmm_out", "addmv_out", "mv", "mv_out", "dot", "matmul", "outer",
@@ -200,7 +203,14 @@ def mv(self, vec):
 
 def mv_out(self, vec, out):
     """mv_out: out itself stands in for self only when it has one element per row; else
-    a fresh self of out's options (its values are never read: beta is 0)."""
+    a fresh self of out's options (its values are never read: beta is 0). PyTorch's Meta
+    kernel is the Python reference under out_wrapper(exact_dtype=True)."""
+    if "meta" in (self.device.type, vec.device.type, out.device.type):
+        check_copy_devices(self, out)
+        result = at.mv(self, vec)
+        spec = OutputSpec(result._sizes, None, result.dtype, result.device)
+        copy_out(StructuredMeta(spec), out, exact_dtype=True)
+        return out
     if out.dim() > 1 or (out.numel() != _size0(self) or out.numel() != 1):
         addend = at.empty_memory_format([_size0(self)], out.dtype, None, out.device, None, None)
         return at.addmv_out(addend, self, vec, 0, 1, out)

@@ -126,6 +126,7 @@ S = {
     "log2": [lambda T: ((T.p(2, 3),), {})],
     "log10": [lambda T: ((T.p(2, 3),), {})],
     "cumsum": [lambda T: ((T.f(2, 3), 1), {})],
+    "cumprod": [lambda T: ((T.f(2, 3), 1), {}), lambda T: ((T.c(2, 4) * 0, 1), {})],
     "diagonal": [lambda T: ((T.f(3, 4),), {"offset": 1})],
     "div.Tensor": [lambda T: ((T.f(2, 3), T.p(2, 3)), {})],
     "div.Tensor_mode": [lambda T: ((T.f(2, 3), T.p(2, 3)), {"rounding_mode": "floor"})],
@@ -197,6 +198,14 @@ S = {
     "rand.generator": [lambda T: (([2, 3],), {"generator": None})],
     "rand_like": [_unary],
     "randint": [lambda T: ((5, [2, 3]), {})],
+    "randperm": [lambda T: ((5,), {})],
+    "randperm.generator": [lambda T: ((5,), {"generator": None})],
+    "randint_like": [lambda T: ((T.f(2, 3), 5), {})],
+    "randint_like.generator": [lambda T: ((T.f(2, 3), 5), {"generator": None})],
+    "randint_like.Tensor": [lambda T: ((T.f(2, 3), T.l(5)), {})],
+    "randint_like.Tensor_generator": [lambda T: ((T.f(2, 3), T.l(5)), {"generator": None})],
+    "randint_like.low_dtype": [lambda T: ((T.f(2, 3), 1, 5), {})],
+    "randint_like.low_generator_dtype": [lambda T: ((T.f(2, 3), 1, 5), {"generator": None})],
     "randint.low": [lambda T: ((1, 5, [2, 3]), {})],
     "randint.generator": [lambda T: ((5, [2, 3]), {"generator": None})],
     "randint.low_generator": [lambda T: ((1, 5, [2, 3]), {"generator": None})],
@@ -276,6 +285,16 @@ S = {
     "sub.Tensor": [lambda T: ((T.f(2, 3), T.f(2, 3)), {"alpha": 2})],
     "sub.Scalar": [_scalar(2.0)],
     "addmm": [lambda T: ((T.f(2, 4), T.f(2, 3), T.f(3, 4)), {"beta": 0.5, "alpha": 2})],
+    "addmv": [lambda T: ((T.f(2), T.f(2, 3), T.f(3)), {"beta": 0.5, "alpha": 2})],
+    "mv": [lambda T: ((T.f(2, 3), T.f(3)), {})],
+    # constants: ember has no linalg_lstsq_backward (it needs linalg_pinv and pinv_backward)
+    "linalg_lstsq": [
+        lambda T: ((T.c(4, 3), T.c(4, 2)), {}),
+        lambda T: ((T.c(4, 3), T.c(4)), {"driver": "gelsd"}),
+    ],  # fmt: skip
+    # constants: PyTorch's autograd.grad passes a gradient through _foobar's NotImplemented
+    # node unchanged (backward() raises), which ember does not copy
+    "_foobar": [lambda T: ((T.c(2, 3),), {}), lambda T: ((T.c(2), False), {"arg3": False})],
     "unbind.int": [lambda T: ((T.f(2, 3), 1), {})],
     "_to_copy": [lambda T: ((T.f(2, 3),), {"dtype": T.lib.float32})],
     "to.dtype_layout": [lambda T: ((T.f(2, 3),), {"dtype": T.lib.float32})],
@@ -415,6 +434,14 @@ S = {
         lambda T: ((5, [2]), {"out": T.f(2)}),
     ],
     "randint.low_out": [lambda T: ((1, 5, [2, 3]), {"out": T.c(3)})],
+    "randperm.out": [lambda T: ((5,), {"out": T.c(3)})],
+    "linalg_lstsq.out": [
+        lambda T: (
+            (T.c(4, 3), T.c(4, 2)),
+            {"solution": T.c(0), "residuals": T.c(0), "rank": T.l([0]), "singular_values": T.c(0)},
+        ),
+    ],  # fmt: skip
+    "randperm.generator_out": [lambda T: ((5,), {"generator": None, "out": T.c(3)})],
     "randint.generator_out": [lambda T: ((5, [2, 3]), {"generator": None, "out": T.c(3)})],
     "randint.low_generator_out": [
         lambda T: ((1, 5, [2, 3]), {"generator": None, "out": T.c(3)}),
@@ -482,4 +509,8 @@ NO_VALUES = frozenset({
     "randint.generator_out", "randint.low_generator_out", "uniform_", "normal_", "random_.from",
     "random_.to", "random_", "bernoulli", "bernoulli.p", "bernoulli_.float", "bernoulli_.Tensor",
     "bernoulli.out",
+    "randperm", "randperm.generator",
+    "randperm.out", "randperm.generator_out", "randint_like", "randint_like.generator",
+    "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
+    "randint_like.low_generator_dtype",
 })  # fmt: skip

@@ -49,7 +49,7 @@ def test_usage_errors_exit_2(capsys):
     [
         ("mm", "unknown operator 'mm'; did you mean aten::mm?"),
         ("mmm", "unknown operator 'mmm'; did you mean aten::mm?"),
-        ("aten::mmm", "unknown operator 'aten::mmm'; did you mean aten::mm, aten::bmm or aten::mT?"),
+        ("aten::mmm", "unknown operator 'aten::mmm'; did you mean aten::mm, aten::bmm or aten::mv?"),
         ("mm.oot", "unknown operator 'mm.oot'; did you mean aten::mm.out or aten::bmm.out?"),
         ("aten::add", "unknown operator 'aten::add'; did you mean "
                       "aten::add.Scalar, aten::add.Tensor or aten::add.out?"),

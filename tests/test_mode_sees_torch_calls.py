@@ -234,9 +234,7 @@ DIFFERENT = {
     "index_select": _BACKWARD_OP.format("index_add"),
     "gather": _BACKWARD_OP.format("scatter_add"),
     "mse_loss": _BACKWARD_OP.format("mse_loss_backward") + "; its forward expands first",
-    "prod": "under a mode PyTorch takes prod_safe_zeros_backward (cumprod), which ember lacks",
     "norm_1": "PyTorch calls aten::sgn; ember has no sgn operator and calls sign",
-    "contiguous": "the mode sees memory_format as ember's int, not torch.contiguous_format",
 }
 DOUBLE = ["tanh", "sigmoid", "log_softmax", "softmax", "relu", "exp", "mul", "mm", "sin", "cos"]
 DOUBLE += ["sqrt", "div", "pow_scalar", "log", "select_square", "slice_square"]

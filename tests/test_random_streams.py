@@ -202,6 +202,11 @@ INPLACE_CASES = {
     "bernoulli": lambda lib: lib.bernoulli(lib.full((2, 3), 0.4)),
     "bernoulli p": lambda lib: lib.bernoulli(lib.zeros(7), 0.4),
     "bernoulli out": lambda lib: lib.bernoulli(lib.full((2, 3), 0.4), out=lib.empty(0)),
+    "rand_like transposed": lambda lib: lib.rand_like(lib.empty(3, 4).t()),
+    "randn_like transposed": lambda lib: lib.randn_like(lib.empty(5, 8).t()),
+    "randint_like transposed": lambda lib: lib.randint_like(lib.empty(3, 4).t(), 10),
+    "randperm": lambda lib: lib.randperm(50),
+    "randperm float": lambda lib: lib.randperm(9, dtype=lib.float32),
 }
 for _name in (
     "float32",

@@ -16,7 +16,6 @@ from . import _tensor
 from . import _torch_function as _tf
 from ._c10 import tls as _tls
 from ._c10.dispatch_key import (
-    BackendComponent,
     DispatchKey,
     key_name,
     parse_dispatch_key,
@@ -42,6 +41,7 @@ from ._dispatch.dispatcher import OperatorHandle, dispatcher
 from ._dispatch.schema_parser import parse_name
 from ._tensor import Tensor
 from .aten._generated import python_nn_functions as _nn  # noqa: F401 (torch._C._nn)
+from .aten.tensor_subclass_like import is_tensor_subclass_like
 from .autograd import fallback as _autograd_fallback
 from .utils import _mode_utils, _python_dispatch, _python_fallback
 
@@ -373,18 +373,6 @@ def _get_dispatch_mode(mode_key):
 
 
 # -- torch._C._dispatch_isTensorSubclassLike (ATen/TensorSubclassLikeUtils.h) ----------------------
-_SUBCLASS_LIKE_BITS = (
-    DispatchKeySet(
-        [
-            DispatchKey.FuncTorchGradWrapper, DispatchKey.FuncTorchBatched,
-            DispatchKey.Functionalize, DispatchKey.Batched, DispatchKey.Sparse,
-            DispatchKey.SparseCsr, DispatchKey.Python,
-        ]
-    ).raw_repr()
-    | 1 << (BackendComponent.MetaBit - 1)
-)  # fmt: skip
-
-
 def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's name)
     """Whether ``tensor`` (or an active dispatch mode) may not hold plain dense data."""
     if not isinstance(tensor, Tensor):
@@ -393,10 +381,7 @@ def _dispatch_isTensorSubclassLike(tensor) -> bool:  # noqa: N802 (PyTorch's nam
             "argument types are supported:\n    1. (arg0: torch.Tensor) -> bool\n\n"
             f"Invoked with: {tensor!r}"
         )
-    python_bits = DispatchKeySet(DispatchKey.Python).raw_repr()
-    if _python_dispatch._len_torch_dispatch_stack() and not _tls.local_state.excluded & python_bits:
-        return True
-    return bool(tensor._key_bits & _SUBCLASS_LIKE_BITS)
+    return is_tensor_subclass_like(tensor)
 
 
 # -- torch._C._DisableTorchDispatch (torch/csrc/autograd/init.cpp) ----------------------------

@@ -38,6 +38,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         set_default_dtype,
         short,
         uint8,
+        uint16,
+        uint32,
+        uint64,
     )
     from ember._c10.layout import layout, strided
     from ember._c10.layout import OTHER_LAYOUTS as _OTHER_LAYOUTS

@@ -20,7 +20,13 @@ import numpy as np
 from ember._c10.device import CPU
 from ember._c10.dispatch_key import DispatchKey
 from ember._c10.dispatch_key_set import functionality_bit
-from ember._c10.naming import prefix
+from ember._c10.memory_format import (  # noqa: F401 (torch.memory_format and its values)
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from ember._c10.storage import Storage
 from ember._c10.tensor_impl import contiguous_strides
 from ember._c10.tls import local_state
@@ -44,26 +50,6 @@ __all__ = [
     "install",
 ]
 
-
-class memory_format:  # noqa: N801 (PyTorch's name)
-    """torch.memory_format: four named singletons, printed as `ember.<name>`."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return prefix() + "." + self._name
-
-    def __reduce__(self):
-        return self._name
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
-channels_last_3d = memory_format("channels_last_3d")
 
 _MAX_DIMS = 64
 _NEGATIVE_STRIDES = (

@@ -32,7 +32,8 @@ _NUMPY_TYPES = (
 # The short names checked_convert puts in its message for torch.tensor's elements.
 _INTEGRAL_NAMES = {
     dtypes.uint8: "uint8", dtypes.int8: "int8", dtypes.int16: "int16",
-    dtypes.int32: "int32", dtypes.int64: "int64",
+    dtypes.int32: "int32", dtypes.int64: "int64", dtypes.uint16: "uint16",
+    dtypes.uint32: "uint32",
 }  # fmt: skip
 
 
@@ -146,6 +147,18 @@ def _as_integral(obj, dtype) -> int:
     return value
 
 
+def _as_uint64(obj) -> int:
+    """store_scalar's UInt64 case: PyLong_AsUnsignedLongLong (bools are ints, floats not)."""
+    if isinstance(obj, float):
+        raise TypeError("an integer is required")
+    value = operator.index(obj)
+    if value < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if value > 0xFFFF_FFFF_FFFF_FFFF:
+        raise OverflowError("int too big to convert")
+    return value
+
+
 def _as_double(obj) -> float:
     """PyFloat_AsDouble: __float__, else __index__, else 'must be real number'."""
     if obj.__class__ is float:
@@ -198,6 +211,8 @@ def values_array(data, sizes: list[int], dtype) -> np.ndarray:
     _store(data, sizes, 0, flat)
     if dtype is dtypes.bool:
         array = np.array([_as_bool(v) for v in flat], dtype=np.bool_)
+    elif dtype is dtypes.uint64:
+        array = np.array([_as_uint64(v) for v in flat], dtype=np.uint64)
     elif dtype in _INTEGRAL_NAMES:
         values = [v if v.__class__ is int else _as_integral(v, dtype) for v in flat]
         if dtype is not dtypes.int64 or any(not _INT64_MIN <= v <= _INT64_MAX for v in values):

@@ -20,6 +20,8 @@ __all__ = [
     "sort_out",
     "topk",
     "topk_out",
+    "linalg_lstsq",
+    "linalg_lstsq_out",
     "structseq",
 ]
 
@@ -73,3 +75,7 @@ sort = structseq("sort", _VALUES_INDICES)
 sort_out = structseq("sort_out", _VALUES_INDICES)
 topk = structseq("topk", _VALUES_INDICES)
 topk_out = structseq("topk_out", _VALUES_INDICES)
+
+_LSTSQ = ("solution", "residuals", "rank", "singular_values")
+linalg_lstsq = structseq("linalg_lstsq", _LSTSQ)
+linalg_lstsq_out = structseq("linalg_lstsq_out", _LSTSQ)

@@ -114,14 +114,19 @@ complex128 = dtype("complex128", 10, 16, _COMPLEX, True, _np("complex128"))
 # Note [uint64 Scalars]
 # ~~~~~~~~~~~~~~~~~~~~
 # PyTorch holds a Python int from 2**63 to 2**64 - 1 as a uint64 Scalar; wrapped as a
-# number it is a 0-dim UInt64 tensor. ember keeps uint64 for that alone (it is no public
-# dtype: no factory makes uint64 tensors): promotion with a bool, an integer or a complex
+# number it is a 0-dim UInt64 tensor. uint16, uint32 and uint64 are PyTorch's "barebones"
+# unsigned types (AT_BAREBONES_UNSIGNED_TYPES): factories, copies, comparisons for
+# equality and a few kernels take them, most kernels refuse them (Note [Barebones unsigned
+# types] in aten/ufunc.py). Promotion of one with a bool, an integer or a complex
 # type is PyTorch's refusal ("Promotion for uint16, uint32, uint64 types is not supported"),
 # a float type wins, and an integer tensor keeps its dtype (a wrapped number of the same
 # category changes nothing), taking the value modulo 2**64 as PyTorch's cast does. Two such
 # numbers compute in uint64 where PyTorch's kernel has it (mul, true division) and refuse
 # where it has not (add_stub, div_floor_cpu: ufunc.py).
+uint16 = dtype("uint16", 27, 2, _INT, False, _np("uint16"))
+uint32 = dtype("uint32", 28, 4, _INT, False, _np("uint32"))
 uint64 = dtype("uint64", 29, 8, _INT, False, _np("uint64"))
+BAREBONES_UNSIGNED = (uint16, uint32, uint64)
 UINT64_SCALARS_FROM = 2**63
 
 for _c, _r in ((complex32, float16), (complex64, float32), (complex128, float64)):
@@ -148,13 +153,13 @@ ALL_DTYPES = (
 # The dtypes a CPU tensor can hold (NumPy-backed).
 STORABLE_DTYPES = tuple(d for d in ALL_DTYPES if d.np_dtype is not None)
 
-_BY_NAME = {d.name: d for d in ALL_DTYPES} | {"uint64": uint64}
+_BY_NAME = {d.name: d for d in ALL_DTYPES + BAREBONES_UNSIGNED}
 _BY_NUMPY = {d.np_dtype: d for d in STORABLE_DTYPES}
 _SCALAR_TYPE_NAMES = {
     "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
     "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
     "float64": "Double", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
-    "complex128": "ComplexDouble", "uint64": "UInt64",
+    "complex128": "ComplexDouble", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
 }  # fmt: skip
 
 
@@ -251,10 +256,11 @@ def _promote_rule(a: dtype, b: dtype) -> dtype:
 
 
 _PROMOTE = {(a, b): _promote_rule(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
-_PROMOTE[uint64, uint64] = uint64
-for _other in ALL_DTYPES:  # See Note [uint64 Scalars]: the pairs missing here are refused
-    if _other.is_floating_point:
-        _PROMOTE[uint64, _other] = _PROMOTE[_other, uint64] = _other
+for _unsigned in BAREBONES_UNSIGNED:  # See Note [uint64 Scalars]: missing pairs are refused
+    _PROMOTE[_unsigned, _unsigned] = _unsigned
+    for _other in ALL_DTYPES:
+        if _other.is_floating_point:
+            _PROMOTE[_unsigned, _other] = _PROMOTE[_other, _unsigned] = _other
 
 
 def _unsupported_promotion(type1: dtype, type2: dtype) -> RuntimeError:

@@ -31,6 +31,8 @@ written from a temporary after it, as TensorIterator does; both read as NumPy re
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ember._c10.tensor_impl import TensorImpl, is_contiguous_strides, make_view
@@ -268,12 +270,13 @@ def _row(t, shape, index, inner, run, own=False):
     return make_view(t, (run,), (strides[inner],), start)
 
 
-def cumulative_in_loop_order(self, dim: int, out, acc) -> bool:
-    """cumsum over memory `out` shares with `self` in another layout (or that `out` reaches
-    twice), in the order of cpu_cum_base_kernel (ReduceOpsKernel.cpp): a TensorIterator over
-    the other dims (dim squashed), each position running along `dim`, reading self's element
-    and then writing the running sum (kept in `acc`, PyTorch's acc_type) into out's. False
-    when the common computation is exact."""
+def cumulative_in_loop_order(self, dim: int, out, acc, step=operator.add, start=0) -> bool:
+    """cumsum (or cumprod: `step` mul, `start` 1) over memory `out` shares with `self` in
+    another layout (or that `out` reaches twice), in the order of cpu_cum_base_kernel
+    (ReduceOpsKernel.cpp): a TensorIterator over the other dims (dim squashed), each
+    position running along `dim`, reading self's element and then writing the running
+    value (kept in `acc`, PyTorch's acc_type) into out's. False when the common
+    computation is exact."""
     if self._storage is not out._storage or out._storage is None or self.dtype is not out.dtype:
         return False  # (another dtype: the iterator reads a converted copy)
     if not (aliases_itself(out) or _needs_order(out, [self])):
@@ -291,8 +294,8 @@ def cumulative_in_loop_order(self, dim: int, out, acc) -> bool:
     for index in _odometer(shape, dims, shape):
         source = _row(self, shape, index, dim, length, own=True).ndarray()
         target = _row(out, shape, index, dim, length, own=True).ndarray()
-        running = acc.type(0)
+        running = acc.type(start)
         for i in range(length):
-            running = running + acc.type(source[i])
+            running = step(running, acc.type(source[i]))
             target[i] = running
     return True

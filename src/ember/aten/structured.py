@@ -69,10 +69,28 @@ def _fresh(spec):
 # StructuredMeta with exact_out=True; the others keep the castable check.
 
 
+def _check_exact_inplace(self_tensor, spec) -> None:
+    if self_tensor.dtype is not spec.dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {type_meta_name(self_tensor.dtype)} and "
+            f"output tensor dtype {type_meta_name(spec.dtype)} should match"
+        )
+    if spec.device is not None and self_tensor.device != spec.device:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor device {self_tensor.device} and output tensor "
+            f"device {spec.device} should match"
+        )
+    if self_tensor._sizes != spec.sizes:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor size {shape_text(self_tensor._sizes)} and output "
+            f"tensor size {shape_text(spec.sizes)} should match"
+        )
+
+
 class StructuredMeta:
     """Outputs described by a meta function, plus the dtype the op computes in."""
 
-    __slots__ = ("specs", "compute_dtype", "inplace_checks_dtype", "exact_out")
+    __slots__ = ("specs", "compute_dtype", "inplace_checks_dtype", "exact_out", "exact_inplace")
 
     def __init__(
         self,
@@ -81,12 +99,16 @@ class StructuredMeta:
         *,
         inplace_checks_dtype: bool = True,
         exact_out: bool = False,
+        exact_inplace: bool = False,
     ) -> None:
         self.specs = specs if isinstance(specs, tuple) else (specs,)
         self.compute_dtype = compute_dtype if compute_dtype is not None else self.specs[0].dtype
         self.inplace_checks_dtype = inplace_checks_dtype
         # See Note [Out= dtypes of structured kernels]
         self.exact_out = exact_out
+        # an op that is no TensorIterator: its in-place variant is the generated check_inplace
+        # (RegisterCPU.cpp's "Bad in-place call"), same dtype, device and sizes
+        self.exact_inplace = exact_inplace
 
     @property
     def spec(self):
@@ -102,6 +124,9 @@ class StructuredMeta:
     def check_inplace(self, self_tensor) -> None:
         """The in-place variant: `self` must already have the output's shape and a castable dtype."""
         spec = self.specs[0]
+        if self.exact_inplace:
+            _check_exact_inplace(self_tensor, spec)
+            return
         if self_tensor._sizes != spec.sizes:
             raise RuntimeError(
                 f"output with shape {shape_text(self_tensor._sizes)} doesn't match the "

@@ -57,10 +57,28 @@ from ember.aten.ufunc_special import (
 # -- arithmetic ----------------------------------------------------------------
 
 
+# Note [Barebones unsigned types]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# uint16, uint32 and uint64 reach a CPU kernel only where its AT_DISPATCH lists
+# AT_BAREBONES_UNSIGNED_TYPES: mul, eq / ne, the bitwise ops, copies, fills and
+# factories compute them; add / sub (add_stub), neg, abs, the ordered comparisons,
+# max / min and arange refuse them with PyTorch's "not implemented for 'UInt64'".
+# Each refusing kernel calls check_barebones with its own kernel name.
+
+
+_BAREBONES = frozenset(dtypes.BAREBONES_UNSIGNED)  # a set: one hash on the common path
+
+
+def check_barebones(kernel: str, dtype) -> None:
+    """See Note [Barebones unsigned types]: PyTorch's kernel has no case for this type."""
+    if dtype in _BAREBONES:
+        not_implemented_for(kernel, dtype)
+
+
 def _check_uint64(kernel: str, meta) -> None:
-    """See Note [uint64 Scalars]: PyTorch's kernel has no UInt64 case."""
-    if meta.compute_dtype is dtypes.uint64:
-        not_implemented_for(kernel, dtypes.uint64)
+    """See Note [uint64 Scalars] and Note [Barebones unsigned types]."""
+    if meta.compute_dtype in _BAREBONES:
+        not_implemented_for(kernel, meta.compute_dtype)
 
 
 @quiet
@@ -99,7 +117,7 @@ def div(meta, self, other, *mode_and_out) -> None:
         binary(np.true_divide, meta, self, other, out)
         return
     dtype = meta.compute_dtype
-    if dtype is dtypes.bool or dtype.is_complex or dtype is dtypes.uint64:
+    if dtype is dtypes.bool or dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
     compute = opmath(dtype.np_dtype)
     a = np.asarray(operand(self)).astype(compute, copy=False)
@@ -120,7 +138,7 @@ def div(meta, self, other, *mode_and_out) -> None:
 @quiet
 def remainder(meta, self, other, out) -> None:
     dtype = meta.compute_dtype
-    if dtype is dtypes.bool or dtype.is_complex:
+    if dtype is dtypes.bool or dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for("remainder_cpu", dtype)
     compute = opmath(dtype.np_dtype)
     # TensorIterator casts each operand to the common dtype first, then to opmath
@@ -139,6 +157,7 @@ def remainder(meta, self, other, out) -> None:
 def pow(meta, self, exponent, out) -> None:  # noqa: A001 (the operator's name)
     """pow.Tensor_Tensor_out and pow.Tensor_Scalar_out (exponent a Python number)."""
     dtype = meta.compute_dtype
+    check_barebones("pow", dtype)
     target = out.ndarray()
     if not isinstance(exponent, (bool, int, float, complex)):
         if dtype is dtypes.bool:
@@ -202,6 +221,8 @@ def _pow_float_scalar(base, exponent):
 
 @quiet
 def neg(meta, self, out) -> None:
+    if meta.compute_dtype in _BAREBONES:
+        not_implemented_for("neg_cpu", meta.compute_dtype)
     unary(np.negative, meta, self, out)
 
 
@@ -209,6 +230,7 @@ def neg(meta, self, out) -> None:
 def sign(meta, self, out) -> None:
     """(0 < x) - (x < 0): zero for NaN and -0.0, as PyTorch's sign_kernel; bool is unchanged."""
     dtype = meta.compute_dtype
+    check_barebones("sign_cpu", dtype)
     if dtype is dtypes.bool:
         np.copyto(out.ndarray(), self.ndarray())
         return
@@ -416,6 +438,8 @@ def _ordered(name, ufunc):
     @quiet
     def compare(meta, self, other, out) -> None:
         if meta.compute_dtype.is_complex:
+            not_implemented_for(f"{name}_cpu", meta.compute_dtype)
+        if meta.compute_dtype in _BAREBONES:
             not_implemented_for(f"{name}_cpu", meta.compute_dtype)
         _compare(ufunc, meta, self, other, out)
 

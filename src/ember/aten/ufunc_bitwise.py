@@ -67,7 +67,7 @@ def bitwise_not(meta, self, out) -> None:
     if dtype is dtypes.bool:
         np.logical_not(values, out=out.ndarray(), casting="unsafe")
         return
-    if not _integral(dtype):
+    if not _integral(dtype) or dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for("bitwise_not_cpu", dtype)
     np.invert(values.astype(dtype.np_dtype, copy=False), out=out.ndarray(), casting="unsafe")
 

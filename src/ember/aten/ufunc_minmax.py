@@ -84,7 +84,7 @@ def clamp(meta, self, low, high, out) -> None:
     compute = dtype.np_dtype
     scalar_bounds = low.__class__ in _NUMBERS or high.__class__ in _NUMBERS
     if scalar_bounds:
-        if dtype is dtypes.bool:
+        if dtype is dtypes.bool or dtype in dtypes.BAREBONES_UNSIGNED:
             not_implemented_for(_clamp_scalar_kernel(low, high), dtype)
         low = None if low is None else _checked_bound(low, dtype)
         high = None if high is None else _checked_bound(high, dtype)

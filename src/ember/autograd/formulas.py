@@ -20,6 +20,11 @@ from ember.aten._generated.python_functions import (
     where,
 )
 from ember.aten.native import at
+from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
+from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
+    linalg_lstsq_backward_b,
+    linalg_lstsq_backward_self,
+)
 from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
     add_scalar,
     conj_scalar,

@@ -22,8 +22,9 @@ from ember._c10.grad_mode import is_grad_enabled
 from ember._c10.layout import strided
 from ember._tensor import Tensor
 from ember._tensor_ctors import contiguous_format
-from ember.aten._generated.python_functions import cat, ones, where
+from ember.aten._generated.python_functions import cat, where
 from ember.aten.native import at
+from ember.aten.tensor_subclass_like import are_any_tensor_subclass_like
 
 # Note [Formulas call operators as PyTorch's C++ does]
 # ----------------------------------------------------
@@ -225,39 +226,37 @@ def _log(base, complex_exponent: bool):
 def prod_backward(grad, self, result, dim=None, keepdim: bool = False):
     """d prod / d x_i, as FunctionsManual's prod_backward computes it (so the signs of
     zero gradients match): grad * (result / x) when no input is zero, else the products
-    of the elements before and after each one (prod_safe_zeros_backward)."""
+    of the elements before and after each one (prod_safe_zeros_backward); a meta or
+    subclass-like input always takes the latter."""
     if self.dim() == 0:
         return grad
+    safe_only = self.device.type == "meta" or are_any_tensor_subclass_like(self)
     if dim is None:
-        zeros = int((self == 0).sum())
-        if zeros == 0:
-            return grad * _conj(result / self)
-        if zeros > 1 and not is_grad_enabled():
-            return zeros_like(self)
+        if not safe_only:
+            zeros = int((self == 0).sum())
+            if zeros == 0:
+                return grad * _conj(result / self)
+            if zeros > 1 and not is_grad_enabled():
+                return zeros_like(self)
         flat = self.contiguous().view(-1)
         return _prod_safe_zeros_backward(grad, flat, 0).view_as(self)
     dim = dim % self.dim()
     if not keepdim:
         grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
-    if not bool((self == 0).any()):
+    if not safe_only and not bool((self == 0).any()):
         return grad * _conj(result / self)
     return _prod_safe_zeros_backward(grad, self, dim)
 
 
 def _prod_safe_zeros_backward(grad, inp, dim: int):
-    """grad * (exclusive cumprod forward * exclusive cumprod backward), each product
-    accumulated in the order PyTorch's cumprod takes."""
+    """grad * (exclusive cumprod forward * exclusive cumprod backward), both cumprods."""
     if inp.numel() == 0:
         return grad.expand_as(inp)
     length = inp.shape[dim]
-    if length == 1:
-        return grad
     sizes = list(inp.shape)
     sizes[dim] = 1
-    unit = ones(sizes, dtype=grad.dtype)
-    before, after = [unit], [unit]
-    for k in range(length - 1):
-        before.append(before[-1] * inp.narrow(dim, k, 1))
-        after.append(after[-1] * inp.narrow(dim, length - 1 - k, 1))
-    others = cat(before, dim) * cat(after[::-1], dim)
-    return grad * _conj(others)
+    unit = at.ones(sizes, grad.dtype, strided, grad.device, None)
+    exclusive_normal = cat([unit, inp.narrow(dim, 0, length - 1)], dim).cumprod(dim)
+    narrow_reverse = inp.narrow(dim, 1, length - 1).flip([dim])
+    exclusive_reverse = cat([unit, narrow_reverse], dim).cumprod(dim).flip([dim])
+    return grad * _conj(exclusive_normal * exclusive_reverse)

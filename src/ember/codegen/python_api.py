@@ -49,6 +49,10 @@ DEPRECATED = {
         ("Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2", {}),
         ("Scalar beta, Tensor self, Tensor mat1, Tensor mat2", {"alpha": "1"}),
     ],
+    "addmv": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor mat, Tensor vec", {}),
+        ("Scalar beta, Tensor self, Tensor mat, Tensor vec", {"alpha": "1"}),
+    ],
 }
 
 
@@ -127,19 +131,19 @@ def python_signature(
         # PythonOutArgument.from_outputs: one output keeps its schema name (`grad_input`)
         out_name = outs[0].name if len(outs) == 1 else "out"
         out_arg = PythonArgument(out_name, "out", _out_type(outs), "None", True)
+    options = []  # a factory's TensorOptions: after every other argument and out=, as torchgen
     for arg in schema_args:
         if method and arg.name == "self":
             continue
         # torchgen's argument_str renames only a Tensor `self` (`pow(Number self, ...)`)
         name = "input" if arg.name == "self" and yaml_type(arg) == "Tensor" else arg.name
-        if out_arg is not None and is_factory and arg.name == "dtype":
-            arguments.append(out_arg)  # PyTorch puts out before the tensor options
-            out_arg = None
-        arguments.append(
-            PythonArgument(name, arg.name, yaml_type(arg), _python_default(arg), arg.kwarg_only)
+        argument = PythonArgument(
+            name, arg.name, yaml_type(arg), _python_default(arg), arg.kwarg_only
         )
+        (options if is_factory and arg.name in TENSOR_OPTIONS else arguments).append(argument)
     if out_arg is not None:
         arguments.append(out_arg)
+    arguments += options
     if is_factory:  # torchgen types it bool? (None is False), unlike torch.tensor's
         arguments.append(PythonArgument("requires_grad", None, "bool?", "False", True))
     name = f.base_name

@@ -17,6 +17,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
+_op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
@@ -33,6 +34,9 @@ _op_addmm = handle("addmm")
 _op_addmm_dtype = handle("addmm.dtype")
 _op_addmm_dtype_out = handle("addmm.dtype_out")
 _op_addmm_out = handle("addmm.out")
+_op_addmv = handle("addmv")
+_op_addmv_out = handle("addmv.out")
+_op_addmv_ = handle("addmv_")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_all_out = handle("all.all_out")
@@ -124,6 +128,8 @@ _op_cosh_out = handle("cosh.out")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cumprod = handle("cumprod")
+_op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
@@ -253,6 +259,8 @@ _op_mul_out = handle("mul.out")
 _op_multiply_Scalar = handle("multiply.Scalar")
 _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply_out = handle("multiply.out")
+_op_mv = handle("mv")
+_op_mv_out = handle("mv.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -289,11 +297,21 @@ _op_randint_low_generator = handle("randint.low_generator")
 _op_randint_low_generator_out = handle("randint.low_generator_out")
 _op_randint_low_out = handle("randint.low_out")
 _op_randint_out = handle("randint.out")
+_op_randint_like = handle("randint_like")
+_op_randint_like_Tensor = handle("randint_like.Tensor")
+_op_randint_like_Tensor_generator = handle("randint_like.Tensor_generator")
+_op_randint_like_generator = handle("randint_like.generator")
+_op_randint_like_low_dtype = handle("randint_like.low_dtype")
+_op_randint_like_low_generator_dtype = handle("randint_like.low_generator_dtype")
 _op_randn = handle("randn")
 _op_randn_generator = handle("randn.generator")
 _op_randn_generator_out = handle("randn.generator_out")
 _op_randn_out = handle("randn.out")
 _op_randn_like = handle("randn_like")
+_op_randperm = handle("randperm")
+_op_randperm_generator = handle("randperm.generator")
+_op_randperm_generator_out = handle("randperm.generator_out")
+_op_randperm_out = handle("randperm.out")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
 _op_reciprocal_ = handle("reciprocal_")
@@ -428,6 +446,32 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__foobar = PythonArgParser(
+    [
+        '_foobar(Tensor input, bool arg1=True, bool arg2=True, *, bool arg3=True)',
+    ],
+)
+_tail_parser_f__foobar = [p.default for p in _parser_f__foobar.signatures[0].params[1:]]
+
+
+def _foobar(*args, **kwargs):
+    """_foobar(Tensor input, bool arg1=True, bool arg2=True, *, bool arg3=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__foobar]
+        else:
+            index, v = _parser_f__foobar.parse(args, kwargs)
+        return _op__foobar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_foobar, _parser_f__foobar, args, kwargs, MODULE)
 
 
 
@@ -646,6 +690,74 @@ def addmm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(addmm, _parser_f_addmm, args, kwargs, MODULE)
+
+
+
+_parser_f_addmv = PythonArgParser(
+    [
+        'addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated',
+        'addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def addmv(*args, **kwargs):
+    """addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated | addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_addmv.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addmv.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addmv_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addmv.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addmv_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addmv.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addmv_out.call(v[1], v[2], v[3], v[0], 1, v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmv, _parser_f_addmv, args, kwargs, MODULE)
+
+
+
+_parser_f_addmv_ = PythonArgParser(
+    [
+        'addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated',
+    ],
+)
+_tail_parser_f_addmv_ = [p.default for p in _parser_f_addmv_.signatures[0].params[3:]]
+
+
+def addmv_(*args, **kwargs):
+    """addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_addmv_]
+        else:
+            index, v = _parser_f_addmv_.parse(args, kwargs)
+        if index == 0:
+            return _op_addmv_.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            return _op_addmv_.call(v[1], v[3], v[4], v[0], v[2])
+        else:
+            return _op_addmv_.call(v[1], v[2], v[3], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addmv_, _parser_f_addmv_, args, kwargs, MODULE)
 
 
 
@@ -1623,6 +1735,30 @@ def count_nonzero(*args, **kwargs):
 
 
 
+_parser_f_cumprod = PythonArgParser(
+    [
+        'cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def cumprod(*args, **kwargs):
+    """cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cumprod.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_cumprod.call(v[0], v[1], v[2])
+        return _op_cumprod_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cumprod, _parser_f_cumprod, args, kwargs, MODULE)
+
+
+
 _parser_f_cumsum = PythonArgParser(
     [
         'cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -1818,21 +1954,21 @@ def dropout(*args, **kwargs):
 
 _parser_f_empty = PythonArgParser(
     [
-        'empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty(*args, **kwargs):
-    """empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_empty.parse(args, kwargs)[1]
-        if v[1] is None:
-            return make_factory(_op_empty_memory_format, (v[0], v[2], v[3], CPU if v[4] is None else v[4], v[5], v[6],), v[7])
-        check_out_type_matches(v[1], v[2], v[4])
-        return make_factory_out(_op_empty_out, (v[0], v[6], v[1],), v[7])
+        if v[2] is None:
+            return make_factory(_op_empty_memory_format, (v[0], v[3], v[4], CPU if v[5] is None else v[5], v[6], v[1],), v[7])
+        check_out_type_matches(v[2], v[3], v[5])
+        return make_factory_out(_op_empty_out, (v[0], v[1], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1843,18 +1979,18 @@ def empty(*args, **kwargs):
 
 _parser_f_empty_like = PythonArgParser(
     [
-        'empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def empty_like(*args, **kwargs):
-    """empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_empty_like.parse(args, kwargs)[1]
-        return make_factory(_op_empty_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_empty_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -2196,18 +2332,18 @@ def full(*args, **kwargs):
 
 _parser_f_full_like = PythonArgParser(
     [
-        'full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def full_like(*args, **kwargs):
-    """full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_full_like.parse(args, kwargs)[1]
-        return make_factory(_op_full_like, (v[0], v[1], v[2], v[3], v[4], v[5], v[6],), v[7])
+        return make_factory(_op_full_like, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3203,6 +3339,30 @@ def multiply(*args, **kwargs):
 
 
 
+_parser_f_mv = PythonArgParser(
+    [
+        'mv(Tensor input, Tensor vec, *, Tensor? out=None)',
+    ],
+)
+
+
+def mv(*args, **kwargs):
+    """mv(Tensor input, Tensor vec, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mv.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_mv.call(v[0], v[1])
+        return _op_mv_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mv, _parser_f_mv, args, kwargs, MODULE)
+
+
+
 _parser_f_narrow = PythonArgParser(
     [
         'narrow(Tensor input, int dim, Tensor start, SymInt length)',
@@ -3336,18 +3496,18 @@ def ones(*args, **kwargs):
 
 _parser_f_ones_like = PythonArgParser(
     [
-        'ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def ones_like(*args, **kwargs):
-    """ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_ones_like.parse(args, kwargs)[1]
-        return make_factory(_op_ones_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_ones_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3501,18 +3661,18 @@ def rand(*args, **kwargs):
 
 _parser_f_rand_like = PythonArgParser(
     [
-        'rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def rand_like(*args, **kwargs):
-    """rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_rand_like.parse(args, kwargs)[1]
-        return make_factory(_op_rand_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_rand_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -3565,6 +3725,44 @@ def randint(*args, **kwargs):
 
 
 
+_parser_f_randint_like = PythonArgParser(
+    [
+        'randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def randint_like(*args, **kwargs):
+    """randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, Tensor high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_randint_like.parse(args, kwargs)
+        if index == 0:
+            return make_factory(_op_randint_like_low_generator_dtype, (v[0], v[1], v[2], v[3], v[5], v[6], v[7], v[8], v[4],), v[9])
+        elif index == 1:
+            return make_factory(_op_randint_like_low_dtype, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
+        elif index == 2:
+            return make_factory(_op_randint_like_Tensor_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
+        elif index == 3:
+            return make_factory(_op_randint_like_Tensor, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
+        elif index == 4:
+            return make_factory(_op_randint_like_generator, (v[0], v[1], v[2], v[4], v[5], v[6], v[7], v[3],), v[8])
+        else:
+            return make_factory(_op_randint_like, (v[0], v[1], v[3], v[4], v[5], v[6], v[2],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randint_like, _parser_f_randint_like, args, kwargs, MODULE)
+
+
+
 _parser_f_randn = PythonArgParser(
     [
         'randn(SymInt[] size, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -3599,23 +3797,55 @@ def randn(*args, **kwargs):
 
 _parser_f_randn_like = PythonArgParser(
     [
-        'randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def randn_like(*args, **kwargs):
-    """randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_randn_like.parse(args, kwargs)[1]
-        return make_factory(_op_randn_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_randn_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
         pass
     return handle_function(randn_like, _parser_f_randn_like, args, kwargs, MODULE)
+
+
+
+_parser_f_randperm = PythonArgParser(
+    [
+        'randperm(SymInt n, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randperm(SymInt n, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def randperm(*args, **kwargs):
+    """randperm(SymInt n, *, Generator? generator, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False) | randperm(SymInt n, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_randperm.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return make_factory(_op_randperm_generator, (v[0], v[1], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+            check_out_type_matches(v[2], v[3], v[5])
+            return make_factory_out(_op_randperm_generator_out, (v[0], v[1], v[2],), v[7])
+        else:
+            if v[1] is None:
+                return make_factory(_op_randperm, (v[0], int64 if v[2] is None else v[2], v[3], CPU if v[4] is None else v[4], v[5],), v[6])
+            check_out_type_matches(v[1], v[2], v[4])
+            return make_factory_out(_op_randperm_out, (v[0], v[1],), v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(randperm, _parser_f_randperm, args, kwargs, MODULE)
 
 
 
@@ -5041,18 +5271,18 @@ def zeros(*args, **kwargs):
 
 _parser_f_zeros_like = PythonArgParser(
     [
-        'zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)',
+        'zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ],
 )
 
 
 def zeros_like(*args, **kwargs):
-    """zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"""
+    """zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_zeros_like.parse(args, kwargs)[1]
-        return make_factory(_op_zeros_like, (v[0], v[1], v[2], v[3], v[4], v[5],), v[6])
+        return make_factory(_op_zeros_like, (v[0], v[2], v[3], v[4], v[5], v[1],), v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -5060,4 +5290,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

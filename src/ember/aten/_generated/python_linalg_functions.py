@@ -16,8 +16,34 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.linalg'  # the functions' module in a __torch_function__ error
 
+_op_linalg_lstsq = handle("linalg_lstsq")
+_op_linalg_lstsq_out = handle("linalg_lstsq.out")
 _op_linalg_vector_norm = handle("linalg_vector_norm")
 _op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+
+
+_parser_f_linalg_lstsq = PythonArgParser(
+    [
+        'linalg_lstsq(Tensor input, Tensor b, float? rcond=None, *, str? driver=None, Tensor[4]? out=None)',
+    ],
+)
+
+
+def linalg_lstsq(*args, **kwargs):
+    """linalg_lstsq(Tensor input, Tensor b, float? rcond=None, *, str? driver=None, Tensor[4]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_linalg_lstsq.parse(args, kwargs)[1]
+        if v[4] is None:
+            return return_types.linalg_lstsq(_op_linalg_lstsq.call(v[0], v[1], v[2], v[3]))
+        return return_types.linalg_lstsq_out(_op_linalg_lstsq_out.call(v[0], v[1], v[2], v[3], *v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(linalg_lstsq, _parser_f_linalg_lstsq, args, kwargs, MODULE)
+
 
 
 _parser_f_linalg_vector_norm = PythonArgParser(
@@ -43,4 +69,4 @@ def linalg_vector_norm(*args, **kwargs):
     return handle_function(linalg_vector_norm, _parser_f_linalg_vector_norm, args, kwargs, MODULE)
 
 
-__all__ = ['linalg_vector_norm']
+__all__ = ['linalg_lstsq', 'linalg_vector_norm']

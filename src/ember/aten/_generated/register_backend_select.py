@@ -134,6 +134,22 @@ def randint_low_generator(keyset, low, high, size, generator, dtype, layout, dev
     return _randint_low_generator.redispatch(keyset, low, high, size, generator, dtype, layout, device, pin_memory)
 
 
+_randperm = handle("randperm")
+
+
+def randperm(keyset, n, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _randperm.redispatch(keyset, n, dtype, layout, device, pin_memory)
+
+
+_randperm_generator = handle("randperm.generator")
+
+
+def randperm_generator(keyset, n, generator, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _randperm_generator.redispatch(keyset, n, generator, dtype, layout, device, pin_memory)
+
+
 _randn = handle("randn")
 
 
@@ -174,6 +190,8 @@ impl("randint", "BackendSelect", randint, keyset_arg="raw")
 impl("randint.low", "BackendSelect", randint_low, keyset_arg="raw")
 impl("randint.generator", "BackendSelect", randint_generator, keyset_arg="raw")
 impl("randint.low_generator", "BackendSelect", randint_low_generator, keyset_arg="raw")
+impl("randperm", "BackendSelect", randperm, keyset_arg="raw")
+impl("randperm.generator", "BackendSelect", randperm_generator, keyset_arg="raw")
 impl("randn", "BackendSelect", randn, keyset_arg="raw")
 impl("randn.generator", "BackendSelect", randn_generator, keyset_arg="raw")
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")

@@ -601,6 +601,32 @@ def cos_out(self, out):
     return out
 
 
+# cumprod.out: structured
+
+
+def cumprod(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    out = meta.allocate()
+    N.cumprod_out(meta, self, dim, dtype, out)
+    return out
+
+
+def cumprod_(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    meta.check_inplace(self)
+    N.cumprod_out(meta, self, dim, dtype, self)
+    return self
+
+
+def cumprod_out(self, dim, dtype, out):
+    meta = M.cumprod(self, dim, dtype)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.cumprod_out(meta, self, dim, dtype, out)
+    return out
+
+
 # cumsum.out: structured
 
 
@@ -1925,6 +1951,32 @@ def addmm_out(self, mat1, mat2, beta, alpha, out):
     return out
 
 
+# addmv.out: structured
+
+
+def addmv(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    out = meta.allocate()
+    N.addmv_out(meta, self, mat, vec, beta, alpha, out)
+    return out
+
+
+def addmv_(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    meta.check_inplace(self)
+    N.addmv_out(meta, self, mat, vec, beta, alpha, self)
+    return self
+
+
+def addmv_out(self, mat, vec, beta, alpha, out):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    if out is self or out is mat or out is vec:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.addmv_out(meta, self, mat, vec, beta, alpha, out)
+    return out
+
+
 # scatter.src_out: structured
 
 
@@ -3034,6 +3086,9 @@ impl("clamp.Tensor_out", "CPU", clamp_Tensor_out)
 impl("cos", "CPU", cos)
 impl("cos_", "CPU", cos_)
 impl("cos.out", "CPU", cos_out)
+impl("cumprod", "CPU", cumprod)
+impl("cumprod_", "CPU", cumprod_)
+impl("cumprod.out", "CPU", cumprod_out)
 impl("cumsum", "CPU", cumsum)
 impl("cumsum_", "CPU", cumsum_)
 impl("cumsum.out", "CPU", cumsum_out)
@@ -3148,6 +3203,9 @@ impl("sub.out", "CPU", sub_out)
 impl("addmm", "CPU", addmm)
 impl("addmm_", "CPU", addmm_)
 impl("addmm.out", "CPU", addmm_out)
+impl("addmv", "CPU", addmv)
+impl("addmv_", "CPU", addmv_)
+impl("addmv.out", "CPU", addmv_out)
 impl("scatter.src", "CPU", scatter_src)
 impl("scatter_.src", "CPU", scatter__src)
 impl("scatter.src_out", "CPU", scatter_src_out)
@@ -3263,6 +3321,7 @@ impl("isnan", "CPU", N.isnan)
 impl("linspace.out", "CPU", N.linspace_out)
 impl("unfold", "CPU", N.unfold)
 impl("unfold_backward", "CPU", N.unfold_backward)
+impl("randperm.generator_out", "CPU", N.randperm_generator_out)
 impl("uniform_", "CPU", N.uniform_)
 impl("normal_", "CPU", N.normal_)
 impl("random_.from", "CPU", N.random__from)
@@ -3283,6 +3342,7 @@ impl("var.correction_out", "CPU", N.var_correction_out)
 impl("where.self", "CPU", N.where_self)
 impl("where.self_out", "CPU", N.where_self_out)
 impl("zero_", "CPU", N.zero_)
+impl("linalg_lstsq.out", "CPU", N.linalg_lstsq_out)
 impl("rsub.Tensor", "CPU", N.rsub_Tensor)
 impl("_local_scalar_dense", "CPU", N._local_scalar_dense)
 impl("masked_fill_.Scalar", "CPU", N.masked_fill__Scalar)
@@ -3305,3 +3365,4 @@ impl("floor_divide_.Tensor", "CPU", N.floor_divide__Tensor)
 impl("floor_divide.out", "CPU", N.floor_divide_out)
 impl("equal", "CPU", N.equal)
 impl("count_nonzero.dim_IntList", "CPU", N.count_nonzero_dim_IntList)
+impl("_foobar", "CPU", N._foobar)

@@ -1001,6 +1001,34 @@ def cos_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_cumprod_ = handle("cumprod_")
+
+
+def cumprod_(keyset, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_cumprod_out = handle("cumprod.out")
+
+
+def cumprod_out(keyset, self, dim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _cumsum_ = handle("cumsum_")
 
 
@@ -2149,6 +2177,34 @@ def randint_low_generator_out(keyset, low, high, size, generator, out):
     return finish_inplace(result, out)
 
 
+_randperm_out = handle("randperm.out")
+
+
+def randperm_out(keyset, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randperm_out.redispatch(keyset & AFTER, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_randperm_generator_out = handle("randperm.generator_out")
+
+
+def randperm_generator_out(keyset, n, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 _randn_out = handle("randn.out")
 
 
@@ -2947,6 +3003,20 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     return finish_inplace(result, out)
 
 
+_linalg_lstsq_out = handle("linalg_lstsq.out")
+
+
+def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, singular_values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, solution, residuals, rank, singular_values)
+
+
 _linalg_vector_norm_out = handle("linalg_vector_norm.out")
 
 
@@ -3253,6 +3323,48 @@ def addmm_(keyset, self, mat1, mat2, beta, alpha):
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
+
+
+_addmv_ = handle("addmv_")
+
+
+def addmv_(keyset, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addmv_out = handle("addmv.out")
+
+
+def addmv_out(keyset, self, mat, vec, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mv_out = handle("mv.out")
+
+
+def mv_out(keyset, self, vec, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mv_out.redispatch(keyset & AFTER, self, vec, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
 
 
 _unbind_int = handle("unbind.int")
@@ -4502,6 +4614,8 @@ impl("contiguous", "ADInplaceOrView", contiguous, keyset_arg="raw")
 impl("copy_", "ADInplaceOrView", copy_, keyset_arg="raw")
 impl("cos_", "ADInplaceOrView", cos_, keyset_arg="raw")
 impl("cos.out", "ADInplaceOrView", cos_out, keyset_arg="raw")
+impl("cumprod_", "ADInplaceOrView", cumprod_, keyset_arg="raw")
+impl("cumprod.out", "ADInplaceOrView", cumprod_out, keyset_arg="raw")
 impl("cumsum_", "ADInplaceOrView", cumsum_, keyset_arg="raw")
 impl("cumsum.out", "ADInplaceOrView", cumsum_out, keyset_arg="raw")
 impl("diagonal", "ADInplaceOrView", diagonal, keyset_arg="raw")
@@ -4584,6 +4698,8 @@ impl("randint.out", "ADInplaceOrView", randint_out, keyset_arg="raw")
 impl("randint.low_out", "ADInplaceOrView", randint_low_out, keyset_arg="raw")
 impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
+impl("randperm.out", "ADInplaceOrView", randperm_out, keyset_arg="raw")
+impl("randperm.generator_out", "ADInplaceOrView", randperm_generator_out, keyset_arg="raw")
 impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
 impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
 impl("uniform_", "ADInplaceOrView", uniform_, keyset_arg="raw")
@@ -4641,6 +4757,7 @@ impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
 impl("zeros.out", "ADInplaceOrView", zeros_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
 impl("norm.out", "ADInplaceOrView", norm_out, keyset_arg="raw")
+impl("linalg_lstsq.out", "ADInplaceOrView", linalg_lstsq_out, keyset_arg="raw")
 impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset_arg="raw")
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
@@ -4663,6 +4780,9 @@ impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
 impl("addmm.dtype_out", "ADInplaceOrView", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
+impl("addmv_", "ADInplaceOrView", addmv_, keyset_arg="raw")
+impl("addmv.out", "ADInplaceOrView", addmv_out, keyset_arg="raw")
+impl("mv.out", "ADInplaceOrView", mv_out, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
 impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
 impl("to.device", "ADInplaceOrView", to_device, keyset_arg="raw")

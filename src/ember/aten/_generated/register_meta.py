@@ -350,6 +350,27 @@ def cos_out(self, out):
     return out
 
 
+# cumprod.out: structured
+
+
+def cumprod(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    out = meta.allocate()
+    return out
+
+
+def cumprod_(self, dim, dtype):
+    meta = M.cumprod(self, dim, dtype)
+    meta.check_inplace(self)
+    return self
+
+
+def cumprod_out(self, dim, dtype, out):
+    meta = M.cumprod(self, dim, dtype)
+    meta.resize_outputs(out)
+    return out
+
+
 # cumsum.out: structured
 
 
@@ -1195,6 +1216,28 @@ def addmm_out(self, mat1, mat2, beta, alpha, out):
     return out
 
 
+# addmv.out: structured
+
+
+def addmv(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    out = meta.allocate()
+    return out
+
+
+def addmv_(self, mat, vec, beta, alpha):
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    meta.check_inplace(self)
+    return self
+
+
+def addmv_out(self, mat, vec, beta, alpha, out):
+    M.check_copy_devices(self, out)
+    meta = M.addmv(self, mat, vec, beta, alpha)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
 # scatter.src_out: structured
 
 
@@ -1993,6 +2036,9 @@ impl("clamp.Tensor_out", "Meta", clamp_Tensor_out)
 impl("cos", "Meta", cos)
 impl("cos_", "Meta", cos_)
 impl("cos.out", "Meta", cos_out)
+impl("cumprod", "Meta", cumprod)
+impl("cumprod_", "Meta", cumprod_)
+impl("cumprod.out", "Meta", cumprod_out)
 impl("cumsum", "Meta", cumsum)
 impl("cumsum_", "Meta", cumsum_)
 impl("cumsum.out", "Meta", cumsum_out)
@@ -2107,6 +2153,9 @@ impl("sub.out", "Meta", sub_out)
 impl("addmm", "Meta", addmm)
 impl("addmm_", "Meta", addmm_)
 impl("addmm.out", "Meta", addmm_out)
+impl("addmv", "Meta", addmv)
+impl("addmv_", "Meta", addmv_)
+impl("addmv.out", "Meta", addmv_out)
 impl("scatter.src", "Meta", scatter_src)
 impl("scatter_.src", "Meta", scatter__src)
 impl("scatter.src_out", "Meta", scatter_src_out)
@@ -2226,6 +2275,7 @@ impl("mm.dtype", "Meta", N.mm_dtype)
 impl("mm.dtype_out", "Meta", mm_dtype_out)
 impl("unfold", "Meta", N.unfold)
 impl("unfold_backward", "Meta", N.unfold_backward)
+impl("randperm.generator_out", "Meta", N.randperm_generator_out)
 impl("uniform_", "Meta", N.uniform_)
 impl("normal_", "Meta", N.normal_)
 impl("random_.from", "Meta", N.random__from)

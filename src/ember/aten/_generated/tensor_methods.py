@@ -44,6 +44,8 @@ _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
 _op_addmm = handle("addmm")
 _op_addmm_ = handle("addmm_")
+_op_addmv = handle("addmv")
+_op_addmv_ = handle("addmv_")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_dim = handle("all.dim")
@@ -105,6 +107,8 @@ _op_cosh = handle("cosh")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cumprod = handle("cumprod")
+_op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_detach = handle("detach")
@@ -211,6 +215,7 @@ _op_multiply_Scalar = handle("multiply.Scalar")
 _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply__Scalar = handle("multiply_.Scalar")
 _op_multiply__Tensor = handle("multiply_.Tensor")
+_op_mv = handle("mv")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -807,6 +812,72 @@ def addmm_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(addmm_, _parser_m_addmm_, self, args, kwargs)
+
+
+
+_parser_m_addmv = PythonArgParser(
+    [
+        'addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv(Scalar beta, Tensor mat, Tensor vec)|deprecated',
+    ],
+)
+_tail_parser_m_addmv = [p.default for p in _parser_m_addmv.signatures[0].params[2:]]
+
+
+def addmv(self, *args, **kwargs):
+    """addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv(Scalar beta, Tensor mat, Tensor vec)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmv]
+        else:
+            index, v = _parser_m_addmv.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmv.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmv.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmv.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmv, _parser_m_addmv, self, args, kwargs)
+
+
+
+_parser_m_addmv_ = PythonArgParser(
+    [
+        'addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated',
+    ],
+)
+_tail_parser_m_addmv_ = [p.default for p in _parser_m_addmv_.signatures[0].params[2:]]
+
+
+def addmv_(self, *args, **kwargs):
+    """addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) | addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated | addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addmv_]
+        else:
+            index, v = _parser_m_addmv_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addmv_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addmv_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addmv_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addmv_, _parser_m_addmv_, self, args, kwargs)
 
 
 
@@ -1827,6 +1898,50 @@ def count_nonzero(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(count_nonzero, _parser_m_count_nonzero, self, args, kwargs)
+
+
+
+_parser_m_cumprod = PythonArgParser(
+    [
+        'cumprod(int dim, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def cumprod(self, *args, **kwargs):
+    """cumprod(int dim, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cumprod.parse(args, kwargs, self=self)[1]
+        return _op_cumprod.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumprod, _parser_m_cumprod, self, args, kwargs)
+
+
+
+_parser_m_cumprod_ = PythonArgParser(
+    [
+        'cumprod_(int dim, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def cumprod_(self, *args, **kwargs):
+    """cumprod_(int dim, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cumprod_.parse(args, kwargs, self=self)[1]
+        return _op_cumprod_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cumprod_, _parser_m_cumprod_, self, args, kwargs)
 
 
 
@@ -3641,6 +3756,32 @@ def multiply_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(multiply_, _parser_m_multiply_, self, args, kwargs)
+
+
+
+_parser_m_mv = PythonArgParser(
+    [
+        'mv(Tensor vec)',
+    ],
+)
+_tail_parser_m_mv = [p.default for p in _parser_m_mv.signatures[0].params[1:]]
+
+
+def mv(self, *args, **kwargs):
+    """mv(Tensor vec)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_mv]
+        else:
+            index, v = _parser_m_mv.parse(args, kwargs, self=self)
+        return _op_mv.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mv, _parser_m_mv, self, args, kwargs)
 
 
 
@@ -5710,4 +5851,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

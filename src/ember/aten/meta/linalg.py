@@ -1,8 +1,8 @@
-"""Meta functions of the matrix products: mm, bmm, addmm.
+"""Meta functions of the matrix products: mm, bmm, addmm, addmv.
 
 Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
 StructuredMeta with one contiguous output. Mirrors TORCH_META_FUNC(mm),
-TORCH_META_FUNC(bmm) and TORCH_META_FUNC(addmm) of ATen/native/LinearAlgebra.cpp,
+TORCH_META_FUNC(bmm), TORCH_META_FUNC(addmm) and TORCH_META_FUNC(addmv) of ATen/native/LinearAlgebra.cpp,
 with their error texts. mm's dtype check is its CPU kernel's (aten/native/linalg.py): after
 the shapes and the out= tensor, and not made on the Meta backend.
 """
@@ -13,7 +13,7 @@ from ember._c10 import dtypes
 from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec
 
-__all__ = ["mm", "bmm", "addmm"]
+__all__ = ["mm", "bmm", "addmm", "addmv"]
 
 
 def _shape(t) -> str:
@@ -84,4 +84,29 @@ def addmm(self, mat1, mat2, beta, alpha) -> StructuredMeta:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(mat1)} and {_shape(mat2)})"
         )
     sizes = (mat1._sizes[0], mat2._sizes[1])
-    return StructuredMeta(OutputSpec(sizes, None, mat1.dtype, mat1.device), exact_out=True)
+    spec = OutputSpec(sizes, None, mat1.dtype, mat1.device)
+    return StructuredMeta(spec, exact_out=True, exact_inplace=True)
+
+
+def addmv(self, mat, vec, beta, alpha) -> StructuredMeta:
+    """The output has mat's rows and vec's options; self is one value or one per row."""
+    if not (mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1):
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {self.dim()}, {mat.dim()}, {vec.dim()}"
+        )
+    rows, columns = mat._sizes
+    if columns != vec._sizes[0] or (rows != self.numel() and self.numel() != 1):
+        if self.dim() == 0:  # the message reads self.size(0)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(
+            f"size mismatch, got input ({self._sizes[0]}), mat ({rows}x{columns}), "
+            f"vec ({vec._sizes[0]})"
+        )
+    if not (self.dtype is mat.dtype is vec.dtype):
+        name = dtypes.scalar_type_name
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{name(self.dtype)}, {name(mat.dtype)}, and {name(vec.dtype)}"
+        )
+    spec = OutputSpec((rows,), None, vec.dtype, vec.device)
+    return StructuredMeta(spec, exact_out=True, exact_inplace=True)

@@ -1,5 +1,5 @@
 """Meta functions of the reduction operators: sum, mean, prod, amax/amin, argmax/argmin,
-max/min over a dim, all/any, norm, cumsum.
+max/min over a dim, all/any, norm, cumsum, cumprod.
 
 Layer: aten/meta. In: the functional arguments (tensors may be meta). Out: a
 StructuredMeta whose outputs are contiguous tensors of the reduced shape.
@@ -10,7 +10,7 @@ ReduceOpsUtils.h (make_dim_mask, resize_reduction, zero_numel_check_dims).
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember.aten.native.common import as_dtype, wrap_dim, wrap_dims
+from ember.aten.native.common import as_dtype, type_meta_name, wrap_dim, wrap_dims
 from ember.aten.structured import StructuredMeta, resize_output
 from ember.aten.tensor_iterator import OutputSpec
 
@@ -37,6 +37,7 @@ __all__ = [
     "norm_ScalarOpt_dim_dtype",
     "linalg_vector_norm",
     "cumsum",
+    "cumprod",
     "zero_numel_check_dims",
 ]
 
@@ -330,7 +331,46 @@ def linalg_vector_norm(self, ord, dim, keepdim, dtype) -> StructuredMeta:  # noq
     return StructuredMeta(reduction_spec(self, reduced_dims(self, dims), keepdim, out_dtype))
 
 
+class CumulativeMeta(StructuredMeta):
+    """meta_func_cum_ops: an out= or in-place result keeps its own dtype unless `dtype` is
+    given (then it must be that dtype); the op computes in the result's dtype."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, spec, dtype) -> None:
+        StructuredMeta.__init__(self, spec)
+        self.dtype = dtype
+
+    def check_inplace(self, self_tensor) -> None:
+        if self.dtype is not None and self.dtype is not self_tensor.dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {type_meta_name(self_tensor.dtype)} "
+                f"and output tensor dtype {type_meta_name(self.dtype)} should match"
+            )
+        self.compute_dtype = self_tensor.dtype
+
+    def resize_outputs(self, *outs) -> None:
+        out, spec = outs[0], self.specs[0]
+        if self.dtype is not None and self.dtype is not out.dtype:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {type_meta_name(self.dtype)}, but got "
+                f"{type_meta_name(out.dtype)} instead"
+            )
+        if out.device != spec.device:
+            raise RuntimeError(
+                f"Expected out tensor to have device {spec.device}, but got {out.device} instead"
+            )
+        resize_output(out, spec.sizes, spec.strides)
+        self.compute_dtype = out.dtype
+
+
 def cumsum(self, dim, dtype) -> StructuredMeta:
+    """meta_func_cum_ops: self's sizes, the dtype given, else int64 for integral and bool."""
     wrap_dim(dim, self.dim())
-    out_dtype = _promoting_dtype(self, as_dtype(dtype))
-    return StructuredMeta(OutputSpec(self._sizes, None, out_dtype, self.device))
+    dtype = as_dtype(dtype)
+    out_dtype = _promoting_dtype(self, dtype)
+    return CumulativeMeta(OutputSpec(self._sizes, None, out_dtype, self.device), dtype)
+
+
+def cumprod(self, dim, dtype) -> StructuredMeta:
+    return cumsum(self, dim, dtype)  # both are meta_func_cum_ops

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ember._c10 import dtypes
+from ember._c10 import memory_format as _formats
 from ember._c10.device import as_device
 from ember._c10.tensor_impl import shape_text
 from ember.aten.loop_order import in_loop_order
@@ -22,7 +23,6 @@ from ember.aten.memory_overlap import check_tensor_iterator, same_data
 from ember.aten.native import at
 from ember.aten.native.common import as_dtype
 from ember.aten.native.layout import (
-    MEMORY_FORMATS,
     memory_format_name,
     preserved_strides,
     strides_for,
@@ -134,7 +134,9 @@ def contiguous(self, memory_format):
         return self
     if name == "preserve_format":
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
-    return at.clone(self, MEMORY_FORMATS.index(name))
+    if memory_format is None:
+        memory_format = _formats.contiguous_format
+    return at.clone(self, memory_format)
 
 
 class _Format:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 
-__all__ = ["uniform", "normal", "random_from_to", "bernoulli"]
+__all__ = ["uniform", "normal", "random_from_to", "bernoulli", "write_in_memory_order"]
 
 # uniform_kernel draws half and bfloat16 as float and rounds
 _DIGITS = {dtypes.float64: 53, dtypes.float32: 24, dtypes.float16: 24, dtypes.bfloat16: 24}
@@ -152,3 +152,10 @@ def random_from_to(gen, n: int, low: int, high: int) -> np.ndarray:
 def bernoulli(gen, n: int, p: float) -> np.ndarray:
     """bernoulli_distribution<double>(p) n times (PyTorch's portable CPU kernel)."""
     return uniform(gen, n, dtypes.float64) < p
+
+
+def write_in_memory_order(t, values: np.ndarray) -> None:
+    """Store values drawn in TensorIterator's order (t's memory order) into t."""
+    order = sorted(range(t.dim()), key=lambda d: -t._strides[d])
+    view = t.ndarray().transpose(order)
+    view[...] = values.reshape(view.shape)

@@ -64,7 +64,8 @@ _CPP_NAMES = {
     dtypes.int32: "int", dtypes.int64: "int64_t", dtypes.float16: "c10::Half",
     dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double",
     dtypes.complex32: "c10::complex<c10::Half>", dtypes.complex64: "c10::complex<float>",
-    dtypes.complex128: "c10::complex<double>",
+    dtypes.complex128: "c10::complex<double>", dtypes.uint16: "uint16_t",
+    dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
 }  # fmt: skip
 
 

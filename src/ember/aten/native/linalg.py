@@ -1,10 +1,10 @@
 """CPU kernels of the matrix products, and the composites built on them.
 
-Layer: aten/native. In: StructuredMeta + out tensors (mm, bmm, addmm), or the
-plain schema arguments (dot, matmul, outer, linear). Out: tensors. The
+Layer: aten/native. In: StructuredMeta + out tensors (mm, bmm, addmm, addmv), or
+the plain schema arguments (dot, mv, matmul, outer, linear). Out: tensors. The
 composites call other operators only through `at`, so autograd sees them.
 Mirrors ATen/native/LinearAlgebra.cpp (addmm_impl_cpu_, dot, _matmul_impl,
-outer) and ATen/native/Linear.cpp (linear).
+outer), ATen/native/Blas.cpp (addmv_out_cpu, mv, mv_out) and ATen/native/Linear.cpp (linear).
 """
 
 from __future__ import annotations
@@ -22,12 +22,18 @@ from ember.aten.memory_overlap import (
     check_copy,
     refuse_unordered_read,
 )
+from ember.aten.meta.out_wrapper import check_copy_devices, copy_out
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
 from ember.aten.native.factories import checked_value
 from ember.aten.native.reduction import accumulate_dtype, store
+from ember.aten.structured import StructuredMeta
+from ember.aten.tensor_iterator import OutputSpec
 
-__all__ = ["mm_out", "bmm_out", "addmm_out", "dot", "matmul", "outer", "linear"]
+__all__ = [
+    "mm_out", "bmm_out", "addmm_out", "addmv_out", "mv", "mv_out", "dot", "matmul", "outer",
+    "linear",
+]  # fmt: skip
 
 
 def _operand(t):
@@ -38,8 +44,10 @@ def _operand(t):
 
 
 def _check_not_bool(name: str, t) -> None:
-    if t.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    """Bool, and the barebones unsigned types (Note [Barebones unsigned types])."""
+    if t.dtype is dtypes.bool or t.dtype in dtypes.BAREBONES_UNSIGNED:
+        name_of = dtypes.scalar_type_name(t.dtype)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{name_of}'")
 
 
 def _matmul_into(out, a, b) -> None:
@@ -152,6 +160,69 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
     store(out, np.broadcast_to(product, out._sizes))
 
 
+def addmv_out(meta, self, mat, vec, beta, alpha, out) -> None:
+    """addmv_out_cpu: ``beta * self + alpha * (mat @ vec)``; an empty mat gives
+    ``self * beta`` (or zeros when beta is 0, so NaN in self does not reach the result)."""
+    _expand_size(self, out._sizes, "addmv")
+    if mat.numel() == 0:
+        if beta == 0:
+            if out.numel():
+                out.ndarray()[...] = 0
+            return
+        beta_tensor = at.full([], beta, self.dtype, None, self.device, None)  # scalar_tensor
+        at.mul_out(self, beta_tensor, out)
+        return
+    if beta != 0 and self is not out and self._storage is out._storage and out.numel():
+        check_copy(out, _expanded(self, out._sizes))
+    if out.numel() == 0:
+        return
+    refuse_unordered_read(out, mat, vec, why=_GEMV)
+    _check_not_bool("addmv_impl_cpu", mat)
+    opmath = dtypes.float32 if mat.dtype in (dtypes.float16, dtypes.bfloat16) else mat.dtype
+    alpha = checked_value(alpha, mat.dtype)  # Scalar::to<scalar_t>
+    beta = checked_value(beta, mat.dtype)
+    product = np.matmul(_operand(mat), _operand(vec))
+    if alpha != 1:
+        product = product * alpha.astype(opmath.np_dtype)
+    if beta != 0:
+        addend = _operand(self)
+        if beta != 1:
+            addend = addend * beta.astype(opmath.np_dtype)
+        product = product + addend
+    store(out, np.broadcast_to(product, out._sizes))
+
+
+_GEMV = "BLAS's gemv writes the product while it reads its operands"
+
+
+def mv(self, vec):
+    """mv: addmv_ into a fresh result of vec's options, with beta 0."""
+    result = at.empty_memory_format([_size0(self)], vec.dtype, None, vec.device, None, None)
+    return at.addmv_(result, self, vec, 0, 1)
+
+
+def mv_out(self, vec, out):
+    """mv_out: out itself stands in for self only when it has one element per row; else
+    a fresh self of out's options (its values are never read: beta is 0). PyTorch's Meta
+    kernel is the Python reference under out_wrapper(exact_dtype=True)."""
+    if "meta" in (self.device.type, vec.device.type, out.device.type):
+        check_copy_devices(self, out)
+        result = at.mv(self, vec)
+        spec = OutputSpec(result._sizes, None, result.dtype, result.device)
+        copy_out(StructuredMeta(spec), out, exact_dtype=True)
+        return out
+    if out.dim() > 1 or (out.numel() != _size0(self) or out.numel() != 1):
+        addend = at.empty_memory_format([_size0(self)], out.dtype, None, out.device, None, None)
+        return at.addmv_out(addend, self, vec, 0, 1, out)
+    return at.addmv_out(out, self, vec, 0, 1, out)
+
+
+def _size0(t) -> int:
+    if t.dim() == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return t._sizes[0]
+
+
 def dot(self, tensor):
     """dot: CPU and Meta; the sum of the products of two 1-D tensors (no conjugation)."""
     if self.dim() != 1 or tensor.dim() != 1:
@@ -177,24 +248,6 @@ def dot(self, tensor):
 
 
 # -- matmul ---------------------------------------------------------------------
-
-
-def _mv(matrix, vector):
-    """matrix @ vector as mm on a column (ember has no `mv` operator), with the checks of
-    mv's addmv_ into a result of the vector's dtype: shapes, then dtypes."""
-    rows, columns = matrix._sizes
-    if columns != vector._sizes[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec ({vector._sizes[0]})"
-        )
-    if matrix.dtype is not vector.dtype:
-        name = dtypes.scalar_type_name
-        raise RuntimeError(
-            "addmv input tensors must have the same dtype, but got "
-            f"{name(vector.dtype)}, {name(matrix.dtype)}, and {name(vector.dtype)}"
-        )
-    column = at.unsqueeze(vector, 1)
-    return at.squeeze_dim(at.mm(matrix, column), 1)
 
 
 def _should_fold(tensor1, tensor2, has_out: bool = False) -> bool:
@@ -237,7 +290,7 @@ def _matmul_folded(tensor1, tensor2):
         if transpose:
             return at.contiguous(at.transpose_int(output, -1, -2), 0)
         return output
-    return at._unsafe_view(_mv(t1_folded, t2), output_shape)
+    return at._unsafe_view(at.mv(t1_folded, t2), output_shape)
 
 
 def _broadcast_batches(a: tuple, b: tuple) -> list[int]:
@@ -291,7 +344,7 @@ def matmul(self, other):
     if dim1 == 1 and dim2 == 1:
         return at.dot(self, other)
     if dim1 == 2 and dim2 == 1:
-        return _mv(self, other)
+        return at.mv(self, other)
     if dim1 == 1 and dim2 == 2:
         return at.squeeze_dim(at.mm(at.unsqueeze(self, 0), other), 0)
     if dim1 == 2 and dim2 == 2:

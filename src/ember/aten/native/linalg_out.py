@@ -19,7 +19,7 @@ from ember._tensor import empty_tensor
 from ember.aten.meta.linalg import meta_mm_checks
 from ember.aten.meta.out_wrapper import check_copy_devices
 from ember.aten.native import at
-from ember.aten.native.linalg import _mv, _should_fold, batched_operands
+from ember.aten.native.linalg import _should_fold, batched_operands
 from ember.aten.native.resize import resize_output
 from ember.aten.tensor_iterator import broadcast_shapes
 
@@ -58,22 +58,6 @@ def _dot_out(self, other, out):
     return at.fill__Tensor(out, at.dot(self, other))
 
 
-def _mv_out(matrix, vector, out):
-    """mv_out, which is addmv_out with beta 0: addmv's checks, then the product."""
-    rows, columns = matrix._sizes
-    if columns != vector._sizes[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec ({vector._sizes[0]})"
-        )
-    if not (out.dtype is matrix.dtype is vector.dtype):
-        raise RuntimeError(
-            "addmv input tensors must have the same dtype, but got "
-            f"{_name(out.dtype)}, {_name(matrix.dtype)}, and {_name(vector.dtype)}"
-        )
-    resize_output(out, (rows,))
-    return at.copy_(out, _mv(matrix, vector), False)
-
-
 def _copy_back(out, written):
     """`if (!reshaped_out.is_alias_of(out)) out.copy_(...)`."""
     if written._storage is not out._storage:
@@ -98,7 +82,7 @@ def _folded_out(tensor1, tensor2, out):
         at.mm_out(t1_folded, t2, reshaped)
     else:
         reshaped = at.reshape(out, [folded_dim1])
-        _mv_out(t1_folded, t2, reshaped)
+        at.mv_out(t1_folded, t2, reshaped)
     return _copy_back(out, reshaped)
 
 
@@ -129,7 +113,7 @@ def matmul_out(self, other, out):
     if dim1 == 1 and dim2 == 1:
         return _dot_out(self, other, out)
     if dim1 == 2 and dim2 == 1:
-        return _mv_out(self, other, out)
+        return at.mv_out(self, other, out)
     if dim1 == 1 and dim2 == 2:
         at.mm_out(at.unsqueeze(self, 0), other, out)
         return at.squeeze__dim(out, 0)

@@ -231,6 +231,7 @@ def abs_(self):
 
 def abs_out(self, out):
     check_tensor_iterator(out, self)
+    ufunc.check_barebones("abs_cpu", self.dtype)
     if self.dtype.is_complex and not out.dtype.is_complex:
         real = self.dtype.to_real()
         if not _can_cast(real, out.dtype):

@@ -51,15 +51,7 @@ def _generator(generator):
     return generator if generator is not None else _random.default_generator
 
 
-def _memory_order(t) -> np.ndarray:
-    """t's elements as an array view whose C order is TensorIterator's (memory) order."""
-    order = sorted(range(t.dim()), key=lambda d: -t._strides[d])
-    return t.ndarray().transpose(order)
-
-
-def _write(t, values: np.ndarray) -> None:
-    view = _memory_order(t)
-    view[...] = values.reshape(view.shape)
+_write = distributions.write_in_memory_order
 
 
 def _has_data(t) -> bool:

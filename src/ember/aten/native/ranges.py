@@ -1,4 +1,5 @@
-"""Range and random factory kernels: arange, linspace, eye, rand, randn, randint, rand(n)_like.
+"""Range and random factory kernels: arange, linspace, eye, rand, randn, randint, rand(n)_like,
+randint_like.
 
 Layer: aten/native. In: the full schema argument list (Scalars arrive as Python
 numbers). Out: fresh tensors, filled on CPU, shaped only on Meta. Mirrors
@@ -54,6 +55,12 @@ __all__ = [
     "randint_low_out",
     "randint_generator_out",
     "randint_low_generator_out",
+    "randint_like",
+    "randint_like_generator",
+    "randint_like_Tensor",
+    "randint_like_Tensor_generator",
+    "randint_like_low_dtype",
+    "randint_like_low_generator_dtype",
 ]
 
 _SCALAR_NAMES = dtypes._SCALAR_TYPE_NAMES
@@ -135,7 +142,7 @@ def _accumulated(start, end, step, acc) -> tuple:
 
 def arange_start_out(start, end, step, out):
     dtype = out.dtype
-    if dtype is dtypes.bool or dtype.is_complex:
+    if dtype is dtypes.bool or dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED:
         raise _not_implemented("arange_cpu", dtype)
     d_start, d_end, d_step = _check_bounds(start, end, step)
     acc = _acc_dtype(dtype)
@@ -235,7 +242,7 @@ def _fill_uniform(t, generator=None):
         real = dtype.to_real()
         count = t.numel() * (2 if dtype.is_complex else 1)
         values = distributions.uniform(_generator(generator), count, real)
-        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
+        distributions.write_in_memory_order(t, values.view(dtype.np_dtype))
     return t
 
 
@@ -248,8 +255,9 @@ def _fill_normal(t, generator=None):
         real = dtype.to_real()
         count = t.numel() * (2 if dtype.is_complex else 1)
         std = 1 / math.sqrt(2) if dtype.is_complex else 1.0
-        values = distributions.normal(_generator(generator), count, real, 0.0, std)
-        t.ndarray()[...] = values.view(dtype.np_dtype).reshape(t._sizes)
+        gen, fill = _generator(generator), t.is_contiguous()
+        values = distributions.normal(gen, count, real, 0.0, std, fill=fill)
+        distributions.write_in_memory_order(t, values.view(dtype.np_dtype))
     return t
 
 
@@ -347,7 +355,7 @@ def _random_into(result, low, high, generator):
     check_from_to_in_range(low, high - 1, result.dtype)
     if _has_data(result):
         values = distributions.random_from_to(_generator(generator), result.numel(), low, high)
-        result.ndarray()[...] = values.astype(result.dtype.np_dtype).reshape(result._sizes)
+        distributions.write_in_memory_order(result, values.astype(result.dtype.np_dtype))
     return result
 
 
@@ -355,6 +363,51 @@ def randint_low_generator(low, high, size, generator, dtype, layout, device, pin
     dtype = as_dtype(dtype, dtypes.int64)
     result = at.empty_memory_format(size, dtype, layout, device, pin_memory, None)
     return _random_into(result, low, high, generator)
+
+
+# -- randint_like: empty_like, then random_(low, high) (TensorFactories.cpp) -----------------
+
+
+def randint_like_low_generator_dtype(
+    self, low, high, generator, dtype, layout, device, pin_memory, memory_format
+):
+    result = at.empty_like(self, dtype, layout, device, pin_memory, memory_format)
+    return _random_into(result, low, high, generator)
+
+
+def randint_like_low_dtype(self, low, high, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, low, high, None, *args)
+
+
+def randint_like_generator(self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, high, generator, *args)
+
+
+def randint_like(self, high, dtype, layout, device, pin_memory, memory_format):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, high, None, *args)
+
+
+def _scalar_high(high) -> int:
+    """The Tensor overloads: `high` must be one CPU number (read as int64_t, truncated)."""
+    if high.numel() != 1 or high.dim() != 0 or high.device.type != "cpu":
+        raise RuntimeError("high must be a scalar tensor and on CPU")
+    value = high.item()  # high.item<int64_t>()
+    return int(value.real) if isinstance(value, complex) else int(value)
+
+
+def randint_like_Tensor_generator(  # noqa: N802 (the kernel's name)
+    self, high, generator, dtype, layout, device, pin_memory, memory_format
+):
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, _scalar_high(high), generator, *args)
+
+
+def randint_like_Tensor(self, high, dtype, layout, device, pin_memory, memory_format):  # noqa: N802
+    args = (dtype, layout, device, pin_memory, memory_format)
+    return randint_like_low_generator_dtype(self, 0, _scalar_high(high), None, *args)
 
 
 # -- the out= overloads: `out` is resized, then filled (TensorFactories.cpp) -------------------

@@ -13,7 +13,6 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
-from ember.aten import loop_order as LO
 from ember.aten.memory_overlap import (
     assert_no_internal_overlap,
     check_tensor_iterator,
@@ -22,7 +21,6 @@ from ember.aten.memory_overlap import (
 from ember.aten.meta import reduction as meta_reduction
 from ember.aten.meta.out_wrapper import copy_out
 from ember.aten.native import at
-from ember.aten.native.common import as_dtype
 from ember.aten.native.resize import resize_output
 from ember.aten.structured import StructuredMeta, _can_cast
 from ember.aten.tensor_iterator import OutputSpec
@@ -56,7 +54,6 @@ __all__ = [
     "any_all_out",
     "any_out",
     "any_dims_out",
-    "cumsum_out",
     "accumulate_dtype",
     "reduced_axes",
     "store",
@@ -183,7 +180,14 @@ def first_zeros(values, result, axes, last=False):
 
 
 def _check_not_complex(self, kernel: str) -> None:
-    if self.dtype.is_complex:
+    """Complex, and the barebones unsigned types (Note [Barebones unsigned types])."""
+    if self.dtype.is_complex or self.dtype in dtypes.BAREBONES_UNSIGNED:
+        not_implemented_for(kernel, self.dtype)
+
+
+def _refuse_barebones(self, kernel: str) -> None:
+    """Note [Barebones unsigned types]."""
+    if self.dtype in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for(kernel, self.dtype)
 
 
@@ -223,12 +227,14 @@ def _arg_extreme(finder, self, dim, keepdim):
 def argmax_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmax")
+    _refuse_barebones(self, "argmax_cpu")
     store(out, _arg_extreme(np.argmax, self, dim, keepdim))
 
 
 def argmin_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _refuse_complex(self, "argmin")
+    _refuse_barebones(self, "argmin_cpu")
     store(out, _arg_extreme(np.argmin, self, dim, keepdim))
 
 
@@ -304,7 +310,7 @@ def _unary_extreme_out(name: str, reducer, largest: bool, self, out):
     if not _can_cast(self.dtype, out.dtype):
         raise RuntimeError(_CAN_CAST_CHECK)
     resize_output(out, ())
-    if self.dtype.is_complex:
+    if self.dtype.is_complex or self.dtype in dtypes.BAREBONES_UNSIGNED:
         raise NotImplementedError(
             f"\"{name}_all\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"
         )
@@ -340,11 +346,13 @@ def _dim_extreme(finder, self, dim, keepdim, values, indices) -> None:
 
 def max_dim_max(meta, self, dim, keepdim, max, max_values) -> None:  # noqa: A002
     _refuse_complex(self, "max")
+    _refuse_barebones(self, "max_cpu")
     _dim_extreme(np.argmax, self, dim, keepdim, max, max_values)
 
 
 def min_dim_min(meta, self, dim, keepdim, min, min_indices) -> None:  # noqa: A002
     _refuse_complex(self, "min")
+    _refuse_barebones(self, "min_cpu")
     _dim_extreme(np.argmin, self, dim, keepdim, min, min_indices)
 
 
@@ -400,36 +408,3 @@ def any_out(meta, self, dim, keepdim, out) -> None:
 def any_dims_out(meta, self, dim, keepdim, out) -> None:
     refuse_unordered_read(out, self, why=_REDUCTION)
     _allany(np.any, self, reduced_axes(self, dim, allow_empty_dims=True), keepdim, out)
-
-
-# -- cumsum ------------------------------------------------------------------------
-
-
-def cumsum_out(meta, self, dim, dtype, out) -> None:
-    if self.dim() != 0 and self.numel() != 0:
-        # impl_func_cum_ops: a TensorIterator over out and self.to(out's dtype), a fresh
-        # copy when the dtypes differ (Note [Memory overlap checks])
-        check_tensor_iterator(out, self if self.dtype is out.dtype else None)
-    # self.to(out's dtype), then a running sum in acc_type<scalar_t, /*is_cuda=*/false>
-    compute = as_dtype(dtype, meta.compute_dtype)
-    acc = _CUMULATIVE_ACC.get(compute.np_dtype, np.dtype(np.int64))
-    if self.dim() == 0:
-        store(out, self.ndarray().astype(compute.np_dtype))
-        return
-    axis = meta_reduction.reduced_dims(self, [dim])[0]
-    if LO.cumulative_in_loop_order(self, axis, out, acc):
-        return
-    values = self.ndarray().astype(compute.np_dtype, copy=False)
-    store(out, np.cumsum(values, axis=axis, dtype=acc))
-
-
-# at::acc_type on CPU: double for float, complex<double> for complex<float>, float for the
-# half types; every integral type (and bool) accumulates in int64
-_CUMULATIVE_ACC = {
-    np.dtype(np.float64): np.dtype(np.float64),
-    np.dtype(np.float32): np.dtype(np.float64),
-    np.dtype(np.float16): np.dtype(np.float32),
-    dtypes.bfloat16.np_dtype: np.dtype(np.float32),
-    np.dtype(np.complex128): np.dtype(np.complex128),
-    np.dtype(np.complex64): np.dtype(np.complex128),
-}

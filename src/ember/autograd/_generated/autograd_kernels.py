@@ -1926,6 +1926,71 @@ def cos_out(ks, self, out):
     return result
 
 
+_cumprod = handle("cumprod")
+
+
+def cumprod(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CumprodBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cumprod.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_cumprod_ = handle("cumprod_")
+
+
+def cumprod_(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CumprodBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cumprod_.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_cumprod_out = handle("cumprod.out")
+
+
+def cumprod_out(ks, self, dim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cumprod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cumprod_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _cumsum = handle("cumsum")
 
 
@@ -4320,6 +4385,196 @@ def randint_low_generator_out(ks, low, high, size, generator, out):
     return result
 
 
+_randperm = handle("randperm")
+
+
+def randperm(ks, n, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randperm.redispatch(ks & AFTER_AUTOGRAD, n, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_randperm_generator = handle("randperm.generator")
+
+
+def randperm_generator(ks, n, generator, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randperm_generator.redispatch(ks & AFTER_AUTOGRAD, n, generator, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_randperm_out = handle("randperm.out")
+
+
+def randperm_out(ks, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randperm")
+        node = NotImplementedNode("aten::randperm")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randperm_out.redispatch(ks & AFTER_AUTOGRAD, n, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_randperm_generator_out = handle("randperm.generator_out")
+
+
+def randperm_generator_out(ks, n, generator, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::randperm")
+        node = NotImplementedNode("aten::randperm")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _randperm_generator_out.redispatch(ks & AFTER_AUTOGRAD, n, generator, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_randint_like = handle("randint_like")
+
+
+def randint_like(ks, self, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like.redispatch(ks & AFTER_AUTOGRAD, self, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_generator = handle("randint_like.generator")
+
+
+def randint_like_generator(ks, self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_generator.redispatch(ks & AFTER_AUTOGRAD, self, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_Tensor = handle("randint_like.Tensor")
+
+
+def randint_like_Tensor(ks, self, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or high._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self, high)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_Tensor_generator = handle("randint_like.Tensor_generator")
+
+
+def randint_like_Tensor_generator(ks, self, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or high._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self, high)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_Tensor_generator.redispatch(ks & AFTER_AUTOGRAD, self, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_low_dtype = handle("randint_like.low_dtype")
+
+
+def randint_like_low_dtype(ks, self, low, high, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_low_dtype.redispatch(ks & AFTER_AUTOGRAD, self, low, high, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_randint_like_low_generator_dtype = handle("randint_like.low_generator_dtype")
+
+
+def randint_like_low_generator_dtype(ks, self, low, high, generator, dtype, layout, device, pin_memory, memory_format):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::randint_like")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _randint_like_low_generator_dtype.redispatch(ks & AFTER_AUTOGRAD, self, low, high, generator, dtype, layout, device, pin_memory, memory_format)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 _randn = handle("randn")
 
 
@@ -6110,6 +6365,45 @@ def norm_out(ks, self, p, dim, keepdim, out):
     return result
 
 
+_linalg_lstsq = handle("linalg_lstsq")
+
+
+def linalg_lstsq(ks, self, b, rcond, driver):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or b._requires_grad)
+    if requires:
+        node = nodes.LinalgLstsqBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(b))
+        node._raw_saved_b = SavedVariable(b)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _linalg_lstsq.redispatch(ks & AFTER_AUTOGRAD, self, b, rcond, driver)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_solution = SavedVariable(result[0], True)
+    return result
+
+
+_linalg_lstsq_out = handle("linalg_lstsq.out")
+
+
+def linalg_lstsq_out(ks, self, b, rcond, driver, solution, residuals, rank, singular_values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or b._requires_grad or solution._requires_grad or residuals._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="linalg_lstsq"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _linalg_lstsq_out.redispatch(ks & AFTER_AUTOGRAD, self, b, rcond, driver, solution, residuals, rank, singular_values)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _linalg_vector_norm = handle("linalg_vector_norm")
 
 
@@ -6453,6 +6747,119 @@ def addmm_(ks, self, mat1, mat2, beta, alpha):
         ts.excluded = prev
     if requires:
         rebase_history(self, node)
+    return result
+
+
+_addmv = handle("addmv")
+
+
+def addmv(ks, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad)
+    if requires:
+        node = nodes.AddmvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(mat), gradient_edge(vec))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_mat = SavedVariable(mat)
+        if node.should_compute_output(1):
+            node._raw_saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addmv.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addmv_ = handle("addmv_")
+
+
+def addmv_(ks, self, mat, vec, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddmvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(mat), gradient_edge(vec))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_mat = SavedVariable(mat)
+        if node.should_compute_output(1):
+            node._raw_saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmv_.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addmv_out = handle("addmv.out")
+
+
+def addmv_out(ks, self, mat, vec, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or mat._requires_grad or vec._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addmv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addmv_out.redispatch(ks & AFTER_AUTOGRAD, self, mat, vec, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mv = handle("mv")
+
+
+def mv(ks, self, vec):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec._requires_grad)
+    if requires:
+        node = nodes.MvBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec))
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._raw_saved_vec = SavedVariable(vec)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mv.redispatch(ks & AFTER_AUTOGRAD, self, vec)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_mv_out = handle("mv.out")
+
+
+def mv_out(ks, self, vec, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or vec._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mv_out.redispatch(ks & AFTER_AUTOGRAD, self, vec, out)
+    finally:
+        ts.excluded = prev
     return result
 
 
@@ -8940,6 +9347,26 @@ def count_nonzero(ks, self, dim):
     return result
 
 
+__foobar = handle("_foobar")
+
+
+def _foobar(ks, self, arg1, arg2, arg3):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_foobar")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __foobar.redispatch(ks & AFTER_AUTOGRAD, self, arg1, arg2, arg3)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -9043,6 +9470,9 @@ impl("copy_", "Autograd", copy_, keyset_arg="raw")
 impl("cos", "Autograd", cos, keyset_arg="raw")
 impl("cos_", "Autograd", cos_, keyset_arg="raw")
 impl("cos.out", "Autograd", cos_out, keyset_arg="raw")
+impl("cumprod", "Autograd", cumprod, keyset_arg="raw")
+impl("cumprod_", "Autograd", cumprod_, keyset_arg="raw")
+impl("cumprod.out", "Autograd", cumprod_out, keyset_arg="raw")
 impl("cumsum", "Autograd", cumsum, keyset_arg="raw")
 impl("cumsum_", "Autograd", cumsum_, keyset_arg="raw")
 impl("cumsum.out", "Autograd", cumsum_out, keyset_arg="raw")
@@ -9163,6 +9593,16 @@ impl("randint.generator", "Autograd", randint_generator, keyset_arg="raw")
 impl("randint.generator_out", "Autograd", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator", "Autograd", randint_low_generator, keyset_arg="raw")
 impl("randint.low_generator_out", "Autograd", randint_low_generator_out, keyset_arg="raw")
+impl("randperm", "Autograd", randperm, keyset_arg="raw")
+impl("randperm.generator", "Autograd", randperm_generator, keyset_arg="raw")
+impl("randperm.out", "Autograd", randperm_out, keyset_arg="raw")
+impl("randperm.generator_out", "Autograd", randperm_generator_out, keyset_arg="raw")
+impl("randint_like", "Autograd", randint_like, keyset_arg="raw")
+impl("randint_like.generator", "Autograd", randint_like_generator, keyset_arg="raw")
+impl("randint_like.Tensor", "Autograd", randint_like_Tensor, keyset_arg="raw")
+impl("randint_like.Tensor_generator", "Autograd", randint_like_Tensor_generator, keyset_arg="raw")
+impl("randint_like.low_dtype", "Autograd", randint_like_low_dtype, keyset_arg="raw")
+impl("randint_like.low_generator_dtype", "Autograd", randint_like_low_generator_dtype, keyset_arg="raw")
 impl("randn", "Autograd", randn, keyset_arg="raw")
 impl("randn.generator", "Autograd", randn_generator, keyset_arg="raw")
 impl("randn_like", "Autograd", randn_like, keyset_arg="raw")
@@ -9254,6 +9694,8 @@ impl("norm.Scalar", "Autograd", norm_Scalar, keyset_arg="raw")
 impl("norm.ScalarOpt_dim_dtype", "Autograd", norm_ScalarOpt_dim_dtype, keyset_arg="raw")
 impl("norm.ScalarOpt_dim", "Autograd", norm_ScalarOpt_dim, keyset_arg="raw")
 impl("norm.out", "Autograd", norm_out, keyset_arg="raw")
+impl("linalg_lstsq", "Autograd", linalg_lstsq, keyset_arg="raw")
+impl("linalg_lstsq.out", "Autograd", linalg_lstsq_out, keyset_arg="raw")
 impl("linalg_vector_norm", "Autograd", linalg_vector_norm, keyset_arg="raw")
 impl("linalg_vector_norm.out", "Autograd", linalg_vector_norm_out, keyset_arg="raw")
 impl("clone", "Autograd", clone, keyset_arg="raw")
@@ -9269,6 +9711,11 @@ impl("addmm", "Autograd", addmm, keyset_arg="raw")
 impl("addmm.dtype", "Autograd", addmm_dtype, keyset_arg="raw")
 impl("addmm.dtype_out", "Autograd", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "Autograd", addmm_, keyset_arg="raw")
+impl("addmv", "Autograd", addmv, keyset_arg="raw")
+impl("addmv_", "Autograd", addmv_, keyset_arg="raw")
+impl("addmv.out", "Autograd", addmv_out, keyset_arg="raw")
+impl("mv", "Autograd", mv, keyset_arg="raw")
+impl("mv.out", "Autograd", mv_out, keyset_arg="raw")
 impl("unbind.int", "Autograd", unbind_int, keyset_arg="raw")
 impl("_to_copy", "Autograd", _to_copy, keyset_arg="raw")
 impl("_local_scalar_dense", "Autograd", _local_scalar_dense, keyset_arg="raw")
@@ -9398,3 +9845,4 @@ impl("allclose", "Autograd", allclose, keyset_arg="raw")
 impl("equal", "Autograd", equal, keyset_arg="raw")
 impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
 impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")
+impl("_foobar", "Autograd", _foobar, keyset_arg="raw")

@@ -14,6 +14,7 @@ from ember.autograd.formulas import (
     clamp_backward_min,
     conj_scalar,
     contiguous_format,
+    cumprod_backward,
     cumsum_backward,
     diagonal_backward,
     div_scalar,
@@ -27,6 +28,8 @@ from ember.autograd.formulas import (
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    linalg_lstsq_backward_b,
+    linalg_lstsq_backward_self,
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
@@ -348,6 +351,32 @@ class CosBackward0(GeneratedNode):
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * -self.sin().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CumprodBackward0(GeneratedNode):
+    """Backward of aten::cumprod."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_self_dtype = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        self_dtype = node._saved_self_dtype
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cumprod_backward(grad.to(self_dtype), self, dim, result)
         else:
             grad_0 = None
         return [grad_0]
@@ -2358,6 +2387,32 @@ class NormBackward1(GeneratedNode):
         return [grad_0]
 
 
+class LinalgLstsqBackward0(GeneratedNode):
+    """Backward of aten::linalg_lstsq."""
+
+    _saved_variables = ('_raw_saved_b', '_raw_saved_self', '_raw_saved_solution')
+    _raw_saved_b = None
+    _saved_b = SavedTensor('_raw_saved_b')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_solution = None
+    _saved_solution = SavedTensor('_raw_saved_solution')
+
+    def apply(node, grads):
+        b = _unpack(node._raw_saved_b, node)
+        self = _unpack(node._raw_saved_self, node)
+        solution = _unpack(node._raw_saved_solution, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = linalg_lstsq_backward_b(grads[0], grads[1], self, b, solution)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = linalg_lstsq_backward_self(grads[0], grads[1], self, b, solution)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
 class LinalgVectorNormBackward0(GeneratedNode):
     """Backward of aten::linalg_vector_norm."""
 
@@ -2526,6 +2581,66 @@ class AddmmBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1, grad_2]
+
+
+class AddmvBackward0(GeneratedNode):
+    """Backward of aten::addmv."""
+
+    _saved_variables = ('_raw_saved_mat', '_raw_saved_vec')
+    _saved_alpha = None
+    _saved_beta = None
+    _raw_saved_mat = None
+    _saved_mat = SavedTensor('_raw_saved_mat')
+    _raw_saved_vec = None
+    _saved_vec = SavedTensor('_raw_saved_vec')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        beta = node._saved_beta
+        mat = _unpack(node._raw_saved_mat, node)
+        vec = _unpack(node._raw_saved_vec, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.outer(vec.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(mat.t().conj_physical().mv(grad), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class MvBackward0(GeneratedNode):
+    """Backward of aten::mv."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_vec')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_vec = None
+    _saved_vec = SavedTensor('_raw_saved_vec')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        vec = _unpack(node._raw_saved_vec, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.outer(vec.conj_physical())
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = self.conj_physical().t().mv(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
 
 
 class UnbindBackward0(GeneratedNode):

@@ -1,6 +1,6 @@
 """randint_like (its six overloads) against PyTorch 2.13: the result's geometry, dtype and
 range, the errors, the overload a __torch_dispatch__ mode sees, and a subclass that
-answers for it. Values are ember's own stream (Note [Two streams per generator])."""
+answers for it. Its values, PyTorch's for a seed, are tests/test_random_streams.py's."""
 
 import pytest
 from ops_support import same, same_outcome

@@ -1,8 +1,8 @@
 """randperm against PyTorch 2.13: the same seed gives the same permutation (every dtype,
 generator= and out=), and the checks raise PyTorch's errors.
 
-See Note [Two streams per generator] (ember/random.py): randperm draws from the
-mt19937 engine each generator keeps, seeded as PyTorch seeds its own.
+randperm draws the generator's mt19937 words, PyTorch's own stream (Note [Random values
+are PyTorch's] in ember/aten/native/distributions.py).
 """
 
 import pytest

@@ -329,3 +329,13 @@ def test_the_default_generator_is_seeded_from_the_os_and_a_new_one_is_not():
     seeds = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout for _ in range(2)}  # fmt: skip
     assert len(seeds) == 2
+
+
+def test_the_types_of_a_tensors_metadata_are_named_as_torchs():
+    """type(x.shape) and friends print as PyTorch's, module ember for torch."""
+    ours, theirs = ember.ones(2), torch.ones(2)
+    for get in (type, lambda t: type(t.shape), lambda t: type(t.dtype), lambda t: type(t.device)):
+        assert repr(get(ours)).replace("ember", "torch") == repr(get(theirs))
+    import pickle
+
+    assert pickle.loads(pickle.dumps(ember.Size([2, 3]))) == ember.Size([2, 3])

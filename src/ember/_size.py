@@ -14,6 +14,7 @@ from ember._c10.naming import prefix
 
 class Size(tuple):
     __slots__ = ()
+    __module__ = "ember"  # as torch.Size's is "torch": <class 'ember.Size'>
 
     def __new__(cls, sizes=()):
         items = tuple(sizes)

@@ -195,6 +195,7 @@ S = {
     ],
     "unfold_backward": [lambda T: ((T.f(2, 4, 2), [2, 5], 1, 2, 1), {})],
     "rand": [lambda T: (([2, 3],), {})],
+    "_efficientzerotensor": [lambda T: (([2, 3],), {})],
     "rand.generator": [lambda T: (([2, 3],), {"generator": None})],
     "rand_like": [_unary],
     "randint": [lambda T: ((5, [2, 3]), {})],
@@ -512,5 +513,5 @@ NO_VALUES = frozenset({
     "randperm", "randperm.generator",
     "randperm.out", "randperm.generator_out", "randint_like", "randint_like.generator",
     "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
-    "randint_like.low_generator_dtype",
+    "randint_like.low_generator_dtype", "_efficientzerotensor",
 })  # fmt: skip

@@ -52,6 +52,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember.autograd import load as _load_autograd  # noqa: F401  (then the autograd kernels)
     from ember.aten import indexing as _indexing
     from ember.aten import tensor_api as _tensor_api
+    from ember.aten import zero_tensor as _zero_tensor
     from ember.aten import torch_function as _aten_torch_function
     from ember.aten._generated.python_functions import *  # noqa: F403
     from ember._tensor_ctors import (
@@ -147,6 +148,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
 
     _tensor_api.install(Tensor)
+    _zero_tensor.install(Tensor)
     _indexing.install(Tensor)
     _install_conversions(Tensor)
     _install_subclass_constructors(Tensor)

@@ -19,7 +19,7 @@ import numpy as np
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
 from ._c10.dispatch_key import DispatchKey
-from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
+from ._c10.dispatch_key_set import FULL_MASK, full_after_bits, key_bits
 from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
@@ -35,6 +35,8 @@ from ._torch_function import (
     register_plain,
     subclass_created,
 )
+
+_ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)  # a ZeroTensor (aten/zero_tensor.py)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -160,7 +162,7 @@ class Tensor(TensorImpl):
     def data_ptr(self) -> int:
         """The first element's address; 0 without data or elements (as TensorImpl::data())."""
         storage = self.storage()
-        if storage.data is None or 0 in self._sizes:
+        if storage.data is None or 0 in self._sizes or self._key_bits & _ZERO_TENSOR_BITS:
             return 0
         return storage.data_ptr() + self._storage_offset * self.dtype.itemsize
 
@@ -223,6 +225,8 @@ class Tensor(TensorImpl):
             raise RuntimeError(
                 f".tolist() is not supported for tensor subclasses, got {type(self).__name__}"
             )
+        if self._key_bits & _ZERO_TENSOR_BITS:  # its storage is unallocated in PyTorch
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         self._check_has_data("tolist")
         array = self.ndarray()
         if self.dtype is _dtypes.bfloat16:
@@ -241,6 +245,10 @@ class Tensor(TensorImpl):
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. "
                 "Use Tensor.cpu() to copy the tensor to host memory first."
+            )
+        if self._key_bits & _ZERO_TENSOR_BITS and not force:
+            raise RuntimeError(
+                " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
             )
         if self.dtype is _dtypes.bfloat16:
             raise TypeError("Got unsupported ScalarType BFloat16")

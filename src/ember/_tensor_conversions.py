@@ -218,7 +218,7 @@ def numpy(self, *args, **kwargs):
 NO_ARGUMENT_METHODS = (
     "data_ptr", "element_size", "get_device", "is_complex", "is_floating_point",
     "is_inference", "is_signed", "ndimension", "nelement", "storage_offset",
-    "untyped_storage", "dim", "numel", "_is_view",
+    "untyped_storage", "dim", "numel", "_is_view", "_is_zerotensor",
 )  # fmt: skip
 
 

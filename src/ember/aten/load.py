@@ -7,7 +7,10 @@ ember.autograd.load, as PyTorch's VariableType registrations follow ATen's.
 
 from __future__ import annotations
 
-from ember.aten import metadata_ops  # noqa: F401,E402  (aten::dim, prim::device... not in the yaml)
+from ember.aten import (
+    metadata_ops,  # noqa: F401,E402  (aten::dim, prim::device... not in the yaml)
+    zero_tensor,
+)
 from ember.aten._generated import (  # noqa: F401  (registers kernels)
     definitions,  # noqa: F401  (defines every aten operator)
     register_backend_select,
@@ -16,3 +19,5 @@ from ember.aten._generated import (  # noqa: F401  (registers kernels)
     register_inplace_or_view,
     register_meta,
 )
+
+zero_tensor.register()  # ZeroTensorFallback.cpp's registrations, after the definitions

@@ -372,6 +372,7 @@ define('where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor'
 define('where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor', tags=())
 define('where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor', tags=())
 define('where(Tensor condition) -> Tensor[]', tags=())
+define('_efficientzerotensor(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=())
 define('zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', tags=())
 define('zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', tags=())
 define('zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', tags=())

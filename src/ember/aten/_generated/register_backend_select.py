@@ -166,6 +166,14 @@ def randn_generator(keyset, size, generator, dtype, layout, device, pin_memory):
     return _randn_generator.redispatch(keyset, size, generator, dtype, layout, device, pin_memory)
 
 
+__efficientzerotensor = handle("_efficientzerotensor")
+
+
+def _efficientzerotensor(keyset, size, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return __efficientzerotensor.redispatch(keyset, size, dtype, layout, device, pin_memory)
+
+
 _zeros = handle("zeros")
 
 
@@ -194,4 +202,5 @@ impl("randperm", "BackendSelect", randperm, keyset_arg="raw")
 impl("randperm.generator", "BackendSelect", randperm_generator, keyset_arg="raw")
 impl("randn", "BackendSelect", randn, keyset_arg="raw")
 impl("randn.generator", "BackendSelect", randn_generator, keyset_arg="raw")
+impl("_efficientzerotensor", "BackendSelect", _efficientzerotensor, keyset_arg="raw")
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")

@@ -6113,6 +6113,20 @@ def where_self_out(ks, condition, self, other, out):
     return result
 
 
+__efficientzerotensor = handle("_efficientzerotensor")
+
+
+def _efficientzerotensor(ks, size, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __efficientzerotensor.redispatch(ks & AFTER_AUTOGRAD, size, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 _zeros = handle("zeros")
 
 
@@ -9680,6 +9694,7 @@ impl("var.correction", "Autograd", var_correction, keyset_arg="raw")
 impl("var.correction_out", "Autograd", var_correction_out, keyset_arg="raw")
 impl("where.self", "Autograd", where_self, keyset_arg="raw")
 impl("where.self_out", "Autograd", where_self_out, keyset_arg="raw")
+impl("_efficientzerotensor", "Autograd", _efficientzerotensor, keyset_arg="raw")
 impl("zeros", "Autograd", zeros, keyset_arg="raw")
 impl("zeros.out", "Autograd", zeros_out, keyset_arg="raw")
 impl("zeros_like", "Autograd", zeros_like, keyset_arg="raw")

@@ -19,11 +19,12 @@ import numpy as np
 from ._c10 import dtypes as _dtypes
 from ._c10.device import CPU, as_device
 from ._c10.dispatch_key import DispatchKey
-from ._c10.dispatch_key_set import FULL_MASK, full_after_bits, key_bits
+from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
 from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
     PYTHON_KEY_BITS,
+    ZERO_TENSOR_BITS,
     TensorImpl,
     make_view,  # noqa: F401 (re-exported for kernels)
 )
@@ -35,8 +36,6 @@ from ._torch_function import (
     register_plain,
     subclass_created,
 )
-
-_ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)  # a ZeroTensor (aten/zero_tensor.py)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -162,7 +161,7 @@ class Tensor(TensorImpl):
     def data_ptr(self) -> int:
         """The first element's address; 0 without data or elements (as TensorImpl::data())."""
         storage = self.storage()
-        if storage.data is None or 0 in self._sizes or self._key_bits & _ZERO_TENSOR_BITS:
+        if storage.data is None or 0 in self._sizes or self._key_bits & ZERO_TENSOR_BITS:
             return 0
         return storage.data_ptr() + self._storage_offset * self.dtype.itemsize
 
@@ -225,7 +224,7 @@ class Tensor(TensorImpl):
             raise RuntimeError(
                 f".tolist() is not supported for tensor subclasses, got {type(self).__name__}"
             )
-        if self._key_bits & _ZERO_TENSOR_BITS:  # its storage is unallocated in PyTorch
+        if self._key_bits & ZERO_TENSOR_BITS:  # its storage is unallocated in PyTorch
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         self._check_has_data("tolist")
         array = self.ndarray()
@@ -246,7 +245,7 @@ class Tensor(TensorImpl):
                 f"can't convert {self.device} device type tensor to numpy. "
                 "Use Tensor.cpu() to copy the tensor to host memory first."
             )
-        if self._key_bits & _ZERO_TENSOR_BITS and not force:
+        if self._key_bits & ZERO_TENSOR_BITS and not force:
             raise RuntimeError(
                 " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
             )

@@ -102,6 +102,7 @@ META_KEY_BITS = keys_bits([DispatchKey.Meta, DispatchKey.ADInplaceOrView, Dispat
 CPU_INFERENCE_KEY_BITS = keys_bits([DispatchKey.CPU, DispatchKey.AutocastCPU])
 META_INFERENCE_KEY_BITS = key_bits(DispatchKey.Meta)
 PYTHON_KEY_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)  # a ZeroTensor (aten/zero_tensor.py)
 _NOT_PYTHON_KEY_BITS = ~PYTHON_KEY_BITS
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from ember._c10.device import CPU, as_device
 from ember._c10.dispatch_key import DispatchKey
-from ember._c10.dispatch_key_set import full_after_bits, key_bits
+from ember._c10.dispatch_key_set import full_after_bits
+from ember._c10.tensor_impl import ZERO_TENSOR_BITS
 from ember._dispatch.builtin_fallbacks import override
 from ember._dispatch.dispatcher import caller_debug, dispatcher
 from ember._dispatch.kernel import make_fallthrough
@@ -27,7 +28,6 @@ from ember.aten.registration import impl
 
 __all__ = ["ZERO_TENSOR_BITS", "is_zerotensor", "register", "install"]
 
-ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)
 _BELOW = full_after_bits(DispatchKey.ZeroTensor)
 _META = as_device("meta")
 _IMMUTABLE = (
@@ -49,6 +49,7 @@ _FALLTHROUGHS = (
 
 
 def is_zerotensor(t) -> bool:
+    """Tensor._is_zerotensor()."""
     return bool(t._key_bits & ZERO_TENSOR_BITS)
 
 
@@ -174,10 +175,5 @@ def _view_below(name):
     return view_kernel
 
 
-def _is_zerotensor(self) -> bool:
-    """Tensor._is_zerotensor()."""
-    return bool(self._key_bits & ZERO_TENSOR_BITS)
-
-
 def install(tensor_class) -> None:
-    tensor_class._is_zerotensor = _is_zerotensor
+    tensor_class._is_zerotensor = is_zerotensor

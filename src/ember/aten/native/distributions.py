@@ -29,7 +29,9 @@ import numpy as np
 
 from ember._c10 import dtypes
 
-__all__ = ["uniform", "normal", "random_from_to", "bernoulli", "write_in_memory_order"]
+__all__ = [
+    "uniform", "normal", "random_from_to", "bernoulli", "memory_order", "write_in_memory_order",
+]  # fmt: skip
 
 # uniform_kernel draws half and bfloat16 as float and rounds
 _DIGITS = {dtypes.float64: 53, dtypes.float32: 24, dtypes.float16: 24, dtypes.bfloat16: 24}
@@ -154,8 +156,13 @@ def bernoulli(gen, n: int, p: float) -> np.ndarray:
     return uniform(gen, n, dtypes.float64) < p
 
 
+def memory_order(t) -> list[int]:
+    """t's dims, outermost first, in the order of its strides: the order TensorIterator
+    visits a single dense operand's elements in."""
+    return sorted(range(t.dim()), key=lambda d: -t._strides[d])
+
+
 def write_in_memory_order(t, values: np.ndarray) -> None:
     """Store values drawn in TensorIterator's order (t's memory order) into t."""
-    order = sorted(range(t.dim()), key=lambda d: -t._strides[d])
-    view = t.ndarray().transpose(order)
+    view = t.ndarray().transpose(memory_order(t))
     view[...] = values.reshape(view.shape)

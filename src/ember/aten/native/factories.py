@@ -19,9 +19,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import as_device
-from ember._c10.dispatch_key import DispatchKey
-from ember._c10.dispatch_key_set import key_bits
-from ember._c10.tensor_impl import contiguous_strides
+from ember._c10.tensor_impl import ZERO_TENSOR_BITS, contiguous_strides
 from ember._tensor import empty_tensor
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at
@@ -185,9 +183,6 @@ def empty_like(self, dtype, layout, device, pin_memory, memory_format):
 # -- filled factories -----------------------------------------------------------
 
 
-_ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)
-
-
 def zeros(size, dtype, layout, device, pin_memory):
     if (device is None or as_device(device).type != "meta") and any(s < 0 for s in size):
         raise RuntimeError("zeros: Dimension size must be non-negative.")
@@ -197,7 +192,7 @@ def zeros(size, dtype, layout, device, pin_memory):
 def _efficientzerotensor(size, dtype, layout, device, pin_memory):
     """zeros carrying the ZeroTensor key (aten/zero_tensor.py); its storage holds zeros."""
     result = zeros(size, dtype, layout, device, pin_memory)
-    result._key_bits |= _ZERO_TENSOR_BITS
+    result._key_bits |= ZERO_TENSOR_BITS
     return result
 
 

@@ -385,7 +385,7 @@ def dropout(input, p, train):  # noqa: A002 (PyTorch's argument name)
 
     # empty_like(input).bernoulli_(1 - p).div_(1 - p): the draws in the noise's memory order
     keep = distributions.bernoulli(default_generator, input.numel(), 1 - p)
-    order = sorted(range(input.dim()), key=lambda d: -input._strides[d])
+    order = distributions.memory_order(input)
     keep = keep.reshape([input._sizes[d] for d in order]).transpose(np.argsort(order))
     kind = input.dtype.np_dtype
     opmath = kind if input.dtype in (dtypes.float64, dtypes.complex128) else np.dtype(np.float32)

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember import random as _random
 from ember._c10 import dtypes
 from ember.aten.memory_overlap import assert_no_internal_overlap
 from ember.aten.native import at, distributions
-from ember.aten.native.ranges import FLOAT_MAX, _cpp, check_from_to_in_range
+from ember.aten.native.ranges import (
+    _FLOAT_DIGITS,
+    _FLOAT_NAMES,
+    FLOAT_MAX,
+    _cpp,
+    _generator,
+    _has_data,
+    _not_implemented,
+    check_from_to_in_range,
+)
 from ember.aten.native.resize import resize_impl
 
 __all__ = [
@@ -33,29 +41,13 @@ __all__ = [
 ]
 
 _INT64_MAX = (1 << 63) - 1
-_FLOAT_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
 _FLOAT_LIMIT_NAMES = {
     dtypes.float16: "Half", dtypes.bfloat16: "BFloat16", dtypes.float32: "Float",
     dtypes.float64: "Double",
 }  # fmt: skip
-_HALF_NAMES = {dtypes.float16: "c10::Half", dtypes.bfloat16: "c10::BFloat16"}
-
-
-def _not_implemented(kernel: str, dtype) -> NotImplementedError:
-    return NotImplementedError(
-        f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(dtype)}'"
-    )
-
-
-def _generator(generator):
-    return generator if generator is not None else _random.default_generator
 
 
 _write = distributions.write_in_memory_order
-
-
-def _has_data(t) -> bool:
-    return t.device.type != "meta" and t.numel() > 0
 
 
 # -- uniform_ / normal_ ---------------------------------------------------------------------
@@ -68,7 +60,7 @@ def uniform_(self, low, high, generator):
     if real not in _FLOAT_DIGITS:
         raise _not_implemented("check_uniform_bounds", dtype)
     maximum = FLOAT_MAX[real]
-    name = _HALF_NAMES.get(real, "float" if real is dtypes.float32 else "double")
+    name = _FLOAT_NAMES[real]
     for value, what in ((low, "from"), (high, "to")):
         if not -maximum <= value <= maximum:
             raise RuntimeError(f"{what} is out of bounds for {name}")
@@ -220,8 +212,7 @@ def bernoulli__Tensor(self, p, generator):
 
 def _memory_order_of(t, like) -> np.ndarray:
     """t's elements (t has like's shape) in like's memory order, flattened."""
-    order = sorted(range(like.dim()), key=lambda d: -like._strides[d])
-    return np.ascontiguousarray(t.ndarray().transpose(order)).reshape(-1)
+    return np.ascontiguousarray(t.ndarray().transpose(distributions.memory_order(like))).reshape(-1)
 
 
 def bernoulli(self, generator):

@@ -339,3 +339,32 @@ def test_the_types_of_a_tensors_metadata_are_named_as_torchs():
     import pickle
 
     assert pickle.loads(pickle.dumps(ember.Size([2, 3]))) == ember.Size([2, 3])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_random_bounds_a_floating_dtype_cannot_hold_move_as_torchs(dtype):
+    """update_from / update_to: random_(from, to) and randint with bounds beyond the integers
+    the dtype holds exactly draw from the bounds PyTorch moves them to (or refuse alike)."""
+    import random
+    import warnings
+
+    chooser = random.Random(1)
+    compared = 0
+    for _ in range(120):
+        low = chooser.choice([0, 1, -5, 2**25 + 1, 2**30 + 7, -(2**27) - 3, 2049, 4097, 300])
+        low += chooser.randint(-3, 3)
+        high = low + chooser.choice([1, 2, 10, 2**20, 2**26 + 5, 2**31, 3000])
+        outcomes = []
+        for lib in (torch, ember):
+            lib.manual_seed(0)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    drawn = lib.empty(5, dtype=getattr(lib, dtype)).random_(low, high)
+                    other = lib.randint(low, high, (3,), dtype=getattr(lib, dtype))
+                    outcomes.append((drawn.float().tolist(), other.float().tolist()))
+                except RuntimeError as e:
+                    outcomes.append(str(e))
+        assert outcomes[1] == outcomes[0], (low, high)
+        compared += isinstance(outcomes[0], tuple)
+    assert compared > 30  # half refuses most of these bounds (and alike); the rest draw

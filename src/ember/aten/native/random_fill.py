@@ -23,7 +23,9 @@ from ember.aten.native.ranges import (
     _generator,
     _has_data,
     _not_implemented,
+    _random_into,
     check_from_to_in_range,
+    update_from,
 )
 from ember.aten.native.resize import resize_impl
 
@@ -124,14 +126,12 @@ def random__from(self, low, high, generator):
             "random_from_to_impl handles only integral, floating-point and boolean types"
         )
     if high is not None:
-        if low >= high:
-            raise RuntimeError(
-                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-            )
-        check_from_to_in_range(low, high - 1, dtype)
-        return _random_from_to(self, low, high - low, generator)
+        if _has_data(self):
+            assert_no_internal_overlap(self)
+        return _random_into(self, low, high, generator)
     if dtype in _FLOAT_DIGITS:
         to_inclusive = min(1 << _FLOAT_DIGITS[dtype], _INT64_MAX)
+        low = update_from(low, dtype)
         if low >= to_inclusive:
             raise RuntimeError(
                 "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' "

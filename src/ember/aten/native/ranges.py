@@ -346,16 +346,50 @@ def randint_low(low, high, size, dtype, layout, device, pin_memory):
     return randint_low_generator(low, high, size, None, dtype, layout, device, pin_memory)
 
 
+def _cast_int(value: int, dtype) -> int | None:
+    """static_cast<int64_t>(static_cast<scalar_t>(value)) for a floating dtype; None where the
+    dtype overflows (the bound is then refused by check_from_to_in_range, as in PyTorch)."""
+    with np.errstate(over="ignore"):
+        cast = np.array(float(value)).astype(dtype.np_dtype).astype(np.float64)
+    return int(cast) if np.isfinite(cast) else None
+
+
+def update_from(low: int, dtype) -> int:
+    """update_from (DistributionTemplates.h): a floating dtype that rounds `from + 1` below
+    `from` moves `from` up to the next value it holds."""
+    above = _cast_int(low + 1, dtype)
+    if above is not None and above < low:
+        low = above + (1 << (abs(low + 1).bit_length() - 1 - _FLOAT_DIGITS[dtype] + 1))
+    return low
+
+
+def update_to(high: int, dtype) -> int:
+    """update_to: a floating dtype that rounds `to - 1` up to `to` or beyond moves `to` down."""
+    below = _cast_int(high - 1, dtype)
+    if below is not None and below >= high:
+        high = below - (1 << (abs(high - 1).bit_length() - 1 - _FLOAT_DIGITS[dtype] + 1))
+    return high
+
+
 def _random_into(result, low, high, generator):
-    """random_(low, high): the bounds checked against the result's dtype, then filled."""
+    """random_(low, high): the bounds checked against the result's dtype (a floating one
+    moves them to values it holds first), then filled."""
+    dtype = result.dtype
     if low >= high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    check_from_to_in_range(low, high - 1, result.dtype)
+    if dtype in _FLOAT_DIGITS:
+        low, high = update_from(low, dtype), update_to(high, dtype)
+        if low >= high:
+            raise RuntimeError(
+                "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                f"but got from={low} >= to={high}"
+            )
+    check_from_to_in_range(low, high - 1, dtype)
     if _has_data(result):
         values = distributions.random_from_to(_generator(generator), result.numel(), low, high)
-        distributions.write_in_memory_order(result, values.astype(result.dtype.np_dtype))
+        distributions.write_in_memory_order(result, values.astype(dtype.np_dtype))
     return result
 
 

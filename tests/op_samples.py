@@ -114,6 +114,8 @@ S = {
     "cosh": [_unary],
     "conj": [_unary],
     "resolve_conj": [_unary],
+    "_conj": [_unary],
+    "_neg_view": [_unary],
     "resolve_neg": [_unary],
     "is_conj": [_unary],
     "is_neg": [_unary],

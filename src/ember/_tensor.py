@@ -23,10 +23,13 @@ from ._c10.dispatch_key_set import FULL_MASK, full_after_bits
 from ._c10.layout import strided
 from ._c10.storage import Storage
 from ._c10.tensor_impl import (
+    CONJ_BITS,
+    NEG_BITS,
     PYTHON_KEY_BITS,
     ZERO_TENSOR_BITS,
     TensorImpl,
     make_view,  # noqa: F401 (re-exported for kernels)
+    resolved_array,
 )
 from ._c10.tls import local_state
 from ._size import Size
@@ -227,7 +230,7 @@ class Tensor(TensorImpl):
         if self._key_bits & ZERO_TENSOR_BITS:  # its storage is unallocated in PyTorch
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         self._check_has_data("tolist")
-        array = self.ndarray()
+        array = resolved_array(self)
         if self.dtype is _dtypes.bfloat16:
             array = array.astype(np.float32)
         return array.tolist()
@@ -248,6 +251,16 @@ class Tensor(TensorImpl):
         if self._key_bits & ZERO_TENSOR_BITS and not force:
             raise RuntimeError(
                 " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
+            )
+        if self._key_bits & CONJ_BITS:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has conjugate bit set. "
+                "Use tensor.resolve_conj().numpy() instead."
+            )
+        if self._key_bits & NEG_BITS:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has negative bit set. "
+                "Use tensor.resolve_neg().numpy() instead."
             )
         if self.dtype is _dtypes.bfloat16:
             raise TypeError("Got unsupported ScalarType BFloat16")

@@ -95,6 +95,10 @@ def _copy_data(self, memo):
     new_tensor._set_sizes_strides(self._sizes, self._strides, self._storage_offset)
     if not new_tensor._is_inference:
         new_tensor.version_counter().version += 1  # bumps the version as an in-place op
+    if self.is_conj():  # the copied storage holds the unresolved values
+        new_tensor = new_tensor.conj_physical()
+    if self.is_neg():
+        new_tensor = new_tensor.neg()
     return new_tensor
 
 

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ._c10 import dtypes as _dtypes
+from ._c10.tensor_impl import resolved_array
 
 
 class _PrintOptions:
@@ -204,7 +205,7 @@ def _nested_str(values, indent, summarize, real_fmt, imag_fmt) -> str:
 
 def _printable_values(tensor) -> np.ndarray:
     """The tensor's values as NumPy, half types widened to float32 (as torch does)."""
-    values = tensor.ndarray()
+    values = resolved_array(tensor)  # a lazy conjugate / negative bit resolved
     if tensor.dtype is _dtypes.float16 or tensor.dtype is _dtypes.bfloat16:
         values = values.astype(np.float32)
     return values

@@ -105,6 +105,9 @@ CPU_INFERENCE_KEY_BITS = keys_bits([DispatchKey.CPU, DispatchKey.AutocastCPU])
 META_INFERENCE_KEY_BITS = key_bits(DispatchKey.Meta)
 PYTHON_KEY_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
 ZERO_TENSOR_BITS = key_bits(DispatchKey.ZeroTensor)  # a ZeroTensor (aten/zero_tensor.py)
+CONJ_BITS = key_bits(DispatchKey.Conjugate)  # the lazy conjugate bit (aten/math_bits.py)
+NEG_BITS = key_bits(DispatchKey.Negative)  # the lazy negative bit (aten/math_bits.py)
+MATH_BITS = CONJ_BITS | NEG_BITS
 _NOT_PYTHON_KEY_BITS = ~PYTHON_KEY_BITS
 
 
@@ -413,6 +416,31 @@ def make_view(base, sizes, strides, storage_offset):
         counter = base._version_counter
         view._version_counter = counter if counter is not None else base.version_counter()
     return view
+
+
+# Note [Math bits]
+# A tensor with the conjugate (or negative) bit holds in its storage the conjugate (the
+# negation) of the values it stands for: `x.conj()` is a view of x's storage with the
+# Conjugate key. Operators reach such a tensor through the Conjugate / Negative fallback
+# (aten/math_bits.py), which materialises it; the operators PyTorch lets fall through
+# (views, copy_, clone, mm, dot ...) read it with `resolved_array` and write into one
+# with `apply_math_bits`. Everything that reads storage outside dispatch (repr, tolist)
+# uses `resolved_array` too.
+
+
+def apply_math_bits(values: np.ndarray, bits: int) -> np.ndarray:
+    """`values` conjugated and/or negated as `bits` say (each is its own inverse)."""
+    if bits & CONJ_BITS:
+        values = np.conj(values)
+    if bits & NEG_BITS:
+        values = np.negative(values)
+    return values
+
+
+def resolved_array(t) -> np.ndarray:
+    """The values `t` stands for: its NumPy view, or a resolved copy when a math bit is set."""
+    bits = t._key_bits & MATH_BITS
+    return t.ndarray() if not bits else apply_math_bits(t.ndarray(), bits)
 
 
 def _share_array(view, base, array) -> None:

@@ -8,6 +8,7 @@ ember.autograd.load, as PyTorch's VariableType registrations follow ATen's.
 from __future__ import annotations
 
 from ember.aten import (
+    math_bits,
     metadata_ops,  # noqa: F401,E402  (aten::dim, prim::device... not in the yaml)
     zero_tensor,
 )
@@ -21,3 +22,4 @@ from ember.aten._generated import (  # noqa: F401  (registers kernels)
 )
 
 zero_tensor.register()  # ZeroTensorFallback.cpp's registrations, after the definitions
+math_bits.register()  # ConjugateFallback.cpp's and NegateFallback.cpp's

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10.tensor_impl import MATH_BITS
 from ember.aten.native.layout import is_non_overlapping_and_dense
 
 __all__ = [
@@ -164,6 +165,7 @@ def same_data(self, src) -> bool:
         and self._strides == src._strides
         and self._sizes == src._sizes
         and self.dtype is src.dtype
+        and self._key_bits & MATH_BITS == src._key_bits & MATH_BITS
     )
 
 

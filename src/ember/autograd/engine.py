@@ -12,6 +12,7 @@ and freeing saved variables unless retain_graph.
 from __future__ import annotations
 
 import heapq
+import re
 
 from ember._c10.tensor_impl import TensorImpl, shape_text
 from ember._c10.thread_state import thread_state
@@ -20,6 +21,7 @@ from ember._c10.warning import torch_warn_once
 from .formulas import sum_to
 from .graph import AccumulateGrad, Node, gradient_edge
 from .hooks import call_node_hooks, call_tensor_hooks
+from .variable_type import GeneratedNode
 
 _CREATE_GRAPH_CYCLE = (
     "Using backward() with create_graph=True will create a reference cycle between the "
@@ -127,6 +129,38 @@ def _validate_roots(edges, grads) -> list:
                 result = list(grads)  # copied only when a gradient changes
             result[index] = _conformed(None, index, grad, metadata)
     return result
+
+
+# Note [Undefined tensors in formulas]
+# A __torch_dispatch__ handler may return None for an operator that returns a Tensor (PyTorch
+# hands C++ an undefined tensor). A derivatives.yaml formula that goes on computing with it
+# meets PyTorch's check of the next operator's arguments; ember's formulas are Python, where
+# the same step is a method or an operator on None.
+_NONE_OPERAND = re.compile(r"unsupported operand type\(s\) for .*: '(\w+)' and '(\w+)'")
+
+
+def undefined_tensor_error(node, error) -> RuntimeError | None:
+    """PyTorch's error for a generated formula that met None where a Tensor was due, or
+    None when `error` is something else (Note [Undefined tensors in formulas])."""
+    if not isinstance(node, GeneratedNode):
+        return None
+    text = str(error)
+    position = None
+    if text.startswith("'NoneType' object has no attribute") or text.startswith(
+        "bad operand type for unary"
+    ):
+        position = 0
+    else:
+        match = _NONE_OPERAND.match(text)
+        if match is not None and "NoneType" in match.groups():
+            position = 0 if match.group(1) == "NoneType" else 1
+    if position is None:
+        return None
+    name = ("self", "other")[position]
+    return RuntimeError(
+        "Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument "
+        f"#{position} '{name}'"
+    )
 
 
 def _validate_outputs(node: Node, grads) -> list:
@@ -274,13 +308,19 @@ def run_backward(
             edges = node._next_edges
             ran = run_all or _should_run(node, needed, capture, accumulate)
             hooked = ran and node._hooks
-            if not ran:
-                outputs = [None] * len(edges)
-            elif hooked:  # the post hooks see validated gradients, and have the last word
-                outputs = _validate_outputs(node, node.apply(inputs_of_node))
-                outputs = call_node_hooks(node._hooks, tuple(outputs), tuple(inputs_of_node))
-            else:  # validate_outputs happens gradient by gradient, in the loop below
-                outputs = _counted(node, node.apply(inputs_of_node))
+            try:
+                if not ran:
+                    outputs = [None] * len(edges)
+                elif hooked:  # the post hooks see validated gradients, and have the last word
+                    outputs = _validate_outputs(node, node.apply(inputs_of_node))
+                    outputs = call_node_hooks(node._hooks, tuple(outputs), tuple(inputs_of_node))
+                else:  # validate_outputs happens gradient by gradient, in the loop below
+                    outputs = _counted(node, node.apply(inputs_of_node))
+            except (AttributeError, TypeError) as error:
+                undefined = undefined_tensor_error(node, error)
+                if undefined is None:
+                    raise
+                raise undefined from None
             inputs_of_node = None
             for index, (child, nr) in enumerate(edges):
                 if child is None:

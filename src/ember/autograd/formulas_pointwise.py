@@ -6,9 +6,9 @@ corresponding functions of torch/csrc/autograd/FunctionsManual.cpp, in their
 order of computation (so the last bits and the signs of zeros agree) and with
 their complex conventions: the gradient of a holomorphic function is grad
 times the conjugate of its derivative, and a real input receives the real
-part of a complex gradient (handle_r_to_c). ember has no lazy conjugate, so
-`.conj()` is `conj_physical()` (the identity for real tensors, undispatched,
-as conj() is in PyTorch). formulas.py re-exports these for derivatives.yaml.
+part of a complex gradient (handle_r_to_c). `.conj()` is PyTorch's lazy
+conjugate (a view with the Conjugate key; the tensor itself when real).
+formulas.py re-exports these for derivatives.yaml.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def conj_scalar(value):
 
 
 def _conj(tensor):
-    return at.conj_physical(tensor) if tensor.dtype.is_complex else tensor
+    return at.conj(tensor)
 
 
 def handle_r_to_c(self, grad):

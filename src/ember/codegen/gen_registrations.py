@@ -382,6 +382,19 @@ def write_backend_select(functions: list[NativeFunction]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# CompositeImplicitAutograd in ember's yaml, but PyTorch's entries also name NestedTensor
+# kernels (a backend ember lacks), so PyTorch's codegen gives them ADInplaceOrView kernels.
+_ABSTRACT_IN_PYTORCH = frozenset({"chunk", "narrow", "matmul.out"})
+
+
+# An alias in its schema, but not in gen_inplace_or_view_type's view lists: no kernel.
+_UNLISTED_VIEWS = frozenset({"lift_fresh"})
+
+
+def _composite_implicit_only(f: NativeFunction) -> bool:
+    return set(f.dispatch) == {"CompositeImplicitAutograd"}
+
+
 def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     doc = "ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."
     lines = [HEADER + f'"""{doc}"""', ""]
@@ -393,22 +406,30 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     lines.append("from ember.aten.registration import impl")
     # gen_inplace_or_view_type.py: a view, or an op that writes an argument and returns it
     # (one that writes and returns nothing, as record_stream, gets no kernel: pytorch#53796).
+    # Only for ops PyTorch's codegen calls abstract (use_derived): a CompositeImplicitAutograd
+    # op decomposes into ops that have their own kernels.
     chosen = [
-        f for f in functions if f.is_view or ((f.is_out or f.func.is_mutable) and f.func.returns)
+        f
+        for f in functions
+        if (f.is_view or ((f.is_out or f.func.is_mutable) and f.func.returns))
+        and (not _composite_implicit_only(f) or f.name in _ABSTRACT_IN_PYTORCH)
+        and f.name not in _UNLISTED_VIEWS
     ]
     for f in chosen:
         args = _arg_names(f, outs=True)
         mutated = [
             a.name for a in f.func.arguments if a.alias_info is not None and a.alias_info.is_write
         ]
-        lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
+        lines += ["", "", f'op_{f.kernel} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         # AutoDispatchBelowADInplaceOrView, spelled out (a guard object per call costs more)
         lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
         lines.append("    prev = ts.excluded")
         lines.append("    ts.excluded = prev | BELOW")
         lines.append("    try:")
-        lines.append(f"        result = _{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})")
+        lines.append(
+            f"        result = op_{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})"
+        )
         lines.append("    finally:")
         lines.append("        ts.excluded = prev")
         if f.is_view:

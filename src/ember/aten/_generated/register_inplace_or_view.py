@@ -7,7 +7,7 @@ from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW,
 from ember.aten.registration import impl
 
 
-_abs_ = handle("abs_")
+op_abs_ = handle("abs_")
 
 
 def abs_(keyset, self):
@@ -15,13 +15,13 @@ def abs_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _abs_.redispatch(keyset & AFTER, self)
+        result = op_abs_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_abs_out = handle("abs.out")
+op_abs_out = handle("abs.out")
 
 
 def abs_out(keyset, self, out):
@@ -29,55 +29,41 @@ def abs_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _abs_out.redispatch(keyset & AFTER, self, out)
+        result = op_abs_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_conj = handle("conj")
+op__conj = handle("_conj")
 
 
-def conj(keyset, self):
+def _conj(keyset, self):
     ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _conj.redispatch(keyset & AFTER, self)
+        result = op__conj.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
-    return finish_view("conj", self, result)
+    return finish_view("_conj", self, result)
 
 
-_resolve_conj = handle("resolve_conj")
+op__neg_view = handle("_neg_view")
 
 
-def resolve_conj(keyset, self):
+def _neg_view(keyset, self):
     ts = per_thread.state  # Note [Thread state per OS thread]
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _resolve_conj.redispatch(keyset & AFTER, self)
+        result = op__neg_view.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
-    return finish_view("resolve_conj", self, result)
+    return finish_view("_neg_view", self, result)
 
 
-_resolve_neg = handle("resolve_neg")
-
-
-def resolve_neg(keyset, self):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _resolve_neg.redispatch(keyset & AFTER, self)
-    finally:
-        ts.excluded = prev
-    return finish_view("resolve_neg", self, result)
-
-
-_conj_physical_out = handle("conj_physical.out")
+op_conj_physical_out = handle("conj_physical.out")
 
 
 def conj_physical_out(keyset, self, out):
@@ -85,13 +71,13 @@ def conj_physical_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _conj_physical_out.redispatch(keyset & AFTER, self, out)
+        result = op_conj_physical_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_conj_physical_ = handle("conj_physical_")
+op_conj_physical_ = handle("conj_physical_")
 
 
 def conj_physical_(keyset, self):
@@ -99,13 +85,13 @@ def conj_physical_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _conj_physical_.redispatch(keyset & AFTER, self)
+        result = op_conj_physical_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_add__Tensor = handle("add_.Tensor")
+op_add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(keyset, self, other, alpha):
@@ -113,13 +99,13 @@ def add__Tensor(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+        result = op_add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_add_out = handle("add.out")
+op_add_out = handle("add.out")
 
 
 def add_out(keyset, self, other, alpha, out):
@@ -127,13 +113,13 @@ def add_out(keyset, self, other, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _add_out.redispatch(keyset & AFTER, self, other, alpha, out)
+        result = op_add_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_add__Scalar = handle("add_.Scalar")
+op_add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(keyset, self, other, alpha):
@@ -141,13 +127,13 @@ def add__Scalar(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+        result = op_add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_all_out = handle("all.out")
+op_all_out = handle("all.out")
 
 
 def all_out(keyset, self, dim, keepdim, out):
@@ -155,13 +141,13 @@ def all_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_all_dims_out = handle("all.dims_out")
+op_all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(keyset, self, dim, keepdim, out):
@@ -169,13 +155,13 @@ def all_dims_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_any_out = handle("any.out")
+op_any_out = handle("any.out")
 
 
 def any_out(keyset, self, dim, keepdim, out):
@@ -183,13 +169,13 @@ def any_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_any_dims_out = handle("any.dims_out")
+op_any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(keyset, self, dim, keepdim, out):
@@ -197,13 +183,13 @@ def any_dims_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_arange_out = handle("arange.out")
+op_arange_out = handle("arange.out")
 
 
 def arange_out(keyset, end, out):
@@ -211,13 +197,13 @@ def arange_out(keyset, end, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _arange_out.redispatch(keyset & AFTER, end, out)
+        result = op_arange_out.redispatch(keyset & AFTER, end, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_arange_start_out = handle("arange.start_out")
+op_arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(keyset, start, end, step, out):
@@ -225,13 +211,13 @@ def arange_start_out(keyset, start, end, step, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
+        result = op_arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_argmax_out = handle("argmax.out")
+op_argmax_out = handle("argmax.out")
 
 
 def argmax_out(keyset, self, dim, keepdim, out):
@@ -239,13 +225,13 @@ def argmax_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_argmin_out = handle("argmin.out")
+op_argmin_out = handle("argmin.out")
 
 
 def argmin_out(keyset, self, dim, keepdim, out):
@@ -253,13 +239,13 @@ def argmin_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_as_strided = handle("as_strided")
+op_as_strided = handle("as_strided")
 
 
 def as_strided(keyset, self, size, stride, storage_offset):
@@ -267,13 +253,13 @@ def as_strided(keyset, self, size, stride, storage_offset):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+        result = op_as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
         ts.excluded = prev
     return finish_view("as_strided", self, result)
 
 
-_logical_not_ = handle("logical_not_")
+op_logical_not_ = handle("logical_not_")
 
 
 def logical_not_(keyset, self):
@@ -281,13 +267,13 @@ def logical_not_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_not_.redispatch(keyset & AFTER, self)
+        result = op_logical_not_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_logical_not_out = handle("logical_not.out")
+op_logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(keyset, self, out):
@@ -295,13 +281,13 @@ def logical_not_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_not_out.redispatch(keyset & AFTER, self, out)
+        result = op_logical_not_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_logical_and_ = handle("logical_and_")
+op_logical_and_ = handle("logical_and_")
 
 
 def logical_and_(keyset, self, other):
@@ -309,13 +295,13 @@ def logical_and_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_and_.redispatch(keyset & AFTER, self, other)
+        result = op_logical_and_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_logical_and_out = handle("logical_and.out")
+op_logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(keyset, self, other, out):
@@ -323,13 +309,13 @@ def logical_and_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_and_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_logical_and_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_logical_or_ = handle("logical_or_")
+op_logical_or_ = handle("logical_or_")
 
 
 def logical_or_(keyset, self, other):
@@ -337,13 +323,13 @@ def logical_or_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_or_.redispatch(keyset & AFTER, self, other)
+        result = op_logical_or_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_logical_or_out = handle("logical_or.out")
+op_logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(keyset, self, other, out):
@@ -351,13 +337,13 @@ def logical_or_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_or_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_logical_or_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_logical_xor_ = handle("logical_xor_")
+op_logical_xor_ = handle("logical_xor_")
 
 
 def logical_xor_(keyset, self, other):
@@ -365,13 +351,13 @@ def logical_xor_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_xor_.redispatch(keyset & AFTER, self, other)
+        result = op_logical_xor_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_logical_xor_out = handle("logical_xor.out")
+op_logical_xor_out = handle("logical_xor.out")
 
 
 def logical_xor_out(keyset, self, other, out):
@@ -379,13 +365,13 @@ def logical_xor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _logical_xor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_logical_xor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_not_ = handle("bitwise_not_")
+op_bitwise_not_ = handle("bitwise_not_")
 
 
 def bitwise_not_(keyset, self):
@@ -393,13 +379,13 @@ def bitwise_not_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_not_.redispatch(keyset & AFTER, self)
+        result = op_bitwise_not_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_not_out = handle("bitwise_not.out")
+op_bitwise_not_out = handle("bitwise_not.out")
 
 
 def bitwise_not_out(keyset, self, out):
@@ -407,13 +393,13 @@ def bitwise_not_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_not_out.redispatch(keyset & AFTER, self, out)
+        result = op_bitwise_not_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+op_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
 
 
 def bitwise_and_Tensor_out(keyset, self, other, out):
@@ -421,13 +407,13 @@ def bitwise_and_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
 
 
 def bitwise_and_Scalar_out(keyset, self, other, out):
@@ -435,13 +421,13 @@ def bitwise_and_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
 
 
 def bitwise_and__Scalar(keyset, self, other):
@@ -449,13 +435,13 @@ def bitwise_and__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+op_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
 
 
 def bitwise_and__Tensor(keyset, self, other):
@@ -463,41 +449,13 @@ def bitwise_and__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-___iand___Scalar = handle("__iand__.Scalar")
-
-
-def __iand___Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___iand___Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-___iand___Tensor = handle("__iand__.Tensor")
-
-
-def __iand___Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___iand___Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+op_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
 
 
 def bitwise_or_Tensor_out(keyset, self, other, out):
@@ -505,13 +463,13 @@ def bitwise_or_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+op_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
 
 
 def bitwise_or_Scalar_out(keyset, self, other, out):
@@ -519,13 +477,13 @@ def bitwise_or_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+op_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
 
 
 def bitwise_or__Scalar(keyset, self, other):
@@ -533,13 +491,13 @@ def bitwise_or__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+op_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
 
 
 def bitwise_or__Tensor(keyset, self, other):
@@ -547,41 +505,13 @@ def bitwise_or__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-___ior___Scalar = handle("__ior__.Scalar")
-
-
-def __ior___Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___ior___Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-___ior___Tensor = handle("__ior__.Tensor")
-
-
-def __ior___Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___ior___Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 
 
 def bitwise_xor_Tensor_out(keyset, self, other, out):
@@ -589,13 +519,13 @@ def bitwise_xor_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 
 
 def bitwise_xor_Scalar_out(keyset, self, other, out):
@@ -603,13 +533,13 @@ def bitwise_xor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 
 
 def bitwise_xor__Scalar(keyset, self, other):
@@ -617,13 +547,13 @@ def bitwise_xor__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
+op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 
 
 def bitwise_xor__Tensor(keyset, self, other):
@@ -631,41 +561,13 @@ def bitwise_xor__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-___ixor___Scalar = handle("__ixor__.Scalar")
-
-
-def __ixor___Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___ixor___Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-___ixor___Tensor = handle("__ixor__.Tensor")
-
-
-def __ixor___Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = ___ixor___Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-___ilshift___Scalar = handle("__ilshift__.Scalar")
+op___ilshift___Scalar = handle("__ilshift__.Scalar")
 
 
 def __ilshift___Scalar(keyset, self, other):
@@ -673,13 +575,13 @@ def __ilshift___Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = ___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
+        result = op___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-___ilshift___Tensor = handle("__ilshift__.Tensor")
+op___ilshift___Tensor = handle("__ilshift__.Tensor")
 
 
 def __ilshift___Tensor(keyset, self, other):
@@ -687,13 +589,13 @@ def __ilshift___Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = ___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
+        result = op___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+op_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
 
 
 def bitwise_left_shift__Tensor(keyset, self, other):
@@ -701,13 +603,13 @@ def bitwise_left_shift__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+op_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
 
 
 def bitwise_left_shift_Tensor_out(keyset, self, other, out):
@@ -715,13 +617,13 @@ def bitwise_left_shift_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+op_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
 
 
 def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
@@ -729,13 +631,13 @@ def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+op_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
 
 
 def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
@@ -743,13 +645,13 @@ def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-___irshift___Scalar = handle("__irshift__.Scalar")
+op___irshift___Scalar = handle("__irshift__.Scalar")
 
 
 def __irshift___Scalar(keyset, self, other):
@@ -757,13 +659,13 @@ def __irshift___Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = ___irshift___Scalar.redispatch(keyset & AFTER, self, other)
+        result = op___irshift___Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-___irshift___Tensor = handle("__irshift__.Tensor")
+op___irshift___Tensor = handle("__irshift__.Tensor")
 
 
 def __irshift___Tensor(keyset, self, other):
@@ -771,13 +673,13 @@ def __irshift___Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = ___irshift___Tensor.redispatch(keyset & AFTER, self, other)
+        result = op___irshift___Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+op_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
 
 
 def bitwise_right_shift__Tensor(keyset, self, other):
@@ -785,13 +687,13 @@ def bitwise_right_shift__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+op_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
 
 
 def bitwise_right_shift_Tensor_out(keyset, self, other, out):
@@ -799,13 +701,13 @@ def bitwise_right_shift_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+op_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
 
 
 def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
@@ -813,13 +715,13 @@ def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+op_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
 
 
 def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
@@ -827,13 +729,13 @@ def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bmm_out = handle("bmm.out")
+op_bmm_out = handle("bmm.out")
 
 
 def bmm_out(keyset, self, mat2, out):
@@ -841,13 +743,13 @@ def bmm_out(keyset, self, mat2, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bmm_out.redispatch(keyset & AFTER, self, mat2, out)
+        result = op_bmm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bmm_dtype_out = handle("bmm.dtype_out")
+op_bmm_dtype_out = handle("bmm.dtype_out")
 
 
 def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
@@ -855,13 +757,13 @@ def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+        result = op_bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_cat_out = handle("cat.out")
+op_cat_out = handle("cat.out")
 
 
 def cat_out(keyset, tensors, dim, out):
@@ -869,13 +771,13 @@ def cat_out(keyset, tensors, dim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cat_out.redispatch(keyset & AFTER, tensors, dim, out)
+        result = op_cat_out.redispatch(keyset & AFTER, tensors, dim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_chunk = handle("chunk")
+op_chunk = handle("chunk")
 
 
 def chunk(keyset, self, chunks, dim):
@@ -883,13 +785,13 @@ def chunk(keyset, self, chunks, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _chunk.redispatch(keyset & AFTER, self, chunks, dim)
+        result = op_chunk.redispatch(keyset & AFTER, self, chunks, dim)
     finally:
         ts.excluded = prev
     return finish_view("chunk", self, result)
 
 
-_clamp_ = handle("clamp_")
+op_clamp_ = handle("clamp_")
 
 
 def clamp_(keyset, self, min, max):
@@ -897,13 +799,13 @@ def clamp_(keyset, self, min, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _clamp_.redispatch(keyset & AFTER, self, min, max)
+        result = op_clamp_.redispatch(keyset & AFTER, self, min, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_clamp__Tensor = handle("clamp_.Tensor")
+op_clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(keyset, self, min, max):
@@ -911,13 +813,13 @@ def clamp__Tensor(keyset, self, min, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
+        result = op_clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_clamp_out = handle("clamp.out")
+op_clamp_out = handle("clamp.out")
 
 
 def clamp_out(keyset, self, min, max, out):
@@ -925,13 +827,13 @@ def clamp_out(keyset, self, min, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _clamp_out.redispatch(keyset & AFTER, self, min, max, out)
+        result = op_clamp_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_clamp_Tensor_out = handle("clamp.Tensor_out")
+op_clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(keyset, self, min, max, out):
@@ -939,27 +841,13 @@ def clamp_Tensor_out(keyset, self, min, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
+        result = op_clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_contiguous = handle("contiguous")
-
-
-def contiguous(keyset, self, memory_format):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _contiguous.redispatch(keyset & AFTER, self, memory_format)
-    finally:
-        ts.excluded = prev
-    return finish_view("contiguous", self, result)
-
-
-_copy_ = handle("copy_")
+op_copy_ = handle("copy_")
 
 
 def copy_(keyset, self, src, non_blocking):
@@ -967,13 +855,13 @@ def copy_(keyset, self, src, non_blocking):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _copy_.redispatch(keyset & AFTER, self, src, non_blocking)
+        result = op_copy_.redispatch(keyset & AFTER, self, src, non_blocking)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_cos_ = handle("cos_")
+op_cos_ = handle("cos_")
 
 
 def cos_(keyset, self):
@@ -981,13 +869,13 @@ def cos_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cos_.redispatch(keyset & AFTER, self)
+        result = op_cos_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_cos_out = handle("cos.out")
+op_cos_out = handle("cos.out")
 
 
 def cos_out(keyset, self, out):
@@ -995,13 +883,13 @@ def cos_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cos_out.redispatch(keyset & AFTER, self, out)
+        result = op_cos_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_cumprod_ = handle("cumprod_")
+op_cumprod_ = handle("cumprod_")
 
 
 def cumprod_(keyset, self, dim, dtype):
@@ -1009,13 +897,13 @@ def cumprod_(keyset, self, dim, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
+        result = op_cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_cumprod_out = handle("cumprod.out")
+op_cumprod_out = handle("cumprod.out")
 
 
 def cumprod_out(keyset, self, dim, dtype, out):
@@ -1023,13 +911,13 @@ def cumprod_out(keyset, self, dim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+        result = op_cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_cumsum_ = handle("cumsum_")
+op_cumsum_ = handle("cumsum_")
 
 
 def cumsum_(keyset, self, dim, dtype):
@@ -1037,13 +925,13 @@ def cumsum_(keyset, self, dim, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
+        result = op_cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_cumsum_out = handle("cumsum.out")
+op_cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(keyset, self, dim, dtype, out):
@@ -1051,13 +939,13 @@ def cumsum_out(keyset, self, dim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+        result = op_cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_diagonal = handle("diagonal")
+op_diagonal = handle("diagonal")
 
 
 def diagonal(keyset, self, offset, dim1, dim2):
@@ -1065,13 +953,13 @@ def diagonal(keyset, self, offset, dim1, dim2):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
+        result = op_diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
     finally:
         ts.excluded = prev
     return finish_view("diagonal", self, result)
 
 
-_div__Tensor = handle("div_.Tensor")
+op_div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(keyset, self, other):
@@ -1079,13 +967,13 @@ def div__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_div__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_div_out = handle("div.out")
+op_div_out = handle("div.out")
 
 
 def div_out(keyset, self, other, out):
@@ -1093,13 +981,13 @@ def div_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_div_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_div__Tensor_mode = handle("div_.Tensor_mode")
+op_div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(keyset, self, other, rounding_mode):
@@ -1107,13 +995,13 @@ def div__Tensor_mode(keyset, self, other, rounding_mode):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+        result = op_div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_div_out_mode = handle("div.out_mode")
+op_div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(keyset, self, other, rounding_mode, out):
@@ -1121,13 +1009,13 @@ def div_out_mode(keyset, self, other, rounding_mode, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
+        result = op_div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_div__Scalar = handle("div_.Scalar")
+op_div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(keyset, self, other):
@@ -1135,13 +1023,13 @@ def div__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_div__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_div__Scalar_mode = handle("div_.Scalar_mode")
+op_div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(keyset, self, other, rounding_mode):
@@ -1149,27 +1037,13 @@ def div__Scalar_mode(keyset, self, other, rounding_mode):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+        result = op_div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_empty_out = handle("empty.out")
-
-
-def empty_out(keyset, size, memory_format, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _empty_out.redispatch(keyset & AFTER, size, memory_format, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_acos_ = handle("acos_")
+op_acos_ = handle("acos_")
 
 
 def acos_(keyset, self):
@@ -1177,13 +1051,13 @@ def acos_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _acos_.redispatch(keyset & AFTER, self)
+        result = op_acos_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_acos_out = handle("acos.out")
+op_acos_out = handle("acos.out")
 
 
 def acos_out(keyset, self, out):
@@ -1191,13 +1065,13 @@ def acos_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _acos_out.redispatch(keyset & AFTER, self, out)
+        result = op_acos_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_asin_ = handle("asin_")
+op_asin_ = handle("asin_")
 
 
 def asin_(keyset, self):
@@ -1205,13 +1079,13 @@ def asin_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _asin_.redispatch(keyset & AFTER, self)
+        result = op_asin_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_asin_out = handle("asin.out")
+op_asin_out = handle("asin.out")
 
 
 def asin_out(keyset, self, out):
@@ -1219,13 +1093,13 @@ def asin_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _asin_out.redispatch(keyset & AFTER, self, out)
+        result = op_asin_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_atan_ = handle("atan_")
+op_atan_ = handle("atan_")
 
 
 def atan_(keyset, self):
@@ -1233,13 +1107,13 @@ def atan_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _atan_.redispatch(keyset & AFTER, self)
+        result = op_atan_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_atan_out = handle("atan.out")
+op_atan_out = handle("atan.out")
 
 
 def atan_out(keyset, self, out):
@@ -1247,13 +1121,13 @@ def atan_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _atan_out.redispatch(keyset & AFTER, self, out)
+        result = op_atan_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_tan_ = handle("tan_")
+op_tan_ = handle("tan_")
 
 
 def tan_(keyset, self):
@@ -1261,13 +1135,13 @@ def tan_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tan_.redispatch(keyset & AFTER, self)
+        result = op_tan_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_tan_out = handle("tan.out")
+op_tan_out = handle("tan.out")
 
 
 def tan_out(keyset, self, out):
@@ -1275,13 +1149,13 @@ def tan_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tan_out.redispatch(keyset & AFTER, self, out)
+        result = op_tan_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sinh_ = handle("sinh_")
+op_sinh_ = handle("sinh_")
 
 
 def sinh_(keyset, self):
@@ -1289,13 +1163,13 @@ def sinh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sinh_.redispatch(keyset & AFTER, self)
+        result = op_sinh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sinh_out = handle("sinh.out")
+op_sinh_out = handle("sinh.out")
 
 
 def sinh_out(keyset, self, out):
@@ -1303,13 +1177,13 @@ def sinh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sinh_out.redispatch(keyset & AFTER, self, out)
+        result = op_sinh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_cosh_ = handle("cosh_")
+op_cosh_ = handle("cosh_")
 
 
 def cosh_(keyset, self):
@@ -1317,13 +1191,13 @@ def cosh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cosh_.redispatch(keyset & AFTER, self)
+        result = op_cosh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_cosh_out = handle("cosh.out")
+op_cosh_out = handle("cosh.out")
 
 
 def cosh_out(keyset, self, out):
@@ -1331,13 +1205,13 @@ def cosh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _cosh_out.redispatch(keyset & AFTER, self, out)
+        result = op_cosh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_expm1_ = handle("expm1_")
+op_expm1_ = handle("expm1_")
 
 
 def expm1_(keyset, self):
@@ -1345,13 +1219,13 @@ def expm1_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _expm1_.redispatch(keyset & AFTER, self)
+        result = op_expm1_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_expm1_out = handle("expm1.out")
+op_expm1_out = handle("expm1.out")
 
 
 def expm1_out(keyset, self, out):
@@ -1359,13 +1233,13 @@ def expm1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _expm1_out.redispatch(keyset & AFTER, self, out)
+        result = op_expm1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_log2_ = handle("log2_")
+op_log2_ = handle("log2_")
 
 
 def log2_(keyset, self):
@@ -1373,13 +1247,13 @@ def log2_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log2_.redispatch(keyset & AFTER, self)
+        result = op_log2_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_log2_out = handle("log2.out")
+op_log2_out = handle("log2.out")
 
 
 def log2_out(keyset, self, out):
@@ -1387,13 +1261,13 @@ def log2_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log2_out.redispatch(keyset & AFTER, self, out)
+        result = op_log2_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_log10_ = handle("log10_")
+op_log10_ = handle("log10_")
 
 
 def log10_(keyset, self):
@@ -1401,13 +1275,13 @@ def log10_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log10_.redispatch(keyset & AFTER, self)
+        result = op_log10_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_log10_out = handle("log10.out")
+op_log10_out = handle("log10.out")
 
 
 def log10_out(keyset, self, out):
@@ -1415,13 +1289,13 @@ def log10_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log10_out.redispatch(keyset & AFTER, self, out)
+        result = op_log10_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_exp_ = handle("exp_")
+op_exp_ = handle("exp_")
 
 
 def exp_(keyset, self):
@@ -1429,13 +1303,13 @@ def exp_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _exp_.redispatch(keyset & AFTER, self)
+        result = op_exp_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_exp_out = handle("exp.out")
+op_exp_out = handle("exp.out")
 
 
 def exp_out(keyset, self, out):
@@ -1443,13 +1317,13 @@ def exp_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _exp_out.redispatch(keyset & AFTER, self, out)
+        result = op_exp_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_expand = handle("expand")
+op_expand = handle("expand")
 
 
 def expand(keyset, self, size, implicit):
@@ -1457,55 +1331,13 @@ def expand(keyset, self, size, implicit):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _expand.redispatch(keyset & AFTER, self, size, implicit)
+        result = op_expand.redispatch(keyset & AFTER, self, size, implicit)
     finally:
         ts.excluded = prev
     return finish_view("expand", self, result)
 
 
-_expand_as = handle("expand_as")
-
-
-def expand_as(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _expand_as.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_view("expand_as", self, result)
-
-
-_flatten_using_ints = handle("flatten.using_ints")
-
-
-def flatten_using_ints(keyset, self, start_dim, end_dim):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _flatten_using_ints.redispatch(keyset & AFTER, self, start_dim, end_dim)
-    finally:
-        ts.excluded = prev
-    return finish_view("flatten.using_ints", self, result)
-
-
-_unflatten_int = handle("unflatten.int")
-
-
-def unflatten_int(keyset, self, dim, sizes):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _unflatten_int.redispatch(keyset & AFTER, self, dim, sizes)
-    finally:
-        ts.excluded = prev
-    return finish_view("unflatten.int", self, result)
-
-
-_fill__Scalar = handle("fill_.Scalar")
+op_fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(keyset, self, value):
@@ -1513,13 +1345,13 @@ def fill__Scalar(keyset, self, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _fill__Scalar.redispatch(keyset & AFTER, self, value)
+        result = op_fill__Scalar.redispatch(keyset & AFTER, self, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_fill__Tensor = handle("fill_.Tensor")
+op_fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(keyset, self, value):
@@ -1527,13 +1359,13 @@ def fill__Tensor(keyset, self, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _fill__Tensor.redispatch(keyset & AFTER, self, value)
+        result = op_fill__Tensor.redispatch(keyset & AFTER, self, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_full_out = handle("full.out")
+op_full_out = handle("full.out")
 
 
 def full_out(keyset, size, fill_value, out):
@@ -1541,13 +1373,13 @@ def full_out(keyset, size, fill_value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _full_out.redispatch(keyset & AFTER, size, fill_value, out)
+        result = op_full_out.redispatch(keyset & AFTER, size, fill_value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_index_Tensor_out = handle("index.Tensor_out")
+op_index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(keyset, self, indices, out):
@@ -1555,13 +1387,13 @@ def index_Tensor_out(keyset, self, indices, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
+        result = op_index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_index_put_ = handle("index_put_")
+op_index_put_ = handle("index_put_")
 
 
 def index_put_(keyset, self, indices, values, accumulate):
@@ -1569,13 +1401,13 @@ def index_put_(keyset, self, indices, values, accumulate):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
+        result = op_index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_linspace_out = handle("linspace.out")
+op_linspace_out = handle("linspace.out")
 
 
 def linspace_out(keyset, start, end, steps, out):
@@ -1583,13 +1415,13 @@ def linspace_out(keyset, start, end, steps, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
+        result = op_linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_log_ = handle("log_")
+op_log_ = handle("log_")
 
 
 def log_(keyset, self):
@@ -1597,13 +1429,13 @@ def log_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log_.redispatch(keyset & AFTER, self)
+        result = op_log_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_log_out = handle("log.out")
+op_log_out = handle("log.out")
 
 
 def log_out(keyset, self, out):
@@ -1611,13 +1443,13 @@ def log_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log_out.redispatch(keyset & AFTER, self, out)
+        result = op_log_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_log1p_ = handle("log1p_")
+op_log1p_ = handle("log1p_")
 
 
 def log1p_(keyset, self):
@@ -1625,13 +1457,13 @@ def log1p_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log1p_.redispatch(keyset & AFTER, self)
+        result = op_log1p_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_log1p_out = handle("log1p.out")
+op_log1p_out = handle("log1p.out")
 
 
 def log1p_out(keyset, self, out):
@@ -1639,13 +1471,13 @@ def log1p_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _log1p_out.redispatch(keyset & AFTER, self, out)
+        result = op_log1p_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-__log_softmax_out = handle("_log_softmax.out")
+op__log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(keyset, self, dim, half_to_float, out):
@@ -1653,13 +1485,13 @@ def _log_softmax_out(keyset, self, dim, half_to_float, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = __log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+        result = op__log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, out):
@@ -1667,13 +1499,13 @@ def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = __log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
+        result = op__log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_matmul_out = handle("matmul.out")
+op_matmul_out = handle("matmul.out")
 
 
 def matmul_out(keyset, self, other, out):
@@ -1681,13 +1513,13 @@ def matmul_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _matmul_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_matmul_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_max_dim_max = handle("max.dim_max")
+op_max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(keyset, self, dim, keepdim, max, max_values):
@@ -1695,13 +1527,13 @@ def max_dim_max(keyset, self, dim, keepdim, max, max_values):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
+        result = op_max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
     finally:
         ts.excluded = prev
     return finish_inplace(result, max, max_values)
 
 
-_amax_out = handle("amax.out")
+op_amax_out = handle("amax.out")
 
 
 def amax_out(keyset, self, dim, keepdim, out):
@@ -1709,13 +1541,13 @@ def amax_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mean_dtype_out = handle("mean.dtype_out")
+op_mean_dtype_out = handle("mean.dtype_out")
 
 
 def mean_dtype_out(keyset, self, dtype, out):
@@ -1723,13 +1555,13 @@ def mean_dtype_out(keyset, self, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
+        result = op_mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mean_out = handle("mean.out")
+op_mean_out = handle("mean.out")
 
 
 def mean_out(keyset, self, dim, keepdim, dtype, out):
@@ -1737,13 +1569,13 @@ def mean_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = op_mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_min_dim_min = handle("min.dim_min")
+op_min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
@@ -1751,13 +1583,13 @@ def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
+        result = op_min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, min, min_indices)
 
 
-_amin_out = handle("amin.out")
+op_amin_out = handle("amin.out")
 
 
 def amin_out(keyset, self, dim, keepdim, out):
@@ -1765,13 +1597,13 @@ def amin_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = op_amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mm_out = handle("mm.out")
+op_mm_out = handle("mm.out")
 
 
 def mm_out(keyset, self, mat2, out):
@@ -1779,13 +1611,13 @@ def mm_out(keyset, self, mat2, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
+        result = op_mm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mm_dtype_out = handle("mm.dtype_out")
+op_mm_dtype_out = handle("mm.dtype_out")
 
 
 def mm_dtype_out(keyset, self, mat2, out_dtype, out):
@@ -1793,13 +1625,13 @@ def mm_dtype_out(keyset, self, mat2, out_dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+        result = op_mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mul__Tensor = handle("mul_.Tensor")
+op_mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(keyset, self, other):
@@ -1807,13 +1639,13 @@ def mul__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mul__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_mul__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_mul_out = handle("mul.out")
+op_mul_out = handle("mul.out")
 
 
 def mul_out(keyset, self, other, out):
@@ -1821,13 +1653,13 @@ def mul_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mul_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_mul_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mul__Scalar = handle("mul_.Scalar")
+op_mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(keyset, self, other):
@@ -1835,13 +1667,13 @@ def mul__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mul__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_mul__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_narrow = handle("narrow")
+op_narrow = handle("narrow")
 
 
 def narrow(keyset, self, dim, start, length):
@@ -1849,27 +1681,13 @@ def narrow(keyset, self, dim, start, length):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _narrow.redispatch(keyset & AFTER, self, dim, start, length)
+        result = op_narrow.redispatch(keyset & AFTER, self, dim, start, length)
     finally:
         ts.excluded = prev
     return finish_view("narrow", self, result)
 
 
-_narrow_Tensor = handle("narrow.Tensor")
-
-
-def narrow_Tensor(keyset, self, dim, start, length):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _narrow_Tensor.redispatch(keyset & AFTER, self, dim, start, length)
-    finally:
-        ts.excluded = prev
-    return finish_view("narrow.Tensor", self, result)
-
-
-_ones_out = handle("ones.out")
+op_ones_out = handle("ones.out")
 
 
 def ones_out(keyset, size, out):
@@ -1877,13 +1695,13 @@ def ones_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ones_out.redispatch(keyset & AFTER, size, out)
+        result = op_ones_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_permute = handle("permute")
+op_permute = handle("permute")
 
 
 def permute(keyset, self, dims):
@@ -1891,97 +1709,13 @@ def permute(keyset, self, dims):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _permute.redispatch(keyset & AFTER, self, dims)
+        result = op_permute.redispatch(keyset & AFTER, self, dims)
     finally:
         ts.excluded = prev
     return finish_view("permute", self, result)
 
 
-_movedim_intlist = handle("movedim.intlist")
-
-
-def movedim_intlist(keyset, self, source, destination):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _movedim_intlist.redispatch(keyset & AFTER, self, source, destination)
-    finally:
-        ts.excluded = prev
-    return finish_view("movedim.intlist", self, result)
-
-
-_movedim_int = handle("movedim.int")
-
-
-def movedim_int(keyset, self, source, destination):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _movedim_int.redispatch(keyset & AFTER, self, source, destination)
-    finally:
-        ts.excluded = prev
-    return finish_view("movedim.int", self, result)
-
-
-_numpy_T = handle("numpy_T")
-
-
-def numpy_T(keyset, self):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _numpy_T.redispatch(keyset & AFTER, self)
-    finally:
-        ts.excluded = prev
-    return finish_view("numpy_T", self, result)
-
-
-_mT = handle("mT")
-
-
-def mT(keyset, self):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _mT.redispatch(keyset & AFTER, self)
-    finally:
-        ts.excluded = prev
-    return finish_view("mT", self, result)
-
-
-_swapaxes = handle("swapaxes")
-
-
-def swapaxes(keyset, self, axis0, axis1):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _swapaxes.redispatch(keyset & AFTER, self, axis0, axis1)
-    finally:
-        ts.excluded = prev
-    return finish_view("swapaxes", self, result)
-
-
-_swapdims = handle("swapdims")
-
-
-def swapdims(keyset, self, dim0, dim1):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _swapdims.redispatch(keyset & AFTER, self, dim0, dim1)
-    finally:
-        ts.excluded = prev
-    return finish_view("swapdims", self, result)
-
-
-_unfold = handle("unfold")
+op_unfold = handle("unfold")
 
 
 def unfold(keyset, self, dimension, size, step):
@@ -1989,13 +1723,13 @@ def unfold(keyset, self, dimension, size, step):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
+        result = op_unfold.redispatch(keyset & AFTER, self, dimension, size, step)
     finally:
         ts.excluded = prev
     return finish_view("unfold", self, result)
 
 
-_as_strided_ = handle("as_strided_")
+op_as_strided_ = handle("as_strided_")
 
 
 def as_strided_(keyset, self, size, stride, storage_offset):
@@ -2003,13 +1737,13 @@ def as_strided_(keyset, self, size, stride, storage_offset):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+        result = op_as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_squeeze_ = handle("squeeze_")
+op_squeeze_ = handle("squeeze_")
 
 
 def squeeze_(keyset, self):
@@ -2017,13 +1751,13 @@ def squeeze_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze_.redispatch(keyset & AFTER, self)
+        result = op_squeeze_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_squeeze__dim = handle("squeeze_.dim")
+op_squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(keyset, self, dim):
@@ -2031,13 +1765,13 @@ def squeeze__dim(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
+        result = op_squeeze__dim.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_squeeze__dims = handle("squeeze_.dims")
+op_squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(keyset, self, dim):
@@ -2045,13 +1779,13 @@ def squeeze__dims(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
+        result = op_squeeze__dims.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_t_ = handle("t_")
+op_t_ = handle("t_")
 
 
 def t_(keyset, self):
@@ -2059,13 +1793,13 @@ def t_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _t_.redispatch(keyset & AFTER, self)
+        result = op_t_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_transpose_ = handle("transpose_")
+op_transpose_ = handle("transpose_")
 
 
 def transpose_(keyset, self, dim0, dim1):
@@ -2073,13 +1807,13 @@ def transpose_(keyset, self, dim0, dim1):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
+        result = op_transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_unsqueeze_ = handle("unsqueeze_")
+op_unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(keyset, self, dim):
@@ -2087,13 +1821,13 @@ def unsqueeze_(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
+        result = op_unsqueeze_.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_rand_out = handle("rand.out")
+op_rand_out = handle("rand.out")
 
 
 def rand_out(keyset, size, out):
@@ -2101,27 +1835,13 @@ def rand_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _rand_out.redispatch(keyset & AFTER, size, out)
+        result = op_rand_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_rand_generator_out = handle("rand.generator_out")
-
-
-def rand_generator_out(keyset, size, generator, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _rand_generator_out.redispatch(keyset & AFTER, size, generator, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_randint_out = handle("randint.out")
+op_randint_out = handle("randint.out")
 
 
 def randint_out(keyset, high, size, out):
@@ -2129,13 +1849,13 @@ def randint_out(keyset, high, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randint_out.redispatch(keyset & AFTER, high, size, out)
+        result = op_randint_out.redispatch(keyset & AFTER, high, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randint_low_out = handle("randint.low_out")
+op_randint_low_out = handle("randint.low_out")
 
 
 def randint_low_out(keyset, low, high, size, out):
@@ -2143,13 +1863,13 @@ def randint_low_out(keyset, low, high, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
+        result = op_randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randint_generator_out = handle("randint.generator_out")
+op_randint_generator_out = handle("randint.generator_out")
 
 
 def randint_generator_out(keyset, high, size, generator, out):
@@ -2157,13 +1877,13 @@ def randint_generator_out(keyset, high, size, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
+        result = op_randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randint_low_generator_out = handle("randint.low_generator_out")
+op_randint_low_generator_out = handle("randint.low_generator_out")
 
 
 def randint_low_generator_out(keyset, low, high, size, generator, out):
@@ -2171,13 +1891,13 @@ def randint_low_generator_out(keyset, low, high, size, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
+        result = op_randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randperm_out = handle("randperm.out")
+op_randperm_out = handle("randperm.out")
 
 
 def randperm_out(keyset, n, out):
@@ -2185,13 +1905,13 @@ def randperm_out(keyset, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randperm_out.redispatch(keyset & AFTER, n, out)
+        result = op_randperm_out.redispatch(keyset & AFTER, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randperm_generator_out = handle("randperm.generator_out")
+op_randperm_generator_out = handle("randperm.generator_out")
 
 
 def randperm_generator_out(keyset, n, generator, out):
@@ -2199,41 +1919,13 @@ def randperm_generator_out(keyset, n, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
+        result = op_randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_randn_out = handle("randn.out")
-
-
-def randn_out(keyset, size, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _randn_out.redispatch(keyset & AFTER, size, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_randn_generator_out = handle("randn.generator_out")
-
-
-def randn_generator_out(keyset, size, generator, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _randn_generator_out.redispatch(keyset & AFTER, size, generator, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_uniform_ = handle("uniform_")
+op_uniform_ = handle("uniform_")
 
 
 def uniform_(keyset, self, from_, to, generator):
@@ -2241,13 +1933,13 @@ def uniform_(keyset, self, from_, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
+        result = op_uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_normal_ = handle("normal_")
+op_normal_ = handle("normal_")
 
 
 def normal_(keyset, self, mean, std, generator):
@@ -2255,13 +1947,13 @@ def normal_(keyset, self, mean, std, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+        result = op_normal_.redispatch(keyset & AFTER, self, mean, std, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_random__from = handle("random_.from")
+op_random__from = handle("random_.from")
 
 
 def random__from(keyset, self, from_, to, generator):
@@ -2269,13 +1961,13 @@ def random__from(keyset, self, from_, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _random__from.redispatch(keyset & AFTER, self, from_, to, generator)
+        result = op_random__from.redispatch(keyset & AFTER, self, from_, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_random__to = handle("random_.to")
+op_random__to = handle("random_.to")
 
 
 def random__to(keyset, self, to, generator):
@@ -2283,13 +1975,13 @@ def random__to(keyset, self, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _random__to.redispatch(keyset & AFTER, self, to, generator)
+        result = op_random__to.redispatch(keyset & AFTER, self, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_random_ = handle("random_")
+op_random_ = handle("random_")
 
 
 def random_(keyset, self, generator):
@@ -2297,13 +1989,13 @@ def random_(keyset, self, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _random_.redispatch(keyset & AFTER, self, generator)
+        result = op_random_.redispatch(keyset & AFTER, self, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bernoulli_out = handle("bernoulli.out")
+op_bernoulli_out = handle("bernoulli.out")
 
 
 def bernoulli_out(keyset, self, generator, out):
@@ -2311,13 +2003,13 @@ def bernoulli_out(keyset, self, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
+        result = op_bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_bernoulli__Tensor = handle("bernoulli_.Tensor")
+op_bernoulli__Tensor = handle("bernoulli_.Tensor")
 
 
 def bernoulli__Tensor(keyset, self, p, generator):
@@ -2325,13 +2017,13 @@ def bernoulli__Tensor(keyset, self, p, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
+        result = op_bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_bernoulli__float = handle("bernoulli_.float")
+op_bernoulli__float = handle("bernoulli_.float")
 
 
 def bernoulli__float(keyset, self, p, generator):
@@ -2339,13 +2031,13 @@ def bernoulli__float(keyset, self, p, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
+        result = op_bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_neg_ = handle("neg_")
+op_neg_ = handle("neg_")
 
 
 def neg_(keyset, self):
@@ -2353,13 +2045,13 @@ def neg_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _neg_.redispatch(keyset & AFTER, self)
+        result = op_neg_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_neg_out = handle("neg.out")
+op_neg_out = handle("neg.out")
 
 
 def neg_out(keyset, self, out):
@@ -2367,27 +2059,13 @@ def neg_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _neg_out.redispatch(keyset & AFTER, self, out)
+        result = op_neg_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_reshape = handle("reshape")
-
-
-def reshape(keyset, self, shape):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _reshape.redispatch(keyset & AFTER, self, shape)
-    finally:
-        ts.excluded = prev
-    return finish_view("reshape", self, result)
-
-
-_relu_ = handle("relu_")
+op_relu_ = handle("relu_")
 
 
 def relu_(keyset, self):
@@ -2395,13 +2073,13 @@ def relu_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _relu_.redispatch(keyset & AFTER, self)
+        result = op_relu_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_input):
@@ -2409,13 +2087,13 @@ def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_inp
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
+        result = op_threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-_gelu_out = handle("gelu.out")
+op_gelu_out = handle("gelu.out")
 
 
 def gelu_out(keyset, self, approximate, out):
@@ -2423,13 +2101,13 @@ def gelu_out(keyset, self, approximate, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gelu_out.redispatch(keyset & AFTER, self, approximate, out)
+        result = op_gelu_out.redispatch(keyset & AFTER, self, approximate, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_gelu_ = handle("gelu_")
+op_gelu_ = handle("gelu_")
 
 
 def gelu_(keyset, self, approximate):
@@ -2437,13 +2115,13 @@ def gelu_(keyset, self, approximate):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gelu_.redispatch(keyset & AFTER, self, approximate)
+        result = op_gelu_.redispatch(keyset & AFTER, self, approximate)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_rsqrt_ = handle("rsqrt_")
+op_rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(keyset, self):
@@ -2451,13 +2129,13 @@ def rsqrt_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _rsqrt_.redispatch(keyset & AFTER, self)
+        result = op_rsqrt_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_rsqrt_out = handle("rsqrt.out")
+op_rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(keyset, self, out):
@@ -2465,13 +2143,13 @@ def rsqrt_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _rsqrt_out.redispatch(keyset & AFTER, self, out)
+        result = op_rsqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_reciprocal_ = handle("reciprocal_")
+op_reciprocal_ = handle("reciprocal_")
 
 
 def reciprocal_(keyset, self):
@@ -2479,13 +2157,13 @@ def reciprocal_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _reciprocal_.redispatch(keyset & AFTER, self)
+        result = op_reciprocal_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_reciprocal_out = handle("reciprocal.out")
+op_reciprocal_out = handle("reciprocal.out")
 
 
 def reciprocal_out(keyset, self, out):
@@ -2493,13 +2171,13 @@ def reciprocal_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _reciprocal_out.redispatch(keyset & AFTER, self, out)
+        result = op_reciprocal_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_select_int = handle("select.int")
+op_select_int = handle("select.int")
 
 
 def select_int(keyset, self, dim, index):
@@ -2507,13 +2185,13 @@ def select_int(keyset, self, dim, index):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _select_int.redispatch(keyset & AFTER, self, dim, index)
+        result = op_select_int.redispatch(keyset & AFTER, self, dim, index)
     finally:
         ts.excluded = prev
     return finish_view("select.int", self, result)
 
 
-_sigmoid_ = handle("sigmoid_")
+op_sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(keyset, self):
@@ -2521,13 +2199,13 @@ def sigmoid_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sigmoid_.redispatch(keyset & AFTER, self)
+        result = op_sigmoid_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sigmoid_out = handle("sigmoid.out")
+op_sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(keyset, self, out):
@@ -2535,13 +2213,13 @@ def sigmoid_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sigmoid_out.redispatch(keyset & AFTER, self, out)
+        result = op_sigmoid_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
+op_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
 
 
 def sigmoid_backward_grad_input(keyset, grad_output, output, grad_input):
@@ -2549,13 +2227,13 @@ def sigmoid_backward_grad_input(keyset, grad_output, output, grad_input):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+        result = op_sigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-_sin_ = handle("sin_")
+op_sin_ = handle("sin_")
 
 
 def sin_(keyset, self):
@@ -2563,13 +2241,13 @@ def sin_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sin_.redispatch(keyset & AFTER, self)
+        result = op_sin_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sin_out = handle("sin.out")
+op_sin_out = handle("sin.out")
 
 
 def sin_out(keyset, self, out):
@@ -2577,13 +2255,13 @@ def sin_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sin_out.redispatch(keyset & AFTER, self, out)
+        result = op_sin_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_detach = handle("detach")
+op_detach = handle("detach")
 
 
 def detach(keyset, self):
@@ -2591,13 +2269,13 @@ def detach(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _detach.redispatch(keyset & AFTER, self)
+        result = op_detach.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("detach", self, result)
 
 
-_slice_Tensor = handle("slice.Tensor")
+op_slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(keyset, self, dim, start, end, step):
@@ -2605,13 +2283,13 @@ def slice_Tensor(keyset, self, dim, start, end, step):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
+        result = op_slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
     finally:
         ts.excluded = prev
     return finish_view("slice.Tensor", self, result)
 
 
-__softmax_out = handle("_softmax.out")
+op__softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(keyset, self, dim, half_to_float, out):
@@ -2619,13 +2297,13 @@ def _softmax_out(keyset, self, dim, half_to_float, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = __softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+        result = op__softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-__softmax_backward_data_out = handle("_softmax_backward_data.out")
+op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, grad_input):
@@ -2633,13 +2311,13 @@ def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, gr
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = __softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
+        result = op__softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-_split_Tensor = handle("split.Tensor")
+op_split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(keyset, self, split_size, dim):
@@ -2647,27 +2325,13 @@ def split_Tensor(keyset, self, split_size, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
+        result = op_split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
     finally:
         ts.excluded = prev
     return finish_view("split.Tensor", self, result)
 
 
-_split_sizes = handle("split.sizes")
-
-
-def split_sizes(keyset, self, split_size, dim):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _split_sizes.redispatch(keyset & AFTER, self, split_size, dim)
-    finally:
-        ts.excluded = prev
-    return finish_view("split.sizes", self, result)
-
-
-_split_with_sizes = handle("split_with_sizes")
+op_split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(keyset, self, split_sizes, dim):
@@ -2675,13 +2339,13 @@ def split_with_sizes(keyset, self, split_sizes, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
+        result = op_split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
     finally:
         ts.excluded = prev
     return finish_view("split_with_sizes", self, result)
 
 
-_squeeze = handle("squeeze")
+op_squeeze = handle("squeeze")
 
 
 def squeeze(keyset, self):
@@ -2689,13 +2353,13 @@ def squeeze(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze.redispatch(keyset & AFTER, self)
+        result = op_squeeze.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("squeeze", self, result)
 
 
-_squeeze_dim = handle("squeeze.dim")
+op_squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(keyset, self, dim):
@@ -2703,13 +2367,13 @@ def squeeze_dim(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze_dim.redispatch(keyset & AFTER, self, dim)
+        result = op_squeeze_dim.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("squeeze.dim", self, result)
 
 
-_squeeze_dims = handle("squeeze.dims")
+op_squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(keyset, self, dim):
@@ -2717,13 +2381,13 @@ def squeeze_dims(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _squeeze_dims.redispatch(keyset & AFTER, self, dim)
+        result = op_squeeze_dims.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("squeeze.dims", self, result)
 
 
-_stack_out = handle("stack.out")
+op_stack_out = handle("stack.out")
 
 
 def stack_out(keyset, tensors, dim, out):
@@ -2731,13 +2395,13 @@ def stack_out(keyset, tensors, dim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _stack_out.redispatch(keyset & AFTER, tensors, dim, out)
+        result = op_stack_out.redispatch(keyset & AFTER, tensors, dim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sum_IntList_out = handle("sum.IntList_out")
+op_sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
@@ -2745,13 +2409,13 @@ def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = op_sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sqrt_ = handle("sqrt_")
+op_sqrt_ = handle("sqrt_")
 
 
 def sqrt_(keyset, self):
@@ -2759,13 +2423,13 @@ def sqrt_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sqrt_.redispatch(keyset & AFTER, self)
+        result = op_sqrt_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sqrt_out = handle("sqrt.out")
+op_sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(keyset, self, out):
@@ -2773,27 +2437,13 @@ def sqrt_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sqrt_out.redispatch(keyset & AFTER, self, out)
+        result = op_sqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_std_out = handle("std.out")
-
-
-def std_out(keyset, self, dim, unbiased, keepdim, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _std_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_std_correction_out = handle("std.correction_out")
+op_std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(keyset, self, dim, correction, keepdim, out):
@@ -2801,13 +2451,13 @@ def std_correction_out(keyset, self, dim, correction, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+        result = op_std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_prod_int_out = handle("prod.int_out")
+op_prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(keyset, self, dim, keepdim, dtype, out):
@@ -2815,13 +2465,13 @@ def prod_int_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = op_prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_t = handle("t")
+op_t = handle("t")
 
 
 def t(keyset, self):
@@ -2829,13 +2479,13 @@ def t(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _t.redispatch(keyset & AFTER, self)
+        result = op_t.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("t", self, result)
 
 
-_tanh_ = handle("tanh_")
+op_tanh_ = handle("tanh_")
 
 
 def tanh_(keyset, self):
@@ -2843,13 +2493,13 @@ def tanh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tanh_.redispatch(keyset & AFTER, self)
+        result = op_tanh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_tanh_out = handle("tanh.out")
+op_tanh_out = handle("tanh.out")
 
 
 def tanh_out(keyset, self, out):
@@ -2857,13 +2507,13 @@ def tanh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tanh_out.redispatch(keyset & AFTER, self, out)
+        result = op_tanh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_tanh_backward_grad_input = handle("tanh_backward.grad_input")
+op_tanh_backward_grad_input = handle("tanh_backward.grad_input")
 
 
 def tanh_backward_grad_input(keyset, grad_output, output, grad_input):
@@ -2871,13 +2521,13 @@ def tanh_backward_grad_input(keyset, grad_output, output, grad_input):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+        result = op_tanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-_transpose_int = handle("transpose.int")
+op_transpose_int = handle("transpose.int")
 
 
 def transpose_int(keyset, self, dim0, dim1):
@@ -2885,13 +2535,13 @@ def transpose_int(keyset, self, dim0, dim1):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
+        result = op_transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
         ts.excluded = prev
     return finish_view("transpose.int", self, result)
 
 
-_unsqueeze = handle("unsqueeze")
+op_unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(keyset, self, dim):
@@ -2899,27 +2549,13 @@ def unsqueeze(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _unsqueeze.redispatch(keyset & AFTER, self, dim)
+        result = op_unsqueeze.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("unsqueeze", self, result)
 
 
-_var_out = handle("var.out")
-
-
-def var_out(keyset, self, dim, unbiased, keepdim, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _var_out.redispatch(keyset & AFTER, self, dim, unbiased, keepdim, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_var_correction_out = handle("var.correction_out")
+op_var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(keyset, self, dim, correction, keepdim, out):
@@ -2927,27 +2563,13 @@ def var_correction_out(keyset, self, dim, correction, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+        result = op_var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_view_as = handle("view_as")
-
-
-def view_as(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _view_as.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_view("view_as", self, result)
-
-
-_where_self_out = handle("where.self_out")
+op_where_self_out = handle("where.self_out")
 
 
 def where_self_out(keyset, condition, self, other, out):
@@ -2955,13 +2577,13 @@ def where_self_out(keyset, condition, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
+        result = op_where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_zeros_out = handle("zeros.out")
+op_zeros_out = handle("zeros.out")
 
 
 def zeros_out(keyset, size, out):
@@ -2969,13 +2591,13 @@ def zeros_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _zeros_out.redispatch(keyset & AFTER, size, out)
+        result = op_zeros_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_zero_ = handle("zero_")
+op_zero_ = handle("zero_")
 
 
 def zero_(keyset, self):
@@ -2983,13 +2605,13 @@ def zero_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _zero_.redispatch(keyset & AFTER, self)
+        result = op_zero_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_norm_out = handle("norm.out")
+op_norm_out = handle("norm.out")
 
 
 def norm_out(keyset, self, p, dim, keepdim, out):
@@ -2997,13 +2619,13 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
+        result = op_norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_linalg_lstsq_out = handle("linalg_lstsq.out")
+op_linalg_lstsq_out = handle("linalg_lstsq.out")
 
 
 def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, singular_values):
@@ -3011,13 +2633,13 @@ def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, 
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
+        result = op_linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
     finally:
         ts.excluded = prev
     return finish_inplace(result, solution, residuals, rank, singular_values)
 
 
-_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
 
 
 def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
@@ -3025,13 +2647,13 @@ def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+        result = op_linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sub_out = handle("sub.out")
+op_sub_out = handle("sub.out")
 
 
 def sub_out(keyset, self, other, alpha, out):
@@ -3039,13 +2661,13 @@ def sub_out(keyset, self, other, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
+        result = op_sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sub__Tensor = handle("sub_.Tensor")
+op_sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(keyset, self, other, alpha):
@@ -3053,13 +2675,13 @@ def sub__Tensor(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+        result = op_sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sub__Scalar = handle("sub_.Scalar")
+op_sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(keyset, self, other, alpha):
@@ -3067,223 +2689,13 @@ def sub__Scalar(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+        result = op_sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_multiply__Tensor = handle("multiply_.Tensor")
-
-
-def multiply__Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _multiply__Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_multiply_out = handle("multiply.out")
-
-
-def multiply_out(keyset, self, other, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _multiply_out.redispatch(keyset & AFTER, self, other, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_multiply__Scalar = handle("multiply_.Scalar")
-
-
-def multiply__Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _multiply__Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_subtract_out = handle("subtract.out")
-
-
-def subtract_out(keyset, self, other, alpha, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _subtract_out.redispatch(keyset & AFTER, self, other, alpha, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_subtract__Tensor = handle("subtract_.Tensor")
-
-
-def subtract__Tensor(keyset, self, other, alpha):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _subtract__Tensor.redispatch(keyset & AFTER, self, other, alpha)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_subtract__Scalar = handle("subtract_.Scalar")
-
-
-def subtract__Scalar(keyset, self, other, alpha):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _subtract__Scalar.redispatch(keyset & AFTER, self, other, alpha)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_divide__Tensor = handle("divide_.Tensor")
-
-
-def divide__Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide__Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_divide_out = handle("divide.out")
-
-
-def divide_out(keyset, self, other, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide_out.redispatch(keyset & AFTER, self, other, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_divide__Scalar = handle("divide_.Scalar")
-
-
-def divide__Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide__Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_divide__Tensor_mode = handle("divide_.Tensor_mode")
-
-
-def divide__Tensor_mode(keyset, self, other, rounding_mode):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_divide_out_mode = handle("divide.out_mode")
-
-
-def divide_out_mode(keyset, self, other, rounding_mode, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_divide__Scalar_mode = handle("divide_.Scalar_mode")
-
-
-def divide__Scalar_mode(keyset, self, other, rounding_mode):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _divide__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_true_divide__Tensor = handle("true_divide_.Tensor")
-
-
-def true_divide__Tensor(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _true_divide__Tensor.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_true_divide_out = handle("true_divide.out")
-
-
-def true_divide_out(keyset, self, other, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _true_divide_out.redispatch(keyset & AFTER, self, other, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_true_divide__Scalar = handle("true_divide_.Scalar")
-
-
-def true_divide__Scalar(keyset, self, other):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _true_divide__Scalar.redispatch(keyset & AFTER, self, other)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_addmm_out = handle("addmm.out")
+op_addmm_out = handle("addmm.out")
 
 
 def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
@@ -3291,13 +2703,13 @@ def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
+        result = op_addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_addmm_dtype_out = handle("addmm.dtype_out")
+op_addmm_dtype_out = handle("addmm.dtype_out")
 
 
 def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
@@ -3305,13 +2717,13 @@ def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
+        result = op_addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_addmm_ = handle("addmm_")
+op_addmm_ = handle("addmm_")
 
 
 def addmm_(keyset, self, mat1, mat2, beta, alpha):
@@ -3319,13 +2731,13 @@ def addmm_(keyset, self, mat1, mat2, beta, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
+        result = op_addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_addmv_ = handle("addmv_")
+op_addmv_ = handle("addmv_")
 
 
 def addmv_(keyset, self, mat, vec, beta, alpha):
@@ -3333,13 +2745,13 @@ def addmv_(keyset, self, mat, vec, beta, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
+        result = op_addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_addmv_out = handle("addmv.out")
+op_addmv_out = handle("addmv.out")
 
 
 def addmv_out(keyset, self, mat, vec, beta, alpha, out):
@@ -3347,13 +2759,13 @@ def addmv_out(keyset, self, mat, vec, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
+        result = op_addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_mv_out = handle("mv.out")
+op_mv_out = handle("mv.out")
 
 
 def mv_out(keyset, self, vec, out):
@@ -3361,13 +2773,13 @@ def mv_out(keyset, self, vec, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mv_out.redispatch(keyset & AFTER, self, vec, out)
+        result = op_mv_out.redispatch(keyset & AFTER, self, vec, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_unbind_int = handle("unbind.int")
+op_unbind_int = handle("unbind.int")
 
 
 def unbind_int(keyset, self, dim):
@@ -3375,69 +2787,13 @@ def unbind_int(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _unbind_int.redispatch(keyset & AFTER, self, dim)
+        result = op_unbind_int.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("unbind.int", self, result)
 
 
-_to_dtype_layout = handle("to.dtype_layout")
-
-
-def to_dtype_layout(keyset, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _to_dtype_layout.redispatch(keyset & AFTER, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
-    finally:
-        ts.excluded = prev
-    return finish_view("to.dtype_layout", self, result)
-
-
-_to_device = handle("to.device")
-
-
-def to_device(keyset, self, device, dtype, non_blocking, copy, memory_format):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _to_device.redispatch(keyset & AFTER, self, device, dtype, non_blocking, copy, memory_format)
-    finally:
-        ts.excluded = prev
-    return finish_view("to.device", self, result)
-
-
-_to_other = handle("to.other")
-
-
-def to_other(keyset, self, other, non_blocking, copy, memory_format):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _to_other.redispatch(keyset & AFTER, self, other, non_blocking, copy, memory_format)
-    finally:
-        ts.excluded = prev
-    return finish_view("to.other", self, result)
-
-
-_to_dtype = handle("to.dtype")
-
-
-def to_dtype(keyset, self, dtype, non_blocking, copy, memory_format):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _to_dtype.redispatch(keyset & AFTER, self, dtype, non_blocking, copy, memory_format)
-    finally:
-        ts.excluded = prev
-    return finish_view("to.dtype", self, result)
-
-
-_masked_fill__Scalar = handle("masked_fill_.Scalar")
+op_masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(keyset, self, mask, value):
@@ -3445,13 +2801,13 @@ def masked_fill__Scalar(keyset, self, mask, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
+        result = op_masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_masked_fill__Tensor = handle("masked_fill_.Tensor")
+op_masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(keyset, self, mask, value):
@@ -3459,13 +2815,13 @@ def masked_fill__Tensor(keyset, self, mask, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
+        result = op_masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_view = handle("view")
+op_view = handle("view")
 
 
 def view(keyset, self, size):
@@ -3473,13 +2829,13 @@ def view(keyset, self, size):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _view.redispatch(keyset & AFTER, self, size)
+        result = op_view.redispatch(keyset & AFTER, self, size)
     finally:
         ts.excluded = prev
     return finish_view("view", self, result)
 
 
-_view_dtype = handle("view.dtype")
+op_view_dtype = handle("view.dtype")
 
 
 def view_dtype(keyset, self, dtype):
@@ -3487,13 +2843,13 @@ def view_dtype(keyset, self, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
+        result = op_view_dtype.redispatch(keyset & AFTER, self, dtype)
     finally:
         ts.excluded = prev
     return finish_view("view.dtype", self, result)
 
 
-_scatter__src = handle("scatter_.src")
+op_scatter__src = handle("scatter_.src")
 
 
 def scatter__src(keyset, self, dim, index, src):
@@ -3501,13 +2857,13 @@ def scatter__src(keyset, self, dim, index, src):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
+        result = op_scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_scatter_src_out = handle("scatter.src_out")
+op_scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(keyset, self, dim, index, src, out):
@@ -3515,13 +2871,13 @@ def scatter_src_out(keyset, self, dim, index, src, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
+        result = op_scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_scatter__value = handle("scatter_.value")
+op_scatter__value = handle("scatter_.value")
 
 
 def scatter__value(keyset, self, dim, index, value):
@@ -3529,13 +2885,13 @@ def scatter__value(keyset, self, dim, index, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
+        result = op_scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_scatter_value_out = handle("scatter.value_out")
+op_scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(keyset, self, dim, index, value, out):
@@ -3543,13 +2899,13 @@ def scatter_value_out(keyset, self, dim, index, value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
+        result = op_scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_scatter__reduce = handle("scatter_.reduce")
+op_scatter__reduce = handle("scatter_.reduce")
 
 
 def scatter__reduce(keyset, self, dim, index, src, reduce):
@@ -3557,13 +2913,13 @@ def scatter__reduce(keyset, self, dim, index, src, reduce):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
+        result = op_scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_scatter_reduce_out = handle("scatter.reduce_out")
+op_scatter_reduce_out = handle("scatter.reduce_out")
 
 
 def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
@@ -3571,13 +2927,13 @@ def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
+        result = op_scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_scatter__value_reduce = handle("scatter_.value_reduce")
+op_scatter__value_reduce = handle("scatter_.value_reduce")
 
 
 def scatter__value_reduce(keyset, self, dim, index, value, reduce):
@@ -3585,13 +2941,13 @@ def scatter__value_reduce(keyset, self, dim, index, value, reduce):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
+        result = op_scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 
 
 def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
@@ -3599,13 +2955,13 @@ def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
+        result = op_scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_eq__Scalar = handle("eq_.Scalar")
+op_eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(keyset, self, other):
@@ -3613,13 +2969,13 @@ def eq__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _eq__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_eq__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_eq__Tensor = handle("eq_.Tensor")
+op_eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(keyset, self, other):
@@ -3627,13 +2983,13 @@ def eq__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _eq__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_eq__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_tril_ = handle("tril_")
+op_tril_ = handle("tril_")
 
 
 def tril_(keyset, self, diagonal):
@@ -3641,13 +2997,13 @@ def tril_(keyset, self, diagonal):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tril_.redispatch(keyset & AFTER, self, diagonal)
+        result = op_tril_.redispatch(keyset & AFTER, self, diagonal)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_triu_ = handle("triu_")
+op_triu_ = handle("triu_")
 
 
 def triu_(keyset, self, diagonal):
@@ -3655,13 +3011,13 @@ def triu_(keyset, self, diagonal):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _triu_.redispatch(keyset & AFTER, self, diagonal)
+        result = op_triu_.redispatch(keyset & AFTER, self, diagonal)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_triu_out = handle("triu.out")
+op_triu_out = handle("triu.out")
 
 
 def triu_out(keyset, self, diagonal, out):
@@ -3669,13 +3025,13 @@ def triu_out(keyset, self, diagonal, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _triu_out.redispatch(keyset & AFTER, self, diagonal, out)
+        result = op_triu_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_tril_out = handle("tril.out")
+op_tril_out = handle("tril.out")
 
 
 def tril_out(keyset, self, diagonal, out):
@@ -3683,13 +3039,13 @@ def tril_out(keyset, self, diagonal, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _tril_out.redispatch(keyset & AFTER, self, diagonal, out)
+        result = op_tril_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ne_Scalar_out = handle("ne.Scalar_out")
+op_ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(keyset, self, other, out):
@@ -3697,13 +3053,13 @@ def ne_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ne_Tensor_out = handle("ne.Tensor_out")
+op_ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(keyset, self, other, out):
@@ -3711,13 +3067,13 @@ def ne_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ne__Scalar = handle("ne_.Scalar")
+op_ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(keyset, self, other):
@@ -3725,13 +3081,13 @@ def ne__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ne__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_ne__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_ne__Tensor = handle("ne_.Tensor")
+op_ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(keyset, self, other):
@@ -3739,13 +3095,13 @@ def ne__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ne__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_ne__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_eq_Scalar_out = handle("eq.Scalar_out")
+op_eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(keyset, self, other, out):
@@ -3753,13 +3109,13 @@ def eq_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_eq_Tensor_out = handle("eq.Tensor_out")
+op_eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(keyset, self, other, out):
@@ -3767,13 +3123,13 @@ def eq_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ge_Scalar_out = handle("ge.Scalar_out")
+op_ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(keyset, self, other, out):
@@ -3781,13 +3137,13 @@ def ge_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ge_Tensor_out = handle("ge.Tensor_out")
+op_ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(keyset, self, other, out):
@@ -3795,13 +3151,13 @@ def ge_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_ge__Scalar = handle("ge_.Scalar")
+op_ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(keyset, self, other):
@@ -3809,13 +3165,13 @@ def ge__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ge__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_ge__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_ge__Tensor = handle("ge_.Tensor")
+op_ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(keyset, self, other):
@@ -3823,13 +3179,13 @@ def ge__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _ge__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_ge__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_le_Scalar_out = handle("le.Scalar_out")
+op_le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(keyset, self, other, out):
@@ -3837,13 +3193,13 @@ def le_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_le_Tensor_out = handle("le.Tensor_out")
+op_le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(keyset, self, other, out):
@@ -3851,13 +3207,13 @@ def le_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_le__Scalar = handle("le_.Scalar")
+op_le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(keyset, self, other):
@@ -3865,13 +3221,13 @@ def le__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _le__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_le__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_le__Tensor = handle("le_.Tensor")
+op_le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(keyset, self, other):
@@ -3879,13 +3235,13 @@ def le__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _le__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_le__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_gt_Scalar_out = handle("gt.Scalar_out")
+op_gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(keyset, self, other, out):
@@ -3893,13 +3249,13 @@ def gt_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_gt_Tensor_out = handle("gt.Tensor_out")
+op_gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(keyset, self, other, out):
@@ -3907,13 +3263,13 @@ def gt_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_gt__Scalar = handle("gt_.Scalar")
+op_gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(keyset, self, other):
@@ -3921,13 +3277,13 @@ def gt__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gt__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_gt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_gt__Tensor = handle("gt_.Tensor")
+op_gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(keyset, self, other):
@@ -3935,13 +3291,13 @@ def gt__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gt__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_gt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_lt_Scalar_out = handle("lt.Scalar_out")
+op_lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(keyset, self, other, out):
@@ -3949,13 +3305,13 @@ def lt_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_lt_Tensor_out = handle("lt.Tensor_out")
+op_lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(keyset, self, other, out):
@@ -3963,13 +3319,13 @@ def lt_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_lt__Scalar = handle("lt_.Scalar")
+op_lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(keyset, self, other):
@@ -3977,13 +3333,13 @@ def lt__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _lt__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_lt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_lt__Tensor = handle("lt_.Tensor")
+op_lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(keyset, self, other):
@@ -3991,13 +3347,13 @@ def lt__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _lt__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_lt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_index_select_out = handle("index_select.out")
+op_index_select_out = handle("index_select.out")
 
 
 def index_select_out(keyset, self, dim, index, out):
@@ -4005,13 +3361,13 @@ def index_select_out(keyset, self, dim, index, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
+        result = op_index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_gather_out = handle("gather.out")
+op_gather_out = handle("gather.out")
 
 
 def gather_out(keyset, self, dim, index, sparse_grad, out):
@@ -4019,13 +3375,13 @@ def gather_out(keyset, self, dim, index, sparse_grad, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
+        result = op_gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_sign_ = handle("sign_")
+op_sign_ = handle("sign_")
 
 
 def sign_(keyset, self):
@@ -4033,13 +3389,13 @@ def sign_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sign_.redispatch(keyset & AFTER, self)
+        result = op_sign_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_sign_out = handle("sign.out")
+op_sign_out = handle("sign.out")
 
 
 def sign_out(keyset, self, out):
@@ -4047,13 +3403,13 @@ def sign_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sign_out.redispatch(keyset & AFTER, self, out)
+        result = op_sign_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_remainder_Scalar_out = handle("remainder.Scalar_out")
+op_remainder_Scalar_out = handle("remainder.Scalar_out")
 
 
 def remainder_Scalar_out(keyset, self, other, out):
@@ -4061,13 +3417,13 @@ def remainder_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_remainder__Scalar = handle("remainder_.Scalar")
+op_remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(keyset, self, other):
@@ -4075,13 +3431,13 @@ def remainder__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _remainder__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_remainder__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_remainder_Tensor_out = handle("remainder.Tensor_out")
+op_remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(keyset, self, other, out):
@@ -4089,13 +3445,13 @@ def remainder_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_remainder__Tensor = handle("remainder_.Tensor")
+op_remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(keyset, self, other):
@@ -4103,13 +3459,13 @@ def remainder__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _remainder__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_remainder__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_min_unary_out = handle("min.unary_out")
+op_min_unary_out = handle("min.unary_out")
 
 
 def min_unary_out(keyset, self, out):
@@ -4117,13 +3473,13 @@ def min_unary_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _min_unary_out.redispatch(keyset & AFTER, self, out)
+        result = op_min_unary_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_max_unary_out = handle("max.unary_out")
+op_max_unary_out = handle("max.unary_out")
 
 
 def max_unary_out(keyset, self, out):
@@ -4131,13 +3487,13 @@ def max_unary_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _max_unary_out.redispatch(keyset & AFTER, self, out)
+        result = op_max_unary_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_maximum_out = handle("maximum.out")
+op_maximum_out = handle("maximum.out")
 
 
 def maximum_out(keyset, self, other, out):
@@ -4145,27 +3501,13 @@ def maximum_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _maximum_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_maximum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_max_out = handle("max.out")
-
-
-def max_out(keyset, self, other, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _max_out.redispatch(keyset & AFTER, self, other, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_minimum_out = handle("minimum.out")
+op_minimum_out = handle("minimum.out")
 
 
 def minimum_out(keyset, self, other, out):
@@ -4173,27 +3515,13 @@ def minimum_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _minimum_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_minimum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_min_out = handle("min.out")
-
-
-def min_out(keyset, self, other, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _min_out.redispatch(keyset & AFTER, self, other, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
-_sort_values = handle("sort.values")
+op_sort_values = handle("sort.values")
 
 
 def sort_values(keyset, self, dim, descending, values, indices):
@@ -4201,13 +3529,13 @@ def sort_values(keyset, self, dim, descending, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
+        result = op_sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-_sort_values_stable = handle("sort.values_stable")
+op_sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
@@ -4215,13 +3543,13 @@ def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
+        result = op_sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-_topk_values = handle("topk.values")
+op_topk_values = handle("topk.values")
 
 
 def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
@@ -4229,13 +3557,13 @@ def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
+        result = op_topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-_all_all_out = handle("all.all_out")
+op_all_all_out = handle("all.all_out")
 
 
 def all_all_out(keyset, self, out):
@@ -4243,13 +3571,13 @@ def all_all_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _all_all_out.redispatch(keyset & AFTER, self, out)
+        result = op_all_all_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_any_all_out = handle("any.all_out")
+op_any_all_out = handle("any.all_out")
 
 
 def any_all_out(keyset, self, out):
@@ -4257,13 +3585,13 @@ def any_all_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _any_all_out.redispatch(keyset & AFTER, self, out)
+        result = op_any_all_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
+op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(keyset, self, exponent, out):
@@ -4271,13 +3599,13 @@ def pow_Tensor_Tensor_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = op_pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_pow_Scalar_out = handle("pow.Scalar_out")
+op_pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(keyset, self, exponent, out):
@@ -4285,13 +3613,13 @@ def pow_Scalar_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = op_pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
+op_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(keyset, self, exponent, out):
@@ -4299,13 +3627,13 @@ def pow_Tensor_Scalar_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = op_pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_pow__Scalar = handle("pow_.Scalar")
+op_pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(keyset, self, exponent):
@@ -4313,13 +3641,13 @@ def pow__Scalar(keyset, self, exponent):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _pow__Scalar.redispatch(keyset & AFTER, self, exponent)
+        result = op_pow__Scalar.redispatch(keyset & AFTER, self, exponent)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_pow__Tensor = handle("pow_.Tensor")
+op_pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(keyset, self, exponent):
@@ -4327,13 +3655,13 @@ def pow__Tensor(keyset, self, exponent):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _pow__Tensor.redispatch(keyset & AFTER, self, exponent)
+        result = op_pow__Tensor.redispatch(keyset & AFTER, self, exponent)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_alias = handle("alias")
+op_alias = handle("alias")
 
 
 def alias(keyset, self):
@@ -4341,27 +3669,13 @@ def alias(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _alias.redispatch(keyset & AFTER, self)
+        result = op_alias.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("alias", self, result)
 
 
-_lift_fresh = handle("lift_fresh")
-
-
-def lift_fresh(keyset, self):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _lift_fresh.redispatch(keyset & AFTER, self)
-    finally:
-        ts.excluded = prev
-    return finish_view("lift_fresh", self, result)
-
-
-_mse_loss_out = handle("mse_loss.out")
+op_mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(keyset, self, target, reduction, out):
@@ -4369,13 +3683,13 @@ def mse_loss_out(keyset, self, target, reduction, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
+        result = op_mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_nll_loss_forward_output = handle("nll_loss_forward.output")
+op_nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_index, output, total_weight):
@@ -4383,13 +3697,13 @@ def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_inde
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
+        result = op_nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
     finally:
         ts.excluded = prev
     return finish_inplace(result, output, total_weight)
 
 
-_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
+op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
@@ -4397,13 +3711,13 @@ def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, redu
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
+        result = op_nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-_set__source_Storage = handle("set_.source_Storage")
+op_set__source_Storage = handle("set_.source_Storage")
 
 
 def set__source_Storage(keyset, self, source):
@@ -4411,13 +3725,13 @@ def set__source_Storage(keyset, self, source):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _set__source_Storage.redispatch(keyset & AFTER, self, source)
+        result = op_set__source_Storage.redispatch(keyset & AFTER, self, source)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
+op_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
 
 
 def set__source_Storage_storage_offset(keyset, self, source, storage_offset, size, stride):
@@ -4425,27 +3739,13 @@ def set__source_Storage_storage_offset(keyset, self, source, storage_offset, siz
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _set__source_Storage_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
+        result = op_set__source_Storage_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_set__source_Tensor_storage_offset = handle("set_.source_Tensor_storage_offset")
-
-
-def set__source_Tensor_storage_offset(keyset, self, source, storage_offset, size, stride):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _set__source_Tensor_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, self)
-
-
-_set__source_Tensor = handle("set_.source_Tensor")
+op_set__source_Tensor = handle("set_.source_Tensor")
 
 
 def set__source_Tensor(keyset, self, source):
@@ -4453,13 +3753,13 @@ def set__source_Tensor(keyset, self, source):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _set__source_Tensor.redispatch(keyset & AFTER, self, source)
+        result = op_set__source_Tensor.redispatch(keyset & AFTER, self, source)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_set_ = handle("set_")
+op_set_ = handle("set_")
 
 
 def set_(keyset, self):
@@ -4467,13 +3767,13 @@ def set_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _set_.redispatch(keyset & AFTER, self)
+        result = op_set_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_resize_ = handle("resize_")
+op_resize_ = handle("resize_")
 
 
 def resize_(keyset, self, size, memory_format):
@@ -4481,13 +3781,13 @@ def resize_(keyset, self, size, memory_format):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _resize_.redispatch(keyset & AFTER, self, size, memory_format)
+        result = op_resize_.redispatch(keyset & AFTER, self, size, memory_format)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_floor_divide__Tensor = handle("floor_divide_.Tensor")
+op_floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(keyset, self, other):
@@ -4495,13 +3795,13 @@ def floor_divide__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
+        result = op_floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_floor_divide_out = handle("floor_divide.out")
+op_floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(keyset, self, other, out):
@@ -4509,13 +3809,13 @@ def floor_divide_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _floor_divide_out.redispatch(keyset & AFTER, self, other, out)
+        result = op_floor_divide_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-_floor_divide__Scalar = handle("floor_divide_.Scalar")
+op_floor_divide__Scalar = handle("floor_divide_.Scalar")
 
 
 def floor_divide__Scalar(keyset, self, other):
@@ -4523,13 +3823,13 @@ def floor_divide__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
+        result = op_floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-_norm_dtype_out = handle("norm.dtype_out")
+op_norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
@@ -4537,7 +3837,7 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = _norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
+        result = op_norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -4545,9 +3845,8 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
 
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
-impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
-impl("resolve_conj", "ADInplaceOrView", resolve_conj, keyset_arg="raw")
-impl("resolve_neg", "ADInplaceOrView", resolve_neg, keyset_arg="raw")
+impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
+impl("_neg_view", "ADInplaceOrView", _neg_view, keyset_arg="raw")
 impl("conj_physical.out", "ADInplaceOrView", conj_physical_out, keyset_arg="raw")
 impl("conj_physical_", "ADInplaceOrView", conj_physical_, keyset_arg="raw")
 impl("add_.Tensor", "ADInplaceOrView", add__Tensor, keyset_arg="raw")
@@ -4576,20 +3875,14 @@ impl("bitwise_and.Tensor_out", "ADInplaceOrView", bitwise_and_Tensor_out, keyset
 impl("bitwise_and.Scalar_out", "ADInplaceOrView", bitwise_and_Scalar_out, keyset_arg="raw")
 impl("bitwise_and_.Scalar", "ADInplaceOrView", bitwise_and__Scalar, keyset_arg="raw")
 impl("bitwise_and_.Tensor", "ADInplaceOrView", bitwise_and__Tensor, keyset_arg="raw")
-impl("__iand__.Scalar", "ADInplaceOrView", __iand___Scalar, keyset_arg="raw")
-impl("__iand__.Tensor", "ADInplaceOrView", __iand___Tensor, keyset_arg="raw")
 impl("bitwise_or.Tensor_out", "ADInplaceOrView", bitwise_or_Tensor_out, keyset_arg="raw")
 impl("bitwise_or.Scalar_out", "ADInplaceOrView", bitwise_or_Scalar_out, keyset_arg="raw")
 impl("bitwise_or_.Scalar", "ADInplaceOrView", bitwise_or__Scalar, keyset_arg="raw")
 impl("bitwise_or_.Tensor", "ADInplaceOrView", bitwise_or__Tensor, keyset_arg="raw")
-impl("__ior__.Scalar", "ADInplaceOrView", __ior___Scalar, keyset_arg="raw")
-impl("__ior__.Tensor", "ADInplaceOrView", __ior___Tensor, keyset_arg="raw")
 impl("bitwise_xor.Tensor_out", "ADInplaceOrView", bitwise_xor_Tensor_out, keyset_arg="raw")
 impl("bitwise_xor.Scalar_out", "ADInplaceOrView", bitwise_xor_Scalar_out, keyset_arg="raw")
 impl("bitwise_xor_.Scalar", "ADInplaceOrView", bitwise_xor__Scalar, keyset_arg="raw")
 impl("bitwise_xor_.Tensor", "ADInplaceOrView", bitwise_xor__Tensor, keyset_arg="raw")
-impl("__ixor__.Scalar", "ADInplaceOrView", __ixor___Scalar, keyset_arg="raw")
-impl("__ixor__.Tensor", "ADInplaceOrView", __ixor___Tensor, keyset_arg="raw")
 impl("__ilshift__.Scalar", "ADInplaceOrView", __ilshift___Scalar, keyset_arg="raw")
 impl("__ilshift__.Tensor", "ADInplaceOrView", __ilshift___Tensor, keyset_arg="raw")
 impl("bitwise_left_shift_.Tensor", "ADInplaceOrView", bitwise_left_shift__Tensor, keyset_arg="raw")
@@ -4610,7 +3903,6 @@ impl("clamp_", "ADInplaceOrView", clamp_, keyset_arg="raw")
 impl("clamp_.Tensor", "ADInplaceOrView", clamp__Tensor, keyset_arg="raw")
 impl("clamp.out", "ADInplaceOrView", clamp_out, keyset_arg="raw")
 impl("clamp.Tensor_out", "ADInplaceOrView", clamp_Tensor_out, keyset_arg="raw")
-impl("contiguous", "ADInplaceOrView", contiguous, keyset_arg="raw")
 impl("copy_", "ADInplaceOrView", copy_, keyset_arg="raw")
 impl("cos_", "ADInplaceOrView", cos_, keyset_arg="raw")
 impl("cos.out", "ADInplaceOrView", cos_out, keyset_arg="raw")
@@ -4625,7 +3917,6 @@ impl("div_.Tensor_mode", "ADInplaceOrView", div__Tensor_mode, keyset_arg="raw")
 impl("div.out_mode", "ADInplaceOrView", div_out_mode, keyset_arg="raw")
 impl("div_.Scalar", "ADInplaceOrView", div__Scalar, keyset_arg="raw")
 impl("div_.Scalar_mode", "ADInplaceOrView", div__Scalar_mode, keyset_arg="raw")
-impl("empty.out", "ADInplaceOrView", empty_out, keyset_arg="raw")
 impl("acos_", "ADInplaceOrView", acos_, keyset_arg="raw")
 impl("acos.out", "ADInplaceOrView", acos_out, keyset_arg="raw")
 impl("asin_", "ADInplaceOrView", asin_, keyset_arg="raw")
@@ -4647,9 +3938,6 @@ impl("log10.out", "ADInplaceOrView", log10_out, keyset_arg="raw")
 impl("exp_", "ADInplaceOrView", exp_, keyset_arg="raw")
 impl("exp.out", "ADInplaceOrView", exp_out, keyset_arg="raw")
 impl("expand", "ADInplaceOrView", expand, keyset_arg="raw")
-impl("expand_as", "ADInplaceOrView", expand_as, keyset_arg="raw")
-impl("flatten.using_ints", "ADInplaceOrView", flatten_using_ints, keyset_arg="raw")
-impl("unflatten.int", "ADInplaceOrView", unflatten_int, keyset_arg="raw")
 impl("fill_.Scalar", "ADInplaceOrView", fill__Scalar, keyset_arg="raw")
 impl("fill_.Tensor", "ADInplaceOrView", fill__Tensor, keyset_arg="raw")
 impl("full.out", "ADInplaceOrView", full_out, keyset_arg="raw")
@@ -4675,15 +3963,8 @@ impl("mul_.Tensor", "ADInplaceOrView", mul__Tensor, keyset_arg="raw")
 impl("mul.out", "ADInplaceOrView", mul_out, keyset_arg="raw")
 impl("mul_.Scalar", "ADInplaceOrView", mul__Scalar, keyset_arg="raw")
 impl("narrow", "ADInplaceOrView", narrow, keyset_arg="raw")
-impl("narrow.Tensor", "ADInplaceOrView", narrow_Tensor, keyset_arg="raw")
 impl("ones.out", "ADInplaceOrView", ones_out, keyset_arg="raw")
 impl("permute", "ADInplaceOrView", permute, keyset_arg="raw")
-impl("movedim.intlist", "ADInplaceOrView", movedim_intlist, keyset_arg="raw")
-impl("movedim.int", "ADInplaceOrView", movedim_int, keyset_arg="raw")
-impl("numpy_T", "ADInplaceOrView", numpy_T, keyset_arg="raw")
-impl("mT", "ADInplaceOrView", mT, keyset_arg="raw")
-impl("swapaxes", "ADInplaceOrView", swapaxes, keyset_arg="raw")
-impl("swapdims", "ADInplaceOrView", swapdims, keyset_arg="raw")
 impl("unfold", "ADInplaceOrView", unfold, keyset_arg="raw")
 impl("as_strided_", "ADInplaceOrView", as_strided_, keyset_arg="raw")
 impl("squeeze_", "ADInplaceOrView", squeeze_, keyset_arg="raw")
@@ -4693,15 +3974,12 @@ impl("t_", "ADInplaceOrView", t_, keyset_arg="raw")
 impl("transpose_", "ADInplaceOrView", transpose_, keyset_arg="raw")
 impl("unsqueeze_", "ADInplaceOrView", unsqueeze_, keyset_arg="raw")
 impl("rand.out", "ADInplaceOrView", rand_out, keyset_arg="raw")
-impl("rand.generator_out", "ADInplaceOrView", rand_generator_out, keyset_arg="raw")
 impl("randint.out", "ADInplaceOrView", randint_out, keyset_arg="raw")
 impl("randint.low_out", "ADInplaceOrView", randint_low_out, keyset_arg="raw")
 impl("randint.generator_out", "ADInplaceOrView", randint_generator_out, keyset_arg="raw")
 impl("randint.low_generator_out", "ADInplaceOrView", randint_low_generator_out, keyset_arg="raw")
 impl("randperm.out", "ADInplaceOrView", randperm_out, keyset_arg="raw")
 impl("randperm.generator_out", "ADInplaceOrView", randperm_generator_out, keyset_arg="raw")
-impl("randn.out", "ADInplaceOrView", randn_out, keyset_arg="raw")
-impl("randn.generator_out", "ADInplaceOrView", randn_generator_out, keyset_arg="raw")
 impl("uniform_", "ADInplaceOrView", uniform_, keyset_arg="raw")
 impl("normal_", "ADInplaceOrView", normal_, keyset_arg="raw")
 impl("random_.from", "ADInplaceOrView", random__from, keyset_arg="raw")
@@ -4712,7 +3990,6 @@ impl("bernoulli_.Tensor", "ADInplaceOrView", bernoulli__Tensor, keyset_arg="raw"
 impl("bernoulli_.float", "ADInplaceOrView", bernoulli__float, keyset_arg="raw")
 impl("neg_", "ADInplaceOrView", neg_, keyset_arg="raw")
 impl("neg.out", "ADInplaceOrView", neg_out, keyset_arg="raw")
-impl("reshape", "ADInplaceOrView", reshape, keyset_arg="raw")
 impl("relu_", "ADInplaceOrView", relu_, keyset_arg="raw")
 impl("threshold_backward.grad_input", "ADInplaceOrView", threshold_backward_grad_input, keyset_arg="raw")
 impl("gelu.out", "ADInplaceOrView", gelu_out, keyset_arg="raw")
@@ -4732,7 +4009,6 @@ impl("slice.Tensor", "ADInplaceOrView", slice_Tensor, keyset_arg="raw")
 impl("_softmax.out", "ADInplaceOrView", _softmax_out, keyset_arg="raw")
 impl("_softmax_backward_data.out", "ADInplaceOrView", _softmax_backward_data_out, keyset_arg="raw")
 impl("split.Tensor", "ADInplaceOrView", split_Tensor, keyset_arg="raw")
-impl("split.sizes", "ADInplaceOrView", split_sizes, keyset_arg="raw")
 impl("split_with_sizes", "ADInplaceOrView", split_with_sizes, keyset_arg="raw")
 impl("squeeze", "ADInplaceOrView", squeeze, keyset_arg="raw")
 impl("squeeze.dim", "ADInplaceOrView", squeeze_dim, keyset_arg="raw")
@@ -4741,7 +4017,6 @@ impl("stack.out", "ADInplaceOrView", stack_out, keyset_arg="raw")
 impl("sum.IntList_out", "ADInplaceOrView", sum_IntList_out, keyset_arg="raw")
 impl("sqrt_", "ADInplaceOrView", sqrt_, keyset_arg="raw")
 impl("sqrt.out", "ADInplaceOrView", sqrt_out, keyset_arg="raw")
-impl("std.out", "ADInplaceOrView", std_out, keyset_arg="raw")
 impl("std.correction_out", "ADInplaceOrView", std_correction_out, keyset_arg="raw")
 impl("prod.int_out", "ADInplaceOrView", prod_int_out, keyset_arg="raw")
 impl("t", "ADInplaceOrView", t, keyset_arg="raw")
@@ -4750,9 +4025,7 @@ impl("tanh.out", "ADInplaceOrView", tanh_out, keyset_arg="raw")
 impl("tanh_backward.grad_input", "ADInplaceOrView", tanh_backward_grad_input, keyset_arg="raw")
 impl("transpose.int", "ADInplaceOrView", transpose_int, keyset_arg="raw")
 impl("unsqueeze", "ADInplaceOrView", unsqueeze, keyset_arg="raw")
-impl("var.out", "ADInplaceOrView", var_out, keyset_arg="raw")
 impl("var.correction_out", "ADInplaceOrView", var_correction_out, keyset_arg="raw")
-impl("view_as", "ADInplaceOrView", view_as, keyset_arg="raw")
 impl("where.self_out", "ADInplaceOrView", where_self_out, keyset_arg="raw")
 impl("zeros.out", "ADInplaceOrView", zeros_out, keyset_arg="raw")
 impl("zero_", "ADInplaceOrView", zero_, keyset_arg="raw")
@@ -4762,21 +4035,6 @@ impl("linalg_vector_norm.out", "ADInplaceOrView", linalg_vector_norm_out, keyset
 impl("sub.out", "ADInplaceOrView", sub_out, keyset_arg="raw")
 impl("sub_.Tensor", "ADInplaceOrView", sub__Tensor, keyset_arg="raw")
 impl("sub_.Scalar", "ADInplaceOrView", sub__Scalar, keyset_arg="raw")
-impl("multiply_.Tensor", "ADInplaceOrView", multiply__Tensor, keyset_arg="raw")
-impl("multiply.out", "ADInplaceOrView", multiply_out, keyset_arg="raw")
-impl("multiply_.Scalar", "ADInplaceOrView", multiply__Scalar, keyset_arg="raw")
-impl("subtract.out", "ADInplaceOrView", subtract_out, keyset_arg="raw")
-impl("subtract_.Tensor", "ADInplaceOrView", subtract__Tensor, keyset_arg="raw")
-impl("subtract_.Scalar", "ADInplaceOrView", subtract__Scalar, keyset_arg="raw")
-impl("divide_.Tensor", "ADInplaceOrView", divide__Tensor, keyset_arg="raw")
-impl("divide.out", "ADInplaceOrView", divide_out, keyset_arg="raw")
-impl("divide_.Scalar", "ADInplaceOrView", divide__Scalar, keyset_arg="raw")
-impl("divide_.Tensor_mode", "ADInplaceOrView", divide__Tensor_mode, keyset_arg="raw")
-impl("divide.out_mode", "ADInplaceOrView", divide_out_mode, keyset_arg="raw")
-impl("divide_.Scalar_mode", "ADInplaceOrView", divide__Scalar_mode, keyset_arg="raw")
-impl("true_divide_.Tensor", "ADInplaceOrView", true_divide__Tensor, keyset_arg="raw")
-impl("true_divide.out", "ADInplaceOrView", true_divide_out, keyset_arg="raw")
-impl("true_divide_.Scalar", "ADInplaceOrView", true_divide__Scalar, keyset_arg="raw")
 impl("addmm.out", "ADInplaceOrView", addmm_out, keyset_arg="raw")
 impl("addmm.dtype_out", "ADInplaceOrView", addmm_dtype_out, keyset_arg="raw")
 impl("addmm_", "ADInplaceOrView", addmm_, keyset_arg="raw")
@@ -4784,10 +4042,6 @@ impl("addmv_", "ADInplaceOrView", addmv_, keyset_arg="raw")
 impl("addmv.out", "ADInplaceOrView", addmv_out, keyset_arg="raw")
 impl("mv.out", "ADInplaceOrView", mv_out, keyset_arg="raw")
 impl("unbind.int", "ADInplaceOrView", unbind_int, keyset_arg="raw")
-impl("to.dtype_layout", "ADInplaceOrView", to_dtype_layout, keyset_arg="raw")
-impl("to.device", "ADInplaceOrView", to_device, keyset_arg="raw")
-impl("to.other", "ADInplaceOrView", to_other, keyset_arg="raw")
-impl("to.dtype", "ADInplaceOrView", to_dtype, keyset_arg="raw")
 impl("masked_fill_.Scalar", "ADInplaceOrView", masked_fill__Scalar, keyset_arg="raw")
 impl("masked_fill_.Tensor", "ADInplaceOrView", masked_fill__Tensor, keyset_arg="raw")
 impl("view", "ADInplaceOrView", view, keyset_arg="raw")
@@ -4839,9 +4093,7 @@ impl("remainder_.Tensor", "ADInplaceOrView", remainder__Tensor, keyset_arg="raw"
 impl("min.unary_out", "ADInplaceOrView", min_unary_out, keyset_arg="raw")
 impl("max.unary_out", "ADInplaceOrView", max_unary_out, keyset_arg="raw")
 impl("maximum.out", "ADInplaceOrView", maximum_out, keyset_arg="raw")
-impl("max.out", "ADInplaceOrView", max_out, keyset_arg="raw")
 impl("minimum.out", "ADInplaceOrView", minimum_out, keyset_arg="raw")
-impl("min.out", "ADInplaceOrView", min_out, keyset_arg="raw")
 impl("sort.values", "ADInplaceOrView", sort_values, keyset_arg="raw")
 impl("sort.values_stable", "ADInplaceOrView", sort_values_stable, keyset_arg="raw")
 impl("topk.values", "ADInplaceOrView", topk_values, keyset_arg="raw")
@@ -4853,13 +4105,11 @@ impl("pow.Tensor_Scalar_out", "ADInplaceOrView", pow_Tensor_Scalar_out, keyset_a
 impl("pow_.Scalar", "ADInplaceOrView", pow__Scalar, keyset_arg="raw")
 impl("pow_.Tensor", "ADInplaceOrView", pow__Tensor, keyset_arg="raw")
 impl("alias", "ADInplaceOrView", alias, keyset_arg="raw")
-impl("lift_fresh", "ADInplaceOrView", lift_fresh, keyset_arg="raw")
 impl("mse_loss.out", "ADInplaceOrView", mse_loss_out, keyset_arg="raw")
 impl("nll_loss_forward.output", "ADInplaceOrView", nll_loss_forward_output, keyset_arg="raw")
 impl("nll_loss_backward.grad_input", "ADInplaceOrView", nll_loss_backward_grad_input, keyset_arg="raw")
 impl("set_.source_Storage", "ADInplaceOrView", set__source_Storage, keyset_arg="raw")
 impl("set_.source_Storage_storage_offset", "ADInplaceOrView", set__source_Storage_storage_offset, keyset_arg="raw")
-impl("set_.source_Tensor_storage_offset", "ADInplaceOrView", set__source_Tensor_storage_offset, keyset_arg="raw")
 impl("set_.source_Tensor", "ADInplaceOrView", set__source_Tensor, keyset_arg="raw")
 impl("set_", "ADInplaceOrView", set_, keyset_arg="raw")
 impl("resize_", "ADInplaceOrView", resize_, keyset_arg="raw")

@@ -17,7 +17,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._c10 import memory_format as _formats
 from ember._c10.device import as_device
-from ember._c10.tensor_impl import shape_text
+from ember._c10.tensor_impl import MATH_BITS, apply_math_bits, resolved_array, shape_text
 from ember.aten.loop_order import in_loop_order
 from ember.aten.memory_overlap import check_tensor_iterator, same_data
 from ember.aten.native import at
@@ -88,7 +88,9 @@ def copy_(self, src, non_blocking):
         copy_element, _CopyMeta(self.dtype), (src,), self, promotes=False
     ):
         return self
-    values = converted(src.ndarray(), src.dtype, self.dtype)
+    values = converted(resolved_array(src), src.dtype, self.dtype)
+    if self._key_bits & MATH_BITS:  # stored as the destination's bits say (Note [Math bits])
+        values = apply_math_bits(values, self._key_bits)
     np.copyto(self.ndarray(), values, casting="unsafe")
     return self
 
@@ -104,7 +106,10 @@ class _CopyMeta:
 
 def copy_element(meta, src, dst) -> None:
     """One step of copy's loop (also cat's, through copy_)."""
-    np.copyto(dst.ndarray(), converted(src.ndarray(), src.dtype, dst.dtype), casting="unsafe")
+    values = converted(resolved_array(src), src.dtype, dst.dtype)
+    if dst._key_bits & MATH_BITS:
+        values = apply_math_bits(values, dst._key_bits)
+    np.copyto(dst.ndarray(), values, casting="unsafe")
 
 
 def _empty_in_format(self, memory_format, dtype=None, device=None):

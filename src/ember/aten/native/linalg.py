@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ember._c10 import dtypes
-from ember._c10.tensor_impl import shape_text
+from ember._c10.tensor_impl import MATH_BITS, apply_math_bits, resolved_array, shape_text
 from ember._tensor import empty_tensor, make_view
 from ember.aten.binding import scalar_to_tensor
 from ember.aten.memory_overlap import (
@@ -37,10 +37,16 @@ __all__ = [
 
 
 def _operand(t):
-    """A matrix operand in the dtype NumPy multiplies in (float32 for half/bfloat16)."""
-    values = t.ndarray()
+    """A matrix operand in the dtype NumPy multiplies in (float32 for half/bfloat16), its math
+    bits resolved (mm, addmm, bmm and dot fall through the Conjugate key: Note [Math bits])."""
+    values = resolved_array(t)
     compute = accumulate_dtype(t.dtype)
     return values if values.dtype == compute else values.astype(compute)
+
+
+def _resolved_for(out, t):
+    """t's values as `out` stores them (Note [Math bits])."""
+    return apply_math_bits(resolved_array(t), out._key_bits)
 
 
 def _check_not_bool(name: str, t) -> None:
@@ -53,7 +59,9 @@ def _check_not_bool(name: str, t) -> None:
 def _matmul_into(out, a, b) -> None:
     """out = a @ b, written straight into `out` when NumPy can (no temporary copy)."""
     target = out.ndarray()
-    if target.dtype == a.dtype == b.dtype:
+    if out._key_bits & MATH_BITS:  # an out= with a math bit stores the bit's inverse
+        store(out, apply_math_bits(np.matmul(a, b), out._key_bits))
+    elif target.dtype == a.dtype == b.dtype:
         np.matmul(a, b, out=target)
     else:
         store(out, np.matmul(a, b))
@@ -142,7 +150,7 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
             out.ndarray()[...] = 0
         else:
             if self is not out:
-                store(out, np.broadcast_to(self.ndarray(), out._sizes))
+                store(out, np.broadcast_to(_resolved_for(out, self), out._sizes))
             at.mul__Tensor(out, scalar_to_tensor(beta))
         return
     _check_not_bool("addmm_impl_cpu_", mat1)
@@ -157,7 +165,7 @@ def addmm_out(meta, self, mat1, mat2, beta, alpha, out) -> None:
         if beta != 1:
             addend = addend * beta
         product = product + addend
-    store(out, np.broadcast_to(product, out._sizes))
+    store(out, np.broadcast_to(apply_math_bits(product, out._key_bits), out._sizes))
 
 
 def addmv_out(meta, self, mat, vec, beta, alpha, out) -> None:
@@ -189,7 +197,7 @@ def addmv_out(meta, self, mat, vec, beta, alpha, out) -> None:
         if beta != 1:
             addend = addend * beta.astype(opmath.np_dtype)
         product = product + addend
-    store(out, np.broadcast_to(product, out._sizes))
+    store(out, np.broadcast_to(apply_math_bits(product, out._key_bits), out._sizes))
 
 
 _GEMV = "BLAS's gemv writes the product while it reads its operands"

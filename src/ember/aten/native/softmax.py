@@ -54,6 +54,16 @@ def _shifted(self, dim):
 @quiet
 def _softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("softmax", self, wrap_dim(dim, self.dim()))
+    values = self.ndarray()
+    target = out.ndarray()
+    if self.dim() and values.size and target.dtype == values.dtype == accumulate_dtype(self.dtype):
+        # Each step written straight into the output; like the vectorised kernel
+        # (_vec_softmax), the exponentials are scaled by the reciprocal of their sum.
+        axis = wrap_dim(dim, self.dim())
+        np.subtract(values, along(np.maximum, values, axis), out=target)
+        np.exp(target, out=target)
+        np.multiply(target, np.reciprocal(along(np.add, target, axis)), out=target)
+        return
     shifted, axis = _shifted(self, dim)
     exps = np.exp(shifted)
     store(out, exps / along(np.add, exps, axis))
@@ -62,6 +72,13 @@ def _softmax_out(meta, self, dim, half_to_float, out) -> None:
 @quiet
 def _log_softmax_out(meta, self, dim, half_to_float, out) -> None:
     _check_floating("log_softmax", self, wrap_dim(dim, self.dim()))
+    values = self.ndarray()
+    target = out.ndarray()
+    if self.dim() and values.size and target.dtype == values.dtype == accumulate_dtype(self.dtype):
+        axis = wrap_dim(dim, self.dim())  # the steps below, written straight into the output
+        np.subtract(values, along(np.maximum, values, axis), out=target)
+        np.subtract(target, log_sum_exp(target, axis), out=target)
+        return
     shifted, axis = _shifted(self, dim)
     total = log_sum_exp(shifted, axis)
     target = out.ndarray()

@@ -86,6 +86,46 @@ def abs_out(ks, self, out):
     return result
 
 
+__conj = handle("_conj")
+
+
+def _conj(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ConjBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __conj.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__neg_view = handle("_neg_view")
+
+
+def _neg_view(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NegViewBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __neg_view.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 __conj_physical = handle("_conj_physical")
 
 
@@ -9384,6 +9424,8 @@ def _foobar(ks, self, arg1, arg2, arg3):
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
+impl("_conj", "Autograd", _conj, keyset_arg="raw")
+impl("_neg_view", "Autograd", _neg_view, keyset_arg="raw")
 impl("_conj_physical", "Autograd", _conj_physical, keyset_arg="raw")
 impl("conj_physical.out", "Autograd", conj_physical_out, keyset_arg="raw")
 impl("conj_physical_", "Autograd", conj_physical_, keyset_arg="raw")

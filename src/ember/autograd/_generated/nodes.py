@@ -106,6 +106,38 @@ class AbsBackward0(GeneratedNode):
         return [grad_0]
 
 
+class ConjBackward0(GeneratedNode):
+    """Backward of aten::_conj."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NegViewBackward0(GeneratedNode):
+    """Backward of aten::_neg_view."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.neg()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
 class ConjPhysicalBackward0(GeneratedNode):
     """Backward of aten::_conj_physical."""
 
@@ -226,11 +258,11 @@ class BmmBackward0(GeneratedNode):
         mat2 = _unpack(node._raw_saved_mat2, node)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = self.transpose(1, 2).conj_physical().bmm(grad)
+            grad_1 = self.transpose(1, 2).conj().bmm(grad)
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.bmm(mat2.transpose(1, 2).conj_physical())
+            grad_0 = grad.bmm(mat2.transpose(1, 2).conj())
         else:
             grad_0 = None
         return [grad_0, grad_1]
@@ -350,7 +382,7 @@ class CosBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * -self.sin().conj_physical()
+            grad_0 = grad * -self.sin().conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -542,11 +574,11 @@ class DotBackward0(GeneratedNode):
         self = _unpack(node._raw_saved_self, node)
         tensor = _unpack(node._raw_saved_tensor, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * tensor.conj_physical()
+            grad_0 = grad * tensor.conj()
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = grad * self.conj_physical()
+            grad_1 = grad * self.conj()
         else:
             grad_1 = None
         return [grad_0, grad_1]
@@ -565,7 +597,7 @@ class AcosBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * -(add_scalar(-self * self, 1).rsqrt()).conj_physical()
+            grad_0 = grad * -(add_scalar(-self * self, 1).rsqrt()).conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -584,7 +616,7 @@ class AsinBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * add_scalar(-self * self, 1).rsqrt().conj_physical()
+            grad_0 = grad * add_scalar(-self * self, 1).rsqrt().conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -603,7 +635,7 @@ class AtanBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / add_scalar(self * self, 1).conj_physical()
+            grad_0 = grad / add_scalar(self * self, 1).conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -622,7 +654,7 @@ class TanBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * add_scalar(result.pow(2), 1).conj_physical()
+            grad_0 = grad * add_scalar(result.pow(2), 1).conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -641,7 +673,7 @@ class SinhBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.cosh().conj_physical()
+            grad_0 = grad * self.cosh().conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -660,7 +692,7 @@ class CoshBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.sinh().conj_physical()
+            grad_0 = grad * self.sinh().conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -679,7 +711,7 @@ class Expm1Backward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * add_scalar(result.conj_physical(), 1)
+            grad_0 = grad * add_scalar(result.conj(), 1)
         else:
             grad_0 = None
         return [grad_0]
@@ -698,7 +730,7 @@ class Log2Backward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / mul_scalar(self.conj_physical(), 0.6931471805599453)
+            grad_0 = grad / mul_scalar(self.conj(), 0.6931471805599453)
         else:
             grad_0 = None
         return [grad_0]
@@ -717,7 +749,7 @@ class Log10Backward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / mul_scalar(self.conj_physical(), 2.3025850929940456)
+            grad_0 = grad / mul_scalar(self.conj(), 2.3025850929940456)
         else:
             grad_0 = None
         return [grad_0]
@@ -736,7 +768,7 @@ class ExpBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * result.conj_physical()
+            grad_0 = grad * result.conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -860,7 +892,7 @@ class LogBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / self.conj_physical()
+            grad_0 = grad / self.conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -879,7 +911,7 @@ class Log1PBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / add_scalar(self, 1).conj_physical()
+            grad_0 = grad / add_scalar(self, 1).conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -1705,7 +1737,7 @@ class SigmoidBackwardBackward0(GeneratedNode):
         grad_output = _unpack(node._raw_saved_grad_output, node)
         output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = sigmoid_backward(grad, output.conj_physical())
+            grad_0 = sigmoid_backward(grad, output.conj())
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -1728,7 +1760,7 @@ class SinBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad * self.cos().conj_physical()
+            grad_0 = grad * self.cos().conj()
         else:
             grad_0 = None
         return [grad_0]
@@ -1982,7 +2014,7 @@ class SqrtBackward0(GeneratedNode):
             return (None,) * len(node._next_edges)
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad / mul_scalar(result.conj_physical(), 2)
+            grad_0 = grad / mul_scalar(result.conj(), 2)
         else:
             grad_0 = None
         return [grad_0]
@@ -2115,7 +2147,7 @@ class TanhBackwardBackward0(GeneratedNode):
         grad_output = _unpack(node._raw_saved_grad_output, node)
         output = _unpack(node._raw_saved_output, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = tanh_backward(grad, output.conj_physical())
+            grad_0 = tanh_backward(grad, output.conj())
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
@@ -2603,7 +2635,7 @@ class AddmvBackward0(GeneratedNode):
         mat = _unpack(node._raw_saved_mat, node)
         vec = _unpack(node._raw_saved_vec, node)
         if node._next_edges[1][0] is not None:
-            grad_1 = maybe_multiply(grad.outer(vec.conj_physical()), conj_scalar(alpha))
+            grad_1 = maybe_multiply(grad.outer(vec.conj()), conj_scalar(alpha))
         else:
             grad_1 = None
         if node._next_edges[0][0] is not None:
@@ -2611,7 +2643,7 @@ class AddmvBackward0(GeneratedNode):
         else:
             grad_0 = None
         if node._next_edges[2][0] is not None:
-            grad_2 = maybe_multiply(mat.t().conj_physical().mv(grad), conj_scalar(alpha))
+            grad_2 = maybe_multiply(mat.t().conj().mv(grad), conj_scalar(alpha))
         else:
             grad_2 = None
         return [grad_0, grad_1, grad_2]
@@ -2633,11 +2665,11 @@ class MvBackward0(GeneratedNode):
         self = _unpack(node._raw_saved_self, node)
         vec = _unpack(node._raw_saved_vec, node)
         if node._next_edges[0][0] is not None:
-            grad_0 = grad.outer(vec.conj_physical())
+            grad_0 = grad.outer(vec.conj())
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:
-            grad_1 = self.conj_physical().t().mv(grad)
+            grad_1 = self.conj().t().mv(grad)
         else:
             grad_1 = None
         return [grad_0, grad_1]

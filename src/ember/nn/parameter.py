@@ -14,10 +14,14 @@ from collections import OrderedDict
 
 from ember import _tensor_str
 from ember._tensor import Tensor
+from ember._tensor_deepcopy import _user_state
 from ember._torch_function import _disabled_torch_function_impl
 from ember.aten._generated import python_functions as _functions
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
+
+# What ember's autograd keeps in a tensor's __dict__ (hooks are not serialised either)
+_AUTOGRAD_FIELDS = frozenset({"_post_accumulate_grad_hooks", "_grad_accumulator"})
 
 
 class _ParameterMeta(type(Tensor)):
@@ -66,7 +70,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __reduce_ex__(self, proto):
         # Note [Don't serialize hooks]: the hooks travel as an empty OrderedDict
-        state = dict(self.__dict__)
+        state = {k: v for k, v in _user_state(self).items() if k not in _AUTOGRAD_FIELDS}
         if not state:
             return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
         return (

@@ -4543,6 +4543,76 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+_embedding_renorm_ = handle("embedding_renorm_")
+
+
+def embedding_renorm_(keyset, self, indices, max_norm, norm_type):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _embedding_renorm_.redispatch(keyset & AFTER, self, indices, max_norm, norm_type)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_dropout_ = handle("dropout_")
+
+
+def dropout_(keyset, self, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _dropout_.redispatch(keyset & AFTER, self, p, train)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_feature_dropout_ = handle("feature_dropout_")
+
+
+def feature_dropout_(keyset, self, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _feature_dropout_.redispatch(keyset & AFTER, self, p, train)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_alpha_dropout_ = handle("alpha_dropout_")
+
+
+def alpha_dropout_(keyset, self, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _alpha_dropout_.redispatch(keyset & AFTER, self, p, train)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_feature_alpha_dropout_ = handle("feature_alpha_dropout_")
+
+
+def feature_alpha_dropout_(keyset, self, p, train):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _feature_alpha_dropout_.redispatch(keyset & AFTER, self, p, train)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -4867,3 +4937,8 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("embedding_renorm_", "ADInplaceOrView", embedding_renorm_, keyset_arg="raw")
+impl("dropout_", "ADInplaceOrView", dropout_, keyset_arg="raw")
+impl("feature_dropout_", "ADInplaceOrView", feature_dropout_, keyset_arg="raw")
+impl("alpha_dropout_", "ADInplaceOrView", alpha_dropout_, keyset_arg="raw")
+impl("feature_alpha_dropout_", "ADInplaceOrView", feature_alpha_dropout_, keyset_arg="raw")

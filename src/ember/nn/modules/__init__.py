@@ -10,9 +10,18 @@ from ember.nn.modules.container import (
     ParameterList,
     Sequential,
 )
+from ember.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from ember.nn.modules.flatten import Flatten, Unflatten
 from ember.nn.modules.linear import Bilinear, Identity, Linear
 from ember.nn.modules.module import Module
+from ember.nn.modules.sparse import Embedding
 
 __all__ = [
     "Module",
@@ -26,4 +35,11 @@ __all__ = [
     "Bilinear",
     "Flatten",
     "Unflatten",
+    "Embedding",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
 ]

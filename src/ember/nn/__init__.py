@@ -5,7 +5,7 @@ Layer: the Python face, above aten. In/out: tensors. Mirrors torch/nn/__init__.p
 `ember.nn.functional` mirrors torch/nn/functional.py.
 """
 
-from ember.nn import functional, init  # noqa: F401
+from ember.nn import functional, init, utils  # noqa: F401
 from ember.nn.modules import *  # noqa: F403
 from ember.nn.modules import __all__ as _modules_all
 from ember.nn.parameter import Buffer, Parameter

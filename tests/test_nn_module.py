@@ -453,3 +453,71 @@ def test_state_dict_positional_arguments_warn():
     assert list(dest) == ["p.weight", "p.bias"]
     assert caught[0].category is FutureWarning
     assert str(caught[0].message).startswith("Positional args are being deprecated")
+
+
+def test_full_backward_hooks():
+    def program(lib, log):
+        nn = lib.nn
+        lib.manual_seed(0)
+        lin = nn.Linear(3, 2, dtype=lib.float64)
+        seen = []
+
+        def shapes(grads):
+            return [None if g is None else tuple(g.shape) for g in grads]
+
+        lin.register_full_backward_pre_hook(lambda m, go: seen.append(("pre", shapes(go))))
+        lin.register_full_backward_hook(
+            lambda m, gi, go: seen.append(("full", shapes(gi), shapes(go)))
+        )
+        scale = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,), prepend=True)
+        x = lib.randn(4, 3, dtype=lib.float64, requires_grad=True)
+        y = lin(x)
+        log(type(y.grad_fn).__name__, y.grad_fn.name())
+        y.sum().backward()
+        log(seen, x.grad, lin.weight.grad)
+        scale.remove()
+        seen.clear()
+        x.grad = None
+        lin(x).sum().backward()
+        log(seen, x.grad)
+        seen.clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lin(lib.randn(2, 3, dtype=lib.float64)).sum().backward()
+        log(seen, [str(w.message)[:60] for w in caught])
+        with lib.no_grad():
+            log(lin(x).grad_fn is None)
+        lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 0,))
+        x.grad = None
+        lin(x).sum().backward()
+        log(x.grad)
+        lin.register_full_backward_pre_hook(lambda m, go: (go[0], go[0]))
+        log.attempt(lambda: lin(x).sum().backward())
+
+    close(program)
+
+
+def test_full_backward_hook_with_several_inputs_and_outputs():
+    def program(lib, log):
+        nn = lib.nn
+
+        class Two(nn.Module):
+            def forward(self, a, k, b):
+                return a * k, b + 1
+
+        seen = []
+        two = Two()
+        two.register_full_backward_hook(
+            lambda m, gi, go: seen.append(([g is None for g in gi], [g is None for g in go]))
+        )
+        a = lib.ones(2, requires_grad=True)
+        b = lib.ones(3, requires_grad=True)
+        first, second = two(a, 3.0, b)
+        (first.sum() + second.sum() * 2).backward()
+        log(seen, a.grad, b.grad)
+        bad = Two()
+        bad.register_full_backward_hook(lambda m, gi, go: (None,))
+        first, second = bad(a, 3.0, b)
+        log.attempt(lambda: first.sum().backward())
+
+    both(program)

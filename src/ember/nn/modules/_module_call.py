@@ -3,7 +3,7 @@ when forward raises), and the process-wide hooks of every module.
 
 Layer: nn. In: the module, the call's args and kwargs. Out: forward's result as the
 hooks leave it. Mirrors Module._call_impl and the ``register_module_forward_*`` functions
-of torch/nn/modules/module.py; the full backward hooks come from backward_hook.py.
+of torch/nn/modules/module.py; the full backward hooks come from _backward_hook.py.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict
 
+from ember._tensor import Tensor
 from ember.utils.hooks import RemovableHandle
 
 __all__ = [
@@ -100,6 +101,12 @@ def call_with_hooks(module, forward_call, args, kwargs, backward_hook_factory):
             if hook_result is not None:
                 result = hook_result
         if bw_hook is not None:
+            if not isinstance(result, (Tensor, tuple)):
+                warnings.warn(
+                    "For backward hooks to be called, module output should be a Tensor or a "
+                    f"tuple of Tensors but received {type(result)}",
+                    stacklevel=2,
+                )
             result = bw_hook.setup_output_hook(result)
         return result
 

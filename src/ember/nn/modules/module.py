@@ -17,6 +17,7 @@ from ember._type_helpers import typename
 from ember.aten.python_arg_parser import PythonArgParser
 from ember.autograd.grad_mode import no_grad
 from ember.nn.modules import _module_call, _module_state
+from ember.nn.modules._backward_hook import BackwardHook
 from ember.nn.parameter import Buffer, Parameter
 from ember.utils.hooks import RemovableHandle
 
@@ -567,9 +568,34 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend: bool = False):
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
     def _backward_hook_for_call(self):
-        """The BackwardHook of a call (None: ember registers no full backward hooks yet)."""
-        return None
+        """The BackwardHook of one call, or None when the module has no full backward
+        hook and no backward pre-hook."""
+        hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+        pre_hooks = list(self._backward_pre_hooks.values())
+        if not hooks and not pre_hooks:
+            return None
+        return BackwardHook(self, hooks, pre_hooks)
 
     # -- calling ----------------------------------------------------------------------
     def _call_impl(self, *args, **kwargs):

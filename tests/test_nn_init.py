@@ -13,6 +13,8 @@ import warnings
 import pytest
 from nn_support import both, close
 
+import ember
+
 
 def _filled(lib, log, fn, *shape, **kwargs):
     lib.manual_seed(7)
@@ -126,5 +128,28 @@ def test_initialisers_run_under_no_grad():
         lib.nn.init.eye_(p)
         lib.nn.init.dirac_(q := lib.nn.Parameter(lib.ones(2, 2, 1)))
         log(p, p.grad_fn is None, q, q._version > 0)
+
+    both(program)
+
+
+@pytest.mark.skipif(
+    not (hasattr(ember.linalg, "qr") and hasattr(ember, "diag")),
+    reason="orthogonal_ needs torch.linalg.qr and torch.diag (other branches)",
+)
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 2, 2)])
+def test_orthogonal(shape):
+    def program(lib, log):
+        lib.manual_seed(2)
+        t = lib.nn.init.orthogonal_(lib.empty(*shape, dtype=lib.float64), gain=2.0)
+        log(t)
+        log.attempt(lambda: lib.nn.init.orthogonal_(lib.empty(3)))
+
+    close(program, rtol=1e-10, atol=1e-12)
+
+
+def test_orthogonal_refuses_vectors():
+    def program(lib, log):
+        log.attempt(lambda: lib.nn.init.orthogonal_(lib.empty(3)))
+        log(lib.nn.init.orthogonal_(lib.empty(0, 3)).shape)
 
     both(program)

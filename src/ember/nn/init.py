@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ember import linalg
 from ember._torch_function import handle_torch_function, has_torch_function
 from ember.aten._generated import python_functions as _functions
 from ember.autograd.grad_mode import no_grad
@@ -30,6 +31,7 @@ __all__ = [
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "orthogonal_",
     "sparse_",
     "uniform",
     "normal",
@@ -40,6 +42,7 @@ __all__ = [
     "xavier_normal",
     "kaiming_uniform",
     "kaiming_normal",
+    "orthogonal",
     "sparse",
 ]
 
@@ -285,6 +288,34 @@ def kaiming_normal_(tensor, a: float = 0, mode="fan_in", nonlinearity="leaky_rel
         return tensor.normal_(0, std, generator=generator)
 
 
+def orthogonal_(tensor, gain: float = 1, generator=None):
+    """A (semi-)orthogonal matrix (the tensor's dims past the first flattened), times gain:
+    the Q of a normal matrix's QR, its columns' signs fixed by R's diagonal."""
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0 or tensor.is_meta:
+        return tensor
+    qr = getattr(linalg, "qr", None)
+    diag = getattr(_functions, "diag", None)
+    if qr is None or diag is None:
+        raise NotImplementedError(
+            "nn.init.orthogonal_ needs torch.linalg.qr and torch.diag, which this ember lacks"
+        )
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened.t_()
+    q, r = qr(flattened)
+    q *= diag(r, 0).sign()
+    if rows < cols:
+        q.t_()
+    with no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
+
+
 def sparse_(tensor, sparsity: float, std: float = 0.01, generator=None):
     """Normal(0, std) values with a fraction ``sparsity`` of each column set to zero."""
     if tensor.ndimension() != 2:
@@ -327,4 +358,5 @@ xavier_uniform = _make_deprecate(xavier_uniform_)
 xavier_normal = _make_deprecate(xavier_normal_)
 kaiming_uniform = _make_deprecate(kaiming_uniform_)
 kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
 sparse = _make_deprecate(sparse_)

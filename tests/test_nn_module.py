@@ -521,3 +521,37 @@ def test_full_backward_hook_with_several_inputs_and_outputs():
         log.attempt(lambda: first.sum().backward())
 
     both(program)
+
+
+def test_meta_device_and_to_empty():
+    def program(lib, log):
+        lin = lib.nn.Linear(2, 3, device="meta")
+        log(lin.weight.device.type, lin.weight.shape, repr(lin.weight))
+        w = lin.weight
+        lin.to_empty(device="cpu")
+        log(lin.weight.device.type, lin.weight is w, lin.weight.shape, type(lin.weight).__name__)
+        meta = lib.nn.Linear(2, 2).to("meta")
+        log(meta.bias.device.type, meta.bias.requires_grad)
+        log.attempt(lambda: meta.to_empty("cpu"))
+
+    both(program)
+
+
+def test_data_assignment_checks_as_set_data():
+    def program(lib, log):
+        t = lib.ones(2)
+        log.attempt(lambda: setattr(t, "data", lib.ones(2, device="meta")))
+        m = lib.ones(2, device="meta")
+        m.data = lib.ones(3, device="meta", dtype=lib.float64)
+        log(m.device.type, m.shape, m.dtype)
+        t.data = lib.ones(3, dtype=lib.int64)
+        log(t)
+        g = lib.ones(2, requires_grad=True)
+        log.attempt(lambda: setattr(g, "data", lib.ones(3, dtype=lib.int64)))
+        g.data = lib.zeros(2, 2, dtype=lib.float64)
+        log(g, g.requires_grad)
+        p = lib.nn.Parameter(lib.ones(2))
+        p.data = lib.arange(3.0)
+        log(type(p).__name__, p)
+
+    both(program)

@@ -14,8 +14,10 @@ from collections import OrderedDict
 
 from ember._tensor import Tensor
 from ember._type_helpers import typename
+from ember.aten._generated import python_functions as _functions
 from ember.aten.python_arg_parser import PythonArgParser
 from ember.autograd.grad_mode import no_grad
+from ember.autograd.variable import has_compatible_shallow_copy_type
 from ember.nn.modules import _module_call, _module_state
 from ember.nn.modules._backward_hook import BackwardHook
 from ember.nn.parameter import Buffer, Parameter
@@ -71,12 +73,6 @@ def _parse_to(*args, **kwargs):
         other, non_blocking, _copy, memory_format = values
         device, dtype = other.device, other.dtype
     return device, dtype, non_blocking, memory_format
-
-
-def _compatible_shallow_copy_type(tensor, applied) -> bool:
-    """torch._has_compatible_shallow_copy_type: both the same kind of TensorImpl (dense,
-    sparse), so that ``tensor.data = applied`` may keep the tensor's identity."""
-    return tensor.layout == applied.layout
 
 
 class Module:
@@ -471,7 +467,7 @@ class Module:
             with no_grad():
                 param_applied = fn(param)
             param_grad = param.grad
-            if _compatible_shallow_copy_type(param, param_applied):
+            if has_compatible_shallow_copy_type(param, param_applied):
                 param.data = param_applied
                 out_param = param
             else:
@@ -480,7 +476,7 @@ class Module:
             if param_grad is not None:
                 with no_grad():
                     grad_applied = fn(param_grad)
-                if _compatible_shallow_copy_type(param_grad, grad_applied):
+                if has_compatible_shallow_copy_type(param_grad, grad_applied):
                     out_param.grad.data = grad_applied
                 else:
                     out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
@@ -512,6 +508,9 @@ class Module:
 
     def bfloat16(self):
         return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse: bool = True):
+        return self._apply(lambda t: _functions.empty_like(t, device=device), recurse=recurse)
 
     def to(self, *args, **kwargs):
         device, dtype, non_blocking, convert_to_format = _parse_to(*args, **kwargs)

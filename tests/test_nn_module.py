@@ -555,3 +555,48 @@ def test_data_assignment_checks_as_set_data():
         log(type(p).__name__, p)
 
     both(program)
+
+
+def test_legacy_backward_hook():
+    def program(lib, log):
+        nn = lib.nn
+        lib.manual_seed(0)
+        lin = nn.Linear(3, 2)
+        seen = []
+
+        def shapes(grads):
+            return [None if g is None else tuple(g.shape) for g in grads]
+
+        lin.register_backward_hook(lambda m, gi, go: seen.append((shapes(gi), shapes(go))))
+        x = lib.randn(4, 3, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lin(x).sum().backward()
+        log(seen, [(w.category.__name__, str(w.message)) for w in caught])
+        log.attempt(lambda: lin.register_full_backward_hook(lambda *a: None))
+        full = nn.Linear(3, 2)
+        full.register_full_backward_hook(lambda *a: None)
+        log.attempt(lambda: full.register_backward_hook(lambda *a: None))
+
+        class Pair(nn.Module):
+            def forward(self, a):
+                return (a * 2, a + 1)
+
+        pair = Pair()
+        seen.clear()
+        pair.register_backward_hook(lambda m, gi, go: seen.append((len(gi), len(go))))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            first, second = pair(x)
+            (first.sum() + second.sum()).backward()
+        log(seen, [str(w.message) for w in caught])
+        zeroing = nn.Linear(3, 2)
+        zeroing.register_backward_hook(
+            lambda m, gi, go: tuple(None if g is None else g * 0 for g in gi)
+        )
+        x.grad = None
+        with warnings.catch_warnings(record=True):
+            zeroing(x).sum().backward()
+        log(x.grad, zeroing.weight.grad, zeroing.bias.grad)
+
+    both(program)

@@ -10,6 +10,7 @@ torch/nn/modules/module.py; module.py installs these functions as Module's metho
 
 from __future__ import annotations
 
+import functools
 import itertools
 import warnings
 import weakref
@@ -36,9 +37,11 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 
 class _WrappedHook:
-    """A load_state_dict pre-hook, given its module (held weakly) first when asked."""
+    """A hook given its module (held weakly) first when asked: load_state_dict pre-hooks
+    and register_backward_hook's hooks."""
 
     def __init__(self, hook, module=None) -> None:
+        functools.update_wrapper(self, hook)
         self.hook = hook
         self.with_module = module is not None
         if self.with_module:

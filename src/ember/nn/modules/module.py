@@ -574,6 +574,19 @@ class Module:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_backward_hook(self, hook):
+        """The older backward hook, on the node of the forward's output (deprecated in
+        favour of register_full_backward_hook, and as approximate as PyTorch's)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
     def register_full_backward_hook(self, hook, prepend: bool = False):
         if self._is_full_backward_hook is False:
             raise RuntimeError(

@@ -1,5 +1,6 @@
 """Calling a Module: forward pre-hooks, forward, forward hooks (the always-called ones also
-when forward raises), and the process-wide hooks of every module.
+when forward raises), backward hooks, the process-wide hooks of every module, and the
+registration methods module.py installs on Module.
 
 Layer: nn. In: the module, the call's args and kwargs. Out: forward's result as the
 hooks leave it. Mirrors Module._call_impl and the ``register_module_forward_*`` functions
@@ -12,6 +13,7 @@ import warnings
 from collections import OrderedDict
 
 from ember._tensor import Tensor
+from ember.nn.modules._backward_hook import BackwardHook
 from ember.nn.modules._module_state import _WrappedHook
 from ember.utils.hooks import RemovableHandle
 
@@ -151,7 +153,7 @@ def _warn_non_full_backward_hook(inputs, result, grad_fn) -> None:
             )
 
 
-def call_with_hooks(module, forward_call, args, kwargs, backward_hook_factory):
+def call_with_hooks(module, forward_call, args, kwargs):
     """Module._call_impl's slow path: some hook is registered."""
     result = None
     called_always = set()
@@ -161,7 +163,7 @@ def call_with_hooks(module, forward_call, args, kwargs, backward_hook_factory):
         args, kwargs = _run_pre_hooks(module, args, kwargs)
         bw_hook = None
         if module._backward_hooks or module._backward_pre_hooks:
-            bw_hook = backward_hook_factory(module)
+            bw_hook = _backward_hook_for_call(module)
             if bw_hook is not None:
                 args = bw_hook.setup_input_hook(args)
         result = forward_call(*args, **kwargs)
@@ -223,3 +225,79 @@ def call_with_hooks(module, forward_call, args, kwargs, backward_hook_factory):
                         stacklevel=2,
                     )
         raise
+
+
+# -- a module's hook registrations (module.py installs them as Module's methods) --------
+def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
+    handle = RemovableHandle(
+        self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
+    )
+    self._forward_pre_hooks[handle.id] = hook
+    if with_kwargs:
+        self._forward_pre_hooks_with_kwargs[handle.id] = True
+    if prepend:
+        self._forward_pre_hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_forward_hook(
+    self, hook, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
+):
+    handle = RemovableHandle(
+        self._forward_hooks,
+        extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
+    )
+    self._forward_hooks[handle.id] = hook
+    if with_kwargs:
+        self._forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        self._forward_hooks_always_called[handle.id] = True
+    if prepend:
+        self._forward_hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+    handle = RemovableHandle(self._backward_pre_hooks)
+    self._backward_pre_hooks[handle.id] = hook
+    if prepend:
+        self._backward_pre_hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_backward_hook(self, hook):
+    """The older backward hook, on the node of the forward's output (deprecated in
+    favour of register_full_backward_hook, and as approximate as PyTorch's)."""
+    if self._is_full_backward_hook is True:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks on a "
+            "single Module. Please use only one of them."
+        )
+    self._is_full_backward_hook = False
+    handle = RemovableHandle(self._backward_hooks)
+    self._backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_full_backward_hook(self, hook, prepend: bool = False):
+    if self._is_full_backward_hook is False:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks on a "
+            "single Module. Please use only one of them."
+        )
+    self._is_full_backward_hook = True
+    handle = RemovableHandle(self._backward_hooks)
+    self._backward_hooks[handle.id] = hook
+    if prepend:
+        self._backward_hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def _backward_hook_for_call(self):
+    """The BackwardHook of one call, or None when the module has no full backward
+    hook and no backward pre-hook."""
+    hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+    pre_hooks = list(self._backward_pre_hooks.values())
+    if not hooks and not pre_hooks:
+        return None
+    return BackwardHook(self, hooks, pre_hooks)

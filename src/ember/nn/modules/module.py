@@ -4,8 +4,10 @@ Layer: nn. In: attribute assignments (a Parameter, a Buffer, a Module, anything 
 and calls. Out: the registries ``_parameters`` / ``_buffers`` / ``_modules`` in
 registration order, the ``named_*`` iterators over the tree, conversions that keep each
 Parameter's identity (``param.data = converted``), hooks around forward, and PyTorch's
-repr. Mirrors torch/nn/modules/module.py; the state-dict half is _module_state.py, the
-call with hooks _module_call.py,.
+repr. Mirrors torch/nn/modules/module.py; its other parts live beside it and are installed
+here as methods: the state-dict half (_module_state.py), the conversions
+(_module_convert.py), the hooks and the call with hooks (_module_call.py, with the full
+backward hooks of _backward_hook.py).
 """
 
 from __future__ import annotations
@@ -14,14 +16,8 @@ from collections import OrderedDict
 
 from ember._tensor import Tensor
 from ember._type_helpers import typename
-from ember.aten._generated import python_functions as _functions
-from ember.aten.python_arg_parser import PythonArgParser
-from ember.autograd.grad_mode import no_grad
-from ember.autograd.variable import has_compatible_shallow_copy_type
-from ember.nn.modules import _module_call, _module_state
-from ember.nn.modules._backward_hook import BackwardHook
+from ember.nn.modules import _module_call, _module_convert, _module_state
 from ember.nn.parameter import Buffer, Parameter
-from ember.utils.hooks import RemovableHandle
 
 __all__ = [
     "Module",
@@ -46,33 +42,6 @@ def _forward_unimplemented(self, *input) -> None:  # noqa: A002 (PyTorch's name)
     raise NotImplementedError(
         f'Module [{type(self).__name__}] is missing the required "forward" function'
     )
-
-
-# torch._C._nn._parse_to: Module.to's arguments, as Tensor.to takes them
-_parse_to_parser = PythonArgParser(
-    [
-        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, "
-        "*, MemoryFormat? memory_format=None)",
-        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
-        "MemoryFormat? memory_format=None)",
-        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
-        "MemoryFormat? memory_format=None)",
-    ]
-)
-
-
-def _parse_to(*args, **kwargs):
-    """(device, dtype, non_blocking, memory_format) of a ``to(...)`` call."""
-    index, values = _parse_to_parser.parse(args, kwargs)
-    if index == 0:
-        device, dtype, non_blocking, _copy, memory_format = values
-    elif index == 1:
-        dtype, non_blocking, _copy, memory_format = values
-        device = None
-    else:
-        other, non_blocking, _copy, memory_format = values
-        device, dtype = other.device, other.dtype
-    return device, dtype, non_blocking, memory_format
 
 
 class Module:
@@ -456,34 +425,16 @@ class Module:
                         p.grad.requires_grad_(False)
                     p.grad.zero_()
 
-    # -- conversions ------------------------------------------------------------------
-    def _apply(self, fn, recurse=True):
-        if recurse:
-            for module in self.children():
-                module._apply(fn)
-        for key, param in self._parameters.items():
-            if param is None:
-                continue
-            with no_grad():
-                param_applied = fn(param)
-            param_grad = param.grad
-            if has_compatible_shallow_copy_type(param, param_applied):
-                param.data = param_applied
-                out_param = param
-            else:
-                out_param = Parameter(param_applied, param.requires_grad)
-                self._parameters[key] = out_param
-            if param_grad is not None:
-                with no_grad():
-                    grad_applied = fn(param_grad)
-                if has_compatible_shallow_copy_type(param_grad, grad_applied):
-                    out_param.grad.data = grad_applied
-                else:
-                    out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
-        for key, buf in self._buffers.items():
-            if buf is not None:
-                self._buffers[key] = fn(buf)
-        return self
+    # -- conversions (_module_convert.py) ---------------------------------------------
+    _apply = _module_convert._apply
+    cpu = _module_convert.to_cpu
+    type = _module_convert.to_type
+    float = _module_convert.to_float
+    double = _module_convert.to_double
+    half = _module_convert.to_half
+    bfloat16 = _module_convert.to_bfloat16
+    to_empty = _module_convert.to_empty
+    to = _module_convert.to
 
     def apply(self, fn):
         for module in self.children():
@@ -491,123 +442,12 @@ class Module:
         fn(self)
         return self
 
-    def cpu(self):
-        return self._apply(lambda t: t.cpu())
-
-    def type(self, dst_type):
-        return self._apply(lambda t: t.type(dst_type))
-
-    def float(self):
-        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
-
-    def double(self):
-        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
-
-    def half(self):
-        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
-
-    def bfloat16(self):
-        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
-
-    def to_empty(self, *, device, recurse: bool = True):
-        return self._apply(lambda t: _functions.empty_like(t, device=device), recurse=recurse)
-
-    def to(self, *args, **kwargs):
-        device, dtype, non_blocking, convert_to_format = _parse_to(*args, **kwargs)
-        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError(
-                "nn.Module.to only accepts floating point or complex "
-                f"dtypes, but got desired dtype={dtype}"
-            )
-        if dtype is not None and dtype.is_complex:
-            import warnings
-
-            warnings.warn(
-                "Complex modules are a new feature under active development whose design may "
-                "change, and some modules might not work as expected when using complex "
-                "tensors as parameters or buffers. Please file an issue at "
-                "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
-                "if a complex module does not work as expected.",
-                stacklevel=2,
-            )
-
-        def convert(t):
-            cast = dtype if t.is_floating_point() or t.is_complex() else None
-            if convert_to_format is not None and t.dim() in (4, 5):
-                return t.to(device, cast, non_blocking, memory_format=convert_to_format)
-            return t.to(device, cast, non_blocking)
-
-        return self._apply(convert)
-
-    # -- hooks ------------------------------------------------------------------------
-    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
-        handle = RemovableHandle(
-            self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
-        )
-        self._forward_pre_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_forward_hook(
-        self, hook, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
-    ):
-        handle = RemovableHandle(
-            self._forward_hooks,
-            extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
-        )
-        self._forward_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_hooks_with_kwargs[handle.id] = True
-        if always_call:
-            self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_backward_hook(self, hook):
-        """The older backward hook, on the node of the forward's output (deprecated in
-        favour of register_full_backward_hook, and as approximate as PyTorch's)."""
-        if self._is_full_backward_hook is True:
-            raise RuntimeError(
-                "Cannot use both regular backward hooks and full backward hooks on a "
-                "single Module. Please use only one of them."
-            )
-        self._is_full_backward_hook = False
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
-
-    def register_full_backward_hook(self, hook, prepend: bool = False):
-        if self._is_full_backward_hook is False:
-            raise RuntimeError(
-                "Cannot use both regular backward hooks and full backward hooks on a "
-                "single Module. Please use only one of them."
-            )
-        self._is_full_backward_hook = True
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def _backward_hook_for_call(self):
-        """The BackwardHook of one call, or None when the module has no full backward
-        hook and no backward pre-hook."""
-        hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
-        pre_hooks = list(self._backward_pre_hooks.values())
-        if not hooks and not pre_hooks:
-            return None
-        return BackwardHook(self, hooks, pre_hooks)
+    # -- hooks (_module_call.py) --------------------------------------------------------
+    register_forward_pre_hook = _module_call.register_forward_pre_hook
+    register_forward_hook = _module_call.register_forward_hook
+    register_full_backward_pre_hook = _module_call.register_full_backward_pre_hook
+    register_backward_hook = _module_call.register_backward_hook
+    register_full_backward_hook = _module_call.register_full_backward_hook
 
     # -- calling ----------------------------------------------------------------------
     def _call_impl(self, *args, **kwargs):
@@ -620,9 +460,7 @@ class Module:
             or _module_call.global_forward_pre_hooks
         ):
             return self.forward(*args, **kwargs)
-        return _module_call.call_with_hooks(
-            self, self.forward, args, kwargs, Module._backward_hook_for_call
-        )
+        return _module_call.call_with_hooks(self, self.forward, args, kwargs)
 
     def _wrapped_call_impl(self, *args, **kwargs):
         if self._compiled_call_impl is not None:
@@ -679,3 +517,20 @@ class Module:
 _module_state._base_methods.update(
     get_extra_state=Module.get_extra_state, set_extra_state=Module.set_extra_state
 )
+
+
+def _install_names() -> None:
+    """The methods defined in the other parts are Module's: their names (and so Python's
+    own argument errors, ``Module.to_empty() takes 1 positional argument ...``) say so."""
+    for name, value in vars(Module).items():
+        module_name = getattr(value, "__module__", None)
+        if callable(value) and module_name in (
+            _module_call.__name__,
+            _module_convert.__name__,
+            _module_state.__name__,
+        ):
+            value.__name__ = name
+            value.__qualname__ = f"Module.{name}"
+
+
+_install_names()

@@ -517,3 +517,32 @@ NO_VALUES = frozenset({
     "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
     "randint_like.low_generator_dtype", "_efficientzerotensor",
 })  # fmt: skip
+
+# --- wNN: embedding, bilinear, the dropout family ---
+S["embedding"] = [
+    lambda T: ((T.f(5, 3), T.l([[1, 2], [4, 1]])), {}),
+    lambda T: ((T.f(5, 3), T.l([0, 3, 3]), 3, True), {}),
+]
+S["embedding_backward"] = [lambda T: ((T.f(2, 3), T.l([1, 1]), 4, -1, False, False), {})]
+S["embedding_dense_backward"] = [
+    lambda T: ((T.f(3, 2), T.l([1, 3, 1]), 5, 3, False), {}),
+    lambda T: ((T.f(3, 2), T.l([1, 3, 1]), 5, -1, True), {}),
+]
+S["embedding_renorm_"] = [lambda T: ((T.c(4, 3), T.l([0, 2, 2]), 1.0, 2.0), {})]
+S["_trilinear"] = [
+    lambda T: ((T.f(2, 3), T.f(4, 3, 2), T.f(2, 2), [1, 3], [0], [1, 2], [2, 3]), {}),
+]
+S["bilinear"] = [
+    lambda T: ((T.f(2, 3), T.f(2, 2), T.f(4, 3, 2), T.f(4)), {}),
+    lambda T: ((T.f(2, 2, 3), T.f(2, 2, 2), T.f(4, 3, 2)), {}),
+]
+for _name in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout"):
+    S[_name] = [
+        lambda T: ((T.f(2, 3, 2), 0.5, False), {}),
+        lambda T: ((T.f(2, 3, 2), 1.0, True), {}),
+        lambda T: ((T.f(2, 3, 2), 0.0, True), {}),
+    ]
+    S[f"{_name}_"] = [
+        lambda T: ((T.f(2, 3, 2) * 1, 0.5, False), {}),
+        lambda T: ((T.f(2, 3, 2) * 1, 1.0, True), {}),
+    ]

@@ -21,6 +21,10 @@ from ember.aten._generated.python_functions import (
 )
 from ember.aten.native import at
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
+from ember.autograd.formulas_embedding import (  # noqa: F401 (derivatives.yaml)
+    embedding_dense_double_backward,
+    trilinear_backward,
+)
 from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,

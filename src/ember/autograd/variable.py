@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ember._c10.dtypes import scalar_type_name
 from ember._c10.grad_mode import autograd_state
-from ember._c10.tensor_impl import TensorImpl
+from ember._c10.layout import strided
+from ember._c10.tensor_impl import PYTHON_KEY_BITS, TensorImpl
 from ember._c10.warning import torch_warn
 from ember.aten.native import at
 from ember.aten.native.common import type_meta_name
@@ -157,11 +158,41 @@ def _get_data(self):
     return result
 
 
+# TensorImpl::has_compatible_shallow_copy_type's dense backends (not meta, not PrivateUse1)
+_DENSE_DEVICE_TYPES = frozenset({"cpu", "cuda", "mps", "hip", "xpu", "hpu"})
+
+
+def has_compatible_shallow_copy_type(tensor, other) -> bool:
+    """torch._has_compatible_shallow_copy_type: the same key set, or both strided on
+    dense backends; only then may ``tensor.data = other`` keep tensor's identity."""
+    if tensor._key_bits == other._key_bits:
+        return True
+    return (
+        tensor.layout is other.layout is strided
+        and tensor.device.type in _DENSE_DEVICE_TYPES
+        and other.device.type in _DENSE_DEVICE_TYPES
+    )
+
+
 def _set_data(self, value) -> None:
+    """``t.data = value`` (VariableHooks::set_data): after PyTorch's two checks,
+    shallow_copy_from: value's storage, geometry, dtype, device and dispatch keys, except
+    that t keeps its own Python keys."""
+    if not has_compatible_shallow_copy_type(self, value):
+        raise RuntimeError(
+            "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` "
+            "have incompatible tensor type."
+        )
+    if _requires_grad(self) and not (value.dtype.is_floating_point or value.dtype.is_complex):
+        raise RuntimeError(
+            "data set to a tensor that requires gradients must be floating point or complex dtype"
+        )
     self._storage = value.storage()
     self._array = value._array
     self._set_sizes_strides(value._sizes, value._strides, value._storage_offset)
     self.dtype = value.dtype
+    self.device = value.device
+    self._key_bits = (value._key_bits & ~PYTHON_KEY_BITS) | (self._key_bits & PYTHON_KEY_BITS)
 
 
 def detach_(self):

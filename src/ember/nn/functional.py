@@ -265,8 +265,20 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         )
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    result = _functions.dropout(input, p, training)
-    if inplace and result is not input:
-        input.copy_(result)
-        return input
-    return result
+    if inplace:
+        return _functions.dropout_(input, p, training)
+    return _functions.dropout(input, p, training)
+
+
+from ember.nn._functional import embedding as _embedding  # noqa: E402
+from ember.nn._functional.embedding import *  # noqa: E402,F401,F403
+
+__all__ += _embedding.__all__
+from ember.nn._functional import linear as _linear  # noqa: E402
+from ember.nn._functional.linear import *  # noqa: E402,F401,F403
+
+__all__ += _linear.__all__
+from ember.nn._functional import dropout as _dropout  # noqa: E402
+from ember.nn._functional.dropout import *  # noqa: E402,F401,F403
+
+__all__ += _dropout.__all__

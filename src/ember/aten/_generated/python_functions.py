@@ -25,6 +25,7 @@ _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__neg_view = handle("_neg_view")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
+_op__trilinear = handle("_trilinear")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
@@ -48,6 +49,8 @@ _op_all_dims = handle("all.dims")
 _op_all_dims_out = handle("all.dims_out")
 _op_all_out = handle("all.out")
 _op_allclose = handle("allclose")
+_op_alpha_dropout = handle("alpha_dropout")
+_op_alpha_dropout_ = handle("alpha_dropout_")
 _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
@@ -78,6 +81,7 @@ _op_atan_ = handle("atan_")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
+_op_bilinear = handle("bilinear")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -150,6 +154,11 @@ _op_divide_out = handle("divide.out")
 _op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
+_op_dropout_ = handle("dropout_")
+_op_embedding = handle("embedding")
+_op_embedding_backward = handle("embedding_backward")
+_op_embedding_dense_backward = handle("embedding_dense_backward")
+_op_embedding_renorm_ = handle("embedding_renorm_")
 _op_empty_memory_format = handle("empty.memory_format")
 _op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
@@ -167,6 +176,10 @@ _op_expm1_out = handle("expm1.out")
 _op_expm1_ = handle("expm1_")
 _op_eye = handle("eye")
 _op_eye_m = handle("eye.m")
+_op_feature_alpha_dropout = handle("feature_alpha_dropout")
+_op_feature_alpha_dropout_ = handle("feature_alpha_dropout_")
+_op_feature_dropout = handle("feature_dropout")
+_op_feature_dropout_ = handle("feature_dropout_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
@@ -600,6 +613,28 @@ def _softmax_backward_data(*args, **kwargs):
 
 
 
+_parser_f__trilinear = PythonArgParser(
+    [
+        '_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1)',
+    ],
+)
+
+
+def _trilinear(*args, **kwargs):
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__trilinear.parse(args, kwargs)[1]
+        return _op__trilinear.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_trilinear, _parser_f__trilinear, args, kwargs, MODULE)
+
+
+
 _parser_f_abs = PythonArgParser(
     [
         'abs(Tensor input, *, Tensor? out=None)',
@@ -922,6 +957,50 @@ def allclose(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(allclose, _parser_f_allclose, args, kwargs, MODULE)
+
+
+
+_parser_f_alpha_dropout = PythonArgParser(
+    [
+        'alpha_dropout(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def alpha_dropout(*args, **kwargs):
+    """alpha_dropout(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_alpha_dropout.parse(args, kwargs)[1]
+        return _op_alpha_dropout.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(alpha_dropout, _parser_f_alpha_dropout, args, kwargs, MODULE)
+
+
+
+_parser_f_alpha_dropout_ = PythonArgParser(
+    [
+        'alpha_dropout_(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def alpha_dropout_(*args, **kwargs):
+    """alpha_dropout_(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_alpha_dropout_.parse(args, kwargs)[1]
+        return _op_alpha_dropout_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(alpha_dropout_, _parser_f_alpha_dropout_, args, kwargs, MODULE)
 
 
 
@@ -1260,6 +1339,32 @@ def bernoulli(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bernoulli, _parser_f_bernoulli, args, kwargs, MODULE)
+
+
+
+_parser_f_bilinear = PythonArgParser(
+    [
+        'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',
+    ],
+)
+_tail_parser_f_bilinear = [p.default for p in _parser_f_bilinear.signatures[0].params[3:]]
+
+
+def bilinear(*args, **kwargs):
+    """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_bilinear]
+        else:
+            index, v = _parser_f_bilinear.parse(args, kwargs)
+        return _op_bilinear.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bilinear, _parser_f_bilinear, args, kwargs, MODULE)
 
 
 
@@ -2029,6 +2134,120 @@ def dropout(*args, **kwargs):
 
 
 
+_parser_f_dropout_ = PythonArgParser(
+    [
+        'dropout_(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def dropout_(*args, **kwargs):
+    """dropout_(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_dropout_.parse(args, kwargs)[1]
+        return _op_dropout_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dropout_, _parser_f_dropout_, args, kwargs, MODULE)
+
+
+
+_parser_f_embedding = PythonArgParser(
+    [
+        'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)',
+    ],
+)
+_tail_parser_f_embedding = [p.default for p in _parser_f_embedding.signatures[0].params[2:]]
+
+
+def embedding(*args, **kwargs):
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_embedding]
+        else:
+            index, v = _parser_f_embedding.parse(args, kwargs)
+        return _op_embedding.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(embedding, _parser_f_embedding, args, kwargs, MODULE)
+
+
+
+_parser_f_embedding_backward = PythonArgParser(
+    [
+        'embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse)',
+    ],
+)
+
+
+def embedding_backward(*args, **kwargs):
+    """embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_embedding_backward.parse(args, kwargs)[1]
+        return _op_embedding_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(embedding_backward, _parser_f_embedding_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_embedding_dense_backward = PythonArgParser(
+    [
+        'embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq)',
+    ],
+)
+
+
+def embedding_dense_backward(*args, **kwargs):
+    """embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_embedding_dense_backward.parse(args, kwargs)[1]
+        return _op_embedding_dense_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(embedding_dense_backward, _parser_f_embedding_dense_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_embedding_renorm_ = PythonArgParser(
+    [
+        'embedding_renorm_(Tensor input, Tensor indices, float max_norm, float norm_type)',
+    ],
+)
+
+
+def embedding_renorm_(*args, **kwargs):
+    """embedding_renorm_(Tensor input, Tensor indices, float max_norm, float norm_type)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_embedding_renorm_.parse(args, kwargs)[1]
+        return _op_embedding_renorm_.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(embedding_renorm_, _parser_f_embedding_renorm_, args, kwargs, MODULE)
+
+
+
 _parser_f_empty = PythonArgParser(
     [
         'empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -2277,6 +2496,94 @@ def eye(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(eye, _parser_f_eye, args, kwargs, MODULE)
+
+
+
+_parser_f_feature_alpha_dropout = PythonArgParser(
+    [
+        'feature_alpha_dropout(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def feature_alpha_dropout(*args, **kwargs):
+    """feature_alpha_dropout(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_feature_alpha_dropout.parse(args, kwargs)[1]
+        return _op_feature_alpha_dropout.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(feature_alpha_dropout, _parser_f_feature_alpha_dropout, args, kwargs, MODULE)
+
+
+
+_parser_f_feature_alpha_dropout_ = PythonArgParser(
+    [
+        'feature_alpha_dropout_(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def feature_alpha_dropout_(*args, **kwargs):
+    """feature_alpha_dropout_(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_feature_alpha_dropout_.parse(args, kwargs)[1]
+        return _op_feature_alpha_dropout_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(feature_alpha_dropout_, _parser_f_feature_alpha_dropout_, args, kwargs, MODULE)
+
+
+
+_parser_f_feature_dropout = PythonArgParser(
+    [
+        'feature_dropout(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def feature_dropout(*args, **kwargs):
+    """feature_dropout(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_feature_dropout.parse(args, kwargs)[1]
+        return _op_feature_dropout.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(feature_dropout, _parser_f_feature_dropout, args, kwargs, MODULE)
+
+
+
+_parser_f_feature_dropout_ = PythonArgParser(
+    [
+        'feature_dropout_(Tensor input, float p, bool train)',
+    ],
+)
+
+
+def feature_dropout_(*args, **kwargs):
+    """feature_dropout_(Tensor input, float p, bool train)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_feature_dropout_.parse(args, kwargs)[1]
+        return _op_feature_dropout_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(feature_dropout_, _parser_f_feature_dropout_, args, kwargs, MODULE)
 
 
 
@@ -5367,4 +5674,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -3843,6 +3843,20 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+op_embedding_renorm_ = handle("embedding_renorm_")
+
+
+def embedding_renorm_(keyset, self, indices, max_norm, norm_type):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_embedding_renorm_.redispatch(keyset & AFTER, self, indices, max_norm, norm_type)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -4117,3 +4131,4 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("embedding_renorm_", "ADInplaceOrView", embedding_renorm_, keyset_arg="raw")

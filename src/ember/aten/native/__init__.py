@@ -15,6 +15,8 @@ from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
+from .dropout_variants import *  # noqa: F403
+from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .indexing import *  # noqa: F403
@@ -37,6 +39,7 @@ from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
+from .trilinear import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

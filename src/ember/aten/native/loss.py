@@ -1,4 +1,4 @@
-"""Kernels of the losses (nll_loss, cross_entropy_loss, mse_loss) and of one_hot / dropout.
+"""Kernels of the losses (nll_loss, cross_entropy_loss, mse_loss) and of one_hot (dropout: dropout_variants.py).
 
 Layer: aten/native. In: StructuredMeta + out tensors (nll_loss_forward,
 nll_loss_backward, mse_loss), or the schema arguments of the composites,
@@ -15,10 +15,9 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
-from ember._tensor import wrap_array
 from ember.aten.memory_overlap import assert_no_internal_overlap, check_tensor_iterator
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_NONE, REDUCTION_SUM
-from ember.aten.native import at, distributions
+from ember.aten.native import at
 from ember.aten.native.reduction import accumulate_dtype, store
 from ember.aten.ufunc import quiet
 from ember.aten.ufunc_special import not_implemented_for
@@ -31,7 +30,6 @@ __all__ = [
     "cross_entropy_loss",
     "mse_loss_out",
     "one_hot",
-    "dropout",
 ]
 
 
@@ -344,7 +342,7 @@ def mse_loss_out(meta, self, target, reduction, out) -> None:
     store(out, squared)
 
 
-# -- one_hot, dropout ------------------------------------------------------------------
+# -- one_hot ---------------------------------------------------------------------------
 
 
 def one_hot(self, num_classes):
@@ -371,23 +369,3 @@ def one_hot(self, num_classes):
         raise RuntimeError("Class values must be smaller than num_classes.")
     result = at.zeros([*shape, num_classes], dtypes.int64, None, self.device, None)
     return at.scatter__value(result, -1, at.unsqueeze(self, -1), 1)
-
-
-def dropout(input, p, train):  # noqa: A002 (PyTorch's argument name)
-    if not (0 <= p <= 1):
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or not train or input.numel() == 0:
-        return input
-    if p == 1:
-        zero = at.zeros([], input.dtype, None, input.device, None)
-        return at.mul_Tensor(input, zero)
-    from ember.random import default_generator
-
-    # empty_like(input).bernoulli_(1 - p).div_(1 - p): the draws in the noise's memory order
-    keep = distributions.bernoulli(default_generator, input.numel(), 1 - p)
-    order = distributions.memory_order(input)
-    keep = keep.reshape([input._sizes[d] for d in order]).transpose(np.argsort(order))
-    kind = input.dtype.np_dtype
-    opmath = kind if input.dtype in (dtypes.float64, dtypes.complex128) else np.dtype(np.float32)
-    noise = (keep.astype(opmath) / opmath.type(1 - p)).astype(kind)  # div_ in opmath_t
-    return at.mul_Tensor(input, wrap_array(noise, input.dtype))

@@ -9421,6 +9421,101 @@ def _foobar(ks, self, arg1, arg2, arg3):
     return result
 
 
+_embedding = handle("embedding")
+
+
+def embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (weight._requires_grad)
+    if requires:
+        node = nodes.EmbeddingBackward0()
+        node._next_edges = (gradient_edge(weight),)
+        node._raw_saved_indices = SavedVariable(indices)
+        node._saved_padding_idx = padding_idx
+        node._saved_scale_grad_by_freq = scale_grad_by_freq
+        node._saved_sparse = sparse
+        node._saved_weight_sizes = weight._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _embedding.redispatch(ks & AFTER_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_embedding_dense_backward = handle("embedding_dense_backward")
+
+
+def embedding_dense_backward(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.EmbeddingDenseBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._raw_saved_indices = SavedVariable(indices)
+        node._saved_padding_idx = padding_idx
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _embedding_dense_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_embedding_renorm_ = handle("embedding_renorm_")
+
+
+def embedding_renorm_(ks, self, indices, max_norm, norm_type):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or indices._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::embedding_renorm_")
+        node._next_edges = requiring_edges(self, indices)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _embedding_renorm_.redispatch(ks & AFTER_AUTOGRAD, self, indices, max_norm, norm_type)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+__trilinear = handle("_trilinear")
+
+
+def _trilinear(ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (i1._requires_grad or i2._requires_grad or i3._requires_grad)
+    if requires:
+        node = nodes.TrilinearBackward0()
+        node._next_edges = (gradient_edge(i1), gradient_edge(i2), gradient_edge(i3))
+        node._saved_expand1 = expand1
+        node._saved_expand2 = expand2
+        node._saved_expand3 = expand3
+        node._raw_saved_i1 = SavedVariable(i1)
+        node._raw_saved_i2 = SavedVariable(i2)
+        node._raw_saved_i3 = SavedVariable(i3)
+        node._saved_sumdim = sumdim
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __trilinear.redispatch(ks & AFTER_AUTOGRAD, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -9903,3 +9998,7 @@ impl("equal", "Autograd", equal, keyset_arg="raw")
 impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
 impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")
 impl("_foobar", "Autograd", _foobar, keyset_arg="raw")
+impl("embedding", "Autograd", embedding, keyset_arg="raw")
+impl("embedding_dense_backward", "Autograd", embedding_dense_backward, keyset_arg="raw")
+impl("embedding_renorm_", "Autograd", embedding_renorm_, keyset_arg="raw")
+impl("_trilinear", "Autograd", _trilinear, keyset_arg="raw")

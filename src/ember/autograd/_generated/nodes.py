@@ -8,6 +8,7 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    at,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
@@ -20,6 +21,7 @@ from ember.autograd.formulas import (
     div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
+    embedding_dense_double_backward,
     evenly_distribute_backward,
     gather_backward,
     gelu_backward,
@@ -74,6 +76,7 @@ from ember.autograd.formulas import (
     tanh_backward_output_backward,
     threshold_backward,
     to_copy_backward,
+    trilinear_backward,
     unbind_backward,
     unfold_backward,
     unsqueeze_to,
@@ -3673,3 +3676,92 @@ class NllLossBackwardBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class EmbeddingBackward0(GeneratedNode):
+    """Backward of aten::embedding."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _saved_padding_idx = None
+    _saved_scale_grad_by_freq = None
+    _saved_sparse = None
+    _saved_weight_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        padding_idx = node._saved_padding_idx
+        scale_grad_by_freq = node._saved_scale_grad_by_freq
+        sparse = node._saved_sparse
+        weight_sizes = node._saved_weight_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.embedding_backward(grad, indices, weight_sizes[0], padding_idx, scale_grad_by_freq, sparse)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class EmbeddingDenseBackwardBackward0(GeneratedNode):
+    """Backward of aten::embedding_dense_backward."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _saved_padding_idx = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        padding_idx = node._saved_padding_idx
+        if node._next_edges[0][0] is not None:
+            grad_0 = embedding_dense_double_backward(grad, indices, padding_idx)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TrilinearBackward0(GeneratedNode):
+    """Backward of aten::_trilinear."""
+
+    _saved_variables = ('_raw_saved_i1', '_raw_saved_i2', '_raw_saved_i3')
+    _saved_expand1 = None
+    _saved_expand2 = None
+    _saved_expand3 = None
+    _raw_saved_i1 = None
+    _saved_i1 = SavedTensor('_raw_saved_i1')
+    _raw_saved_i2 = None
+    _saved_i2 = SavedTensor('_raw_saved_i2')
+    _raw_saved_i3 = None
+    _saved_i3 = SavedTensor('_raw_saved_i3')
+    _saved_sumdim = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        expand1 = node._saved_expand1
+        expand2 = node._saved_expand2
+        expand3 = node._saved_expand3
+        i1 = _unpack(node._raw_saved_i1, node)
+        i2 = _unpack(node._raw_saved_i2, node)
+        i3 = _unpack(node._raw_saved_i3, node)
+        sumdim = node._saved_sumdim
+        if node._next_edges[0][0] is not None:
+            grad_0 = trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, 1)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, 2)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]

@@ -329,13 +329,14 @@ def test_the_usual_wrapper_is_what_the_general_path_builds(
     if device is not None:
         kwargs["device"] = ember.device(device)
     with ember.inference_mode(inference):
-        made = S._usual_wrapper((W, sizes), kwargs)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(S, "_usual_wrapper", lambda args, kwargs: None)
-            try:
-                general = S.make_wrapper_subclass(W, sizes, **kwargs)
-            except Exception:  # noqa: BLE001 (an error is the general path's to give)
-                general = None
+        made = S._usual_wrapper(
+            W, sizes, kwargs.get("strides"), kwargs.get("dtype"), kwargs.get("device"),
+            kwargs["requires_grad"], ember.strided,
+        )  # fmt: skip
+        try:  # make_wrapper_subclass is the general path alone (the entry tries the usual)
+            general = S.make_wrapper_subclass(W, sizes, **kwargs)
+        except Exception:  # noqa: BLE001 (an error is the general path's to give)
+            general = None
     if made is not None:
         assert general is not None
         assert _slots(made) == _slots(general)
@@ -378,4 +379,8 @@ def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
         ((int, (2,)), {}),
         ((W, (2,)), {"dtype": "float32"}),
     ]:
-        assert S._usual_wrapper(args, kwargs) is None
+        calls = []
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(S, "make_wrapper_subclass", lambda *a, **k: calls.append((a, k)))
+            S._wrapper_entry(*args, **kwargs)
+        assert calls == [(args, kwargs)]  # handed on unchanged

@@ -101,6 +101,7 @@ def _set_requires_grad(tensor, requires_grad: bool) -> None:
 
 
 _FAST_KEYWORDS = frozenset({"dtype", "device", "requires_grad", "layout", "strides"})
+_UNSET = object()  # an argument not given
 
 
 def _int_list(value):
@@ -149,28 +150,42 @@ _new_object = object.__new__
 _STORAGE_MAX = 2**63 - 1
 
 
-def _usual_wrapper(args: tuple, kwargs: dict):
+def _wrapper_entry(
+    cls=_UNSET, size=_UNSET, *args, strides=None, dtype=None, device=None,
+    requires_grad=False, layout=strided, **kwargs,
+):  # fmt: skip
+    """Tensor._make_wrapper_subclass: the usual call (``_usual_wrapper``) with its keywords
+    bound by Python itself; any other goes to ``make_wrapper_subclass`` unchanged."""
+    if not args and not kwargs and size is not _UNSET:
+        made = _usual_wrapper(cls, size, strides, dtype, device, requires_grad, layout)
+        if made is not None:
+            return made
+    call = [a for a in (cls, size) if a is not _UNSET]
+    named = {
+        name: value
+        for name, value, default in (
+            ("strides", strides, None), ("dtype", dtype, None), ("device", device, None),
+            ("requires_grad", requires_grad, False), ("layout", layout, strided),
+        )
+        if value is not default
+    }  # fmt: skip
+    return make_wrapper_subclass(*call, *args, **named, **kwargs)
+
+
+def _usual_wrapper(cls, size, strides, dtype, device, requires_grad, layout):
     """make_wrapper_subclass for the usual call -- ``_fast_parse``'s, with non-negative
     sizes and strides, a dtype and a device, a class that can hold it, no overflow --
     built at once; None sends the call to the general path, which decides as before."""
-    if len(args) != 2 or not kwargs.keys() <= _FAST_KEYWORDS:
-        return None
-    cls, size = args
-    get = kwargs.get
-    dtype = get("dtype")
     if dtype is None:
         dtype = _dtypes.get_default_dtype()
-    device = get("device")
     if device is None:
         device = CPU
-    requires_grad = get("requires_grad", False)
-    strides = get("strides")
     if (
         size.__class__ not in _SEQUENCES
         or dtype.__class__ is not _DTYPE
         or device.__class__ is not _DEVICE
         or (requires_grad is not False and requires_grad is not True)
-        or get("layout", strided) is not strided
+        or layout is not strided
         or not isinstance(cls, type)
         or not issubclass(cls, Tensor)
         or (requires_grad and not (dtype.is_floating_point or dtype.is_complex))
@@ -234,9 +249,6 @@ def _usual_wrapper(args: tuple, kwargs: dict):
 
 def make_wrapper_subclass(*args, **kwargs):
     """Tensor._make_wrapper_subclass: a ``cls`` tensor with metadata and a storage without data."""
-    made = _usual_wrapper(args, kwargs)
-    if made is not None:
-        return made
     (
         cls, size, strides, storage_offset, _memory_format, dtype, _layout, device,
         _pin_memory, requires_grad, policy, dispatch_device, dispatch_layout, extra_keys,
@@ -427,7 +439,7 @@ def as_subclass(self, *args, **kwargs):
 
 
 def install(tensor_class) -> None:
-    tensor_class._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
+    tensor_class._make_wrapper_subclass = staticmethod(_wrapper_entry)
     tensor_class._make_subclass = staticmethod(make_subclass)
     tensor_class.__new__ = staticmethod(legacy_new)
     tensor_class.as_subclass = as_subclass

@@ -381,6 +381,6 @@ def test_the_usual_wrapper_leaves_unusual_calls_to_the_general_path():
     ]:
         calls = []
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(S, "make_wrapper_subclass", lambda *a, **k: calls.append((a, k)))
+            patch.setattr(S, "make_wrapper_subclass", lambda *a, c=calls, **k: c.append((a, k)))
             S._wrapper_entry(*args, **kwargs)
         assert calls == [(args, kwargs)]  # handed on unchanged

@@ -4543,6 +4543,118 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+_addcmul_out = handle("addcmul.out")
+
+
+def addcmul_out(keyset, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addcmul_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addcmul_ = handle("addcmul_")
+
+
+def addcmul_(keyset, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addcmul_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addcdiv_out = handle("addcdiv.out")
+
+
+def addcdiv_out(keyset, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addcdiv_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addcdiv_ = handle("addcdiv_")
+
+
+def addcdiv_(keyset, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addcdiv_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_lerp_Scalar_out = handle("lerp.Scalar_out")
+
+
+def lerp_Scalar_out(keyset, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lerp_Scalar_out.redispatch(keyset & AFTER, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lerp_Tensor_out = handle("lerp.Tensor_out")
+
+
+def lerp_Tensor_out(keyset, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lerp_Tensor_out.redispatch(keyset & AFTER, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lerp__Scalar = handle("lerp_.Scalar")
+
+
+def lerp__Scalar(keyset, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lerp__Scalar.redispatch(keyset & AFTER, self, end, weight)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_lerp__Tensor = handle("lerp_.Tensor")
+
+
+def lerp__Tensor(keyset, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lerp__Tensor.redispatch(keyset & AFTER, self, end, weight)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -4867,3 +4979,11 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("addcmul.out", "ADInplaceOrView", addcmul_out, keyset_arg="raw")
+impl("addcmul_", "ADInplaceOrView", addcmul_, keyset_arg="raw")
+impl("addcdiv.out", "ADInplaceOrView", addcdiv_out, keyset_arg="raw")
+impl("addcdiv_", "ADInplaceOrView", addcdiv_, keyset_arg="raw")
+impl("lerp.Scalar_out", "ADInplaceOrView", lerp_Scalar_out, keyset_arg="raw")
+impl("lerp.Tensor_out", "ADInplaceOrView", lerp_Tensor_out, keyset_arg="raw")
+impl("lerp_.Scalar", "ADInplaceOrView", lerp__Scalar, keyset_arg="raw")
+impl("lerp_.Tensor", "ADInplaceOrView", lerp__Tensor, keyset_arg="raw")

@@ -10,7 +10,7 @@ from ops_support import same, same_outcome
 from oracle import torch
 
 import ember
-from ember.aten.native.fused_multiply_add import fma
+from ember.aten.ufunc_fma import fma
 
 
 def _pair(array):
@@ -134,3 +134,17 @@ def test_gradients(name, call):
             assert e.grad is None
         else:
             np.testing.assert_allclose(e.grad.numpy(), t.grad.numpy(), rtol=1e-13, atol=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=FLOATS, n=st.integers(1, 40), seed=st.integers(0, 2**31), alpha=st.floats(-3, 3, width=32))
+def test_add_sub_with_alpha_round_as_fma(dtype, n, seed, alpha):
+    """add/sub with alpha != 1 compute fmadd(other, alpha, self), as PyTorch's kernel does."""
+    rng = np.random.default_rng(seed)
+    (ea, ta), (eb, tb) = (_pair(rng.standard_normal(n).astype(dtype)) for _ in range(2))
+    same(ember.add(ea, eb, alpha=alpha), torch.add(ta, tb, alpha=alpha))
+    same(ember.sub(ea, eb, alpha=alpha), torch.sub(ta, tb, alpha=alpha))
+    same(ea.add(2.5, alpha=alpha), ta.add(2.5, alpha=alpha))
+    ea.add_(eb, alpha=alpha)
+    ta.add_(tb, alpha=alpha)
+    same(ea, ta)

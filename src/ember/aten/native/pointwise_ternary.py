@@ -15,7 +15,7 @@ import numpy as np
 
 from ember._c10 import dtypes
 from ember.aten.native.factories import checked_value
-from ember.aten.native.fused_multiply_add import fma
+from ember.aten.ufunc_fma import fma
 from ember.aten.ufunc_loops import quiet, store
 from ember.aten.ufunc_special import not_implemented_for, operand, opmath
 

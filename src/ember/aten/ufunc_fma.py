@@ -1,6 +1,6 @@
 """A correctly rounded fused multiply-add on NumPy arrays: what the CPU kernels' FMA computes.
 
-Layer: aten/native (a helper of the pointwise kernels). In: NumPy float32 or
+Layer: aten (CPU backend; a helper of the pointwise formulas and kernels). In: NumPy float32 or
 float64 arrays. Out: round(a * b + c), rounded once, as the FMA instruction does.
 
 Note [Fused multiply-add in PyTorch's CPU kernels]

@@ -137,7 +137,9 @@ def test_gradients(name, call):
 
 
 @settings(max_examples=40, deadline=None)
-@given(dtype=FLOATS, n=st.integers(1, 40), seed=st.integers(0, 2**31), alpha=st.floats(-3, 3, width=32))
+@given(
+    dtype=FLOATS, n=st.integers(1, 40), seed=st.integers(0, 2**31), alpha=st.floats(-3, 3, width=32)
+)
 def test_add_sub_with_alpha_round_as_fma(dtype, n, seed, alpha):
     """add/sub with alpha != 1 compute fmadd(other, alpha, self), as PyTorch's kernel does."""
     rng = np.random.default_rng(seed)

@@ -27,6 +27,7 @@ from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reac
     bitwise_right_shift,
     bitwise_xor,
 )
+from ember.aten.ufunc_fma import fma
 from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_into: also U.<name>)
     SILENT_ERRORS,
     apply,
@@ -40,7 +41,6 @@ from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_in
     unary_into,
     unary_opmath,
 )
-from ember.aten.ufunc_fma import fma
 from ember.aten.ufunc_minmax import clamp, has_zero, maximum, minimum, settle_zero_ties  # noqa: F401
 from ember.aten.ufunc_onednn import gelu_onednn, gelu_onednn_bfloat16, use_onednn
 from ember.aten.ufunc_special import (

@@ -150,3 +150,18 @@ def test_add_sub_with_alpha_round_as_fma(dtype, n, seed, alpha):
     ea.add_(eb, alpha=alpha)
     ta.add_(tb, alpha=alpha)
     same(ea, ta)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        lambda m: m.addcmul(m.ones(3), 0.5, m.ones(3), m.full((3,), 2.0)),
+        lambda m: m.addcdiv(m.ones(3), 2, m.ones(3), m.full((3,), 4.0)),
+        lambda m: m.ones(3).addcmul_(0.5, m.ones(3), m.ones(3)),
+        lambda m: m.addcmul(m.ones(3)),
+        lambda m: m.ones(3).addcdiv(m.ones(3)),
+    ],
+)
+def test_deprecated_signatures(case):
+    """tools/autograd/deprecated.yaml's addcmul / addcdiv(self, value, tensor1, tensor2)."""
+    same_outcome(case)

@@ -687,19 +687,25 @@ def add(*args, **kwargs):
 _parser_f_addcdiv = PythonArgParser(
     [
         'addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)',
+        'addcdiv(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addcdiv(*args, **kwargs):
-    """addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)"""
+    """addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) | addcdiv(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_addcdiv.parse(args, kwargs)[1]
-        if v[4] is None:
-            return _op_addcdiv.call(v[0], v[1], v[2], v[3])
-        return _op_addcdiv_out.call(v[0], v[1], v[2], v[3], v[4])
+        index, v = _parser_f_addcdiv.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_addcdiv.call(v[0], v[1], v[2], v[3])
+            return _op_addcdiv_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_addcdiv.call(v[0], v[2], v[3], v[1])
+            return _op_addcdiv_out.call(v[0], v[2], v[3], v[1], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -711,19 +717,25 @@ def addcdiv(*args, **kwargs):
 _parser_f_addcmul = PythonArgParser(
     [
         'addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)',
+        'addcmul(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addcmul(*args, **kwargs):
-    """addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)"""
+    """addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) | addcmul(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_addcmul.parse(args, kwargs)[1]
-        if v[4] is None:
-            return _op_addcmul.call(v[0], v[1], v[2], v[3])
-        return _op_addcmul_out.call(v[0], v[1], v[2], v[3], v[4])
+        index, v = _parser_f_addcmul.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_addcmul.call(v[0], v[1], v[2], v[3])
+            return _op_addcmul_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_addcmul.call(v[0], v[2], v[3], v[1])
+            return _op_addcmul_out.call(v[0], v[2], v[3], v[1], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -760,13 +760,14 @@ def add_(self, *args, **kwargs):
 _parser_m_addcdiv = PythonArgParser(
     [
         'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
     ],
 )
 _tail_parser_m_addcdiv = [p.default for p in _parser_m_addcdiv.signatures[0].params[2:]]
 
 
 def addcdiv(self, *args, **kwargs):
-    """addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)"""
+    """addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -774,7 +775,10 @@ def addcdiv(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv]
         else:
             index, v = _parser_m_addcdiv.parse(args, kwargs, self=self)
-        return _op_addcdiv.call(self, v[0], v[1], v[2])
+        if index == 0:
+            return _op_addcdiv.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcdiv.call(self, v[1], v[2], v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -786,13 +790,14 @@ def addcdiv(self, *args, **kwargs):
 _parser_m_addcdiv_ = PythonArgParser(
     [
         'addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcdiv_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
     ],
 )
 _tail_parser_m_addcdiv_ = [p.default for p in _parser_m_addcdiv_.signatures[0].params[2:]]
 
 
 def addcdiv_(self, *args, **kwargs):
-    """addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)"""
+    """addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcdiv_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -800,7 +805,10 @@ def addcdiv_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv_]
         else:
             index, v = _parser_m_addcdiv_.parse(args, kwargs, self=self)
-        return _op_addcdiv_.call(self, v[0], v[1], v[2])
+        if index == 0:
+            return _op_addcdiv_.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcdiv_.call(self, v[1], v[2], v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -812,13 +820,14 @@ def addcdiv_(self, *args, **kwargs):
 _parser_m_addcmul = PythonArgParser(
     [
         'addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
     ],
 )
 _tail_parser_m_addcmul = [p.default for p in _parser_m_addcmul.signatures[0].params[2:]]
 
 
 def addcmul(self, *args, **kwargs):
-    """addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)"""
+    """addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -826,7 +835,10 @@ def addcmul(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul]
         else:
             index, v = _parser_m_addcmul.parse(args, kwargs, self=self)
-        return _op_addcmul.call(self, v[0], v[1], v[2])
+        if index == 0:
+            return _op_addcmul.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcmul.call(self, v[1], v[2], v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -838,13 +850,14 @@ def addcmul(self, *args, **kwargs):
 _parser_m_addcmul_ = PythonArgParser(
     [
         'addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcmul_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
     ],
 )
 _tail_parser_m_addcmul_ = [p.default for p in _parser_m_addcmul_.signatures[0].params[2:]]
 
 
 def addcmul_(self, *args, **kwargs):
-    """addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)"""
+    """addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcmul_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -852,7 +865,10 @@ def addcmul_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul_]
         else:
             index, v = _parser_m_addcmul_.parse(args, kwargs, self=self)
-        return _op_addcmul_.call(self, v[0], v[1], v[2])
+        if index == 0:
+            return _op_addcmul_.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcmul_.call(self, v[1], v[2], v[0])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

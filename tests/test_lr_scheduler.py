@@ -197,3 +197,72 @@ def test_reduce_lr_on_plateau(mode, threshold_mode):
             {k: v for k, v in state.items() if not (isinstance(v, float) and math.isinf(v))},
         )
     assert runs[ember] == runs[torch]
+
+
+def _one_cycle_run(lib, optimizer_name, options, steps):
+    params = [lib.zeros(2, requires_grad=True)]
+    if optimizer_name == "Adam":
+        optimizer = lib.optim.Adam(params, lr=0.1)
+    else:
+        optimizer = lib.optim.SGD(params, lr=0.1, momentum=0.9)
+    scheduler = lib.optim.lr_scheduler.OneCycleLR(optimizer, **options)
+    seen = []
+    for _ in range(steps):
+        optimizer.step()
+        scheduler.step()
+        group = optimizer.param_groups[0]
+        momentum = group["betas"][0] if optimizer_name == "Adam" else group["momentum"]
+        seen.append((repr(scheduler.get_last_lr()[0]), repr(momentum)))
+    return seen, sorted(optimizer.param_groups[0])
+
+
+@pytest.mark.parametrize("optimizer_name", ["SGD", "Adam"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_lr": 0.5, "total_steps": 40},
+        {"max_lr": 0.5, "epochs": 5, "steps_per_epoch": 8, "anneal_strategy": "linear"},
+        {"max_lr": [0.2], "total_steps": 41, "three_phase": True, "pct_start": 0.25},
+        {"max_lr": 1.0, "total_steps": 40, "cycle_momentum": False, "div_factor": 10.0},
+    ],
+)
+def test_one_cycle(optimizer_name, options):
+    assert _one_cycle_run(ember, optimizer_name, options, 39) == _one_cycle_run(
+        torch, optimizer_name, options, 39
+    )
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_lr": 0.5},
+        {"max_lr": 0.5, "total_steps": 0},
+        {"max_lr": 0.5, "epochs": 0, "steps_per_epoch": 3},
+        {"max_lr": 0.5, "epochs": 2, "steps_per_epoch": -1},
+        {"max_lr": 0.5, "total_steps": 10, "pct_start": 1},
+        {"max_lr": 0.5, "total_steps": 10, "anneal_strategy": "exp"},
+        {"max_lr": [0.5, 0.1], "total_steps": 10},
+    ],
+)
+def test_one_cycle_errors(options):
+    outcomes = []
+    for lib in (ember, torch):
+        try:
+            lib.optim.lr_scheduler.OneCycleLR(_optimizer(lib), **options)
+            outcomes.append(None)
+        except Exception as error:  # noqa: BLE001 (compared with torch's)
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1] and outcomes[0] is not None
+
+
+def test_one_cycle_past_its_steps():
+    outcomes = []
+    for lib in (ember, torch):
+        optimizer = _optimizer(lib)
+        scheduler = lib.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.5, total_steps=3)
+        with pytest.raises(ValueError) as caught:
+            for _ in range(5):
+                optimizer.step()
+                scheduler.step()
+        outcomes.append(str(caught.value))
+    assert outcomes[0] == outcomes[1]

@@ -31,6 +31,7 @@ __all__ = [
     "ExponentialLR",
     "CosineAnnealingLR",
     "ReduceLROnPlateau",
+    "OneCycleLR",
 ]
 
 EPOCH_DEPRECATION_WARNING = (
@@ -417,4 +418,5 @@ class CosineAnnealingLR(LRScheduler):
         ]
 
 
-from ember.optim.lr_plateau import ReduceLROnPlateau  # noqa: E402 (it subclasses LRScheduler)
+from ember.optim.lr_one_cycle import OneCycleLR  # noqa: E402 (these subclass LRScheduler)
+from ember.optim.lr_plateau import ReduceLROnPlateau  # noqa: E402

@@ -59,20 +59,42 @@ def _sum_rounded_to_odd(a, b):
     return s
 
 
+# a float64 whose low 29 mantissa bits are 1000...0 lies halfway between two float32s
+_HALFWAY_MASK = np.int64((1 << 29) - 1)
+_HALFWAY = np.int64(1 << 28)
+_FLOAT32_TINY = np.finfo(np.float32).tiny
+
+
+def _fma32(a, b, c):
+    """float32: a * b is exact in float64, so only the sum rounds before the cast to float32;
+    that double rounding is wrong only where the float64 sum is inexact and lands halfway
+    between two float32s (or in float32's subnormal range): there the sum is rounded to odd."""
+    a, b, c = (np.asarray(x).astype(np.float64) for x in (a, b, c))
+    total = a * b
+    total += c
+    low_bits = np.bitwise_and(total.view(np.int64), _HALFWAY_MASK)
+    result = total.astype(np.float32)
+    suspect = (low_bits == _HALFWAY).any()
+    if not suspect and result.size:
+        magnitude = np.abs(result)
+        suspect = bool(((magnitude < _FLOAT32_TINY) & (magnitude != 0)).any())
+    if suspect:
+        exact = _sum_rounded_to_odd(a * b, np.broadcast_to(c, total.shape))
+        result = np.where(np.isfinite(exact), exact, total).astype(np.float32)
+    return result
+
+
 def fma(a, b, c, dtype):
     """round(a * b + c) in ``dtype`` (float32 or float64), rounded once. See the Note above."""
-    a, b, c = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (a, b, c)))
-    plain = a * b + c
     if np.dtype(dtype) == _FLOAT32:
-        # a * b is exact in float64; the sum rounded to odd then rounds correctly to float32
-        result = _sum_rounded_to_odd(a * b, c)
-    else:
-        high, low = _two_product(a, b)
-        total_high, total_low = _two_sum(c, high)
-        result = total_high + _sum_rounded_to_odd(total_low, low)
+        return np.asarray(_fma32(a, b, c))
+    a, b, c = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (a, b, c)))
+    high, low = _two_product(a, b)
+    total_high, total_low = _two_sum(c, high)
+    result = total_high + _sum_rounded_to_odd(total_low, low)
     # infinities and NaNs (and the rare split overflow) break the error terms: the plain
     # result is the FMA's there
     finite = np.isfinite(result)
     if not finite.all():
-        result = np.where(finite, result, plain)
-    return result.astype(dtype, copy=False)
+        result = np.where(finite, result, a * b + c)
+    return result

@@ -10,24 +10,30 @@ torch/_weights_only_unpickler.py, with PyTorch's errors.
 
 Note [ember's checkpoint format]
 --------------------------------
-An ember checkpoint is an uncompressed zip archive, laid out as PyTorch's is but
-not readable by it (nor are PyTorch's checkpoints by ember):
+ember writes and reads PyTorch's own zip checkpoint, so torch.load reads what
+ember.save wrote and ember.load reads what torch.save wrote:
 
-    ember_archive/version      b"1"
-    ember_archive/byteorder    b"little"
-    ember_archive/data.pkl     the object, pickled (protocol 2, as torch.save's default)
-    ember_archive/data/<key>   the raw bytes of each storage, once per storage
+    archive/data.pkl                the object, pickled with protocol 2
+    archive/.format_version         b"1"
+    archive/.storage_alignment      b"64"
+    archive/byteorder               b"little"
+    archive/data/<key>              the raw bytes of each storage, once per storage
+    archive/version                 b"3\n"
+    archive/.data/serialization_id  40 digits
 
-In data.pkl a tensor is `ember.serialization._rebuild_tensor(storage, storage_offset,
-size, stride, dtype, requires_grad)`, its storage a persistent id ("storage", key,
-nbytes, location) that every tensor over that storage shares; a dtype, a Size and a
-device are `_rebuild_dtype` / `_rebuild_size` / `_rebuild_device` of their names. A
-meta tensor's storage has no record. Loading with weights_only=True admits only
-these globals, PyTorch's own allowlist (collections.OrderedDict, Counter,
-builtins.set, complex, bytearray, _codecs.encode), the globals registered with
-`register_weights_only_global` (how a Tensor subclass such as nn.Parameter joins)
-and those the user adds with `add_safe_globals` / `safe_globals`; anything else
-is PyTorch's UnpicklingError.
+In data.pkl a tensor is `torch._utils._rebuild_tensor_v2(storage, storage_offset,
+size, stride, requires_grad, OrderedDict())`, its storage the persistent id
+("storage", torch.<Type>Storage, key, location, numel) that every tensor over it
+shares; a meta tensor is `torch._utils._rebuild_meta_tensor_no_storage(dtype, size,
+stride, requires_grad)`; a dtype is the global `torch.<name>`, a Size
+`torch.Size(tuple)`, a device `torch.device(type)`. ember writes those names with
+its own pickler (_Pickler, pure Python, so that it can name torch's globals
+without importing torch) and reads them back as ember's objects (_TORCH_GLOBALS).
+Loading with weights_only=True admits only these globals, PyTorch's allowlist
+(collections.OrderedDict, Counter, builtins.set, complex, bytearray,
+_codecs.encode), those registered with `register_weights_only_global` or
+`register_tensor_subclass` (how a Tensor subclass such as nn.Parameter joins, both ways) and those the user adds with
+`add_safe_globals` / `safe_globals`; anything else is PyTorch's UnpicklingError.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import collections
 import io
 import os
 import pickle
+import random
 import re
 import zipfile
 
@@ -58,12 +65,12 @@ __all__ = [
     "clear_safe_globals",
     "safe_globals",
     "register_weights_only_global",
+    "register_tensor_subclass",
     "DEFAULT_PROTOCOL",
 ]
 
 DEFAULT_PROTOCOL = 2
-_ARCHIVE = "ember_archive"
-_VERSION = b"1"
+_ARCHIVE = "archive"
 
 UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
@@ -78,26 +85,76 @@ _DOCS_MESSAGE = (
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 
 
-# -- rebuilding ------------------------------------------------------------------
+# -- rebuilding: the objects PyTorch's globals name -----------------------------
 
 
-def _rebuild_tensor(storage, storage_offset, size, stride, dtype, requires_grad):
+class _StorageType:
+    """torch.FloatStorage & co. as a checkpoint names them: the dtype of a storage."""
+
+    def __init__(self, name: str, dtype) -> None:
+        self.name = name
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+_STORAGE_NAMES = {
+    "float64": "DoubleStorage",
+    "float32": "FloatStorage",
+    "float16": "HalfStorage",
+    "int64": "LongStorage",
+    "int32": "IntStorage",
+    "int16": "ShortStorage",
+    "int8": "CharStorage",
+    "uint8": "ByteStorage",
+    "bool": "BoolStorage",
+    "bfloat16": "BFloat16Storage",
+    "complex128": "ComplexDoubleStorage",
+    "complex64": "ComplexFloatStorage",
+}
+_STORAGE_TYPES = {
+    name: _StorageType(name, dtypes._dtype_by_name(dtype_name))
+    for dtype_name, name in _STORAGE_NAMES.items()
+    if dtype_name in dtypes._BY_NAME
+}
+
+
+def _rebuild_tensor_v2(
+    storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None
+):
+    storage, dtype = storage
     tensor = Tensor._from_storage(storage, size, stride, storage_offset, dtype, storage.device)
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor
 
 
-def _rebuild_dtype(name: str):
-    return dtypes._dtype_by_name(name)
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    storage = Storage(None, 0, META)
+    tensor = Tensor._from_storage(storage, size, stride, 0, dtype, META)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
 
 
-def _rebuild_size(values) -> Size:
-    return Size(values)
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    raise NotImplementedError(
+        "ember.load: this checkpoint holds an nn.Parameter, which this ember cannot rebuild "
+        "(no Parameter type is registered with ember.serialization)"
+    )
 
 
-def _rebuild_device(text: str):
-    return device(text)
+# torch's global names in a checkpoint -> ember's objects (Note [ember's checkpoint format])
+_TORCH_GLOBALS: dict = {
+    "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+    "torch._utils._rebuild_meta_tensor_no_storage": _rebuild_meta_tensor_no_storage,
+    "torch._utils._rebuild_parameter": _rebuild_parameter,
+    "torch.Size": Size,
+    "torch.device": device,
+    **{f"torch.{name}": kind for name, kind in _STORAGE_TYPES.items()},
+    **{f"torch.{d.name}": d for d in dtypes._BY_NAME.values()},
+}
 
 
 # -- the allowlists ---------------------------------------------------------------
@@ -110,7 +167,6 @@ _BUILTIN_ALLOWED = {
     "builtins.set": set,
     "builtins.complex": complex,
 }
-_EMBER_ALLOWED: dict = {}  # register_weights_only_global: ember's own rebuild functions
 _USER_ALLOWED: dict = {}  # add_safe_globals / safe_globals
 
 
@@ -118,16 +174,22 @@ def _path_of(obj) -> str:
     return f"{obj.__module__}.{obj.__qualname__}"
 
 
-def register_weights_only_global(obj, path: str | None = None) -> None:
-    """Admit ``obj`` (a rebuild function or a class) to weights_only loads, for good.
-
-    For ember's own types: a Tensor subclass (nn.Parameter) gives itself a
-    ``__reduce_ex__`` whose callable it registers here."""
-    _EMBER_ALLOWED[path or _path_of(obj)] = obj
+def register_weights_only_global(obj, path: str) -> None:
+    """Let the checkpoint global ``path`` (a torch name, e.g. "torch._utils._rebuild_parameter")
+    load as ``obj``, with or without weights_only."""
+    _TORCH_GLOBALS[path] = obj
 
 
-for _rebuild in (_rebuild_tensor, _rebuild_dtype, _rebuild_size, _rebuild_device):
-    register_weights_only_global(_rebuild)
+_SUBCLASS_REDUCERS: dict = {}  # Tensor subclass -> (torch's rebuild global, its arguments)
+
+
+def register_tensor_subclass(cls, path: str, arguments, rebuild) -> None:
+    """Save instances of the Tensor subclass ``cls`` as the call ``path(*arguments(obj))``
+    (PyTorch's global, e.g. "torch._utils._rebuild_parameter" with (data, requires_grad,
+    OrderedDict())) and load that call as ``rebuild(*arguments)``: how nn.Parameter joins."""
+    module, name = path.rsplit(".", 1)
+    _SUBCLASS_REDUCERS[cls] = (_Global(module, name), arguments)
+    register_weights_only_global(rebuild, path)
 
 
 def add_safe_globals(safe_globals: list) -> None:
@@ -198,41 +260,101 @@ def _weights_only_message(message: str) -> str:
 # -- saving -----------------------------------------------------------------------
 
 
-class _Pickler(pickle.Pickler):
-    """Tensors, dtypes, Sizes and devices as the rebuild calls above; storages by reference."""
+class _Global:
+    """A global that data.pkl names by module and name (written as a GLOBAL opcode)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def __call__(self, *args):  # pickle's save_reduce wants a callable; it is never called
+        raise TypeError(f"{self.module}.{self.name} is a name in a checkpoint, not a function")
+
+
+_REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_META = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
+_SIZE = _Global("torch", "Size")
+_DEVICE = _Global("torch", "device")
+
+
+class _StorageRef:
+    """A tensor's storage with the dtype it is viewed as: the persistent id's storage type."""
+
+    def __init__(self, storage, dtype) -> None:
+        self.storage = storage
+        self.dtype = dtype
+
+
+class _Pickler(pickle._Pickler):
+    """Python's pickler, naming torch's globals for ember's tensors, dtypes, Sizes, devices."""
+
+    dispatch = dict(pickle._Pickler.dispatch)
 
     def __init__(self, file, storages: dict) -> None:
         super().__init__(file, protocol=DEFAULT_PROTOCOL)
-        self._storages = storages  # id(storage) -> (key, storage)
+        self._storages = storages  # id(storage) -> (key, storage, dtype)
+
+    def save_global_name(self, obj) -> None:
+        module, name = obj.module, obj.name
+        self.write(pickle.GLOBAL + module.encode("utf-8") + b"\n" + name.encode("utf-8") + b"\n")
+        self.memoize(obj)
+
+    def save_dtype(self, obj) -> None:
+        self.save_global_name(_dtype_globals[obj])
+
+    dispatch[_Global] = save_global_name
+    dispatch[dtypes.dtype] = save_dtype
 
     def reducer_override(self, obj):
         kind = obj.__class__
         if kind is Tensor:
-            if obj.device.type not in ("cpu", "meta"):
+            sizes, strides = tuple(obj.shape), tuple(obj.stride())
+            if obj.device.type == "meta":
+                return _REBUILD_META, (obj.dtype, sizes, strides, obj.requires_grad)
+            if obj.device.type != "cpu":
                 raise NotImplementedError(f"ember.save: tensors on {obj.device} cannot be saved")
-            return _rebuild_tensor, (
-                obj.untyped_storage(),
+            if obj.dtype.name not in _STORAGE_NAMES:
+                raise NotImplementedError(f"ember.save: {obj.dtype} tensors cannot be saved")
+            ref = _StorageRef(obj.untyped_storage(), obj.dtype)
+            return _REBUILD_TENSOR, (
+                ref,
                 obj.storage_offset(),
-                tuple(obj.shape),
-                tuple(obj.stride()),
-                obj.dtype,
+                sizes,
+                strides,
                 obj.requires_grad,
+                collections.OrderedDict(),
             )
-        if kind is dtypes.dtype:
-            return _rebuild_dtype, (obj.name,)
+        subclass = _SUBCLASS_REDUCERS.get(kind)
+        if subclass is not None:
+            return subclass[0], tuple(subclass[1](obj))
         if kind is Size:
-            return _rebuild_size, (tuple(obj),)
+            return _SIZE, (tuple(obj),)
         if kind is device:
-            return _rebuild_device, (str(obj),)
+            return _DEVICE, (obj.type,) if obj.index is None else (obj.type, obj.index)
         return NotImplemented
 
     def persistent_id(self, obj):
-        if obj.__class__ is not Storage:
+        if obj.__class__ is not _StorageRef:
             return None
-        entry = self._storages.get(id(obj))
+        storage, dtype = obj.storage, obj.dtype
+        entry = self._storages.get(id(storage))
         if entry is None:
-            entry = self._storages[id(obj)] = (str(len(self._storages)), obj)
-        return ("storage", entry[0], obj.nbytes, obj.device.type)
+            entry = self._storages[id(storage)] = (str(len(self._storages)), storage, dtype)
+        elif entry[2] is not dtype:
+            raise NotImplementedError(
+                "ember.save: tensors of different dtypes over one storage cannot be saved"
+            )
+        name = _STORAGE_NAMES[dtype.name]
+        return (
+            "storage",
+            _Global("torch", name),
+            entry[0],
+            "cpu",
+            storage.nbytes // dtype.itemsize,
+        )
+
+
+_dtype_globals = {d: _Global("torch", d.name) for d in dtypes._BY_NAME.values()}
 
 
 def _writable(f):
@@ -265,11 +387,14 @@ def save(
     try:
         with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED) as archive:
             archive.writestr(f"{_ARCHIVE}/data.pkl", buffer.getvalue())
+            archive.writestr(f"{_ARCHIVE}/.format_version", b"1")
+            archive.writestr(f"{_ARCHIVE}/.storage_alignment", b"64")
             archive.writestr(f"{_ARCHIVE}/byteorder", b"little")
-            for key, storage in storages.values():
-                if storage.data is not None:
-                    archive.writestr(f"{_ARCHIVE}/data/{key}", storage.bytes_view().tobytes())
-            archive.writestr(f"{_ARCHIVE}/version", _VERSION)
+            for key, storage, _ in storages.values():
+                archive.writestr(f"{_ARCHIVE}/data/{key}", storage.bytes_view().tobytes())
+            archive.writestr(f"{_ARCHIVE}/version", b"3\n")
+            serial = "".join(str(random.randrange(10)) for _ in range(40))
+            archive.writestr(f"{_ARCHIVE}/.data/serialization_id", serial.encode())
     finally:
         if owned:
             handle.close()
@@ -296,6 +421,12 @@ def _restore_location(map_location):
         wanted = device(wanted) if not isinstance(wanted, device) else wanted
         if wanted.type == "meta":
             return Storage(None, storage.nbytes, META)
+        if wanted.type == "cuda":
+            raise RuntimeError(
+                "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() "
+                "is False. If you are running on a CPU-only machine, please use torch.load with "
+                "map_location=torch.device('cpu') to map your storages to the CPU."
+            )
         if wanted.type != "cpu":
             raise RuntimeError(
                 f"ember.load: cannot restore a storage on {wanted}: ember has only cpu and meta"
@@ -308,42 +439,45 @@ def _restore_location(map_location):
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file, archive, restore, weights_only: bool, **kwargs) -> None:
         super().__init__(file, **kwargs)
-        self._archive = archive
+        self._archive, self._prefix = archive if archive is not None else (None, None)
         self._restore = restore
         self._weights_only = weights_only
         self._loaded: dict = {}
 
     def find_class(self, module: str, name: str):
-        if not self._weights_only:
-            return super().find_class(module, name)
         # protocol 2 names Python 2's modules (__builtin__.set): read them as Python 3's
         if (module, name) in _compat_pickle.NAME_MAPPING:
             module, name = _compat_pickle.NAME_MAPPING[(module, name)]
         elif module in _compat_pickle.IMPORT_MAPPING:
             module = _compat_pickle.IMPORT_MAPPING[module]
         path = f"{module}.{name}"
+        found = _TORCH_GLOBALS.get(path)
+        if found is not None:
+            return found
+        if not self._weights_only:
+            return super().find_class(module, name)
         if module in _BLOCKED_MODULES:
             raise pickle.UnpicklingError(
                 f"Trying to load unsupported GLOBAL {path} whose module {module} is blocked."
             )
-        for table in (_BUILTIN_ALLOWED, _EMBER_ALLOWED, _USER_ALLOWED):
+        for table in (_BUILTIN_ALLOWED, _USER_ALLOWED):
             if path in table:
                 return table[path]
         raise _unsupported_global(module, name)
 
     def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and len(pid) == 4 and pid[0] == "storage"):
+        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
             raise pickle.UnpicklingError(f"Unsupported persistent id {pid!r}")
-        _, key, nbytes, location = pid
+        _, storage_type, key, location, numel = pid
+        if not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError(f"Unsupported storage type {storage_type!r}")
+        dtype = storage_type.dtype
         storage = self._loaded.get(key)
         if storage is None:
-            if location == "meta":
-                storage = Storage(None, nbytes, META)
-            else:
-                raw = self._archive.read(f"{_ARCHIVE}/data/{key}")
-                storage = Storage.from_array(np.frombuffer(raw, dtype=np.uint8).copy())
+            raw = self._archive.read(f"{self._prefix}/data/{key}")
+            storage = Storage.from_array(np.frombuffer(raw, dtype=np.uint8).copy())
             storage = self._loaded[key] = self._restore(storage, location)
-        return storage
+        return storage, dtype
 
 
 def _readable(f):
@@ -369,6 +503,7 @@ def _is_zipfile(handle) -> bool:
 
 
 def _open_archive(handle):
+    """The zip and the folder its records sit in (PyTorchFileReader's checks)."""
     archive = zipfile.ZipFile(handle)
     names = archive.namelist()
     for name in names:
@@ -377,17 +512,14 @@ def _open_archive(handle):
                 "[enforce fail at inline_container.cc:180] . file in archive is not in a "
                 f"subdirectory: {name}"
             )
-    if f"{_ARCHIVE}/version" not in names:
-        if any(name.endswith("/data.pkl") for name in names):
+    prefix = names[0].split("/", 1)[0] if names else ""
+    for record in ("version", "data.pkl"):
+        if f"{prefix}/{record}" not in names and f"{prefix}/.data/{record}" not in names:
             raise RuntimeError(
-                "ember.load: this is not an ember checkpoint (a PyTorch checkpoint?); ember "
-                "reads only the archives ember.save writes"
+                f'Expected hasRecord("{record}") to be true, but got false.  (Could this error '
+                "message be improved?  If so, please report an enhancement request to PyTorch.)"
             )
-        raise RuntimeError(
-            'Expected hasRecord("version") to be true, but got false.  (Could this error '
-            "message be improved?  If so, please report an enhancement request to PyTorch.)"
-        )
-    return archive
+    return archive, prefix
 
 
 def _load_not_archive(handle, weights_only: bool):
@@ -421,10 +553,12 @@ def load(
         try:
             if not _is_zipfile(handle):
                 return _load_not_archive(handle, weights_only)
-            with _open_archive(handle) as archive:
-                data = io.BytesIO(archive.read(f"{_ARCHIVE}/data.pkl"))
+            archive, prefix = _open_archive(handle)
+            with archive:
+                data = io.BytesIO(archive.read(f"{prefix}/data.pkl"))
+                restore = _restore_location(map_location)
                 unpickler = _Unpickler(
-                    data, archive, _restore_location(map_location), weights_only, **pickle_load_args
+                    data, (archive, prefix), restore, weights_only, **pickle_load_args
                 )
                 return unpickler.load()
         except pickle.UnpicklingError as error:

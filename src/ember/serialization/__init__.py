@@ -1,7 +1,8 @@
 """`ember.save` / `ember.load`: tensors, state_dicts and plain containers to a file and back.
 
 Layer: serialization (above the tensor and its storage; below nn, which may register
-its Parameter here). In: an object (tensors, dicts / OrderedDicts, lists, tuples,
+its Parameter here); weights_only.py holds the allowlists and PyTorch's messages,
+torch_names.py the names PyTorch's checkpoints use. In: an object (tensors, dicts / OrderedDicts, lists, tuples,
 sets, numbers, strings, bytes, None, torch.Size, dtypes, devices) and a path,
 pathlib.Path or binary file object. Out: the same objects, with tensors that
 shared a storage sharing one again. Mirrors torch/serialization.py and, for
@@ -28,7 +29,7 @@ shares; a meta tensor is `torch._utils._rebuild_meta_tensor_no_storage(dtype, si
 stride, requires_grad)`; a dtype is the global `torch.<name>`, a Size
 `torch.Size(tuple)`, a device `torch.device(type)`. ember writes those names with
 its own pickler (_Pickler, pure Python, so that it can name torch's globals
-without importing torch) and reads them back as ember's objects (_TORCH_GLOBALS).
+without importing torch) and reads them back as ember's objects (TORCH_GLOBALS).
 Loading with weights_only=True admits only these globals, PyTorch's allowlist
 (collections.OrderedDict, Counter, builtins.set, complex, bytearray,
 _codecs.encode), those registered with `register_weights_only_global` or
@@ -39,23 +40,37 @@ _codecs.encode), those registered with `register_weights_only_global` or
 from __future__ import annotations
 
 import _compat_pickle
-import codecs
 import collections
 import io
 import os
 import pickle
 import random
-import re
 import zipfile
 
 import numpy as np
 
 from ember._c10 import dtypes
 from ember._c10.device import META, device
-from ember._c10.naming import prefix
 from ember._c10.storage import Storage
 from ember._size import Size
 from ember._tensor import Tensor
+from ember.serialization.torch_names import (
+    STORAGE_NAMES,
+    SUBCLASS_REDUCERS,
+    TORCH_GLOBALS,
+    Global,
+    StorageType,
+    register_tensor_subclass,
+    register_weights_only_global,
+)
+from ember.serialization.weights_only import (
+    add_safe_globals,
+    clear_safe_globals,
+    get_safe_globals,
+    safe_globals,
+    weights_only_global,
+    weights_only_message,
+)
 
 __all__ = [
     "save",
@@ -72,209 +87,14 @@ __all__ = [
 DEFAULT_PROTOCOL = 2
 _ARCHIVE = "archive"
 
-UNSAFE_MESSAGE = (
-    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
-    "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
-    "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
-    "file from a trusted source."
-)
-_DOCS_MESSAGE = (
-    "\n\nCheck the documentation of torch.load to learn more about types accepted by default "
-    "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
-)
-_BLOCKED_MODULES = ("sys", "os", "posix", "nt")
-
-
-# -- rebuilding: the objects PyTorch's globals name -----------------------------
-
-
-class _StorageType:
-    """torch.FloatStorage & co. as a checkpoint names them: the dtype of a storage."""
-
-    def __init__(self, name: str, dtype) -> None:
-        self.name = name
-        self.dtype = dtype
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-
-_STORAGE_NAMES = {
-    "float64": "DoubleStorage",
-    "float32": "FloatStorage",
-    "float16": "HalfStorage",
-    "int64": "LongStorage",
-    "int32": "IntStorage",
-    "int16": "ShortStorage",
-    "int8": "CharStorage",
-    "uint8": "ByteStorage",
-    "bool": "BoolStorage",
-    "bfloat16": "BFloat16Storage",
-    "complex128": "ComplexDoubleStorage",
-    "complex64": "ComplexFloatStorage",
-}
-_STORAGE_TYPES = {
-    name: _StorageType(name, dtypes._dtype_by_name(dtype_name))
-    for dtype_name, name in _STORAGE_NAMES.items()
-    if dtype_name in dtypes._BY_NAME
-}
-
-
-def _rebuild_tensor_v2(
-    storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None
-):
-    storage, dtype = storage
-    tensor = Tensor._from_storage(storage, size, stride, storage_offset, dtype, storage.device)
-    if requires_grad:
-        tensor.requires_grad_(True)
-    return tensor
-
-
-def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
-    storage = Storage(None, 0, META)
-    tensor = Tensor._from_storage(storage, size, stride, 0, dtype, META)
-    if requires_grad:
-        tensor.requires_grad_(True)
-    return tensor
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks):
-    raise NotImplementedError(
-        "ember.load: this checkpoint holds an nn.Parameter, which this ember cannot rebuild "
-        "(no Parameter type is registered with ember.serialization)"
-    )
-
-
-# torch's global names in a checkpoint -> ember's objects (Note [ember's checkpoint format])
-_TORCH_GLOBALS: dict = {
-    "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
-    "torch._utils._rebuild_meta_tensor_no_storage": _rebuild_meta_tensor_no_storage,
-    "torch._utils._rebuild_parameter": _rebuild_parameter,
-    "torch.Size": Size,
-    "torch.device": device,
-    **{f"torch.{name}": kind for name, kind in _STORAGE_TYPES.items()},
-    **{f"torch.{d.name}": d for d in dtypes._BY_NAME.values()},
-}
-
-
-# -- the allowlists ---------------------------------------------------------------
-
-_BUILTIN_ALLOWED = {
-    "collections.OrderedDict": collections.OrderedDict,
-    "collections.Counter": collections.Counter,
-    "_codecs.encode": codecs.encode,
-    "builtins.bytearray": bytearray,
-    "builtins.set": set,
-    "builtins.complex": complex,
-}
-_USER_ALLOWED: dict = {}  # add_safe_globals / safe_globals
-
-
-def _path_of(obj) -> str:
-    return f"{obj.__module__}.{obj.__qualname__}"
-
-
-def register_weights_only_global(obj, path: str) -> None:
-    """Let the checkpoint global ``path`` (a torch name, e.g. "torch._utils._rebuild_parameter")
-    load as ``obj``, with or without weights_only."""
-    _TORCH_GLOBALS[path] = obj
-
-
-_SUBCLASS_REDUCERS: dict = {}  # Tensor subclass -> (torch's rebuild global, its arguments)
-
-
-def register_tensor_subclass(cls, path: str, arguments, rebuild) -> None:
-    """Save instances of the Tensor subclass ``cls`` as the call ``path(*arguments(obj))``
-    (PyTorch's global, e.g. "torch._utils._rebuild_parameter" with (data, requires_grad,
-    OrderedDict())) and load that call as ``rebuild(*arguments)``: how nn.Parameter joins."""
-    module, name = path.rsplit(".", 1)
-    _SUBCLASS_REDUCERS[cls] = (_Global(module, name), arguments)
-    register_weights_only_global(rebuild, path)
-
-
-def add_safe_globals(safe_globals: list) -> None:
-    """Mark globals (or (global, "module.name") pairs) as safe for weights_only loads."""
-    for entry in safe_globals:
-        if isinstance(entry, tuple):
-            obj, path = entry
-        else:
-            obj, path = entry, _path_of(entry)
-        _USER_ALLOWED[path] = obj
-
-
-def get_safe_globals() -> list:
-    return list(_USER_ALLOWED.values())
-
-
-def clear_safe_globals() -> None:
-    _USER_ALLOWED.clear()
-
-
-class safe_globals:  # noqa: N801 (PyTorch's name)
-    """Context manager: the given globals are safe for weights_only loads inside it."""
-
-    def __init__(self, safe_globals: list) -> None:
-        self.safe_globals = safe_globals
-
-    def __enter__(self) -> None:
-        self._saved = dict(_USER_ALLOWED)
-        add_safe_globals(self.safe_globals)
-
-    def __exit__(self, *exc) -> None:
-        _USER_ALLOWED.clear()
-        _USER_ALLOWED.update(self._saved)
-
-
-def _unsupported_global(module: str, name: str) -> pickle.UnpicklingError:
-    full_path = f"{module}.{name}"
-    if full_path.startswith("builtins."):
-        full_path = full_path[len("builtins.") :]
-    api = f"{prefix()}.serialization"
-    return pickle.UnpicklingError(
-        f"Unsupported global: GLOBAL {full_path} was not an allowed global by default. "
-        f"Please use `{api}.add_safe_globals([{full_path}])` or the "
-        f"`{api}.safe_globals([{full_path}])` context manager to allowlist this global "
-        "if you trust this class/function."
-    )
-
-
-def _weights_only_message(message: str) -> str:
-    """torch.load's _get_wo_message: the advice wrapped around the unpickler's error."""
-    if re.search(r"GLOBAL (\S+) was not an allowed global by default.", message):
-        return (
-            "Weights only load failed. This file can still be loaded, to do so you have two "
-            "options, \033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
-            f"\n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with `weights_only=True` "
-            "please check the recommended steps in the following error message.\n\t"
-            "WeightsUnpickler error: " + message + _DOCS_MESSAGE
-        )
-    text = f"Weights only load failed. {UNSAFE_MESSAGE}\n"
-    if not re.search(r"whose module (\S+) is blocked", message):
-        text += (
-            "Please file an issue with the following so that we can make `weights_only=True` "
-            "compatible with your use case: WeightsUnpickler error: "
-        )
-    return text + "\n\n" + message + _DOCS_MESSAGE
-
 
 # -- saving -----------------------------------------------------------------------
 
 
-class _Global:
-    """A global that data.pkl names by module and name (written as a GLOBAL opcode)."""
-
-    def __init__(self, module: str, name: str) -> None:
-        self.module = module
-        self.name = name
-
-    def __call__(self, *args):  # pickle's save_reduce wants a callable; it is never called
-        raise TypeError(f"{self.module}.{self.name} is a name in a checkpoint, not a function")
-
-
-_REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
-_REBUILD_META = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
-_SIZE = _Global("torch", "Size")
-_DEVICE = _Global("torch", "device")
+_REBUILD_TENSOR = Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_META = Global("torch._utils", "_rebuild_meta_tensor_no_storage")
+_SIZE = Global("torch", "Size")
+_DEVICE = Global("torch", "device")
 
 
 class _StorageRef:
@@ -302,7 +122,7 @@ class _Pickler(pickle._Pickler):
     def save_dtype(self, obj) -> None:
         self.save_global_name(_dtype_globals[obj])
 
-    dispatch[_Global] = save_global_name
+    dispatch[Global] = save_global_name
     dispatch[dtypes.dtype] = save_dtype
 
     def reducer_override(self, obj):
@@ -313,7 +133,7 @@ class _Pickler(pickle._Pickler):
                 return _REBUILD_META, (obj.dtype, sizes, strides, obj.requires_grad)
             if obj.device.type != "cpu":
                 raise NotImplementedError(f"ember.save: tensors on {obj.device} cannot be saved")
-            if obj.dtype.name not in _STORAGE_NAMES:
+            if obj.dtype.name not in STORAGE_NAMES:
                 raise NotImplementedError(f"ember.save: {obj.dtype} tensors cannot be saved")
             ref = _StorageRef(obj.untyped_storage(), obj.dtype)
             return _REBUILD_TENSOR, (
@@ -324,7 +144,7 @@ class _Pickler(pickle._Pickler):
                 obj.requires_grad,
                 collections.OrderedDict(),
             )
-        subclass = _SUBCLASS_REDUCERS.get(kind)
+        subclass = SUBCLASS_REDUCERS.get(kind)
         if subclass is not None:
             return subclass[0], tuple(subclass[1](obj))
         if kind is Size:
@@ -344,17 +164,17 @@ class _Pickler(pickle._Pickler):
             raise NotImplementedError(
                 "ember.save: tensors of different dtypes over one storage cannot be saved"
             )
-        name = _STORAGE_NAMES[dtype.name]
+        name = STORAGE_NAMES[dtype.name]
         return (
             "storage",
-            _Global("torch", name),
+            Global("torch", name),
             entry[0],
             "cpu",
             storage.nbytes // dtype.itemsize,
         )
 
 
-_dtype_globals = {d: _Global("torch", d.name) for d in dtypes._BY_NAME.values()}
+_dtype_globals = {d: Global("torch", d.name) for d in dtypes._BY_NAME.values()}
 
 
 def _writable(f):
@@ -451,25 +271,18 @@ class _Unpickler(pickle.Unpickler):
         elif module in _compat_pickle.IMPORT_MAPPING:
             module = _compat_pickle.IMPORT_MAPPING[module]
         path = f"{module}.{name}"
-        found = _TORCH_GLOBALS.get(path)
+        found = TORCH_GLOBALS.get(path)
         if found is not None:
             return found
         if not self._weights_only:
             return super().find_class(module, name)
-        if module in _BLOCKED_MODULES:
-            raise pickle.UnpicklingError(
-                f"Trying to load unsupported GLOBAL {path} whose module {module} is blocked."
-            )
-        for table in (_BUILTIN_ALLOWED, _USER_ALLOWED):
-            if path in table:
-                return table[path]
-        raise _unsupported_global(module, name)
+        return weights_only_global(module, name)
 
     def persistent_load(self, pid):
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
             raise pickle.UnpicklingError(f"Unsupported persistent id {pid!r}")
         _, storage_type, key, location, numel = pid
-        if not isinstance(storage_type, _StorageType):
+        if not isinstance(storage_type, StorageType):
             raise pickle.UnpicklingError(f"Unsupported storage type {storage_type!r}")
         dtype = storage_type.dtype
         storage = self._loaded.get(key)
@@ -563,7 +376,7 @@ def load(
                 return unpickler.load()
         except pickle.UnpicklingError as error:
             if weights_only:
-                raise pickle.UnpicklingError(_weights_only_message(str(error))) from None
+                raise pickle.UnpicklingError(weights_only_message(str(error))) from None
             raise
     finally:
         if owned:

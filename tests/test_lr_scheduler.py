@@ -266,3 +266,56 @@ def test_one_cycle_past_its_steps():
                 scheduler.step()
         outcomes.append(str(caught.value))
     assert outcomes[0] == outcomes[1]
+
+
+COMPOSITES = {
+    "PolynomialLR": lambda s, o: s.PolynomialLR(o, total_iters=23, power=1.7),
+    "SequentialLR": lambda s, o: s.SequentialLR(
+        o,
+        [s.LinearLR(o, start_factor=0.1, total_iters=8), s.CosineAnnealingLR(o, T_max=20)],
+        milestones=[8],
+    ),
+    "SequentialLR3": lambda s, o: s.SequentialLR(
+        o,
+        [s.ConstantLR(o, factor=0.5, total_iters=4), s.ExponentialLR(o, 0.9), s.StepLR(o, 5)],
+        milestones=[6, 20],
+    ),
+    "ChainedScheduler": lambda s, o: s.ChainedScheduler(
+        [s.ConstantLR(o, factor=0.2, total_iters=6), s.ExponentialLR(o, gamma=0.95)]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITES))
+def test_composite_sequences_equal_torch(name):
+    ours, e_sched, _ = _run(ember, COMPOSITES[name])
+    theirs, t_sched, _ = _run(torch, COMPOSITES[name])
+    assert ours == theirs
+    e_state, t_state = e_sched.state_dict(), t_sched.state_dict()
+    assert list(e_state) == list(t_state)
+    if "_schedulers" in t_state:
+        assert [list(s) for s in e_state["_schedulers"]] == [
+            list(s) for s in t_state["_schedulers"]
+        ]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s, o, lib: s.SequentialLR(o, [], milestones=[]),
+        lambda s, o, lib: s.SequentialLR(o, [s.StepLR(o, 2), s.StepLR(o, 3)], milestones=[]),
+        lambda s, o, lib: s.SequentialLR(o, [s.ReduceLROnPlateau(o)], milestones=[]),
+        lambda s, o, lib: s.SequentialLR(o, [object()], milestones=[]),
+        lambda s, o, lib: s.ChainedScheduler([]),
+        lambda s, o, lib: s.ChainedScheduler([s.StepLR(o, 2), s.StepLR(_optimizer(lib), 2)]),
+    ],
+)
+def test_composite_errors(call):
+    outcomes = []
+    for lib in (ember, torch):
+        try:
+            call(lib.optim.lr_scheduler, _optimizer(lib), lib)
+            outcomes.append(None)
+        except Exception as error:  # noqa: BLE001 (compared with torch's)
+            outcomes.append((type(error).__name__, str(error).split(" has ")[0]))
+    assert outcomes[0] == outcomes[1] and outcomes[0] is not None

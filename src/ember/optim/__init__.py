@@ -21,5 +21,6 @@ del rmsprop  # noqa: F821
 del sgd  # noqa: F821
 del lr_plateau  # noqa: F821
 del lr_one_cycle  # noqa: F821
+del lr_composite  # noqa: F821
 
 __all__ = ["Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD", "lr_scheduler"]

@@ -32,6 +32,9 @@ __all__ = [
     "CosineAnnealingLR",
     "ReduceLROnPlateau",
     "OneCycleLR",
+    "PolynomialLR",
+    "SequentialLR",
+    "ChainedScheduler",
 ]
 
 EPOCH_DEPRECATION_WARNING = (
@@ -377,6 +380,32 @@ class ExponentialLR(LRScheduler):
         return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
+class PolynomialLR(LRScheduler):
+    def __init__(
+        self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
+    ) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, "lr")
+        decay_factor = (
+            (1.0 - self.last_epoch / self.total_iters)
+            / (1.0 - (self.last_epoch - 1) / self.total_iters)
+        ) ** self.power
+        return [group["lr"] * decay_factor for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [
+            base_lr
+            * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+            for base_lr in self.base_lrs
+        ]
+
+
 class CosineAnnealingLR(LRScheduler):
     def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:  # noqa: N803
         self.T_max = T_max
@@ -418,5 +447,6 @@ class CosineAnnealingLR(LRScheduler):
         ]
 
 
+from ember.optim.lr_composite import ChainedScheduler, SequentialLR  # noqa: E402
 from ember.optim.lr_one_cycle import OneCycleLR  # noqa: E402 (these subclass LRScheduler)
 from ember.optim.lr_plateau import ReduceLROnPlateau  # noqa: E402

@@ -6,7 +6,9 @@ in `out`. Mirrors ATen/native/cpu/PointwiseOpsKernel.cpp (addcmul_cpu_kernel,
 addcdiv_cpu_kernel) and ATen/native/cpu/LerpKernel.cpp with ATen/native/Lerp.h
 (lerp_kernel_scalar / lerp_kernel_tensor): floating types compute in opmath
 (float32 for float16 and bfloat16); addcmul and lerp round as the FMA their
-kernels compile to (Note [Fused multiply-add in PyTorch's CPU kernels]).
+kernels compile to (Note [Fused multiply-add in PyTorch's CPU kernels]); complex types
+compute the same formulas plainly (PyTorch's complex kernels may round the last bit
+differently).
 """
 
 from __future__ import annotations
@@ -22,14 +24,6 @@ from ember.aten.ufunc_special import not_implemented_for, operand, opmath
 __all__ = ["addcmul_out", "addcdiv_out", "lerp_Scalar", "lerp_Tensor"]
 
 
-def _refuse_complex(kernel: str, dtype) -> None:
-    if dtype.is_complex:
-        raise NotImplementedError(
-            f"ember: {kernel} of complex tensors is not implemented (PyTorch's complex kernel "
-            "rounds in an order ember does not reproduce)"
-        )
-
-
 def _values(tensor, np_dtype):
     return np.asarray(operand(tensor)).astype(np_dtype, copy=False)
 
@@ -40,7 +34,6 @@ def addcmul_out(meta, self, tensor1, tensor2, value, out) -> None:
     compute = meta.compute_dtype
     if compute is dtypes.bool or compute in dtypes.BAREBONES_UNSIGNED:
         not_implemented_for("addcmul_cpu_out", compute)
-    _refuse_complex("addcmul", compute)
     if compute.is_floating_point:
         math = opmath(compute.np_dtype)
         scale = math.type(value)
@@ -48,6 +41,11 @@ def addcmul_out(meta, self, tensor1, tensor2, value, out) -> None:
         store(out, fma(product, _values(tensor2, math), _values(self, math), math), meta)
         return
     np_dtype = compute.np_dtype
+    if compute.is_complex:  # std::complex arithmetic: no FMA, may differ in the last bit
+        scale = np_dtype.type(value)
+        product = scale * _values(tensor1, np_dtype) * _values(tensor2, np_dtype)
+        store(out, _values(self, np_dtype) + product, meta)
+        return
     scale = checked_value(value, compute)
     result = _values(self, np_dtype) + scale * _values(tensor1, np_dtype) * _values(
         tensor2, np_dtype
@@ -59,7 +57,6 @@ def addcmul_out(meta, self, tensor1, tensor2, value, out) -> None:
 def addcdiv_out(meta, self, tensor1, tensor2, value, out) -> None:
     """self + value * tensor1 / tensor2, the product first (the meta refused integer division)."""
     compute = meta.compute_dtype
-    _refuse_complex("addcdiv", compute)
     math = opmath(compute.np_dtype)
     scale = math.type(value)
     quotient = (scale * _values(tensor1, math)) / _values(tensor2, math)

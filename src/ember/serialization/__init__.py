@@ -2,9 +2,9 @@
 
 Layer: serialization (above the tensor and its storage; below nn, which may register
 its Parameter here); weights_only.py holds the allowlists and PyTorch's messages,
-torch_names.py the names PyTorch's checkpoints use. In: an object (tensors, dicts / OrderedDicts, lists, tuples,
-sets, numbers, strings, bytes, None, torch.Size, dtypes, devices) and a path,
-pathlib.Path or binary file object. Out: the same objects, with tensors that
+torch_names.py the names PyTorch's checkpoints use. In: an object (tensors, dicts /
+OrderedDicts, lists, tuples, sets, numbers, strings, bytes, None, torch.Size, dtypes,
+devices) and a path, pathlib.Path or binary file object. Out: the same objects, with tensors that
 shared a storage sharing one again. Mirrors torch/serialization.py and, for
 `weights_only=True` (the default, as in PyTorch 2.6 and later), the allowlist of
 torch/_weights_only_unpickler.py, with PyTorch's errors.
@@ -33,8 +33,9 @@ without importing torch) and reads them back as ember's objects (TORCH_GLOBALS).
 Loading with weights_only=True admits only these globals, PyTorch's allowlist
 (collections.OrderedDict, Counter, builtins.set, complex, bytearray,
 _codecs.encode), those registered with `register_weights_only_global` or
-`register_tensor_subclass` (how a Tensor subclass such as nn.Parameter joins, both ways) and those the user adds with
-`add_safe_globals` / `safe_globals`; anything else is PyTorch's UnpicklingError.
+`register_tensor_subclass` (how a Tensor subclass such as nn.Parameter joins, both
+ways) and those the user adds with `add_safe_globals` / `safe_globals`; anything else
+is PyTorch's UnpicklingError.
 """
 
 from __future__ import annotations

@@ -500,6 +500,15 @@ for _alias, _target in (("multiply", "mul"), ("subtract", "sub"), ("divide", "di
         if f"{_target}.{_overload}" in S and not (_alias == "true_divide" and "mode" in _overload):
             S[f"{_alias}.{_overload}"] = S[f"{_target}.{_overload}"]
 
+# addcmul, addcdiv, lerp (wOPTIM): broadcast operands, a non-unit value / weight
+S["addcmul"] = [lambda T: ((T.f(2, 3), T.f(3), T.f(2, 1)), {"value": 0.5})]
+S["addcdiv"] = [lambda T: ((T.f(2, 3), T.f(3), T.p(2, 1)), {"value": 0.5})]
+S["lerp.Scalar"] = [
+    lambda T: ((T.f(2, 3), T.f(2, 3), 0.25), {}),
+    lambda T: ((T.f(2, 3), T.f(3), 0.75), {}),
+]
+S["lerp.Tensor"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.u(2, 3)), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

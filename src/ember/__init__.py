@@ -123,6 +123,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     from ember import autograd
     from ember import testing
     from ember import amp, cpu
+    from ember import optim, serialization
+    from ember.serialization import load, save
     from ember.amp import autocast
     from ember.amp.state import (
         autocast_decrement_nesting,

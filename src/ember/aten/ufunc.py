@@ -27,6 +27,7 @@ from ember.aten.ufunc_bitwise import (  # noqa: F401 (the bitwise formulas, reac
     bitwise_right_shift,
     bitwise_xor,
 )
+from ember.aten.ufunc_fma import fma
 from ember.aten.ufunc_loops import (  # noqa: F401 (quiet, error_state, unary_into: also U.<name>)
     SILENT_ERRORS,
     apply,
@@ -88,8 +89,21 @@ def add(meta, self, other, alpha, out) -> None:
         binary(np.add, meta, self, other, out)
         return
     compute = meta.compute_dtype.np_dtype
+    if compute in _FMA_DTYPES:
+        _fused_add(compute, self, other, alpha, out)
+        return
     arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.add, compute, arrays, out.ndarray(), dtype=compute)
+
+
+# Note [Fused multiply-add in PyTorch's CPU kernels]: add's kernel computes
+# fmadd(other, alpha, self) for float and double (sub adds -alpha).
+_FMA_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
+def _fused_add(compute, self, other, alpha, out) -> None:
+    factor = compute.type(alpha)
+    np.copyto(out.ndarray(), fma(operand(other), factor, operand(self), compute), casting="unsafe")
 
 
 @quiet
@@ -99,6 +113,9 @@ def sub(meta, self, other, alpha, out) -> None:
         binary(np.subtract, meta, self, other, out)
         return
     compute = meta.compute_dtype.np_dtype
+    if compute in _FMA_DTYPES:
+        _fused_add(compute, self, other, -alpha, out)
+        return
     arrays = (operand(self), scaled(compute, other, alpha))
     apply(np.subtract, compute, arrays, out.ndarray(), dtype=compute)
 

@@ -78,6 +78,14 @@ from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivative
     unsqueeze_to,
     zeros_with_options,
 )
+from ember.autograd.formulas_ternary import (  # noqa: F401 (helpers of derivatives.yaml)
+    addcdiv_tensor1_backward,
+    addcdiv_tensor2_backward,
+    addcmul_tensor_backward,
+    conj_tensor,
+    lerp_scalar_self_backward,
+    lerp_tensor_self_backward,
+)
 
 
 def _wrap_dims(dims, ndim: int) -> list[int]:

@@ -100,7 +100,8 @@ PYTHON_META_OUT = frozenset(
      "bmm.dtype_out", "addmm.dtype_out", "full.out", "ones.out", "zeros.out", "rand.out",
      "randint.out", "randint.low_out", "conj_physical.out", "linalg_vector_norm.out",
      "acos.out", "asin.out", "atan.out", "tan.out", "sinh.out", "cosh.out", "expm1.out",
-     "log2.out", "log10.out", "addmv.out", "mv.out"}
+     "log2.out", "log10.out", "addmv.out", "mv.out",
+     "addcmul.out", "addcdiv.out", "lerp.Scalar_out", "lerp.Tensor_out"}
 )  # fmt: skip
 
 

@@ -49,6 +49,8 @@ DEPRECATED = {
         ("Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2", {}),
         ("Scalar beta, Tensor self, Tensor mat1, Tensor mat2", {"alpha": "1"}),
     ],
+    "addcmul": [("Tensor self, Scalar value, Tensor tensor1, Tensor tensor2", {})],
+    "addcdiv": [("Tensor self, Scalar value, Tensor tensor1, Tensor tensor2", {})],
     "addmv": [
         ("Scalar beta, Tensor self, Scalar alpha, Tensor mat, Tensor vec", {}),
         ("Scalar beta, Tensor self, Tensor mat, Tensor vec", {"alpha": "1"}),

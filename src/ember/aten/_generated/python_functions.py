@@ -34,6 +34,10 @@ _op_acos_out = handle("acos.out")
 _op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
+_op_addcdiv = handle("addcdiv")
+_op_addcdiv_out = handle("addcdiv.out")
+_op_addcmul = handle("addcmul")
+_op_addcmul_out = handle("addcmul.out")
 _op_addmm = handle("addmm")
 _op_addmm_dtype = handle("addmm.dtype")
 _op_addmm_dtype_out = handle("addmm.dtype_out")
@@ -212,6 +216,10 @@ _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
 _op_le_Tensor_out = handle("le.Tensor_out")
+_op_lerp_Scalar = handle("lerp.Scalar")
+_op_lerp_Scalar_out = handle("lerp.Scalar_out")
+_op_lerp_Tensor = handle("lerp.Tensor")
+_op_lerp_Tensor_out = handle("lerp.Tensor_out")
 _op_linspace = handle("linspace")
 _op_linspace_out = handle("linspace.out")
 _op_log = handle("log")
@@ -762,6 +770,66 @@ def add(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(add, _parser_f_add, args, kwargs, MODULE)
+
+
+
+_parser_f_addcdiv = PythonArgParser(
+    [
+        'addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)',
+        'addcdiv(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def addcdiv(*args, **kwargs):
+    """addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) | addcdiv(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_addcdiv.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_addcdiv.call(v[0], v[1], v[2], v[3])
+            return _op_addcdiv_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_addcdiv.call(v[0], v[2], v[3], v[1])
+            return _op_addcdiv_out.call(v[0], v[2], v[3], v[1], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addcdiv, _parser_f_addcdiv, args, kwargs, MODULE)
+
+
+
+_parser_f_addcmul = PythonArgParser(
+    [
+        'addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)',
+        'addcmul(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def addcmul(*args, **kwargs):
+    """addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) | addcmul(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_addcmul.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_addcmul.call(v[0], v[1], v[2], v[3])
+            return _op_addcmul_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_addcmul.call(v[0], v[2], v[3], v[1])
+            return _op_addcmul_out.call(v[0], v[2], v[3], v[1], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addcmul, _parser_f_addcmul, args, kwargs, MODULE)
 
 
 
@@ -3019,6 +3087,36 @@ def le(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(le, _parser_f_le, args, kwargs, MODULE)
+
+
+
+_parser_f_lerp = PythonArgParser(
+    [
+        'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor? out=None)',
+        'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor? out=None)',
+    ],
+)
+
+
+def lerp(*args, **kwargs):
+    """lerp(Tensor input, Tensor end, Tensor weight, *, Tensor? out=None) | lerp(Tensor input, Tensor end, Scalar weight, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_lerp.parse(args, kwargs)
+        if index == 0:
+            if v[3] is None:
+                return _op_lerp_Tensor.call(v[0], v[1], v[2])
+            return _op_lerp_Tensor_out.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[3] is None:
+                return _op_lerp_Scalar.call(v[0], v[1], v[2])
+            return _op_lerp_Scalar_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lerp, _parser_f_lerp, args, kwargs, MODULE)
 
 
 
@@ -5674,4 +5772,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'lerp', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -3040,6 +3040,197 @@ def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     return out
 
 
+# addcmul.out: structured
+
+
+def addcmul(self, tensor1, tensor2, value):
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    out = meta.allocate()
+    N.addcmul_out(meta, self, tensor1, tensor2, value, out)
+    return out
+
+
+def addcmul_(self, tensor1, tensor2, value):
+    if (
+        0 in self._strides
+        or tensor1._storage is self._storage is not None
+        or tensor2._storage is self._storage is not None
+    ):
+        O.check_tensor_iterator(self, tensor1, tensor2)
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    meta.check_inplace(self)
+    if (
+        (tensor1._storage is self._storage is not None or tensor2._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.addcmul_out, meta, (self, tensor1, tensor2, value), self)
+    ):
+        return self
+    N.addcmul_out(meta, self, tensor1, tensor2, value, self)
+    return self
+
+
+def addcmul_out(self, tensor1, tensor2, value, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or tensor1._storage is out._storage is not None
+        or tensor2._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, tensor1, tensor2)
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    if out is self or out is tensor1 or out is tensor2:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or tensor1._storage is out._storage is not None or tensor2._storage is out._storage is not None)
+        and LO.in_loop_order(N.addcmul_out, meta, (self, tensor1, tensor2, value), out)
+    ):
+        return out
+    N.addcmul_out(meta, self, tensor1, tensor2, value, out)
+    return out
+
+
+# addcdiv.out: structured
+
+
+def addcdiv(self, tensor1, tensor2, value):
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    out = meta.allocate()
+    N.addcdiv_out(meta, self, tensor1, tensor2, value, out)
+    return out
+
+
+def addcdiv_(self, tensor1, tensor2, value):
+    if (
+        0 in self._strides
+        or tensor1._storage is self._storage is not None
+        or tensor2._storage is self._storage is not None
+    ):
+        O.check_tensor_iterator(self, tensor1, tensor2)
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    meta.check_inplace(self)
+    if (
+        (tensor1._storage is self._storage is not None or tensor2._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.addcdiv_out, meta, (self, tensor1, tensor2, value), self)
+    ):
+        return self
+    N.addcdiv_out(meta, self, tensor1, tensor2, value, self)
+    return self
+
+
+def addcdiv_out(self, tensor1, tensor2, value, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or tensor1._storage is out._storage is not None
+        or tensor2._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, tensor1, tensor2)
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    if out is self or out is tensor1 or out is tensor2:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or tensor1._storage is out._storage is not None or tensor2._storage is out._storage is not None)
+        and LO.in_loop_order(N.addcdiv_out, meta, (self, tensor1, tensor2, value), out)
+    ):
+        return out
+    N.addcdiv_out(meta, self, tensor1, tensor2, value, out)
+    return out
+
+
+# lerp.Scalar_out: structured
+
+
+def lerp_Scalar(self, end, weight):
+    meta = M.lerp_Scalar(self, end, weight)
+    out = meta.allocate()
+    N.lerp_Scalar(meta, self, end, weight, out)
+    return out
+
+
+def lerp__Scalar(self, end, weight):
+    if 0 in self._strides or end._storage is self._storage is not None:
+        O.check_tensor_iterator(self, end)
+    meta = M.lerp_Scalar(self, end, weight)
+    meta.check_inplace(self)
+    if (
+        (end._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.lerp_Scalar, meta, (self, end, weight), self)
+    ):
+        return self
+    N.lerp_Scalar(meta, self, end, weight, self)
+    return self
+
+
+def lerp_Scalar_out(self, end, weight, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or end._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, end)
+    meta = M.lerp_Scalar(self, end, weight)
+    if out is self or out is end:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or end._storage is out._storage is not None)
+        and LO.in_loop_order(N.lerp_Scalar, meta, (self, end, weight), out)
+    ):
+        return out
+    N.lerp_Scalar(meta, self, end, weight, out)
+    return out
+
+
+# lerp.Tensor_out: structured
+
+
+def lerp_Tensor(self, end, weight):
+    meta = M.lerp_Tensor(self, end, weight)
+    out = meta.allocate()
+    N.lerp_Tensor(meta, self, end, weight, out)
+    return out
+
+
+def lerp__Tensor(self, end, weight):
+    if (
+        0 in self._strides
+        or end._storage is self._storage is not None
+        or weight._storage is self._storage is not None
+    ):
+        O.check_tensor_iterator(self, end, weight)
+    meta = M.lerp_Tensor(self, end, weight)
+    meta.check_inplace(self)
+    if (
+        (end._storage is self._storage is not None or weight._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.lerp_Tensor, meta, (self, end, weight), self)
+    ):
+        return self
+    N.lerp_Tensor(meta, self, end, weight, self)
+    return self
+
+
+def lerp_Tensor_out(self, end, weight, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or end._storage is out._storage is not None
+        or weight._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, end, weight)
+    meta = M.lerp_Tensor(self, end, weight)
+    if out is self or out is end or out is weight:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or end._storage is out._storage is not None or weight._storage is out._storage is not None)
+        and LO.in_loop_order(N.lerp_Tensor, meta, (self, end, weight), out)
+    ):
+        return out
+    N.lerp_Tensor(meta, self, end, weight, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -3296,6 +3487,18 @@ impl("nll_loss_backward", "CPU", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "CPU", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "CPU", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "CPU", norm_dtype_out)
+impl("addcmul", "CPU", addcmul)
+impl("addcmul_", "CPU", addcmul_)
+impl("addcmul.out", "CPU", addcmul_out)
+impl("addcdiv", "CPU", addcdiv)
+impl("addcdiv_", "CPU", addcdiv_)
+impl("addcdiv.out", "CPU", addcdiv_out)
+impl("lerp.Scalar", "CPU", lerp_Scalar)
+impl("lerp_.Scalar", "CPU", lerp__Scalar)
+impl("lerp.Scalar_out", "CPU", lerp_Scalar_out)
+impl("lerp.Tensor", "CPU", lerp_Tensor)
+impl("lerp_.Tensor", "CPU", lerp__Tensor)
+impl("lerp.Tensor_out", "CPU", lerp_Tensor_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

@@ -3857,6 +3857,118 @@ def embedding_renorm_(keyset, self, indices, max_norm, norm_type):
     return finish_inplace(result, self)
 
 
+op_addcmul_out = handle("addcmul.out")
+
+
+def addcmul_out(keyset, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_addcmul_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_addcmul_ = handle("addcmul_")
+
+
+def addcmul_(keyset, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_addcmul_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_addcdiv_out = handle("addcdiv.out")
+
+
+def addcdiv_out(keyset, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_addcdiv_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_addcdiv_ = handle("addcdiv_")
+
+
+def addcdiv_(keyset, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_addcdiv_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_lerp_Scalar_out = handle("lerp.Scalar_out")
+
+
+def lerp_Scalar_out(keyset, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lerp_Scalar_out.redispatch(keyset & AFTER, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_lerp_Tensor_out = handle("lerp.Tensor_out")
+
+
+def lerp_Tensor_out(keyset, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lerp_Tensor_out.redispatch(keyset & AFTER, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_lerp__Scalar = handle("lerp_.Scalar")
+
+
+def lerp__Scalar(keyset, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lerp__Scalar.redispatch(keyset & AFTER, self, end, weight)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_lerp__Tensor = handle("lerp_.Tensor")
+
+
+def lerp__Tensor(keyset, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lerp__Tensor.redispatch(keyset & AFTER, self, end, weight)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -4132,3 +4244,11 @@ impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
 impl("embedding_renorm_", "ADInplaceOrView", embedding_renorm_, keyset_arg="raw")
+impl("addcmul.out", "ADInplaceOrView", addcmul_out, keyset_arg="raw")
+impl("addcmul_", "ADInplaceOrView", addcmul_, keyset_arg="raw")
+impl("addcdiv.out", "ADInplaceOrView", addcdiv_out, keyset_arg="raw")
+impl("addcdiv_", "ADInplaceOrView", addcdiv_, keyset_arg="raw")
+impl("lerp.Scalar_out", "ADInplaceOrView", lerp_Scalar_out, keyset_arg="raw")
+impl("lerp.Tensor_out", "ADInplaceOrView", lerp_Tensor_out, keyset_arg="raw")
+impl("lerp_.Scalar", "ADInplaceOrView", lerp__Scalar, keyset_arg="raw")
+impl("lerp_.Tensor", "ADInplaceOrView", lerp__Tensor, keyset_arg="raw")

@@ -1905,6 +1905,94 @@ def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     return out
 
 
+# addcmul.out: structured
+
+
+def addcmul(self, tensor1, tensor2, value):
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    out = meta.allocate()
+    return out
+
+
+def addcmul_(self, tensor1, tensor2, value):
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    meta.check_inplace(self)
+    return self
+
+
+def addcmul_out(self, tensor1, tensor2, value, out):
+    M.check_copy_devices(self, out)
+    meta = M.addcmul(self, tensor1, tensor2, value)
+    M.copy_out(meta, out)
+    return out
+
+
+# addcdiv.out: structured
+
+
+def addcdiv(self, tensor1, tensor2, value):
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    out = meta.allocate()
+    return out
+
+
+def addcdiv_(self, tensor1, tensor2, value):
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    meta.check_inplace(self)
+    return self
+
+
+def addcdiv_out(self, tensor1, tensor2, value, out):
+    M.check_copy_devices(self, out)
+    meta = M.addcdiv(self, tensor1, tensor2, value)
+    M.copy_out(meta, out)
+    return out
+
+
+# lerp.Scalar_out: structured
+
+
+def lerp_Scalar(self, end, weight):
+    meta = M.lerp_Scalar(self, end, weight)
+    out = meta.allocate()
+    return out
+
+
+def lerp__Scalar(self, end, weight):
+    meta = M.lerp_Scalar(self, end, weight)
+    meta.check_inplace(self)
+    return self
+
+
+def lerp_Scalar_out(self, end, weight, out):
+    M.check_copy_devices(self, out)
+    meta = M.lerp_Scalar(self, end, weight)
+    M.copy_out(meta, out)
+    return out
+
+
+# lerp.Tensor_out: structured
+
+
+def lerp_Tensor(self, end, weight):
+    meta = M.lerp_Tensor(self, end, weight)
+    out = meta.allocate()
+    return out
+
+
+def lerp__Tensor(self, end, weight):
+    meta = M.lerp_Tensor(self, end, weight)
+    meta.check_inplace(self)
+    return self
+
+
+def lerp_Tensor_out(self, end, weight, out):
+    M.check_copy_devices(self, out)
+    meta = M.lerp_Tensor(self, end, weight)
+    M.copy_out(meta, out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -2246,6 +2334,18 @@ impl("nll_loss_backward", "Meta", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "Meta", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "Meta", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "Meta", norm_dtype_out)
+impl("addcmul", "Meta", addcmul)
+impl("addcmul_", "Meta", addcmul_)
+impl("addcmul.out", "Meta", addcmul_out)
+impl("addcdiv", "Meta", addcdiv)
+impl("addcdiv_", "Meta", addcdiv_)
+impl("addcdiv.out", "Meta", addcdiv_out)
+impl("lerp.Scalar", "Meta", lerp_Scalar)
+impl("lerp_.Scalar", "Meta", lerp__Scalar)
+impl("lerp.Scalar_out", "Meta", lerp_Scalar_out)
+impl("lerp.Tensor", "Meta", lerp_Tensor)
+impl("lerp_.Tensor", "Meta", lerp__Tensor)
+impl("lerp.Tensor_out", "Meta", lerp_Tensor_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

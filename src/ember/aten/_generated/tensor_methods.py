@@ -44,6 +44,10 @@ _op_acos = handle("acos")
 _op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
+_op_addcdiv = handle("addcdiv")
+_op_addcdiv_ = handle("addcdiv_")
+_op_addcmul = handle("addcmul")
+_op_addcmul_ = handle("addcmul_")
 _op_addmm = handle("addmm")
 _op_addmm_ = handle("addmm_")
 _op_addmv = handle("addmv")
@@ -170,6 +174,10 @@ _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
 _op_le__Tensor = handle("le_.Tensor")
+_op_lerp_Scalar = handle("lerp.Scalar")
+_op_lerp_Tensor = handle("lerp.Tensor")
+_op_lerp__Scalar = handle("lerp_.Scalar")
+_op_lerp__Tensor = handle("lerp_.Tensor")
 _op_log = handle("log")
 _op_log10 = handle("log10")
 _op_log10_ = handle("log10_")
@@ -794,6 +802,126 @@ def add_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(add_, _parser_m_add_, self, args, kwargs)
+
+
+
+_parser_m_addcdiv = PythonArgParser(
+    [
+        'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+    ],
+)
+_tail_parser_m_addcdiv = [p.default for p in _parser_m_addcdiv.signatures[0].params[2:]]
+
+
+def addcdiv(self, *args, **kwargs):
+    """addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv]
+        else:
+            index, v = _parser_m_addcdiv.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addcdiv.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcdiv.call(self, v[1], v[2], v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addcdiv, _parser_m_addcdiv, self, args, kwargs)
+
+
+
+_parser_m_addcdiv_ = PythonArgParser(
+    [
+        'addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcdiv_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+    ],
+)
+_tail_parser_m_addcdiv_ = [p.default for p in _parser_m_addcdiv_.signatures[0].params[2:]]
+
+
+def addcdiv_(self, *args, **kwargs):
+    """addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcdiv_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addcdiv_]
+        else:
+            index, v = _parser_m_addcdiv_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addcdiv_.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcdiv_.call(self, v[1], v[2], v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addcdiv_, _parser_m_addcdiv_, self, args, kwargs)
+
+
+
+_parser_m_addcmul = PythonArgParser(
+    [
+        'addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+    ],
+)
+_tail_parser_m_addcmul = [p.default for p in _parser_m_addcmul.signatures[0].params[2:]]
+
+
+def addcmul(self, *args, **kwargs):
+    """addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul]
+        else:
+            index, v = _parser_m_addcmul.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addcmul.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcmul.call(self, v[1], v[2], v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addcmul, _parser_m_addcmul, self, args, kwargs)
+
+
+
+_parser_m_addcmul_ = PythonArgParser(
+    [
+        'addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+        'addcmul_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+    ],
+)
+_tail_parser_m_addcmul_ = [p.default for p in _parser_m_addcmul_.signatures[0].params[2:]]
+
+
+def addcmul_(self, *args, **kwargs):
+    """addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1) | addcmul_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addcmul_]
+        else:
+            index, v = _parser_m_addcmul_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addcmul_.call(self, v[0], v[1], v[2])
+        else:
+            return _op_addcmul_.call(self, v[1], v[2], v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addcmul_, _parser_m_addcmul_, self, args, kwargs)
 
 
 
@@ -2929,6 +3057,58 @@ def le_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(le_, _parser_m_le_, self, args, kwargs)
+
+
+
+_parser_m_lerp = PythonArgParser(
+    [
+        'lerp(Tensor end, Tensor weight)',
+        'lerp(Tensor end, Scalar weight)',
+    ],
+)
+
+
+def lerp(self, *args, **kwargs):
+    """lerp(Tensor end, Tensor weight) | lerp(Tensor end, Scalar weight)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_lerp.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lerp_Tensor.call(self, v[0], v[1])
+        else:
+            return _op_lerp_Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lerp, _parser_m_lerp, self, args, kwargs)
+
+
+
+_parser_m_lerp_ = PythonArgParser(
+    [
+        'lerp_(Tensor end, Tensor weight)',
+        'lerp_(Tensor end, Scalar weight)',
+    ],
+)
+
+
+def lerp_(self, *args, **kwargs):
+    """lerp_(Tensor end, Tensor weight) | lerp_(Tensor end, Scalar weight)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_lerp_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_lerp__Tensor.call(self, v[0], v[1])
+        else:
+            return _op_lerp__Scalar.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lerp_, _parser_m_lerp_, self, args, kwargs)
 
 
 
@@ -5899,4 +6079,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'lerp', 'lerp_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

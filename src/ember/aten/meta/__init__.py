@@ -14,6 +14,7 @@ from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403
+from .pointwise_ternary import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
 from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403

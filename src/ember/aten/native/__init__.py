@@ -28,6 +28,7 @@ from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
+from .pointwise_ternary import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403

@@ -9516,6 +9516,292 @@ def _trilinear(ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
     return result
 
 
+_addcmul_out = handle("addcmul.out")
+
+
+def addcmul_out(ks, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addcmul"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addcmul_out.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addcmul = handle("addcmul")
+
+
+def addcmul(ks, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad)
+    if requires:
+        node = nodes.AddcmulBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(tensor1), gradient_edge(tensor2))
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(2):
+            node._raw_saved_tensor1 = SavedVariable(tensor1)
+        if node.should_compute_output(1):
+            node._saved_tensor1_dtype = tensor1.dtype
+        if node.should_compute_output(1):
+            node._raw_saved_tensor2 = SavedVariable(tensor2)
+        if node.should_compute_output(2):
+            node._saved_tensor2_dtype = tensor2.dtype
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_value = value
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addcmul.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addcmul_ = handle("addcmul_")
+
+
+def addcmul_(ks, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddcmulBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(tensor1), gradient_edge(tensor2))
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(2):
+            node._raw_saved_tensor1 = SavedVariable(tensor1)
+        if node.should_compute_output(1):
+            node._saved_tensor1_dtype = tensor1.dtype
+        if node.should_compute_output(1):
+            node._raw_saved_tensor2 = SavedVariable(tensor2)
+        if node.should_compute_output(2):
+            node._saved_tensor2_dtype = tensor2.dtype
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_value = value
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addcmul_.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addcdiv_out = handle("addcdiv.out")
+
+
+def addcdiv_out(ks, self, tensor1, tensor2, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addcdiv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addcdiv_out.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addcdiv = handle("addcdiv")
+
+
+def addcdiv(ks, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad)
+    if requires:
+        node = nodes.AddcdivBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(tensor1), gradient_edge(tensor2))
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(2):
+            node._raw_saved_tensor1 = SavedVariable(tensor1)
+        if node.should_compute_output(1):
+            node._saved_tensor1_dtype = tensor1.dtype
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_tensor2 = SavedVariable(tensor2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_value = value
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addcdiv.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addcdiv_ = handle("addcdiv_")
+
+
+def addcdiv_(ks, self, tensor1, tensor2, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or tensor1._requires_grad or tensor2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddcdivBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(tensor1), gradient_edge(tensor2))
+        if node.should_compute_output(0):
+            node._saved_self_dtype = self.dtype
+        if node.should_compute_output(2):
+            node._raw_saved_tensor1 = SavedVariable(tensor1)
+        if node.should_compute_output(1):
+            node._saved_tensor1_dtype = tensor1.dtype
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_tensor2 = SavedVariable(tensor2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_value = value
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addcdiv_.redispatch(ks & AFTER_AUTOGRAD, self, tensor1, tensor2, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_lerp_Scalar_out = handle("lerp.Scalar_out")
+
+
+def lerp_Scalar_out(ks, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or end._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lerp_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_lerp_Tensor_out = handle("lerp.Tensor_out")
+
+
+def lerp_Tensor_out(ks, self, end, weight, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="lerp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lerp_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, end, weight, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_lerp_Scalar = handle("lerp.Scalar")
+
+
+def lerp_Scalar(ks, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or end._requires_grad)
+    if requires:
+        node = nodes.LerpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(end))
+        node._saved_weight = weight
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lerp_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, end, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_lerp_Tensor = handle("lerp.Tensor")
+
+
+def lerp_Tensor(ks, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad)
+    if requires:
+        node = nodes.LerpBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(end), gradient_edge(weight))
+        if node.should_compute_output(2):
+            node._raw_saved_end = SavedVariable(end)
+        if node.should_compute_output(2):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0) or node.should_compute_output(1):
+            node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lerp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, end, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_lerp__Scalar = handle("lerp_.Scalar")
+
+
+def lerp__Scalar(ks, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or end._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LerpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(end))
+        node._saved_weight = weight
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lerp__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, end, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_lerp__Tensor = handle("lerp_.Tensor")
+
+
+def lerp__Tensor(ks, self, end, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or end._requires_grad or weight._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LerpBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(end), gradient_edge(weight))
+        if node.should_compute_output(2):
+            node._raw_saved_end = SavedVariable(end)
+        if node.should_compute_output(2):
+            node._raw_saved_self = SavedVariable(self.clone())
+        if node.should_compute_output(0) or node.should_compute_output(1):
+            node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lerp__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, end, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10002,3 +10288,15 @@ impl("embedding", "Autograd", embedding, keyset_arg="raw")
 impl("embedding_dense_backward", "Autograd", embedding_dense_backward, keyset_arg="raw")
 impl("embedding_renorm_", "Autograd", embedding_renorm_, keyset_arg="raw")
 impl("_trilinear", "Autograd", _trilinear, keyset_arg="raw")
+impl("addcmul.out", "Autograd", addcmul_out, keyset_arg="raw")
+impl("addcmul", "Autograd", addcmul, keyset_arg="raw")
+impl("addcmul_", "Autograd", addcmul_, keyset_arg="raw")
+impl("addcdiv.out", "Autograd", addcdiv_out, keyset_arg="raw")
+impl("addcdiv", "Autograd", addcdiv, keyset_arg="raw")
+impl("addcdiv_", "Autograd", addcdiv_, keyset_arg="raw")
+impl("lerp.Scalar_out", "Autograd", lerp_Scalar_out, keyset_arg="raw")
+impl("lerp.Tensor_out", "Autograd", lerp_Tensor_out, keyset_arg="raw")
+impl("lerp.Scalar", "Autograd", lerp_Scalar, keyset_arg="raw")
+impl("lerp.Tensor", "Autograd", lerp_Tensor, keyset_arg="raw")
+impl("lerp_.Scalar", "Autograd", lerp__Scalar, keyset_arg="raw")
+impl("lerp_.Tensor", "Autograd", lerp__Tensor, keyset_arg="raw")

@@ -6,6 +6,9 @@
 
 from ember.autograd.formulas import (
     add_scalar,
+    addcdiv_tensor1_backward,
+    addcdiv_tensor2_backward,
+    addcmul_tensor_backward,
     amax_amin_backward,
     as_strided_backward,
     at,
@@ -14,6 +17,7 @@ from ember.autograd.formulas import (
     clamp_backward_max,
     clamp_backward_min,
     conj_scalar,
+    conj_tensor,
     contiguous_format,
     cumprod_backward,
     cumsum_backward,
@@ -30,6 +34,8 @@ from ember.autograd.formulas import (
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    lerp_scalar_self_backward,
+    lerp_tensor_self_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
     linalg_vector_norm_backward,
@@ -3762,6 +3768,135 @@ class TrilinearBackward0(GeneratedNode):
             grad_1 = None
         if node._next_edges[2][0] is not None:
             grad_2 = trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, 2)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class AddcmulBackward0(GeneratedNode):
+    """Backward of aten::addcmul."""
+
+    _saved_variables = ('_raw_saved_tensor1', '_raw_saved_tensor2')
+    _saved_self_dtype = None
+    _raw_saved_tensor1 = None
+    _saved_tensor1 = SavedTensor('_raw_saved_tensor1')
+    _saved_tensor1_dtype = None
+    _raw_saved_tensor2 = None
+    _saved_tensor2 = SavedTensor('_raw_saved_tensor2')
+    _saved_tensor2_dtype = None
+    _saved_value = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        tensor1 = _unpack(node._raw_saved_tensor1, node)
+        tensor1_dtype = node._saved_tensor1_dtype
+        tensor2 = _unpack(node._raw_saved_tensor2, node)
+        tensor2_dtype = node._saved_tensor2_dtype
+        value = node._saved_value
+        if node._next_edges[0][0] is not None:
+            grad_0 = handle_r_to_c(self_dtype, grad)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = addcmul_tensor_backward(grad, tensor2, value, tensor1_dtype)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = addcmul_tensor_backward(grad, tensor1, value, tensor2_dtype)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class AddcdivBackward0(GeneratedNode):
+    """Backward of aten::addcdiv."""
+
+    _saved_variables = ('_raw_saved_tensor1', '_raw_saved_tensor2')
+    _saved_self_dtype = None
+    _raw_saved_tensor1 = None
+    _saved_tensor1 = SavedTensor('_raw_saved_tensor1')
+    _saved_tensor1_dtype = None
+    _raw_saved_tensor2 = None
+    _saved_tensor2 = SavedTensor('_raw_saved_tensor2')
+    _saved_value = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_dtype = node._saved_self_dtype
+        tensor1 = _unpack(node._raw_saved_tensor1, node)
+        tensor1_dtype = node._saved_tensor1_dtype
+        tensor2 = _unpack(node._raw_saved_tensor2, node)
+        value = node._saved_value
+        if node._next_edges[0][0] is not None:
+            grad_0 = handle_r_to_c(self_dtype, grad)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = addcdiv_tensor1_backward(grad, tensor2, value, tensor1_dtype)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = addcdiv_tensor2_backward(grad, tensor1, tensor2, value)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class LerpBackward0(GeneratedNode):
+    """Backward of aten::lerp.Scalar."""
+
+    _saved_variables = ()
+    _saved_weight = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        weight = node._saved_weight
+        if node._next_edges[1][0] is not None:
+            grad_1 = mul_scalar(grad, conj_scalar(weight))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = lerp_scalar_self_backward(grad, weight)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LerpBackward1(GeneratedNode):
+    """Backward of aten::lerp.Tensor."""
+
+    _saved_variables = ('_raw_saved_end', '_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_end = None
+    _saved_end = SavedTensor('_raw_saved_end')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        end = _unpack(node._raw_saved_end, node)
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * conj_tensor(weight)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = lerp_tensor_self_backward(grad, weight)
+        else:
+            grad_0 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = grad * conj_tensor(end - self)
         else:
             grad_2 = None
         return [grad_0, grad_1, grad_2]

@@ -17,6 +17,7 @@ from ember._tensor import Tensor
 from ember._tensor_deepcopy import _user_state
 from ember._torch_function import _disabled_torch_function_impl
 from ember.aten._generated import python_functions as _functions
+from ember.serialization.torch_names import register_tensor_subclass
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
@@ -128,3 +129,14 @@ def is_lazy(param) -> bool:
 
 # torch/_tensor_str.py prints a Parameter's tensor as ``tensor(...)``, like a plain one
 _tensor_str.PLAIN_CLASSES.add(Parameter)
+
+
+def _parameter_arguments(param) -> tuple:
+    return (param.data, param.requires_grad, OrderedDict())
+
+
+# torch.save writes a Parameter as torch._utils._rebuild_parameter(data, requires_grad, hooks),
+# and torch.load (weights_only too) rebuilds it.
+register_tensor_subclass(
+    Parameter, "torch._utils._rebuild_parameter", _parameter_arguments, _rebuild_parameter
+)

@@ -93,6 +93,16 @@ _ARCHIVE = "archive"
 
 
 _REBUILD_TENSOR = Global("torch._utils", "_rebuild_tensor_v2")
+
+
+def tensor_metadata(tensor) -> dict:
+    """torch._utils.get_tensor_metadata: the conjugate and negative bits that are set."""
+    metadata = {}
+    if tensor.is_conj():
+        metadata["conj"] = True
+    if tensor.is_neg():
+        metadata["neg"] = True
+    return metadata
 _REBUILD_META = Global("torch._utils", "_rebuild_meta_tensor_no_storage")
 _SIZE = Global("torch", "Size")
 _DEVICE = Global("torch", "device")
@@ -137,7 +147,7 @@ class _Pickler(pickle._Pickler):
             if obj.dtype.name not in STORAGE_NAMES:
                 raise NotImplementedError(f"ember.save: {obj.dtype} tensors cannot be saved")
             ref = _StorageRef(obj.untyped_storage(), obj.dtype)
-            return _REBUILD_TENSOR, (
+            arguments = (
                 ref,
                 obj.storage_offset(),
                 sizes,
@@ -145,6 +155,8 @@ class _Pickler(pickle._Pickler):
                 obj.requires_grad,
                 collections.OrderedDict(),
             )
+            metadata = tensor_metadata(obj)  # the lazy math bits, as get_tensor_metadata
+            return _REBUILD_TENSOR, (*arguments, metadata) if metadata else arguments
         subclass = SUBCLASS_REDUCERS.get(kind)
         if subclass is not None:
             return subclass[0], tuple(subclass[1](obj))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ember._c10 import dtypes
 from ember._c10.device import META, device
 from ember._c10.storage import Storage
+from ember._c10.tensor_impl import CONJ_BITS, NEG_BITS
 from ember._size import Size
 from ember._tensor import Tensor
 
@@ -61,11 +62,19 @@ _STORAGE_TYPES = {
 }
 
 
+_MATH_BITS = {"conj": CONJ_BITS, "neg": NEG_BITS}
+
+
 def _rebuild_tensor_v2(
     storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None
 ):
     storage, dtype = storage
     tensor = Tensor._from_storage(storage, size, stride, storage_offset, dtype, storage.device)
+    for name, value in (metadata or {}).items():  # torch._utils.set_tensor_metadata
+        if name not in _MATH_BITS:
+            raise NotImplementedError(f"ember.load: unknown tensor metadata {name!r}")
+        if value:
+            tensor._key_bits |= _MATH_BITS[name]
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor

@@ -70,7 +70,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, proto):
-        # Note [Don't serialize hooks]: the hooks travel as an empty OrderedDict
+        # hooks are not serialised (as in PyTorch): they travel as an empty OrderedDict
         state = {k: v for k, v in _user_state(self).items() if k not in _AUTOGRAD_FIELDS}
         if not state:
             return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))

@@ -352,20 +352,8 @@ def test_a_torch_optimizer_checkpoint_resumes_in_ember():
     np.testing.assert_array_equal(results[0], results[1])
 
 
-class _Param(ember.Tensor):
-    """A stand-in for nn.Parameter (not on this branch), registered as PyTorch's Parameter."""
-
-    __torch_function__ = ember._C._disabled_torch_function_impl
-
-
-def test_a_registered_tensor_subclass_saves_as_torchs_parameter():
-    ember.serialization.register_tensor_subclass(
-        _Param,
-        "torch._utils._rebuild_parameter",
-        lambda p: (p.detach(), p.requires_grad, collections.OrderedDict()),
-        lambda data, requires_grad, hooks: ember.Tensor._make_subclass(_Param, data, requires_grad),
-    )
-    param = ember.Tensor._make_subclass(_Param, ember.arange(3.0), True)
+def test_a_parameter_saves_as_torchs_parameter():
+    param = ember.nn.Parameter(ember.arange(3.0))
     buffer = io.BytesIO()
     ember.save({"weight": param}, buffer)
     buffer.seek(0)
@@ -373,8 +361,32 @@ def test_a_registered_tensor_subclass_saves_as_torchs_parameter():
     assert type(theirs) is torch.nn.Parameter and theirs.requires_grad
     buffer.seek(0)
     ours = ember.load(buffer)["weight"]
-    assert type(ours) is _Param and ours.requires_grad and ours.tolist() == [0.0, 1.0, 2.0]
+    assert type(ours) is ember.nn.Parameter and ours.requires_grad
+    assert ours.tolist() == [0.0, 1.0, 2.0]
     buffer = io.BytesIO()
     torch.save({"weight": torch.nn.Parameter(torch.ones(2))}, buffer)
     buffer.seek(0)
-    assert type(ember.load(buffer)["weight"]) is _Param
+    assert type(ember.load(buffer)["weight"]) is ember.nn.Parameter
+
+
+def test_math_bits_and_parameters_round_trip_as_in_torch():
+    def program(lib):
+        import io
+
+        out = []
+        for value in (
+            lib.tensor([1 + 2j, 3 - 1j]).conj(),
+            lib.tensor([1.0, 2.0])._neg_view(),
+            [lib.nn.Parameter(lib.tensor([1.0, 2.0]))],
+        ):
+            buffer = io.BytesIO()
+            lib.save(value, buffer)
+            buffer.seek(0)
+            loaded = lib.load(buffer)
+            if isinstance(loaded, list):
+                out.append((type(loaded[0]).__name__, loaded[0].requires_grad, loaded[0].tolist()))
+            else:
+                out.append((loaded.is_conj(), loaded.is_neg(), loaded.tolist()))
+        return out
+
+    assert program(ember) == program(torch)

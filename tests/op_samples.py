@@ -515,3 +515,22 @@ NO_VALUES = frozenset({
     "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
     "randint_like.low_generator_dtype", "_efficientzerotensor",
 })  # fmt: skip
+
+# --- wELEM: elementwise operators and torch.special ---
+for _name in ("floor", "ceil", "trunc", "fix", "round", "frac", "sgn", "signbit", "positive",
+              "square", "exp2", "sinc", "deg2rad", "rad2deg", "erf", "erfc", "lgamma",
+              "digamma", "i0", "nan_to_num", "isinf", "isfinite", "isposinf", "isneginf",
+              "isreal", "asinh", "atanh", "arcsinh", "arctanh", "arccos", "arcsin", "arctan",
+              "absolute", "negative"):  # fmt: skip
+    S[_name] = [_unary]
+for _name in ("erfinv", "logit", "arccos", "arcsin", "atanh", "arctanh"):
+    S[_name] = [lambda T: ((T.u(2, 3),), {})]
+for _name in ("acosh", "arccosh", "mvlgamma"):
+    S[_name] = [lambda T: ((T.p(2, 3) + 1,), {})]
+S["mvlgamma"] = [lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["mvlgamma_"] = [lambda T: ((T.p(2, 3) * 1 + 1, 2), {}), lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["round.decimals"] = [lambda T: ((T.f(2, 3),), {"decimals": 1})]
+S["logit"] = [lambda T: ((T.u(2, 3),), {}), lambda T: ((T.u(2, 3),), {"eps": 0.25})]
+S["nan_to_num"] = [_unary, lambda T: ((T.f(2, 3) / 0,), {"nan": 1.5, "posinf": 2.0})]
+S["polygamma"] = [lambda T: ((1, T.p(2, 3)), {}), lambda T: ((2, T.p(2, 3)), {})]
+S["polygamma_"] = [lambda T: ((T.p(2, 3) * 1, 1), {}), lambda T: ((T.p(2, 3), 1), {})]

@@ -112,6 +112,20 @@ PYTHON_META_OUT_EXACT_DTYPE = frozenset(
 )  # fmt: skip
 
 
+# wELEM: the elementwise operators' out= overloads with a Python meta kernel in torch.
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
+    {"acosh.out", "asinh.out", "atanh.out", "ceil.out", "deg2rad.out", "digamma.out",
+     "erf.out", "erfc.out", "erfinv.out", "exp2.out", "floor.out", "frac.out", "i0.out",
+     "isneginf.out", "isposinf.out", "lgamma.out", "logit.out", "mvlgamma.out",
+     "nan_to_num.out", "polygamma.out", "rad2deg.out", "round.decimals_out", "round.out",
+     "sgn.out", "signbit.out", "sinc.out", "trunc.out"}
+)  # fmt: skip
+PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
+    {"ceil.out", "floor.out", "frac.out", "isneginf.out", "isposinf.out", "sgn.out",
+     "signbit.out", "trunc.out"}
+)  # fmt: skip
+
+
 # In-place overloads whose PyTorch Meta kernel is a Python function of
 # torch/_meta_registrations.py (aten/meta/python_inplace.py mirrors them): their Meta kernel
 # is that function alone (its checks, then `self`). A meta operand of a cpu `self` takes that

@@ -3040,6 +3040,776 @@ def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     return out
 
 
+# sgn.out: structured
+
+
+def sgn(self):
+    meta = M.sgn(self)
+    out = meta.allocate()
+    N.sgn_out(meta, self, out)
+    return out
+
+
+def sgn_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.sgn(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.sgn_out, meta, (self,), self):
+        return self
+    N.sgn_out(meta, self, self)
+    return self
+
+
+def sgn_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.sgn(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.sgn_out, meta, (self,), out)
+    ):
+        return out
+    N.sgn_out(meta, self, out)
+    return out
+
+
+# acosh.out: structured
+
+
+def acosh(self):
+    meta = M.acosh(self)
+    out = meta.allocate()
+    N.acosh_out(meta, self, out)
+    return out
+
+
+def acosh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.acosh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.acosh_out, meta, (self,), self):
+        return self
+    N.acosh_out(meta, self, self)
+    return self
+
+
+def acosh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.acosh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.acosh_out, meta, (self,), out)
+    ):
+        return out
+    N.acosh_out(meta, self, out)
+    return out
+
+
+# asinh.out: structured
+
+
+def asinh(self):
+    meta = M.asinh(self)
+    out = meta.allocate()
+    N.asinh_out(meta, self, out)
+    return out
+
+
+def asinh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.asinh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.asinh_out, meta, (self,), self):
+        return self
+    N.asinh_out(meta, self, self)
+    return self
+
+
+def asinh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.asinh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.asinh_out, meta, (self,), out)
+    ):
+        return out
+    N.asinh_out(meta, self, out)
+    return out
+
+
+# atanh.out: structured
+
+
+def atanh(self):
+    meta = M.atanh(self)
+    out = meta.allocate()
+    N.atanh_out(meta, self, out)
+    return out
+
+
+def atanh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.atanh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.atanh_out, meta, (self,), self):
+        return self
+    N.atanh_out(meta, self, self)
+    return self
+
+
+def atanh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.atanh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.atanh_out, meta, (self,), out)
+    ):
+        return out
+    N.atanh_out(meta, self, out)
+    return out
+
+
+# ceil.out: structured
+
+
+def ceil(self):
+    meta = M.ceil(self)
+    out = meta.allocate()
+    N.ceil_out(meta, self, out)
+    return out
+
+
+def ceil_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.ceil(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.ceil_out, meta, (self,), self):
+        return self
+    N.ceil_out(meta, self, self)
+    return self
+
+
+def ceil_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.ceil(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.ceil_out, meta, (self,), out)
+    ):
+        return out
+    N.ceil_out(meta, self, out)
+    return out
+
+
+# erf.out: structured
+
+
+def erf(self):
+    meta = M.erf(self)
+    out = meta.allocate()
+    N.erf_out(meta, self, out)
+    return out
+
+
+def erf_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erf(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erf_out, meta, (self,), self):
+        return self
+    N.erf_out(meta, self, self)
+    return self
+
+
+def erf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erf_out, meta, (self,), out)
+    ):
+        return out
+    N.erf_out(meta, self, out)
+    return out
+
+
+# erfc.out: structured
+
+
+def erfc(self):
+    meta = M.erfc(self)
+    out = meta.allocate()
+    N.erfc_out(meta, self, out)
+    return out
+
+
+def erfc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erfc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erfc_out, meta, (self,), self):
+        return self
+    N.erfc_out(meta, self, self)
+    return self
+
+
+def erfc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erfc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erfc_out, meta, (self,), out)
+    ):
+        return out
+    N.erfc_out(meta, self, out)
+    return out
+
+
+# exp2.out: structured
+
+
+def exp2(self):
+    meta = M.exp2(self)
+    out = meta.allocate()
+    N.exp2_out(meta, self, out)
+    return out
+
+
+def exp2_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.exp2(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.exp2_out, meta, (self,), self):
+        return self
+    N.exp2_out(meta, self, self)
+    return self
+
+
+def exp2_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.exp2(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.exp2_out, meta, (self,), out)
+    ):
+        return out
+    N.exp2_out(meta, self, out)
+    return out
+
+
+# floor.out: structured
+
+
+def floor(self):
+    meta = M.floor(self)
+    out = meta.allocate()
+    N.floor_out(meta, self, out)
+    return out
+
+
+def floor_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.floor(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.floor_out, meta, (self,), self):
+        return self
+    N.floor_out(meta, self, self)
+    return self
+
+
+def floor_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.floor(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.floor_out, meta, (self,), out)
+    ):
+        return out
+    N.floor_out(meta, self, out)
+    return out
+
+
+# frac.out: structured
+
+
+def frac(self):
+    meta = M.frac(self)
+    out = meta.allocate()
+    N.frac_out(meta, self, out)
+    return out
+
+
+def frac_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.frac(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.frac_out, meta, (self,), self):
+        return self
+    N.frac_out(meta, self, self)
+    return self
+
+
+def frac_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.frac(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.frac_out, meta, (self,), out)
+    ):
+        return out
+    N.frac_out(meta, self, out)
+    return out
+
+
+# round.out: structured
+
+
+def round(self):
+    meta = M.round(self)
+    out = meta.allocate()
+    N.round_out(meta, self, out)
+    return out
+
+
+def round_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.round(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.round_out, meta, (self,), self):
+        return self
+    N.round_out(meta, self, self)
+    return self
+
+
+def round_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.round(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.round_out, meta, (self,), out)
+    ):
+        return out
+    N.round_out(meta, self, out)
+    return out
+
+
+# round.decimals_out: structured
+
+
+def round_decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    out = meta.allocate()
+    N.round_decimals_out(meta, self, decimals, out)
+    return out
+
+
+def round__decimals(self, decimals):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.round_decimals(self, decimals)
+    meta.check_inplace(self)
+    if (
+        LO.aliases_itself(self)
+        and LO.in_loop_order(N.round_decimals_out, meta, (self, decimals), self)
+    ):
+        return self
+    N.round_decimals_out(meta, self, decimals, self)
+    return self
+
+
+def round_decimals_out(self, decimals, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.round_decimals(self, decimals)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.round_decimals_out, meta, (self, decimals), out)
+    ):
+        return out
+    N.round_decimals_out(meta, self, decimals, out)
+    return out
+
+
+# sinc.out: structured
+
+
+def sinc(self):
+    meta = M.sinc(self)
+    out = meta.allocate()
+    N.sinc_out(meta, self, out)
+    return out
+
+
+def sinc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.sinc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.sinc_out, meta, (self,), self):
+        return self
+    N.sinc_out(meta, self, self)
+    return self
+
+
+def sinc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.sinc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.sinc_out, meta, (self,), out)
+    ):
+        return out
+    N.sinc_out(meta, self, out)
+    return out
+
+
+# trunc.out: structured
+
+
+def trunc(self):
+    meta = M.trunc(self)
+    out = meta.allocate()
+    N.trunc_out(meta, self, out)
+    return out
+
+
+def trunc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.trunc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.trunc_out, meta, (self,), self):
+        return self
+    N.trunc_out(meta, self, self)
+    return self
+
+
+def trunc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.trunc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.trunc_out, meta, (self,), out)
+    ):
+        return out
+    N.trunc_out(meta, self, out)
+    return out
+
+
+# lgamma.out: structured
+
+
+def lgamma(self):
+    meta = M.lgamma(self)
+    out = meta.allocate()
+    N.lgamma_out(meta, self, out)
+    return out
+
+
+def lgamma_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.lgamma(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.lgamma_out, meta, (self,), self):
+        return self
+    N.lgamma_out(meta, self, self)
+    return self
+
+
+def lgamma_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.lgamma(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.lgamma_out, meta, (self,), out)
+    ):
+        return out
+    N.lgamma_out(meta, self, out)
+    return out
+
+
+# digamma.out: structured
+
+
+def digamma(self):
+    meta = M.digamma(self)
+    out = meta.allocate()
+    N.digamma_out(meta, self, out)
+    return out
+
+
+def digamma_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.digamma(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.digamma_out, meta, (self,), self):
+        return self
+    N.digamma_out(meta, self, self)
+    return self
+
+
+def digamma_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.digamma(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.digamma_out, meta, (self,), out)
+    ):
+        return out
+    N.digamma_out(meta, self, out)
+    return out
+
+
+# polygamma.out: structured
+
+
+def polygamma(n, self):
+    meta = M.polygamma(n, self)
+    out = meta.allocate()
+    N.polygamma_out(meta, n, self, out)
+    return out
+
+
+def polygamma_out(n, self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.polygamma(n, self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.polygamma_out, meta, (n, self), out)
+    ):
+        return out
+    N.polygamma_out(meta, n, self, out)
+    return out
+
+
+# erfinv.out: structured
+
+
+def erfinv(self):
+    meta = M.erfinv(self)
+    out = meta.allocate()
+    N.erfinv_out(meta, self, out)
+    return out
+
+
+def erfinv_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erfinv(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erfinv_out, meta, (self,), self):
+        return self
+    N.erfinv_out(meta, self, self)
+    return self
+
+
+def erfinv_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erfinv(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erfinv_out, meta, (self,), out)
+    ):
+        return out
+    N.erfinv_out(meta, self, out)
+    return out
+
+
+# i0.out: structured
+
+
+def i0(self):
+    meta = M.i0(self)
+    out = meta.allocate()
+    N.i0_out(meta, self, out)
+    return out
+
+
+def i0_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.i0(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.i0_out, meta, (self,), self):
+        return self
+    N.i0_out(meta, self, self)
+    return self
+
+
+def i0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.i0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(N.i0_out, meta, (self,), out):
+        return out
+    N.i0_out(meta, self, out)
+    return out
+
+
+# signbit.out: structured
+
+
+def signbit(self):
+    meta = M.signbit(self)
+    out = meta.allocate()
+    N.signbit_out(meta, self, out)
+    return out
+
+
+def signbit_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.signbit(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.signbit_out, meta, (self,), out)
+    ):
+        return out
+    N.signbit_out(meta, self, out)
+    return out
+
+
+# isposinf.out: structured
+
+
+def isposinf(self):
+    meta = M.isposinf(self)
+    out = meta.allocate()
+    N.isposinf_out(meta, self, out)
+    return out
+
+
+def isposinf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.isposinf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.isposinf_out, meta, (self,), out)
+    ):
+        return out
+    N.isposinf_out(meta, self, out)
+    return out
+
+
+# isneginf.out: structured
+
+
+def isneginf(self):
+    meta = M.isneginf(self)
+    out = meta.allocate()
+    N.isneginf_out(meta, self, out)
+    return out
+
+
+def isneginf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.isneginf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.isneginf_out, meta, (self,), out)
+    ):
+        return out
+    N.isneginf_out(meta, self, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -3296,6 +4066,68 @@ impl("nll_loss_backward", "CPU", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "CPU", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "CPU", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "CPU", norm_dtype_out)
+impl("sgn", "CPU", sgn)
+impl("sgn_", "CPU", sgn_)
+impl("sgn.out", "CPU", sgn_out)
+impl("acosh", "CPU", acosh)
+impl("acosh_", "CPU", acosh_)
+impl("acosh.out", "CPU", acosh_out)
+impl("asinh", "CPU", asinh)
+impl("asinh_", "CPU", asinh_)
+impl("asinh.out", "CPU", asinh_out)
+impl("atanh", "CPU", atanh)
+impl("atanh_", "CPU", atanh_)
+impl("atanh.out", "CPU", atanh_out)
+impl("ceil", "CPU", ceil)
+impl("ceil_", "CPU", ceil_)
+impl("ceil.out", "CPU", ceil_out)
+impl("erf", "CPU", erf)
+impl("erf_", "CPU", erf_)
+impl("erf.out", "CPU", erf_out)
+impl("erfc", "CPU", erfc)
+impl("erfc_", "CPU", erfc_)
+impl("erfc.out", "CPU", erfc_out)
+impl("exp2", "CPU", exp2)
+impl("exp2_", "CPU", exp2_)
+impl("exp2.out", "CPU", exp2_out)
+impl("floor", "CPU", floor)
+impl("floor_", "CPU", floor_)
+impl("floor.out", "CPU", floor_out)
+impl("frac", "CPU", frac)
+impl("frac_", "CPU", frac_)
+impl("frac.out", "CPU", frac_out)
+impl("round", "CPU", round)
+impl("round_", "CPU", round_)
+impl("round.out", "CPU", round_out)
+impl("round.decimals", "CPU", round_decimals)
+impl("round_.decimals", "CPU", round__decimals)
+impl("round.decimals_out", "CPU", round_decimals_out)
+impl("sinc", "CPU", sinc)
+impl("sinc_", "CPU", sinc_)
+impl("sinc.out", "CPU", sinc_out)
+impl("trunc", "CPU", trunc)
+impl("trunc_", "CPU", trunc_)
+impl("trunc.out", "CPU", trunc_out)
+impl("lgamma", "CPU", lgamma)
+impl("lgamma_", "CPU", lgamma_)
+impl("lgamma.out", "CPU", lgamma_out)
+impl("digamma", "CPU", digamma)
+impl("digamma_", "CPU", digamma_)
+impl("digamma.out", "CPU", digamma_out)
+impl("polygamma", "CPU", polygamma)
+impl("polygamma.out", "CPU", polygamma_out)
+impl("erfinv", "CPU", erfinv)
+impl("erfinv_", "CPU", erfinv_)
+impl("erfinv.out", "CPU", erfinv_out)
+impl("i0", "CPU", i0)
+impl("i0_", "CPU", i0_)
+impl("i0.out", "CPU", i0_out)
+impl("signbit", "CPU", signbit)
+impl("signbit.out", "CPU", signbit_out)
+impl("isposinf", "CPU", isposinf)
+impl("isposinf.out", "CPU", isposinf_out)
+impl("isneginf", "CPU", isneginf)
+impl("isneginf.out", "CPU", isneginf_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -3367,3 +4199,8 @@ impl("floor_divide.out", "CPU", N.floor_divide_out)
 impl("equal", "CPU", N.equal)
 impl("count_nonzero.dim_IntList", "CPU", N.count_nonzero_dim_IntList)
 impl("_foobar", "CPU", N._foobar)
+impl("nan_to_num.out", "CPU", N.nan_to_num_out)
+impl("mvlgamma.out", "CPU", N.mvlgamma_out)
+impl("logit", "CPU", N.logit)
+impl("logit_", "CPU", N.logit_)
+impl("logit.out", "CPU", N.logit_out)

@@ -4543,6 +4543,1014 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+_absolute_ = handle("absolute_")
+
+
+def absolute_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _absolute_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_absolute_out = handle("absolute.out")
+
+
+def absolute_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _absolute_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_sgn_ = handle("sgn_")
+
+
+def sgn_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sgn_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_sgn_out = handle("sgn.out")
+
+
+def sgn_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sgn_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arccos_ = handle("arccos_")
+
+
+def arccos_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arccos_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arccos_out = handle("arccos.out")
+
+
+def arccos_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arccos_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_acosh_ = handle("acosh_")
+
+
+def acosh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _acosh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_acosh_out = handle("acosh.out")
+
+
+def acosh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _acosh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arccosh_ = handle("arccosh_")
+
+
+def arccosh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arccosh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arccosh_out = handle("arccosh.out")
+
+
+def arccosh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arccosh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_asinh_ = handle("asinh_")
+
+
+def asinh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _asinh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_asinh_out = handle("asinh.out")
+
+
+def asinh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _asinh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arcsinh_ = handle("arcsinh_")
+
+
+def arcsinh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arcsinh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arcsinh_out = handle("arcsinh.out")
+
+
+def arcsinh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arcsinh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_atanh_ = handle("atanh_")
+
+
+def atanh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atanh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_atanh_out = handle("atanh.out")
+
+
+def atanh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atanh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arctanh_ = handle("arctanh_")
+
+
+def arctanh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctanh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arctanh_out = handle("arctanh.out")
+
+
+def arctanh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctanh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arcsin_ = handle("arcsin_")
+
+
+def arcsin_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arcsin_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arcsin_out = handle("arcsin.out")
+
+
+def arcsin_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arcsin_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arctan_ = handle("arctan_")
+
+
+def arctan_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctan_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arctan_out = handle("arctan.out")
+
+
+def arctan_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctan_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_ceil_ = handle("ceil_")
+
+
+def ceil_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ceil_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_ceil_out = handle("ceil.out")
+
+
+def ceil_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ceil_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_erf_ = handle("erf_")
+
+
+def erf_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erf_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_erf_out = handle("erf.out")
+
+
+def erf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_erfc_ = handle("erfc_")
+
+
+def erfc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erfc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_erfc_out = handle("erfc.out")
+
+
+def erfc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erfc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_exp2_ = handle("exp2_")
+
+
+def exp2_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _exp2_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_exp2_out = handle("exp2.out")
+
+
+def exp2_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _exp2_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_floor_ = handle("floor_")
+
+
+def floor_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _floor_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_floor_out = handle("floor.out")
+
+
+def floor_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _floor_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_frac_ = handle("frac_")
+
+
+def frac_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _frac_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_frac_out = handle("frac.out")
+
+
+def frac_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _frac_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_nan_to_num_ = handle("nan_to_num_")
+
+
+def nan_to_num_(keyset, self, nan, posinf, neginf):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nan_to_num_.redispatch(keyset & AFTER, self, nan, posinf, neginf)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_nan_to_num_out = handle("nan_to_num.out")
+
+
+def nan_to_num_out(keyset, self, nan, posinf, neginf, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nan_to_num_out.redispatch(keyset & AFTER, self, nan, posinf, neginf, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mvlgamma_out = handle("mvlgamma.out")
+
+
+def mvlgamma_out(keyset, self, p, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mvlgamma_out.redispatch(keyset & AFTER, self, p, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_mvlgamma_ = handle("mvlgamma_")
+
+
+def mvlgamma_(keyset, self, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mvlgamma_.redispatch(keyset & AFTER, self, p)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_rad2deg_ = handle("rad2deg_")
+
+
+def rad2deg_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rad2deg_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_rad2deg_out = handle("rad2deg.out")
+
+
+def rad2deg_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _rad2deg_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_deg2rad_ = handle("deg2rad_")
+
+
+def deg2rad_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _deg2rad_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_deg2rad_out = handle("deg2rad.out")
+
+
+def deg2rad_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _deg2rad_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_negative_ = handle("negative_")
+
+
+def negative_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _negative_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_negative_out = handle("negative.out")
+
+
+def negative_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _negative_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_round_ = handle("round_")
+
+
+def round_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _round_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_round_out = handle("round.out")
+
+
+def round_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _round_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_round__decimals = handle("round_.decimals")
+
+
+def round__decimals(keyset, self, decimals):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _round__decimals.redispatch(keyset & AFTER, self, decimals)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_round_decimals_out = handle("round.decimals_out")
+
+
+def round_decimals_out(keyset, self, decimals, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _round_decimals_out.redispatch(keyset & AFTER, self, decimals, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logit_ = handle("logit_")
+
+
+def logit_(keyset, self, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logit_.redispatch(keyset & AFTER, self, eps)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_logit_out = handle("logit.out")
+
+
+def logit_out(keyset, self, eps, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logit_out.redispatch(keyset & AFTER, self, eps, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_sinc_ = handle("sinc_")
+
+
+def sinc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sinc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_sinc_out = handle("sinc.out")
+
+
+def sinc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _sinc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_square_ = handle("square_")
+
+
+def square_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _square_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_square_out = handle("square.out")
+
+
+def square_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _square_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_trunc_ = handle("trunc_")
+
+
+def trunc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _trunc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_trunc_out = handle("trunc.out")
+
+
+def trunc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _trunc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fix_ = handle("fix_")
+
+
+def fix_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fix_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_fix_out = handle("fix.out")
+
+
+def fix_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fix_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_positive = handle("positive")
+
+
+def positive(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _positive.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("positive", self, result)
+
+
+_digamma_ = handle("digamma_")
+
+
+def digamma_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _digamma_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_lgamma_out = handle("lgamma.out")
+
+
+def lgamma_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lgamma_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lgamma_ = handle("lgamma_")
+
+
+def lgamma_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lgamma_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_digamma_out = handle("digamma.out")
+
+
+def digamma_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _digamma_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_polygamma_out = handle("polygamma.out")
+
+
+def polygamma_out(keyset, n, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _polygamma_out.redispatch(keyset & AFTER, n, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_polygamma_ = handle("polygamma_")
+
+
+def polygamma_(keyset, self, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _polygamma_.redispatch(keyset & AFTER, self, n)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_erfinv_ = handle("erfinv_")
+
+
+def erfinv_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erfinv_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_erfinv_out = handle("erfinv.out")
+
+
+def erfinv_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _erfinv_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_i0_ = handle("i0_")
+
+
+def i0_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _i0_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_i0_out = handle("i0.out")
+
+
+def i0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _i0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_signbit_out = handle("signbit.out")
+
+
+def signbit_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _signbit_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_isposinf_out = handle("isposinf.out")
+
+
+def isposinf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _isposinf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_isneginf_out = handle("isneginf.out")
+
+
+def isneginf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _isneginf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -4867,3 +5875,75 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("absolute_", "ADInplaceOrView", absolute_, keyset_arg="raw")
+impl("absolute.out", "ADInplaceOrView", absolute_out, keyset_arg="raw")
+impl("sgn_", "ADInplaceOrView", sgn_, keyset_arg="raw")
+impl("sgn.out", "ADInplaceOrView", sgn_out, keyset_arg="raw")
+impl("arccos_", "ADInplaceOrView", arccos_, keyset_arg="raw")
+impl("arccos.out", "ADInplaceOrView", arccos_out, keyset_arg="raw")
+impl("acosh_", "ADInplaceOrView", acosh_, keyset_arg="raw")
+impl("acosh.out", "ADInplaceOrView", acosh_out, keyset_arg="raw")
+impl("arccosh_", "ADInplaceOrView", arccosh_, keyset_arg="raw")
+impl("arccosh.out", "ADInplaceOrView", arccosh_out, keyset_arg="raw")
+impl("asinh_", "ADInplaceOrView", asinh_, keyset_arg="raw")
+impl("asinh.out", "ADInplaceOrView", asinh_out, keyset_arg="raw")
+impl("arcsinh_", "ADInplaceOrView", arcsinh_, keyset_arg="raw")
+impl("arcsinh.out", "ADInplaceOrView", arcsinh_out, keyset_arg="raw")
+impl("atanh_", "ADInplaceOrView", atanh_, keyset_arg="raw")
+impl("atanh.out", "ADInplaceOrView", atanh_out, keyset_arg="raw")
+impl("arctanh_", "ADInplaceOrView", arctanh_, keyset_arg="raw")
+impl("arctanh.out", "ADInplaceOrView", arctanh_out, keyset_arg="raw")
+impl("arcsin_", "ADInplaceOrView", arcsin_, keyset_arg="raw")
+impl("arcsin.out", "ADInplaceOrView", arcsin_out, keyset_arg="raw")
+impl("arctan_", "ADInplaceOrView", arctan_, keyset_arg="raw")
+impl("arctan.out", "ADInplaceOrView", arctan_out, keyset_arg="raw")
+impl("ceil_", "ADInplaceOrView", ceil_, keyset_arg="raw")
+impl("ceil.out", "ADInplaceOrView", ceil_out, keyset_arg="raw")
+impl("erf_", "ADInplaceOrView", erf_, keyset_arg="raw")
+impl("erf.out", "ADInplaceOrView", erf_out, keyset_arg="raw")
+impl("erfc_", "ADInplaceOrView", erfc_, keyset_arg="raw")
+impl("erfc.out", "ADInplaceOrView", erfc_out, keyset_arg="raw")
+impl("exp2_", "ADInplaceOrView", exp2_, keyset_arg="raw")
+impl("exp2.out", "ADInplaceOrView", exp2_out, keyset_arg="raw")
+impl("floor_", "ADInplaceOrView", floor_, keyset_arg="raw")
+impl("floor.out", "ADInplaceOrView", floor_out, keyset_arg="raw")
+impl("frac_", "ADInplaceOrView", frac_, keyset_arg="raw")
+impl("frac.out", "ADInplaceOrView", frac_out, keyset_arg="raw")
+impl("nan_to_num_", "ADInplaceOrView", nan_to_num_, keyset_arg="raw")
+impl("nan_to_num.out", "ADInplaceOrView", nan_to_num_out, keyset_arg="raw")
+impl("mvlgamma.out", "ADInplaceOrView", mvlgamma_out, keyset_arg="raw")
+impl("mvlgamma_", "ADInplaceOrView", mvlgamma_, keyset_arg="raw")
+impl("rad2deg_", "ADInplaceOrView", rad2deg_, keyset_arg="raw")
+impl("rad2deg.out", "ADInplaceOrView", rad2deg_out, keyset_arg="raw")
+impl("deg2rad_", "ADInplaceOrView", deg2rad_, keyset_arg="raw")
+impl("deg2rad.out", "ADInplaceOrView", deg2rad_out, keyset_arg="raw")
+impl("negative_", "ADInplaceOrView", negative_, keyset_arg="raw")
+impl("negative.out", "ADInplaceOrView", negative_out, keyset_arg="raw")
+impl("round_", "ADInplaceOrView", round_, keyset_arg="raw")
+impl("round.out", "ADInplaceOrView", round_out, keyset_arg="raw")
+impl("round_.decimals", "ADInplaceOrView", round__decimals, keyset_arg="raw")
+impl("round.decimals_out", "ADInplaceOrView", round_decimals_out, keyset_arg="raw")
+impl("logit_", "ADInplaceOrView", logit_, keyset_arg="raw")
+impl("logit.out", "ADInplaceOrView", logit_out, keyset_arg="raw")
+impl("sinc_", "ADInplaceOrView", sinc_, keyset_arg="raw")
+impl("sinc.out", "ADInplaceOrView", sinc_out, keyset_arg="raw")
+impl("square_", "ADInplaceOrView", square_, keyset_arg="raw")
+impl("square.out", "ADInplaceOrView", square_out, keyset_arg="raw")
+impl("trunc_", "ADInplaceOrView", trunc_, keyset_arg="raw")
+impl("trunc.out", "ADInplaceOrView", trunc_out, keyset_arg="raw")
+impl("fix_", "ADInplaceOrView", fix_, keyset_arg="raw")
+impl("fix.out", "ADInplaceOrView", fix_out, keyset_arg="raw")
+impl("positive", "ADInplaceOrView", positive, keyset_arg="raw")
+impl("digamma_", "ADInplaceOrView", digamma_, keyset_arg="raw")
+impl("lgamma.out", "ADInplaceOrView", lgamma_out, keyset_arg="raw")
+impl("lgamma_", "ADInplaceOrView", lgamma_, keyset_arg="raw")
+impl("digamma.out", "ADInplaceOrView", digamma_out, keyset_arg="raw")
+impl("polygamma.out", "ADInplaceOrView", polygamma_out, keyset_arg="raw")
+impl("polygamma_", "ADInplaceOrView", polygamma_, keyset_arg="raw")
+impl("erfinv_", "ADInplaceOrView", erfinv_, keyset_arg="raw")
+impl("erfinv.out", "ADInplaceOrView", erfinv_out, keyset_arg="raw")
+impl("i0_", "ADInplaceOrView", i0_, keyset_arg="raw")
+impl("i0.out", "ADInplaceOrView", i0_out, keyset_arg="raw")
+impl("signbit.out", "ADInplaceOrView", signbit_out, keyset_arg="raw")
+impl("isposinf.out", "ADInplaceOrView", isposinf_out, keyset_arg="raw")
+impl("isneginf.out", "ADInplaceOrView", isneginf_out, keyset_arg="raw")

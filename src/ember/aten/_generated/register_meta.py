@@ -1905,6 +1905,465 @@ def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     return out
 
 
+# sgn.out: structured
+
+
+def sgn(self):
+    meta = M.sgn(self)
+    out = meta.allocate()
+    return out
+
+
+def sgn_(self):
+    meta = M.sgn(self)
+    meta.check_inplace(self)
+    return self
+
+
+def sgn_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.sgn(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# acosh.out: structured
+
+
+def acosh(self):
+    meta = M.acosh(self)
+    out = meta.allocate()
+    return out
+
+
+def acosh_(self):
+    meta = M.acosh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def acosh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.acosh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# asinh.out: structured
+
+
+def asinh(self):
+    meta = M.asinh(self)
+    out = meta.allocate()
+    return out
+
+
+def asinh_(self):
+    meta = M.asinh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def asinh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.asinh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# atanh.out: structured
+
+
+def atanh(self):
+    meta = M.atanh(self)
+    out = meta.allocate()
+    return out
+
+
+def atanh_(self):
+    meta = M.atanh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def atanh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.atanh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# ceil.out: structured
+
+
+def ceil(self):
+    meta = M.ceil(self)
+    out = meta.allocate()
+    return out
+
+
+def ceil_(self):
+    meta = M.ceil(self)
+    meta.check_inplace(self)
+    return self
+
+
+def ceil_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.ceil(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# erf.out: structured
+
+
+def erf(self):
+    meta = M.erf(self)
+    out = meta.allocate()
+    return out
+
+
+def erf_(self):
+    meta = M.erf(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erf(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# erfc.out: structured
+
+
+def erfc(self):
+    meta = M.erfc(self)
+    out = meta.allocate()
+    return out
+
+
+def erfc_(self):
+    meta = M.erfc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erfc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erfc(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# exp2.out: structured
+
+
+def exp2(self):
+    meta = M.exp2(self)
+    out = meta.allocate()
+    return out
+
+
+def exp2_(self):
+    meta = M.exp2(self)
+    meta.check_inplace(self)
+    return self
+
+
+def exp2_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.exp2(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# floor.out: structured
+
+
+def floor(self):
+    meta = M.floor(self)
+    out = meta.allocate()
+    return out
+
+
+def floor_(self):
+    meta = M.floor(self)
+    meta.check_inplace(self)
+    return self
+
+
+def floor_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.floor(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# frac.out: structured
+
+
+def frac(self):
+    meta = M.frac(self)
+    out = meta.allocate()
+    return out
+
+
+def frac_(self):
+    meta = M.frac(self)
+    meta.check_inplace(self)
+    return self
+
+
+def frac_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.frac(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# round.out: structured
+
+
+def round(self):
+    meta = M.round(self)
+    out = meta.allocate()
+    return out
+
+
+def round_(self):
+    meta = M.round(self)
+    meta.check_inplace(self)
+    return self
+
+
+def round_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.round(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# round.decimals_out: structured
+
+
+def round_decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    out = meta.allocate()
+    return out
+
+
+def round__decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    meta.check_inplace(self)
+    return self
+
+
+def round_decimals_out(self, decimals, out):
+    M.check_copy_devices(self, out)
+    meta = M.round_decimals(self, decimals)
+    M.copy_out(meta, out)
+    return out
+
+
+# sinc.out: structured
+
+
+def sinc(self):
+    meta = M.sinc(self)
+    out = meta.allocate()
+    return out
+
+
+def sinc_(self):
+    meta = M.sinc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def sinc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.sinc(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# trunc.out: structured
+
+
+def trunc(self):
+    meta = M.trunc(self)
+    out = meta.allocate()
+    return out
+
+
+def trunc_(self):
+    meta = M.trunc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def trunc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.trunc(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# lgamma.out: structured
+
+
+def lgamma(self):
+    meta = M.lgamma(self)
+    out = meta.allocate()
+    return out
+
+
+def lgamma_(self):
+    meta = M.lgamma(self)
+    meta.check_inplace(self)
+    return self
+
+
+def lgamma_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.lgamma(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# digamma.out: structured
+
+
+def digamma(self):
+    meta = M.digamma(self)
+    out = meta.allocate()
+    return out
+
+
+def digamma_(self):
+    meta = M.digamma(self)
+    meta.check_inplace(self)
+    return self
+
+
+def digamma_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.digamma(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# polygamma.out: structured
+
+
+def polygamma(n, self):
+    meta = M.polygamma(n, self)
+    out = meta.allocate()
+    return out
+
+
+def polygamma_out(n, self, out):
+    meta = M.polygamma(n, self)
+    meta.resize_outputs(out)
+    return out
+
+
+# erfinv.out: structured
+
+
+def erfinv(self):
+    meta = M.erfinv(self)
+    out = meta.allocate()
+    return out
+
+
+def erfinv_(self):
+    meta = M.erfinv(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erfinv_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erfinv(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# i0.out: structured
+
+
+def i0(self):
+    meta = M.i0(self)
+    out = meta.allocate()
+    return out
+
+
+def i0_(self):
+    meta = M.i0(self)
+    meta.check_inplace(self)
+    return self
+
+
+def i0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.i0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# signbit.out: structured
+
+
+def signbit(self):
+    meta = M.signbit(self)
+    out = meta.allocate()
+    return out
+
+
+def signbit_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.signbit(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# isposinf.out: structured
+
+
+def isposinf(self):
+    meta = M.isposinf(self)
+    out = meta.allocate()
+    return out
+
+
+def isposinf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.isposinf(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# isneginf.out: structured
+
+
+def isneginf(self):
+    meta = M.isneginf(self)
+    out = meta.allocate()
+    return out
+
+
+def isneginf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.isneginf(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -1988,6 +2447,21 @@ def max_unary_out(self, out):
 def floor_divide_out(self, other, out):
     M.check_copy_devices(self, out)
     return N.floor_divide_out(self, other, out)
+
+
+def nan_to_num_out(self, nan, posinf, neginf, out):
+    M.check_copy_devices(self, out)
+    return N.nan_to_num_out(self, nan, posinf, neginf, out)
+
+
+def mvlgamma_out(self, p, out):
+    M.check_copy_devices(self, out)
+    return N.mvlgamma_out(self, p, out)
+
+
+def logit_out(self, eps, out):
+    M.check_copy_devices(self, out)
+    return N.logit_out(self, eps, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -2246,6 +2720,68 @@ impl("nll_loss_backward", "Meta", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "Meta", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "Meta", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "Meta", norm_dtype_out)
+impl("sgn", "Meta", sgn)
+impl("sgn_", "Meta", sgn_)
+impl("sgn.out", "Meta", sgn_out)
+impl("acosh", "Meta", acosh)
+impl("acosh_", "Meta", acosh_)
+impl("acosh.out", "Meta", acosh_out)
+impl("asinh", "Meta", asinh)
+impl("asinh_", "Meta", asinh_)
+impl("asinh.out", "Meta", asinh_out)
+impl("atanh", "Meta", atanh)
+impl("atanh_", "Meta", atanh_)
+impl("atanh.out", "Meta", atanh_out)
+impl("ceil", "Meta", ceil)
+impl("ceil_", "Meta", ceil_)
+impl("ceil.out", "Meta", ceil_out)
+impl("erf", "Meta", erf)
+impl("erf_", "Meta", erf_)
+impl("erf.out", "Meta", erf_out)
+impl("erfc", "Meta", erfc)
+impl("erfc_", "Meta", erfc_)
+impl("erfc.out", "Meta", erfc_out)
+impl("exp2", "Meta", exp2)
+impl("exp2_", "Meta", exp2_)
+impl("exp2.out", "Meta", exp2_out)
+impl("floor", "Meta", floor)
+impl("floor_", "Meta", floor_)
+impl("floor.out", "Meta", floor_out)
+impl("frac", "Meta", frac)
+impl("frac_", "Meta", frac_)
+impl("frac.out", "Meta", frac_out)
+impl("round", "Meta", round)
+impl("round_", "Meta", round_)
+impl("round.out", "Meta", round_out)
+impl("round.decimals", "Meta", round_decimals)
+impl("round_.decimals", "Meta", round__decimals)
+impl("round.decimals_out", "Meta", round_decimals_out)
+impl("sinc", "Meta", sinc)
+impl("sinc_", "Meta", sinc_)
+impl("sinc.out", "Meta", sinc_out)
+impl("trunc", "Meta", trunc)
+impl("trunc_", "Meta", trunc_)
+impl("trunc.out", "Meta", trunc_out)
+impl("lgamma", "Meta", lgamma)
+impl("lgamma_", "Meta", lgamma_)
+impl("lgamma.out", "Meta", lgamma_out)
+impl("digamma", "Meta", digamma)
+impl("digamma_", "Meta", digamma_)
+impl("digamma.out", "Meta", digamma_out)
+impl("polygamma", "Meta", polygamma)
+impl("polygamma.out", "Meta", polygamma_out)
+impl("erfinv", "Meta", erfinv)
+impl("erfinv_", "Meta", erfinv_)
+impl("erfinv.out", "Meta", erfinv_out)
+impl("i0", "Meta", i0)
+impl("i0_", "Meta", i0_)
+impl("i0.out", "Meta", i0_out)
+impl("signbit", "Meta", signbit)
+impl("signbit.out", "Meta", signbit_out)
+impl("isposinf", "Meta", isposinf)
+impl("isposinf.out", "Meta", isposinf_out)
+impl("isneginf", "Meta", isneginf)
+impl("isneginf.out", "Meta", isneginf_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
@@ -2320,3 +2856,8 @@ impl("floor_divide", "Meta", N.floor_divide)
 impl("floor_divide_.Tensor", "Meta", N.floor_divide__Tensor)
 impl("floor_divide.out", "Meta", floor_divide_out)
 impl("count_nonzero.dim_IntList", "Meta", N.count_nonzero_dim_IntList)
+impl("nan_to_num.out", "Meta", nan_to_num_out)
+impl("mvlgamma.out", "Meta", mvlgamma_out)
+impl("logit", "Meta", N.logit)
+impl("logit_", "Meta", N.logit_)
+impl("logit.out", "Meta", logit_out)

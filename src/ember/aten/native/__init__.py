@@ -40,3 +40,7 @@ from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
+from .rounding import *  # noqa: F403
+from .special_functions import *  # noqa: F403
+from .unary_float import *  # noqa: F403
+from .aliases_elementwise import *  # noqa: F403

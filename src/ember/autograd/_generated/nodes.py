@@ -8,6 +8,7 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    at,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
@@ -16,6 +17,7 @@ from ember.autograd.formulas import (
     contiguous_format,
     cumprod_backward,
     cumsum_backward,
+    deg2rad_backward,
     diagonal_backward,
     div_scalar,
     div_tensor_other_backward,
@@ -33,6 +35,7 @@ from ember.autograd.formulas import (
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
+    logit_backward,
     logsumexp_backward,
     masked_fill_backward,
     maximum_backward,
@@ -44,23 +47,28 @@ from ember.autograd.formulas import (
     mse_loss_backward,
     mul_scalar,
     mul_tensor_backward,
+    mvlgamma_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
     norm_backward,
+    not_implemented,
     permute_backwards,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    rad2deg_backward,
     reciprocal_backward,
     remainder_other_backward,
     roll_backward,
     rsqrt_backward,
     select_backward,
     sgn,
+    sgn_backward,
     sigmoid_backward,
     sigmoid_backward_output_backward,
+    sinc_backward,
     slice_backward,
     softmax_backward,
     softmax_double_backward,
@@ -68,6 +76,7 @@ from ember.autograd.formulas import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    sub_scalar,
     sum_backward,
     sum_to,
     tanh_backward,
@@ -3641,3 +3650,504 @@ class NllLossBackwardBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class SgnBackward0(GeneratedNode):
+    """Backward of aten::sgn."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sgn_backward(self, grad, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AcoshBackward0(GeneratedNode):
+    """Backward of aten::acosh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (add_scalar(self, 1).rsqrt() * sub_scalar(self, 1).rsqrt()).conj_physical() if self.is_complex() else grad * sub_scalar(self * self, 1).rsqrt()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AcoshBackward1(GeneratedNode):
+    """Backward of aten::acosh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of acosh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinhBackward0(GeneratedNode):
+    """Backward of aten::asinh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(self.pow(2), 1).rsqrt().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinhBackward1(GeneratedNode):
+    """Backward of aten::asinh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of asinh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanhBackward0(GeneratedNode):
+    """Backward of aten::atanh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_scalar(grad * 1, 1) / at.rsub_Scalar(self.pow(2), 1, 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanhBackward1(GeneratedNode):
+    """Backward of aten::atanh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of atanh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CeilBackward0(GeneratedNode):
+    """Backward of aten::ceil."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfBackward0(GeneratedNode):
+    """Backward of aten::erf."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(-(self.pow(2))), 1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfcBackward0(GeneratedNode):
+    """Backward of aten::erfc."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(-(self.pow(2))), -1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Exp2Backward0(GeneratedNode):
+    """Backward of aten::exp2."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad * result.conj_physical(), 0.6931471805599453)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FloorBackward0(GeneratedNode):
+    """Backward of aten::floor."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FracBackward0(GeneratedNode):
+    """Backward of aten::frac."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanToNumBackward0(GeneratedNode):
+    """Backward of aten::nan_to_num."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.isfinite(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MvlgammaBackward0(GeneratedNode):
+    """Backward of aten::mvlgamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mvlgamma_backward(grad, self, p)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Rad2DegBackward0(GeneratedNode):
+    """Backward of aten::rad2deg."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = rad2deg_backward(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Deg2RadBackward0(GeneratedNode):
+    """Backward of aten::deg2rad."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = deg2rad_backward(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RoundBackward0(GeneratedNode):
+    """Backward of aten::round."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RoundBackward1(GeneratedNode):
+    """Backward of aten::round.decimals."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogitBackward0(GeneratedNode):
+    """Backward of aten::logit."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_eps = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        eps = node._saved_eps
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = logit_backward(grad, self, eps)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SincBackward0(GeneratedNode):
+    """Backward of aten::sinc."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sinc_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TruncBackward0(GeneratedNode):
+    """Backward of aten::trunc."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DigammaBackward0(GeneratedNode):
+    """Backward of aten::digamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LgammaBackward0(GeneratedNode):
+    """Backward of aten::lgamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.digamma(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PolygammaBackward0(GeneratedNode):
+    """Backward of aten::polygamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_n = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        n = node._saved_n
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(n + 1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PolygammaBackward1(GeneratedNode):
+    """Backward of aten::polygamma_."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_n = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        n = node._saved_n
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(n + 1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfinvBackward0(GeneratedNode):
+    """Backward of aten::erfinv."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(self.erfinv().pow(2)), 0.886226925452758) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class I0Backward0(GeneratedNode):
+    """Backward of aten::i0."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.special_i1(self)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -534,3 +534,20 @@ S["logit"] = [lambda T: ((T.u(2, 3),), {}), lambda T: ((T.u(2, 3),), {"eps": 0.2
 S["nan_to_num"] = [_unary, lambda T: ((T.f(2, 3) / 0,), {"nan": 1.5, "posinf": 2.0})]
 S["polygamma"] = [lambda T: ((1, T.p(2, 3)), {}), lambda T: ((2, T.p(2, 3)), {})]
 S["polygamma_"] = [lambda T: ((T.p(2, 3) * 1, 1), {}), lambda T: ((T.p(2, 3), 1), {})]
+for _name in ("special_erfcx", "special_i0e", "special_i1", "special_i1e", "special_entr",
+              "special_bessel_j0", "special_bessel_j1", "special_modified_bessel_i0",
+              "special_modified_bessel_i1", "special_spherical_bessel_j0", "special_ndtr",
+              "special_expm1", "special_exp2", "special_psi", "special_digamma",
+              "special_gammaln", "special_erf", "special_erfc", "special_i0", "special_expit",
+              "special_sinc", "special_round"):  # fmt: skip
+    S[_name] = [_unary]
+for _name in ("special_bessel_y0", "special_bessel_y1", "special_modified_bessel_k0",
+              "special_modified_bessel_k1", "special_scaled_modified_bessel_k0",
+              "special_scaled_modified_bessel_k1", "special_log1p", "special_log_ndtr"):  # fmt: skip
+    S[_name] = [_positive]
+S["special_ndtri"] = [lambda T: ((T.u(2, 3) * 0.5 + 0.5,), {})]
+S["special_erfinv"] = S["special_logit"] = [lambda T: ((T.u(2, 3),), {})]
+S["special_polygamma"] = [lambda T: ((1, T.p(2, 3)), {})]
+S["special_multigammaln"] = [lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["special_softmax"] = S["special_log_softmax"] = [lambda T: ((T.f(2, 3), 1), {})]
+S["special_logsumexp"] = [lambda T: ((T.f(2, 3), [1]), {})]

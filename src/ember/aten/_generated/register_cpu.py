@@ -3810,6 +3810,474 @@ def isneginf_out(self, out):
     return out
 
 
+# special_entr.out: structured
+
+
+def special_entr(self):
+    meta = M.special_entr(self)
+    out = meta.allocate()
+    N.special_entr_out(meta, self, out)
+    return out
+
+
+def special_entr_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_entr(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_entr_out, meta, (self,), out)
+    ):
+        return out
+    N.special_entr_out(meta, self, out)
+    return out
+
+
+# special_ndtri.out: structured
+
+
+def special_ndtri(self):
+    meta = M.special_ndtri(self)
+    out = meta.allocate()
+    N.special_ndtri_out(meta, self, out)
+    return out
+
+
+def special_ndtri_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_ndtri(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_ndtri_out, meta, (self,), out)
+    ):
+        return out
+    N.special_ndtri_out(meta, self, out)
+    return out
+
+
+# special_log_ndtr.out: structured
+
+
+def special_log_ndtr(self):
+    meta = M.special_log_ndtr(self)
+    out = meta.allocate()
+    N.special_log_ndtr_out(meta, self, out)
+    return out
+
+
+def special_log_ndtr_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_log_ndtr(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_log_ndtr_out, meta, (self,), out)
+    ):
+        return out
+    N.special_log_ndtr_out(meta, self, out)
+    return out
+
+
+# special_erfcx.out: structured
+
+
+def special_erfcx(self):
+    meta = M.special_erfcx(self)
+    out = meta.allocate()
+    N.special_erfcx_out(meta, self, out)
+    return out
+
+
+def special_erfcx_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_erfcx(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_erfcx_out, meta, (self,), out)
+    ):
+        return out
+    N.special_erfcx_out(meta, self, out)
+    return out
+
+
+# special_i0e.out: structured
+
+
+def special_i0e(self):
+    meta = M.special_i0e(self)
+    out = meta.allocate()
+    N.special_i0e_out(meta, self, out)
+    return out
+
+
+def special_i0e_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i0e(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i0e_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i0e_out(meta, self, out)
+    return out
+
+
+# special_i1.out: structured
+
+
+def special_i1(self):
+    meta = M.special_i1(self)
+    out = meta.allocate()
+    N.special_i1_out(meta, self, out)
+    return out
+
+
+def special_i1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i1_out(meta, self, out)
+    return out
+
+
+# special_i1e.out: structured
+
+
+def special_i1e(self):
+    meta = M.special_i1e(self)
+    out = meta.allocate()
+    N.special_i1e_out(meta, self, out)
+    return out
+
+
+def special_i1e_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i1e(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i1e_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i1e_out(meta, self, out)
+    return out
+
+
+# special_bessel_j0.out: structured
+
+
+def special_bessel_j0(self):
+    meta = M.special_bessel_j0(self)
+    out = meta.allocate()
+    N.special_bessel_j0_out(meta, self, out)
+    return out
+
+
+def special_bessel_j0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_j0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_j0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_j0_out(meta, self, out)
+    return out
+
+
+# special_bessel_j1.out: structured
+
+
+def special_bessel_j1(self):
+    meta = M.special_bessel_j1(self)
+    out = meta.allocate()
+    N.special_bessel_j1_out(meta, self, out)
+    return out
+
+
+def special_bessel_j1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_j1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_j1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_j1_out(meta, self, out)
+    return out
+
+
+# special_bessel_y0.out: structured
+
+
+def special_bessel_y0(self):
+    meta = M.special_bessel_y0(self)
+    out = meta.allocate()
+    N.special_bessel_y0_out(meta, self, out)
+    return out
+
+
+def special_bessel_y0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_y0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_y0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_y0_out(meta, self, out)
+    return out
+
+
+# special_bessel_y1.out: structured
+
+
+def special_bessel_y1(self):
+    meta = M.special_bessel_y1(self)
+    out = meta.allocate()
+    N.special_bessel_y1_out(meta, self, out)
+    return out
+
+
+def special_bessel_y1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_y1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_y1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_y1_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_i0.out: structured
+
+
+def special_modified_bessel_i0(self):
+    meta = M.special_modified_bessel_i0(self)
+    out = meta.allocate()
+    N.special_modified_bessel_i0_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_i0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_i0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_i0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_i0_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_i1.out: structured
+
+
+def special_modified_bessel_i1(self):
+    meta = M.special_modified_bessel_i1(self)
+    out = meta.allocate()
+    N.special_modified_bessel_i1_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_i1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_i1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_i1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_i1_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_k0.out: structured
+
+
+def special_modified_bessel_k0(self):
+    meta = M.special_modified_bessel_k0(self)
+    out = meta.allocate()
+    N.special_modified_bessel_k0_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_k0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_k0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_k0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_k0_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_k1.out: structured
+
+
+def special_modified_bessel_k1(self):
+    meta = M.special_modified_bessel_k1(self)
+    out = meta.allocate()
+    N.special_modified_bessel_k1_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_k1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_k1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_k1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_k1_out(meta, self, out)
+    return out
+
+
+# special_scaled_modified_bessel_k0.out: structured
+
+
+def special_scaled_modified_bessel_k0(x):
+    meta = M.special_scaled_modified_bessel_k0(x)
+    out = meta.allocate()
+    N.special_scaled_modified_bessel_k0_out(meta, x, out)
+    return out
+
+
+def special_scaled_modified_bessel_k0_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_scaled_modified_bessel_k0(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_scaled_modified_bessel_k0_out, meta, (x,), out)
+    ):
+        return out
+    N.special_scaled_modified_bessel_k0_out(meta, x, out)
+    return out
+
+
+# special_scaled_modified_bessel_k1.out: structured
+
+
+def special_scaled_modified_bessel_k1(x):
+    meta = M.special_scaled_modified_bessel_k1(x)
+    out = meta.allocate()
+    N.special_scaled_modified_bessel_k1_out(meta, x, out)
+    return out
+
+
+def special_scaled_modified_bessel_k1_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_scaled_modified_bessel_k1(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_scaled_modified_bessel_k1_out, meta, (x,), out)
+    ):
+        return out
+    N.special_scaled_modified_bessel_k1_out(meta, x, out)
+    return out
+
+
+# special_spherical_bessel_j0.out: structured
+
+
+def special_spherical_bessel_j0(x):
+    meta = M.special_spherical_bessel_j0(x)
+    out = meta.allocate()
+    N.special_spherical_bessel_j0_out(meta, x, out)
+    return out
+
+
+def special_spherical_bessel_j0_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_spherical_bessel_j0(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_spherical_bessel_j0_out, meta, (x,), out)
+    ):
+        return out
+    N.special_spherical_bessel_j0_out(meta, x, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -4128,6 +4596,42 @@ impl("isposinf", "CPU", isposinf)
 impl("isposinf.out", "CPU", isposinf_out)
 impl("isneginf", "CPU", isneginf)
 impl("isneginf.out", "CPU", isneginf_out)
+impl("special_entr", "CPU", special_entr)
+impl("special_entr.out", "CPU", special_entr_out)
+impl("special_ndtri", "CPU", special_ndtri)
+impl("special_ndtri.out", "CPU", special_ndtri_out)
+impl("special_log_ndtr", "CPU", special_log_ndtr)
+impl("special_log_ndtr.out", "CPU", special_log_ndtr_out)
+impl("special_erfcx", "CPU", special_erfcx)
+impl("special_erfcx.out", "CPU", special_erfcx_out)
+impl("special_i0e", "CPU", special_i0e)
+impl("special_i0e.out", "CPU", special_i0e_out)
+impl("special_i1", "CPU", special_i1)
+impl("special_i1.out", "CPU", special_i1_out)
+impl("special_i1e", "CPU", special_i1e)
+impl("special_i1e.out", "CPU", special_i1e_out)
+impl("special_bessel_j0", "CPU", special_bessel_j0)
+impl("special_bessel_j0.out", "CPU", special_bessel_j0_out)
+impl("special_bessel_j1", "CPU", special_bessel_j1)
+impl("special_bessel_j1.out", "CPU", special_bessel_j1_out)
+impl("special_bessel_y0", "CPU", special_bessel_y0)
+impl("special_bessel_y0.out", "CPU", special_bessel_y0_out)
+impl("special_bessel_y1", "CPU", special_bessel_y1)
+impl("special_bessel_y1.out", "CPU", special_bessel_y1_out)
+impl("special_modified_bessel_i0", "CPU", special_modified_bessel_i0)
+impl("special_modified_bessel_i0.out", "CPU", special_modified_bessel_i0_out)
+impl("special_modified_bessel_i1", "CPU", special_modified_bessel_i1)
+impl("special_modified_bessel_i1.out", "CPU", special_modified_bessel_i1_out)
+impl("special_modified_bessel_k0", "CPU", special_modified_bessel_k0)
+impl("special_modified_bessel_k0.out", "CPU", special_modified_bessel_k0_out)
+impl("special_modified_bessel_k1", "CPU", special_modified_bessel_k1)
+impl("special_modified_bessel_k1.out", "CPU", special_modified_bessel_k1_out)
+impl("special_scaled_modified_bessel_k0", "CPU", special_scaled_modified_bessel_k0)
+impl("special_scaled_modified_bessel_k0.out", "CPU", special_scaled_modified_bessel_k0_out)
+impl("special_scaled_modified_bessel_k1", "CPU", special_scaled_modified_bessel_k1)
+impl("special_scaled_modified_bessel_k1.out", "CPU", special_scaled_modified_bessel_k1_out)
+impl("special_spherical_bessel_j0", "CPU", special_spherical_bessel_j0)
+impl("special_spherical_bessel_j0.out", "CPU", special_spherical_bessel_j0_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

@@ -5551,6 +5551,510 @@ def isneginf_out(keyset, self, out):
     return finish_inplace(result, out)
 
 
+_special_entr_out = handle("special_entr.out")
+
+
+def special_entr_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_entr_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_ndtri_out = handle("special_ndtri.out")
+
+
+def special_ndtri_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_ndtri_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_log_ndtr_out = handle("special_log_ndtr.out")
+
+
+def special_log_ndtr_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_log_ndtr_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_expm1_out = handle("special_expm1.out")
+
+
+def special_expm1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_expm1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_exp2_out = handle("special_exp2.out")
+
+
+def special_exp2_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_exp2_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_psi_out = handle("special_psi.out")
+
+
+def special_psi_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_psi_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_digamma_out = handle("special_digamma.out")
+
+
+def special_digamma_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_digamma_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_gammaln_out = handle("special_gammaln.out")
+
+
+def special_gammaln_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_gammaln_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_erf_out = handle("special_erf.out")
+
+
+def special_erf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_erf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_erfc_out = handle("special_erfc.out")
+
+
+def special_erfc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_erfc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_erfcx_out = handle("special_erfcx.out")
+
+
+def special_erfcx_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_erfcx_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_erfinv_out = handle("special_erfinv.out")
+
+
+def special_erfinv_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_erfinv_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_ndtr_out = handle("special_ndtr.out")
+
+
+def special_ndtr_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_ndtr_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_i0_out = handle("special_i0.out")
+
+
+def special_i0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_i0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_i0e_out = handle("special_i0e.out")
+
+
+def special_i0e_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_i0e_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_i1_out = handle("special_i1.out")
+
+
+def special_i1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_i1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_i1e_out = handle("special_i1e.out")
+
+
+def special_i1e_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_i1e_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_logit_out = handle("special_logit.out")
+
+
+def special_logit_out(keyset, self, eps, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_logit_out.redispatch(keyset & AFTER, self, eps, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_polygamma_out = handle("special_polygamma.out")
+
+
+def special_polygamma_out(keyset, n, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_polygamma_out.redispatch(keyset & AFTER, n, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_logsumexp_out = handle("special_logsumexp.out")
+
+
+def special_logsumexp_out(keyset, self, dim, keepdim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_logsumexp_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_expit_out = handle("special_expit.out")
+
+
+def special_expit_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_expit_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_sinc_out = handle("special_sinc.out")
+
+
+def special_sinc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_sinc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_round_out = handle("special_round.out")
+
+
+def special_round_out(keyset, self, decimals, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_round_out.redispatch(keyset & AFTER, self, decimals, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_log1p_out = handle("special_log1p.out")
+
+
+def special_log1p_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_log1p_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_multigammaln_out = handle("special_multigammaln.out")
+
+
+def special_multigammaln_out(keyset, self, p, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_multigammaln_out.redispatch(keyset & AFTER, self, p, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_bessel_j0_out = handle("special_bessel_j0.out")
+
+
+def special_bessel_j0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_bessel_j0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_bessel_j1_out = handle("special_bessel_j1.out")
+
+
+def special_bessel_j1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_bessel_j1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_bessel_y0_out = handle("special_bessel_y0.out")
+
+
+def special_bessel_y0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_bessel_y0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_bessel_y1_out = handle("special_bessel_y1.out")
+
+
+def special_bessel_y1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_bessel_y1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
+
+
+def special_modified_bessel_i0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_modified_bessel_i0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
+
+
+def special_modified_bessel_i1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_modified_bessel_i1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
+
+
+def special_modified_bessel_k0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_modified_bessel_k0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
+
+
+def special_modified_bessel_k1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_modified_bessel_k1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
+
+
+def special_scaled_modified_bessel_k0_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_scaled_modified_bessel_k0_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+
+
+def special_scaled_modified_bessel_k1_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_scaled_modified_bessel_k1_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+
+
+def special_spherical_bessel_j0_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_spherical_bessel_j0_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5947,3 +6451,39 @@ impl("i0.out", "ADInplaceOrView", i0_out, keyset_arg="raw")
 impl("signbit.out", "ADInplaceOrView", signbit_out, keyset_arg="raw")
 impl("isposinf.out", "ADInplaceOrView", isposinf_out, keyset_arg="raw")
 impl("isneginf.out", "ADInplaceOrView", isneginf_out, keyset_arg="raw")
+impl("special_entr.out", "ADInplaceOrView", special_entr_out, keyset_arg="raw")
+impl("special_ndtri.out", "ADInplaceOrView", special_ndtri_out, keyset_arg="raw")
+impl("special_log_ndtr.out", "ADInplaceOrView", special_log_ndtr_out, keyset_arg="raw")
+impl("special_expm1.out", "ADInplaceOrView", special_expm1_out, keyset_arg="raw")
+impl("special_exp2.out", "ADInplaceOrView", special_exp2_out, keyset_arg="raw")
+impl("special_psi.out", "ADInplaceOrView", special_psi_out, keyset_arg="raw")
+impl("special_digamma.out", "ADInplaceOrView", special_digamma_out, keyset_arg="raw")
+impl("special_gammaln.out", "ADInplaceOrView", special_gammaln_out, keyset_arg="raw")
+impl("special_erf.out", "ADInplaceOrView", special_erf_out, keyset_arg="raw")
+impl("special_erfc.out", "ADInplaceOrView", special_erfc_out, keyset_arg="raw")
+impl("special_erfcx.out", "ADInplaceOrView", special_erfcx_out, keyset_arg="raw")
+impl("special_erfinv.out", "ADInplaceOrView", special_erfinv_out, keyset_arg="raw")
+impl("special_ndtr.out", "ADInplaceOrView", special_ndtr_out, keyset_arg="raw")
+impl("special_i0.out", "ADInplaceOrView", special_i0_out, keyset_arg="raw")
+impl("special_i0e.out", "ADInplaceOrView", special_i0e_out, keyset_arg="raw")
+impl("special_i1.out", "ADInplaceOrView", special_i1_out, keyset_arg="raw")
+impl("special_i1e.out", "ADInplaceOrView", special_i1e_out, keyset_arg="raw")
+impl("special_logit.out", "ADInplaceOrView", special_logit_out, keyset_arg="raw")
+impl("special_polygamma.out", "ADInplaceOrView", special_polygamma_out, keyset_arg="raw")
+impl("special_logsumexp.out", "ADInplaceOrView", special_logsumexp_out, keyset_arg="raw")
+impl("special_expit.out", "ADInplaceOrView", special_expit_out, keyset_arg="raw")
+impl("special_sinc.out", "ADInplaceOrView", special_sinc_out, keyset_arg="raw")
+impl("special_round.out", "ADInplaceOrView", special_round_out, keyset_arg="raw")
+impl("special_log1p.out", "ADInplaceOrView", special_log1p_out, keyset_arg="raw")
+impl("special_multigammaln.out", "ADInplaceOrView", special_multigammaln_out, keyset_arg="raw")
+impl("special_bessel_j0.out", "ADInplaceOrView", special_bessel_j0_out, keyset_arg="raw")
+impl("special_bessel_j1.out", "ADInplaceOrView", special_bessel_j1_out, keyset_arg="raw")
+impl("special_bessel_y0.out", "ADInplaceOrView", special_bessel_y0_out, keyset_arg="raw")
+impl("special_bessel_y1.out", "ADInplaceOrView", special_bessel_y1_out, keyset_arg="raw")
+impl("special_modified_bessel_i0.out", "ADInplaceOrView", special_modified_bessel_i0_out, keyset_arg="raw")
+impl("special_modified_bessel_i1.out", "ADInplaceOrView", special_modified_bessel_i1_out, keyset_arg="raw")
+impl("special_modified_bessel_k0.out", "ADInplaceOrView", special_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_modified_bessel_k1.out", "ADInplaceOrView", special_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0.out", "ADInplaceOrView", special_scaled_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1.out", "ADInplaceOrView", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_spherical_bessel_j0.out", "ADInplaceOrView", special_spherical_bessel_j0_out, keyset_arg="raw")

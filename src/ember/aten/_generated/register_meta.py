@@ -2364,6 +2364,276 @@ def isneginf_out(self, out):
     return out
 
 
+# special_entr.out: structured
+
+
+def special_entr(self):
+    meta = M.special_entr(self)
+    out = meta.allocate()
+    return out
+
+
+def special_entr_out(self, out):
+    meta = M.special_entr(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_ndtri.out: structured
+
+
+def special_ndtri(self):
+    meta = M.special_ndtri(self)
+    out = meta.allocate()
+    return out
+
+
+def special_ndtri_out(self, out):
+    meta = M.special_ndtri(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_log_ndtr.out: structured
+
+
+def special_log_ndtr(self):
+    meta = M.special_log_ndtr(self)
+    out = meta.allocate()
+    return out
+
+
+def special_log_ndtr_out(self, out):
+    meta = M.special_log_ndtr(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_erfcx.out: structured
+
+
+def special_erfcx(self):
+    meta = M.special_erfcx(self)
+    out = meta.allocate()
+    return out
+
+
+def special_erfcx_out(self, out):
+    meta = M.special_erfcx(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_i0e.out: structured
+
+
+def special_i0e(self):
+    meta = M.special_i0e(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i0e_out(self, out):
+    meta = M.special_i0e(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_i1.out: structured
+
+
+def special_i1(self):
+    meta = M.special_i1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i1_out(self, out):
+    meta = M.special_i1(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_i1e.out: structured
+
+
+def special_i1e(self):
+    meta = M.special_i1e(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i1e_out(self, out):
+    meta = M.special_i1e(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_bessel_j0.out: structured
+
+
+def special_bessel_j0(self):
+    meta = M.special_bessel_j0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_j0_out(self, out):
+    meta = M.special_bessel_j0(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_bessel_j1.out: structured
+
+
+def special_bessel_j1(self):
+    meta = M.special_bessel_j1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_j1_out(self, out):
+    meta = M.special_bessel_j1(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_bessel_y0.out: structured
+
+
+def special_bessel_y0(self):
+    meta = M.special_bessel_y0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_y0_out(self, out):
+    meta = M.special_bessel_y0(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_bessel_y1.out: structured
+
+
+def special_bessel_y1(self):
+    meta = M.special_bessel_y1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_y1_out(self, out):
+    meta = M.special_bessel_y1(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_modified_bessel_i0.out: structured
+
+
+def special_modified_bessel_i0(self):
+    meta = M.special_modified_bessel_i0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_i0_out(self, out):
+    meta = M.special_modified_bessel_i0(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_modified_bessel_i1.out: structured
+
+
+def special_modified_bessel_i1(self):
+    meta = M.special_modified_bessel_i1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_i1_out(self, out):
+    meta = M.special_modified_bessel_i1(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_modified_bessel_k0.out: structured
+
+
+def special_modified_bessel_k0(self):
+    meta = M.special_modified_bessel_k0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_k0_out(self, out):
+    meta = M.special_modified_bessel_k0(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_modified_bessel_k1.out: structured
+
+
+def special_modified_bessel_k1(self):
+    meta = M.special_modified_bessel_k1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_k1_out(self, out):
+    meta = M.special_modified_bessel_k1(self)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_scaled_modified_bessel_k0.out: structured
+
+
+def special_scaled_modified_bessel_k0(x):
+    meta = M.special_scaled_modified_bessel_k0(x)
+    out = meta.allocate()
+    return out
+
+
+def special_scaled_modified_bessel_k0_out(x, out):
+    meta = M.special_scaled_modified_bessel_k0(x)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_scaled_modified_bessel_k1.out: structured
+
+
+def special_scaled_modified_bessel_k1(x):
+    meta = M.special_scaled_modified_bessel_k1(x)
+    out = meta.allocate()
+    return out
+
+
+def special_scaled_modified_bessel_k1_out(x, out):
+    meta = M.special_scaled_modified_bessel_k1(x)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_spherical_bessel_j0.out: structured
+
+
+def special_spherical_bessel_j0(x):
+    meta = M.special_spherical_bessel_j0(x)
+    out = meta.allocate()
+    return out
+
+
+def special_spherical_bessel_j0_out(x, out):
+    meta = M.special_spherical_bessel_j0(x)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -2782,6 +3052,42 @@ impl("isposinf", "Meta", isposinf)
 impl("isposinf.out", "Meta", isposinf_out)
 impl("isneginf", "Meta", isneginf)
 impl("isneginf.out", "Meta", isneginf_out)
+impl("special_entr", "Meta", special_entr)
+impl("special_entr.out", "Meta", special_entr_out)
+impl("special_ndtri", "Meta", special_ndtri)
+impl("special_ndtri.out", "Meta", special_ndtri_out)
+impl("special_log_ndtr", "Meta", special_log_ndtr)
+impl("special_log_ndtr.out", "Meta", special_log_ndtr_out)
+impl("special_erfcx", "Meta", special_erfcx)
+impl("special_erfcx.out", "Meta", special_erfcx_out)
+impl("special_i0e", "Meta", special_i0e)
+impl("special_i0e.out", "Meta", special_i0e_out)
+impl("special_i1", "Meta", special_i1)
+impl("special_i1.out", "Meta", special_i1_out)
+impl("special_i1e", "Meta", special_i1e)
+impl("special_i1e.out", "Meta", special_i1e_out)
+impl("special_bessel_j0", "Meta", special_bessel_j0)
+impl("special_bessel_j0.out", "Meta", special_bessel_j0_out)
+impl("special_bessel_j1", "Meta", special_bessel_j1)
+impl("special_bessel_j1.out", "Meta", special_bessel_j1_out)
+impl("special_bessel_y0", "Meta", special_bessel_y0)
+impl("special_bessel_y0.out", "Meta", special_bessel_y0_out)
+impl("special_bessel_y1", "Meta", special_bessel_y1)
+impl("special_bessel_y1.out", "Meta", special_bessel_y1_out)
+impl("special_modified_bessel_i0", "Meta", special_modified_bessel_i0)
+impl("special_modified_bessel_i0.out", "Meta", special_modified_bessel_i0_out)
+impl("special_modified_bessel_i1", "Meta", special_modified_bessel_i1)
+impl("special_modified_bessel_i1.out", "Meta", special_modified_bessel_i1_out)
+impl("special_modified_bessel_k0", "Meta", special_modified_bessel_k0)
+impl("special_modified_bessel_k0.out", "Meta", special_modified_bessel_k0_out)
+impl("special_modified_bessel_k1", "Meta", special_modified_bessel_k1)
+impl("special_modified_bessel_k1.out", "Meta", special_modified_bessel_k1_out)
+impl("special_scaled_modified_bessel_k0", "Meta", special_scaled_modified_bessel_k0)
+impl("special_scaled_modified_bessel_k0.out", "Meta", special_scaled_modified_bessel_k0_out)
+impl("special_scaled_modified_bessel_k1", "Meta", special_scaled_modified_bessel_k1)
+impl("special_scaled_modified_bessel_k1.out", "Meta", special_scaled_modified_bessel_k1_out)
+impl("special_spherical_bessel_j0", "Meta", special_spherical_bessel_j0)
+impl("special_spherical_bessel_j0.out", "Meta", special_spherical_bessel_j0_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -44,3 +44,4 @@ from .rounding import *  # noqa: F403
 from .special_functions import *  # noqa: F403
 from .unary_float import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
+from .special_aliases import *  # noqa: F403

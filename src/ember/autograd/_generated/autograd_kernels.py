@@ -10884,6 +10884,578 @@ def isneginf_out(ks, self, out):
     return result
 
 
+_special_entr = handle("special_entr")
+
+
+def special_entr(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialEntrBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_entr.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_entr_out = handle("special_entr.out")
+
+
+def special_entr_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_entr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_entr_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_ndtri = handle("special_ndtri")
+
+
+def special_ndtri(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialNdtriBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_ndtri.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_ndtri_out = handle("special_ndtri.out")
+
+
+def special_ndtri_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_ndtri"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_ndtri_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_log_ndtr = handle("special_log_ndtr")
+
+
+def special_log_ndtr(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialLogNdtrBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_log_ndtr.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_log_ndtr_out = handle("special_log_ndtr.out")
+
+
+def special_log_ndtr_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_log_ndtr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_log_ndtr_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_erfcx = handle("special_erfcx")
+
+
+def special_erfcx(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialErfcxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_erfcx.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_erfcx_out = handle("special_erfcx.out")
+
+
+def special_erfcx_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_erfcx"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_erfcx_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i0e = handle("special_i0e")
+
+
+def special_i0e(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI0EBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i0e.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i0e_out = handle("special_i0e.out")
+
+
+def special_i0e_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i0e"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i0e_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i1 = handle("special_i1")
+
+
+def special_i1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI1Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i1_out = handle("special_i1.out")
+
+
+def special_i1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i1"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i1e = handle("special_i1e")
+
+
+def special_i1e(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI1EBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i1e.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i1e_out = handle("special_i1e.out")
+
+
+def special_i1e_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i1e"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i1e_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j0 = handle("special_bessel_j0")
+
+
+def special_bessel_j0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_j0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j0_out = handle("special_bessel_j0.out")
+
+
+def special_bessel_j0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_j0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j1 = handle("special_bessel_j1")
+
+
+def special_bessel_j1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_j1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j1_out = handle("special_bessel_j1.out")
+
+
+def special_bessel_j1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_j1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y0 = handle("special_bessel_y0")
+
+
+def special_bessel_y0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_y0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y0_out = handle("special_bessel_y0.out")
+
+
+def special_bessel_y0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_y0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y1 = handle("special_bessel_y1")
+
+
+def special_bessel_y1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_y1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y1_out = handle("special_bessel_y1.out")
+
+
+def special_bessel_y1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_y1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i0 = handle("special_modified_bessel_i0")
+
+
+def special_modified_bessel_i0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_i0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
+
+
+def special_modified_bessel_i0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_i0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i1 = handle("special_modified_bessel_i1")
+
+
+def special_modified_bessel_i1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_i1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
+
+
+def special_modified_bessel_i1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_i1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k0 = handle("special_modified_bessel_k0")
+
+
+def special_modified_bessel_k0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_k0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
+
+
+def special_modified_bessel_k0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_k0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k1 = handle("special_modified_bessel_k1")
+
+
+def special_modified_bessel_k1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_k1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
+
+
+def special_modified_bessel_k1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_k1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k0 = handle("special_scaled_modified_bessel_k0")
+
+
+def special_scaled_modified_bessel_k0(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_scaled_modified_bessel_k0.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
+
+
+def special_scaled_modified_bessel_k0_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_scaled_modified_bessel_k0_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k1 = handle("special_scaled_modified_bessel_k1")
+
+
+def special_scaled_modified_bessel_k1(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_scaled_modified_bessel_k1.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+
+
+def special_scaled_modified_bessel_k1_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_scaled_modified_bessel_k1_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_spherical_bessel_j0 = handle("special_spherical_bessel_j0")
+
+
+def special_spherical_bessel_j0(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_spherical_bessel_j0.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+
+
+def special_spherical_bessel_j0_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_spherical_bessel_j0_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11443,3 +12015,39 @@ impl("isposinf", "Autograd", isposinf, keyset_arg="raw")
 impl("isposinf.out", "Autograd", isposinf_out, keyset_arg="raw")
 impl("isneginf", "Autograd", isneginf, keyset_arg="raw")
 impl("isneginf.out", "Autograd", isneginf_out, keyset_arg="raw")
+impl("special_entr", "Autograd", special_entr, keyset_arg="raw")
+impl("special_entr.out", "Autograd", special_entr_out, keyset_arg="raw")
+impl("special_ndtri", "Autograd", special_ndtri, keyset_arg="raw")
+impl("special_ndtri.out", "Autograd", special_ndtri_out, keyset_arg="raw")
+impl("special_log_ndtr", "Autograd", special_log_ndtr, keyset_arg="raw")
+impl("special_log_ndtr.out", "Autograd", special_log_ndtr_out, keyset_arg="raw")
+impl("special_erfcx", "Autograd", special_erfcx, keyset_arg="raw")
+impl("special_erfcx.out", "Autograd", special_erfcx_out, keyset_arg="raw")
+impl("special_i0e", "Autograd", special_i0e, keyset_arg="raw")
+impl("special_i0e.out", "Autograd", special_i0e_out, keyset_arg="raw")
+impl("special_i1", "Autograd", special_i1, keyset_arg="raw")
+impl("special_i1.out", "Autograd", special_i1_out, keyset_arg="raw")
+impl("special_i1e", "Autograd", special_i1e, keyset_arg="raw")
+impl("special_i1e.out", "Autograd", special_i1e_out, keyset_arg="raw")
+impl("special_bessel_j0", "Autograd", special_bessel_j0, keyset_arg="raw")
+impl("special_bessel_j0.out", "Autograd", special_bessel_j0_out, keyset_arg="raw")
+impl("special_bessel_j1", "Autograd", special_bessel_j1, keyset_arg="raw")
+impl("special_bessel_j1.out", "Autograd", special_bessel_j1_out, keyset_arg="raw")
+impl("special_bessel_y0", "Autograd", special_bessel_y0, keyset_arg="raw")
+impl("special_bessel_y0.out", "Autograd", special_bessel_y0_out, keyset_arg="raw")
+impl("special_bessel_y1", "Autograd", special_bessel_y1, keyset_arg="raw")
+impl("special_bessel_y1.out", "Autograd", special_bessel_y1_out, keyset_arg="raw")
+impl("special_modified_bessel_i0", "Autograd", special_modified_bessel_i0, keyset_arg="raw")
+impl("special_modified_bessel_i0.out", "Autograd", special_modified_bessel_i0_out, keyset_arg="raw")
+impl("special_modified_bessel_i1", "Autograd", special_modified_bessel_i1, keyset_arg="raw")
+impl("special_modified_bessel_i1.out", "Autograd", special_modified_bessel_i1_out, keyset_arg="raw")
+impl("special_modified_bessel_k0", "Autograd", special_modified_bessel_k0, keyset_arg="raw")
+impl("special_modified_bessel_k0.out", "Autograd", special_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_modified_bessel_k1", "Autograd", special_modified_bessel_k1, keyset_arg="raw")
+impl("special_modified_bessel_k1.out", "Autograd", special_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0", "Autograd", special_scaled_modified_bessel_k0, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0.out", "Autograd", special_scaled_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1", "Autograd", special_scaled_modified_bessel_k1, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1.out", "Autograd", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_spherical_bessel_j0", "Autograd", special_spherical_bessel_j0, keyset_arg="raw")
+impl("special_spherical_bessel_j0.out", "Autograd", special_spherical_bessel_j0_out, keyset_arg="raw")

@@ -26,6 +26,8 @@ from ember.autograd.formulas import (
     gather_backward,
     gelu_backward,
     handle_r_to_c,
+    i1_backward,
+    i1e_backward,
     index_backward,
     index_put_self_backward,
     index_select_backward,
@@ -4148,6 +4150,154 @@ class I0Backward0(GeneratedNode):
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = grad * at.special_i1(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialEntrBackward0(GeneratedNode):
+    """Backward of aten::special_entr."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (-(add_scalar(self.log(), 1)))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialNdtriBackward0(GeneratedNode):
+    """Backward of aten::special_ndtri."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, 2.5066282746310002) * div_scalar(result.pow(2), 2).exp()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialLogNdtrBackward0(GeneratedNode):
+    """Backward of aten::special_log_ndtr."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_scalar(grad, 2.5066282746310002) * (result + div_scalar(self.pow(2), 2)).neg().exp()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialErfcxBackward0(GeneratedNode):
+    """Backward of aten::special_erfcx."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sub_scalar(mul_scalar(self * result, 2.0), 1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI0EBackward0(GeneratedNode):
+    """Backward of aten::special_i0e."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (at.special_i1e(self) - self.sgn() * result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI1Backward0(GeneratedNode):
+    """Backward of aten::special_i1."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = i1_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI1EBackward0(GeneratedNode):
+    """Backward of aten::special_i1e."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = i1e_backward(grad, self, result)
         else:
             grad_0 = None
         return [grad_0]

@@ -4,7 +4,7 @@ functions i1 / i1e, deg2rad / rad2deg, atan2, copysign, and the masked xlogy for
 Layer: autograd. In: gradients and saved values. Out: input gradients, built from
 dispatched operators so create_graph records them. Mirrors sgn_backward, sinc_backward,
 infinitely_differentiable_logit_backward, mvlgamma_backward, i1_backward, i1e_backward,
-deg2rad_backward, rad2deg_backward, atan2_backward and copysign_tensor_self_backward of
+deg2rad_backward, rad2deg_backward and copysign_tensor_self_backward of
 torch/csrc/autograd/FunctionsManual.cpp.
 """
 
@@ -26,7 +26,6 @@ __all__ = [
     "deg2rad_backward",
     "rad2deg_backward",
     "scalar_like",
-    "atan2_backward",
     "copysign_tensor_self_backward",
     "not_implemented",
 ]
@@ -104,14 +103,6 @@ def deg2rad_backward(grad):
 
 def rad2deg_backward(grad):
     return at.mul_Scalar(grad, 180 / math.pi)
-
-
-def atan2_backward(grad, self, other, grad_input_mask=(True, True)):
-    recip = at.reciprocal(at.add_Tensor(at.mul_Tensor(self, self), at.mul_Tensor(other, other), 1))
-    return (
-        at.mul_Tensor(at.mul_Tensor(grad, other), recip) if grad_input_mask[0] else None,
-        at.mul_Tensor(at.mul_Tensor(grad, at.neg(self)), recip) if grad_input_mask[1] else None,
-    )
 
 
 def copysign_tensor_self_backward(grad, self, result):

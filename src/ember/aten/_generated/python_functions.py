@@ -80,6 +80,8 @@ _op_arcsinh_out = handle("arcsinh.out")
 _op_arcsinh_ = handle("arcsinh_")
 _op_arctan = handle("arctan")
 _op_arctan_out = handle("arctan.out")
+_op_arctan2 = handle("arctan2")
+_op_arctan2_out = handle("arctan2.out")
 _op_arctan_ = handle("arctan_")
 _op_arctanh = handle("arctanh")
 _op_arctanh_out = handle("arctanh.out")
@@ -98,6 +100,8 @@ _op_asinh_out = handle("asinh.out")
 _op_asinh_ = handle("asinh_")
 _op_atan = handle("atan")
 _op_atan_out = handle("atan.out")
+_op_atan2 = handle("atan2")
+_op_atan2_out = handle("atan2.out")
 _op_atan_ = handle("atan_")
 _op_atanh = handle("atanh")
 _op_atanh_out = handle("atanh.out")
@@ -148,11 +152,27 @@ _op_clamp_Tensor_out = handle("clamp.Tensor_out")
 _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
+_op_clamp_max = handle("clamp_max")
+_op_clamp_max_Tensor = handle("clamp_max.Tensor")
+_op_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+_op_clamp_max_out = handle("clamp_max.out")
+_op_clamp_max_ = handle("clamp_max_")
+_op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+_op_clamp_min = handle("clamp_min")
+_op_clamp_min_Tensor = handle("clamp_min.Tensor")
+_op_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+_op_clamp_min_out = handle("clamp_min.out")
+_op_clamp_min_ = handle("clamp_min_")
+_op_clamp_min__Tensor = handle("clamp_min_.Tensor")
 _op_clone = handle("clone")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
+_op_copysign_Scalar = handle("copysign.Scalar")
+_op_copysign_Scalar_out = handle("copysign.Scalar_out")
+_op_copysign_Tensor = handle("copysign.Tensor")
+_op_copysign_out = handle("copysign.out")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -220,12 +240,26 @@ _op_fix_out = handle("fix.out")
 _op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_float_power_Scalar = handle("float_power.Scalar")
+_op_float_power_Scalar_out = handle("float_power.Scalar_out")
+_op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
+_op_float_power_Tensor_Scalar_out = handle("float_power.Tensor_Scalar_out")
+_op_float_power_Tensor_Tensor = handle("float_power.Tensor_Tensor")
+_op_float_power_Tensor_Tensor_out = handle("float_power.Tensor_Tensor_out")
 _op_floor = handle("floor")
 _op_floor_out = handle("floor.out")
 _op_floor_ = handle("floor_")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide_out = handle("floor_divide.out")
+_op_fmax = handle("fmax")
+_op_fmax_out = handle("fmax.out")
+_op_fmin = handle("fmin")
+_op_fmin_out = handle("fmin.out")
+_op_fmod_Scalar = handle("fmod.Scalar")
+_op_fmod_Scalar_out = handle("fmod.Scalar_out")
+_op_fmod_Tensor = handle("fmod.Tensor")
+_op_fmod_Tensor_out = handle("fmod.Tensor_out")
 _op_frac = handle("frac")
 _op_frac_out = handle("frac.out")
 _op_frac_ = handle("frac_")
@@ -234,6 +268,9 @@ _op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
 _op_gather = handle("gather")
 _op_gather_out = handle("gather.out")
+_op_gcd = handle("gcd")
+_op_gcd_out = handle("gcd.out")
+_op_gcd_ = handle("gcd_")
 _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Scalar_out = handle("ge.Scalar_out")
 _op_ge_Tensor = handle("ge.Tensor")
@@ -242,9 +279,17 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_heaviside = handle("heaviside")
+_op_heaviside_out = handle("heaviside.out")
+_op_hypot = handle("hypot")
+_op_hypot_out = handle("hypot.out")
 _op_i0 = handle("i0")
 _op_i0_out = handle("i0.out")
 _op_i0_ = handle("i0_")
+_op_igamma = handle("igamma")
+_op_igamma_out = handle("igamma.out")
+_op_igammac = handle("igammac")
+_op_igammac_out = handle("igammac.out")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -260,6 +305,12 @@ _op_isneginf_out = handle("isneginf.out")
 _op_isposinf = handle("isposinf")
 _op_isposinf_out = handle("isposinf.out")
 _op_isreal = handle("isreal")
+_op_lcm = handle("lcm")
+_op_lcm_out = handle("lcm.out")
+_op_lcm_ = handle("lcm_")
+_op_ldexp_Tensor = handle("ldexp.Tensor")
+_op_ldexp_out = handle("ldexp.out")
+_op_ldexp_ = handle("ldexp_")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
@@ -281,6 +332,10 @@ _op_log2_out = handle("log2.out")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logaddexp = handle("logaddexp")
+_op_logaddexp_out = handle("logaddexp.out")
+_op_logaddexp2 = handle("logaddexp2")
+_op_logaddexp2_out = handle("logaddexp2.out")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -351,6 +406,8 @@ _op_neg_ = handle("neg_")
 _op_negative = handle("negative")
 _op_negative_out = handle("negative.out")
 _op_negative_ = handle("negative_")
+_op_nextafter = handle("nextafter")
+_op_nextafter_out = handle("nextafter.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -523,6 +580,14 @@ _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_ScalarSelf = handle("where.ScalarSelf")
 _op_where_self = handle("where.self")
 _op_where_self_out = handle("where.self_out")
+_op_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+_op_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+_op_xlogy_OutTensor = handle("xlogy.OutTensor")
+_op_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+_op_xlogy_Scalar_Self = handle("xlogy.Scalar_Self")
+_op_xlogy_Tensor = handle("xlogy.Tensor")
+_op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+_op_xlogy__Tensor = handle("xlogy_.Tensor")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_out = handle("zeros.out")
@@ -1392,6 +1457,30 @@ def arctan(*args, **kwargs):
 
 
 
+_parser_f_arctan2 = PythonArgParser(
+    [
+        'arctan2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def arctan2(*args, **kwargs):
+    """arctan2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arctan2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_arctan2.call(v[0], v[1])
+        return _op_arctan2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctan2, _parser_f_arctan2, args, kwargs, MODULE)
+
+
+
 _parser_f_arctan_ = PythonArgParser(
     [
         'arctan_(Tensor input)',
@@ -1681,6 +1770,30 @@ def atan(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan, _parser_f_atan, args, kwargs, MODULE)
+
+
+
+_parser_f_atan2 = PythonArgParser(
+    [
+        'atan2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def atan2(*args, **kwargs):
+    """atan2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_atan2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_atan2.call(v[0], v[1])
+        return _op_atan2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atan2, _parser_f_atan2, args, kwargs, MODULE)
 
 
 
@@ -2159,6 +2272,118 @@ def clamp_(*args, **kwargs):
 
 
 
+_parser_f_clamp_max = PythonArgParser(
+    [
+        'clamp_max(Tensor input, Tensor max, *, Tensor? out=None)',
+        'clamp_max(Tensor input, Scalar max, *, Tensor? out=None)',
+    ],
+)
+
+
+def clamp_max(*args, **kwargs):
+    """clamp_max(Tensor input, Tensor max, *, Tensor? out=None) | clamp_max(Tensor input, Scalar max, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_max.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_clamp_max_Tensor.call(v[0], v[1])
+            return _op_clamp_max_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_clamp_max.call(v[0], v[1])
+            return _op_clamp_max_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_max, _parser_f_clamp_max, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_max_ = PythonArgParser(
+    [
+        'clamp_max_(Tensor input, Tensor max)',
+        'clamp_max_(Tensor input, Scalar max)',
+    ],
+)
+
+
+def clamp_max_(*args, **kwargs):
+    """clamp_max_(Tensor input, Tensor max) | clamp_max_(Tensor input, Scalar max)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_max_.parse(args, kwargs)
+        if index == 0:
+            return _op_clamp_max__Tensor.call(v[0], v[1])
+        else:
+            return _op_clamp_max_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_max_, _parser_f_clamp_max_, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_min = PythonArgParser(
+    [
+        'clamp_min(Tensor input, Tensor min, *, Tensor? out=None)',
+        'clamp_min(Tensor input, Scalar min, *, Tensor? out=None)',
+    ],
+)
+
+
+def clamp_min(*args, **kwargs):
+    """clamp_min(Tensor input, Tensor min, *, Tensor? out=None) | clamp_min(Tensor input, Scalar min, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_min.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_clamp_min_Tensor.call(v[0], v[1])
+            return _op_clamp_min_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_clamp_min.call(v[0], v[1])
+            return _op_clamp_min_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_min, _parser_f_clamp_min, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_min_ = PythonArgParser(
+    [
+        'clamp_min_(Tensor input, Tensor min)',
+        'clamp_min_(Tensor input, Scalar min)',
+    ],
+)
+
+
+def clamp_min_(*args, **kwargs):
+    """clamp_min_(Tensor input, Tensor min) | clamp_min_(Tensor input, Scalar min)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_min_.parse(args, kwargs)
+        if index == 0:
+            return _op_clamp_min__Tensor.call(v[0], v[1])
+        else:
+            return _op_clamp_min_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_min_, _parser_f_clamp_min_, args, kwargs, MODULE)
+
+
+
 _parser_f_clone = PythonArgParser(
     [
         'clone(Tensor input, *, MemoryFormat? memory_format=None)',
@@ -2258,6 +2483,36 @@ def conj_physical_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
+
+
+
+_parser_f_copysign = PythonArgParser(
+    [
+        'copysign(Tensor input, Tensor other, *, Tensor? out=None)',
+        'copysign(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def copysign(*args, **kwargs):
+    """copysign(Tensor input, Tensor other, *, Tensor? out=None) | copysign(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_copysign.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_copysign_Tensor.call(v[0], v[1])
+            return _op_copysign_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_copysign_Scalar.call(v[0], v[1])
+            return _op_copysign_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(copysign, _parser_f_copysign, args, kwargs, MODULE)
 
 
 
@@ -3227,6 +3482,41 @@ def flip(*args, **kwargs):
 
 
 
+_parser_f_float_power = PythonArgParser(
+    [
+        'float_power(Tensor input, Tensor exponent, *, Tensor? out=None)',
+        'float_power(Scalar self, Tensor exponent, *, Tensor? out=None)',
+        'float_power(Tensor input, Scalar exponent, *, Tensor? out=None)',
+    ],
+)
+
+
+def float_power(*args, **kwargs):
+    """float_power(Tensor input, Tensor exponent, *, Tensor? out=None) | float_power(Scalar self, Tensor exponent, *, Tensor? out=None) | float_power(Tensor input, Scalar exponent, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_float_power.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_float_power_Tensor_Tensor.call(v[0], v[1])
+            return _op_float_power_Tensor_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_float_power_Scalar.call(v[0], v[1])
+            return _op_float_power_Scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_float_power_Tensor_Scalar.call(v[0], v[1])
+            return _op_float_power_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(float_power, _parser_f_float_power, args, kwargs, MODULE)
+
+
+
 _parser_f_floor = PythonArgParser(
     [
         'floor(Tensor input, *, Tensor? out=None)',
@@ -3302,6 +3592,84 @@ def floor_divide(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(floor_divide, _parser_f_floor_divide, args, kwargs, MODULE)
+
+
+
+_parser_f_fmax = PythonArgParser(
+    [
+        'fmax(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmax(*args, **kwargs):
+    """fmax(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fmax.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_fmax.call(v[0], v[1])
+        return _op_fmax_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmax, _parser_f_fmax, args, kwargs, MODULE)
+
+
+
+_parser_f_fmin = PythonArgParser(
+    [
+        'fmin(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmin(*args, **kwargs):
+    """fmin(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fmin.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_fmin.call(v[0], v[1])
+        return _op_fmin_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmin, _parser_f_fmin, args, kwargs, MODULE)
+
+
+
+_parser_f_fmod = PythonArgParser(
+    [
+        'fmod(Tensor input, Tensor other, *, Tensor? out=None)',
+        'fmod(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmod(*args, **kwargs):
+    """fmod(Tensor input, Tensor other, *, Tensor? out=None) | fmod(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_fmod.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_fmod_Tensor.call(v[0], v[1])
+            return _op_fmod_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_fmod_Scalar.call(v[0], v[1])
+            return _op_fmod_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmod, _parser_f_fmod, args, kwargs, MODULE)
 
 
 
@@ -3426,6 +3794,56 @@ def gather(*args, **kwargs):
 
 
 
+_parser_f_gcd = PythonArgParser(
+    [
+        'gcd(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def gcd(*args, **kwargs):
+    """gcd(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_gcd.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_gcd.call(v[0], v[1])
+        return _op_gcd_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gcd, _parser_f_gcd, args, kwargs, MODULE)
+
+
+
+_parser_f_gcd_ = PythonArgParser(
+    [
+        'gcd_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_gcd_ = [p.default for p in _parser_f_gcd_.signatures[0].params[2:]]
+
+
+def gcd_(*args, **kwargs):
+    """gcd_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_gcd_]
+        else:
+            index, v = _parser_f_gcd_.parse(args, kwargs)
+        return _op_gcd_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gcd_, _parser_f_gcd_, args, kwargs, MODULE)
+
+
+
 _parser_f_ge = PythonArgParser(
     [
         'ge(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -3486,6 +3904,54 @@ def gt(*args, **kwargs):
 
 
 
+_parser_f_heaviside = PythonArgParser(
+    [
+        'heaviside(Tensor input, Tensor values, *, Tensor? out=None)',
+    ],
+)
+
+
+def heaviside(*args, **kwargs):
+    """heaviside(Tensor input, Tensor values, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_heaviside.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_heaviside.call(v[0], v[1])
+        return _op_heaviside_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(heaviside, _parser_f_heaviside, args, kwargs, MODULE)
+
+
+
+_parser_f_hypot = PythonArgParser(
+    [
+        'hypot(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def hypot(*args, **kwargs):
+    """hypot(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hypot.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_hypot.call(v[0], v[1])
+        return _op_hypot_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hypot, _parser_f_hypot, args, kwargs, MODULE)
+
+
+
 _parser_f_i0 = PythonArgParser(
     [
         'i0(Tensor input, *, Tensor? out=None)',
@@ -3533,6 +3999,54 @@ def i0_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(i0_, _parser_f_i0_, args, kwargs, MODULE)
+
+
+
+_parser_f_igamma = PythonArgParser(
+    [
+        'igamma(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def igamma(*args, **kwargs):
+    """igamma(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_igamma.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_igamma.call(v[0], v[1])
+        return _op_igamma_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(igamma, _parser_f_igamma, args, kwargs, MODULE)
+
+
+
+_parser_f_igammac = PythonArgParser(
+    [
+        'igammac(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def igammac(*args, **kwargs):
+    """igammac(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_igammac.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_igammac.call(v[0], v[1])
+        return _op_igammac_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(igammac, _parser_f_igammac, args, kwargs, MODULE)
 
 
 
@@ -3834,6 +4348,106 @@ def isreal(*args, **kwargs):
 
 
 
+_parser_f_lcm = PythonArgParser(
+    [
+        'lcm(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def lcm(*args, **kwargs):
+    """lcm(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lcm.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_lcm.call(v[0], v[1])
+        return _op_lcm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lcm, _parser_f_lcm, args, kwargs, MODULE)
+
+
+
+_parser_f_lcm_ = PythonArgParser(
+    [
+        'lcm_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_lcm_ = [p.default for p in _parser_f_lcm_.signatures[0].params[2:]]
+
+
+def lcm_(*args, **kwargs):
+    """lcm_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_lcm_]
+        else:
+            index, v = _parser_f_lcm_.parse(args, kwargs)
+        return _op_lcm_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lcm_, _parser_f_lcm_, args, kwargs, MODULE)
+
+
+
+_parser_f_ldexp = PythonArgParser(
+    [
+        'ldexp(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def ldexp(*args, **kwargs):
+    """ldexp(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_ldexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_ldexp_Tensor.call(v[0], v[1])
+        return _op_ldexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ldexp, _parser_f_ldexp, args, kwargs, MODULE)
+
+
+
+_parser_f_ldexp_ = PythonArgParser(
+    [
+        'ldexp_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_ldexp_ = [p.default for p in _parser_f_ldexp_.signatures[0].params[2:]]
+
+
+def ldexp_(*args, **kwargs):
+    """ldexp_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_ldexp_]
+        else:
+            index, v = _parser_f_ldexp_.parse(args, kwargs)
+        return _op_ldexp_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ldexp_, _parser_f_ldexp_, args, kwargs, MODULE)
+
+
+
 _parser_f_le = PythonArgParser(
     [
         'le(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -4132,6 +4746,54 @@ def log_softmax(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(log_softmax, _parser_f_log_softmax, args, kwargs, MODULE)
+
+
+
+_parser_f_logaddexp = PythonArgParser(
+    [
+        'logaddexp(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def logaddexp(*args, **kwargs):
+    """logaddexp(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logaddexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logaddexp.call(v[0], v[1])
+        return _op_logaddexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logaddexp, _parser_f_logaddexp, args, kwargs, MODULE)
+
+
+
+_parser_f_logaddexp2 = PythonArgParser(
+    [
+        'logaddexp2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def logaddexp2(*args, **kwargs):
+    """logaddexp2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logaddexp2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logaddexp2.call(v[0], v[1])
+        return _op_logaddexp2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logaddexp2, _parser_f_logaddexp2, args, kwargs, MODULE)
 
 
 
@@ -4890,6 +5552,30 @@ def negative_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(negative_, _parser_f_negative_, args, kwargs, MODULE)
+
+
+
+_parser_f_nextafter = PythonArgParser(
+    [
+        'nextafter(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def nextafter(*args, **kwargs):
+    """nextafter(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nextafter.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_nextafter.call(v[0], v[1])
+        return _op_nextafter_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nextafter, _parser_f_nextafter, args, kwargs, MODULE)
 
 
 
@@ -6996,6 +7682,67 @@ def where(*args, **kwargs):
 
 
 
+_parser_f_xlogy = PythonArgParser(
+    [
+        'xlogy(Tensor input, Tensor other, *, Tensor? out=None)',
+        'xlogy(Scalar self, Tensor other, *, Tensor? out=None)',
+        'xlogy(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def xlogy(*args, **kwargs):
+    """xlogy(Tensor input, Tensor other, *, Tensor? out=None) | xlogy(Scalar self, Tensor other, *, Tensor? out=None) | xlogy(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_xlogy.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_xlogy_Tensor.call(v[0], v[1])
+            return _op_xlogy_OutTensor.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_xlogy_Scalar_Self.call(v[0], v[1])
+            return _op_xlogy_OutScalar_Self.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_xlogy_Scalar_Other.call(v[0], v[1])
+            return _op_xlogy_OutScalar_Other.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(xlogy, _parser_f_xlogy, args, kwargs, MODULE)
+
+
+
+_parser_f_xlogy_ = PythonArgParser(
+    [
+        'xlogy_(Tensor input, Tensor other)',
+        'xlogy_(Tensor input, Scalar other)',
+    ],
+)
+
+
+def xlogy_(*args, **kwargs):
+    """xlogy_(Tensor input, Tensor other) | xlogy_(Tensor input, Scalar other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_xlogy_.parse(args, kwargs)
+        if index == 0:
+            return _op_xlogy__Tensor.call(v[0], v[1])
+        else:
+            return _op_xlogy__Scalar_Other.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(xlogy_, _parser_f_xlogy_, args, kwargs, MODULE)
+
+
+
 _parser_f_zero_ = PythonArgParser(
     [
         'zero_(Tensor input)',
@@ -7068,4 +7815,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'floor', 'floor_', 'floor_divide', 'frac', 'frac_', 'full', 'full_like', 'gather', 'ge', 'gt', 'i0', 'i0_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -42,6 +42,10 @@ _op_special_expit = handle("special_expit")
 _op_special_expit_out = handle("special_expit.out")
 _op_special_expm1 = handle("special_expm1")
 _op_special_expm1_out = handle("special_expm1.out")
+_op_special_gammainc = handle("special_gammainc")
+_op_special_gammainc_out = handle("special_gammainc.out")
+_op_special_gammaincc = handle("special_gammaincc")
+_op_special_gammaincc_out = handle("special_gammaincc.out")
 _op_special_gammaln = handle("special_gammaln")
 _op_special_gammaln_out = handle("special_gammaln.out")
 _op_special_i0 = handle("special_i0")
@@ -60,7 +64,6 @@ _op_special_log_softmax = handle("special_log_softmax")
 _op_special_logit = handle("special_logit")
 _op_special_logit_out = handle("special_logit.out")
 _op_special_logsumexp = handle("special_logsumexp")
-_op_special_logsumexp_out = handle("special_logsumexp.out")
 _op_special_modified_bessel_i0 = handle("special_modified_bessel_i0")
 _op_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
 _op_special_modified_bessel_i1 = handle("special_modified_bessel_i1")
@@ -90,6 +93,24 @@ _op_special_sinc_out = handle("special_sinc.out")
 _op_special_softmax = handle("special_softmax")
 _op_special_spherical_bessel_j0 = handle("special_spherical_bessel_j0")
 _op_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+_op_special_xlog1py = handle("special_xlog1py")
+_op_special_xlog1py_other_scalar = handle("special_xlog1py.other_scalar")
+_op_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+_op_special_xlog1py_out = handle("special_xlog1py.out")
+_op_special_xlog1py_self_scalar = handle("special_xlog1py.self_scalar")
+_op_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+_op_special_xlogy = handle("special_xlogy")
+_op_special_xlogy_other_scalar = handle("special_xlogy.other_scalar")
+_op_special_xlogy_other_scalar_out = handle("special_xlogy.other_scalar_out")
+_op_special_xlogy_out = handle("special_xlogy.out")
+_op_special_xlogy_self_scalar = handle("special_xlogy.self_scalar")
+_op_special_xlogy_self_scalar_out = handle("special_xlogy.self_scalar_out")
+_op_special_zeta = handle("special_zeta")
+_op_special_zeta_other_scalar = handle("special_zeta.other_scalar")
+_op_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+_op_special_zeta_out = handle("special_zeta.out")
+_op_special_zeta_self_scalar = handle("special_zeta.self_scalar")
+_op_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
 
 
 _parser_f_special_bessel_j0 = PythonArgParser(
@@ -404,6 +425,54 @@ def special_expm1(*args, **kwargs):
 
 
 
+_parser_f_special_gammainc = PythonArgParser(
+    [
+        'special_gammainc(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_gammainc(*args, **kwargs):
+    """special_gammainc(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_special_gammainc.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_special_gammainc.call(v[0], v[1])
+        return _op_special_gammainc_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_gammainc, _parser_f_special_gammainc, args, kwargs, MODULE)
+
+
+
+_parser_f_special_gammaincc = PythonArgParser(
+    [
+        'special_gammaincc(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_gammaincc(*args, **kwargs):
+    """special_gammaincc(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_special_gammaincc.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_special_gammaincc.call(v[0], v[1])
+        return _op_special_gammaincc_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_gammaincc, _parser_f_special_gammaincc, args, kwargs, MODULE)
+
+
+
 _parser_f_special_gammaln = PythonArgParser(
     [
         'special_gammaln(Tensor input, *, Tensor? out=None)',
@@ -620,20 +689,18 @@ def special_logit(*args, **kwargs):
 
 _parser_f_special_logsumexp = PythonArgParser(
     [
-        'special_logsumexp(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)',
+        'special_logsumexp(Tensor input, int[1] dim, bool keepdim=False)',
     ],
 )
 
 
 def special_logsumexp(*args, **kwargs):
-    """special_logsumexp(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)"""
+    """special_logsumexp(Tensor input, int[1] dim, bool keepdim=False)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
         v = _parser_f_special_logsumexp.parse(args, kwargs)[1]
-        if v[3] is None:
-            return _op_special_logsumexp.call(v[0], v[1], v[2])
-        return _op_special_logsumexp_out.call(v[0], v[1], v[2], v[3])
+        return _op_special_logsumexp.call(v[0], v[1], v[2])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -999,4 +1066,109 @@ def special_spherical_bessel_j0(*args, **kwargs):
     return handle_function(special_spherical_bessel_j0, _parser_f_special_spherical_bessel_j0, args, kwargs, MODULE)
 
 
-__all__ = ['special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammaln', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0']
+
+_parser_f_special_xlog1py = PythonArgParser(
+    [
+        'special_xlog1py(Tensor input, Tensor other, *, Tensor? out=None)',
+        'special_xlog1py(Scalar self, Tensor other, *, Tensor? out=None)',
+        'special_xlog1py(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_xlog1py(*args, **kwargs):
+    """special_xlog1py(Tensor input, Tensor other, *, Tensor? out=None) | special_xlog1py(Scalar self, Tensor other, *, Tensor? out=None) | special_xlog1py(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_xlog1py.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_xlog1py.call(v[0], v[1])
+            return _op_special_xlog1py_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_xlog1py_self_scalar.call(v[0], v[1])
+            return _op_special_xlog1py_self_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_xlog1py_other_scalar.call(v[0], v[1])
+            return _op_special_xlog1py_other_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_xlog1py, _parser_f_special_xlog1py, args, kwargs, MODULE)
+
+
+
+_parser_f_special_xlogy = PythonArgParser(
+    [
+        'special_xlogy(Tensor input, Tensor other, *, Tensor? out=None)',
+        'special_xlogy(Scalar self, Tensor other, *, Tensor? out=None)',
+        'special_xlogy(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_xlogy(*args, **kwargs):
+    """special_xlogy(Tensor input, Tensor other, *, Tensor? out=None) | special_xlogy(Scalar self, Tensor other, *, Tensor? out=None) | special_xlogy(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_xlogy.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_xlogy.call(v[0], v[1])
+            return _op_special_xlogy_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_xlogy_self_scalar.call(v[0], v[1])
+            return _op_special_xlogy_self_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_xlogy_other_scalar.call(v[0], v[1])
+            return _op_special_xlogy_other_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_xlogy, _parser_f_special_xlogy, args, kwargs, MODULE)
+
+
+
+_parser_f_special_zeta = PythonArgParser(
+    [
+        'special_zeta(Tensor input, Tensor other, *, Tensor? out=None)',
+        'special_zeta(Scalar self, Tensor other, *, Tensor? out=None)',
+        'special_zeta(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_zeta(*args, **kwargs):
+    """special_zeta(Tensor input, Tensor other, *, Tensor? out=None) | special_zeta(Scalar self, Tensor other, *, Tensor? out=None) | special_zeta(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_zeta.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_zeta.call(v[0], v[1])
+            return _op_special_zeta_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_zeta_self_scalar.call(v[0], v[1])
+            return _op_special_zeta_self_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_zeta_other_scalar.call(v[0], v[1])
+            return _op_special_zeta_other_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_zeta, _parser_f_special_zeta, args, kwargs, MODULE)
+
+
+__all__ = ['special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammainc', 'special_gammaincc', 'special_gammaln', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0', 'special_xlog1py', 'special_xlogy', 'special_zeta']

@@ -4278,6 +4278,832 @@ def special_spherical_bessel_j0_out(x, out):
     return out
 
 
+# copysign.out: structured
+
+
+def copysign_Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    out = meta.allocate()
+    N.copysign_out(meta, self, other, out)
+    return out
+
+
+def copysign__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.copysign_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.copysign_out, meta, (self, other), self)
+    ):
+        return self
+    N.copysign_out(meta, self, other, self)
+    return self
+
+
+def copysign_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.copysign_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.copysign_out, meta, (self, other), out)
+    ):
+        return out
+    N.copysign_out(meta, self, other, out)
+    return out
+
+
+# clamp_max.out: structured
+
+
+def clamp_max(self, max):
+    meta = M.clamp_max(self, max)
+    out = meta.allocate()
+    N.clamp_max_out(meta, self, max, out)
+    return out
+
+
+def clamp_max_(self, max):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.clamp_max(self, max)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.clamp_max_out, meta, (self, max), self):
+        return self
+    N.clamp_max_out(meta, self, max, self)
+    return self
+
+
+def clamp_max_out(self, max, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.clamp_max(self, max)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.clamp_max_out, meta, (self, max), out)
+    ):
+        return out
+    N.clamp_max_out(meta, self, max, out)
+    return out
+
+
+# clamp_max.Tensor_out: structured
+
+
+def clamp_max_Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    out = meta.allocate()
+    N.clamp_max_Tensor_out(meta, self, max, out)
+    return out
+
+
+def clamp_max__Tensor(self, max):
+    if 0 in self._strides or max._storage is self._storage is not None:
+        O.check_tensor_iterator(self, max)
+    meta = M.clamp_max_Tensor(self, max)
+    meta.check_inplace(self)
+    if (
+        (max._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.clamp_max_Tensor_out, meta, (self, max), self)
+    ):
+        return self
+    N.clamp_max_Tensor_out(meta, self, max, self)
+    return self
+
+
+def clamp_max_Tensor_out(self, max, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or max._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, max)
+    meta = M.clamp_max_Tensor(self, max)
+    if out is self or out is max:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or max._storage is out._storage is not None)
+        and LO.in_loop_order(N.clamp_max_Tensor_out, meta, (self, max), out)
+    ):
+        return out
+    N.clamp_max_Tensor_out(meta, self, max, out)
+    return out
+
+
+# clamp_min.out: structured
+
+
+def clamp_min(self, min):
+    meta = M.clamp_min(self, min)
+    out = meta.allocate()
+    N.clamp_min_out(meta, self, min, out)
+    return out
+
+
+def clamp_min_(self, min):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.clamp_min(self, min)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.clamp_min_out, meta, (self, min), self):
+        return self
+    N.clamp_min_out(meta, self, min, self)
+    return self
+
+
+def clamp_min_out(self, min, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.clamp_min(self, min)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.clamp_min_out, meta, (self, min), out)
+    ):
+        return out
+    N.clamp_min_out(meta, self, min, out)
+    return out
+
+
+# clamp_min.Tensor_out: structured
+
+
+def clamp_min_Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    out = meta.allocate()
+    N.clamp_min_Tensor_out(meta, self, min, out)
+    return out
+
+
+def clamp_min__Tensor(self, min):
+    if 0 in self._strides or min._storage is self._storage is not None:
+        O.check_tensor_iterator(self, min)
+    meta = M.clamp_min_Tensor(self, min)
+    meta.check_inplace(self)
+    if (
+        (min._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.clamp_min_Tensor_out, meta, (self, min), self)
+    ):
+        return self
+    N.clamp_min_Tensor_out(meta, self, min, self)
+    return self
+
+
+def clamp_min_Tensor_out(self, min, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or min._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, min)
+    meta = M.clamp_min_Tensor(self, min)
+    if out is self or out is min:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or min._storage is out._storage is not None)
+        and LO.in_loop_order(N.clamp_min_Tensor_out, meta, (self, min), out)
+    ):
+        return out
+    N.clamp_min_Tensor_out(meta, self, min, out)
+    return out
+
+
+# gcd.out: structured
+
+
+def gcd(self, other):
+    meta = M.gcd(self, other)
+    out = meta.allocate()
+    N.gcd_out(meta, self, other, out)
+    return out
+
+
+def gcd_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.gcd(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.gcd_out, meta, (self, other), self)
+    ):
+        return self
+    N.gcd_out(meta, self, other, self)
+    return self
+
+
+def gcd_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.gcd(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.gcd_out, meta, (self, other), out)
+    ):
+        return out
+    N.gcd_out(meta, self, other, out)
+    return out
+
+
+# lcm.out: structured
+
+
+def lcm(self, other):
+    meta = M.lcm(self, other)
+    out = meta.allocate()
+    N.lcm_out(meta, self, other, out)
+    return out
+
+
+def lcm_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.lcm(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.lcm_out, meta, (self, other), self)
+    ):
+        return self
+    N.lcm_out(meta, self, other, self)
+    return self
+
+
+def lcm_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.lcm(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.lcm_out, meta, (self, other), out)
+    ):
+        return out
+    N.lcm_out(meta, self, other, out)
+    return out
+
+
+# logaddexp.out: structured
+
+
+def logaddexp(self, other):
+    meta = M.logaddexp(self, other)
+    out = meta.allocate()
+    N.logaddexp_out(meta, self, other, out)
+    return out
+
+
+def logaddexp_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.logaddexp(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.logaddexp_out, meta, (self, other), out)
+    ):
+        return out
+    N.logaddexp_out(meta, self, other, out)
+    return out
+
+
+# logaddexp2.out: structured
+
+
+def logaddexp2(self, other):
+    meta = M.logaddexp2(self, other)
+    out = meta.allocate()
+    N.logaddexp2_out(meta, self, other, out)
+    return out
+
+
+def logaddexp2_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.logaddexp2(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.logaddexp2_out, meta, (self, other), out)
+    ):
+        return out
+    N.logaddexp2_out(meta, self, other, out)
+    return out
+
+
+# xlogy.OutTensor: structured
+
+
+def xlogy_Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    out = meta.allocate()
+    N.xlogy_OutTensor(meta, self, other, out)
+    return out
+
+
+def xlogy__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.xlogy_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.xlogy_OutTensor, meta, (self, other), self)
+    ):
+        return self
+    N.xlogy_OutTensor(meta, self, other, self)
+    return self
+
+
+def xlogy_OutTensor(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.xlogy_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.xlogy_OutTensor, meta, (self, other), out)
+    ):
+        return out
+    N.xlogy_OutTensor(meta, self, other, out)
+    return out
+
+
+# heaviside.out: structured
+
+
+def heaviside(self, values):
+    meta = M.heaviside(self, values)
+    out = meta.allocate()
+    N.heaviside_out(meta, self, values, out)
+    return out
+
+
+def heaviside_(self, values):
+    if 0 in self._strides or values._storage is self._storage is not None:
+        O.check_tensor_iterator(self, values)
+    meta = M.heaviside(self, values)
+    meta.check_inplace(self)
+    if (
+        (values._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.heaviside_out, meta, (self, values), self)
+    ):
+        return self
+    N.heaviside_out(meta, self, values, self)
+    return self
+
+
+def heaviside_out(self, values, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or values._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, values)
+    meta = M.heaviside(self, values)
+    if out is self or out is values:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or values._storage is out._storage is not None)
+        and LO.in_loop_order(N.heaviside_out, meta, (self, values), out)
+    ):
+        return out
+    N.heaviside_out(meta, self, values, out)
+    return out
+
+
+# atan2.out: structured
+
+
+def atan2(self, other):
+    meta = M.atan2(self, other)
+    out = meta.allocate()
+    N.atan2_out(meta, self, other, out)
+    return out
+
+
+def atan2_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.atan2(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.atan2_out, meta, (self, other), self)
+    ):
+        return self
+    N.atan2_out(meta, self, other, self)
+    return self
+
+
+def atan2_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.atan2(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.atan2_out, meta, (self, other), out)
+    ):
+        return out
+    N.atan2_out(meta, self, other, out)
+    return out
+
+
+# fmod.Tensor_out: structured
+
+
+def fmod_Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    out = meta.allocate()
+    N.fmod_Tensor_out(meta, self, other, out)
+    return out
+
+
+def fmod__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.fmod_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.fmod_Tensor_out, meta, (self, other), self)
+    ):
+        return self
+    N.fmod_Tensor_out(meta, self, other, self)
+    return self
+
+
+def fmod_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmod_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmod_Tensor_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmod_Tensor_out(meta, self, other, out)
+    return out
+
+
+# hypot.out: structured
+
+
+def hypot(self, other):
+    meta = M.hypot(self, other)
+    out = meta.allocate()
+    N.hypot_out(meta, self, other, out)
+    return out
+
+
+def hypot_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.hypot(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.hypot_out, meta, (self, other), self)
+    ):
+        return self
+    N.hypot_out(meta, self, other, self)
+    return self
+
+
+def hypot_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.hypot(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.hypot_out, meta, (self, other), out)
+    ):
+        return out
+    N.hypot_out(meta, self, other, out)
+    return out
+
+
+# igamma.out: structured
+
+
+def igamma(self, other):
+    meta = M.igamma(self, other)
+    out = meta.allocate()
+    N.igamma_out(meta, self, other, out)
+    return out
+
+
+def igamma_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.igamma(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.igamma_out, meta, (self, other), self)
+    ):
+        return self
+    N.igamma_out(meta, self, other, self)
+    return self
+
+
+def igamma_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.igamma(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.igamma_out, meta, (self, other), out)
+    ):
+        return out
+    N.igamma_out(meta, self, other, out)
+    return out
+
+
+# igammac.out: structured
+
+
+def igammac(self, other):
+    meta = M.igammac(self, other)
+    out = meta.allocate()
+    N.igammac_out(meta, self, other, out)
+    return out
+
+
+def igammac_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.igammac(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.igammac_out, meta, (self, other), self)
+    ):
+        return self
+    N.igammac_out(meta, self, other, self)
+    return self
+
+
+def igammac_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.igammac(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.igammac_out, meta, (self, other), out)
+    ):
+        return out
+    N.igammac_out(meta, self, other, out)
+    return out
+
+
+# nextafter.out: structured
+
+
+def nextafter(self, other):
+    meta = M.nextafter(self, other)
+    out = meta.allocate()
+    N.nextafter_out(meta, self, other, out)
+    return out
+
+
+def nextafter_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.nextafter(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.nextafter_out, meta, (self, other), self)
+    ):
+        return self
+    N.nextafter_out(meta, self, other, self)
+    return self
+
+
+def nextafter_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.nextafter(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.nextafter_out, meta, (self, other), out)
+    ):
+        return out
+    N.nextafter_out(meta, self, other, out)
+    return out
+
+
+# fmin.out: structured
+
+
+def fmin(self, other):
+    meta = M.fmin(self, other)
+    out = meta.allocate()
+    N.fmin_out(meta, self, other, out)
+    return out
+
+
+def fmin_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmin(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmin_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmin_out(meta, self, other, out)
+    return out
+
+
+# fmax.out: structured
+
+
+def fmax(self, other):
+    meta = M.fmax(self, other)
+    out = meta.allocate()
+    N.fmax_out(meta, self, other, out)
+    return out
+
+
+def fmax_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmax(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmax_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmax_out(meta, self, other, out)
+    return out
+
+
+# special_xlog1py.out: structured
+
+
+def special_xlog1py(self, other):
+    meta = M.special_xlog1py(self, other)
+    out = meta.allocate()
+    N.special_xlog1py_out(meta, self, other, out)
+    return out
+
+
+def special_xlog1py_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.special_xlog1py(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_xlog1py_out, meta, (self, other), out)
+    ):
+        return out
+    N.special_xlog1py_out(meta, self, other, out)
+    return out
+
+
+# special_zeta.out: structured
+
+
+def special_zeta(self, other):
+    meta = M.special_zeta(self, other)
+    out = meta.allocate()
+    N.special_zeta_out(meta, self, other, out)
+    return out
+
+
+def special_zeta_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.special_zeta(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_zeta_out, meta, (self, other), out)
+    ):
+        return out
+    N.special_zeta_out(meta, self, other, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -4632,6 +5458,63 @@ impl("special_scaled_modified_bessel_k1", "CPU", special_scaled_modified_bessel_
 impl("special_scaled_modified_bessel_k1.out", "CPU", special_scaled_modified_bessel_k1_out)
 impl("special_spherical_bessel_j0", "CPU", special_spherical_bessel_j0)
 impl("special_spherical_bessel_j0.out", "CPU", special_spherical_bessel_j0_out)
+impl("copysign.Tensor", "CPU", copysign_Tensor)
+impl("copysign_.Tensor", "CPU", copysign__Tensor)
+impl("copysign.out", "CPU", copysign_out)
+impl("clamp_max", "CPU", clamp_max)
+impl("clamp_max_", "CPU", clamp_max_)
+impl("clamp_max.out", "CPU", clamp_max_out)
+impl("clamp_max.Tensor", "CPU", clamp_max_Tensor)
+impl("clamp_max_.Tensor", "CPU", clamp_max__Tensor)
+impl("clamp_max.Tensor_out", "CPU", clamp_max_Tensor_out)
+impl("clamp_min", "CPU", clamp_min)
+impl("clamp_min_", "CPU", clamp_min_)
+impl("clamp_min.out", "CPU", clamp_min_out)
+impl("clamp_min.Tensor", "CPU", clamp_min_Tensor)
+impl("clamp_min_.Tensor", "CPU", clamp_min__Tensor)
+impl("clamp_min.Tensor_out", "CPU", clamp_min_Tensor_out)
+impl("gcd", "CPU", gcd)
+impl("gcd_", "CPU", gcd_)
+impl("gcd.out", "CPU", gcd_out)
+impl("lcm", "CPU", lcm)
+impl("lcm_", "CPU", lcm_)
+impl("lcm.out", "CPU", lcm_out)
+impl("logaddexp", "CPU", logaddexp)
+impl("logaddexp.out", "CPU", logaddexp_out)
+impl("logaddexp2", "CPU", logaddexp2)
+impl("logaddexp2.out", "CPU", logaddexp2_out)
+impl("xlogy.Tensor", "CPU", xlogy_Tensor)
+impl("xlogy_.Tensor", "CPU", xlogy__Tensor)
+impl("xlogy.OutTensor", "CPU", xlogy_OutTensor)
+impl("heaviside", "CPU", heaviside)
+impl("heaviside_", "CPU", heaviside_)
+impl("heaviside.out", "CPU", heaviside_out)
+impl("atan2", "CPU", atan2)
+impl("atan2_", "CPU", atan2_)
+impl("atan2.out", "CPU", atan2_out)
+impl("fmod.Tensor", "CPU", fmod_Tensor)
+impl("fmod_.Tensor", "CPU", fmod__Tensor)
+impl("fmod.Tensor_out", "CPU", fmod_Tensor_out)
+impl("hypot", "CPU", hypot)
+impl("hypot_", "CPU", hypot_)
+impl("hypot.out", "CPU", hypot_out)
+impl("igamma", "CPU", igamma)
+impl("igamma_", "CPU", igamma_)
+impl("igamma.out", "CPU", igamma_out)
+impl("igammac", "CPU", igammac)
+impl("igammac_", "CPU", igammac_)
+impl("igammac.out", "CPU", igammac_out)
+impl("nextafter", "CPU", nextafter)
+impl("nextafter_", "CPU", nextafter_)
+impl("nextafter.out", "CPU", nextafter_out)
+impl("fmin", "CPU", fmin)
+impl("fmin.out", "CPU", fmin_out)
+impl("fmax", "CPU", fmax)
+impl("fmax.out", "CPU", fmax_out)
+impl("special_xlog1py", "CPU", special_xlog1py)
+impl("special_xlog1py.out", "CPU", special_xlog1py_out)
+impl("special_zeta", "CPU", special_zeta)
+impl("special_zeta.out", "CPU", special_zeta_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

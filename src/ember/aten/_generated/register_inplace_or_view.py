@@ -5817,20 +5817,6 @@ def special_polygamma_out(keyset, n, self, out):
     return finish_inplace(result, out)
 
 
-_special_logsumexp_out = handle("special_logsumexp.out")
-
-
-def special_logsumexp_out(keyset, self, dim, keepdim, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _special_logsumexp_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
 _special_expit_out = handle("special_expit.out")
 
 
@@ -6050,6 +6036,860 @@ def special_spherical_bessel_j0_out(keyset, x, out):
     ts.excluded = prev | BELOW
     try:
         result = _special_spherical_bessel_j0_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_copysign_out = handle("copysign.out")
+
+
+def copysign_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _copysign_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_copysign__Tensor = handle("copysign_.Tensor")
+
+
+def copysign__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _copysign__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_copysign__Scalar = handle("copysign_.Scalar")
+
+
+def copysign__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _copysign__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_copysign_Scalar_out = handle("copysign.Scalar_out")
+
+
+def copysign_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _copysign_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_clamp_max_ = handle("clamp_max_")
+
+
+def clamp_max_(keyset, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_max_.redispatch(keyset & AFTER, self, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_clamp_max__Tensor = handle("clamp_max_.Tensor")
+
+
+def clamp_max__Tensor(keyset, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_max__Tensor.redispatch(keyset & AFTER, self, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_clamp_max_out = handle("clamp_max.out")
+
+
+def clamp_max_out(keyset, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_max_out.redispatch(keyset & AFTER, self, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+
+
+def clamp_max_Tensor_out(keyset, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_max_Tensor_out.redispatch(keyset & AFTER, self, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_clamp_min_ = handle("clamp_min_")
+
+
+def clamp_min_(keyset, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_min_.redispatch(keyset & AFTER, self, min)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_clamp_min__Tensor = handle("clamp_min_.Tensor")
+
+
+def clamp_min__Tensor(keyset, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_min__Tensor.redispatch(keyset & AFTER, self, min)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_clamp_min_out = handle("clamp_min.out")
+
+
+def clamp_min_out(keyset, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_min_out.redispatch(keyset & AFTER, self, min, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+
+
+def clamp_min_Tensor_out(keyset, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _clamp_min_Tensor_out.redispatch(keyset & AFTER, self, min, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_gcd_out = handle("gcd.out")
+
+
+def gcd_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _gcd_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_gcd_ = handle("gcd_")
+
+
+def gcd_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _gcd_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_lcm_out = handle("lcm.out")
+
+
+def lcm_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lcm_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_lcm_ = handle("lcm_")
+
+
+def lcm_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _lcm_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_ldexp_ = handle("ldexp_")
+
+
+def ldexp_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ldexp_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_ldexp_out = handle("ldexp.out")
+
+
+def ldexp_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ldexp_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logaddexp_out = handle("logaddexp.out")
+
+
+def logaddexp_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logaddexp_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_logaddexp2_out = handle("logaddexp2.out")
+
+
+def logaddexp2_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _logaddexp2_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_xlogy__Tensor = handle("xlogy_.Tensor")
+
+
+def xlogy__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _xlogy__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+
+
+def xlogy__Scalar_Other(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _xlogy__Scalar_Other.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_xlogy_OutTensor = handle("xlogy.OutTensor")
+
+
+def xlogy_OutTensor(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _xlogy_OutTensor.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+
+
+def xlogy_OutScalar_Self(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _xlogy_OutScalar_Self.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+
+
+def xlogy_OutScalar_Other(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _xlogy_OutScalar_Other.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_heaviside_out = handle("heaviside.out")
+
+
+def heaviside_out(keyset, self, values, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _heaviside_out.redispatch(keyset & AFTER, self, values, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_heaviside_ = handle("heaviside_")
+
+
+def heaviside_(keyset, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _heaviside_.redispatch(keyset & AFTER, self, values)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_atan2_out = handle("atan2.out")
+
+
+def atan2_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atan2_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_atan2_ = handle("atan2_")
+
+
+def atan2_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _atan2_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_arctan2_out = handle("arctan2.out")
+
+
+def arctan2_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctan2_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_arctan2_ = handle("arctan2_")
+
+
+def arctan2_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _arctan2_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_fmod_Scalar_out = handle("fmod.Scalar_out")
+
+
+def fmod_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmod_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fmod__Scalar = handle("fmod_.Scalar")
+
+
+def fmod__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmod__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_fmod_Tensor_out = handle("fmod.Tensor_out")
+
+
+def fmod_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmod_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fmod__Tensor = handle("fmod_.Tensor")
+
+
+def fmod__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmod__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_hypot_out = handle("hypot.out")
+
+
+def hypot_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hypot_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hypot_ = handle("hypot_")
+
+
+def hypot_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hypot_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_igamma_out = handle("igamma.out")
+
+
+def igamma_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _igamma_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_igamma_ = handle("igamma_")
+
+
+def igamma_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _igamma_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_igammac_out = handle("igammac.out")
+
+
+def igammac_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _igammac_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_igammac_ = handle("igammac_")
+
+
+def igammac_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _igammac_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_nextafter_out = handle("nextafter.out")
+
+
+def nextafter_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nextafter_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_nextafter_ = handle("nextafter_")
+
+
+def nextafter_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nextafter_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_fmin_out = handle("fmin.out")
+
+
+def fmin_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmin_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fmax_out = handle("fmax.out")
+
+
+def fmax_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fmax_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_float_power_Tensor_Tensor_out = handle("float_power.Tensor_Tensor_out")
+
+
+def float_power_Tensor_Tensor_out(keyset, self, exponent, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _float_power_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_float_power_Scalar_out = handle("float_power.Scalar_out")
+
+
+def float_power_Scalar_out(keyset, self, exponent, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _float_power_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_float_power_Tensor_Scalar_out = handle("float_power.Tensor_Scalar_out")
+
+
+def float_power_Tensor_Scalar_out(keyset, self, exponent, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _float_power_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_float_power__Scalar = handle("float_power_.Scalar")
+
+
+def float_power__Scalar(keyset, self, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _float_power__Scalar.redispatch(keyset & AFTER, self, exponent)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_float_power__Tensor = handle("float_power_.Tensor")
+
+
+def float_power__Tensor(keyset, self, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _float_power__Tensor.redispatch(keyset & AFTER, self, exponent)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_special_xlog1py_out = handle("special_xlog1py.out")
+
+
+def special_xlog1py_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlog1py_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+
+
+def special_xlog1py_self_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlog1py_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+
+
+def special_xlog1py_other_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlog1py_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_xlogy_out = handle("special_xlogy.out")
+
+
+def special_xlogy_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlogy_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_xlogy_self_scalar_out = handle("special_xlogy.self_scalar_out")
+
+
+def special_xlogy_self_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlogy_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_xlogy_other_scalar_out = handle("special_xlogy.other_scalar_out")
+
+
+def special_xlogy_other_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_xlogy_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_zeta_out = handle("special_zeta.out")
+
+
+def special_zeta_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_zeta_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+
+
+def special_zeta_self_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_zeta_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+
+
+def special_zeta_other_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_zeta_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_gammainc_out = handle("special_gammainc.out")
+
+
+def special_gammainc_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_gammainc_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_gammaincc_out = handle("special_gammaincc.out")
+
+
+def special_gammaincc_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_gammaincc_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -6470,7 +7310,6 @@ impl("special_i1.out", "ADInplaceOrView", special_i1_out, keyset_arg="raw")
 impl("special_i1e.out", "ADInplaceOrView", special_i1e_out, keyset_arg="raw")
 impl("special_logit.out", "ADInplaceOrView", special_logit_out, keyset_arg="raw")
 impl("special_polygamma.out", "ADInplaceOrView", special_polygamma_out, keyset_arg="raw")
-impl("special_logsumexp.out", "ADInplaceOrView", special_logsumexp_out, keyset_arg="raw")
 impl("special_expit.out", "ADInplaceOrView", special_expit_out, keyset_arg="raw")
 impl("special_sinc.out", "ADInplaceOrView", special_sinc_out, keyset_arg="raw")
 impl("special_round.out", "ADInplaceOrView", special_round_out, keyset_arg="raw")
@@ -6487,3 +7326,64 @@ impl("special_modified_bessel_k1.out", "ADInplaceOrView", special_modified_besse
 impl("special_scaled_modified_bessel_k0.out", "ADInplaceOrView", special_scaled_modified_bessel_k0_out, keyset_arg="raw")
 impl("special_scaled_modified_bessel_k1.out", "ADInplaceOrView", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
 impl("special_spherical_bessel_j0.out", "ADInplaceOrView", special_spherical_bessel_j0_out, keyset_arg="raw")
+impl("copysign.out", "ADInplaceOrView", copysign_out, keyset_arg="raw")
+impl("copysign_.Tensor", "ADInplaceOrView", copysign__Tensor, keyset_arg="raw")
+impl("copysign_.Scalar", "ADInplaceOrView", copysign__Scalar, keyset_arg="raw")
+impl("copysign.Scalar_out", "ADInplaceOrView", copysign_Scalar_out, keyset_arg="raw")
+impl("clamp_max_", "ADInplaceOrView", clamp_max_, keyset_arg="raw")
+impl("clamp_max_.Tensor", "ADInplaceOrView", clamp_max__Tensor, keyset_arg="raw")
+impl("clamp_max.out", "ADInplaceOrView", clamp_max_out, keyset_arg="raw")
+impl("clamp_max.Tensor_out", "ADInplaceOrView", clamp_max_Tensor_out, keyset_arg="raw")
+impl("clamp_min_", "ADInplaceOrView", clamp_min_, keyset_arg="raw")
+impl("clamp_min_.Tensor", "ADInplaceOrView", clamp_min__Tensor, keyset_arg="raw")
+impl("clamp_min.out", "ADInplaceOrView", clamp_min_out, keyset_arg="raw")
+impl("clamp_min.Tensor_out", "ADInplaceOrView", clamp_min_Tensor_out, keyset_arg="raw")
+impl("gcd.out", "ADInplaceOrView", gcd_out, keyset_arg="raw")
+impl("gcd_", "ADInplaceOrView", gcd_, keyset_arg="raw")
+impl("lcm.out", "ADInplaceOrView", lcm_out, keyset_arg="raw")
+impl("lcm_", "ADInplaceOrView", lcm_, keyset_arg="raw")
+impl("ldexp_", "ADInplaceOrView", ldexp_, keyset_arg="raw")
+impl("ldexp.out", "ADInplaceOrView", ldexp_out, keyset_arg="raw")
+impl("logaddexp.out", "ADInplaceOrView", logaddexp_out, keyset_arg="raw")
+impl("logaddexp2.out", "ADInplaceOrView", logaddexp2_out, keyset_arg="raw")
+impl("xlogy_.Tensor", "ADInplaceOrView", xlogy__Tensor, keyset_arg="raw")
+impl("xlogy_.Scalar_Other", "ADInplaceOrView", xlogy__Scalar_Other, keyset_arg="raw")
+impl("xlogy.OutTensor", "ADInplaceOrView", xlogy_OutTensor, keyset_arg="raw")
+impl("xlogy.OutScalar_Self", "ADInplaceOrView", xlogy_OutScalar_Self, keyset_arg="raw")
+impl("xlogy.OutScalar_Other", "ADInplaceOrView", xlogy_OutScalar_Other, keyset_arg="raw")
+impl("heaviside.out", "ADInplaceOrView", heaviside_out, keyset_arg="raw")
+impl("heaviside_", "ADInplaceOrView", heaviside_, keyset_arg="raw")
+impl("atan2.out", "ADInplaceOrView", atan2_out, keyset_arg="raw")
+impl("atan2_", "ADInplaceOrView", atan2_, keyset_arg="raw")
+impl("arctan2.out", "ADInplaceOrView", arctan2_out, keyset_arg="raw")
+impl("arctan2_", "ADInplaceOrView", arctan2_, keyset_arg="raw")
+impl("fmod.Scalar_out", "ADInplaceOrView", fmod_Scalar_out, keyset_arg="raw")
+impl("fmod_.Scalar", "ADInplaceOrView", fmod__Scalar, keyset_arg="raw")
+impl("fmod.Tensor_out", "ADInplaceOrView", fmod_Tensor_out, keyset_arg="raw")
+impl("fmod_.Tensor", "ADInplaceOrView", fmod__Tensor, keyset_arg="raw")
+impl("hypot.out", "ADInplaceOrView", hypot_out, keyset_arg="raw")
+impl("hypot_", "ADInplaceOrView", hypot_, keyset_arg="raw")
+impl("igamma.out", "ADInplaceOrView", igamma_out, keyset_arg="raw")
+impl("igamma_", "ADInplaceOrView", igamma_, keyset_arg="raw")
+impl("igammac.out", "ADInplaceOrView", igammac_out, keyset_arg="raw")
+impl("igammac_", "ADInplaceOrView", igammac_, keyset_arg="raw")
+impl("nextafter.out", "ADInplaceOrView", nextafter_out, keyset_arg="raw")
+impl("nextafter_", "ADInplaceOrView", nextafter_, keyset_arg="raw")
+impl("fmin.out", "ADInplaceOrView", fmin_out, keyset_arg="raw")
+impl("fmax.out", "ADInplaceOrView", fmax_out, keyset_arg="raw")
+impl("float_power.Tensor_Tensor_out", "ADInplaceOrView", float_power_Tensor_Tensor_out, keyset_arg="raw")
+impl("float_power.Scalar_out", "ADInplaceOrView", float_power_Scalar_out, keyset_arg="raw")
+impl("float_power.Tensor_Scalar_out", "ADInplaceOrView", float_power_Tensor_Scalar_out, keyset_arg="raw")
+impl("float_power_.Scalar", "ADInplaceOrView", float_power__Scalar, keyset_arg="raw")
+impl("float_power_.Tensor", "ADInplaceOrView", float_power__Tensor, keyset_arg="raw")
+impl("special_xlog1py.out", "ADInplaceOrView", special_xlog1py_out, keyset_arg="raw")
+impl("special_xlog1py.self_scalar_out", "ADInplaceOrView", special_xlog1py_self_scalar_out, keyset_arg="raw")
+impl("special_xlog1py.other_scalar_out", "ADInplaceOrView", special_xlog1py_other_scalar_out, keyset_arg="raw")
+impl("special_xlogy.out", "ADInplaceOrView", special_xlogy_out, keyset_arg="raw")
+impl("special_xlogy.self_scalar_out", "ADInplaceOrView", special_xlogy_self_scalar_out, keyset_arg="raw")
+impl("special_xlogy.other_scalar_out", "ADInplaceOrView", special_xlogy_other_scalar_out, keyset_arg="raw")
+impl("special_zeta.out", "ADInplaceOrView", special_zeta_out, keyset_arg="raw")
+impl("special_zeta.self_scalar_out", "ADInplaceOrView", special_zeta_self_scalar_out, keyset_arg="raw")
+impl("special_zeta.other_scalar_out", "ADInplaceOrView", special_zeta_other_scalar_out, keyset_arg="raw")
+impl("special_gammainc.out", "ADInplaceOrView", special_gammainc_out, keyset_arg="raw")
+impl("special_gammaincc.out", "ADInplaceOrView", special_gammaincc_out, keyset_arg="raw")

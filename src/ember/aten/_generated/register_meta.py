@@ -2374,8 +2374,9 @@ def special_entr(self):
 
 
 def special_entr_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_entr(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2389,8 +2390,9 @@ def special_ndtri(self):
 
 
 def special_ndtri_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_ndtri(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2404,8 +2406,9 @@ def special_log_ndtr(self):
 
 
 def special_log_ndtr_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_log_ndtr(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2419,8 +2422,9 @@ def special_erfcx(self):
 
 
 def special_erfcx_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_erfcx(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2434,8 +2438,9 @@ def special_i0e(self):
 
 
 def special_i0e_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_i0e(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2449,8 +2454,9 @@ def special_i1(self):
 
 
 def special_i1_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_i1(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2464,8 +2470,9 @@ def special_i1e(self):
 
 
 def special_i1e_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_i1e(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2479,8 +2486,9 @@ def special_bessel_j0(self):
 
 
 def special_bessel_j0_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_bessel_j0(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2494,8 +2502,9 @@ def special_bessel_j1(self):
 
 
 def special_bessel_j1_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_bessel_j1(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2509,8 +2518,9 @@ def special_bessel_y0(self):
 
 
 def special_bessel_y0_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_bessel_y0(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2524,8 +2534,9 @@ def special_bessel_y1(self):
 
 
 def special_bessel_y1_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_bessel_y1(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2539,8 +2550,9 @@ def special_modified_bessel_i0(self):
 
 
 def special_modified_bessel_i0_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_modified_bessel_i0(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2554,8 +2566,9 @@ def special_modified_bessel_i1(self):
 
 
 def special_modified_bessel_i1_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_modified_bessel_i1(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2569,8 +2582,9 @@ def special_modified_bessel_k0(self):
 
 
 def special_modified_bessel_k0_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_modified_bessel_k0(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2584,8 +2598,9 @@ def special_modified_bessel_k1(self):
 
 
 def special_modified_bessel_k1_out(self, out):
+    M.check_copy_devices(self, out)
     meta = M.special_modified_bessel_k1(self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2599,8 +2614,9 @@ def special_scaled_modified_bessel_k0(x):
 
 
 def special_scaled_modified_bessel_k0_out(x, out):
+    M.check_copy_devices(x, out)
     meta = M.special_scaled_modified_bessel_k0(x)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2614,8 +2630,9 @@ def special_scaled_modified_bessel_k1(x):
 
 
 def special_scaled_modified_bessel_k1_out(x, out):
+    M.check_copy_devices(x, out)
     meta = M.special_scaled_modified_bessel_k1(x)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -2629,8 +2646,435 @@ def special_spherical_bessel_j0(x):
 
 
 def special_spherical_bessel_j0_out(x, out):
+    M.check_copy_devices(x, out)
     meta = M.special_spherical_bessel_j0(x)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
+    return out
+
+
+# copysign.out: structured
+
+
+def copysign_Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def copysign__Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def copysign_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.copysign_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_max.out: structured
+
+
+def clamp_max(self, max):
+    meta = M.clamp_max(self, max)
+    out = meta.allocate()
+    return out
+
+
+def clamp_max_(self, max):
+    meta = M.clamp_max(self, max)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_max_out(self, max, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_max(self, max)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_max.Tensor_out: structured
+
+
+def clamp_max_Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    out = meta.allocate()
+    return out
+
+
+def clamp_max__Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_max_Tensor_out(self, max, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_max_Tensor(self, max)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_min.out: structured
+
+
+def clamp_min(self, min):
+    meta = M.clamp_min(self, min)
+    out = meta.allocate()
+    return out
+
+
+def clamp_min_(self, min):
+    meta = M.clamp_min(self, min)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_min_out(self, min, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_min(self, min)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_min.Tensor_out: structured
+
+
+def clamp_min_Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    out = meta.allocate()
+    return out
+
+
+def clamp_min__Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_min_Tensor_out(self, min, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_min_Tensor(self, min)
+    M.copy_out(meta, out)
+    return out
+
+
+# gcd.out: structured
+
+
+def gcd(self, other):
+    meta = M.gcd(self, other)
+    out = meta.allocate()
+    return out
+
+
+def gcd_(self, other):
+    meta = M.gcd(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def gcd_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.gcd(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# lcm.out: structured
+
+
+def lcm(self, other):
+    meta = M.lcm(self, other)
+    out = meta.allocate()
+    return out
+
+
+def lcm_(self, other):
+    meta = M.lcm(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def lcm_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.lcm(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# logaddexp.out: structured
+
+
+def logaddexp(self, other):
+    meta = M.logaddexp(self, other)
+    out = meta.allocate()
+    return out
+
+
+def logaddexp_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.logaddexp(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# logaddexp2.out: structured
+
+
+def logaddexp2(self, other):
+    meta = M.logaddexp2(self, other)
+    out = meta.allocate()
+    return out
+
+
+def logaddexp2_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.logaddexp2(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# xlogy.OutTensor: structured
+
+
+def xlogy_Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def xlogy__Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def xlogy_OutTensor(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.xlogy_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# heaviside.out: structured
+
+
+def heaviside(self, values):
+    meta = M.heaviside(self, values)
+    out = meta.allocate()
+    return out
+
+
+def heaviside_(self, values):
+    meta = M.heaviside(self, values)
+    meta.check_inplace(self)
+    return self
+
+
+def heaviside_out(self, values, out):
+    M.check_copy_devices(self, out)
+    meta = M.heaviside(self, values)
+    M.copy_out(meta, out)
+    return out
+
+
+# atan2.out: structured
+
+
+def atan2(self, other):
+    meta = M.atan2(self, other)
+    out = meta.allocate()
+    return out
+
+
+def atan2_(self, other):
+    meta = M.atan2(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def atan2_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.atan2(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmod.Tensor_out: structured
+
+
+def fmod_Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmod__Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def fmod_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmod_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# hypot.out: structured
+
+
+def hypot(self, other):
+    meta = M.hypot(self, other)
+    out = meta.allocate()
+    return out
+
+
+def hypot_(self, other):
+    meta = M.hypot(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def hypot_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.hypot(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# igamma.out: structured
+
+
+def igamma(self, other):
+    meta = M.igamma(self, other)
+    out = meta.allocate()
+    return out
+
+
+def igamma_(self, other):
+    meta = M.igamma(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def igamma_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.igamma(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# igammac.out: structured
+
+
+def igammac(self, other):
+    meta = M.igammac(self, other)
+    out = meta.allocate()
+    return out
+
+
+def igammac_(self, other):
+    meta = M.igammac(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def igammac_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.igammac(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# nextafter.out: structured
+
+
+def nextafter(self, other):
+    meta = M.nextafter(self, other)
+    out = meta.allocate()
+    return out
+
+
+def nextafter_(self, other):
+    meta = M.nextafter(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def nextafter_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.nextafter(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmin.out: structured
+
+
+def fmin(self, other):
+    meta = M.fmin(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmin_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmin(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmax.out: structured
+
+
+def fmax(self, other):
+    meta = M.fmax(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmax_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmax(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_xlog1py.out: structured
+
+
+def special_xlog1py(self, other):
+    meta = M.special_xlog1py(self, other)
+    out = meta.allocate()
+    return out
+
+
+def special_xlog1py_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_xlog1py(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_zeta.out: structured
+
+
+def special_zeta(self, other):
+    meta = M.special_zeta(self, other)
+    out = meta.allocate()
+    return out
+
+
+def special_zeta_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_zeta(self, other)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3088,6 +3532,63 @@ impl("special_scaled_modified_bessel_k1", "Meta", special_scaled_modified_bessel
 impl("special_scaled_modified_bessel_k1.out", "Meta", special_scaled_modified_bessel_k1_out)
 impl("special_spherical_bessel_j0", "Meta", special_spherical_bessel_j0)
 impl("special_spherical_bessel_j0.out", "Meta", special_spherical_bessel_j0_out)
+impl("copysign.Tensor", "Meta", copysign_Tensor)
+impl("copysign_.Tensor", "Meta", copysign__Tensor)
+impl("copysign.out", "Meta", copysign_out)
+impl("clamp_max", "Meta", clamp_max)
+impl("clamp_max_", "Meta", clamp_max_)
+impl("clamp_max.out", "Meta", clamp_max_out)
+impl("clamp_max.Tensor", "Meta", clamp_max_Tensor)
+impl("clamp_max_.Tensor", "Meta", clamp_max__Tensor)
+impl("clamp_max.Tensor_out", "Meta", clamp_max_Tensor_out)
+impl("clamp_min", "Meta", clamp_min)
+impl("clamp_min_", "Meta", clamp_min_)
+impl("clamp_min.out", "Meta", clamp_min_out)
+impl("clamp_min.Tensor", "Meta", clamp_min_Tensor)
+impl("clamp_min_.Tensor", "Meta", clamp_min__Tensor)
+impl("clamp_min.Tensor_out", "Meta", clamp_min_Tensor_out)
+impl("gcd", "Meta", gcd)
+impl("gcd_", "Meta", gcd_)
+impl("gcd.out", "Meta", gcd_out)
+impl("lcm", "Meta", lcm)
+impl("lcm_", "Meta", lcm_)
+impl("lcm.out", "Meta", lcm_out)
+impl("logaddexp", "Meta", logaddexp)
+impl("logaddexp.out", "Meta", logaddexp_out)
+impl("logaddexp2", "Meta", logaddexp2)
+impl("logaddexp2.out", "Meta", logaddexp2_out)
+impl("xlogy.Tensor", "Meta", xlogy_Tensor)
+impl("xlogy_.Tensor", "Meta", xlogy__Tensor)
+impl("xlogy.OutTensor", "Meta", xlogy_OutTensor)
+impl("heaviside", "Meta", heaviside)
+impl("heaviside_", "Meta", heaviside_)
+impl("heaviside.out", "Meta", heaviside_out)
+impl("atan2", "Meta", atan2)
+impl("atan2_", "Meta", atan2_)
+impl("atan2.out", "Meta", atan2_out)
+impl("fmod.Tensor", "Meta", fmod_Tensor)
+impl("fmod_.Tensor", "Meta", fmod__Tensor)
+impl("fmod.Tensor_out", "Meta", fmod_Tensor_out)
+impl("hypot", "Meta", hypot)
+impl("hypot_", "Meta", hypot_)
+impl("hypot.out", "Meta", hypot_out)
+impl("igamma", "Meta", igamma)
+impl("igamma_", "Meta", igamma_)
+impl("igamma.out", "Meta", igamma_out)
+impl("igammac", "Meta", igammac)
+impl("igammac_", "Meta", igammac_)
+impl("igammac.out", "Meta", igammac_out)
+impl("nextafter", "Meta", nextafter)
+impl("nextafter_", "Meta", nextafter_)
+impl("nextafter.out", "Meta", nextafter_out)
+impl("fmin", "Meta", fmin)
+impl("fmin.out", "Meta", fmin_out)
+impl("fmax", "Meta", fmax)
+impl("fmax.out", "Meta", fmax_out)
+impl("special_xlog1py", "Meta", special_xlog1py)
+impl("special_xlog1py.out", "Meta", special_xlog1py_out)
+impl("special_zeta", "Meta", special_zeta)
+impl("special_zeta.out", "Meta", special_zeta_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

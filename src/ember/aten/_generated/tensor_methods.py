@@ -69,6 +69,8 @@ _op_arcsin_ = handle("arcsin_")
 _op_arcsinh = handle("arcsinh")
 _op_arcsinh_ = handle("arcsinh_")
 _op_arctan = handle("arctan")
+_op_arctan2 = handle("arctan2")
+_op_arctan2_ = handle("arctan2_")
 _op_arctan_ = handle("arctan_")
 _op_arctanh = handle("arctanh")
 _op_arctanh_ = handle("arctanh_")
@@ -81,6 +83,8 @@ _op_asin_ = handle("asin_")
 _op_asinh = handle("asinh")
 _op_asinh_ = handle("asinh_")
 _op_atan = handle("atan")
+_op_atan2 = handle("atan2")
+_op_atan2_ = handle("atan2_")
 _op_atan_ = handle("atan_")
 _op_atanh = handle("atanh")
 _op_atanh_ = handle("atanh_")
@@ -118,11 +122,23 @@ _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
+_op_clamp_max = handle("clamp_max")
+_op_clamp_max_Tensor = handle("clamp_max.Tensor")
+_op_clamp_max_ = handle("clamp_max_")
+_op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+_op_clamp_min = handle("clamp_min")
+_op_clamp_min_Tensor = handle("clamp_min.Tensor")
+_op_clamp_min_ = handle("clamp_min_")
+_op_clamp_min__Tensor = handle("clamp_min_.Tensor")
 _op_clone = handle("clone")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
+_op_copysign_Scalar = handle("copysign.Scalar")
+_op_copysign_Tensor = handle("copysign.Tensor")
+_op_copysign__Scalar = handle("copysign_.Scalar")
+_op_copysign__Tensor = handle("copysign_.Tensor")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
 _op_cosh = handle("cosh")
@@ -179,15 +195,27 @@ _op_fix = handle("fix")
 _op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
+_op_float_power_Tensor_Tensor = handle("float_power.Tensor_Tensor")
+_op_float_power__Scalar = handle("float_power_.Scalar")
+_op_float_power__Tensor = handle("float_power_.Tensor")
 _op_floor = handle("floor")
 _op_floor_ = handle("floor_")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide__Scalar = handle("floor_divide_.Scalar")
 _op_floor_divide__Tensor = handle("floor_divide_.Tensor")
+_op_fmax = handle("fmax")
+_op_fmin = handle("fmin")
+_op_fmod_Scalar = handle("fmod.Scalar")
+_op_fmod_Tensor = handle("fmod.Tensor")
+_op_fmod__Scalar = handle("fmod_.Scalar")
+_op_fmod__Tensor = handle("fmod_.Tensor")
 _op_frac = handle("frac")
 _op_frac_ = handle("frac_")
 _op_gather = handle("gather")
+_op_gcd = handle("gcd")
+_op_gcd_ = handle("gcd_")
 _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge__Scalar = handle("ge_.Scalar")
@@ -196,8 +224,16 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
+_op_heaviside = handle("heaviside")
+_op_heaviside_ = handle("heaviside_")
+_op_hypot = handle("hypot")
+_op_hypot_ = handle("hypot_")
 _op_i0 = handle("i0")
 _op_i0_ = handle("i0_")
+_op_igamma = handle("igamma")
+_op_igamma_ = handle("igamma_")
+_op_igammac = handle("igammac")
+_op_igammac_ = handle("igammac_")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -211,6 +247,10 @@ _op_isneginf = handle("isneginf")
 _op_isposinf = handle("isposinf")
 _op_isreal = handle("isreal")
 _op_item = handle("item")
+_op_lcm = handle("lcm")
+_op_lcm_ = handle("lcm_")
+_op_ldexp_Tensor = handle("ldexp.Tensor")
+_op_ldexp_ = handle("ldexp_")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
@@ -226,6 +266,8 @@ _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logaddexp = handle("logaddexp")
+_op_logaddexp2 = handle("logaddexp2")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -286,6 +328,8 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
+_op_nextafter = handle("nextafter")
+_op_nextafter_ = handle("nextafter_")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
@@ -409,6 +453,10 @@ _op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
+_op_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+_op_xlogy_Tensor = handle("xlogy.Tensor")
+_op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+_op_xlogy__Tensor = handle("xlogy_.Tensor")
 _op_zero_ = handle("zero_")
 
 
@@ -1406,6 +1454,58 @@ def arctan(self, *args, **kwargs):
 
 
 
+_parser_m_arctan2 = PythonArgParser(
+    [
+        'arctan2(Tensor other)',
+    ],
+)
+_tail_parser_m_arctan2 = [p.default for p in _parser_m_arctan2.signatures[0].params[1:]]
+
+
+def arctan2(self, *args, **kwargs):
+    """arctan2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_arctan2]
+        else:
+            index, v = _parser_m_arctan2.parse(args, kwargs, self=self)
+        return _op_arctan2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(arctan2, _parser_m_arctan2, self, args, kwargs)
+
+
+
+_parser_m_arctan2_ = PythonArgParser(
+    [
+        'arctan2_(Tensor other)',
+    ],
+)
+_tail_parser_m_arctan2_ = [p.default for p in _parser_m_arctan2_.signatures[0].params[1:]]
+
+
+def arctan2_(self, *args, **kwargs):
+    """arctan2_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_arctan2_]
+        else:
+            index, v = _parser_m_arctan2_.parse(args, kwargs, self=self)
+        return _op_arctan2_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(arctan2_, _parser_m_arctan2_, self, args, kwargs)
+
+
+
 _parser_m_arctan_ = PythonArgParser(
     [
         'arctan_()',
@@ -1675,6 +1775,58 @@ def atan(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(atan, 'ember.Tensor.atan', self, args, kwargs)
+
+
+
+_parser_m_atan2 = PythonArgParser(
+    [
+        'atan2(Tensor other)',
+    ],
+)
+_tail_parser_m_atan2 = [p.default for p in _parser_m_atan2.signatures[0].params[1:]]
+
+
+def atan2(self, *args, **kwargs):
+    """atan2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_atan2]
+        else:
+            index, v = _parser_m_atan2.parse(args, kwargs, self=self)
+        return _op_atan2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(atan2, _parser_m_atan2, self, args, kwargs)
+
+
+
+_parser_m_atan2_ = PythonArgParser(
+    [
+        'atan2_(Tensor other)',
+    ],
+)
+_tail_parser_m_atan2_ = [p.default for p in _parser_m_atan2_.signatures[0].params[1:]]
+
+
+def atan2_(self, *args, **kwargs):
+    """atan2_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_atan2_]
+        else:
+            index, v = _parser_m_atan2_.parse(args, kwargs, self=self)
+        return _op_atan2_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(atan2_, _parser_m_atan2_, self, args, kwargs)
 
 
 
@@ -2251,6 +2403,110 @@ def clamp_(self, *args, **kwargs):
 
 
 
+_parser_m_clamp_max = PythonArgParser(
+    [
+        'clamp_max(Tensor max)',
+        'clamp_max(Scalar max)',
+    ],
+)
+
+
+def clamp_max(self, *args, **kwargs):
+    """clamp_max(Tensor max) | clamp_max(Scalar max)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_max.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_max_Tensor.call(self, v[0])
+        else:
+            return _op_clamp_max.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_max, _parser_m_clamp_max, self, args, kwargs)
+
+
+
+_parser_m_clamp_max_ = PythonArgParser(
+    [
+        'clamp_max_(Tensor max)',
+        'clamp_max_(Scalar max)',
+    ],
+)
+
+
+def clamp_max_(self, *args, **kwargs):
+    """clamp_max_(Tensor max) | clamp_max_(Scalar max)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_max_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_max__Tensor.call(self, v[0])
+        else:
+            return _op_clamp_max_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_max_, _parser_m_clamp_max_, self, args, kwargs)
+
+
+
+_parser_m_clamp_min = PythonArgParser(
+    [
+        'clamp_min(Tensor min)',
+        'clamp_min(Scalar min)',
+    ],
+)
+
+
+def clamp_min(self, *args, **kwargs):
+    """clamp_min(Tensor min) | clamp_min(Scalar min)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_min.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_min_Tensor.call(self, v[0])
+        else:
+            return _op_clamp_min.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_min, _parser_m_clamp_min, self, args, kwargs)
+
+
+
+_parser_m_clamp_min_ = PythonArgParser(
+    [
+        'clamp_min_(Tensor min)',
+        'clamp_min_(Scalar min)',
+    ],
+)
+
+
+def clamp_min_(self, *args, **kwargs):
+    """clamp_min_(Tensor min) | clamp_min_(Scalar min)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_min_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_min__Tensor.call(self, v[0])
+        else:
+            return _op_clamp_min_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_min_, _parser_m_clamp_min_, self, args, kwargs)
+
+
+
 _parser_m_clone = PythonArgParser(
     [
         'clone(*, MemoryFormat? memory_format=None)',
@@ -2361,6 +2617,58 @@ def contiguous(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(contiguous, _parser_m_contiguous, self, args, kwargs)
+
+
+
+_parser_m_copysign = PythonArgParser(
+    [
+        'copysign(Tensor other)',
+        'copysign(Scalar other)',
+    ],
+)
+
+
+def copysign(self, *args, **kwargs):
+    """copysign(Tensor other) | copysign(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_copysign.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_copysign_Tensor.call(self, v[0])
+        else:
+            return _op_copysign_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(copysign, _parser_m_copysign, self, args, kwargs)
+
+
+
+_parser_m_copysign_ = PythonArgParser(
+    [
+        'copysign_(Tensor other)',
+        'copysign_(Scalar other)',
+    ],
+)
+
+
+def copysign_(self, *args, **kwargs):
+    """copysign_(Tensor other) | copysign_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_copysign_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_copysign__Tensor.call(self, v[0])
+        else:
+            return _op_copysign__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(copysign_, _parser_m_copysign_, self, args, kwargs)
 
 
 
@@ -3373,6 +3681,58 @@ def flip(self, *args, **kwargs):
 
 
 
+_parser_m_float_power = PythonArgParser(
+    [
+        'float_power(Tensor exponent)',
+        'float_power(Scalar exponent)',
+    ],
+)
+
+
+def float_power(self, *args, **kwargs):
+    """float_power(Tensor exponent) | float_power(Scalar exponent)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_float_power.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_float_power_Tensor_Tensor.call(self, v[0])
+        else:
+            return _op_float_power_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(float_power, _parser_m_float_power, self, args, kwargs)
+
+
+
+_parser_m_float_power_ = PythonArgParser(
+    [
+        'float_power_(Tensor exponent)',
+        'float_power_(Scalar exponent)',
+    ],
+)
+
+
+def float_power_(self, *args, **kwargs):
+    """float_power_(Tensor exponent) | float_power_(Scalar exponent)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_float_power_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_float_power__Tensor.call(self, v[0])
+        else:
+            return _op_float_power__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(float_power_, _parser_m_float_power_, self, args, kwargs)
+
+
+
 _parser_m_floor = PythonArgParser(
     [
         'floor()',
@@ -3471,6 +3831,110 @@ def floor_divide_(self, *args, **kwargs):
 
 
 
+_parser_m_fmax = PythonArgParser(
+    [
+        'fmax(Tensor other)',
+    ],
+)
+_tail_parser_m_fmax = [p.default for p in _parser_m_fmax.signatures[0].params[1:]]
+
+
+def fmax(self, *args, **kwargs):
+    """fmax(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_fmax]
+        else:
+            index, v = _parser_m_fmax.parse(args, kwargs, self=self)
+        return _op_fmax.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmax, _parser_m_fmax, self, args, kwargs)
+
+
+
+_parser_m_fmin = PythonArgParser(
+    [
+        'fmin(Tensor other)',
+    ],
+)
+_tail_parser_m_fmin = [p.default for p in _parser_m_fmin.signatures[0].params[1:]]
+
+
+def fmin(self, *args, **kwargs):
+    """fmin(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_fmin]
+        else:
+            index, v = _parser_m_fmin.parse(args, kwargs, self=self)
+        return _op_fmin.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmin, _parser_m_fmin, self, args, kwargs)
+
+
+
+_parser_m_fmod = PythonArgParser(
+    [
+        'fmod(Tensor other)',
+        'fmod(Scalar other)',
+    ],
+)
+
+
+def fmod(self, *args, **kwargs):
+    """fmod(Tensor other) | fmod(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_fmod.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fmod_Tensor.call(self, v[0])
+        else:
+            return _op_fmod_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmod, _parser_m_fmod, self, args, kwargs)
+
+
+
+_parser_m_fmod_ = PythonArgParser(
+    [
+        'fmod_(Tensor other)',
+        'fmod_(Scalar other)',
+    ],
+)
+
+
+def fmod_(self, *args, **kwargs):
+    """fmod_(Tensor other) | fmod_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_fmod_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fmod__Tensor.call(self, v[0])
+        else:
+            return _op_fmod__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmod_, _parser_m_fmod_, self, args, kwargs)
+
+
+
 _parser_m_frac = PythonArgParser(
     [
         'frac()',
@@ -3536,6 +4000,58 @@ def gather(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(gather, _parser_m_gather, self, args, kwargs)
+
+
+
+_parser_m_gcd = PythonArgParser(
+    [
+        'gcd(Tensor other)',
+    ],
+)
+_tail_parser_m_gcd = [p.default for p in _parser_m_gcd.signatures[0].params[1:]]
+
+
+def gcd(self, *args, **kwargs):
+    """gcd(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_gcd]
+        else:
+            index, v = _parser_m_gcd.parse(args, kwargs, self=self)
+        return _op_gcd.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gcd, _parser_m_gcd, self, args, kwargs)
+
+
+
+_parser_m_gcd_ = PythonArgParser(
+    [
+        'gcd_(Tensor other)',
+    ],
+)
+_tail_parser_m_gcd_ = [p.default for p in _parser_m_gcd_.signatures[0].params[1:]]
+
+
+def gcd_(self, *args, **kwargs):
+    """gcd_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_gcd_]
+        else:
+            index, v = _parser_m_gcd_.parse(args, kwargs, self=self)
+        return _op_gcd_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gcd_, _parser_m_gcd_, self, args, kwargs)
 
 
 
@@ -3643,6 +4159,110 @@ def gt_(self, *args, **kwargs):
 
 
 
+_parser_m_heaviside = PythonArgParser(
+    [
+        'heaviside(Tensor values)',
+    ],
+)
+_tail_parser_m_heaviside = [p.default for p in _parser_m_heaviside.signatures[0].params[1:]]
+
+
+def heaviside(self, *args, **kwargs):
+    """heaviside(Tensor values)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_heaviside]
+        else:
+            index, v = _parser_m_heaviside.parse(args, kwargs, self=self)
+        return _op_heaviside.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(heaviside, _parser_m_heaviside, self, args, kwargs)
+
+
+
+_parser_m_heaviside_ = PythonArgParser(
+    [
+        'heaviside_(Tensor values)',
+    ],
+)
+_tail_parser_m_heaviside_ = [p.default for p in _parser_m_heaviside_.signatures[0].params[1:]]
+
+
+def heaviside_(self, *args, **kwargs):
+    """heaviside_(Tensor values)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_heaviside_]
+        else:
+            index, v = _parser_m_heaviside_.parse(args, kwargs, self=self)
+        return _op_heaviside_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(heaviside_, _parser_m_heaviside_, self, args, kwargs)
+
+
+
+_parser_m_hypot = PythonArgParser(
+    [
+        'hypot(Tensor other)',
+    ],
+)
+_tail_parser_m_hypot = [p.default for p in _parser_m_hypot.signatures[0].params[1:]]
+
+
+def hypot(self, *args, **kwargs):
+    """hypot(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_hypot]
+        else:
+            index, v = _parser_m_hypot.parse(args, kwargs, self=self)
+        return _op_hypot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hypot, _parser_m_hypot, self, args, kwargs)
+
+
+
+_parser_m_hypot_ = PythonArgParser(
+    [
+        'hypot_(Tensor other)',
+    ],
+)
+_tail_parser_m_hypot_ = [p.default for p in _parser_m_hypot_.signatures[0].params[1:]]
+
+
+def hypot_(self, *args, **kwargs):
+    """hypot_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_hypot_]
+        else:
+            index, v = _parser_m_hypot_.parse(args, kwargs, self=self)
+        return _op_hypot_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hypot_, _parser_m_hypot_, self, args, kwargs)
+
+
+
 _parser_m_i0 = PythonArgParser(
     [
         'i0()',
@@ -3686,6 +4306,110 @@ def i0_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(i0_, 'ember.Tensor.i0_', self, args, kwargs)
+
+
+
+_parser_m_igamma = PythonArgParser(
+    [
+        'igamma(Tensor other)',
+    ],
+)
+_tail_parser_m_igamma = [p.default for p in _parser_m_igamma.signatures[0].params[1:]]
+
+
+def igamma(self, *args, **kwargs):
+    """igamma(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igamma]
+        else:
+            index, v = _parser_m_igamma.parse(args, kwargs, self=self)
+        return _op_igamma.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igamma, _parser_m_igamma, self, args, kwargs)
+
+
+
+_parser_m_igamma_ = PythonArgParser(
+    [
+        'igamma_(Tensor other)',
+    ],
+)
+_tail_parser_m_igamma_ = [p.default for p in _parser_m_igamma_.signatures[0].params[1:]]
+
+
+def igamma_(self, *args, **kwargs):
+    """igamma_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igamma_]
+        else:
+            index, v = _parser_m_igamma_.parse(args, kwargs, self=self)
+        return _op_igamma_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igamma_, _parser_m_igamma_, self, args, kwargs)
+
+
+
+_parser_m_igammac = PythonArgParser(
+    [
+        'igammac(Tensor other)',
+    ],
+)
+_tail_parser_m_igammac = [p.default for p in _parser_m_igammac.signatures[0].params[1:]]
+
+
+def igammac(self, *args, **kwargs):
+    """igammac(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igammac]
+        else:
+            index, v = _parser_m_igammac.parse(args, kwargs, self=self)
+        return _op_igammac.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igammac, _parser_m_igammac, self, args, kwargs)
+
+
+
+_parser_m_igammac_ = PythonArgParser(
+    [
+        'igammac_(Tensor other)',
+    ],
+)
+_tail_parser_m_igammac_ = [p.default for p in _parser_m_igammac_.signatures[0].params[1:]]
+
+
+def igammac_(self, *args, **kwargs):
+    """igammac_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igammac_]
+        else:
+            index, v = _parser_m_igammac_.parse(args, kwargs, self=self)
+        return _op_igammac_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igammac_, _parser_m_igammac_, self, args, kwargs)
 
 
 
@@ -3985,6 +4709,110 @@ def item(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
+
+
+
+_parser_m_lcm = PythonArgParser(
+    [
+        'lcm(Tensor other)',
+    ],
+)
+_tail_parser_m_lcm = [p.default for p in _parser_m_lcm.signatures[0].params[1:]]
+
+
+def lcm(self, *args, **kwargs):
+    """lcm(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_lcm]
+        else:
+            index, v = _parser_m_lcm.parse(args, kwargs, self=self)
+        return _op_lcm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lcm, _parser_m_lcm, self, args, kwargs)
+
+
+
+_parser_m_lcm_ = PythonArgParser(
+    [
+        'lcm_(Tensor other)',
+    ],
+)
+_tail_parser_m_lcm_ = [p.default for p in _parser_m_lcm_.signatures[0].params[1:]]
+
+
+def lcm_(self, *args, **kwargs):
+    """lcm_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_lcm_]
+        else:
+            index, v = _parser_m_lcm_.parse(args, kwargs, self=self)
+        return _op_lcm_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lcm_, _parser_m_lcm_, self, args, kwargs)
+
+
+
+_parser_m_ldexp = PythonArgParser(
+    [
+        'ldexp(Tensor other)',
+    ],
+)
+_tail_parser_m_ldexp = [p.default for p in _parser_m_ldexp.signatures[0].params[1:]]
+
+
+def ldexp(self, *args, **kwargs):
+    """ldexp(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_ldexp]
+        else:
+            index, v = _parser_m_ldexp.parse(args, kwargs, self=self)
+        return _op_ldexp_Tensor.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ldexp, _parser_m_ldexp, self, args, kwargs)
+
+
+
+_parser_m_ldexp_ = PythonArgParser(
+    [
+        'ldexp_(Tensor other)',
+    ],
+)
+_tail_parser_m_ldexp_ = [p.default for p in _parser_m_ldexp_.signatures[0].params[1:]]
+
+
+def ldexp_(self, *args, **kwargs):
+    """ldexp_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_ldexp_]
+        else:
+            index, v = _parser_m_ldexp_.parse(args, kwargs, self=self)
+        return _op_ldexp_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ldexp_, _parser_m_ldexp_, self, args, kwargs)
 
 
 
@@ -4289,6 +5117,58 @@ def log_softmax(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(log_softmax, _parser_m_log_softmax, self, args, kwargs)
+
+
+
+_parser_m_logaddexp = PythonArgParser(
+    [
+        'logaddexp(Tensor other)',
+    ],
+)
+_tail_parser_m_logaddexp = [p.default for p in _parser_m_logaddexp.signatures[0].params[1:]]
+
+
+def logaddexp(self, *args, **kwargs):
+    """logaddexp(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_logaddexp]
+        else:
+            index, v = _parser_m_logaddexp.parse(args, kwargs, self=self)
+        return _op_logaddexp.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logaddexp, _parser_m_logaddexp, self, args, kwargs)
+
+
+
+_parser_m_logaddexp2 = PythonArgParser(
+    [
+        'logaddexp2(Tensor other)',
+    ],
+)
+_tail_parser_m_logaddexp2 = [p.default for p in _parser_m_logaddexp2.signatures[0].params[1:]]
+
+
+def logaddexp2(self, *args, **kwargs):
+    """logaddexp2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_logaddexp2]
+        else:
+            index, v = _parser_m_logaddexp2.parse(args, kwargs, self=self)
+        return _op_logaddexp2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logaddexp2, _parser_m_logaddexp2, self, args, kwargs)
 
 
 
@@ -5396,6 +6276,58 @@ def new_zeros(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(new_zeros, _parser_m_new_zeros, self, args, kwargs)
+
+
+
+_parser_m_nextafter = PythonArgParser(
+    [
+        'nextafter(Tensor other)',
+    ],
+)
+_tail_parser_m_nextafter = [p.default for p in _parser_m_nextafter.signatures[0].params[1:]]
+
+
+def nextafter(self, *args, **kwargs):
+    """nextafter(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_nextafter]
+        else:
+            index, v = _parser_m_nextafter.parse(args, kwargs, self=self)
+        return _op_nextafter.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nextafter, _parser_m_nextafter, self, args, kwargs)
+
+
+
+_parser_m_nextafter_ = PythonArgParser(
+    [
+        'nextafter_(Tensor other)',
+    ],
+)
+_tail_parser_m_nextafter_ = [p.default for p in _parser_m_nextafter_.signatures[0].params[1:]]
+
+
+def nextafter_(self, *args, **kwargs):
+    """nextafter_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_nextafter_]
+        else:
+            index, v = _parser_m_nextafter_.parse(args, kwargs, self=self)
+        return _op_nextafter_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nextafter_, _parser_m_nextafter_, self, args, kwargs)
 
 
 
@@ -7581,6 +8513,58 @@ def where(self, *args, **kwargs):
 
 
 
+_parser_m_xlogy = PythonArgParser(
+    [
+        'xlogy(Tensor other)',
+        'xlogy(Scalar other)',
+    ],
+)
+
+
+def xlogy(self, *args, **kwargs):
+    """xlogy(Tensor other) | xlogy(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_xlogy.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_xlogy_Tensor.call(self, v[0])
+        else:
+            return _op_xlogy_Scalar_Other.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(xlogy, _parser_m_xlogy, self, args, kwargs)
+
+
+
+_parser_m_xlogy_ = PythonArgParser(
+    [
+        'xlogy_(Tensor other)',
+        'xlogy_(Scalar other)',
+    ],
+)
+
+
+def xlogy_(self, *args, **kwargs):
+    """xlogy_(Tensor other) | xlogy_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_xlogy_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_xlogy__Tensor.call(self, v[0])
+        else:
+            return _op_xlogy__Scalar_Other.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(xlogy_, _parser_m_xlogy_, self, args, kwargs)
+
+
+
 _parser_m_zero_ = PythonArgParser(
     [
         'zero_()',
@@ -7603,4 +8587,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'frac', 'frac_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'i0', 'i0_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'le', 'le_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'xlogy', 'xlogy_', 'zero_']

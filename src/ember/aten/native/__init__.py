@@ -45,3 +45,5 @@ from .special_functions import *  # noqa: F403
 from .unary_float import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
 from .special_aliases import *  # noqa: F403
+from .binary_float import *  # noqa: F403
+from .binary_composites import *  # noqa: F403

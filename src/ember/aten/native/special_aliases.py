@@ -17,7 +17,6 @@ __all__ = [
     "special_ndtr",
     "special_ndtr_out",
     "special_logsumexp",
-    "special_logsumexp_out",
     "special_softmax",
     "special_log_softmax",
 ]
@@ -47,26 +46,20 @@ for _special, _target in _TARGETS.items():
     __all__ += [_special, _special + "_out"]
 
 
-def _into(result, out):
-    at.resize_(out, list(result.shape), None)
-    return at.copy_(out, result, False)
-
-
 def special_ndtr(self):
     """(1 + erf(x / sqrt 2)) / 2."""
     return at.mul_Scalar(at.add_Scalar(at.erf(at.mul_Scalar(self, math.sqrt(0.5))), 1, 1), 0.5)
 
 
 def special_ndtr_out(self, out):
-    return _into(at.special_ndtr(self), out)
+    result = at.special_ndtr(self)
+    if out.shape != result.shape:
+        at.resize_(out, list(result.shape), None)
+    return at.copy_(out, result, False)
 
 
 def special_logsumexp(self, dim, keepdim=False):
     return at.logsumexp(self, dim, keepdim)
-
-
-def special_logsumexp_out(self, dim, keepdim, out):
-    return _into(at.logsumexp(self, dim, keepdim), out)
 
 
 def special_softmax(self, dim, dtype=None):

@@ -11456,6 +11456,1614 @@ def special_spherical_bessel_j0_out(ks, x, out):
     return result
 
 
+_copysign_out = handle("copysign.out")
+
+
+def copysign_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_copysign_Tensor = handle("copysign.Tensor")
+
+
+def copysign_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.CopysignBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copysign_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_copysign__Tensor = handle("copysign_.Tensor")
+
+
+def copysign__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CopysignBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_copysign_Scalar = handle("copysign.Scalar")
+
+
+def copysign_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CopysignBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copysign_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_copysign__Scalar = handle("copysign_.Scalar")
+
+
+def copysign__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CopysignBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_copysign_Scalar_out = handle("copysign.Scalar_out")
+
+
+def copysign_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_max = handle("clamp_max")
+
+
+def clamp_max(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ClampMaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max = max
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_max.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_max_Tensor = handle("clamp_max.Tensor")
+
+
+def clamp_max_Tensor(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or max._requires_grad)
+    if requires:
+        node = nodes.ClampMaxBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(max))
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_max_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_max_ = handle("clamp_max_")
+
+
+def clamp_max_(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max = max
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_max__Tensor = handle("clamp_max_.Tensor")
+
+
+def clamp_max__Tensor(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or max._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMaxBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(max))
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_max_out = handle("clamp_max.out")
+
+
+def clamp_max_out(ks, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_out.redispatch(ks & AFTER_AUTOGRAD, self, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+
+
+def clamp_max_Tensor_out(ks, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or max._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_min = handle("clamp_min")
+
+
+def clamp_min(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ClampMinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_min = min
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_min.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_min_Tensor = handle("clamp_min.Tensor")
+
+
+def clamp_min_Tensor(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or min._requires_grad)
+    if requires:
+        node = nodes.ClampMinBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(min))
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_min_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_min_ = handle("clamp_min_")
+
+
+def clamp_min_(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_min = min
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_min__Tensor = handle("clamp_min_.Tensor")
+
+
+def clamp_min__Tensor(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or min._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMinBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(min))
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_min_out = handle("clamp_min.out")
+
+
+def clamp_min_out(ks, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_out.redispatch(ks & AFTER_AUTOGRAD, self, min, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+
+
+def clamp_min_Tensor_out(ks, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or min._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, min, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_gcd_out = handle("gcd.out")
+
+
+def gcd_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::gcd")
+        node = NotImplementedNode("aten::gcd")
+        node._next_edges = requiring_edges(self, other, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _gcd_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_gcd = handle("gcd")
+
+
+def gcd(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::gcd")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _gcd.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_gcd_ = handle("gcd_")
+
+
+def gcd_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::gcd_")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _gcd_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_lcm_out = handle("lcm.out")
+
+
+def lcm_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::lcm")
+        node = NotImplementedNode("aten::lcm")
+        node._next_edges = requiring_edges(self, other, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lcm_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_lcm = handle("lcm")
+
+
+def lcm(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::lcm")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lcm.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_lcm_ = handle("lcm_")
+
+
+def lcm_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::lcm_")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lcm_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_ldexp_Tensor = handle("ldexp.Tensor")
+
+
+def ldexp_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LdexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _ldexp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(1):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_ldexp_ = handle("ldexp_")
+
+
+def ldexp_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LdexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ldexp_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        if node.should_compute_output(1):
+            node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_ldexp_out = handle("ldexp.out")
+
+
+def ldexp_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="ldexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ldexp_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp_out = handle("logaddexp.out")
+
+
+def logaddexp_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logaddexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logaddexp_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp = handle("logaddexp")
+
+
+def logaddexp(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LogaddexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logaddexp.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_logaddexp2_out = handle("logaddexp2.out")
+
+
+def logaddexp2_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logaddexp2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logaddexp2_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp2 = handle("logaddexp2")
+
+
+def logaddexp2(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.Logaddexp2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logaddexp2.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Tensor = handle("xlogy.Tensor")
+
+
+def xlogy_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Scalar_Self = handle("xlogy.Scalar_Self")
+
+
+def xlogy_Scalar_Self(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Scalar_Self.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+
+
+def xlogy_Scalar_Other(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Scalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy__Tensor = handle("xlogy_.Tensor")
+
+
+def xlogy__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.XlogyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+
+
+def xlogy__Scalar_Other(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.XlogyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy__Scalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_xlogy_OutTensor = handle("xlogy.OutTensor")
+
+
+def xlogy_OutTensor(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutTensor.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+
+
+def xlogy_OutScalar_Self(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutScalar_Self.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+
+
+def xlogy_OutScalar_Other(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutScalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_heaviside_out = handle("heaviside.out")
+
+
+def heaviside_out(ks, self, values, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::heaviside")
+        node = NotImplementedNode("aten::heaviside")
+        node._next_edges = requiring_edges(self, values, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _heaviside_out.redispatch(ks & AFTER_AUTOGRAD, self, values, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_heaviside = handle("heaviside")
+
+
+def heaviside(ks, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::heaviside")
+        node._next_edges = requiring_edges(self, values)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _heaviside.redispatch(ks & AFTER_AUTOGRAD, self, values)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_heaviside_ = handle("heaviside_")
+
+
+def heaviside_(ks, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::heaviside_")
+        node._next_edges = requiring_edges(self, values)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _heaviside_.redispatch(ks & AFTER_AUTOGRAD, self, values)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_atan2_out = handle("atan2.out")
+
+
+def atan2_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="atan2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan2_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_atan2_ = handle("atan2_")
+
+
+def atan2_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Atan2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan2_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_atan2 = handle("atan2")
+
+
+def atan2(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.Atan2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _atan2.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod_Scalar_out = handle("fmod.Scalar_out")
+
+
+def fmod_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmod_Scalar = handle("fmod.Scalar")
+
+
+def fmod_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FmodBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmod_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod__Scalar = handle("fmod_.Scalar")
+
+
+def fmod__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FmodBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_fmod_Tensor_out = handle("fmod.Tensor_out")
+
+
+def fmod_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmod_Tensor = handle("fmod.Tensor")
+
+
+def fmod_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FmodBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmod_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod__Tensor = handle("fmod_.Tensor")
+
+
+def fmod__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FmodBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_hypot_out = handle("hypot.out")
+
+
+def hypot_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hypot"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hypot_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hypot = handle("hypot")
+
+
+def hypot(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.HypotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hypot.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_hypot_ = handle("hypot_")
+
+
+def hypot_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.HypotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hypot_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_igamma_out = handle("igamma.out")
+
+
+def igamma_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="igamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igamma_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_igamma = handle("igamma")
+
+
+def igamma(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.IgammaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _igamma.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_igamma_ = handle("igamma_")
+
+
+def igamma_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IgammaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igamma_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_igammac_out = handle("igammac.out")
+
+
+def igammac_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="igammac"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igammac_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_igammac = handle("igammac")
+
+
+def igammac(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.IgammacBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _igammac.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_igammac_ = handle("igammac_")
+
+
+def igammac_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IgammacBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igammac_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_nextafter_out = handle("nextafter.out")
+
+
+def nextafter_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nextafter"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nextafter_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nextafter = handle("nextafter")
+
+
+def nextafter(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.NextafterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nextafter.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nextafter_ = handle("nextafter_")
+
+
+def nextafter_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.NextafterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nextafter_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_fmin = handle("fmin")
+
+
+def fmin(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FminBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmin.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmin_out = handle("fmin.out")
+
+
+def fmin_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmin_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmax = handle("fmax")
+
+
+def fmax(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FmaxBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmax.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmax_out = handle("fmax.out")
+
+
+def fmax_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmax_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py = handle("special_xlog1py")
+
+
+def special_xlog1py(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_self_scalar = handle("special_xlog1py.self_scalar")
+
+
+def special_xlog1py_self_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py_self_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_other_scalar = handle("special_xlog1py.other_scalar")
+
+
+def special_xlog1py_other_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py_other_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_out = handle("special_xlog1py.out")
+
+
+def special_xlog1py_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+
+
+def special_xlog1py_self_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_self_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+
+
+def special_xlog1py_other_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_other_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta = handle("special_zeta")
+
+
+def special_zeta(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_self_scalar = handle("special_zeta.self_scalar")
+
+
+def special_zeta_self_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta_self_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_other_scalar = handle("special_zeta.other_scalar")
+
+
+def special_zeta_other_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta_other_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_out = handle("special_zeta.out")
+
+
+def special_zeta_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+
+
+def special_zeta_self_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_self_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+
+
+def special_zeta_other_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_other_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -12051,3 +13659,82 @@ impl("special_scaled_modified_bessel_k1", "Autograd", special_scaled_modified_be
 impl("special_scaled_modified_bessel_k1.out", "Autograd", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
 impl("special_spherical_bessel_j0", "Autograd", special_spherical_bessel_j0, keyset_arg="raw")
 impl("special_spherical_bessel_j0.out", "Autograd", special_spherical_bessel_j0_out, keyset_arg="raw")
+impl("copysign.out", "Autograd", copysign_out, keyset_arg="raw")
+impl("copysign.Tensor", "Autograd", copysign_Tensor, keyset_arg="raw")
+impl("copysign_.Tensor", "Autograd", copysign__Tensor, keyset_arg="raw")
+impl("copysign.Scalar", "Autograd", copysign_Scalar, keyset_arg="raw")
+impl("copysign_.Scalar", "Autograd", copysign__Scalar, keyset_arg="raw")
+impl("copysign.Scalar_out", "Autograd", copysign_Scalar_out, keyset_arg="raw")
+impl("clamp_max", "Autograd", clamp_max, keyset_arg="raw")
+impl("clamp_max.Tensor", "Autograd", clamp_max_Tensor, keyset_arg="raw")
+impl("clamp_max_", "Autograd", clamp_max_, keyset_arg="raw")
+impl("clamp_max_.Tensor", "Autograd", clamp_max__Tensor, keyset_arg="raw")
+impl("clamp_max.out", "Autograd", clamp_max_out, keyset_arg="raw")
+impl("clamp_max.Tensor_out", "Autograd", clamp_max_Tensor_out, keyset_arg="raw")
+impl("clamp_min", "Autograd", clamp_min, keyset_arg="raw")
+impl("clamp_min.Tensor", "Autograd", clamp_min_Tensor, keyset_arg="raw")
+impl("clamp_min_", "Autograd", clamp_min_, keyset_arg="raw")
+impl("clamp_min_.Tensor", "Autograd", clamp_min__Tensor, keyset_arg="raw")
+impl("clamp_min.out", "Autograd", clamp_min_out, keyset_arg="raw")
+impl("clamp_min.Tensor_out", "Autograd", clamp_min_Tensor_out, keyset_arg="raw")
+impl("gcd.out", "Autograd", gcd_out, keyset_arg="raw")
+impl("gcd", "Autograd", gcd, keyset_arg="raw")
+impl("gcd_", "Autograd", gcd_, keyset_arg="raw")
+impl("lcm.out", "Autograd", lcm_out, keyset_arg="raw")
+impl("lcm", "Autograd", lcm, keyset_arg="raw")
+impl("lcm_", "Autograd", lcm_, keyset_arg="raw")
+impl("ldexp.Tensor", "Autograd", ldexp_Tensor, keyset_arg="raw")
+impl("ldexp_", "Autograd", ldexp_, keyset_arg="raw")
+impl("ldexp.out", "Autograd", ldexp_out, keyset_arg="raw")
+impl("logaddexp.out", "Autograd", logaddexp_out, keyset_arg="raw")
+impl("logaddexp", "Autograd", logaddexp, keyset_arg="raw")
+impl("logaddexp2.out", "Autograd", logaddexp2_out, keyset_arg="raw")
+impl("logaddexp2", "Autograd", logaddexp2, keyset_arg="raw")
+impl("xlogy.Tensor", "Autograd", xlogy_Tensor, keyset_arg="raw")
+impl("xlogy.Scalar_Self", "Autograd", xlogy_Scalar_Self, keyset_arg="raw")
+impl("xlogy.Scalar_Other", "Autograd", xlogy_Scalar_Other, keyset_arg="raw")
+impl("xlogy_.Tensor", "Autograd", xlogy__Tensor, keyset_arg="raw")
+impl("xlogy_.Scalar_Other", "Autograd", xlogy__Scalar_Other, keyset_arg="raw")
+impl("xlogy.OutTensor", "Autograd", xlogy_OutTensor, keyset_arg="raw")
+impl("xlogy.OutScalar_Self", "Autograd", xlogy_OutScalar_Self, keyset_arg="raw")
+impl("xlogy.OutScalar_Other", "Autograd", xlogy_OutScalar_Other, keyset_arg="raw")
+impl("heaviside.out", "Autograd", heaviside_out, keyset_arg="raw")
+impl("heaviside", "Autograd", heaviside, keyset_arg="raw")
+impl("heaviside_", "Autograd", heaviside_, keyset_arg="raw")
+impl("atan2.out", "Autograd", atan2_out, keyset_arg="raw")
+impl("atan2_", "Autograd", atan2_, keyset_arg="raw")
+impl("atan2", "Autograd", atan2, keyset_arg="raw")
+impl("fmod.Scalar_out", "Autograd", fmod_Scalar_out, keyset_arg="raw")
+impl("fmod.Scalar", "Autograd", fmod_Scalar, keyset_arg="raw")
+impl("fmod_.Scalar", "Autograd", fmod__Scalar, keyset_arg="raw")
+impl("fmod.Tensor_out", "Autograd", fmod_Tensor_out, keyset_arg="raw")
+impl("fmod.Tensor", "Autograd", fmod_Tensor, keyset_arg="raw")
+impl("fmod_.Tensor", "Autograd", fmod__Tensor, keyset_arg="raw")
+impl("hypot.out", "Autograd", hypot_out, keyset_arg="raw")
+impl("hypot", "Autograd", hypot, keyset_arg="raw")
+impl("hypot_", "Autograd", hypot_, keyset_arg="raw")
+impl("igamma.out", "Autograd", igamma_out, keyset_arg="raw")
+impl("igamma", "Autograd", igamma, keyset_arg="raw")
+impl("igamma_", "Autograd", igamma_, keyset_arg="raw")
+impl("igammac.out", "Autograd", igammac_out, keyset_arg="raw")
+impl("igammac", "Autograd", igammac, keyset_arg="raw")
+impl("igammac_", "Autograd", igammac_, keyset_arg="raw")
+impl("nextafter.out", "Autograd", nextafter_out, keyset_arg="raw")
+impl("nextafter", "Autograd", nextafter, keyset_arg="raw")
+impl("nextafter_", "Autograd", nextafter_, keyset_arg="raw")
+impl("fmin", "Autograd", fmin, keyset_arg="raw")
+impl("fmin.out", "Autograd", fmin_out, keyset_arg="raw")
+impl("fmax", "Autograd", fmax, keyset_arg="raw")
+impl("fmax.out", "Autograd", fmax_out, keyset_arg="raw")
+impl("special_xlog1py", "Autograd", special_xlog1py, keyset_arg="raw")
+impl("special_xlog1py.self_scalar", "Autograd", special_xlog1py_self_scalar, keyset_arg="raw")
+impl("special_xlog1py.other_scalar", "Autograd", special_xlog1py_other_scalar, keyset_arg="raw")
+impl("special_xlog1py.out", "Autograd", special_xlog1py_out, keyset_arg="raw")
+impl("special_xlog1py.self_scalar_out", "Autograd", special_xlog1py_self_scalar_out, keyset_arg="raw")
+impl("special_xlog1py.other_scalar_out", "Autograd", special_xlog1py_other_scalar_out, keyset_arg="raw")
+impl("special_zeta", "Autograd", special_zeta, keyset_arg="raw")
+impl("special_zeta.self_scalar", "Autograd", special_zeta_self_scalar, keyset_arg="raw")
+impl("special_zeta.other_scalar", "Autograd", special_zeta_other_scalar, keyset_arg="raw")
+impl("special_zeta.out", "Autograd", special_zeta_out, keyset_arg="raw")
+impl("special_zeta.self_scalar_out", "Autograd", special_zeta_self_scalar_out, keyset_arg="raw")
+impl("special_zeta.other_scalar_out", "Autograd", special_zeta_other_scalar_out, keyset_arg="raw")

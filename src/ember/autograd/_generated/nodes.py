@@ -15,6 +15,7 @@ from ember.autograd.formulas import (
     clamp_backward_min,
     conj_scalar,
     contiguous_format,
+    copysign_tensor_self_backward,
     cumprod_backward,
     cumsum_backward,
     deg2rad_backward,
@@ -65,6 +66,7 @@ from ember.autograd.formulas import (
     remainder_other_backward,
     roll_backward,
     rsqrt_backward,
+    scalar_like,
     select_backward,
     sgn,
     sgn_backward,
@@ -90,6 +92,7 @@ from ember.autograd.formulas import (
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    where,
     where_other_grad,
     where_self_grad,
     zeros_like,
@@ -4298,6 +4301,652 @@ class SpecialI1EBackward0(GeneratedNode):
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = i1e_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CopysignBackward0(GeneratedNode):
+    """Backward of aten::copysign.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = copysign_tensor_self_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class CopysignBackward1(GeneratedNode):
+    """Backward of aten::copysign.Scalar."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = copysign_tensor_self_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMaxBackward0(GeneratedNode):
+    """Backward of aten::clamp_max."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max = node._saved_max
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self <= max, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMaxBackward1(GeneratedNode):
+    """Backward of aten::clamp_max.Tensor."""
+
+    _saved_variables = ('_raw_saved_max', '_raw_saved_self')
+    _raw_saved_max = None
+    _saved_max = SavedTensor('_raw_saved_max')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max = _unpack(node._raw_saved_max, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = where(self > max, grad, scalar_like(0.0, grad))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self <= max, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class ClampMinBackward0(GeneratedNode):
+    """Backward of aten::clamp_min."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_min = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        min = node._saved_min
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self >= min, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMinBackward1(GeneratedNode):
+    """Backward of aten::clamp_min.Tensor."""
+
+    _saved_variables = ('_raw_saved_min', '_raw_saved_self')
+    _raw_saved_min = None
+    _saved_min = SavedTensor('_raw_saved_min')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        min = _unpack(node._raw_saved_min, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = where(self < min, grad, scalar_like(0.0, grad))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self >= min, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LdexpBackward0(GeneratedNode):
+    """Backward of aten::ldexp.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = mul_scalar(grad * result.conj_physical(), 0.6931471805599453)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.pow_Scalar(2, other).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LogaddexpBackward0(GeneratedNode):
+    """Backward of aten::logaddexp."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad / add_scalar((self - other).exp(), 1).conj_physical()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar((other - self).exp(), 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class Logaddexp2Backward0(GeneratedNode):
+    """Backward of aten::logaddexp2."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad / add_scalar(at.pow_Scalar(2, self - other), 1)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar(at.pow_Scalar(2, other - self), 1)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class XlogyBackward0(GeneratedNode):
+    """Backward of aten::xlogy.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self / other
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.xlogy_Tensor(grad, other).masked_fill((self == 0.0) & (other <= 0.0), 0.0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class XlogyBackward1(GeneratedNode):
+    """Backward of aten::xlogy.Scalar_Self."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, self) / other
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class XlogyBackward2(GeneratedNode):
+    """Backward of aten::xlogy.Scalar_Other."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_other = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = node._saved_other
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.xlogy_Scalar_Other(grad, other) if other > 0.0 else at.xlogy_Scalar_Other(grad, other).masked_fill(self == 0.0, 0.0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Atan2Backward0(GeneratedNode):
+    """Backward of aten::atan2."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * -self * (self * self + other * other).reciprocal()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * other * (self * self + other * other).reciprocal()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FmodBackward0(GeneratedNode):
+    """Backward of aten::fmod.Scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FmodBackward1(GeneratedNode):
+    """Backward of aten::fmod.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * self.div(other, rounding_mode="trunc")
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class HypotBackward0(GeneratedNode):
+    """Backward of aten::hypot."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * other / result
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self / result
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class IgammaBackward0(GeneratedNode):
+    """Backward of aten::igamma."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * (sub_scalar(self, 1) * other.log() - other - at.lgamma(self)).exp()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented('igamma: input')
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class IgammacBackward0(GeneratedNode):
+    """Backward of aten::igammac."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * (sub_scalar(self, 1) * other.log() - other - at.lgamma(self)).exp()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented('igammac: input')
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class NextafterBackward0(GeneratedNode):
+    """Backward of aten::nextafter."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self != other, grad, 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FminBackward0(GeneratedNode):
+    """Backward of aten::fmin."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.masked_fill((self <= other).logical_or_(other.isnan()), 0)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill((self <= other).logical_or_(other.isnan()).logical_not_(), 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FmaxBackward0(GeneratedNode):
+    """Backward of aten::fmax."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialXlog1PyBackward0(GeneratedNode):
+    """Backward of aten::special_xlog1py."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self / add_scalar(other, 1)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.special_xlog1py(grad, other).masked_fill((self == 0.0) & (other <= -1.0), 0.0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialXlog1PyBackward1(GeneratedNode):
+    """Backward of aten::special_xlog1py.self_scalar."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, self) / add_scalar(other, 1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialXlog1PyBackward2(GeneratedNode):
+    """Backward of aten::special_xlog1py.other_scalar."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_other = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = node._saved_other
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.special_xlog1py_other_scalar(grad, other) if other > -1.0 else at.special_xlog1py_other_scalar(grad, other).masked_fill(self == 0.0, 0.0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialZetaBackward0(GeneratedNode):
+    """Backward of aten::special_zeta."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * -self * at.special_zeta(add_scalar(self, 1.0), other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("zeta")
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialZetaBackward1(GeneratedNode):
+    """Backward of aten::special_zeta.self_scalar."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, -self) * at.special_zeta_self_scalar(self + 1.0, other)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialZetaBackward2(GeneratedNode):
+    """Backward of aten::special_zeta.other_scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("zeta")
         else:
             grad_0 = None
         return [grad_0]

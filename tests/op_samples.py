@@ -561,7 +561,13 @@ for _name in ("xlogy.Tensor", "special_xlogy", "special_xlog1py", "igamma", "iga
 S["special_zeta"] = [lambda T: ((T.p(2, 3) + 1, T.p(2, 3)), {})]
 S["special_zeta.self_scalar"] = [lambda T: ((2.5, T.p(2, 3)), {})]
 S["special_zeta.other_scalar"] = [lambda T: ((T.p(2, 3) + 1, 1.5), {})]
-for _name in ("copysign.Scalar", "fmod.Scalar", "clamp_min", "clamp_max", "float_power.Tensor_Scalar"):
+for _name in (
+    "copysign.Scalar",
+    "fmod.Scalar",
+    "clamp_min",
+    "clamp_max",
+    "float_power.Tensor_Scalar",
+):
     S[_name] = [_scalar(0.5)]
 for _name in ("xlogy.Scalar_Self", "special_xlogy.self_scalar", "special_xlog1py.self_scalar",
               "float_power.Scalar"):  # fmt: skip
@@ -569,6 +575,9 @@ for _name in ("xlogy.Scalar_Self", "special_xlogy.self_scalar", "special_xlog1py
 for _name in ("xlogy.Scalar_Other", "special_xlogy.other_scalar", "special_xlog1py.other_scalar"):
     S[_name] = [lambda T: ((T.p(2, 3), 2.0), {})]
 S["gcd"] = S["lcm"] = [lambda T: ((T.l([4, 6, 9]), T.l([6, 4, 3])), {})]
-S["ldexp_"] = [lambda T: ((T.f(2, 3) * 1, T.l([1, 2, 3])), {}), lambda T: ((T.f(2, 3), T.l([1, 2, 3])), {})]
+S["ldexp_"] = [
+    lambda T: ((T.f(2, 3) * 1, T.l([1, 2, 3])), {}),
+    lambda T: ((T.f(2, 3), T.l([1, 2, 3])), {}),
+]
 S["float_power_.Tensor"] = [lambda T: ((T.p(2, 3) * 1, T.p(2, 3)), {})]
 S["float_power_.Scalar"] = [lambda T: ((T.p(2, 3) * 1, 2.0), {})]

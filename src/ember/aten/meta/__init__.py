@@ -14,9 +14,9 @@ from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403
+from .pointwise_binary_more import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
 from .pointwise_unary_more import *  # noqa: F403
-from .pointwise_binary_more import *  # noqa: F403
 from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403

@@ -38,8 +38,7 @@ __all__ = [
 ]
 
 atan2 = copysign_Tensor = xlogy_Tensor = special_xlog1py = special_zeta = binary_float_op
-igamma = igammac = binary_float_op
-hypot = fmod_Tensor = logaddexp = logaddexp2 = nextafter = gcd = lcm = binary_op
+hypot = igamma = igammac = fmod_Tensor = logaddexp = logaddexp2 = nextafter = gcd = lcm = binary_op
 clamp_min_Tensor = clamp_max_Tensor = binary_op
 
 

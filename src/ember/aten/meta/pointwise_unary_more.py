@@ -110,7 +110,7 @@ def _force_boolean(self, name: str) -> StructuredMeta:
 
 def signbit(self) -> StructuredMeta:
     if self.dtype.is_complex:
-        raise RuntimeError("signbit is not implemented for complex tensors.")
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
     return _force_boolean(self, "signbit")
 
 

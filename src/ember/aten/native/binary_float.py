@@ -206,10 +206,14 @@ def clamp_max_out(meta, self, max, out) -> None:  # noqa: A002 (the schema's nam
 
 
 def clamp_min_Tensor_out(meta, self, min, out) -> None:  # noqa: A002,N802
+    if meta.compute_dtype.is_complex:  # maximum_stub's dispatch list
+        not_implemented_for("maximum_cpu", meta.compute_dtype)
     ufunc.maximum(meta, self, min, out)
 
 
 def clamp_max_Tensor_out(meta, self, max, out) -> None:  # noqa: A002,N802
+    if meta.compute_dtype.is_complex:
+        not_implemented_for("minimum_cpu", meta.compute_dtype)
     ufunc.minimum(meta, self, max, out)
 
 

@@ -35,7 +35,7 @@ def _rounding(kernel: str, formula):
     @quiet
     def run(meta, self, out) -> None:
         dtype = meta.compute_dtype
-        if dtype is dtypes.bool:
+        if dtype is dtypes.bool or dtype.is_complex:
             not_implemented_for(kernel, dtype)
         if not dtype.is_floating_point:  # TORCH_IMPL_FUNC: integers are already rounded
             np.copyto(out.ndarray(), self.ndarray(), casting="unsafe")
@@ -54,6 +54,10 @@ round_out = _rounding("round_vml_cpu", np.rint)
 @quiet
 def round_decimals_out(meta, self, decimals, out) -> None:
     dtype = meta.compute_dtype
+    if decimals == 0:  # TORCH_IMPL_FUNC(round_decimals_out): round_stub, integers refused
+        check_dtype("round_vml_cpu", dtype)
+        store(out, np.rint(operand_values(meta, self)), meta)
+        return
     check_dtype("round_cpu", dtype)
     scalar = dtype.np_dtype
     values = operand_values(meta, self)

@@ -169,8 +169,12 @@ def _replacements(dtype, nan, posinf, neginf):
 
 
 def _nan_to_num_values(x, nan, posinf, neginf):
-    nan, posinf, neginf = (np.asarray(v).astype(x.dtype) for v in _replacements(x.dtype, nan, posinf, neginf))
-    return np.where(np.isnan(x), nan, np.where(x == np.inf, posinf, np.where(x == -np.inf, neginf, x)))
+    nan, posinf, neginf = (
+        np.asarray(v).astype(x.dtype) for v in _replacements(x.dtype, nan, posinf, neginf)
+    )
+    return np.where(
+        np.isnan(x), nan, np.where(x == np.inf, posinf, np.where(x == -np.inf, neginf, x))
+    )
 
 
 @quiet
@@ -312,9 +316,15 @@ def mvlgamma(self, p):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     values = self if self.dtype.is_floating_point else _as_float(self)
-    offsets = at.arange_start_step(-p * 0.5 + 0.5, 0.5, 0.5, values.dtype, None, values.device, None)
+    offsets = at.arange_start_step(
+        -p * 0.5 + 0.5, 0.5, 0.5, values.dtype, None, values.device, None
+    )
     args = at.add_Tensor(offsets, at.unsqueeze(values, -1), 1)
-    return at.add_Scalar(at.sum_dim_IntList(at.lgamma(args), [-1], False, None), p * (p - 1) * math.log(math.pi) / 4, 1)
+    return at.add_Scalar(
+        at.sum_dim_IntList(at.lgamma(args), [-1], False, None),
+        p * (p - 1) * math.log(math.pi) / 4,
+        1,
+    )
 
 
 def mvlgamma_(self, p):
@@ -334,4 +344,3 @@ def mvlgamma_out(self, p, out):
 
 def polygamma_(self, n):
     return at.polygamma_out(n, self, self)
-

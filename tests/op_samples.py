@@ -581,3 +581,10 @@ S["ldexp_"] = [
 ]
 S["float_power_.Tensor"] = [lambda T: ((T.p(2, 3) * 1, T.p(2, 3)), {})]
 S["float_power_.Scalar"] = [lambda T: ((T.p(2, 3) * 1, 2.0), {})]
+S["special_airy_ai"] = [_unary]
+for _name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+              "chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+              "laguerre_polynomial_l", "legendre_polynomial_p"):  # fmt: skip
+    S[f"special_{_name}"] = [lambda T: ((T.u(2, 3), T.l([[0, 1, 2], [3, 4, 5]])), {})]
+    S[f"special_{_name}.x_scalar"] = [lambda T: ((0.5, T.l([[0, 1, 2], [3, 4, 5]])), {})]
+    S[f"special_{_name}.n_scalar"] = [lambda T: ((T.u(2, 3), 3), {})]

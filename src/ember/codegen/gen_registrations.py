@@ -132,7 +132,13 @@ PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
      "special_spherical_bessel_j0.out", "special_xlog1py.other_scalar_out",
      "special_xlog1py.out", "special_xlog1py.self_scalar_out",
      "special_zeta.other_scalar_out", "special_zeta.out", "special_zeta.self_scalar_out",
-     "xlogy.OutScalar_Other", "xlogy.OutScalar_Self", "xlogy.OutTensor"}
+     "xlogy.OutScalar_Other", "xlogy.OutScalar_Self", "xlogy.OutTensor",
+     "special_airy_ai.out"}
+    | {f"special_{name}_polynomial_{kind}.{overload}"
+       for name, kind in (("chebyshev", "t"), ("chebyshev", "u"), ("chebyshev", "v"),
+                          ("chebyshev", "w"), ("hermite", "h"), ("hermite", "he"),
+                          ("laguerre", "l"), ("legendre", "p"))
+       for overload in ("out", "x_scalar_out", "n_scalar_out")}
 )  # fmt: skip
 PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
     {"ceil.out", "floor.out", "frac.out", "isneginf.out", "isposinf.out", "sgn.out",

@@ -16,6 +16,8 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.special'  # the functions' module in a __torch_function__ error
 
+_op_special_airy_ai = handle("special_airy_ai")
+_op_special_airy_ai_out = handle("special_airy_ai.out")
 _op_special_bessel_j0 = handle("special_bessel_j0")
 _op_special_bessel_j0_out = handle("special_bessel_j0.out")
 _op_special_bessel_j1 = handle("special_bessel_j1")
@@ -24,6 +26,30 @@ _op_special_bessel_y0 = handle("special_bessel_y0")
 _op_special_bessel_y0_out = handle("special_bessel_y0.out")
 _op_special_bessel_y1 = handle("special_bessel_y1")
 _op_special_bessel_y1_out = handle("special_bessel_y1.out")
+_op_special_chebyshev_polynomial_t = handle("special_chebyshev_polynomial_t")
+_op_special_chebyshev_polynomial_t_n_scalar = handle("special_chebyshev_polynomial_t.n_scalar")
+_op_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+_op_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+_op_special_chebyshev_polynomial_t_x_scalar = handle("special_chebyshev_polynomial_t.x_scalar")
+_op_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+_op_special_chebyshev_polynomial_u = handle("special_chebyshev_polynomial_u")
+_op_special_chebyshev_polynomial_u_n_scalar = handle("special_chebyshev_polynomial_u.n_scalar")
+_op_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+_op_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+_op_special_chebyshev_polynomial_u_x_scalar = handle("special_chebyshev_polynomial_u.x_scalar")
+_op_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+_op_special_chebyshev_polynomial_v = handle("special_chebyshev_polynomial_v")
+_op_special_chebyshev_polynomial_v_n_scalar = handle("special_chebyshev_polynomial_v.n_scalar")
+_op_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+_op_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+_op_special_chebyshev_polynomial_v_x_scalar = handle("special_chebyshev_polynomial_v.x_scalar")
+_op_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+_op_special_chebyshev_polynomial_w = handle("special_chebyshev_polynomial_w")
+_op_special_chebyshev_polynomial_w_n_scalar = handle("special_chebyshev_polynomial_w.n_scalar")
+_op_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+_op_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+_op_special_chebyshev_polynomial_w_x_scalar = handle("special_chebyshev_polynomial_w.x_scalar")
+_op_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
 _op_special_digamma = handle("special_digamma")
 _op_special_digamma_out = handle("special_digamma.out")
 _op_special_entr = handle("special_entr")
@@ -48,6 +74,18 @@ _op_special_gammaincc = handle("special_gammaincc")
 _op_special_gammaincc_out = handle("special_gammaincc.out")
 _op_special_gammaln = handle("special_gammaln")
 _op_special_gammaln_out = handle("special_gammaln.out")
+_op_special_hermite_polynomial_h = handle("special_hermite_polynomial_h")
+_op_special_hermite_polynomial_h_n_scalar = handle("special_hermite_polynomial_h.n_scalar")
+_op_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+_op_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+_op_special_hermite_polynomial_h_x_scalar = handle("special_hermite_polynomial_h.x_scalar")
+_op_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+_op_special_hermite_polynomial_he = handle("special_hermite_polynomial_he")
+_op_special_hermite_polynomial_he_n_scalar = handle("special_hermite_polynomial_he.n_scalar")
+_op_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+_op_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+_op_special_hermite_polynomial_he_x_scalar = handle("special_hermite_polynomial_he.x_scalar")
+_op_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
 _op_special_i0 = handle("special_i0")
 _op_special_i0_out = handle("special_i0.out")
 _op_special_i0e = handle("special_i0e")
@@ -56,6 +94,18 @@ _op_special_i1 = handle("special_i1")
 _op_special_i1_out = handle("special_i1.out")
 _op_special_i1e = handle("special_i1e")
 _op_special_i1e_out = handle("special_i1e.out")
+_op_special_laguerre_polynomial_l = handle("special_laguerre_polynomial_l")
+_op_special_laguerre_polynomial_l_n_scalar = handle("special_laguerre_polynomial_l.n_scalar")
+_op_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+_op_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+_op_special_laguerre_polynomial_l_x_scalar = handle("special_laguerre_polynomial_l.x_scalar")
+_op_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+_op_special_legendre_polynomial_p = handle("special_legendre_polynomial_p")
+_op_special_legendre_polynomial_p_n_scalar = handle("special_legendre_polynomial_p.n_scalar")
+_op_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+_op_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+_op_special_legendre_polynomial_p_x_scalar = handle("special_legendre_polynomial_p.x_scalar")
+_op_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
 _op_special_log1p = handle("special_log1p")
 _op_special_log1p_out = handle("special_log1p.out")
 _op_special_log_ndtr = handle("special_log_ndtr")
@@ -111,6 +161,30 @@ _op_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
 _op_special_zeta_out = handle("special_zeta.out")
 _op_special_zeta_self_scalar = handle("special_zeta.self_scalar")
 _op_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+
+
+_parser_f_special_airy_ai = PythonArgParser(
+    [
+        'special_airy_ai(Tensor x, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_airy_ai(*args, **kwargs):
+    """special_airy_ai(Tensor x, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_special_airy_ai.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_special_airy_ai.call(v[0])
+        return _op_special_airy_ai_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_airy_ai, _parser_f_special_airy_ai, args, kwargs, MODULE)
+
 
 
 _parser_f_special_bessel_j0 = PythonArgParser(
@@ -206,6 +280,146 @@ def special_bessel_y1(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(special_bessel_y1, _parser_f_special_bessel_y1, args, kwargs, MODULE)
+
+
+
+_parser_f_special_chebyshev_polynomial_t = PythonArgParser(
+    [
+        'special_chebyshev_polynomial_t(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_t(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_t(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_chebyshev_polynomial_t(*args, **kwargs):
+    """special_chebyshev_polynomial_t(Tensor x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_t(Scalar x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_t(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_chebyshev_polynomial_t.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_t.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_t_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_t_x_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_t_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_t_n_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_t_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_chebyshev_polynomial_t, _parser_f_special_chebyshev_polynomial_t, args, kwargs, MODULE)
+
+
+
+_parser_f_special_chebyshev_polynomial_u = PythonArgParser(
+    [
+        'special_chebyshev_polynomial_u(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_u(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_u(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_chebyshev_polynomial_u(*args, **kwargs):
+    """special_chebyshev_polynomial_u(Tensor x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_u(Scalar x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_u(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_chebyshev_polynomial_u.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_u.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_u_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_u_x_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_u_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_u_n_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_u_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_chebyshev_polynomial_u, _parser_f_special_chebyshev_polynomial_u, args, kwargs, MODULE)
+
+
+
+_parser_f_special_chebyshev_polynomial_v = PythonArgParser(
+    [
+        'special_chebyshev_polynomial_v(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_v(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_v(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_chebyshev_polynomial_v(*args, **kwargs):
+    """special_chebyshev_polynomial_v(Tensor x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_v(Scalar x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_v(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_chebyshev_polynomial_v.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_v.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_v_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_v_x_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_v_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_v_n_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_v_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_chebyshev_polynomial_v, _parser_f_special_chebyshev_polynomial_v, args, kwargs, MODULE)
+
+
+
+_parser_f_special_chebyshev_polynomial_w = PythonArgParser(
+    [
+        'special_chebyshev_polynomial_w(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_w(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_chebyshev_polynomial_w(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_chebyshev_polynomial_w(*args, **kwargs):
+    """special_chebyshev_polynomial_w(Tensor x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_w(Scalar x, Tensor n, *, Tensor? out=None) | special_chebyshev_polynomial_w(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_chebyshev_polynomial_w.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_w.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_w_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_w_x_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_w_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_chebyshev_polynomial_w_n_scalar.call(v[0], v[1])
+            return _op_special_chebyshev_polynomial_w_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_chebyshev_polynomial_w, _parser_f_special_chebyshev_polynomial_w, args, kwargs, MODULE)
 
 
 
@@ -497,6 +711,76 @@ def special_gammaln(*args, **kwargs):
 
 
 
+_parser_f_special_hermite_polynomial_h = PythonArgParser(
+    [
+        'special_hermite_polynomial_h(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_hermite_polynomial_h(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_hermite_polynomial_h(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_hermite_polynomial_h(*args, **kwargs):
+    """special_hermite_polynomial_h(Tensor x, Tensor n, *, Tensor? out=None) | special_hermite_polynomial_h(Scalar x, Tensor n, *, Tensor? out=None) | special_hermite_polynomial_h(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_hermite_polynomial_h.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_h.call(v[0], v[1])
+            return _op_special_hermite_polynomial_h_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_h_x_scalar.call(v[0], v[1])
+            return _op_special_hermite_polynomial_h_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_h_n_scalar.call(v[0], v[1])
+            return _op_special_hermite_polynomial_h_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_hermite_polynomial_h, _parser_f_special_hermite_polynomial_h, args, kwargs, MODULE)
+
+
+
+_parser_f_special_hermite_polynomial_he = PythonArgParser(
+    [
+        'special_hermite_polynomial_he(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_hermite_polynomial_he(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_hermite_polynomial_he(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_hermite_polynomial_he(*args, **kwargs):
+    """special_hermite_polynomial_he(Tensor x, Tensor n, *, Tensor? out=None) | special_hermite_polynomial_he(Scalar x, Tensor n, *, Tensor? out=None) | special_hermite_polynomial_he(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_hermite_polynomial_he.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_he.call(v[0], v[1])
+            return _op_special_hermite_polynomial_he_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_he_x_scalar.call(v[0], v[1])
+            return _op_special_hermite_polynomial_he_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_hermite_polynomial_he_n_scalar.call(v[0], v[1])
+            return _op_special_hermite_polynomial_he_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_hermite_polynomial_he, _parser_f_special_hermite_polynomial_he, args, kwargs, MODULE)
+
+
+
 _parser_f_special_i0 = PythonArgParser(
     [
         'special_i0(Tensor input, *, Tensor? out=None)',
@@ -590,6 +874,76 @@ def special_i1e(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(special_i1e, _parser_f_special_i1e, args, kwargs, MODULE)
+
+
+
+_parser_f_special_laguerre_polynomial_l = PythonArgParser(
+    [
+        'special_laguerre_polynomial_l(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_laguerre_polynomial_l(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_laguerre_polynomial_l(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_laguerre_polynomial_l(*args, **kwargs):
+    """special_laguerre_polynomial_l(Tensor x, Tensor n, *, Tensor? out=None) | special_laguerre_polynomial_l(Scalar x, Tensor n, *, Tensor? out=None) | special_laguerre_polynomial_l(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_laguerre_polynomial_l.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_laguerre_polynomial_l.call(v[0], v[1])
+            return _op_special_laguerre_polynomial_l_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_laguerre_polynomial_l_x_scalar.call(v[0], v[1])
+            return _op_special_laguerre_polynomial_l_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_laguerre_polynomial_l_n_scalar.call(v[0], v[1])
+            return _op_special_laguerre_polynomial_l_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_laguerre_polynomial_l, _parser_f_special_laguerre_polynomial_l, args, kwargs, MODULE)
+
+
+
+_parser_f_special_legendre_polynomial_p = PythonArgParser(
+    [
+        'special_legendre_polynomial_p(Tensor x, Tensor n, *, Tensor? out=None)',
+        'special_legendre_polynomial_p(Scalar x, Tensor n, *, Tensor? out=None)',
+        'special_legendre_polynomial_p(Tensor x, Scalar n, *, Tensor? out=None)',
+    ],
+)
+
+
+def special_legendre_polynomial_p(*args, **kwargs):
+    """special_legendre_polynomial_p(Tensor x, Tensor n, *, Tensor? out=None) | special_legendre_polynomial_p(Scalar x, Tensor n, *, Tensor? out=None) | special_legendre_polynomial_p(Tensor x, Scalar n, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_special_legendre_polynomial_p.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_special_legendre_polynomial_p.call(v[0], v[1])
+            return _op_special_legendre_polynomial_p_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_special_legendre_polynomial_p_x_scalar.call(v[0], v[1])
+            return _op_special_legendre_polynomial_p_x_scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_special_legendre_polynomial_p_n_scalar.call(v[0], v[1])
+            return _op_special_legendre_polynomial_p_n_scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(special_legendre_polynomial_p, _parser_f_special_legendre_polynomial_p, args, kwargs, MODULE)
 
 
 
@@ -1171,4 +1525,4 @@ def special_zeta(*args, **kwargs):
     return handle_function(special_zeta, _parser_f_special_zeta, args, kwargs, MODULE)
 
 
-__all__ = ['special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammainc', 'special_gammaincc', 'special_gammaln', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0', 'special_xlog1py', 'special_xlogy', 'special_zeta']
+__all__ = ['special_airy_ai', 'special_bessel_j0', 'special_bessel_j1', 'special_bessel_y0', 'special_bessel_y1', 'special_chebyshev_polynomial_t', 'special_chebyshev_polynomial_u', 'special_chebyshev_polynomial_v', 'special_chebyshev_polynomial_w', 'special_digamma', 'special_entr', 'special_erf', 'special_erfc', 'special_erfcx', 'special_erfinv', 'special_exp2', 'special_expit', 'special_expm1', 'special_gammainc', 'special_gammaincc', 'special_gammaln', 'special_hermite_polynomial_h', 'special_hermite_polynomial_he', 'special_i0', 'special_i0e', 'special_i1', 'special_i1e', 'special_laguerre_polynomial_l', 'special_legendre_polynomial_p', 'special_log1p', 'special_log_ndtr', 'special_log_softmax', 'special_logit', 'special_logsumexp', 'special_modified_bessel_i0', 'special_modified_bessel_i1', 'special_modified_bessel_k0', 'special_modified_bessel_k1', 'special_multigammaln', 'special_ndtr', 'special_ndtri', 'special_polygamma', 'special_psi', 'special_round', 'special_scaled_modified_bessel_k0', 'special_scaled_modified_bessel_k1', 'special_sinc', 'special_softmax', 'special_spherical_bessel_j0', 'special_xlog1py', 'special_xlogy', 'special_zeta']

@@ -5104,6 +5104,272 @@ def special_zeta_out(self, other, out):
     return out
 
 
+# special_airy_ai.out: structured
+
+
+def special_airy_ai(x):
+    meta = M.special_airy_ai(x)
+    out = meta.allocate()
+    N.special_airy_ai_out(meta, x, out)
+    return out
+
+
+def special_airy_ai_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_airy_ai(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_airy_ai_out, meta, (x,), out)
+    ):
+        return out
+    N.special_airy_ai_out(meta, x, out)
+    return out
+
+
+# special_chebyshev_polynomial_t.out: structured
+
+
+def special_chebyshev_polynomial_t(x, n):
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_t_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_t_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_u.out: structured
+
+
+def special_chebyshev_polynomial_u(x, n):
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_u_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_u_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_v.out: structured
+
+
+def special_chebyshev_polynomial_v(x, n):
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_v_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_v_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_w.out: structured
+
+
+def special_chebyshev_polynomial_w(x, n):
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_w_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_w_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+# special_hermite_polynomial_h.out: structured
+
+
+def special_hermite_polynomial_h(x, n):
+    meta = M.special_hermite_polynomial_h(x, n)
+    out = meta.allocate()
+    N.special_hermite_polynomial_h_out(meta, x, n, out)
+    return out
+
+
+def special_hermite_polynomial_h_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_hermite_polynomial_h(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_hermite_polynomial_h_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_hermite_polynomial_h_out(meta, x, n, out)
+    return out
+
+
+# special_hermite_polynomial_he.out: structured
+
+
+def special_hermite_polynomial_he(x, n):
+    meta = M.special_hermite_polynomial_he(x, n)
+    out = meta.allocate()
+    N.special_hermite_polynomial_he_out(meta, x, n, out)
+    return out
+
+
+def special_hermite_polynomial_he_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_hermite_polynomial_he(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_hermite_polynomial_he_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_hermite_polynomial_he_out(meta, x, n, out)
+    return out
+
+
+# special_laguerre_polynomial_l.out: structured
+
+
+def special_laguerre_polynomial_l(x, n):
+    meta = M.special_laguerre_polynomial_l(x, n)
+    out = meta.allocate()
+    N.special_laguerre_polynomial_l_out(meta, x, n, out)
+    return out
+
+
+def special_laguerre_polynomial_l_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_laguerre_polynomial_l(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_laguerre_polynomial_l_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_laguerre_polynomial_l_out(meta, x, n, out)
+    return out
+
+
+# special_legendre_polynomial_p.out: structured
+
+
+def special_legendre_polynomial_p(x, n):
+    meta = M.special_legendre_polynomial_p(x, n)
+    out = meta.allocate()
+    N.special_legendre_polynomial_p_out(meta, x, n, out)
+    return out
+
+
+def special_legendre_polynomial_p_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_legendre_polynomial_p(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_legendre_polynomial_p_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_legendre_polynomial_p_out(meta, x, n, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -5515,6 +5781,24 @@ impl("special_xlog1py", "CPU", special_xlog1py)
 impl("special_xlog1py.out", "CPU", special_xlog1py_out)
 impl("special_zeta", "CPU", special_zeta)
 impl("special_zeta.out", "CPU", special_zeta_out)
+impl("special_airy_ai", "CPU", special_airy_ai)
+impl("special_airy_ai.out", "CPU", special_airy_ai_out)
+impl("special_chebyshev_polynomial_t", "CPU", special_chebyshev_polynomial_t)
+impl("special_chebyshev_polynomial_t.out", "CPU", special_chebyshev_polynomial_t_out)
+impl("special_chebyshev_polynomial_u", "CPU", special_chebyshev_polynomial_u)
+impl("special_chebyshev_polynomial_u.out", "CPU", special_chebyshev_polynomial_u_out)
+impl("special_chebyshev_polynomial_v", "CPU", special_chebyshev_polynomial_v)
+impl("special_chebyshev_polynomial_v.out", "CPU", special_chebyshev_polynomial_v_out)
+impl("special_chebyshev_polynomial_w", "CPU", special_chebyshev_polynomial_w)
+impl("special_chebyshev_polynomial_w.out", "CPU", special_chebyshev_polynomial_w_out)
+impl("special_hermite_polynomial_h", "CPU", special_hermite_polynomial_h)
+impl("special_hermite_polynomial_h.out", "CPU", special_hermite_polynomial_h_out)
+impl("special_hermite_polynomial_he", "CPU", special_hermite_polynomial_he)
+impl("special_hermite_polynomial_he.out", "CPU", special_hermite_polynomial_he_out)
+impl("special_laguerre_polynomial_l", "CPU", special_laguerre_polynomial_l)
+impl("special_laguerre_polynomial_l.out", "CPU", special_laguerre_polynomial_l_out)
+impl("special_legendre_polynomial_p", "CPU", special_legendre_polynomial_p)
+impl("special_legendre_polynomial_p.out", "CPU", special_legendre_polynomial_p_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

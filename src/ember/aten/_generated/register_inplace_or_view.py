@@ -6895,6 +6895,356 @@ def special_gammaincc_out(keyset, self, other, out):
     return finish_inplace(result, out)
 
 
+_special_airy_ai_out = handle("special_airy_ai.out")
+
+
+def special_airy_ai_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_airy_ai_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+
+
+def special_chebyshev_polynomial_t_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+
+
+def special_chebyshev_polynomial_u_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+
+
+def special_chebyshev_polynomial_v_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+
+
+def special_chebyshev_polynomial_w_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+
+
+def special_hermite_polynomial_h_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_h_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+
+
+def special_hermite_polynomial_h_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_h_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+
+
+def special_hermite_polynomial_h_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_h_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+
+
+def special_hermite_polynomial_he_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_he_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
+
+
+def special_hermite_polynomial_he_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_he_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+
+
+def special_hermite_polynomial_he_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_hermite_polynomial_he_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+
+
+def special_laguerre_polynomial_l_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_laguerre_polynomial_l_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+
+
+def special_laguerre_polynomial_l_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_laguerre_polynomial_l_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+
+
+def special_laguerre_polynomial_l_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_laguerre_polynomial_l_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+
+
+def special_legendre_polynomial_p_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_legendre_polynomial_p_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
+
+
+def special_legendre_polynomial_p_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_legendre_polynomial_p_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+
+
+def special_legendre_polynomial_p_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _special_legendre_polynomial_p_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -7387,3 +7737,28 @@ impl("special_zeta.self_scalar_out", "ADInplaceOrView", special_zeta_self_scalar
 impl("special_zeta.other_scalar_out", "ADInplaceOrView", special_zeta_other_scalar_out, keyset_arg="raw")
 impl("special_gammainc.out", "ADInplaceOrView", special_gammainc_out, keyset_arg="raw")
 impl("special_gammaincc.out", "ADInplaceOrView", special_gammaincc_out, keyset_arg="raw")
+impl("special_airy_ai.out", "ADInplaceOrView", special_airy_ai_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.out", "ADInplaceOrView", special_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.out", "ADInplaceOrView", special_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.out", "ADInplaceOrView", special_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.out", "ADInplaceOrView", special_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.out", "ADInplaceOrView", special_hermite_polynomial_h_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar_out", "ADInplaceOrView", special_hermite_polynomial_h_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar_out", "ADInplaceOrView", special_hermite_polynomial_h_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.out", "ADInplaceOrView", special_hermite_polynomial_he_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar_out", "ADInplaceOrView", special_hermite_polynomial_he_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar_out", "ADInplaceOrView", special_hermite_polynomial_he_n_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.out", "ADInplaceOrView", special_laguerre_polynomial_l_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar_out", "ADInplaceOrView", special_laguerre_polynomial_l_x_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar_out", "ADInplaceOrView", special_laguerre_polynomial_l_n_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.out", "ADInplaceOrView", special_legendre_polynomial_p_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")

@@ -3078,6 +3078,141 @@ def special_zeta_out(self, other, out):
     return out
 
 
+# special_airy_ai.out: structured
+
+
+def special_airy_ai(x):
+    meta = M.special_airy_ai(x)
+    out = meta.allocate()
+    return out
+
+
+def special_airy_ai_out(x, out):
+    meta = M.special_airy_ai(x)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_chebyshev_polynomial_t.out: structured
+
+
+def special_chebyshev_polynomial_t(x, n):
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_t_out(x, n, out):
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_chebyshev_polynomial_u.out: structured
+
+
+def special_chebyshev_polynomial_u(x, n):
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_u_out(x, n, out):
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_chebyshev_polynomial_v.out: structured
+
+
+def special_chebyshev_polynomial_v(x, n):
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_v_out(x, n, out):
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_chebyshev_polynomial_w.out: structured
+
+
+def special_chebyshev_polynomial_w(x, n):
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_w_out(x, n, out):
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_hermite_polynomial_h.out: structured
+
+
+def special_hermite_polynomial_h(x, n):
+    meta = M.special_hermite_polynomial_h(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_hermite_polynomial_h_out(x, n, out):
+    meta = M.special_hermite_polynomial_h(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_hermite_polynomial_he.out: structured
+
+
+def special_hermite_polynomial_he(x, n):
+    meta = M.special_hermite_polynomial_he(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_hermite_polynomial_he_out(x, n, out):
+    meta = M.special_hermite_polynomial_he(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_laguerre_polynomial_l.out: structured
+
+
+def special_laguerre_polynomial_l(x, n):
+    meta = M.special_laguerre_polynomial_l(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_laguerre_polynomial_l_out(x, n, out):
+    meta = M.special_laguerre_polynomial_l(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
+# special_legendre_polynomial_p.out: structured
+
+
+def special_legendre_polynomial_p(x, n):
+    meta = M.special_legendre_polynomial_p(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_legendre_polynomial_p_out(x, n, out):
+    meta = M.special_legendre_polynomial_p(x, n)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -3589,6 +3724,24 @@ impl("special_xlog1py", "Meta", special_xlog1py)
 impl("special_xlog1py.out", "Meta", special_xlog1py_out)
 impl("special_zeta", "Meta", special_zeta)
 impl("special_zeta.out", "Meta", special_zeta_out)
+impl("special_airy_ai", "Meta", special_airy_ai)
+impl("special_airy_ai.out", "Meta", special_airy_ai_out)
+impl("special_chebyshev_polynomial_t", "Meta", special_chebyshev_polynomial_t)
+impl("special_chebyshev_polynomial_t.out", "Meta", special_chebyshev_polynomial_t_out)
+impl("special_chebyshev_polynomial_u", "Meta", special_chebyshev_polynomial_u)
+impl("special_chebyshev_polynomial_u.out", "Meta", special_chebyshev_polynomial_u_out)
+impl("special_chebyshev_polynomial_v", "Meta", special_chebyshev_polynomial_v)
+impl("special_chebyshev_polynomial_v.out", "Meta", special_chebyshev_polynomial_v_out)
+impl("special_chebyshev_polynomial_w", "Meta", special_chebyshev_polynomial_w)
+impl("special_chebyshev_polynomial_w.out", "Meta", special_chebyshev_polynomial_w_out)
+impl("special_hermite_polynomial_h", "Meta", special_hermite_polynomial_h)
+impl("special_hermite_polynomial_h.out", "Meta", special_hermite_polynomial_h_out)
+impl("special_hermite_polynomial_he", "Meta", special_hermite_polynomial_he)
+impl("special_hermite_polynomial_he.out", "Meta", special_hermite_polynomial_he_out)
+impl("special_laguerre_polynomial_l", "Meta", special_laguerre_polynomial_l)
+impl("special_laguerre_polynomial_l.out", "Meta", special_laguerre_polynomial_l_out)
+impl("special_legendre_polynomial_p", "Meta", special_legendre_polynomial_p)
+impl("special_legendre_polynomial_p.out", "Meta", special_legendre_polynomial_p_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

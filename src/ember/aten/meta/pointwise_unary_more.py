@@ -4,13 +4,14 @@ Layer: aten/meta. In: the functional arguments (tensors, possibly meta). Out: a
 StructuredMeta. Mirrors TORCH_META_FUNC(floor), (ceil), (trunc), (round),
 (round, decimals), (frac), (sgn), (signbit), (isposinf), (isneginf), (polygamma) and the
 CREATE_UNARY_FLOAT_META_FUNC entries (erf, erfc, erfinv, lgamma, digamma, i0, exp2,
-sinc, asinh, acosh, atanh, special_*) of ATen/native/UnaryOps.cpp.
+sinc, asinh, acosh, atanh, special_*) of ATen/native/UnaryOps.cpp, and the
+binary float meta functions of the orthogonal polynomials (BinaryOps.cpp).
 """
 
 from __future__ import annotations
 
 from ember._c10 import dtypes
-from ember.aten.meta.pointwise import PointwiseMeta, unary_spec
+from ember.aten.meta.pointwise import PointwiseMeta, binary_float_op, unary_spec
 from ember.aten.meta.pointwise_unary import unary_float_op, unary_op
 from ember.aten.structured import StructuredMeta
 
@@ -56,6 +57,14 @@ __all__ = [
     "special_scaled_modified_bessel_k1",
     "special_spherical_bessel_j0",
     "special_airy_ai",
+    "special_chebyshev_polynomial_t",
+    "special_chebyshev_polynomial_u",
+    "special_chebyshev_polynomial_v",
+    "special_chebyshev_polynomial_w",
+    "special_hermite_polynomial_h",
+    "special_hermite_polynomial_he",
+    "special_laguerre_polynomial_l",
+    "special_legendre_polynomial_p",
 ]
 
 
@@ -143,3 +152,7 @@ special_modified_bessel_i0 = special_modified_bessel_i1 = unary_float_op
 special_modified_bessel_k0 = special_modified_bessel_k1 = unary_float_op
 special_scaled_modified_bessel_k0 = special_scaled_modified_bessel_k1 = unary_float_op
 special_spherical_bessel_j0 = special_airy_ai = unary_float_op
+special_chebyshev_polynomial_t = special_chebyshev_polynomial_u = binary_float_op
+special_chebyshev_polynomial_v = special_chebyshev_polynomial_w = binary_float_op
+special_hermite_polynomial_h = special_hermite_polynomial_he = binary_float_op
+special_laguerre_polynomial_l = special_legendre_polynomial_p = binary_float_op

@@ -42,6 +42,7 @@ from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .special_aliases import *  # noqa: F403
 from .special_functions import *  # noqa: F403
+from .special_polynomial_ops import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
 from .unary_float import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403

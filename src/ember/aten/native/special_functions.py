@@ -5,7 +5,8 @@ for polygamma), out. Out: the function's values. Mirrors the kernels of
 ATen/native/cpu/UnaryOpsKernel.cpp and UnarySpecialOpsKernels.cpp and the formulas of
 ATen/native/Math.h. SciPy computes what PyTorch computes except where this file says
 otherwise and corrects it: lgamma(-inf) is inf (std::lgamma), erfinv keeps a zero's sign, trigamma is Math.h's series with its reflection (large
-finite values at the poles), polygamma of order >= 2 is NaN at +inf (Math.h's zeta).
+finite values at the poles), polygamma of order >= 2 is NaN at +inf (Math.h's zeta); J0, J1, Y0 and Y1 are
+PyTorch's own Cephes variants (native/bessel.py).
 Half and bfloat16 compute in float32 where the kernel's dispatch list has them.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.special as sp
 
+from ember.aten.native import bessel
 from ember.aten.native.unary_math import check_dtype, float_kernel, operand_values
 from ember.aten.ufunc_loops import quiet, store
 
@@ -102,10 +104,10 @@ special_i1e_out = float_kernel("i1e_cpu", sp.i1e)
 special_ndtri_out = float_kernel("ndtri_cpu", sp.ndtri, reduced=False)
 special_log_ndtr_out = float_kernel("log_ndtr_cpu", sp.log_ndtr, reduced=False)
 special_entr_out = float_kernel("entr_cpu", sp.entr)
-special_bessel_j0_out = float_kernel("bessel_j0_cpu", sp.j0, reduced=False)
-special_bessel_j1_out = float_kernel("bessel_j1_cpu", sp.j1, reduced=False)
-special_bessel_y0_out = float_kernel("bessel_y0_cpu", sp.y0, reduced=False)
-special_bessel_y1_out = float_kernel("bessel_y1_cpu", sp.y1, reduced=False)
+special_bessel_j0_out = float_kernel("bessel_j0_cpu", bessel.bessel_j0, reduced=False)
+special_bessel_j1_out = float_kernel("bessel_j1_cpu", bessel.bessel_j1, reduced=False)
+special_bessel_y0_out = float_kernel("bessel_y0_cpu", bessel.bessel_y0, reduced=False)
+special_bessel_y1_out = float_kernel("bessel_y1_cpu", bessel.bessel_y1, reduced=False)
 special_modified_bessel_i0_out = float_kernel("modified_bessel_i0_cpu", sp.i0, reduced=False)
 special_modified_bessel_i1_out = float_kernel("modified_bessel_i1_cpu", sp.i1, reduced=False)
 special_modified_bessel_k0_out = float_kernel("modified_bessel_k0_cpu", sp.k0, reduced=False)

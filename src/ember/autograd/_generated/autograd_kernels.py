@@ -13064,6 +13064,706 @@ def special_zeta_other_scalar_out(ks, self, other, out):
     return result
 
 
+_special_airy_ai = handle("special_airy_ai")
+
+
+def special_airy_ai(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_airy_ai.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_airy_ai_out = handle("special_airy_ai.out")
+
+
+def special_airy_ai_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_airy_ai_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t = handle("special_chebyshev_polynomial_t")
+
+
+def special_chebyshev_polynomial_t(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_x_scalar = handle("special_chebyshev_polynomial_t.x_scalar")
+
+
+def special_chebyshev_polynomial_t_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_n_scalar = handle("special_chebyshev_polynomial_t.n_scalar")
+
+
+def special_chebyshev_polynomial_t_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+
+
+def special_chebyshev_polynomial_t_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_chebyshev_polynomial_t_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_chebyshev_polynomial_t_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u = handle("special_chebyshev_polynomial_u")
+
+
+def special_chebyshev_polynomial_u(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_x_scalar = handle("special_chebyshev_polynomial_u.x_scalar")
+
+
+def special_chebyshev_polynomial_u_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_n_scalar = handle("special_chebyshev_polynomial_u.n_scalar")
+
+
+def special_chebyshev_polynomial_u_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+
+
+def special_chebyshev_polynomial_u_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_chebyshev_polynomial_u_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_chebyshev_polynomial_u_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v = handle("special_chebyshev_polynomial_v")
+
+
+def special_chebyshev_polynomial_v(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_x_scalar = handle("special_chebyshev_polynomial_v.x_scalar")
+
+
+def special_chebyshev_polynomial_v_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_n_scalar = handle("special_chebyshev_polynomial_v.n_scalar")
+
+
+def special_chebyshev_polynomial_v_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+
+
+def special_chebyshev_polynomial_v_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_chebyshev_polynomial_v_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_chebyshev_polynomial_v_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w = handle("special_chebyshev_polynomial_w")
+
+
+def special_chebyshev_polynomial_w(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_x_scalar = handle("special_chebyshev_polynomial_w.x_scalar")
+
+
+def special_chebyshev_polynomial_w_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_n_scalar = handle("special_chebyshev_polynomial_w.n_scalar")
+
+
+def special_chebyshev_polynomial_w_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+
+
+def special_chebyshev_polynomial_w_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_chebyshev_polynomial_w_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_chebyshev_polynomial_w_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h = handle("special_hermite_polynomial_h")
+
+
+def special_hermite_polynomial_h(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_x_scalar = handle("special_hermite_polynomial_h.x_scalar")
+
+
+def special_hermite_polynomial_h_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_n_scalar = handle("special_hermite_polynomial_h.n_scalar")
+
+
+def special_hermite_polynomial_h_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+
+
+def special_hermite_polynomial_h_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+
+
+def special_hermite_polynomial_h_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+
+
+def special_hermite_polynomial_h_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he = handle("special_hermite_polynomial_he")
+
+
+def special_hermite_polynomial_he(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_x_scalar = handle("special_hermite_polynomial_he.x_scalar")
+
+
+def special_hermite_polynomial_he_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_n_scalar = handle("special_hermite_polynomial_he.n_scalar")
+
+
+def special_hermite_polynomial_he_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+
+
+def special_hermite_polynomial_he_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
+
+
+def special_hermite_polynomial_he_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+
+
+def special_hermite_polynomial_he_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l = handle("special_laguerre_polynomial_l")
+
+
+def special_laguerre_polynomial_l(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_x_scalar = handle("special_laguerre_polynomial_l.x_scalar")
+
+
+def special_laguerre_polynomial_l_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_n_scalar = handle("special_laguerre_polynomial_l.n_scalar")
+
+
+def special_laguerre_polynomial_l_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+
+
+def special_laguerre_polynomial_l_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+
+
+def special_laguerre_polynomial_l_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+
+
+def special_laguerre_polynomial_l_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p = handle("special_legendre_polynomial_p")
+
+
+def special_legendre_polynomial_p(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_x_scalar = handle("special_legendre_polynomial_p.x_scalar")
+
+
+def special_legendre_polynomial_p_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_n_scalar = handle("special_legendre_polynomial_p.n_scalar")
+
+
+def special_legendre_polynomial_p_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+
+
+def special_legendre_polynomial_p_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
+
+
+def special_legendre_polynomial_p_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+
+
+def special_legendre_polynomial_p_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -13738,3 +14438,53 @@ impl("special_zeta.other_scalar", "Autograd", special_zeta_other_scalar, keyset_
 impl("special_zeta.out", "Autograd", special_zeta_out, keyset_arg="raw")
 impl("special_zeta.self_scalar_out", "Autograd", special_zeta_self_scalar_out, keyset_arg="raw")
 impl("special_zeta.other_scalar_out", "Autograd", special_zeta_other_scalar_out, keyset_arg="raw")
+impl("special_airy_ai", "Autograd", special_airy_ai, keyset_arg="raw")
+impl("special_airy_ai.out", "Autograd", special_airy_ai_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t", "Autograd", special_chebyshev_polynomial_t, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar", "Autograd", special_chebyshev_polynomial_t_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar", "Autograd", special_chebyshev_polynomial_t_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.out", "Autograd", special_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar_out", "Autograd", special_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar_out", "Autograd", special_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u", "Autograd", special_chebyshev_polynomial_u, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar", "Autograd", special_chebyshev_polynomial_u_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar", "Autograd", special_chebyshev_polynomial_u_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.out", "Autograd", special_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar_out", "Autograd", special_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar_out", "Autograd", special_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v", "Autograd", special_chebyshev_polynomial_v, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar", "Autograd", special_chebyshev_polynomial_v_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar", "Autograd", special_chebyshev_polynomial_v_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.out", "Autograd", special_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar_out", "Autograd", special_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar_out", "Autograd", special_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w", "Autograd", special_chebyshev_polynomial_w, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar", "Autograd", special_chebyshev_polynomial_w_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar", "Autograd", special_chebyshev_polynomial_w_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.out", "Autograd", special_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar_out", "Autograd", special_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar_out", "Autograd", special_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h", "Autograd", special_hermite_polynomial_h, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar", "Autograd", special_hermite_polynomial_h_x_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar", "Autograd", special_hermite_polynomial_h_n_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_h.out", "Autograd", special_hermite_polynomial_h_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar_out", "Autograd", special_hermite_polynomial_h_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar_out", "Autograd", special_hermite_polynomial_h_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he", "Autograd", special_hermite_polynomial_he, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar", "Autograd", special_hermite_polynomial_he_x_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar", "Autograd", special_hermite_polynomial_he_n_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_he.out", "Autograd", special_hermite_polynomial_he_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar_out", "Autograd", special_hermite_polynomial_he_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar_out", "Autograd", special_hermite_polynomial_he_n_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l", "Autograd", special_laguerre_polynomial_l, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar", "Autograd", special_laguerre_polynomial_l_x_scalar, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar", "Autograd", special_laguerre_polynomial_l_n_scalar, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.out", "Autograd", special_laguerre_polynomial_l_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar_out", "Autograd", special_laguerre_polynomial_l_x_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar_out", "Autograd", special_laguerre_polynomial_l_n_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p", "Autograd", special_legendre_polynomial_p, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar", "Autograd", special_legendre_polynomial_p_x_scalar, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar", "Autograd", special_legendre_polynomial_p_n_scalar, keyset_arg="raw")
+impl("special_legendre_polynomial_p.out", "Autograd", special_legendre_polynomial_p_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar_out", "Autograd", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar_out", "Autograd", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")

@@ -136,6 +136,7 @@ def test_unary_matches_torch(name, dtype):
 @pytest.mark.parametrize(
     "call",
     ["round(x, decimals=2)", "round(x, decimals=-1)", "round(x, decimals=40)",
+     "round(x, decimals=309)", "round(x, decimals=-4611686018427387904)",
      "logit(x, eps=0.25)", "logit(x, 0.0)", "nan_to_num(x, nan=1.5, posinf=2.0)",
      "polygamma(0, x)", "polygamma(1, x)", "polygamma(3, x)", "mvlgamma(x.abs() + 3, 2)",
      "mvlgamma(x, 0)", "polygamma(-1, x)", "special.polygamma(2, x)",

@@ -10,6 +10,8 @@ nearbyint (ties to even) and round.decimals scales by a power of ten in scalar_t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ember._c10 import dtypes
@@ -62,7 +64,12 @@ def round_decimals_out(meta, self, decimals, out) -> None:
     scalar = dtype.np_dtype
     values = operand_values(meta, self)
     negative = decimals <= 0  # round_decimals_kernel's neg_flag
-    power = np.asarray(10.0 ** (-decimals if negative else decimals)).astype(scalar)
+    exponent = -decimals if negative else decimals
+    try:
+        power = 10.0**exponent
+    except OverflowError:  # std::pow(10, decimals) overflows to inf
+        power = math.inf
+    power = np.asarray(power).astype(scalar)
     power = power.astype(values.dtype)
     with np.errstate(all="ignore"):
         if negative:

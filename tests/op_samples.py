@@ -588,3 +588,5 @@ for _name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_pol
     S[f"special_{_name}"] = [lambda T: ((T.u(2, 3), T.l([[0, 1, 2], [3, 4, 5]])), {})]
     S[f"special_{_name}.x_scalar"] = [lambda T: ((0.5, T.l([[0, 1, 2], [3, 4, 5]])), {})]
     S[f"special_{_name}.n_scalar"] = [lambda T: ((T.u(2, 3), 3), {})]
+S["frexp.Tensor"] = [_unary]
+S["angle"] = [_unary]

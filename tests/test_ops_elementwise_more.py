@@ -347,3 +347,38 @@ def test_pytorch_bessel_and_airy_values(name, dtype):
     assert_same(
         lambda: _fn(ember, "special." + name)(e_x), lambda: _fn(torch, "special." + name)(t_x)
     )
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_frexp_and_angle(dtype):
+    values = EDGES + [1e-40, -3.0, 6.0]
+    e_x, t_x = _make(ember, values, dtype), _make(torch, values, dtype)
+    assert_same(lambda: tuple(ember.frexp(e_x)), lambda: tuple(torch.frexp(t_x)))
+    assert_same(lambda: ember.angle(e_x), lambda: torch.angle(t_x))
+
+
+@pytest.mark.parametrize("mantissa", ["float32", "float64"])
+@pytest.mark.parametrize("exponent", ["int32", "int64"])
+def test_frexp_out_dtypes(mantissa, exponent):
+    def run(lib):
+        out = (
+            lib.empty(0, dtype=_lib_dtype(lib, mantissa)),
+            lib.empty(0, dtype=_lib_dtype(lib, exponent)),
+        )
+        result = lib.frexp(lib.tensor([1.5, -6.0, 0.0]), out=out)
+        return tuple(result)
+
+    assert_same(lambda: run(ember), lambda: run(torch))
+
+
+def test_angle_and_frexp_gradients():
+    for name in ("angle", "frexp"):
+
+        def fn(lib, x, name=name):
+            result = _fn(lib, name)(x)
+            return result[0] if name == "frexp" else result
+
+        e_name, e_grads = _grads(ember, fn, [0.3, -1.5, 2.0, 6.0])
+        t_name, t_grads = _grads(torch, fn, [0.3, -1.5, 2.0, 6.0])
+        assert e_name == t_name
+        np.testing.assert_allclose(e_grads[0], t_grads[0], rtol=1e-7, atol=1e-7)

@@ -22,6 +22,7 @@ from ember.aten._generated.python_functions import (
 from ember.aten.native import at
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_elementwise import (  # noqa: F401 (derivatives.yaml)
+    angle_backward,
     copysign_tensor_self_backward,
     deg2rad_backward,
     i1_backward,

@@ -28,7 +28,17 @@ __all__ = [
     "scalar_like",
     "copysign_tensor_self_backward",
     "not_implemented",
+    "angle_backward",
 ]
+
+
+def angle_backward(grad, self):
+    """Zero for real inputs; i grad z / |z|^2 (zero at z == 0) for complex ones."""
+    if not self.dtype.is_complex:
+        return at.zeros_like(self, None, None, None, None, None)
+    ratio = at.div_Tensor(at.mul_Tensor(grad, self), at.pow_Tensor_Scalar(at.abs(self), 2))
+    rotated = at.mul_Scalar(ratio, 1j)
+    return at.where_self(at.eq_Scalar(self, 0.0), scalar_like(0, self), rotated)
 
 
 def not_implemented(name: str):

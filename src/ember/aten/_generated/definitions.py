@@ -914,3 +914,7 @@ define('special_legendre_polynomial_p.n_scalar(Tensor x, Scalar n) -> Tensor', t
 define('special_legendre_polynomial_p.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
 define('special_legendre_polynomial_p.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
 define('special_legendre_polynomial_p.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
+define('angle(Tensor self) -> Tensor', tags=('pointwise',))
+define('angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', tags=('pointwise',))
+define('frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', tags=('pointwise',))
+define('frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)', tags=('pointwise',))

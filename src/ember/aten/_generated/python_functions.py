@@ -55,6 +55,8 @@ _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
 _op_amin_out = handle("amin.out")
+_op_angle = handle("angle")
+_op_angle_out = handle("angle.out")
 _op_any = handle("any")
 _op_any_all_out = handle("any.all_out")
 _op_any_dim = handle("any.dim")
@@ -263,6 +265,8 @@ _op_fmod_Tensor_out = handle("fmod.Tensor_out")
 _op_frac = handle("frac")
 _op_frac_out = handle("frac.out")
 _op_frac_ = handle("frac_")
+_op_frexp_Tensor = handle("frexp.Tensor")
+_op_frexp_Tensor_out = handle("frexp.Tensor_out")
 _op_full = handle("full")
 _op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
@@ -1160,6 +1164,30 @@ def amin(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(amin, _parser_f_amin, args, kwargs, MODULE)
+
+
+
+_parser_f_angle = PythonArgParser(
+    [
+        'angle(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def angle(*args, **kwargs):
+    """angle(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_angle.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_angle.call(v[0])
+        return _op_angle_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(angle, _parser_f_angle, args, kwargs, MODULE)
 
 
 
@@ -3720,6 +3748,30 @@ def frac_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(frac_, _parser_f_frac_, args, kwargs, MODULE)
+
+
+
+_parser_f_frexp = PythonArgParser(
+    [
+        'frexp(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def frexp(*args, **kwargs):
+    """frexp(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_frexp.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_frexp_Tensor.call(v[0])
+        return _op_frexp_Tensor_out.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frexp, _parser_f_frexp, args, kwargs, MODULE)
 
 
 
@@ -7815,4 +7867,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

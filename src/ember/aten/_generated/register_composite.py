@@ -403,3 +403,4 @@ impl("special_legendre_polynomial_p.x_scalar", "CompositeExplicitAutograd", N.sp
 impl("special_legendre_polynomial_p.n_scalar", "CompositeExplicitAutograd", N.special_legendre_polynomial_p_n_scalar)
 impl("special_legendre_polynomial_p.x_scalar_out", "CompositeExplicitAutograd", N.special_legendre_polynomial_p_x_scalar_out)
 impl("special_legendre_polynomial_p.n_scalar_out", "CompositeExplicitAutograd", N.special_legendre_polynomial_p_n_scalar_out)
+impl("frexp.Tensor", "CompositeExplicitAutograd", N.frexp_Tensor)

@@ -7245,6 +7245,34 @@ def special_legendre_polynomial_p_n_scalar_out(keyset, x, n, out):
     return finish_inplace(result, out)
 
 
+_angle_out = handle("angle.out")
+
+
+def angle_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _angle_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_frexp_Tensor_out = handle("frexp.Tensor_out")
+
+
+def frexp_Tensor_out(keyset, self, mantissa, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _frexp_Tensor_out.redispatch(keyset & AFTER, self, mantissa, exponent)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, mantissa, exponent)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -7762,3 +7790,5 @@ impl("special_laguerre_polynomial_l.n_scalar_out", "ADInplaceOrView", special_la
 impl("special_legendre_polynomial_p.out", "ADInplaceOrView", special_legendre_polynomial_p_out, keyset_arg="raw")
 impl("special_legendre_polynomial_p.x_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
 impl("special_legendre_polynomial_p.n_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")
+impl("angle.out", "ADInplaceOrView", angle_out, keyset_arg="raw")
+impl("frexp.Tensor_out", "ADInplaceOrView", frexp_Tensor_out, keyset_arg="raw")

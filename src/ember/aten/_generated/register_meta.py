@@ -3088,8 +3088,9 @@ def special_airy_ai(x):
 
 
 def special_airy_ai_out(x, out):
+    M.check_copy_devices(x, out)
     meta = M.special_airy_ai(x)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3103,8 +3104,9 @@ def special_chebyshev_polynomial_t(x, n):
 
 
 def special_chebyshev_polynomial_t_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_chebyshev_polynomial_t(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3118,8 +3120,9 @@ def special_chebyshev_polynomial_u(x, n):
 
 
 def special_chebyshev_polynomial_u_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_chebyshev_polynomial_u(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3133,8 +3136,9 @@ def special_chebyshev_polynomial_v(x, n):
 
 
 def special_chebyshev_polynomial_v_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_chebyshev_polynomial_v(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3148,8 +3152,9 @@ def special_chebyshev_polynomial_w(x, n):
 
 
 def special_chebyshev_polynomial_w_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_chebyshev_polynomial_w(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3163,8 +3168,9 @@ def special_hermite_polynomial_h(x, n):
 
 
 def special_hermite_polynomial_h_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_hermite_polynomial_h(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3178,8 +3184,9 @@ def special_hermite_polynomial_he(x, n):
 
 
 def special_hermite_polynomial_he_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_hermite_polynomial_he(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3193,8 +3200,9 @@ def special_laguerre_polynomial_l(x, n):
 
 
 def special_laguerre_polynomial_l_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_laguerre_polynomial_l(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3208,8 +3216,9 @@ def special_legendre_polynomial_p(x, n):
 
 
 def special_legendre_polynomial_p_out(x, n, out):
+    M.check_copy_devices(x, out)
     meta = M.special_legendre_polynomial_p(x, n)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3821,3 +3830,6 @@ impl("mvlgamma.out", "Meta", mvlgamma_out)
 impl("logit", "Meta", N.logit)
 impl("logit_", "Meta", N.logit_)
 impl("logit.out", "Meta", logit_out)
+impl("angle", "Meta", N.angle)
+impl("angle.out", "Meta", N.angle_out)
+impl("frexp.Tensor_out", "Meta", N.frexp_Tensor_out)

@@ -57,6 +57,7 @@ _op_all_dims = handle("all.dims")
 _op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amin = handle("amin")
+_op_angle = handle("angle")
 _op_any = handle("any")
 _op_any_dim = handle("any.dim")
 _op_any_dims = handle("any.dims")
@@ -213,6 +214,7 @@ _op_fmod__Scalar = handle("fmod_.Scalar")
 _op_fmod__Tensor = handle("fmod_.Tensor")
 _op_frac = handle("frac")
 _op_frac_ = handle("frac_")
+_op_frexp_Tensor = handle("frexp.Tensor")
 _op_gather = handle("gather")
 _op_gcd = handle("gcd")
 _op_gcd_ = handle("gcd_")
@@ -1215,6 +1217,29 @@ def amin(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(amin, _parser_m_amin, self, args, kwargs)
+
+
+
+_parser_m_angle = PythonArgParser(
+    [
+        'angle()',
+    ],
+)
+
+
+def angle(self, *args, **kwargs):
+    """angle()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'angle', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_angle.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(angle, 'ember.Tensor.angle', self, args, kwargs)
 
 
 
@@ -3978,6 +4003,29 @@ def frac_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(frac_, 'ember.Tensor.frac_', self, args, kwargs)
+
+
+
+_parser_m_frexp = PythonArgParser(
+    [
+        'frexp()',
+    ],
+)
+
+
+def frexp(self, *args, **kwargs):
+    """frexp()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'frexp', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_frexp_Tensor.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(frexp, 'ember.Tensor.frexp', self, args, kwargs)
 
 
 
@@ -8587,4 +8635,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'xlogy', 'xlogy_', 'zero_']

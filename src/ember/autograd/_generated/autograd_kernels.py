@@ -13764,6 +13764,80 @@ def special_legendre_polynomial_p_n_scalar_out(ks, x, n, out):
     return result
 
 
+_angle = handle("angle")
+
+
+def angle(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AngleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _angle.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_angle_out = handle("angle.out")
+
+
+def angle_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="angle"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _angle_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_frexp_Tensor = handle("frexp.Tensor")
+
+
+def frexp_Tensor(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FrexpBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _frexp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_exponent = SavedVariable(result[1], True)
+    return result
+
+
+_frexp_Tensor_out = handle("frexp.Tensor_out")
+
+
+def frexp_Tensor_out(ks, self, mantissa, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or mantissa._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="frexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _frexp_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, mantissa, exponent)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -14488,3 +14562,7 @@ impl("special_legendre_polynomial_p.n_scalar", "Autograd", special_legendre_poly
 impl("special_legendre_polynomial_p.out", "Autograd", special_legendre_polynomial_p_out, keyset_arg="raw")
 impl("special_legendre_polynomial_p.x_scalar_out", "Autograd", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
 impl("special_legendre_polynomial_p.n_scalar_out", "Autograd", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")
+impl("angle", "Autograd", angle, keyset_arg="raw")
+impl("angle.out", "Autograd", angle_out, keyset_arg="raw")
+impl("frexp.Tensor", "Autograd", frexp_Tensor, keyset_arg="raw")
+impl("frexp.Tensor_out", "Autograd", frexp_Tensor_out, keyset_arg="raw")

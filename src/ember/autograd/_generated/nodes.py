@@ -7,6 +7,7 @@
 from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
+    angle_backward,
     as_strided_backward,
     at,
     cat_tensors_backward,
@@ -4947,6 +4948,44 @@ class SpecialZetaBackward2(GeneratedNode):
     def apply(node, grads):
         if node._next_edges[0][0] is not None:
             grad_0 = not_implemented("zeta")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AngleBackward0(GeneratedNode):
+    """Backward of aten::angle."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = angle_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FrexpBackward0(GeneratedNode):
+    """Backward of aten::frexp.Tensor."""
+
+    _saved_variables = ('_raw_saved_exponent',)
+    _raw_saved_exponent = None
+    _saved_exponent = SavedTensor('_raw_saved_exponent')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        exponent = _unpack(node._raw_saved_exponent, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / exponent.exp2()
         else:
             grad_0 = None
         return [grad_0]

@@ -590,3 +590,6 @@ for _name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_pol
     S[f"special_{_name}.n_scalar"] = [lambda T: ((T.u(2, 3), 3), {})]
 S["frexp.Tensor"] = [_unary]
 S["angle"] = [_unary]
+S["isin.Tensor_Tensor"] = [lambda T: ((T.l([1, 2, 3, 4]), T.l([2, 4])), {})]
+S["isin.Tensor_Scalar"] = [lambda T: ((T.l([1, 2, 3, 4]), 2), {"invert": True})]
+S["isin.Scalar_Tensor"] = [lambda T: ((3, T.l([1, 2, 3, 4])), {})]

@@ -382,3 +382,30 @@ def test_angle_and_frexp_gradients():
         t_name, t_grads = _grads(torch, fn, [0.3, -1.5, 2.0, 6.0])
         assert e_name == t_name
         np.testing.assert_allclose(e_grads[0], t_grads[0], rtol=1e-7, atol=1e-7)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["isin(e, t)", "isin(e, 2)", "isin(3, e)", "isin(e, t, invert=True)", "isin(f, f.flip(0))",
+     "isin(e.bool(), e)", "isin(e, True)", "isin(e.to(torch.bfloat16), e)",
+     "isin(e, e, out=torch.empty(0, dtype=torch.int64))", "isin(e.to(torch.complex64), e)",
+     "isin(f, torch.tensor([float('nan'), 0.0]))", "isin(e.to('meta'), t.to('meta'))"],
+)  # fmt: skip
+def test_isin(call):
+    def run(lib):
+        names = {"torch": lib, "float": float, "e": lib.tensor([1, 2, 3, 4]),
+                 "t": lib.tensor([2.0, 4.5, 4.0]),
+                 "f": lib.tensor([float("nan"), -0.0, 1.5, 2.0])}  # fmt: skip
+        return eval(call, {**vars(lib), **names})  # noqa: S307
+
+    e, t = _outcome(lambda: run(ember)), _outcome(lambda: run(torch))
+    assert e[0] == t[0], (e, t)
+    if e[0] != "ok":
+        assert e[1] == t[1]
+    elif e[1].device.type != "meta":
+        assert e[1].tolist() == t[1].tolist()
+    else:
+        assert (tuple(e[1].shape), str(e[1].dtype)[-4:]) == (
+            tuple(t[1].shape),
+            str(t[1].dtype)[-4:],
+        )

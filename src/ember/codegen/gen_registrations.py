@@ -133,7 +133,8 @@ PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
      "special_xlog1py.out", "special_xlog1py.self_scalar_out",
      "special_zeta.other_scalar_out", "special_zeta.out", "special_zeta.self_scalar_out",
      "xlogy.OutScalar_Other", "xlogy.OutScalar_Self", "xlogy.OutTensor",
-     "special_airy_ai.out", "frexp.Tensor_out"}
+     "special_airy_ai.out", "frexp.Tensor_out", "isin.Scalar_Tensor_out",
+     "isin.Tensor_Scalar_out", "isin.Tensor_Tensor_out"}
     | {f"special_{name}_polynomial_{kind}.{overload}"
        for name, kind in (("chebyshev", "t"), ("chebyshev", "u"), ("chebyshev", "v"),
                           ("chebyshev", "w"), ("hermite", "h"), ("hermite", "he"),

@@ -302,6 +302,12 @@ _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isfinite = handle("isfinite")
+_op_isin_Scalar_Tensor = handle("isin.Scalar_Tensor")
+_op_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+_op_isin_Tensor_Scalar = handle("isin.Tensor_Scalar")
+_op_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+_op_isin_Tensor_Tensor = handle("isin.Tensor_Tensor")
+_op_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
 _op_isinf = handle("isinf")
 _op_isnan = handle("isnan")
 _op_isneginf = handle("isneginf")
@@ -4274,6 +4280,41 @@ def isfinite(*args, **kwargs):
 
 
 
+_parser_f_isin = PythonArgParser(
+    [
+        'isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+        'isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+        'isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+    ],
+)
+
+
+def isin(*args, **kwargs):
+    """isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None) | isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None) | isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_isin.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_isin_Tensor_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Tensor_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_isin_Scalar_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Scalar_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_isin_Tensor_Scalar.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Tensor_Scalar_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isin, _parser_f_isin, args, kwargs, MODULE)
+
+
+
 _parser_f_isinf = PythonArgParser(
     [
         'isinf(Tensor input)',
@@ -7867,4 +7908,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

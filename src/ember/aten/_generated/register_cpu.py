@@ -5370,6 +5370,63 @@ def special_legendre_polynomial_p_out(x, n, out):
     return out
 
 
+# isin.Tensor_Tensor_out: structured
+
+
+def isin_Tensor_Tensor(elements, test_elements, assume_unique, invert):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Tensor_Tensor_out(meta, elements, test_elements, assume_unique, invert, out)
+    return out
+
+
+def isin_Tensor_Tensor_out(elements, test_elements, assume_unique, invert, out):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    if out is elements or out is test_elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Tensor_Tensor_out(meta, elements, test_elements, assume_unique, invert, out)
+    return out
+
+
+# isin.Tensor_Scalar_out: structured
+
+
+def isin_Tensor_Scalar(elements, test_element, assume_unique, invert):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Tensor_Scalar_out(meta, elements, test_element, assume_unique, invert, out)
+    return out
+
+
+def isin_Tensor_Scalar_out(elements, test_element, assume_unique, invert, out):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    if out is elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Tensor_Scalar_out(meta, elements, test_element, assume_unique, invert, out)
+    return out
+
+
+# isin.Scalar_Tensor_out: structured
+
+
+def isin_Scalar_Tensor(element, test_elements, assume_unique, invert):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Scalar_Tensor_out(meta, element, test_elements, assume_unique, invert, out)
+    return out
+
+
+def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    if out is test_elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Scalar_Tensor_out(meta, element, test_elements, assume_unique, invert, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -5799,6 +5856,12 @@ impl("special_laguerre_polynomial_l", "CPU", special_laguerre_polynomial_l)
 impl("special_laguerre_polynomial_l.out", "CPU", special_laguerre_polynomial_l_out)
 impl("special_legendre_polynomial_p", "CPU", special_legendre_polynomial_p)
 impl("special_legendre_polynomial_p.out", "CPU", special_legendre_polynomial_p_out)
+impl("isin.Tensor_Tensor", "CPU", isin_Tensor_Tensor)
+impl("isin.Tensor_Tensor_out", "CPU", isin_Tensor_Tensor_out)
+impl("isin.Tensor_Scalar", "CPU", isin_Tensor_Scalar)
+impl("isin.Tensor_Scalar_out", "CPU", isin_Tensor_Scalar_out)
+impl("isin.Scalar_Tensor", "CPU", isin_Scalar_Tensor)
+impl("isin.Scalar_Tensor_out", "CPU", isin_Scalar_Tensor_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)

@@ -7273,6 +7273,48 @@ def frexp_Tensor_out(keyset, self, mantissa, exponent):
     return finish_inplace(result, mantissa, exponent)
 
 
+_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+
+
+def isin_Tensor_Tensor_out(keyset, elements, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _isin_Tensor_Tensor_out.redispatch(keyset & AFTER, elements, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+
+
+def isin_Tensor_Scalar_out(keyset, elements, test_element, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _isin_Tensor_Scalar_out.redispatch(keyset & AFTER, elements, test_element, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+
+
+def isin_Scalar_Tensor_out(keyset, element, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _isin_Scalar_Tensor_out.redispatch(keyset & AFTER, element, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -7792,3 +7834,6 @@ impl("special_legendre_polynomial_p.x_scalar_out", "ADInplaceOrView", special_le
 impl("special_legendre_polynomial_p.n_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")
 impl("angle.out", "ADInplaceOrView", angle_out, keyset_arg="raw")
 impl("frexp.Tensor_out", "ADInplaceOrView", frexp_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor_out", "ADInplaceOrView", isin_Tensor_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Scalar_out", "ADInplaceOrView", isin_Tensor_Scalar_out, keyset_arg="raw")
+impl("isin.Scalar_Tensor_out", "ADInplaceOrView", isin_Scalar_Tensor_out, keyset_arg="raw")

@@ -3222,6 +3222,53 @@ def special_legendre_polynomial_p_out(x, n, out):
     return out
 
 
+# isin.Tensor_Tensor_out: structured
+
+
+def isin_Tensor_Tensor(elements, test_elements, assume_unique, invert):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Tensor_Tensor_out(elements, test_elements, assume_unique, invert, out):
+    M.check_copy_devices(elements, out)
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    M.copy_out(meta, out)
+    return out
+
+
+# isin.Tensor_Scalar_out: structured
+
+
+def isin_Tensor_Scalar(elements, test_element, assume_unique, invert):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Tensor_Scalar_out(elements, test_element, assume_unique, invert, out):
+    M.check_copy_devices(elements, out)
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    M.copy_out(meta, out)
+    return out
+
+
+# isin.Scalar_Tensor_out: structured
+
+
+def isin_Scalar_Tensor(element, test_elements, assume_unique, invert):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -3751,6 +3798,12 @@ impl("special_laguerre_polynomial_l", "Meta", special_laguerre_polynomial_l)
 impl("special_laguerre_polynomial_l.out", "Meta", special_laguerre_polynomial_l_out)
 impl("special_legendre_polynomial_p", "Meta", special_legendre_polynomial_p)
 impl("special_legendre_polynomial_p.out", "Meta", special_legendre_polynomial_p_out)
+impl("isin.Tensor_Tensor", "Meta", isin_Tensor_Tensor)
+impl("isin.Tensor_Tensor_out", "Meta", isin_Tensor_Tensor_out)
+impl("isin.Tensor_Scalar", "Meta", isin_Tensor_Scalar)
+impl("isin.Tensor_Scalar_out", "Meta", isin_Tensor_Scalar_out)
+impl("isin.Scalar_Tensor", "Meta", isin_Scalar_Tensor)
+impl("isin.Scalar_Tensor_out", "Meta", isin_Scalar_Tensor_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -23,6 +23,7 @@ from .float_parts import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
+from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403

@@ -13838,6 +13838,90 @@ def frexp_Tensor_out(ks, self, mantissa, exponent):
     return result
 
 
+_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+
+
+def isin_Tensor_Tensor_out(ks, elements, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, elements, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Tensor = handle("isin.Tensor_Tensor")
+
+
+def isin_Tensor_Tensor(ks, elements, test_elements, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, elements, test_elements, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+
+
+def isin_Tensor_Scalar_out(ks, elements, test_element, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, elements, test_element, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Scalar = handle("isin.Tensor_Scalar")
+
+
+def isin_Tensor_Scalar(ks, elements, test_element, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, elements, test_element, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+
+
+def isin_Scalar_Tensor_out(ks, element, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Scalar_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, element, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Scalar_Tensor = handle("isin.Scalar_Tensor")
+
+
+def isin_Scalar_Tensor(ks, element, test_elements, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, element, test_elements, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -14566,3 +14650,9 @@ impl("angle", "Autograd", angle, keyset_arg="raw")
 impl("angle.out", "Autograd", angle_out, keyset_arg="raw")
 impl("frexp.Tensor", "Autograd", frexp_Tensor, keyset_arg="raw")
 impl("frexp.Tensor_out", "Autograd", frexp_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor_out", "Autograd", isin_Tensor_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor", "Autograd", isin_Tensor_Tensor, keyset_arg="raw")
+impl("isin.Tensor_Scalar_out", "Autograd", isin_Tensor_Scalar_out, keyset_arg="raw")
+impl("isin.Tensor_Scalar", "Autograd", isin_Tensor_Scalar, keyset_arg="raw")
+impl("isin.Scalar_Tensor_out", "Autograd", isin_Scalar_Tensor_out, keyset_arg="raw")
+impl("isin.Scalar_Tensor", "Autograd", isin_Scalar_Tensor, keyset_arg="raw")

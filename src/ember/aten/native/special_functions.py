@@ -46,6 +46,7 @@ __all__ = [
     "special_scaled_modified_bessel_k1_out",
     "special_spherical_bessel_j0_out",
     "trigamma",
+    "digamma",
 ]
 
 
@@ -75,9 +76,45 @@ def trigamma(x):
     return sign * (result + tail)
 
 
+_PSI_10 = 2.25175258906672110764
+_DIGAMMA_A = (8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+              -4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
+              8.33333333333333333333e-2)  # fmt: skip
+
+
+def digamma(x):
+    """Math.h's calc_digamma in x's own precision: -copysign(inf, x) at zero, NaN at the
+    negative integers, the reflection pi / tan(pi frac(x)) (in double) below zero, the recurrence up to
+    10 and the asymptotic series."""
+    x = np.asarray(x)
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        negative = x < 0
+        fraction = x - np.trunc(x)
+        wide = fraction.astype(np.float64)  # the reflection term is computed in double
+        reflection = np.where(negative, np.pi / np.tan(np.pi * wide), 0).astype(x.dtype)
+        y = np.where(negative, t(1) - x, x)
+        result = np.zeros_like(y)
+        for _ in range(10):
+            below = y < 10
+            if not below.any():
+                break
+            result = np.where(below, result - t(1) / y, result)
+            y = np.where(below, y + t(1), y)
+        z = t(1) / (y * y)
+        series = np.zeros_like(y)
+        for c in _DIGAMMA_A:
+            series = series * z + t(c)
+        tail = np.where(y < t(1e17), z * series, t(0))
+        value = np.where(y == 10, result + t(_PSI_10), result + np.log(y) - t(0.5) / y - tail)
+        value = value - reflection
+        value = np.where(negative & (x == np.trunc(x)), t(np.nan), value)
+        return np.where(x == 0, np.copysign(t(np.inf), -x), value).astype(x.dtype)
+
+
 def _polygamma(n: int, x):
     if n == 0:
-        return sp.psi(x)
+        return digamma(x)
     if n == 1:
         return trigamma(x)
     return np.where(x == np.inf, np.nan, sp.polygamma(n, x)).astype(x.dtype)
@@ -87,7 +124,7 @@ erf_out = float_kernel("erf_vml_cpu", sp.erf)
 erfc_out = float_kernel("erfc_vml_cpu", sp.erfc)
 erfinv_out = float_kernel("erfinv_vml_cpu", _erfinv)
 lgamma_out = float_kernel("lgamma_vml_cpu", _lgamma)
-digamma_out = float_kernel("digamma", sp.psi)
+digamma_out = float_kernel("digamma", digamma)
 i0_out = float_kernel("i0_vml_cpu", sp.i0)
 
 

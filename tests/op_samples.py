@@ -555,3 +555,81 @@ for _name in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_drop
         lambda T: ((T.f(2, 3, 2) * 1, 0.5, False), {}),
         lambda T: ((T.f(2, 3, 2) * 1, 1.0, True), {}),
     ]
+
+# --- wELEM: elementwise operators and torch.special ---
+for _name in ("floor", "ceil", "trunc", "fix", "round", "frac", "sgn", "signbit", "positive",
+              "square", "exp2", "sinc", "deg2rad", "rad2deg", "erf", "erfc", "lgamma",
+              "digamma", "i0", "nan_to_num", "isinf", "isfinite", "isposinf", "isneginf",
+              "isreal", "asinh", "atanh", "arcsinh", "arctanh", "arccos", "arcsin", "arctan",
+              "absolute", "negative"):  # fmt: skip
+    S[_name] = [_unary]
+for _name in ("erfinv", "logit", "arccos", "arcsin", "atanh", "arctanh"):
+    S[_name] = [lambda T: ((T.u(2, 3),), {})]
+for _name in ("acosh", "arccosh", "mvlgamma"):
+    S[_name] = [lambda T: ((T.p(2, 3) + 1,), {})]
+S["mvlgamma"] = [lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["mvlgamma_"] = [lambda T: ((T.p(2, 3) * 1 + 1, 2), {}), lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["round.decimals"] = [lambda T: ((T.f(2, 3),), {"decimals": 1})]
+S["logit"] = [lambda T: ((T.u(2, 3),), {}), lambda T: ((T.u(2, 3),), {"eps": 0.25})]
+S["nan_to_num"] = [_unary, lambda T: ((T.f(2, 3) / 0,), {"nan": 1.5, "posinf": 2.0})]
+S["polygamma"] = [lambda T: ((1, T.p(2, 3)), {}), lambda T: ((2, T.p(2, 3)), {})]
+S["polygamma_"] = [lambda T: ((T.p(2, 3) * 1, 1), {}), lambda T: ((T.p(2, 3), 1), {})]
+for _name in ("special_erfcx", "special_i0e", "special_i1", "special_i1e", "special_entr",
+              "special_bessel_j0", "special_bessel_j1", "special_modified_bessel_i0",
+              "special_modified_bessel_i1", "special_spherical_bessel_j0", "special_ndtr",
+              "special_expm1", "special_exp2", "special_psi", "special_digamma",
+              "special_gammaln", "special_erf", "special_erfc", "special_i0", "special_expit",
+              "special_sinc", "special_round"):  # fmt: skip
+    S[_name] = [_unary]
+for _name in ("special_bessel_y0", "special_bessel_y1", "special_modified_bessel_k0",
+              "special_modified_bessel_k1", "special_scaled_modified_bessel_k0",
+              "special_scaled_modified_bessel_k1", "special_log1p", "special_log_ndtr"):  # fmt: skip
+    S[_name] = [_positive]
+S["special_ndtri"] = [lambda T: ((T.u(2, 3) * 0.5 + 0.5,), {})]
+S["special_erfinv"] = S["special_logit"] = [lambda T: ((T.u(2, 3),), {})]
+S["special_polygamma"] = [lambda T: ((1, T.p(2, 3)), {})]
+S["special_multigammaln"] = [lambda T: ((T.p(2, 3) + 1, 2), {})]
+S["special_softmax"] = S["special_log_softmax"] = [lambda T: ((T.f(2, 3), 1), {})]
+S["special_logsumexp"] = [lambda T: ((T.f(2, 3), [1]), {})]
+for _name in ("atan2", "arctan2", "hypot", "copysign.Tensor", "fmod.Tensor", "logaddexp",
+              "logaddexp2", "nextafter", "fmax", "fmin", "clamp_min.Tensor",
+              "clamp_max.Tensor", "heaviside", "ldexp.Tensor"):  # fmt: skip
+    S[_name] = [_binary]
+for _name in ("xlogy.Tensor", "special_xlogy", "special_xlog1py", "igamma", "igammac",
+              "special_gammainc", "special_gammaincc", "float_power.Tensor_Tensor"):  # fmt: skip
+    S[_name] = [lambda T: ((T.p(2, 3), T.p(2, 3)), {})]
+S["special_zeta"] = [lambda T: ((T.p(2, 3) + 1, T.p(2, 3)), {})]
+S["special_zeta.self_scalar"] = [lambda T: ((2.5, T.p(2, 3)), {})]
+S["special_zeta.other_scalar"] = [lambda T: ((T.p(2, 3) + 1, 1.5), {})]
+for _name in (
+    "copysign.Scalar",
+    "fmod.Scalar",
+    "clamp_min",
+    "clamp_max",
+    "float_power.Tensor_Scalar",
+):
+    S[_name] = [_scalar(0.5)]
+for _name in ("xlogy.Scalar_Self", "special_xlogy.self_scalar", "special_xlog1py.self_scalar",
+              "float_power.Scalar"):  # fmt: skip
+    S[_name] = [lambda T: ((2.0, T.p(2, 3)), {})]
+for _name in ("xlogy.Scalar_Other", "special_xlogy.other_scalar", "special_xlog1py.other_scalar"):
+    S[_name] = [lambda T: ((T.p(2, 3), 2.0), {})]
+S["gcd"] = S["lcm"] = [lambda T: ((T.l([4, 6, 9]), T.l([6, 4, 3])), {})]
+S["ldexp_"] = [
+    lambda T: ((T.f(2, 3) * 1, T.l([1, 2, 3])), {}),
+    lambda T: ((T.f(2, 3), T.l([1, 2, 3])), {}),
+]
+S["float_power_.Tensor"] = [lambda T: ((T.p(2, 3) * 1, T.p(2, 3)), {})]
+S["float_power_.Scalar"] = [lambda T: ((T.p(2, 3) * 1, 2.0), {})]
+S["special_airy_ai"] = [_unary]
+for _name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+              "chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+              "laguerre_polynomial_l", "legendre_polynomial_p"):  # fmt: skip
+    S[f"special_{_name}"] = [lambda T: ((T.u(2, 3), T.l([[0, 1, 2], [3, 4, 5]])), {})]
+    S[f"special_{_name}.x_scalar"] = [lambda T: ((0.5, T.l([[0, 1, 2], [3, 4, 5]])), {})]
+    S[f"special_{_name}.n_scalar"] = [lambda T: ((T.u(2, 3), 3), {})]
+S["frexp.Tensor"] = [_unary]
+S["angle"] = [_unary]
+S["isin.Tensor_Tensor"] = [lambda T: ((T.l([1, 2, 3, 4]), T.l([2, 4])), {})]
+S["isin.Tensor_Scalar"] = [lambda T: ((T.l([1, 2, 3, 4]), 2), {"invert": True})]
+S["isin.Scalar_Tensor"] = [lambda T: ((3, T.l([1, 2, 3, 4])), {})]

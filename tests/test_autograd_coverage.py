@@ -107,6 +107,8 @@ def _describe(value):
 def _values(value):
     if not isinstance(value, (ember.Tensor, torch.Tensor)):
         return None
+    if value._is_zerotensor():  # sgn_backward's ZeroTensor, in both libraries
+        return np.zeros(tuple(value.shape))
     return np.array(value.detach().tolist(), dtype=np.float64)
 
 

@@ -21,6 +21,20 @@ from ember.aten._generated.python_functions import (
 )
 from ember.aten.native import at
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
+from ember.autograd.formulas_elementwise import (  # noqa: F401 (derivatives.yaml)
+    angle_backward,
+    copysign_tensor_self_backward,
+    deg2rad_backward,
+    i1_backward,
+    i1e_backward,
+    logit_backward,
+    mvlgamma_backward,
+    not_implemented,
+    rad2deg_backward,
+    scalar_like,
+    sgn_backward,
+    sinc_backward,
+)
 from ember.autograd.formulas_embedding import (  # noqa: F401 (derivatives.yaml)
     embedding_dense_double_backward,
     trilinear_backward,

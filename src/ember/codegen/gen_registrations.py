@@ -113,6 +113,41 @@ PYTHON_META_OUT_EXACT_DTYPE = frozenset(
 )  # fmt: skip
 
 
+# wELEM: the elementwise operators' out= overloads with a Python meta kernel in torch.
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
+    {"acosh.out", "asinh.out", "atanh.out", "ceil.out", "deg2rad.out", "digamma.out",
+     "erf.out", "erfc.out", "erfinv.out", "exp2.out", "floor.out", "frac.out", "i0.out",
+     "isneginf.out", "isposinf.out", "lgamma.out", "logit.out", "mvlgamma.out",
+     "nan_to_num.out", "polygamma.out", "rad2deg.out", "round.decimals_out", "round.out",
+     "sgn.out", "signbit.out", "sinc.out", "trunc.out", "atan2.out", "clamp_max.Tensor_out",
+     "clamp_max.out", "clamp_min.Tensor_out", "clamp_min.out", "copysign.Scalar_out",
+     "copysign.out", "fmax.out", "fmin.out", "fmod.Scalar_out", "fmod.Tensor_out", "gcd.out",
+     "heaviside.out", "hypot.out", "igamma.out", "igammac.out", "lcm.out", "ldexp.out",
+     "logaddexp.out", "logaddexp2.out", "nextafter.out", "special_bessel_j0.out",
+     "special_bessel_j1.out", "special_bessel_y0.out", "special_bessel_y1.out",
+     "special_entr.out", "special_erfcx.out", "special_i0e.out", "special_i1.out",
+     "special_i1e.out", "special_log_ndtr.out", "special_modified_bessel_i0.out",
+     "special_modified_bessel_i1.out", "special_modified_bessel_k0.out",
+     "special_modified_bessel_k1.out", "special_ndtri.out",
+     "special_scaled_modified_bessel_k0.out", "special_scaled_modified_bessel_k1.out",
+     "special_spherical_bessel_j0.out", "special_xlog1py.other_scalar_out",
+     "special_xlog1py.out", "special_xlog1py.self_scalar_out",
+     "special_zeta.other_scalar_out", "special_zeta.out", "special_zeta.self_scalar_out",
+     "xlogy.OutScalar_Other", "xlogy.OutScalar_Self", "xlogy.OutTensor",
+     "special_airy_ai.out", "frexp.Tensor_out", "isin.Scalar_Tensor_out",
+     "isin.Tensor_Scalar_out", "isin.Tensor_Tensor_out"}
+    | {f"special_{name}_polynomial_{kind}.{overload}"
+       for name, kind in (("chebyshev", "t"), ("chebyshev", "u"), ("chebyshev", "v"),
+                          ("chebyshev", "w"), ("hermite", "h"), ("hermite", "he"),
+                          ("laguerre", "l"), ("legendre", "p"))
+       for overload in ("out", "x_scalar_out", "n_scalar_out")}
+)  # fmt: skip
+PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
+    {"ceil.out", "floor.out", "frac.out", "isneginf.out", "isposinf.out", "sgn.out",
+     "signbit.out", "trunc.out"}
+)  # fmt: skip
+
+
 # In-place overloads whose PyTorch Meta kernel is a Python function of
 # torch/_meta_registrations.py (aten/meta/python_inplace.py mirrors them): their Meta kernel
 # is that function alone (its checks, then `self`). A meta operand of a cpu `self` takes that

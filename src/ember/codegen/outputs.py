@@ -47,6 +47,12 @@ def generated_files() -> dict[Path, str]:
             method=False,
             module="ember.linalg",
         ),
+        "python_special_functions.py": gen_python.write_functions(
+            module_python_signatures(functions, "special"),
+            "ember._C._special.<fn>: the Python functions of the special operators.",
+            method=False,
+            module="ember.special",
+        ),
         "tensor_methods.py": gen_python.write_functions(
             group_python_signatures(functions, method=True),
             "Tensor.<method>: the methods of the aten operators.",

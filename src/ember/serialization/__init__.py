@@ -103,6 +103,8 @@ def tensor_metadata(tensor) -> dict:
     if tensor.is_neg():
         metadata["neg"] = True
     return metadata
+
+
 _REBUILD_META = Global("torch._utils", "_rebuild_meta_tensor_no_storage")
 _SIZE = Global("torch", "Size")
 _DEVICE = Global("torch", "device")

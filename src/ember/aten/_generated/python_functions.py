@@ -29,9 +29,14 @@ _op__trilinear = handle("_trilinear")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
+_op_absolute = handle("absolute")
+_op_absolute_out = handle("absolute.out")
 _op_acos = handle("acos")
 _op_acos_out = handle("acos.out")
 _op_acos_ = handle("acos_")
+_op_acosh = handle("acosh")
+_op_acosh_out = handle("acosh.out")
+_op_acosh_ = handle("acosh_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addcdiv = handle("addcdiv")
@@ -59,6 +64,8 @@ _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
 _op_amin_out = handle("amin.out")
+_op_angle = handle("angle")
+_op_angle_out = handle("angle.out")
 _op_any = handle("any")
 _op_any_all_out = handle("any.all_out")
 _op_any_dim = handle("any.dim")
@@ -70,6 +77,26 @@ _op_arange_out = handle("arange.out")
 _op_arange_start = handle("arange.start")
 _op_arange_start_out = handle("arange.start_out")
 _op_arange_start_step = handle("arange.start_step")
+_op_arccos = handle("arccos")
+_op_arccos_out = handle("arccos.out")
+_op_arccos_ = handle("arccos_")
+_op_arccosh = handle("arccosh")
+_op_arccosh_out = handle("arccosh.out")
+_op_arccosh_ = handle("arccosh_")
+_op_arcsin = handle("arcsin")
+_op_arcsin_out = handle("arcsin.out")
+_op_arcsin_ = handle("arcsin_")
+_op_arcsinh = handle("arcsinh")
+_op_arcsinh_out = handle("arcsinh.out")
+_op_arcsinh_ = handle("arcsinh_")
+_op_arctan = handle("arctan")
+_op_arctan_out = handle("arctan.out")
+_op_arctan2 = handle("arctan2")
+_op_arctan2_out = handle("arctan2.out")
+_op_arctan_ = handle("arctan_")
+_op_arctanh = handle("arctanh")
+_op_arctanh_out = handle("arctanh.out")
+_op_arctanh_ = handle("arctanh_")
 _op_argmax = handle("argmax")
 _op_argmax_out = handle("argmax.out")
 _op_argmin = handle("argmin")
@@ -79,9 +106,17 @@ _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
 _op_asin_out = handle("asin.out")
 _op_asin_ = handle("asin_")
+_op_asinh = handle("asinh")
+_op_asinh_out = handle("asinh.out")
+_op_asinh_ = handle("asinh_")
 _op_atan = handle("atan")
 _op_atan_out = handle("atan.out")
+_op_atan2 = handle("atan2")
+_op_atan2_out = handle("atan2.out")
 _op_atan_ = handle("atan_")
+_op_atanh = handle("atanh")
+_op_atanh_out = handle("atanh.out")
+_op_atanh_ = handle("atanh_")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
@@ -119,6 +154,9 @@ _op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
+_op_ceil = handle("ceil")
+_op_ceil_out = handle("ceil.out")
+_op_ceil_ = handle("ceil_")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -126,11 +164,27 @@ _op_clamp_Tensor_out = handle("clamp.Tensor_out")
 _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
+_op_clamp_max = handle("clamp_max")
+_op_clamp_max_Tensor = handle("clamp_max.Tensor")
+_op_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+_op_clamp_max_out = handle("clamp_max.out")
+_op_clamp_max_ = handle("clamp_max_")
+_op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+_op_clamp_min = handle("clamp_min")
+_op_clamp_min_Tensor = handle("clamp_min.Tensor")
+_op_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+_op_clamp_min_out = handle("clamp_min.out")
+_op_clamp_min_ = handle("clamp_min_")
+_op_clamp_min__Tensor = handle("clamp_min_.Tensor")
 _op_clone = handle("clone")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
+_op_copysign_Scalar = handle("copysign.Scalar")
+_op_copysign_Scalar_out = handle("copysign.Scalar_out")
+_op_copysign_Tensor = handle("copysign.Tensor")
+_op_copysign_out = handle("copysign.out")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -143,8 +197,13 @@ _op_cumprod = handle("cumprod")
 _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
+_op_deg2rad = handle("deg2rad")
+_op_deg2rad_out = handle("deg2rad.out")
+_op_deg2rad_ = handle("deg2rad_")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_digamma = handle("digamma")
+_op_digamma_out = handle("digamma.out")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -172,8 +231,19 @@ _op_eq_Scalar_out = handle("eq.Scalar_out")
 _op_eq_Tensor = handle("eq.Tensor")
 _op_eq_Tensor_out = handle("eq.Tensor_out")
 _op_equal = handle("equal")
+_op_erf = handle("erf")
+_op_erf_out = handle("erf.out")
+_op_erf_ = handle("erf_")
+_op_erfc = handle("erfc")
+_op_erfc_out = handle("erfc.out")
+_op_erfc_ = handle("erfc_")
+_op_erfinv = handle("erfinv")
+_op_erfinv_out = handle("erfinv.out")
 _op_exp = handle("exp")
 _op_exp_out = handle("exp.out")
+_op_exp2 = handle("exp2")
+_op_exp2_out = handle("exp2.out")
+_op_exp2_ = handle("exp2_")
 _op_exp_ = handle("exp_")
 _op_expm1 = handle("expm1")
 _op_expm1_out = handle("expm1.out")
@@ -186,16 +256,44 @@ _op_feature_dropout = handle("feature_dropout")
 _op_feature_dropout_ = handle("feature_dropout_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
+_op_fix = handle("fix")
+_op_fix_out = handle("fix.out")
+_op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_float_power_Scalar = handle("float_power.Scalar")
+_op_float_power_Scalar_out = handle("float_power.Scalar_out")
+_op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
+_op_float_power_Tensor_Scalar_out = handle("float_power.Tensor_Scalar_out")
+_op_float_power_Tensor_Tensor = handle("float_power.Tensor_Tensor")
+_op_float_power_Tensor_Tensor_out = handle("float_power.Tensor_Tensor_out")
+_op_floor = handle("floor")
+_op_floor_out = handle("floor.out")
+_op_floor_ = handle("floor_")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide_out = handle("floor_divide.out")
+_op_fmax = handle("fmax")
+_op_fmax_out = handle("fmax.out")
+_op_fmin = handle("fmin")
+_op_fmin_out = handle("fmin.out")
+_op_fmod_Scalar = handle("fmod.Scalar")
+_op_fmod_Scalar_out = handle("fmod.Scalar_out")
+_op_fmod_Tensor = handle("fmod.Tensor")
+_op_fmod_Tensor_out = handle("fmod.Tensor_out")
+_op_frac = handle("frac")
+_op_frac_out = handle("frac.out")
+_op_frac_ = handle("frac_")
+_op_frexp_Tensor = handle("frexp.Tensor")
+_op_frexp_Tensor_out = handle("frexp.Tensor_out")
 _op_full = handle("full")
 _op_full_out = handle("full.out")
 _op_full_like = handle("full_like")
 _op_gather = handle("gather")
 _op_gather_out = handle("gather.out")
+_op_gcd = handle("gcd")
+_op_gcd_out = handle("gcd.out")
+_op_gcd_ = handle("gcd_")
 _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Scalar_out = handle("ge.Scalar_out")
 _op_ge_Tensor = handle("ge.Tensor")
@@ -204,6 +302,17 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_heaviside = handle("heaviside")
+_op_heaviside_out = handle("heaviside.out")
+_op_hypot = handle("hypot")
+_op_hypot_out = handle("hypot.out")
+_op_i0 = handle("i0")
+_op_i0_out = handle("i0.out")
+_op_i0_ = handle("i0_")
+_op_igamma = handle("igamma")
+_op_igamma_out = handle("igamma.out")
+_op_igammac = handle("igammac")
+_op_igammac_out = handle("igammac.out")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -211,7 +320,26 @@ _op_index_select_out = handle("index_select.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
+_op_isfinite = handle("isfinite")
+_op_isin_Scalar_Tensor = handle("isin.Scalar_Tensor")
+_op_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+_op_isin_Tensor_Scalar = handle("isin.Tensor_Scalar")
+_op_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+_op_isin_Tensor_Tensor = handle("isin.Tensor_Tensor")
+_op_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+_op_isinf = handle("isinf")
 _op_isnan = handle("isnan")
+_op_isneginf = handle("isneginf")
+_op_isneginf_out = handle("isneginf.out")
+_op_isposinf = handle("isposinf")
+_op_isposinf_out = handle("isposinf.out")
+_op_isreal = handle("isreal")
+_op_lcm = handle("lcm")
+_op_lcm_out = handle("lcm.out")
+_op_lcm_ = handle("lcm_")
+_op_ldexp_Tensor = handle("ldexp.Tensor")
+_op_ldexp_out = handle("ldexp.out")
+_op_ldexp_ = handle("ldexp_")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
@@ -220,6 +348,8 @@ _op_lerp_Scalar = handle("lerp.Scalar")
 _op_lerp_Scalar_out = handle("lerp.Scalar_out")
 _op_lerp_Tensor = handle("lerp.Tensor")
 _op_lerp_Tensor_out = handle("lerp.Tensor_out")
+_op_lgamma = handle("lgamma")
+_op_lgamma_out = handle("lgamma.out")
 _op_linspace = handle("linspace")
 _op_linspace_out = handle("linspace.out")
 _op_log = handle("log")
@@ -235,6 +365,10 @@ _op_log2_out = handle("log2.out")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logaddexp = handle("logaddexp")
+_op_logaddexp_out = handle("logaddexp.out")
+_op_logaddexp2 = handle("logaddexp2")
+_op_logaddexp2_out = handle("logaddexp2.out")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -243,6 +377,9 @@ _op_logical_or = handle("logical_or")
 _op_logical_or_out = handle("logical_or.out")
 _op_logical_xor = handle("logical_xor")
 _op_logical_xor_out = handle("logical_xor.out")
+_op_logit = handle("logit")
+_op_logit_out = handle("logit.out")
+_op_logit_ = handle("logit_")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Scalar_out = handle("lt.Scalar_out")
@@ -285,6 +422,11 @@ _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply_out = handle("multiply.out")
 _op_mv = handle("mv")
 _op_mv_out = handle("mv.out")
+_op_mvlgamma = handle("mvlgamma")
+_op_mvlgamma_out = handle("mvlgamma.out")
+_op_nan_to_num = handle("nan_to_num")
+_op_nan_to_num_out = handle("nan_to_num.out")
+_op_nan_to_num_ = handle("nan_to_num_")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -294,11 +436,19 @@ _op_ne_Tensor_out = handle("ne.Tensor_out")
 _op_neg = handle("neg")
 _op_neg_out = handle("neg.out")
 _op_neg_ = handle("neg_")
+_op_negative = handle("negative")
+_op_negative_out = handle("negative.out")
+_op_negative_ = handle("negative_")
+_op_nextafter = handle("nextafter")
+_op_nextafter_out = handle("nextafter.out")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
+_op_polygamma = handle("polygamma")
+_op_polygamma_out = handle("polygamma.out")
+_op_positive = handle("positive")
 _op_pow_Scalar = handle("pow.Scalar")
 _op_pow_Scalar_out = handle("pow.Scalar_out")
 _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
@@ -308,6 +458,9 @@ _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
+_op_rad2deg = handle("rad2deg")
+_op_rad2deg_out = handle("rad2deg.out")
+_op_rad2deg_ = handle("rad2deg_")
 _op_rand = handle("rand")
 _op_rand_generator = handle("rand.generator")
 _op_rand_generator_out = handle("rand.generator_out")
@@ -350,6 +503,12 @@ _op_reshape = handle("reshape")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_round = handle("round")
+_op_round_decimals = handle("round.decimals")
+_op_round_decimals_out = handle("round.decimals_out")
+_op_round_out = handle("round.out")
+_op_round_ = handle("round_")
+_op_round__decimals = handle("round_.decimals")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
@@ -364,14 +523,21 @@ _op_scatter_value_out = handle("scatter.value_out")
 _op_scatter_value_reduce = handle("scatter.value_reduce")
 _op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 _op_select_int = handle("select.int")
+_op_sgn = handle("sgn")
+_op_sgn_out = handle("sgn.out")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
 _op_sigmoid_ = handle("sigmoid_")
 _op_sign = handle("sign")
 _op_sign_out = handle("sign.out")
+_op_signbit = handle("signbit")
+_op_signbit_out = handle("signbit.out")
 _op_sin = handle("sin")
 _op_sin_out = handle("sin.out")
 _op_sin_ = handle("sin_")
+_op_sinc = handle("sinc")
+_op_sinc_out = handle("sinc.out")
+_op_sinc_ = handle("sinc_")
 _op_sinh = handle("sinh")
 _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
@@ -387,6 +553,9 @@ _op_split_with_sizes = handle("split_with_sizes")
 _op_sqrt = handle("sqrt")
 _op_sqrt_out = handle("sqrt.out")
 _op_sqrt_ = handle("sqrt_")
+_op_square = handle("square")
+_op_square_out = handle("square.out")
+_op_square_ = handle("square_")
 _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
@@ -426,6 +595,9 @@ _op_triu_out = handle("triu.out")
 _op_true_divide_Scalar = handle("true_divide.Scalar")
 _op_true_divide_Tensor = handle("true_divide.Tensor")
 _op_true_divide_out = handle("true_divide.out")
+_op_trunc = handle("trunc")
+_op_trunc_out = handle("trunc.out")
+_op_trunc_ = handle("trunc_")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold_backward = handle("unfold_backward")
@@ -441,6 +613,14 @@ _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_ScalarSelf = handle("where.ScalarSelf")
 _op_where_self = handle("where.self")
 _op_where_self_out = handle("where.self_out")
+_op_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+_op_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+_op_xlogy_OutTensor = handle("xlogy.OutTensor")
+_op_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+_op_xlogy_Scalar_Self = handle("xlogy.Scalar_Self")
+_op_xlogy_Tensor = handle("xlogy.Tensor")
+_op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+_op_xlogy__Tensor = handle("xlogy_.Tensor")
 _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_out = handle("zeros.out")
@@ -693,6 +873,30 @@ def abs_(*args, **kwargs):
 
 
 
+_parser_f_absolute = PythonArgParser(
+    [
+        'absolute(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def absolute(*args, **kwargs):
+    """absolute(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_absolute.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_absolute.call(v[0])
+        return _op_absolute_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(absolute, _parser_f_absolute, args, kwargs, MODULE)
+
+
+
 _parser_f_acos = PythonArgParser(
     [
         'acos(Tensor input, *, Tensor? out=None)',
@@ -740,6 +944,56 @@ def acos_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(acos_, _parser_f_acos_, args, kwargs, MODULE)
+
+
+
+_parser_f_acosh = PythonArgParser(
+    [
+        'acosh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def acosh(*args, **kwargs):
+    """acosh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_acosh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_acosh.call(v[0])
+        return _op_acosh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(acosh, _parser_f_acosh, args, kwargs, MODULE)
+
+
+
+_parser_f_acosh_ = PythonArgParser(
+    [
+        'acosh_(Tensor input)',
+    ],
+)
+_tail_parser_f_acosh_ = [p.default for p in _parser_f_acosh_.signatures[0].params[1:]]
+
+
+def acosh_(*args, **kwargs):
+    """acosh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_acosh_]
+        else:
+            index, v = _parser_f_acosh_.parse(args, kwargs)
+        return _op_acosh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(acosh_, _parser_f_acosh_, args, kwargs, MODULE)
 
 
 
@@ -1120,6 +1374,30 @@ def amin(*args, **kwargs):
 
 
 
+_parser_f_angle = PythonArgParser(
+    [
+        'angle(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def angle(*args, **kwargs):
+    """angle(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_angle.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_angle.call(v[0])
+        return _op_angle_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(angle, _parser_f_angle, args, kwargs, MODULE)
+
+
+
 _parser_f_any = PythonArgParser(
     [
         'any(Tensor input, *, Tensor? out=None)',
@@ -1187,6 +1465,330 @@ def arange(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(arange, _parser_f_arange, args, kwargs, MODULE)
+
+
+
+_parser_f_arccos = PythonArgParser(
+    [
+        'arccos(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arccos(*args, **kwargs):
+    """arccos(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arccos.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arccos.call(v[0])
+        return _op_arccos_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arccos, _parser_f_arccos, args, kwargs, MODULE)
+
+
+
+_parser_f_arccos_ = PythonArgParser(
+    [
+        'arccos_(Tensor input)',
+    ],
+)
+_tail_parser_f_arccos_ = [p.default for p in _parser_f_arccos_.signatures[0].params[1:]]
+
+
+def arccos_(*args, **kwargs):
+    """arccos_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arccos_]
+        else:
+            index, v = _parser_f_arccos_.parse(args, kwargs)
+        return _op_arccos_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arccos_, _parser_f_arccos_, args, kwargs, MODULE)
+
+
+
+_parser_f_arccosh = PythonArgParser(
+    [
+        'arccosh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arccosh(*args, **kwargs):
+    """arccosh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arccosh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arccosh.call(v[0])
+        return _op_arccosh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arccosh, _parser_f_arccosh, args, kwargs, MODULE)
+
+
+
+_parser_f_arccosh_ = PythonArgParser(
+    [
+        'arccosh_(Tensor input)',
+    ],
+)
+_tail_parser_f_arccosh_ = [p.default for p in _parser_f_arccosh_.signatures[0].params[1:]]
+
+
+def arccosh_(*args, **kwargs):
+    """arccosh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arccosh_]
+        else:
+            index, v = _parser_f_arccosh_.parse(args, kwargs)
+        return _op_arccosh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arccosh_, _parser_f_arccosh_, args, kwargs, MODULE)
+
+
+
+_parser_f_arcsin = PythonArgParser(
+    [
+        'arcsin(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arcsin(*args, **kwargs):
+    """arcsin(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arcsin.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arcsin.call(v[0])
+        return _op_arcsin_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arcsin, _parser_f_arcsin, args, kwargs, MODULE)
+
+
+
+_parser_f_arcsin_ = PythonArgParser(
+    [
+        'arcsin_(Tensor input)',
+    ],
+)
+_tail_parser_f_arcsin_ = [p.default for p in _parser_f_arcsin_.signatures[0].params[1:]]
+
+
+def arcsin_(*args, **kwargs):
+    """arcsin_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arcsin_]
+        else:
+            index, v = _parser_f_arcsin_.parse(args, kwargs)
+        return _op_arcsin_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arcsin_, _parser_f_arcsin_, args, kwargs, MODULE)
+
+
+
+_parser_f_arcsinh = PythonArgParser(
+    [
+        'arcsinh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arcsinh(*args, **kwargs):
+    """arcsinh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arcsinh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arcsinh.call(v[0])
+        return _op_arcsinh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arcsinh, _parser_f_arcsinh, args, kwargs, MODULE)
+
+
+
+_parser_f_arcsinh_ = PythonArgParser(
+    [
+        'arcsinh_(Tensor input)',
+    ],
+)
+_tail_parser_f_arcsinh_ = [p.default for p in _parser_f_arcsinh_.signatures[0].params[1:]]
+
+
+def arcsinh_(*args, **kwargs):
+    """arcsinh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arcsinh_]
+        else:
+            index, v = _parser_f_arcsinh_.parse(args, kwargs)
+        return _op_arcsinh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arcsinh_, _parser_f_arcsinh_, args, kwargs, MODULE)
+
+
+
+_parser_f_arctan = PythonArgParser(
+    [
+        'arctan(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arctan(*args, **kwargs):
+    """arctan(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arctan.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arctan.call(v[0])
+        return _op_arctan_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctan, _parser_f_arctan, args, kwargs, MODULE)
+
+
+
+_parser_f_arctan2 = PythonArgParser(
+    [
+        'arctan2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def arctan2(*args, **kwargs):
+    """arctan2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arctan2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_arctan2.call(v[0], v[1])
+        return _op_arctan2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctan2, _parser_f_arctan2, args, kwargs, MODULE)
+
+
+
+_parser_f_arctan_ = PythonArgParser(
+    [
+        'arctan_(Tensor input)',
+    ],
+)
+_tail_parser_f_arctan_ = [p.default for p in _parser_f_arctan_.signatures[0].params[1:]]
+
+
+def arctan_(*args, **kwargs):
+    """arctan_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arctan_]
+        else:
+            index, v = _parser_f_arctan_.parse(args, kwargs)
+        return _op_arctan_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctan_, _parser_f_arctan_, args, kwargs, MODULE)
+
+
+
+_parser_f_arctanh = PythonArgParser(
+    [
+        'arctanh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def arctanh(*args, **kwargs):
+    """arctanh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_arctanh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_arctanh.call(v[0])
+        return _op_arctanh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctanh, _parser_f_arctanh, args, kwargs, MODULE)
+
+
+
+_parser_f_arctanh_ = PythonArgParser(
+    [
+        'arctanh_(Tensor input)',
+    ],
+)
+_tail_parser_f_arctanh_ = [p.default for p in _parser_f_arctanh_.signatures[0].params[1:]]
+
+
+def arctanh_(*args, **kwargs):
+    """arctanh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_arctanh_]
+        else:
+            index, v = _parser_f_arctanh_.parse(args, kwargs)
+        return _op_arctanh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(arctanh_, _parser_f_arctanh_, args, kwargs, MODULE)
 
 
 
@@ -1332,6 +1934,56 @@ def asin_(*args, **kwargs):
 
 
 
+_parser_f_asinh = PythonArgParser(
+    [
+        'asinh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def asinh(*args, **kwargs):
+    """asinh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_asinh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_asinh.call(v[0])
+        return _op_asinh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(asinh, _parser_f_asinh, args, kwargs, MODULE)
+
+
+
+_parser_f_asinh_ = PythonArgParser(
+    [
+        'asinh_(Tensor input)',
+    ],
+)
+_tail_parser_f_asinh_ = [p.default for p in _parser_f_asinh_.signatures[0].params[1:]]
+
+
+def asinh_(*args, **kwargs):
+    """asinh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_asinh_]
+        else:
+            index, v = _parser_f_asinh_.parse(args, kwargs)
+        return _op_asinh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(asinh_, _parser_f_asinh_, args, kwargs, MODULE)
+
+
+
 _parser_f_atan = PythonArgParser(
     [
         'atan(Tensor input, *, Tensor? out=None)',
@@ -1353,6 +2005,30 @@ def atan(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan, _parser_f_atan, args, kwargs, MODULE)
+
+
+
+_parser_f_atan2 = PythonArgParser(
+    [
+        'atan2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def atan2(*args, **kwargs):
+    """atan2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_atan2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_atan2.call(v[0], v[1])
+        return _op_atan2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atan2, _parser_f_atan2, args, kwargs, MODULE)
 
 
 
@@ -1379,6 +2055,56 @@ def atan_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan_, _parser_f_atan_, args, kwargs, MODULE)
+
+
+
+_parser_f_atanh = PythonArgParser(
+    [
+        'atanh(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def atanh(*args, **kwargs):
+    """atanh(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_atanh.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_atanh.call(v[0])
+        return _op_atanh_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atanh, _parser_f_atanh, args, kwargs, MODULE)
+
+
+
+_parser_f_atanh_ = PythonArgParser(
+    [
+        'atanh_(Tensor input)',
+    ],
+)
+_tail_parser_f_atanh_ = [p.default for p in _parser_f_atanh_.signatures[0].params[1:]]
+
+
+def atanh_(*args, **kwargs):
+    """atanh_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_atanh_]
+        else:
+            index, v = _parser_f_atanh_.parse(args, kwargs)
+        return _op_atanh_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atanh_, _parser_f_atanh_, args, kwargs, MODULE)
 
 
 
@@ -1679,6 +2405,56 @@ def cat(*args, **kwargs):
 
 
 
+_parser_f_ceil = PythonArgParser(
+    [
+        'ceil(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def ceil(*args, **kwargs):
+    """ceil(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_ceil.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_ceil.call(v[0])
+        return _op_ceil_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ceil, _parser_f_ceil, args, kwargs, MODULE)
+
+
+
+_parser_f_ceil_ = PythonArgParser(
+    [
+        'ceil_(Tensor input)',
+    ],
+)
+_tail_parser_f_ceil_ = [p.default for p in _parser_f_ceil_.signatures[0].params[1:]]
+
+
+def ceil_(*args, **kwargs):
+    """ceil_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_ceil_]
+        else:
+            index, v = _parser_f_ceil_.parse(args, kwargs)
+        return _op_ceil_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ceil_, _parser_f_ceil_, args, kwargs, MODULE)
+
+
+
 _parser_f_chunk = PythonArgParser(
     [
         'chunk(Tensor input, int chunks, int dim=0)',
@@ -1754,6 +2530,118 @@ def clamp_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(clamp_, _parser_f_clamp_, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_max = PythonArgParser(
+    [
+        'clamp_max(Tensor input, Tensor max, *, Tensor? out=None)',
+        'clamp_max(Tensor input, Scalar max, *, Tensor? out=None)',
+    ],
+)
+
+
+def clamp_max(*args, **kwargs):
+    """clamp_max(Tensor input, Tensor max, *, Tensor? out=None) | clamp_max(Tensor input, Scalar max, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_max.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_clamp_max_Tensor.call(v[0], v[1])
+            return _op_clamp_max_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_clamp_max.call(v[0], v[1])
+            return _op_clamp_max_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_max, _parser_f_clamp_max, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_max_ = PythonArgParser(
+    [
+        'clamp_max_(Tensor input, Tensor max)',
+        'clamp_max_(Tensor input, Scalar max)',
+    ],
+)
+
+
+def clamp_max_(*args, **kwargs):
+    """clamp_max_(Tensor input, Tensor max) | clamp_max_(Tensor input, Scalar max)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_max_.parse(args, kwargs)
+        if index == 0:
+            return _op_clamp_max__Tensor.call(v[0], v[1])
+        else:
+            return _op_clamp_max_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_max_, _parser_f_clamp_max_, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_min = PythonArgParser(
+    [
+        'clamp_min(Tensor input, Tensor min, *, Tensor? out=None)',
+        'clamp_min(Tensor input, Scalar min, *, Tensor? out=None)',
+    ],
+)
+
+
+def clamp_min(*args, **kwargs):
+    """clamp_min(Tensor input, Tensor min, *, Tensor? out=None) | clamp_min(Tensor input, Scalar min, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_min.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_clamp_min_Tensor.call(v[0], v[1])
+            return _op_clamp_min_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_clamp_min.call(v[0], v[1])
+            return _op_clamp_min_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_min, _parser_f_clamp_min, args, kwargs, MODULE)
+
+
+
+_parser_f_clamp_min_ = PythonArgParser(
+    [
+        'clamp_min_(Tensor input, Tensor min)',
+        'clamp_min_(Tensor input, Scalar min)',
+    ],
+)
+
+
+def clamp_min_(*args, **kwargs):
+    """clamp_min_(Tensor input, Tensor min) | clamp_min_(Tensor input, Scalar min)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_clamp_min_.parse(args, kwargs)
+        if index == 0:
+            return _op_clamp_min__Tensor.call(v[0], v[1])
+        else:
+            return _op_clamp_min_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(clamp_min_, _parser_f_clamp_min_, args, kwargs, MODULE)
 
 
 
@@ -1856,6 +2744,36 @@ def conj_physical_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
+
+
+
+_parser_f_copysign = PythonArgParser(
+    [
+        'copysign(Tensor input, Tensor other, *, Tensor? out=None)',
+        'copysign(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def copysign(*args, **kwargs):
+    """copysign(Tensor input, Tensor other, *, Tensor? out=None) | copysign(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_copysign.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_copysign_Tensor.call(v[0], v[1])
+            return _op_copysign_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_copysign_Scalar.call(v[0], v[1])
+            return _op_copysign_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(copysign, _parser_f_copysign, args, kwargs, MODULE)
 
 
 
@@ -2033,6 +2951,56 @@ def cumsum(*args, **kwargs):
 
 
 
+_parser_f_deg2rad = PythonArgParser(
+    [
+        'deg2rad(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def deg2rad(*args, **kwargs):
+    """deg2rad(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_deg2rad.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_deg2rad.call(v[0])
+        return _op_deg2rad_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(deg2rad, _parser_f_deg2rad, args, kwargs, MODULE)
+
+
+
+_parser_f_deg2rad_ = PythonArgParser(
+    [
+        'deg2rad_(Tensor input)',
+    ],
+)
+_tail_parser_f_deg2rad_ = [p.default for p in _parser_f_deg2rad_.signatures[0].params[1:]]
+
+
+def deg2rad_(*args, **kwargs):
+    """deg2rad_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_deg2rad_]
+        else:
+            index, v = _parser_f_deg2rad_.parse(args, kwargs)
+        return _op_deg2rad_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(deg2rad_, _parser_f_deg2rad_, args, kwargs, MODULE)
+
+
+
 _parser_f_detach = PythonArgParser(
     [
         'detach(Tensor input)',
@@ -2082,6 +3050,30 @@ def diagonal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(diagonal, _parser_f_diagonal, args, kwargs, MODULE)
+
+
+
+_parser_f_digamma = PythonArgParser(
+    [
+        'digamma(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def digamma(*args, **kwargs):
+    """digamma(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_digamma.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_digamma.call(v[0])
+        return _op_digamma_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(digamma, _parser_f_digamma, args, kwargs, MODULE)
 
 
 
@@ -2441,6 +3433,130 @@ def equal(*args, **kwargs):
 
 
 
+_parser_f_erf = PythonArgParser(
+    [
+        'erf(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def erf(*args, **kwargs):
+    """erf(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_erf.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_erf.call(v[0])
+        return _op_erf_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(erf, _parser_f_erf, args, kwargs, MODULE)
+
+
+
+_parser_f_erf_ = PythonArgParser(
+    [
+        'erf_(Tensor input)',
+    ],
+)
+_tail_parser_f_erf_ = [p.default for p in _parser_f_erf_.signatures[0].params[1:]]
+
+
+def erf_(*args, **kwargs):
+    """erf_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_erf_]
+        else:
+            index, v = _parser_f_erf_.parse(args, kwargs)
+        return _op_erf_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(erf_, _parser_f_erf_, args, kwargs, MODULE)
+
+
+
+_parser_f_erfc = PythonArgParser(
+    [
+        'erfc(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def erfc(*args, **kwargs):
+    """erfc(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_erfc.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_erfc.call(v[0])
+        return _op_erfc_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(erfc, _parser_f_erfc, args, kwargs, MODULE)
+
+
+
+_parser_f_erfc_ = PythonArgParser(
+    [
+        'erfc_(Tensor input)',
+    ],
+)
+_tail_parser_f_erfc_ = [p.default for p in _parser_f_erfc_.signatures[0].params[1:]]
+
+
+def erfc_(*args, **kwargs):
+    """erfc_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_erfc_]
+        else:
+            index, v = _parser_f_erfc_.parse(args, kwargs)
+        return _op_erfc_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(erfc_, _parser_f_erfc_, args, kwargs, MODULE)
+
+
+
+_parser_f_erfinv = PythonArgParser(
+    [
+        'erfinv(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def erfinv(*args, **kwargs):
+    """erfinv(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_erfinv.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_erfinv.call(v[0])
+        return _op_erfinv_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(erfinv, _parser_f_erfinv, args, kwargs, MODULE)
+
+
+
 _parser_f_exp = PythonArgParser(
     [
         'exp(Tensor input, *, Tensor? out=None)',
@@ -2462,6 +3578,56 @@ def exp(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(exp, _parser_f_exp, args, kwargs, MODULE)
+
+
+
+_parser_f_exp2 = PythonArgParser(
+    [
+        'exp2(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def exp2(*args, **kwargs):
+    """exp2(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_exp2.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_exp2.call(v[0])
+        return _op_exp2_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp2, _parser_f_exp2, args, kwargs, MODULE)
+
+
+
+_parser_f_exp2_ = PythonArgParser(
+    [
+        'exp2_(Tensor input)',
+    ],
+)
+_tail_parser_f_exp2_ = [p.default for p in _parser_f_exp2_.signatures[0].params[1:]]
+
+
+def exp2_(*args, **kwargs):
+    """exp2_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_exp2_]
+        else:
+            index, v = _parser_f_exp2_.parse(args, kwargs)
+        return _op_exp2_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(exp2_, _parser_f_exp2_, args, kwargs, MODULE)
 
 
 
@@ -2681,6 +3847,56 @@ def fill_(*args, **kwargs):
 
 
 
+_parser_f_fix = PythonArgParser(
+    [
+        'fix(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def fix(*args, **kwargs):
+    """fix(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fix.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_fix.call(v[0])
+        return _op_fix_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fix, _parser_f_fix, args, kwargs, MODULE)
+
+
+
+_parser_f_fix_ = PythonArgParser(
+    [
+        'fix_(Tensor input)',
+    ],
+)
+_tail_parser_f_fix_ = [p.default for p in _parser_f_fix_.signatures[0].params[1:]]
+
+
+def fix_(*args, **kwargs):
+    """fix_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_fix_]
+        else:
+            index, v = _parser_f_fix_.parse(args, kwargs)
+        return _op_fix_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fix_, _parser_f_fix_, args, kwargs, MODULE)
+
+
+
 _parser_f_flatten = PythonArgParser(
     [
         'flatten(Tensor input, int start_dim=0, int end_dim=-1)',
@@ -2729,6 +3945,91 @@ def flip(*args, **kwargs):
 
 
 
+_parser_f_float_power = PythonArgParser(
+    [
+        'float_power(Tensor input, Tensor exponent, *, Tensor? out=None)',
+        'float_power(Scalar self, Tensor exponent, *, Tensor? out=None)',
+        'float_power(Tensor input, Scalar exponent, *, Tensor? out=None)',
+    ],
+)
+
+
+def float_power(*args, **kwargs):
+    """float_power(Tensor input, Tensor exponent, *, Tensor? out=None) | float_power(Scalar self, Tensor exponent, *, Tensor? out=None) | float_power(Tensor input, Scalar exponent, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_float_power.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_float_power_Tensor_Tensor.call(v[0], v[1])
+            return _op_float_power_Tensor_Tensor_out.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_float_power_Scalar.call(v[0], v[1])
+            return _op_float_power_Scalar_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_float_power_Tensor_Scalar.call(v[0], v[1])
+            return _op_float_power_Tensor_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(float_power, _parser_f_float_power, args, kwargs, MODULE)
+
+
+
+_parser_f_floor = PythonArgParser(
+    [
+        'floor(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def floor(*args, **kwargs):
+    """floor(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_floor.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_floor.call(v[0])
+        return _op_floor_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(floor, _parser_f_floor, args, kwargs, MODULE)
+
+
+
+_parser_f_floor_ = PythonArgParser(
+    [
+        'floor_(Tensor input)',
+    ],
+)
+_tail_parser_f_floor_ = [p.default for p in _parser_f_floor_.signatures[0].params[1:]]
+
+
+def floor_(*args, **kwargs):
+    """floor_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_floor_]
+        else:
+            index, v = _parser_f_floor_.parse(args, kwargs)
+        return _op_floor_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(floor_, _parser_f_floor_, args, kwargs, MODULE)
+
+
+
 _parser_f_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -2754,6 +4055,158 @@ def floor_divide(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(floor_divide, _parser_f_floor_divide, args, kwargs, MODULE)
+
+
+
+_parser_f_fmax = PythonArgParser(
+    [
+        'fmax(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmax(*args, **kwargs):
+    """fmax(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fmax.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_fmax.call(v[0], v[1])
+        return _op_fmax_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmax, _parser_f_fmax, args, kwargs, MODULE)
+
+
+
+_parser_f_fmin = PythonArgParser(
+    [
+        'fmin(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmin(*args, **kwargs):
+    """fmin(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_fmin.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_fmin.call(v[0], v[1])
+        return _op_fmin_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmin, _parser_f_fmin, args, kwargs, MODULE)
+
+
+
+_parser_f_fmod = PythonArgParser(
+    [
+        'fmod(Tensor input, Tensor other, *, Tensor? out=None)',
+        'fmod(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def fmod(*args, **kwargs):
+    """fmod(Tensor input, Tensor other, *, Tensor? out=None) | fmod(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_fmod.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_fmod_Tensor.call(v[0], v[1])
+            return _op_fmod_Tensor_out.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_fmod_Scalar.call(v[0], v[1])
+            return _op_fmod_Scalar_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fmod, _parser_f_fmod, args, kwargs, MODULE)
+
+
+
+_parser_f_frac = PythonArgParser(
+    [
+        'frac(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def frac(*args, **kwargs):
+    """frac(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_frac.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_frac.call(v[0])
+        return _op_frac_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frac, _parser_f_frac, args, kwargs, MODULE)
+
+
+
+_parser_f_frac_ = PythonArgParser(
+    [
+        'frac_(Tensor input)',
+    ],
+)
+_tail_parser_f_frac_ = [p.default for p in _parser_f_frac_.signatures[0].params[1:]]
+
+
+def frac_(*args, **kwargs):
+    """frac_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_frac_]
+        else:
+            index, v = _parser_f_frac_.parse(args, kwargs)
+        return _op_frac_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frac_, _parser_f_frac_, args, kwargs, MODULE)
+
+
+
+_parser_f_frexp = PythonArgParser(
+    [
+        'frexp(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def frexp(*args, **kwargs):
+    """frexp(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_frexp.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_frexp_Tensor.call(v[0])
+        return _op_frexp_Tensor_out.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(frexp, _parser_f_frexp, args, kwargs, MODULE)
 
 
 
@@ -2828,6 +4281,56 @@ def gather(*args, **kwargs):
 
 
 
+_parser_f_gcd = PythonArgParser(
+    [
+        'gcd(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def gcd(*args, **kwargs):
+    """gcd(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_gcd.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_gcd.call(v[0], v[1])
+        return _op_gcd_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gcd, _parser_f_gcd, args, kwargs, MODULE)
+
+
+
+_parser_f_gcd_ = PythonArgParser(
+    [
+        'gcd_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_gcd_ = [p.default for p in _parser_f_gcd_.signatures[0].params[2:]]
+
+
+def gcd_(*args, **kwargs):
+    """gcd_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_gcd_]
+        else:
+            index, v = _parser_f_gcd_.parse(args, kwargs)
+        return _op_gcd_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gcd_, _parser_f_gcd_, args, kwargs, MODULE)
+
+
+
 _parser_f_ge = PythonArgParser(
     [
         'ge(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -2885,6 +4388,152 @@ def gt(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
+
+
+
+_parser_f_heaviside = PythonArgParser(
+    [
+        'heaviside(Tensor input, Tensor values, *, Tensor? out=None)',
+    ],
+)
+
+
+def heaviside(*args, **kwargs):
+    """heaviside(Tensor input, Tensor values, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_heaviside.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_heaviside.call(v[0], v[1])
+        return _op_heaviside_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(heaviside, _parser_f_heaviside, args, kwargs, MODULE)
+
+
+
+_parser_f_hypot = PythonArgParser(
+    [
+        'hypot(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def hypot(*args, **kwargs):
+    """hypot(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hypot.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_hypot.call(v[0], v[1])
+        return _op_hypot_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hypot, _parser_f_hypot, args, kwargs, MODULE)
+
+
+
+_parser_f_i0 = PythonArgParser(
+    [
+        'i0(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def i0(*args, **kwargs):
+    """i0(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_i0.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_i0.call(v[0])
+        return _op_i0_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(i0, _parser_f_i0, args, kwargs, MODULE)
+
+
+
+_parser_f_i0_ = PythonArgParser(
+    [
+        'i0_(Tensor input)',
+    ],
+)
+_tail_parser_f_i0_ = [p.default for p in _parser_f_i0_.signatures[0].params[1:]]
+
+
+def i0_(*args, **kwargs):
+    """i0_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_i0_]
+        else:
+            index, v = _parser_f_i0_.parse(args, kwargs)
+        return _op_i0_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(i0_, _parser_f_i0_, args, kwargs, MODULE)
+
+
+
+_parser_f_igamma = PythonArgParser(
+    [
+        'igamma(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def igamma(*args, **kwargs):
+    """igamma(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_igamma.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_igamma.call(v[0], v[1])
+        return _op_igamma_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(igamma, _parser_f_igamma, args, kwargs, MODULE)
+
+
+
+_parser_f_igammac = PythonArgParser(
+    [
+        'igammac(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def igammac(*args, **kwargs):
+    """igammac(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_igammac.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_igammac.call(v[0], v[1])
+        return _op_igammac_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(igammac, _parser_f_igammac, args, kwargs, MODULE)
 
 
 
@@ -3034,6 +4683,93 @@ def isclose(*args, **kwargs):
 
 
 
+_parser_f_isfinite = PythonArgParser(
+    [
+        'isfinite(Tensor input)',
+    ],
+)
+_tail_parser_f_isfinite = [p.default for p in _parser_f_isfinite.signatures[0].params[1:]]
+
+
+def isfinite(*args, **kwargs):
+    """isfinite(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_isfinite]
+        else:
+            index, v = _parser_f_isfinite.parse(args, kwargs)
+        return _op_isfinite.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isfinite, _parser_f_isfinite, args, kwargs, MODULE)
+
+
+
+_parser_f_isin = PythonArgParser(
+    [
+        'isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+        'isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+        'isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor? out=None)',
+    ],
+)
+
+
+def isin(*args, **kwargs):
+    """isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None) | isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor? out=None) | isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_isin.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_isin_Tensor_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Tensor_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        elif index == 1:
+            if v[4] is None:
+                return _op_isin_Scalar_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Scalar_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            if v[4] is None:
+                return _op_isin_Tensor_Scalar.call(v[0], v[1], v[2], v[3])
+            return _op_isin_Tensor_Scalar_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isin, _parser_f_isin, args, kwargs, MODULE)
+
+
+
+_parser_f_isinf = PythonArgParser(
+    [
+        'isinf(Tensor input)',
+    ],
+)
+_tail_parser_f_isinf = [p.default for p in _parser_f_isinf.signatures[0].params[1:]]
+
+
+def isinf(*args, **kwargs):
+    """isinf(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_isinf]
+        else:
+            index, v = _parser_f_isinf.parse(args, kwargs)
+        return _op_isinf.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isinf, _parser_f_isinf, args, kwargs, MODULE)
+
+
+
 _parser_f_isnan = PythonArgParser(
     [
         'isnan(Tensor input)',
@@ -3057,6 +4793,180 @@ def isnan(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(isnan, _parser_f_isnan, args, kwargs, MODULE)
+
+
+
+_parser_f_isneginf = PythonArgParser(
+    [
+        'isneginf(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def isneginf(*args, **kwargs):
+    """isneginf(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_isneginf.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_isneginf.call(v[0])
+        return _op_isneginf_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isneginf, _parser_f_isneginf, args, kwargs, MODULE)
+
+
+
+_parser_f_isposinf = PythonArgParser(
+    [
+        'isposinf(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def isposinf(*args, **kwargs):
+    """isposinf(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_isposinf.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_isposinf.call(v[0])
+        return _op_isposinf_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isposinf, _parser_f_isposinf, args, kwargs, MODULE)
+
+
+
+_parser_f_isreal = PythonArgParser(
+    [
+        'isreal(Tensor input)',
+    ],
+)
+_tail_parser_f_isreal = [p.default for p in _parser_f_isreal.signatures[0].params[1:]]
+
+
+def isreal(*args, **kwargs):
+    """isreal(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_isreal]
+        else:
+            index, v = _parser_f_isreal.parse(args, kwargs)
+        return _op_isreal.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(isreal, _parser_f_isreal, args, kwargs, MODULE)
+
+
+
+_parser_f_lcm = PythonArgParser(
+    [
+        'lcm(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def lcm(*args, **kwargs):
+    """lcm(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lcm.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_lcm.call(v[0], v[1])
+        return _op_lcm_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lcm, _parser_f_lcm, args, kwargs, MODULE)
+
+
+
+_parser_f_lcm_ = PythonArgParser(
+    [
+        'lcm_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_lcm_ = [p.default for p in _parser_f_lcm_.signatures[0].params[2:]]
+
+
+def lcm_(*args, **kwargs):
+    """lcm_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_lcm_]
+        else:
+            index, v = _parser_f_lcm_.parse(args, kwargs)
+        return _op_lcm_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lcm_, _parser_f_lcm_, args, kwargs, MODULE)
+
+
+
+_parser_f_ldexp = PythonArgParser(
+    [
+        'ldexp(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def ldexp(*args, **kwargs):
+    """ldexp(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_ldexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_ldexp_Tensor.call(v[0], v[1])
+        return _op_ldexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ldexp, _parser_f_ldexp, args, kwargs, MODULE)
+
+
+
+_parser_f_ldexp_ = PythonArgParser(
+    [
+        'ldexp_(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_ldexp_ = [p.default for p in _parser_f_ldexp_.signatures[0].params[2:]]
+
+
+def ldexp_(*args, **kwargs):
+    """ldexp_(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_ldexp_]
+        else:
+            index, v = _parser_f_ldexp_.parse(args, kwargs)
+        return _op_ldexp_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ldexp_, _parser_f_ldexp_, args, kwargs, MODULE)
 
 
 
@@ -3117,6 +5027,30 @@ def lerp(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(lerp, _parser_f_lerp, args, kwargs, MODULE)
+
+
+
+_parser_f_lgamma = PythonArgParser(
+    [
+        'lgamma(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def lgamma(*args, **kwargs):
+    """lgamma(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_lgamma.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_lgamma.call(v[0])
+        return _op_lgamma_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(lgamma, _parser_f_lgamma, args, kwargs, MODULE)
 
 
 
@@ -3367,6 +5301,54 @@ def log_softmax(*args, **kwargs):
 
 
 
+_parser_f_logaddexp = PythonArgParser(
+    [
+        'logaddexp(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def logaddexp(*args, **kwargs):
+    """logaddexp(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logaddexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logaddexp.call(v[0], v[1])
+        return _op_logaddexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logaddexp, _parser_f_logaddexp, args, kwargs, MODULE)
+
+
+
+_parser_f_logaddexp2 = PythonArgParser(
+    [
+        'logaddexp2(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def logaddexp2(*args, **kwargs):
+    """logaddexp2(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logaddexp2.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logaddexp2.call(v[0], v[1])
+        return _op_logaddexp2_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logaddexp2, _parser_f_logaddexp2, args, kwargs, MODULE)
+
+
+
 _parser_f_logical_and = PythonArgParser(
     [
         'logical_and(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -3460,6 +5442,56 @@ def logical_xor(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(logical_xor, _parser_f_logical_xor, args, kwargs, MODULE)
+
+
+
+_parser_f_logit = PythonArgParser(
+    [
+        'logit(Tensor input, float? eps=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def logit(*args, **kwargs):
+    """logit(Tensor input, float? eps=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logit.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logit.call(v[0], v[1])
+        return _op_logit_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logit, _parser_f_logit, args, kwargs, MODULE)
+
+
+
+_parser_f_logit_ = PythonArgParser(
+    [
+        'logit_(Tensor input, float? eps=None)',
+    ],
+)
+_tail_parser_f_logit_ = [p.default for p in _parser_f_logit_.signatures[0].params[1:]]
+
+
+def logit_(*args, **kwargs):
+    """logit_(Tensor input, float? eps=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_logit_]
+        else:
+            index, v = _parser_f_logit_.parse(args, kwargs)
+        return _op_logit_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logit_, _parser_f_logit_, args, kwargs, MODULE)
 
 
 
@@ -3845,6 +5877,80 @@ def mv(*args, **kwargs):
 
 
 
+_parser_f_mvlgamma = PythonArgParser(
+    [
+        'mvlgamma(Tensor input, int p, *, Tensor? out=None)',
+    ],
+)
+
+
+def mvlgamma(*args, **kwargs):
+    """mvlgamma(Tensor input, int p, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mvlgamma.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_mvlgamma.call(v[0], v[1])
+        return _op_mvlgamma_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mvlgamma, _parser_f_mvlgamma, args, kwargs, MODULE)
+
+
+
+_parser_f_nan_to_num = PythonArgParser(
+    [
+        'nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def nan_to_num(*args, **kwargs):
+    """nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nan_to_num.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_nan_to_num.call(v[0], v[1], v[2], v[3])
+        return _op_nan_to_num_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nan_to_num, _parser_f_nan_to_num, args, kwargs, MODULE)
+
+
+
+_parser_f_nan_to_num_ = PythonArgParser(
+    [
+        'nan_to_num_(Tensor input, float? nan=None, float? posinf=None, float? neginf=None)',
+    ],
+)
+_tail_parser_f_nan_to_num_ = [p.default for p in _parser_f_nan_to_num_.signatures[0].params[1:]]
+
+
+def nan_to_num_(*args, **kwargs):
+    """nan_to_num_(Tensor input, float? nan=None, float? posinf=None, float? neginf=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_nan_to_num_]
+        else:
+            index, v = _parser_f_nan_to_num_.parse(args, kwargs)
+        return _op_nan_to_num_.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nan_to_num_, _parser_f_nan_to_num_, args, kwargs, MODULE)
+
+
+
 _parser_f_narrow = PythonArgParser(
     [
         'narrow(Tensor input, int dim, Tensor start, SymInt length)',
@@ -3951,6 +6057,80 @@ def neg_(*args, **kwargs):
 
 
 
+_parser_f_negative = PythonArgParser(
+    [
+        'negative(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def negative(*args, **kwargs):
+    """negative(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_negative.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_negative.call(v[0])
+        return _op_negative_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(negative, _parser_f_negative, args, kwargs, MODULE)
+
+
+
+_parser_f_negative_ = PythonArgParser(
+    [
+        'negative_(Tensor input)',
+    ],
+)
+_tail_parser_f_negative_ = [p.default for p in _parser_f_negative_.signatures[0].params[1:]]
+
+
+def negative_(*args, **kwargs):
+    """negative_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_negative_]
+        else:
+            index, v = _parser_f_negative_.parse(args, kwargs)
+        return _op_negative_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(negative_, _parser_f_negative_, args, kwargs, MODULE)
+
+
+
+_parser_f_nextafter = PythonArgParser(
+    [
+        'nextafter(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def nextafter(*args, **kwargs):
+    """nextafter(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nextafter.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_nextafter.call(v[0], v[1])
+        return _op_nextafter_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nextafter, _parser_f_nextafter, args, kwargs, MODULE)
+
+
+
 _parser_f_ones = PythonArgParser(
     [
         'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -4046,6 +6226,56 @@ def permute(*args, **kwargs):
 
 
 
+_parser_f_polygamma = PythonArgParser(
+    [
+        'polygamma(int n, Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def polygamma(*args, **kwargs):
+    """polygamma(int n, Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_polygamma.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_polygamma.call(v[0], v[1])
+        return _op_polygamma_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(polygamma, _parser_f_polygamma, args, kwargs, MODULE)
+
+
+
+_parser_f_positive = PythonArgParser(
+    [
+        'positive(Tensor input)',
+    ],
+)
+_tail_parser_f_positive = [p.default for p in _parser_f_positive.signatures[0].params[1:]]
+
+
+def positive(*args, **kwargs):
+    """positive(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_positive]
+        else:
+            index, v = _parser_f_positive.parse(args, kwargs)
+        return _op_positive.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(positive, _parser_f_positive, args, kwargs, MODULE)
+
+
+
 _parser_f_pow = PythonArgParser(
     [
         'pow(Tensor input, Tensor exponent, *, Tensor? out=None)',
@@ -4106,6 +6336,56 @@ def prod(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
+
+
+
+_parser_f_rad2deg = PythonArgParser(
+    [
+        'rad2deg(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def rad2deg(*args, **kwargs):
+    """rad2deg(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_rad2deg.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_rad2deg.call(v[0])
+        return _op_rad2deg_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rad2deg, _parser_f_rad2deg, args, kwargs, MODULE)
+
+
+
+_parser_f_rad2deg_ = PythonArgParser(
+    [
+        'rad2deg_(Tensor input)',
+    ],
+)
+_tail_parser_f_rad2deg_ = [p.default for p in _parser_f_rad2deg_.signatures[0].params[1:]]
+
+
+def rad2deg_(*args, **kwargs):
+    """rad2deg_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_rad2deg_]
+        else:
+            index, v = _parser_f_rad2deg_.parse(args, kwargs)
+        return _op_rad2deg_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rad2deg_, _parser_f_rad2deg_, args, kwargs, MODULE)
 
 
 
@@ -4562,6 +6842,62 @@ def roll(*args, **kwargs):
 
 
 
+_parser_f_round = PythonArgParser(
+    [
+        'round(Tensor input, *, Tensor? out=None)',
+        'round(Tensor input, *, int decimals, Tensor? out=None)',
+    ],
+)
+
+
+def round(*args, **kwargs):
+    """round(Tensor input, *, Tensor? out=None) | round(Tensor input, *, int decimals, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_round.parse(args, kwargs)
+        if index == 0:
+            if v[1] is None:
+                return _op_round.call(v[0])
+            return _op_round_out.call(v[0], v[1])
+        else:
+            if v[2] is None:
+                return _op_round_decimals.call(v[0], v[1])
+            return _op_round_decimals_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(round, _parser_f_round, args, kwargs, MODULE)
+
+
+
+_parser_f_round_ = PythonArgParser(
+    [
+        'round_(Tensor input)',
+        'round_(Tensor input, *, int decimals)',
+    ],
+)
+
+
+def round_(*args, **kwargs):
+    """round_(Tensor input) | round_(Tensor input, *, int decimals)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_round_.parse(args, kwargs)
+        if index == 0:
+            return _op_round_.call(v[0])
+        else:
+            return _op_round__decimals.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(round_, _parser_f_round_, args, kwargs, MODULE)
+
+
+
 _parser_f_rsqrt = PythonArgParser(
     [
         'rsqrt(Tensor input, *, Tensor? out=None)',
@@ -4700,6 +7036,30 @@ def select(*args, **kwargs):
 
 
 
+_parser_f_sgn = PythonArgParser(
+    [
+        'sgn(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def sgn(*args, **kwargs):
+    """sgn(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_sgn.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sgn.call(v[0])
+        return _op_sgn_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sgn, _parser_f_sgn, args, kwargs, MODULE)
+
+
+
 _parser_f_sigmoid = PythonArgParser(
     [
         'sigmoid(Tensor input, *, Tensor? out=None)',
@@ -4774,6 +7134,30 @@ def sign(*args, **kwargs):
 
 
 
+_parser_f_signbit = PythonArgParser(
+    [
+        'signbit(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def signbit(*args, **kwargs):
+    """signbit(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_signbit.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_signbit.call(v[0])
+        return _op_signbit_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(signbit, _parser_f_signbit, args, kwargs, MODULE)
+
+
+
 _parser_f_sin = PythonArgParser(
     [
         'sin(Tensor input, *, Tensor? out=None)',
@@ -4821,6 +7205,56 @@ def sin_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(sin_, _parser_f_sin_, args, kwargs, MODULE)
+
+
+
+_parser_f_sinc = PythonArgParser(
+    [
+        'sinc(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def sinc(*args, **kwargs):
+    """sinc(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_sinc.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_sinc.call(v[0])
+        return _op_sinc_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sinc, _parser_f_sinc, args, kwargs, MODULE)
+
+
+
+_parser_f_sinc_ = PythonArgParser(
+    [
+        'sinc_(Tensor input)',
+    ],
+)
+_tail_parser_f_sinc_ = [p.default for p in _parser_f_sinc_.signatures[0].params[1:]]
+
+
+def sinc_(*args, **kwargs):
+    """sinc_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_sinc_]
+        else:
+            index, v = _parser_f_sinc_.parse(args, kwargs)
+        return _op_sinc_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(sinc_, _parser_f_sinc_, args, kwargs, MODULE)
 
 
 
@@ -5047,6 +7481,56 @@ def sqrt_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(sqrt_, _parser_f_sqrt_, args, kwargs, MODULE)
+
+
+
+_parser_f_square = PythonArgParser(
+    [
+        'square(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def square(*args, **kwargs):
+    """square(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_square.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_square.call(v[0])
+        return _op_square_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(square, _parser_f_square, args, kwargs, MODULE)
+
+
+
+_parser_f_square_ = PythonArgParser(
+    [
+        'square_(Tensor input)',
+    ],
+)
+_tail_parser_f_square_ = [p.default for p in _parser_f_square_.signatures[0].params[1:]]
+
+
+def square_(*args, **kwargs):
+    """square_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_square_]
+        else:
+            index, v = _parser_f_square_.parse(args, kwargs)
+        return _op_square_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(square_, _parser_f_square_, args, kwargs, MODULE)
 
 
 
@@ -5538,6 +8022,56 @@ def true_divide(*args, **kwargs):
 
 
 
+_parser_f_trunc = PythonArgParser(
+    [
+        'trunc(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def trunc(*args, **kwargs):
+    """trunc(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_trunc.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_trunc.call(v[0])
+        return _op_trunc_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trunc, _parser_f_trunc, args, kwargs, MODULE)
+
+
+
+_parser_f_trunc_ = PythonArgParser(
+    [
+        'trunc_(Tensor input)',
+    ],
+)
+_tail_parser_f_trunc_ = [p.default for p in _parser_f_trunc_.signatures[0].params[1:]]
+
+
+def trunc_(*args, **kwargs):
+    """trunc_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_trunc_]
+        else:
+            index, v = _parser_f_trunc_.parse(args, kwargs)
+        return _op_trunc_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trunc_, _parser_f_trunc_, args, kwargs, MODULE)
+
+
+
 _parser_f_unbind = PythonArgParser(
     [
         'unbind(Tensor input, int dim=0)',
@@ -5700,6 +8234,67 @@ def where(*args, **kwargs):
 
 
 
+_parser_f_xlogy = PythonArgParser(
+    [
+        'xlogy(Tensor input, Tensor other, *, Tensor? out=None)',
+        'xlogy(Scalar self, Tensor other, *, Tensor? out=None)',
+        'xlogy(Tensor input, Scalar other, *, Tensor? out=None)',
+    ],
+)
+
+
+def xlogy(*args, **kwargs):
+    """xlogy(Tensor input, Tensor other, *, Tensor? out=None) | xlogy(Scalar self, Tensor other, *, Tensor? out=None) | xlogy(Tensor input, Scalar other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_xlogy.parse(args, kwargs)
+        if index == 0:
+            if v[2] is None:
+                return _op_xlogy_Tensor.call(v[0], v[1])
+            return _op_xlogy_OutTensor.call(v[0], v[1], v[2])
+        elif index == 1:
+            if v[2] is None:
+                return _op_xlogy_Scalar_Self.call(v[0], v[1])
+            return _op_xlogy_OutScalar_Self.call(v[0], v[1], v[2])
+        else:
+            if v[2] is None:
+                return _op_xlogy_Scalar_Other.call(v[0], v[1])
+            return _op_xlogy_OutScalar_Other.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(xlogy, _parser_f_xlogy, args, kwargs, MODULE)
+
+
+
+_parser_f_xlogy_ = PythonArgParser(
+    [
+        'xlogy_(Tensor input, Tensor other)',
+        'xlogy_(Tensor input, Scalar other)',
+    ],
+)
+
+
+def xlogy_(*args, **kwargs):
+    """xlogy_(Tensor input, Tensor other) | xlogy_(Tensor input, Scalar other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_xlogy_.parse(args, kwargs)
+        if index == 0:
+            return _op_xlogy__Tensor.call(v[0], v[1])
+        else:
+            return _op_xlogy__Scalar_Other.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(xlogy_, _parser_f_xlogy_, args, kwargs, MODULE)
+
+
+
 _parser_f_zero_ = PythonArgParser(
     [
         'zero_(Tensor input)',
@@ -5772,4 +8367,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'lerp', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -3231,6 +3231,2393 @@ def lerp_Tensor_out(self, end, weight, out):
     return out
 
 
+# sgn.out: structured
+
+
+def sgn(self):
+    meta = M.sgn(self)
+    out = meta.allocate()
+    N.sgn_out(meta, self, out)
+    return out
+
+
+def sgn_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.sgn(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.sgn_out, meta, (self,), self):
+        return self
+    N.sgn_out(meta, self, self)
+    return self
+
+
+def sgn_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.sgn(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.sgn_out, meta, (self,), out)
+    ):
+        return out
+    N.sgn_out(meta, self, out)
+    return out
+
+
+# acosh.out: structured
+
+
+def acosh(self):
+    meta = M.acosh(self)
+    out = meta.allocate()
+    N.acosh_out(meta, self, out)
+    return out
+
+
+def acosh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.acosh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.acosh_out, meta, (self,), self):
+        return self
+    N.acosh_out(meta, self, self)
+    return self
+
+
+def acosh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.acosh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.acosh_out, meta, (self,), out)
+    ):
+        return out
+    N.acosh_out(meta, self, out)
+    return out
+
+
+# asinh.out: structured
+
+
+def asinh(self):
+    meta = M.asinh(self)
+    out = meta.allocate()
+    N.asinh_out(meta, self, out)
+    return out
+
+
+def asinh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.asinh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.asinh_out, meta, (self,), self):
+        return self
+    N.asinh_out(meta, self, self)
+    return self
+
+
+def asinh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.asinh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.asinh_out, meta, (self,), out)
+    ):
+        return out
+    N.asinh_out(meta, self, out)
+    return out
+
+
+# atanh.out: structured
+
+
+def atanh(self):
+    meta = M.atanh(self)
+    out = meta.allocate()
+    N.atanh_out(meta, self, out)
+    return out
+
+
+def atanh_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.atanh(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.atanh_out, meta, (self,), self):
+        return self
+    N.atanh_out(meta, self, self)
+    return self
+
+
+def atanh_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.atanh(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.atanh_out, meta, (self,), out)
+    ):
+        return out
+    N.atanh_out(meta, self, out)
+    return out
+
+
+# ceil.out: structured
+
+
+def ceil(self):
+    meta = M.ceil(self)
+    out = meta.allocate()
+    N.ceil_out(meta, self, out)
+    return out
+
+
+def ceil_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.ceil(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.ceil_out, meta, (self,), self):
+        return self
+    N.ceil_out(meta, self, self)
+    return self
+
+
+def ceil_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.ceil(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.ceil_out, meta, (self,), out)
+    ):
+        return out
+    N.ceil_out(meta, self, out)
+    return out
+
+
+# erf.out: structured
+
+
+def erf(self):
+    meta = M.erf(self)
+    out = meta.allocate()
+    N.erf_out(meta, self, out)
+    return out
+
+
+def erf_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erf(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erf_out, meta, (self,), self):
+        return self
+    N.erf_out(meta, self, self)
+    return self
+
+
+def erf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erf_out, meta, (self,), out)
+    ):
+        return out
+    N.erf_out(meta, self, out)
+    return out
+
+
+# erfc.out: structured
+
+
+def erfc(self):
+    meta = M.erfc(self)
+    out = meta.allocate()
+    N.erfc_out(meta, self, out)
+    return out
+
+
+def erfc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erfc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erfc_out, meta, (self,), self):
+        return self
+    N.erfc_out(meta, self, self)
+    return self
+
+
+def erfc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erfc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erfc_out, meta, (self,), out)
+    ):
+        return out
+    N.erfc_out(meta, self, out)
+    return out
+
+
+# exp2.out: structured
+
+
+def exp2(self):
+    meta = M.exp2(self)
+    out = meta.allocate()
+    N.exp2_out(meta, self, out)
+    return out
+
+
+def exp2_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.exp2(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.exp2_out, meta, (self,), self):
+        return self
+    N.exp2_out(meta, self, self)
+    return self
+
+
+def exp2_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.exp2(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.exp2_out, meta, (self,), out)
+    ):
+        return out
+    N.exp2_out(meta, self, out)
+    return out
+
+
+# floor.out: structured
+
+
+def floor(self):
+    meta = M.floor(self)
+    out = meta.allocate()
+    N.floor_out(meta, self, out)
+    return out
+
+
+def floor_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.floor(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.floor_out, meta, (self,), self):
+        return self
+    N.floor_out(meta, self, self)
+    return self
+
+
+def floor_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.floor(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.floor_out, meta, (self,), out)
+    ):
+        return out
+    N.floor_out(meta, self, out)
+    return out
+
+
+# frac.out: structured
+
+
+def frac(self):
+    meta = M.frac(self)
+    out = meta.allocate()
+    N.frac_out(meta, self, out)
+    return out
+
+
+def frac_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.frac(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.frac_out, meta, (self,), self):
+        return self
+    N.frac_out(meta, self, self)
+    return self
+
+
+def frac_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.frac(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.frac_out, meta, (self,), out)
+    ):
+        return out
+    N.frac_out(meta, self, out)
+    return out
+
+
+# round.out: structured
+
+
+def round(self):
+    meta = M.round(self)
+    out = meta.allocate()
+    N.round_out(meta, self, out)
+    return out
+
+
+def round_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.round(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.round_out, meta, (self,), self):
+        return self
+    N.round_out(meta, self, self)
+    return self
+
+
+def round_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.round(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.round_out, meta, (self,), out)
+    ):
+        return out
+    N.round_out(meta, self, out)
+    return out
+
+
+# round.decimals_out: structured
+
+
+def round_decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    out = meta.allocate()
+    N.round_decimals_out(meta, self, decimals, out)
+    return out
+
+
+def round__decimals(self, decimals):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.round_decimals(self, decimals)
+    meta.check_inplace(self)
+    if (
+        LO.aliases_itself(self)
+        and LO.in_loop_order(N.round_decimals_out, meta, (self, decimals), self)
+    ):
+        return self
+    N.round_decimals_out(meta, self, decimals, self)
+    return self
+
+
+def round_decimals_out(self, decimals, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.round_decimals(self, decimals)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.round_decimals_out, meta, (self, decimals), out)
+    ):
+        return out
+    N.round_decimals_out(meta, self, decimals, out)
+    return out
+
+
+# sinc.out: structured
+
+
+def sinc(self):
+    meta = M.sinc(self)
+    out = meta.allocate()
+    N.sinc_out(meta, self, out)
+    return out
+
+
+def sinc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.sinc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.sinc_out, meta, (self,), self):
+        return self
+    N.sinc_out(meta, self, self)
+    return self
+
+
+def sinc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.sinc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.sinc_out, meta, (self,), out)
+    ):
+        return out
+    N.sinc_out(meta, self, out)
+    return out
+
+
+# trunc.out: structured
+
+
+def trunc(self):
+    meta = M.trunc(self)
+    out = meta.allocate()
+    N.trunc_out(meta, self, out)
+    return out
+
+
+def trunc_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.trunc(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.trunc_out, meta, (self,), self):
+        return self
+    N.trunc_out(meta, self, self)
+    return self
+
+
+def trunc_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.trunc(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.trunc_out, meta, (self,), out)
+    ):
+        return out
+    N.trunc_out(meta, self, out)
+    return out
+
+
+# lgamma.out: structured
+
+
+def lgamma(self):
+    meta = M.lgamma(self)
+    out = meta.allocate()
+    N.lgamma_out(meta, self, out)
+    return out
+
+
+def lgamma_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.lgamma(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.lgamma_out, meta, (self,), self):
+        return self
+    N.lgamma_out(meta, self, self)
+    return self
+
+
+def lgamma_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.lgamma(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.lgamma_out, meta, (self,), out)
+    ):
+        return out
+    N.lgamma_out(meta, self, out)
+    return out
+
+
+# digamma.out: structured
+
+
+def digamma(self):
+    meta = M.digamma(self)
+    out = meta.allocate()
+    N.digamma_out(meta, self, out)
+    return out
+
+
+def digamma_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.digamma(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.digamma_out, meta, (self,), self):
+        return self
+    N.digamma_out(meta, self, self)
+    return self
+
+
+def digamma_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.digamma(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.digamma_out, meta, (self,), out)
+    ):
+        return out
+    N.digamma_out(meta, self, out)
+    return out
+
+
+# polygamma.out: structured
+
+
+def polygamma(n, self):
+    meta = M.polygamma(n, self)
+    out = meta.allocate()
+    N.polygamma_out(meta, n, self, out)
+    return out
+
+
+def polygamma_out(n, self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.polygamma(n, self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.polygamma_out, meta, (n, self), out)
+    ):
+        return out
+    N.polygamma_out(meta, n, self, out)
+    return out
+
+
+# erfinv.out: structured
+
+
+def erfinv(self):
+    meta = M.erfinv(self)
+    out = meta.allocate()
+    N.erfinv_out(meta, self, out)
+    return out
+
+
+def erfinv_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.erfinv(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.erfinv_out, meta, (self,), self):
+        return self
+    N.erfinv_out(meta, self, self)
+    return self
+
+
+def erfinv_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.erfinv(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.erfinv_out, meta, (self,), out)
+    ):
+        return out
+    N.erfinv_out(meta, self, out)
+    return out
+
+
+# i0.out: structured
+
+
+def i0(self):
+    meta = M.i0(self)
+    out = meta.allocate()
+    N.i0_out(meta, self, out)
+    return out
+
+
+def i0_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.i0(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.i0_out, meta, (self,), self):
+        return self
+    N.i0_out(meta, self, self)
+    return self
+
+
+def i0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.i0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if self._storage is out._storage is not None and LO.in_loop_order(N.i0_out, meta, (self,), out):
+        return out
+    N.i0_out(meta, self, out)
+    return out
+
+
+# signbit.out: structured
+
+
+def signbit(self):
+    meta = M.signbit(self)
+    out = meta.allocate()
+    N.signbit_out(meta, self, out)
+    return out
+
+
+def signbit_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.signbit(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.signbit_out, meta, (self,), out)
+    ):
+        return out
+    N.signbit_out(meta, self, out)
+    return out
+
+
+# isposinf.out: structured
+
+
+def isposinf(self):
+    meta = M.isposinf(self)
+    out = meta.allocate()
+    N.isposinf_out(meta, self, out)
+    return out
+
+
+def isposinf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.isposinf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.isposinf_out, meta, (self,), out)
+    ):
+        return out
+    N.isposinf_out(meta, self, out)
+    return out
+
+
+# isneginf.out: structured
+
+
+def isneginf(self):
+    meta = M.isneginf(self)
+    out = meta.allocate()
+    N.isneginf_out(meta, self, out)
+    return out
+
+
+def isneginf_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.isneginf(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.isneginf_out, meta, (self,), out)
+    ):
+        return out
+    N.isneginf_out(meta, self, out)
+    return out
+
+
+# special_entr.out: structured
+
+
+def special_entr(self):
+    meta = M.special_entr(self)
+    out = meta.allocate()
+    N.special_entr_out(meta, self, out)
+    return out
+
+
+def special_entr_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_entr(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_entr_out, meta, (self,), out)
+    ):
+        return out
+    N.special_entr_out(meta, self, out)
+    return out
+
+
+# special_ndtri.out: structured
+
+
+def special_ndtri(self):
+    meta = M.special_ndtri(self)
+    out = meta.allocate()
+    N.special_ndtri_out(meta, self, out)
+    return out
+
+
+def special_ndtri_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_ndtri(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_ndtri_out, meta, (self,), out)
+    ):
+        return out
+    N.special_ndtri_out(meta, self, out)
+    return out
+
+
+# special_log_ndtr.out: structured
+
+
+def special_log_ndtr(self):
+    meta = M.special_log_ndtr(self)
+    out = meta.allocate()
+    N.special_log_ndtr_out(meta, self, out)
+    return out
+
+
+def special_log_ndtr_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_log_ndtr(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_log_ndtr_out, meta, (self,), out)
+    ):
+        return out
+    N.special_log_ndtr_out(meta, self, out)
+    return out
+
+
+# special_erfcx.out: structured
+
+
+def special_erfcx(self):
+    meta = M.special_erfcx(self)
+    out = meta.allocate()
+    N.special_erfcx_out(meta, self, out)
+    return out
+
+
+def special_erfcx_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_erfcx(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_erfcx_out, meta, (self,), out)
+    ):
+        return out
+    N.special_erfcx_out(meta, self, out)
+    return out
+
+
+# special_i0e.out: structured
+
+
+def special_i0e(self):
+    meta = M.special_i0e(self)
+    out = meta.allocate()
+    N.special_i0e_out(meta, self, out)
+    return out
+
+
+def special_i0e_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i0e(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i0e_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i0e_out(meta, self, out)
+    return out
+
+
+# special_i1.out: structured
+
+
+def special_i1(self):
+    meta = M.special_i1(self)
+    out = meta.allocate()
+    N.special_i1_out(meta, self, out)
+    return out
+
+
+def special_i1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i1_out(meta, self, out)
+    return out
+
+
+# special_i1e.out: structured
+
+
+def special_i1e(self):
+    meta = M.special_i1e(self)
+    out = meta.allocate()
+    N.special_i1e_out(meta, self, out)
+    return out
+
+
+def special_i1e_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_i1e(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_i1e_out, meta, (self,), out)
+    ):
+        return out
+    N.special_i1e_out(meta, self, out)
+    return out
+
+
+# special_bessel_j0.out: structured
+
+
+def special_bessel_j0(self):
+    meta = M.special_bessel_j0(self)
+    out = meta.allocate()
+    N.special_bessel_j0_out(meta, self, out)
+    return out
+
+
+def special_bessel_j0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_j0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_j0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_j0_out(meta, self, out)
+    return out
+
+
+# special_bessel_j1.out: structured
+
+
+def special_bessel_j1(self):
+    meta = M.special_bessel_j1(self)
+    out = meta.allocate()
+    N.special_bessel_j1_out(meta, self, out)
+    return out
+
+
+def special_bessel_j1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_j1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_j1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_j1_out(meta, self, out)
+    return out
+
+
+# special_bessel_y0.out: structured
+
+
+def special_bessel_y0(self):
+    meta = M.special_bessel_y0(self)
+    out = meta.allocate()
+    N.special_bessel_y0_out(meta, self, out)
+    return out
+
+
+def special_bessel_y0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_y0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_y0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_y0_out(meta, self, out)
+    return out
+
+
+# special_bessel_y1.out: structured
+
+
+def special_bessel_y1(self):
+    meta = M.special_bessel_y1(self)
+    out = meta.allocate()
+    N.special_bessel_y1_out(meta, self, out)
+    return out
+
+
+def special_bessel_y1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_bessel_y1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_bessel_y1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_bessel_y1_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_i0.out: structured
+
+
+def special_modified_bessel_i0(self):
+    meta = M.special_modified_bessel_i0(self)
+    out = meta.allocate()
+    N.special_modified_bessel_i0_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_i0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_i0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_i0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_i0_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_i1.out: structured
+
+
+def special_modified_bessel_i1(self):
+    meta = M.special_modified_bessel_i1(self)
+    out = meta.allocate()
+    N.special_modified_bessel_i1_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_i1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_i1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_i1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_i1_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_k0.out: structured
+
+
+def special_modified_bessel_k0(self):
+    meta = M.special_modified_bessel_k0(self)
+    out = meta.allocate()
+    N.special_modified_bessel_k0_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_k0_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_k0(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_k0_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_k0_out(meta, self, out)
+    return out
+
+
+# special_modified_bessel_k1.out: structured
+
+
+def special_modified_bessel_k1(self):
+    meta = M.special_modified_bessel_k1(self)
+    out = meta.allocate()
+    N.special_modified_bessel_k1_out(meta, self, out)
+    return out
+
+
+def special_modified_bessel_k1_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.special_modified_bessel_k1(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.special_modified_bessel_k1_out, meta, (self,), out)
+    ):
+        return out
+    N.special_modified_bessel_k1_out(meta, self, out)
+    return out
+
+
+# special_scaled_modified_bessel_k0.out: structured
+
+
+def special_scaled_modified_bessel_k0(x):
+    meta = M.special_scaled_modified_bessel_k0(x)
+    out = meta.allocate()
+    N.special_scaled_modified_bessel_k0_out(meta, x, out)
+    return out
+
+
+def special_scaled_modified_bessel_k0_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_scaled_modified_bessel_k0(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_scaled_modified_bessel_k0_out, meta, (x,), out)
+    ):
+        return out
+    N.special_scaled_modified_bessel_k0_out(meta, x, out)
+    return out
+
+
+# special_scaled_modified_bessel_k1.out: structured
+
+
+def special_scaled_modified_bessel_k1(x):
+    meta = M.special_scaled_modified_bessel_k1(x)
+    out = meta.allocate()
+    N.special_scaled_modified_bessel_k1_out(meta, x, out)
+    return out
+
+
+def special_scaled_modified_bessel_k1_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_scaled_modified_bessel_k1(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_scaled_modified_bessel_k1_out, meta, (x,), out)
+    ):
+        return out
+    N.special_scaled_modified_bessel_k1_out(meta, x, out)
+    return out
+
+
+# special_spherical_bessel_j0.out: structured
+
+
+def special_spherical_bessel_j0(x):
+    meta = M.special_spherical_bessel_j0(x)
+    out = meta.allocate()
+    N.special_spherical_bessel_j0_out(meta, x, out)
+    return out
+
+
+def special_spherical_bessel_j0_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_spherical_bessel_j0(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_spherical_bessel_j0_out, meta, (x,), out)
+    ):
+        return out
+    N.special_spherical_bessel_j0_out(meta, x, out)
+    return out
+
+
+# copysign.out: structured
+
+
+def copysign_Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    out = meta.allocate()
+    N.copysign_out(meta, self, other, out)
+    return out
+
+
+def copysign__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.copysign_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.copysign_out, meta, (self, other), self)
+    ):
+        return self
+    N.copysign_out(meta, self, other, self)
+    return self
+
+
+def copysign_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.copysign_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.copysign_out, meta, (self, other), out)
+    ):
+        return out
+    N.copysign_out(meta, self, other, out)
+    return out
+
+
+# clamp_max.out: structured
+
+
+def clamp_max(self, max):
+    meta = M.clamp_max(self, max)
+    out = meta.allocate()
+    N.clamp_max_out(meta, self, max, out)
+    return out
+
+
+def clamp_max_(self, max):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.clamp_max(self, max)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.clamp_max_out, meta, (self, max), self):
+        return self
+    N.clamp_max_out(meta, self, max, self)
+    return self
+
+
+def clamp_max_out(self, max, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.clamp_max(self, max)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.clamp_max_out, meta, (self, max), out)
+    ):
+        return out
+    N.clamp_max_out(meta, self, max, out)
+    return out
+
+
+# clamp_max.Tensor_out: structured
+
+
+def clamp_max_Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    out = meta.allocate()
+    N.clamp_max_Tensor_out(meta, self, max, out)
+    return out
+
+
+def clamp_max__Tensor(self, max):
+    if 0 in self._strides or max._storage is self._storage is not None:
+        O.check_tensor_iterator(self, max)
+    meta = M.clamp_max_Tensor(self, max)
+    meta.check_inplace(self)
+    if (
+        (max._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.clamp_max_Tensor_out, meta, (self, max), self)
+    ):
+        return self
+    N.clamp_max_Tensor_out(meta, self, max, self)
+    return self
+
+
+def clamp_max_Tensor_out(self, max, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or max._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, max)
+    meta = M.clamp_max_Tensor(self, max)
+    if out is self or out is max:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or max._storage is out._storage is not None)
+        and LO.in_loop_order(N.clamp_max_Tensor_out, meta, (self, max), out)
+    ):
+        return out
+    N.clamp_max_Tensor_out(meta, self, max, out)
+    return out
+
+
+# clamp_min.out: structured
+
+
+def clamp_min(self, min):
+    meta = M.clamp_min(self, min)
+    out = meta.allocate()
+    N.clamp_min_out(meta, self, min, out)
+    return out
+
+
+def clamp_min_(self, min):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.clamp_min(self, min)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.clamp_min_out, meta, (self, min), self):
+        return self
+    N.clamp_min_out(meta, self, min, self)
+    return self
+
+
+def clamp_min_out(self, min, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.clamp_min(self, min)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.clamp_min_out, meta, (self, min), out)
+    ):
+        return out
+    N.clamp_min_out(meta, self, min, out)
+    return out
+
+
+# clamp_min.Tensor_out: structured
+
+
+def clamp_min_Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    out = meta.allocate()
+    N.clamp_min_Tensor_out(meta, self, min, out)
+    return out
+
+
+def clamp_min__Tensor(self, min):
+    if 0 in self._strides or min._storage is self._storage is not None:
+        O.check_tensor_iterator(self, min)
+    meta = M.clamp_min_Tensor(self, min)
+    meta.check_inplace(self)
+    if (
+        (min._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.clamp_min_Tensor_out, meta, (self, min), self)
+    ):
+        return self
+    N.clamp_min_Tensor_out(meta, self, min, self)
+    return self
+
+
+def clamp_min_Tensor_out(self, min, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or min._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, min)
+    meta = M.clamp_min_Tensor(self, min)
+    if out is self or out is min:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or min._storage is out._storage is not None)
+        and LO.in_loop_order(N.clamp_min_Tensor_out, meta, (self, min), out)
+    ):
+        return out
+    N.clamp_min_Tensor_out(meta, self, min, out)
+    return out
+
+
+# gcd.out: structured
+
+
+def gcd(self, other):
+    meta = M.gcd(self, other)
+    out = meta.allocate()
+    N.gcd_out(meta, self, other, out)
+    return out
+
+
+def gcd_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.gcd(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.gcd_out, meta, (self, other), self)
+    ):
+        return self
+    N.gcd_out(meta, self, other, self)
+    return self
+
+
+def gcd_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.gcd(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.gcd_out, meta, (self, other), out)
+    ):
+        return out
+    N.gcd_out(meta, self, other, out)
+    return out
+
+
+# lcm.out: structured
+
+
+def lcm(self, other):
+    meta = M.lcm(self, other)
+    out = meta.allocate()
+    N.lcm_out(meta, self, other, out)
+    return out
+
+
+def lcm_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.lcm(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.lcm_out, meta, (self, other), self)
+    ):
+        return self
+    N.lcm_out(meta, self, other, self)
+    return self
+
+
+def lcm_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.lcm(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.lcm_out, meta, (self, other), out)
+    ):
+        return out
+    N.lcm_out(meta, self, other, out)
+    return out
+
+
+# logaddexp.out: structured
+
+
+def logaddexp(self, other):
+    meta = M.logaddexp(self, other)
+    out = meta.allocate()
+    N.logaddexp_out(meta, self, other, out)
+    return out
+
+
+def logaddexp_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.logaddexp(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.logaddexp_out, meta, (self, other), out)
+    ):
+        return out
+    N.logaddexp_out(meta, self, other, out)
+    return out
+
+
+# logaddexp2.out: structured
+
+
+def logaddexp2(self, other):
+    meta = M.logaddexp2(self, other)
+    out = meta.allocate()
+    N.logaddexp2_out(meta, self, other, out)
+    return out
+
+
+def logaddexp2_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.logaddexp2(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.logaddexp2_out, meta, (self, other), out)
+    ):
+        return out
+    N.logaddexp2_out(meta, self, other, out)
+    return out
+
+
+# xlogy.OutTensor: structured
+
+
+def xlogy_Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    out = meta.allocate()
+    N.xlogy_OutTensor(meta, self, other, out)
+    return out
+
+
+def xlogy__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.xlogy_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.xlogy_OutTensor, meta, (self, other), self)
+    ):
+        return self
+    N.xlogy_OutTensor(meta, self, other, self)
+    return self
+
+
+def xlogy_OutTensor(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.xlogy_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.xlogy_OutTensor, meta, (self, other), out)
+    ):
+        return out
+    N.xlogy_OutTensor(meta, self, other, out)
+    return out
+
+
+# heaviside.out: structured
+
+
+def heaviside(self, values):
+    meta = M.heaviside(self, values)
+    out = meta.allocate()
+    N.heaviside_out(meta, self, values, out)
+    return out
+
+
+def heaviside_(self, values):
+    if 0 in self._strides or values._storage is self._storage is not None:
+        O.check_tensor_iterator(self, values)
+    meta = M.heaviside(self, values)
+    meta.check_inplace(self)
+    if (
+        (values._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.heaviside_out, meta, (self, values), self)
+    ):
+        return self
+    N.heaviside_out(meta, self, values, self)
+    return self
+
+
+def heaviside_out(self, values, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or values._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, values)
+    meta = M.heaviside(self, values)
+    if out is self or out is values:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or values._storage is out._storage is not None)
+        and LO.in_loop_order(N.heaviside_out, meta, (self, values), out)
+    ):
+        return out
+    N.heaviside_out(meta, self, values, out)
+    return out
+
+
+# atan2.out: structured
+
+
+def atan2(self, other):
+    meta = M.atan2(self, other)
+    out = meta.allocate()
+    N.atan2_out(meta, self, other, out)
+    return out
+
+
+def atan2_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.atan2(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.atan2_out, meta, (self, other), self)
+    ):
+        return self
+    N.atan2_out(meta, self, other, self)
+    return self
+
+
+def atan2_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.atan2(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.atan2_out, meta, (self, other), out)
+    ):
+        return out
+    N.atan2_out(meta, self, other, out)
+    return out
+
+
+# fmod.Tensor_out: structured
+
+
+def fmod_Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    out = meta.allocate()
+    N.fmod_Tensor_out(meta, self, other, out)
+    return out
+
+
+def fmod__Tensor(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.fmod_Tensor(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.fmod_Tensor_out, meta, (self, other), self)
+    ):
+        return self
+    N.fmod_Tensor_out(meta, self, other, self)
+    return self
+
+
+def fmod_Tensor_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmod_Tensor(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmod_Tensor_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmod_Tensor_out(meta, self, other, out)
+    return out
+
+
+# hypot.out: structured
+
+
+def hypot(self, other):
+    meta = M.hypot(self, other)
+    out = meta.allocate()
+    N.hypot_out(meta, self, other, out)
+    return out
+
+
+def hypot_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.hypot(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.hypot_out, meta, (self, other), self)
+    ):
+        return self
+    N.hypot_out(meta, self, other, self)
+    return self
+
+
+def hypot_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.hypot(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.hypot_out, meta, (self, other), out)
+    ):
+        return out
+    N.hypot_out(meta, self, other, out)
+    return out
+
+
+# igamma.out: structured
+
+
+def igamma(self, other):
+    meta = M.igamma(self, other)
+    out = meta.allocate()
+    N.igamma_out(meta, self, other, out)
+    return out
+
+
+def igamma_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.igamma(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.igamma_out, meta, (self, other), self)
+    ):
+        return self
+    N.igamma_out(meta, self, other, self)
+    return self
+
+
+def igamma_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.igamma(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.igamma_out, meta, (self, other), out)
+    ):
+        return out
+    N.igamma_out(meta, self, other, out)
+    return out
+
+
+# igammac.out: structured
+
+
+def igammac(self, other):
+    meta = M.igammac(self, other)
+    out = meta.allocate()
+    N.igammac_out(meta, self, other, out)
+    return out
+
+
+def igammac_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.igammac(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.igammac_out, meta, (self, other), self)
+    ):
+        return self
+    N.igammac_out(meta, self, other, self)
+    return self
+
+
+def igammac_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.igammac(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.igammac_out, meta, (self, other), out)
+    ):
+        return out
+    N.igammac_out(meta, self, other, out)
+    return out
+
+
+# nextafter.out: structured
+
+
+def nextafter(self, other):
+    meta = M.nextafter(self, other)
+    out = meta.allocate()
+    N.nextafter_out(meta, self, other, out)
+    return out
+
+
+def nextafter_(self, other):
+    if 0 in self._strides or other._storage is self._storage is not None:
+        O.check_tensor_iterator(self, other)
+    meta = M.nextafter(self, other)
+    meta.check_inplace(self)
+    if (
+        (other._storage is self._storage is not None or LO.aliases_itself(self))
+        and LO.in_loop_order(N.nextafter_out, meta, (self, other), self)
+    ):
+        return self
+    N.nextafter_out(meta, self, other, self)
+    return self
+
+
+def nextafter_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.nextafter(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.nextafter_out, meta, (self, other), out)
+    ):
+        return out
+    N.nextafter_out(meta, self, other, out)
+    return out
+
+
+# fmin.out: structured
+
+
+def fmin(self, other):
+    meta = M.fmin(self, other)
+    out = meta.allocate()
+    N.fmin_out(meta, self, other, out)
+    return out
+
+
+def fmin_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmin(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmin_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmin_out(meta, self, other, out)
+    return out
+
+
+# fmax.out: structured
+
+
+def fmax(self, other):
+    meta = M.fmax(self, other)
+    out = meta.allocate()
+    N.fmax_out(meta, self, other, out)
+    return out
+
+
+def fmax_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.fmax(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.fmax_out, meta, (self, other), out)
+    ):
+        return out
+    N.fmax_out(meta, self, other, out)
+    return out
+
+
+# special_xlog1py.out: structured
+
+
+def special_xlog1py(self, other):
+    meta = M.special_xlog1py(self, other)
+    out = meta.allocate()
+    N.special_xlog1py_out(meta, self, other, out)
+    return out
+
+
+def special_xlog1py_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.special_xlog1py(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_xlog1py_out, meta, (self, other), out)
+    ):
+        return out
+    N.special_xlog1py_out(meta, self, other, out)
+    return out
+
+
+# special_zeta.out: structured
+
+
+def special_zeta(self, other):
+    meta = M.special_zeta(self, other)
+    out = meta.allocate()
+    N.special_zeta_out(meta, self, other, out)
+    return out
+
+
+def special_zeta_out(self, other, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or other._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, other)
+    meta = M.special_zeta(self, other)
+    if out is self or out is other:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or other._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_zeta_out, meta, (self, other), out)
+    ):
+        return out
+    N.special_zeta_out(meta, self, other, out)
+    return out
+
+
+# special_airy_ai.out: structured
+
+
+def special_airy_ai(x):
+    meta = M.special_airy_ai(x)
+    out = meta.allocate()
+    N.special_airy_ai_out(meta, x, out)
+    return out
+
+
+def special_airy_ai_out(x, out):
+    if 0 in out._strides or x._storage is out._storage is not None:
+        O.check_tensor_iterator(out, x)
+    meta = M.special_airy_ai(x)
+    if out is x:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        x._storage is out._storage is not None
+        and LO.in_loop_order(N.special_airy_ai_out, meta, (x,), out)
+    ):
+        return out
+    N.special_airy_ai_out(meta, x, out)
+    return out
+
+
+# special_chebyshev_polynomial_t.out: structured
+
+
+def special_chebyshev_polynomial_t(x, n):
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_t_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_t_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_t_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_u.out: structured
+
+
+def special_chebyshev_polynomial_u(x, n):
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_u_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_u_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_u_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_v.out: structured
+
+
+def special_chebyshev_polynomial_v(x, n):
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_v_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_v_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_v_out(meta, x, n, out)
+    return out
+
+
+# special_chebyshev_polynomial_w.out: structured
+
+
+def special_chebyshev_polynomial_w(x, n):
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    N.special_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+def special_chebyshev_polynomial_w_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_chebyshev_polynomial_w_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_chebyshev_polynomial_w_out(meta, x, n, out)
+    return out
+
+
+# special_hermite_polynomial_h.out: structured
+
+
+def special_hermite_polynomial_h(x, n):
+    meta = M.special_hermite_polynomial_h(x, n)
+    out = meta.allocate()
+    N.special_hermite_polynomial_h_out(meta, x, n, out)
+    return out
+
+
+def special_hermite_polynomial_h_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_hermite_polynomial_h(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_hermite_polynomial_h_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_hermite_polynomial_h_out(meta, x, n, out)
+    return out
+
+
+# special_hermite_polynomial_he.out: structured
+
+
+def special_hermite_polynomial_he(x, n):
+    meta = M.special_hermite_polynomial_he(x, n)
+    out = meta.allocate()
+    N.special_hermite_polynomial_he_out(meta, x, n, out)
+    return out
+
+
+def special_hermite_polynomial_he_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_hermite_polynomial_he(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_hermite_polynomial_he_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_hermite_polynomial_he_out(meta, x, n, out)
+    return out
+
+
+# special_laguerre_polynomial_l.out: structured
+
+
+def special_laguerre_polynomial_l(x, n):
+    meta = M.special_laguerre_polynomial_l(x, n)
+    out = meta.allocate()
+    N.special_laguerre_polynomial_l_out(meta, x, n, out)
+    return out
+
+
+def special_laguerre_polynomial_l_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_laguerre_polynomial_l(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_laguerre_polynomial_l_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_laguerre_polynomial_l_out(meta, x, n, out)
+    return out
+
+
+# special_legendre_polynomial_p.out: structured
+
+
+def special_legendre_polynomial_p(x, n):
+    meta = M.special_legendre_polynomial_p(x, n)
+    out = meta.allocate()
+    N.special_legendre_polynomial_p_out(meta, x, n, out)
+    return out
+
+
+def special_legendre_polynomial_p_out(x, n, out):
+    if (
+        0 in out._strides
+        or x._storage is out._storage is not None
+        or n._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, x, n)
+    meta = M.special_legendre_polynomial_p(x, n)
+    if out is x or out is n:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (x._storage is out._storage is not None or n._storage is out._storage is not None)
+        and LO.in_loop_order(N.special_legendre_polynomial_p_out, meta, (x, n), out)
+    ):
+        return out
+    N.special_legendre_polynomial_p_out(meta, x, n, out)
+    return out
+
+
+# isin.Tensor_Tensor_out: structured
+
+
+def isin_Tensor_Tensor(elements, test_elements, assume_unique, invert):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Tensor_Tensor_out(meta, elements, test_elements, assume_unique, invert, out)
+    return out
+
+
+def isin_Tensor_Tensor_out(elements, test_elements, assume_unique, invert, out):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    if out is elements or out is test_elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Tensor_Tensor_out(meta, elements, test_elements, assume_unique, invert, out)
+    return out
+
+
+# isin.Tensor_Scalar_out: structured
+
+
+def isin_Tensor_Scalar(elements, test_element, assume_unique, invert):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Tensor_Scalar_out(meta, elements, test_element, assume_unique, invert, out)
+    return out
+
+
+def isin_Tensor_Scalar_out(elements, test_element, assume_unique, invert, out):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    if out is elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Tensor_Scalar_out(meta, elements, test_element, assume_unique, invert, out)
+    return out
+
+
+# isin.Scalar_Tensor_out: structured
+
+
+def isin_Scalar_Tensor(element, test_elements, assume_unique, invert):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    N.isin_Scalar_Tensor_out(meta, element, test_elements, assume_unique, invert, out)
+    return out
+
+
+def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    if out is test_elements:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.isin_Scalar_Tensor_out(meta, element, test_elements, assume_unique, invert, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -3499,6 +5886,185 @@ impl("lerp.Scalar_out", "CPU", lerp_Scalar_out)
 impl("lerp.Tensor", "CPU", lerp_Tensor)
 impl("lerp_.Tensor", "CPU", lerp__Tensor)
 impl("lerp.Tensor_out", "CPU", lerp_Tensor_out)
+impl("sgn", "CPU", sgn)
+impl("sgn_", "CPU", sgn_)
+impl("sgn.out", "CPU", sgn_out)
+impl("acosh", "CPU", acosh)
+impl("acosh_", "CPU", acosh_)
+impl("acosh.out", "CPU", acosh_out)
+impl("asinh", "CPU", asinh)
+impl("asinh_", "CPU", asinh_)
+impl("asinh.out", "CPU", asinh_out)
+impl("atanh", "CPU", atanh)
+impl("atanh_", "CPU", atanh_)
+impl("atanh.out", "CPU", atanh_out)
+impl("ceil", "CPU", ceil)
+impl("ceil_", "CPU", ceil_)
+impl("ceil.out", "CPU", ceil_out)
+impl("erf", "CPU", erf)
+impl("erf_", "CPU", erf_)
+impl("erf.out", "CPU", erf_out)
+impl("erfc", "CPU", erfc)
+impl("erfc_", "CPU", erfc_)
+impl("erfc.out", "CPU", erfc_out)
+impl("exp2", "CPU", exp2)
+impl("exp2_", "CPU", exp2_)
+impl("exp2.out", "CPU", exp2_out)
+impl("floor", "CPU", floor)
+impl("floor_", "CPU", floor_)
+impl("floor.out", "CPU", floor_out)
+impl("frac", "CPU", frac)
+impl("frac_", "CPU", frac_)
+impl("frac.out", "CPU", frac_out)
+impl("round", "CPU", round)
+impl("round_", "CPU", round_)
+impl("round.out", "CPU", round_out)
+impl("round.decimals", "CPU", round_decimals)
+impl("round_.decimals", "CPU", round__decimals)
+impl("round.decimals_out", "CPU", round_decimals_out)
+impl("sinc", "CPU", sinc)
+impl("sinc_", "CPU", sinc_)
+impl("sinc.out", "CPU", sinc_out)
+impl("trunc", "CPU", trunc)
+impl("trunc_", "CPU", trunc_)
+impl("trunc.out", "CPU", trunc_out)
+impl("lgamma", "CPU", lgamma)
+impl("lgamma_", "CPU", lgamma_)
+impl("lgamma.out", "CPU", lgamma_out)
+impl("digamma", "CPU", digamma)
+impl("digamma_", "CPU", digamma_)
+impl("digamma.out", "CPU", digamma_out)
+impl("polygamma", "CPU", polygamma)
+impl("polygamma.out", "CPU", polygamma_out)
+impl("erfinv", "CPU", erfinv)
+impl("erfinv_", "CPU", erfinv_)
+impl("erfinv.out", "CPU", erfinv_out)
+impl("i0", "CPU", i0)
+impl("i0_", "CPU", i0_)
+impl("i0.out", "CPU", i0_out)
+impl("signbit", "CPU", signbit)
+impl("signbit.out", "CPU", signbit_out)
+impl("isposinf", "CPU", isposinf)
+impl("isposinf.out", "CPU", isposinf_out)
+impl("isneginf", "CPU", isneginf)
+impl("isneginf.out", "CPU", isneginf_out)
+impl("special_entr", "CPU", special_entr)
+impl("special_entr.out", "CPU", special_entr_out)
+impl("special_ndtri", "CPU", special_ndtri)
+impl("special_ndtri.out", "CPU", special_ndtri_out)
+impl("special_log_ndtr", "CPU", special_log_ndtr)
+impl("special_log_ndtr.out", "CPU", special_log_ndtr_out)
+impl("special_erfcx", "CPU", special_erfcx)
+impl("special_erfcx.out", "CPU", special_erfcx_out)
+impl("special_i0e", "CPU", special_i0e)
+impl("special_i0e.out", "CPU", special_i0e_out)
+impl("special_i1", "CPU", special_i1)
+impl("special_i1.out", "CPU", special_i1_out)
+impl("special_i1e", "CPU", special_i1e)
+impl("special_i1e.out", "CPU", special_i1e_out)
+impl("special_bessel_j0", "CPU", special_bessel_j0)
+impl("special_bessel_j0.out", "CPU", special_bessel_j0_out)
+impl("special_bessel_j1", "CPU", special_bessel_j1)
+impl("special_bessel_j1.out", "CPU", special_bessel_j1_out)
+impl("special_bessel_y0", "CPU", special_bessel_y0)
+impl("special_bessel_y0.out", "CPU", special_bessel_y0_out)
+impl("special_bessel_y1", "CPU", special_bessel_y1)
+impl("special_bessel_y1.out", "CPU", special_bessel_y1_out)
+impl("special_modified_bessel_i0", "CPU", special_modified_bessel_i0)
+impl("special_modified_bessel_i0.out", "CPU", special_modified_bessel_i0_out)
+impl("special_modified_bessel_i1", "CPU", special_modified_bessel_i1)
+impl("special_modified_bessel_i1.out", "CPU", special_modified_bessel_i1_out)
+impl("special_modified_bessel_k0", "CPU", special_modified_bessel_k0)
+impl("special_modified_bessel_k0.out", "CPU", special_modified_bessel_k0_out)
+impl("special_modified_bessel_k1", "CPU", special_modified_bessel_k1)
+impl("special_modified_bessel_k1.out", "CPU", special_modified_bessel_k1_out)
+impl("special_scaled_modified_bessel_k0", "CPU", special_scaled_modified_bessel_k0)
+impl("special_scaled_modified_bessel_k0.out", "CPU", special_scaled_modified_bessel_k0_out)
+impl("special_scaled_modified_bessel_k1", "CPU", special_scaled_modified_bessel_k1)
+impl("special_scaled_modified_bessel_k1.out", "CPU", special_scaled_modified_bessel_k1_out)
+impl("special_spherical_bessel_j0", "CPU", special_spherical_bessel_j0)
+impl("special_spherical_bessel_j0.out", "CPU", special_spherical_bessel_j0_out)
+impl("copysign.Tensor", "CPU", copysign_Tensor)
+impl("copysign_.Tensor", "CPU", copysign__Tensor)
+impl("copysign.out", "CPU", copysign_out)
+impl("clamp_max", "CPU", clamp_max)
+impl("clamp_max_", "CPU", clamp_max_)
+impl("clamp_max.out", "CPU", clamp_max_out)
+impl("clamp_max.Tensor", "CPU", clamp_max_Tensor)
+impl("clamp_max_.Tensor", "CPU", clamp_max__Tensor)
+impl("clamp_max.Tensor_out", "CPU", clamp_max_Tensor_out)
+impl("clamp_min", "CPU", clamp_min)
+impl("clamp_min_", "CPU", clamp_min_)
+impl("clamp_min.out", "CPU", clamp_min_out)
+impl("clamp_min.Tensor", "CPU", clamp_min_Tensor)
+impl("clamp_min_.Tensor", "CPU", clamp_min__Tensor)
+impl("clamp_min.Tensor_out", "CPU", clamp_min_Tensor_out)
+impl("gcd", "CPU", gcd)
+impl("gcd_", "CPU", gcd_)
+impl("gcd.out", "CPU", gcd_out)
+impl("lcm", "CPU", lcm)
+impl("lcm_", "CPU", lcm_)
+impl("lcm.out", "CPU", lcm_out)
+impl("logaddexp", "CPU", logaddexp)
+impl("logaddexp.out", "CPU", logaddexp_out)
+impl("logaddexp2", "CPU", logaddexp2)
+impl("logaddexp2.out", "CPU", logaddexp2_out)
+impl("xlogy.Tensor", "CPU", xlogy_Tensor)
+impl("xlogy_.Tensor", "CPU", xlogy__Tensor)
+impl("xlogy.OutTensor", "CPU", xlogy_OutTensor)
+impl("heaviside", "CPU", heaviside)
+impl("heaviside_", "CPU", heaviside_)
+impl("heaviside.out", "CPU", heaviside_out)
+impl("atan2", "CPU", atan2)
+impl("atan2_", "CPU", atan2_)
+impl("atan2.out", "CPU", atan2_out)
+impl("fmod.Tensor", "CPU", fmod_Tensor)
+impl("fmod_.Tensor", "CPU", fmod__Tensor)
+impl("fmod.Tensor_out", "CPU", fmod_Tensor_out)
+impl("hypot", "CPU", hypot)
+impl("hypot_", "CPU", hypot_)
+impl("hypot.out", "CPU", hypot_out)
+impl("igamma", "CPU", igamma)
+impl("igamma_", "CPU", igamma_)
+impl("igamma.out", "CPU", igamma_out)
+impl("igammac", "CPU", igammac)
+impl("igammac_", "CPU", igammac_)
+impl("igammac.out", "CPU", igammac_out)
+impl("nextafter", "CPU", nextafter)
+impl("nextafter_", "CPU", nextafter_)
+impl("nextafter.out", "CPU", nextafter_out)
+impl("fmin", "CPU", fmin)
+impl("fmin.out", "CPU", fmin_out)
+impl("fmax", "CPU", fmax)
+impl("fmax.out", "CPU", fmax_out)
+impl("special_xlog1py", "CPU", special_xlog1py)
+impl("special_xlog1py.out", "CPU", special_xlog1py_out)
+impl("special_zeta", "CPU", special_zeta)
+impl("special_zeta.out", "CPU", special_zeta_out)
+impl("special_airy_ai", "CPU", special_airy_ai)
+impl("special_airy_ai.out", "CPU", special_airy_ai_out)
+impl("special_chebyshev_polynomial_t", "CPU", special_chebyshev_polynomial_t)
+impl("special_chebyshev_polynomial_t.out", "CPU", special_chebyshev_polynomial_t_out)
+impl("special_chebyshev_polynomial_u", "CPU", special_chebyshev_polynomial_u)
+impl("special_chebyshev_polynomial_u.out", "CPU", special_chebyshev_polynomial_u_out)
+impl("special_chebyshev_polynomial_v", "CPU", special_chebyshev_polynomial_v)
+impl("special_chebyshev_polynomial_v.out", "CPU", special_chebyshev_polynomial_v_out)
+impl("special_chebyshev_polynomial_w", "CPU", special_chebyshev_polynomial_w)
+impl("special_chebyshev_polynomial_w.out", "CPU", special_chebyshev_polynomial_w_out)
+impl("special_hermite_polynomial_h", "CPU", special_hermite_polynomial_h)
+impl("special_hermite_polynomial_h.out", "CPU", special_hermite_polynomial_h_out)
+impl("special_hermite_polynomial_he", "CPU", special_hermite_polynomial_he)
+impl("special_hermite_polynomial_he.out", "CPU", special_hermite_polynomial_he_out)
+impl("special_laguerre_polynomial_l", "CPU", special_laguerre_polynomial_l)
+impl("special_laguerre_polynomial_l.out", "CPU", special_laguerre_polynomial_l_out)
+impl("special_legendre_polynomial_p", "CPU", special_legendre_polynomial_p)
+impl("special_legendre_polynomial_p.out", "CPU", special_legendre_polynomial_p_out)
+impl("isin.Tensor_Tensor", "CPU", isin_Tensor_Tensor)
+impl("isin.Tensor_Tensor_out", "CPU", isin_Tensor_Tensor_out)
+impl("isin.Tensor_Scalar", "CPU", isin_Tensor_Scalar)
+impl("isin.Tensor_Scalar_out", "CPU", isin_Tensor_Scalar_out)
+impl("isin.Scalar_Tensor", "CPU", isin_Scalar_Tensor)
+impl("isin.Scalar_Tensor_out", "CPU", isin_Scalar_Tensor_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -3572,3 +6138,11 @@ impl("count_nonzero.dim_IntList", "CPU", N.count_nonzero_dim_IntList)
 impl("_foobar", "CPU", N._foobar)
 impl("embedding_dense_backward", "CPU", N.embedding_dense_backward)
 impl("embedding_renorm_", "CPU", N.embedding_renorm_)
+impl("nan_to_num.out", "CPU", N.nan_to_num_out)
+impl("mvlgamma.out", "CPU", N.mvlgamma_out)
+impl("logit", "CPU", N.logit)
+impl("logit_", "CPU", N.logit_)
+impl("logit.out", "CPU", N.logit_out)
+impl("angle", "CPU", N.angle)
+impl("angle.out", "CPU", N.angle_out)
+impl("frexp.Tensor_out", "CPU", N.frexp_Tensor_out)

@@ -3969,6 +3969,2078 @@ def lerp__Tensor(keyset, self, end, weight):
     return finish_inplace(result, self)
 
 
+op_sgn_ = handle("sgn_")
+
+
+def sgn_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_sgn_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_sgn_out = handle("sgn.out")
+
+
+def sgn_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_sgn_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_acosh_ = handle("acosh_")
+
+
+def acosh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_acosh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_acosh_out = handle("acosh.out")
+
+
+def acosh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_acosh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_asinh_ = handle("asinh_")
+
+
+def asinh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_asinh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_asinh_out = handle("asinh.out")
+
+
+def asinh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_asinh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_atanh_ = handle("atanh_")
+
+
+def atanh_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_atanh_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_atanh_out = handle("atanh.out")
+
+
+def atanh_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_atanh_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_ceil_ = handle("ceil_")
+
+
+def ceil_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_ceil_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_ceil_out = handle("ceil.out")
+
+
+def ceil_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_ceil_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_erf_ = handle("erf_")
+
+
+def erf_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erf_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_erf_out = handle("erf.out")
+
+
+def erf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_erfc_ = handle("erfc_")
+
+
+def erfc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erfc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_erfc_out = handle("erfc.out")
+
+
+def erfc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erfc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_exp2_ = handle("exp2_")
+
+
+def exp2_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_exp2_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_exp2_out = handle("exp2.out")
+
+
+def exp2_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_exp2_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_floor_ = handle("floor_")
+
+
+def floor_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_floor_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_floor_out = handle("floor.out")
+
+
+def floor_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_floor_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_frac_ = handle("frac_")
+
+
+def frac_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_frac_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_frac_out = handle("frac.out")
+
+
+def frac_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_frac_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_nan_to_num_ = handle("nan_to_num_")
+
+
+def nan_to_num_(keyset, self, nan, posinf, neginf):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_nan_to_num_.redispatch(keyset & AFTER, self, nan, posinf, neginf)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_nan_to_num_out = handle("nan_to_num.out")
+
+
+def nan_to_num_out(keyset, self, nan, posinf, neginf, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_nan_to_num_out.redispatch(keyset & AFTER, self, nan, posinf, neginf, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_mvlgamma_out = handle("mvlgamma.out")
+
+
+def mvlgamma_out(keyset, self, p, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_mvlgamma_out.redispatch(keyset & AFTER, self, p, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_mvlgamma_ = handle("mvlgamma_")
+
+
+def mvlgamma_(keyset, self, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_mvlgamma_.redispatch(keyset & AFTER, self, p)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_rad2deg_ = handle("rad2deg_")
+
+
+def rad2deg_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_rad2deg_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_rad2deg_out = handle("rad2deg.out")
+
+
+def rad2deg_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_rad2deg_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_deg2rad_ = handle("deg2rad_")
+
+
+def deg2rad_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_deg2rad_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_deg2rad_out = handle("deg2rad.out")
+
+
+def deg2rad_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_deg2rad_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_round_ = handle("round_")
+
+
+def round_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_round_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_round_out = handle("round.out")
+
+
+def round_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_round_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_round__decimals = handle("round_.decimals")
+
+
+def round__decimals(keyset, self, decimals):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_round__decimals.redispatch(keyset & AFTER, self, decimals)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_round_decimals_out = handle("round.decimals_out")
+
+
+def round_decimals_out(keyset, self, decimals, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_round_decimals_out.redispatch(keyset & AFTER, self, decimals, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_logit_ = handle("logit_")
+
+
+def logit_(keyset, self, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_logit_.redispatch(keyset & AFTER, self, eps)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_logit_out = handle("logit.out")
+
+
+def logit_out(keyset, self, eps, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_logit_out.redispatch(keyset & AFTER, self, eps, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_sinc_ = handle("sinc_")
+
+
+def sinc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_sinc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_sinc_out = handle("sinc.out")
+
+
+def sinc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_sinc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_trunc_ = handle("trunc_")
+
+
+def trunc_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_trunc_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_trunc_out = handle("trunc.out")
+
+
+def trunc_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_trunc_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_digamma_ = handle("digamma_")
+
+
+def digamma_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_digamma_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_lgamma_out = handle("lgamma.out")
+
+
+def lgamma_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lgamma_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_lgamma_ = handle("lgamma_")
+
+
+def lgamma_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lgamma_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_digamma_out = handle("digamma.out")
+
+
+def digamma_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_digamma_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_polygamma_out = handle("polygamma.out")
+
+
+def polygamma_out(keyset, n, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_polygamma_out.redispatch(keyset & AFTER, n, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_polygamma_ = handle("polygamma_")
+
+
+def polygamma_(keyset, self, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_polygamma_.redispatch(keyset & AFTER, self, n)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_erfinv_ = handle("erfinv_")
+
+
+def erfinv_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erfinv_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_erfinv_out = handle("erfinv.out")
+
+
+def erfinv_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_erfinv_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_i0_ = handle("i0_")
+
+
+def i0_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_i0_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_i0_out = handle("i0.out")
+
+
+def i0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_i0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_signbit_out = handle("signbit.out")
+
+
+def signbit_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_signbit_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_isposinf_out = handle("isposinf.out")
+
+
+def isposinf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_isposinf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_isneginf_out = handle("isneginf.out")
+
+
+def isneginf_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_isneginf_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_entr_out = handle("special_entr.out")
+
+
+def special_entr_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_entr_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_ndtri_out = handle("special_ndtri.out")
+
+
+def special_ndtri_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_ndtri_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_log_ndtr_out = handle("special_log_ndtr.out")
+
+
+def special_log_ndtr_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_log_ndtr_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_erfcx_out = handle("special_erfcx.out")
+
+
+def special_erfcx_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_erfcx_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_i0e_out = handle("special_i0e.out")
+
+
+def special_i0e_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_i0e_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_i1_out = handle("special_i1.out")
+
+
+def special_i1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_i1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_i1e_out = handle("special_i1e.out")
+
+
+def special_i1e_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_i1e_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_bessel_j0_out = handle("special_bessel_j0.out")
+
+
+def special_bessel_j0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_bessel_j0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_bessel_j1_out = handle("special_bessel_j1.out")
+
+
+def special_bessel_j1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_bessel_j1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_bessel_y0_out = handle("special_bessel_y0.out")
+
+
+def special_bessel_y0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_bessel_y0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_bessel_y1_out = handle("special_bessel_y1.out")
+
+
+def special_bessel_y1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_bessel_y1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
+
+
+def special_modified_bessel_i0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_modified_bessel_i0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
+
+
+def special_modified_bessel_i1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_modified_bessel_i1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
+
+
+def special_modified_bessel_k0_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_modified_bessel_k0_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
+
+
+def special_modified_bessel_k1_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_modified_bessel_k1_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
+
+
+def special_scaled_modified_bessel_k0_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_scaled_modified_bessel_k0_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+
+
+def special_scaled_modified_bessel_k1_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_scaled_modified_bessel_k1_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+
+
+def special_spherical_bessel_j0_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_spherical_bessel_j0_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_copysign_out = handle("copysign.out")
+
+
+def copysign_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_copysign_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_copysign__Tensor = handle("copysign_.Tensor")
+
+
+def copysign__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_copysign__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_copysign__Scalar = handle("copysign_.Scalar")
+
+
+def copysign__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_copysign__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_copysign_Scalar_out = handle("copysign.Scalar_out")
+
+
+def copysign_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_copysign_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_clamp_max_ = handle("clamp_max_")
+
+
+def clamp_max_(keyset, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_max_.redispatch(keyset & AFTER, self, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+
+
+def clamp_max__Tensor(keyset, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_max__Tensor.redispatch(keyset & AFTER, self, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_clamp_max_out = handle("clamp_max.out")
+
+
+def clamp_max_out(keyset, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_max_out.redispatch(keyset & AFTER, self, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+
+
+def clamp_max_Tensor_out(keyset, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_max_Tensor_out.redispatch(keyset & AFTER, self, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_clamp_min_ = handle("clamp_min_")
+
+
+def clamp_min_(keyset, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_min_.redispatch(keyset & AFTER, self, min)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_clamp_min__Tensor = handle("clamp_min_.Tensor")
+
+
+def clamp_min__Tensor(keyset, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_min__Tensor.redispatch(keyset & AFTER, self, min)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_clamp_min_out = handle("clamp_min.out")
+
+
+def clamp_min_out(keyset, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_min_out.redispatch(keyset & AFTER, self, min, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+
+
+def clamp_min_Tensor_out(keyset, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_clamp_min_Tensor_out.redispatch(keyset & AFTER, self, min, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_gcd_out = handle("gcd.out")
+
+
+def gcd_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_gcd_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_gcd_ = handle("gcd_")
+
+
+def gcd_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_gcd_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_lcm_out = handle("lcm.out")
+
+
+def lcm_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lcm_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_lcm_ = handle("lcm_")
+
+
+def lcm_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_lcm_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_ldexp_ = handle("ldexp_")
+
+
+def ldexp_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_ldexp_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_ldexp_out = handle("ldexp.out")
+
+
+def ldexp_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_ldexp_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_logaddexp_out = handle("logaddexp.out")
+
+
+def logaddexp_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_logaddexp_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_logaddexp2_out = handle("logaddexp2.out")
+
+
+def logaddexp2_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_logaddexp2_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_xlogy__Tensor = handle("xlogy_.Tensor")
+
+
+def xlogy__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_xlogy__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+
+
+def xlogy__Scalar_Other(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_xlogy__Scalar_Other.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_xlogy_OutTensor = handle("xlogy.OutTensor")
+
+
+def xlogy_OutTensor(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_xlogy_OutTensor.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+
+
+def xlogy_OutScalar_Self(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_xlogy_OutScalar_Self.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+
+
+def xlogy_OutScalar_Other(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_xlogy_OutScalar_Other.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_heaviside_out = handle("heaviside.out")
+
+
+def heaviside_out(keyset, self, values, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_heaviside_out.redispatch(keyset & AFTER, self, values, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_heaviside_ = handle("heaviside_")
+
+
+def heaviside_(keyset, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_heaviside_.redispatch(keyset & AFTER, self, values)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_atan2_out = handle("atan2.out")
+
+
+def atan2_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_atan2_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_atan2_ = handle("atan2_")
+
+
+def atan2_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_atan2_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_fmod_Scalar_out = handle("fmod.Scalar_out")
+
+
+def fmod_Scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmod_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_fmod__Scalar = handle("fmod_.Scalar")
+
+
+def fmod__Scalar(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmod__Scalar.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_fmod_Tensor_out = handle("fmod.Tensor_out")
+
+
+def fmod_Tensor_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmod_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_fmod__Tensor = handle("fmod_.Tensor")
+
+
+def fmod__Tensor(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmod__Tensor.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_hypot_out = handle("hypot.out")
+
+
+def hypot_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_hypot_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_hypot_ = handle("hypot_")
+
+
+def hypot_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_hypot_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_igamma_out = handle("igamma.out")
+
+
+def igamma_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_igamma_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_igamma_ = handle("igamma_")
+
+
+def igamma_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_igamma_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_igammac_out = handle("igammac.out")
+
+
+def igammac_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_igammac_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_igammac_ = handle("igammac_")
+
+
+def igammac_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_igammac_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_nextafter_out = handle("nextafter.out")
+
+
+def nextafter_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_nextafter_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_nextafter_ = handle("nextafter_")
+
+
+def nextafter_(keyset, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_nextafter_.redispatch(keyset & AFTER, self, other)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+op_fmin_out = handle("fmin.out")
+
+
+def fmin_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmin_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_fmax_out = handle("fmax.out")
+
+
+def fmax_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_fmax_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_xlog1py_out = handle("special_xlog1py.out")
+
+
+def special_xlog1py_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_xlog1py_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+
+
+def special_xlog1py_self_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_xlog1py_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+
+
+def special_xlog1py_other_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_xlog1py_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_zeta_out = handle("special_zeta.out")
+
+
+def special_zeta_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_zeta_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+
+
+def special_zeta_self_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_zeta_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+
+
+def special_zeta_other_scalar_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_zeta_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_airy_ai_out = handle("special_airy_ai.out")
+
+
+def special_airy_ai_out(keyset, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_airy_ai_out.redispatch(keyset & AFTER, x, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+
+
+def special_chebyshev_polynomial_t_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+
+
+def special_chebyshev_polynomial_u_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+
+
+def special_chebyshev_polynomial_v_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+
+
+def special_chebyshev_polynomial_w_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+
+
+def special_hermite_polynomial_h_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_h_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+
+
+def special_hermite_polynomial_h_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_h_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+
+
+def special_hermite_polynomial_h_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_h_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+
+
+def special_hermite_polynomial_he_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_he_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
+
+
+def special_hermite_polynomial_he_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_he_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+
+
+def special_hermite_polynomial_he_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_hermite_polynomial_he_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+
+
+def special_laguerre_polynomial_l_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_laguerre_polynomial_l_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+
+
+def special_laguerre_polynomial_l_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_laguerre_polynomial_l_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+
+
+def special_laguerre_polynomial_l_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_laguerre_polynomial_l_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+
+
+def special_legendre_polynomial_p_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_legendre_polynomial_p_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
+
+
+def special_legendre_polynomial_p_x_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_legendre_polynomial_p_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+
+
+def special_legendre_polynomial_p_n_scalar_out(keyset, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_special_legendre_polynomial_p_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_angle_out = handle("angle.out")
+
+
+def angle_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_angle_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_frexp_Tensor_out = handle("frexp.Tensor_out")
+
+
+def frexp_Tensor_out(keyset, self, mantissa, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_frexp_Tensor_out.redispatch(keyset & AFTER, self, mantissa, exponent)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, mantissa, exponent)
+
+
+op_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+
+
+def isin_Tensor_Tensor_out(keyset, elements, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_isin_Tensor_Tensor_out.redispatch(keyset & AFTER, elements, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+
+
+def isin_Tensor_Scalar_out(keyset, elements, test_element, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_isin_Tensor_Scalar_out.redispatch(keyset & AFTER, elements, test_element, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+op_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+
+
+def isin_Scalar_Tensor_out(keyset, element, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = op_isin_Scalar_Tensor_out.redispatch(keyset & AFTER, element, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -4252,3 +6324,151 @@ impl("lerp.Scalar_out", "ADInplaceOrView", lerp_Scalar_out, keyset_arg="raw")
 impl("lerp.Tensor_out", "ADInplaceOrView", lerp_Tensor_out, keyset_arg="raw")
 impl("lerp_.Scalar", "ADInplaceOrView", lerp__Scalar, keyset_arg="raw")
 impl("lerp_.Tensor", "ADInplaceOrView", lerp__Tensor, keyset_arg="raw")
+impl("sgn_", "ADInplaceOrView", sgn_, keyset_arg="raw")
+impl("sgn.out", "ADInplaceOrView", sgn_out, keyset_arg="raw")
+impl("acosh_", "ADInplaceOrView", acosh_, keyset_arg="raw")
+impl("acosh.out", "ADInplaceOrView", acosh_out, keyset_arg="raw")
+impl("asinh_", "ADInplaceOrView", asinh_, keyset_arg="raw")
+impl("asinh.out", "ADInplaceOrView", asinh_out, keyset_arg="raw")
+impl("atanh_", "ADInplaceOrView", atanh_, keyset_arg="raw")
+impl("atanh.out", "ADInplaceOrView", atanh_out, keyset_arg="raw")
+impl("ceil_", "ADInplaceOrView", ceil_, keyset_arg="raw")
+impl("ceil.out", "ADInplaceOrView", ceil_out, keyset_arg="raw")
+impl("erf_", "ADInplaceOrView", erf_, keyset_arg="raw")
+impl("erf.out", "ADInplaceOrView", erf_out, keyset_arg="raw")
+impl("erfc_", "ADInplaceOrView", erfc_, keyset_arg="raw")
+impl("erfc.out", "ADInplaceOrView", erfc_out, keyset_arg="raw")
+impl("exp2_", "ADInplaceOrView", exp2_, keyset_arg="raw")
+impl("exp2.out", "ADInplaceOrView", exp2_out, keyset_arg="raw")
+impl("floor_", "ADInplaceOrView", floor_, keyset_arg="raw")
+impl("floor.out", "ADInplaceOrView", floor_out, keyset_arg="raw")
+impl("frac_", "ADInplaceOrView", frac_, keyset_arg="raw")
+impl("frac.out", "ADInplaceOrView", frac_out, keyset_arg="raw")
+impl("nan_to_num_", "ADInplaceOrView", nan_to_num_, keyset_arg="raw")
+impl("nan_to_num.out", "ADInplaceOrView", nan_to_num_out, keyset_arg="raw")
+impl("mvlgamma.out", "ADInplaceOrView", mvlgamma_out, keyset_arg="raw")
+impl("mvlgamma_", "ADInplaceOrView", mvlgamma_, keyset_arg="raw")
+impl("rad2deg_", "ADInplaceOrView", rad2deg_, keyset_arg="raw")
+impl("rad2deg.out", "ADInplaceOrView", rad2deg_out, keyset_arg="raw")
+impl("deg2rad_", "ADInplaceOrView", deg2rad_, keyset_arg="raw")
+impl("deg2rad.out", "ADInplaceOrView", deg2rad_out, keyset_arg="raw")
+impl("round_", "ADInplaceOrView", round_, keyset_arg="raw")
+impl("round.out", "ADInplaceOrView", round_out, keyset_arg="raw")
+impl("round_.decimals", "ADInplaceOrView", round__decimals, keyset_arg="raw")
+impl("round.decimals_out", "ADInplaceOrView", round_decimals_out, keyset_arg="raw")
+impl("logit_", "ADInplaceOrView", logit_, keyset_arg="raw")
+impl("logit.out", "ADInplaceOrView", logit_out, keyset_arg="raw")
+impl("sinc_", "ADInplaceOrView", sinc_, keyset_arg="raw")
+impl("sinc.out", "ADInplaceOrView", sinc_out, keyset_arg="raw")
+impl("trunc_", "ADInplaceOrView", trunc_, keyset_arg="raw")
+impl("trunc.out", "ADInplaceOrView", trunc_out, keyset_arg="raw")
+impl("digamma_", "ADInplaceOrView", digamma_, keyset_arg="raw")
+impl("lgamma.out", "ADInplaceOrView", lgamma_out, keyset_arg="raw")
+impl("lgamma_", "ADInplaceOrView", lgamma_, keyset_arg="raw")
+impl("digamma.out", "ADInplaceOrView", digamma_out, keyset_arg="raw")
+impl("polygamma.out", "ADInplaceOrView", polygamma_out, keyset_arg="raw")
+impl("polygamma_", "ADInplaceOrView", polygamma_, keyset_arg="raw")
+impl("erfinv_", "ADInplaceOrView", erfinv_, keyset_arg="raw")
+impl("erfinv.out", "ADInplaceOrView", erfinv_out, keyset_arg="raw")
+impl("i0_", "ADInplaceOrView", i0_, keyset_arg="raw")
+impl("i0.out", "ADInplaceOrView", i0_out, keyset_arg="raw")
+impl("signbit.out", "ADInplaceOrView", signbit_out, keyset_arg="raw")
+impl("isposinf.out", "ADInplaceOrView", isposinf_out, keyset_arg="raw")
+impl("isneginf.out", "ADInplaceOrView", isneginf_out, keyset_arg="raw")
+impl("special_entr.out", "ADInplaceOrView", special_entr_out, keyset_arg="raw")
+impl("special_ndtri.out", "ADInplaceOrView", special_ndtri_out, keyset_arg="raw")
+impl("special_log_ndtr.out", "ADInplaceOrView", special_log_ndtr_out, keyset_arg="raw")
+impl("special_erfcx.out", "ADInplaceOrView", special_erfcx_out, keyset_arg="raw")
+impl("special_i0e.out", "ADInplaceOrView", special_i0e_out, keyset_arg="raw")
+impl("special_i1.out", "ADInplaceOrView", special_i1_out, keyset_arg="raw")
+impl("special_i1e.out", "ADInplaceOrView", special_i1e_out, keyset_arg="raw")
+impl("special_bessel_j0.out", "ADInplaceOrView", special_bessel_j0_out, keyset_arg="raw")
+impl("special_bessel_j1.out", "ADInplaceOrView", special_bessel_j1_out, keyset_arg="raw")
+impl("special_bessel_y0.out", "ADInplaceOrView", special_bessel_y0_out, keyset_arg="raw")
+impl("special_bessel_y1.out", "ADInplaceOrView", special_bessel_y1_out, keyset_arg="raw")
+impl("special_modified_bessel_i0.out", "ADInplaceOrView", special_modified_bessel_i0_out, keyset_arg="raw")
+impl("special_modified_bessel_i1.out", "ADInplaceOrView", special_modified_bessel_i1_out, keyset_arg="raw")
+impl("special_modified_bessel_k0.out", "ADInplaceOrView", special_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_modified_bessel_k1.out", "ADInplaceOrView", special_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0.out", "ADInplaceOrView", special_scaled_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1.out", "ADInplaceOrView", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_spherical_bessel_j0.out", "ADInplaceOrView", special_spherical_bessel_j0_out, keyset_arg="raw")
+impl("copysign.out", "ADInplaceOrView", copysign_out, keyset_arg="raw")
+impl("copysign_.Tensor", "ADInplaceOrView", copysign__Tensor, keyset_arg="raw")
+impl("copysign_.Scalar", "ADInplaceOrView", copysign__Scalar, keyset_arg="raw")
+impl("copysign.Scalar_out", "ADInplaceOrView", copysign_Scalar_out, keyset_arg="raw")
+impl("clamp_max_", "ADInplaceOrView", clamp_max_, keyset_arg="raw")
+impl("clamp_max_.Tensor", "ADInplaceOrView", clamp_max__Tensor, keyset_arg="raw")
+impl("clamp_max.out", "ADInplaceOrView", clamp_max_out, keyset_arg="raw")
+impl("clamp_max.Tensor_out", "ADInplaceOrView", clamp_max_Tensor_out, keyset_arg="raw")
+impl("clamp_min_", "ADInplaceOrView", clamp_min_, keyset_arg="raw")
+impl("clamp_min_.Tensor", "ADInplaceOrView", clamp_min__Tensor, keyset_arg="raw")
+impl("clamp_min.out", "ADInplaceOrView", clamp_min_out, keyset_arg="raw")
+impl("clamp_min.Tensor_out", "ADInplaceOrView", clamp_min_Tensor_out, keyset_arg="raw")
+impl("gcd.out", "ADInplaceOrView", gcd_out, keyset_arg="raw")
+impl("gcd_", "ADInplaceOrView", gcd_, keyset_arg="raw")
+impl("lcm.out", "ADInplaceOrView", lcm_out, keyset_arg="raw")
+impl("lcm_", "ADInplaceOrView", lcm_, keyset_arg="raw")
+impl("ldexp_", "ADInplaceOrView", ldexp_, keyset_arg="raw")
+impl("ldexp.out", "ADInplaceOrView", ldexp_out, keyset_arg="raw")
+impl("logaddexp.out", "ADInplaceOrView", logaddexp_out, keyset_arg="raw")
+impl("logaddexp2.out", "ADInplaceOrView", logaddexp2_out, keyset_arg="raw")
+impl("xlogy_.Tensor", "ADInplaceOrView", xlogy__Tensor, keyset_arg="raw")
+impl("xlogy_.Scalar_Other", "ADInplaceOrView", xlogy__Scalar_Other, keyset_arg="raw")
+impl("xlogy.OutTensor", "ADInplaceOrView", xlogy_OutTensor, keyset_arg="raw")
+impl("xlogy.OutScalar_Self", "ADInplaceOrView", xlogy_OutScalar_Self, keyset_arg="raw")
+impl("xlogy.OutScalar_Other", "ADInplaceOrView", xlogy_OutScalar_Other, keyset_arg="raw")
+impl("heaviside.out", "ADInplaceOrView", heaviside_out, keyset_arg="raw")
+impl("heaviside_", "ADInplaceOrView", heaviside_, keyset_arg="raw")
+impl("atan2.out", "ADInplaceOrView", atan2_out, keyset_arg="raw")
+impl("atan2_", "ADInplaceOrView", atan2_, keyset_arg="raw")
+impl("fmod.Scalar_out", "ADInplaceOrView", fmod_Scalar_out, keyset_arg="raw")
+impl("fmod_.Scalar", "ADInplaceOrView", fmod__Scalar, keyset_arg="raw")
+impl("fmod.Tensor_out", "ADInplaceOrView", fmod_Tensor_out, keyset_arg="raw")
+impl("fmod_.Tensor", "ADInplaceOrView", fmod__Tensor, keyset_arg="raw")
+impl("hypot.out", "ADInplaceOrView", hypot_out, keyset_arg="raw")
+impl("hypot_", "ADInplaceOrView", hypot_, keyset_arg="raw")
+impl("igamma.out", "ADInplaceOrView", igamma_out, keyset_arg="raw")
+impl("igamma_", "ADInplaceOrView", igamma_, keyset_arg="raw")
+impl("igammac.out", "ADInplaceOrView", igammac_out, keyset_arg="raw")
+impl("igammac_", "ADInplaceOrView", igammac_, keyset_arg="raw")
+impl("nextafter.out", "ADInplaceOrView", nextafter_out, keyset_arg="raw")
+impl("nextafter_", "ADInplaceOrView", nextafter_, keyset_arg="raw")
+impl("fmin.out", "ADInplaceOrView", fmin_out, keyset_arg="raw")
+impl("fmax.out", "ADInplaceOrView", fmax_out, keyset_arg="raw")
+impl("special_xlog1py.out", "ADInplaceOrView", special_xlog1py_out, keyset_arg="raw")
+impl("special_xlog1py.self_scalar_out", "ADInplaceOrView", special_xlog1py_self_scalar_out, keyset_arg="raw")
+impl("special_xlog1py.other_scalar_out", "ADInplaceOrView", special_xlog1py_other_scalar_out, keyset_arg="raw")
+impl("special_zeta.out", "ADInplaceOrView", special_zeta_out, keyset_arg="raw")
+impl("special_zeta.self_scalar_out", "ADInplaceOrView", special_zeta_self_scalar_out, keyset_arg="raw")
+impl("special_zeta.other_scalar_out", "ADInplaceOrView", special_zeta_other_scalar_out, keyset_arg="raw")
+impl("special_airy_ai.out", "ADInplaceOrView", special_airy_ai_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.out", "ADInplaceOrView", special_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.out", "ADInplaceOrView", special_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.out", "ADInplaceOrView", special_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.out", "ADInplaceOrView", special_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar_out", "ADInplaceOrView", special_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.out", "ADInplaceOrView", special_hermite_polynomial_h_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar_out", "ADInplaceOrView", special_hermite_polynomial_h_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar_out", "ADInplaceOrView", special_hermite_polynomial_h_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.out", "ADInplaceOrView", special_hermite_polynomial_he_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar_out", "ADInplaceOrView", special_hermite_polynomial_he_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar_out", "ADInplaceOrView", special_hermite_polynomial_he_n_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.out", "ADInplaceOrView", special_laguerre_polynomial_l_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar_out", "ADInplaceOrView", special_laguerre_polynomial_l_x_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar_out", "ADInplaceOrView", special_laguerre_polynomial_l_n_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.out", "ADInplaceOrView", special_legendre_polynomial_p_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar_out", "ADInplaceOrView", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")
+impl("angle.out", "ADInplaceOrView", angle_out, keyset_arg="raw")
+impl("frexp.Tensor_out", "ADInplaceOrView", frexp_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor_out", "ADInplaceOrView", isin_Tensor_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Scalar_out", "ADInplaceOrView", isin_Tensor_Scalar_out, keyset_arg="raw")
+impl("isin.Scalar_Tensor_out", "ADInplaceOrView", isin_Scalar_Tensor_out, keyset_arg="raw")

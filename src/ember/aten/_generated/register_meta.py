@@ -1993,6 +1993,1370 @@ def lerp_Tensor_out(self, end, weight, out):
     return out
 
 
+# sgn.out: structured
+
+
+def sgn(self):
+    meta = M.sgn(self)
+    out = meta.allocate()
+    return out
+
+
+def sgn_(self):
+    meta = M.sgn(self)
+    meta.check_inplace(self)
+    return self
+
+
+def sgn_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.sgn(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# acosh.out: structured
+
+
+def acosh(self):
+    meta = M.acosh(self)
+    out = meta.allocate()
+    return out
+
+
+def acosh_(self):
+    meta = M.acosh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def acosh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.acosh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# asinh.out: structured
+
+
+def asinh(self):
+    meta = M.asinh(self)
+    out = meta.allocate()
+    return out
+
+
+def asinh_(self):
+    meta = M.asinh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def asinh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.asinh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# atanh.out: structured
+
+
+def atanh(self):
+    meta = M.atanh(self)
+    out = meta.allocate()
+    return out
+
+
+def atanh_(self):
+    meta = M.atanh(self)
+    meta.check_inplace(self)
+    return self
+
+
+def atanh_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.atanh(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# ceil.out: structured
+
+
+def ceil(self):
+    meta = M.ceil(self)
+    out = meta.allocate()
+    return out
+
+
+def ceil_(self):
+    meta = M.ceil(self)
+    meta.check_inplace(self)
+    return self
+
+
+def ceil_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.ceil(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# erf.out: structured
+
+
+def erf(self):
+    meta = M.erf(self)
+    out = meta.allocate()
+    return out
+
+
+def erf_(self):
+    meta = M.erf(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erf(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# erfc.out: structured
+
+
+def erfc(self):
+    meta = M.erfc(self)
+    out = meta.allocate()
+    return out
+
+
+def erfc_(self):
+    meta = M.erfc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erfc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erfc(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# exp2.out: structured
+
+
+def exp2(self):
+    meta = M.exp2(self)
+    out = meta.allocate()
+    return out
+
+
+def exp2_(self):
+    meta = M.exp2(self)
+    meta.check_inplace(self)
+    return self
+
+
+def exp2_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.exp2(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# floor.out: structured
+
+
+def floor(self):
+    meta = M.floor(self)
+    out = meta.allocate()
+    return out
+
+
+def floor_(self):
+    meta = M.floor(self)
+    meta.check_inplace(self)
+    return self
+
+
+def floor_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.floor(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# frac.out: structured
+
+
+def frac(self):
+    meta = M.frac(self)
+    out = meta.allocate()
+    return out
+
+
+def frac_(self):
+    meta = M.frac(self)
+    meta.check_inplace(self)
+    return self
+
+
+def frac_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.frac(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# round.out: structured
+
+
+def round(self):
+    meta = M.round(self)
+    out = meta.allocate()
+    return out
+
+
+def round_(self):
+    meta = M.round(self)
+    meta.check_inplace(self)
+    return self
+
+
+def round_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.round(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# round.decimals_out: structured
+
+
+def round_decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    out = meta.allocate()
+    return out
+
+
+def round__decimals(self, decimals):
+    meta = M.round_decimals(self, decimals)
+    meta.check_inplace(self)
+    return self
+
+
+def round_decimals_out(self, decimals, out):
+    M.check_copy_devices(self, out)
+    meta = M.round_decimals(self, decimals)
+    M.copy_out(meta, out)
+    return out
+
+
+# sinc.out: structured
+
+
+def sinc(self):
+    meta = M.sinc(self)
+    out = meta.allocate()
+    return out
+
+
+def sinc_(self):
+    meta = M.sinc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def sinc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.sinc(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# trunc.out: structured
+
+
+def trunc(self):
+    meta = M.trunc(self)
+    out = meta.allocate()
+    return out
+
+
+def trunc_(self):
+    meta = M.trunc(self)
+    meta.check_inplace(self)
+    return self
+
+
+def trunc_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.trunc(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# lgamma.out: structured
+
+
+def lgamma(self):
+    meta = M.lgamma(self)
+    out = meta.allocate()
+    return out
+
+
+def lgamma_(self):
+    meta = M.lgamma(self)
+    meta.check_inplace(self)
+    return self
+
+
+def lgamma_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.lgamma(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# digamma.out: structured
+
+
+def digamma(self):
+    meta = M.digamma(self)
+    out = meta.allocate()
+    return out
+
+
+def digamma_(self):
+    meta = M.digamma(self)
+    meta.check_inplace(self)
+    return self
+
+
+def digamma_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.digamma(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# polygamma.out: structured
+
+
+def polygamma(n, self):
+    meta = M.polygamma(n, self)
+    out = meta.allocate()
+    return out
+
+
+def polygamma_out(n, self, out):
+    meta = M.polygamma(n, self)
+    meta.resize_outputs(out)
+    return out
+
+
+# erfinv.out: structured
+
+
+def erfinv(self):
+    meta = M.erfinv(self)
+    out = meta.allocate()
+    return out
+
+
+def erfinv_(self):
+    meta = M.erfinv(self)
+    meta.check_inplace(self)
+    return self
+
+
+def erfinv_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.erfinv(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# i0.out: structured
+
+
+def i0(self):
+    meta = M.i0(self)
+    out = meta.allocate()
+    return out
+
+
+def i0_(self):
+    meta = M.i0(self)
+    meta.check_inplace(self)
+    return self
+
+
+def i0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.i0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# signbit.out: structured
+
+
+def signbit(self):
+    meta = M.signbit(self)
+    out = meta.allocate()
+    return out
+
+
+def signbit_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.signbit(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# isposinf.out: structured
+
+
+def isposinf(self):
+    meta = M.isposinf(self)
+    out = meta.allocate()
+    return out
+
+
+def isposinf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.isposinf(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# isneginf.out: structured
+
+
+def isneginf(self):
+    meta = M.isneginf(self)
+    out = meta.allocate()
+    return out
+
+
+def isneginf_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.isneginf(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# special_entr.out: structured
+
+
+def special_entr(self):
+    meta = M.special_entr(self)
+    out = meta.allocate()
+    return out
+
+
+def special_entr_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_entr(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_ndtri.out: structured
+
+
+def special_ndtri(self):
+    meta = M.special_ndtri(self)
+    out = meta.allocate()
+    return out
+
+
+def special_ndtri_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_ndtri(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_log_ndtr.out: structured
+
+
+def special_log_ndtr(self):
+    meta = M.special_log_ndtr(self)
+    out = meta.allocate()
+    return out
+
+
+def special_log_ndtr_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_log_ndtr(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_erfcx.out: structured
+
+
+def special_erfcx(self):
+    meta = M.special_erfcx(self)
+    out = meta.allocate()
+    return out
+
+
+def special_erfcx_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_erfcx(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_i0e.out: structured
+
+
+def special_i0e(self):
+    meta = M.special_i0e(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i0e_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_i0e(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_i1.out: structured
+
+
+def special_i1(self):
+    meta = M.special_i1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_i1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_i1e.out: structured
+
+
+def special_i1e(self):
+    meta = M.special_i1e(self)
+    out = meta.allocate()
+    return out
+
+
+def special_i1e_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_i1e(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_bessel_j0.out: structured
+
+
+def special_bessel_j0(self):
+    meta = M.special_bessel_j0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_j0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_bessel_j0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_bessel_j1.out: structured
+
+
+def special_bessel_j1(self):
+    meta = M.special_bessel_j1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_j1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_bessel_j1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_bessel_y0.out: structured
+
+
+def special_bessel_y0(self):
+    meta = M.special_bessel_y0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_y0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_bessel_y0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_bessel_y1.out: structured
+
+
+def special_bessel_y1(self):
+    meta = M.special_bessel_y1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_bessel_y1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_bessel_y1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_modified_bessel_i0.out: structured
+
+
+def special_modified_bessel_i0(self):
+    meta = M.special_modified_bessel_i0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_i0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_modified_bessel_i0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_modified_bessel_i1.out: structured
+
+
+def special_modified_bessel_i1(self):
+    meta = M.special_modified_bessel_i1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_i1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_modified_bessel_i1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_modified_bessel_k0.out: structured
+
+
+def special_modified_bessel_k0(self):
+    meta = M.special_modified_bessel_k0(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_k0_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_modified_bessel_k0(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_modified_bessel_k1.out: structured
+
+
+def special_modified_bessel_k1(self):
+    meta = M.special_modified_bessel_k1(self)
+    out = meta.allocate()
+    return out
+
+
+def special_modified_bessel_k1_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_modified_bessel_k1(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_scaled_modified_bessel_k0.out: structured
+
+
+def special_scaled_modified_bessel_k0(x):
+    meta = M.special_scaled_modified_bessel_k0(x)
+    out = meta.allocate()
+    return out
+
+
+def special_scaled_modified_bessel_k0_out(x, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_scaled_modified_bessel_k0(x)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_scaled_modified_bessel_k1.out: structured
+
+
+def special_scaled_modified_bessel_k1(x):
+    meta = M.special_scaled_modified_bessel_k1(x)
+    out = meta.allocate()
+    return out
+
+
+def special_scaled_modified_bessel_k1_out(x, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_scaled_modified_bessel_k1(x)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_spherical_bessel_j0.out: structured
+
+
+def special_spherical_bessel_j0(x):
+    meta = M.special_spherical_bessel_j0(x)
+    out = meta.allocate()
+    return out
+
+
+def special_spherical_bessel_j0_out(x, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_spherical_bessel_j0(x)
+    M.copy_out(meta, out)
+    return out
+
+
+# copysign.out: structured
+
+
+def copysign_Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def copysign__Tensor(self, other):
+    meta = M.copysign_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def copysign_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.copysign_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_max.out: structured
+
+
+def clamp_max(self, max):
+    meta = M.clamp_max(self, max)
+    out = meta.allocate()
+    return out
+
+
+def clamp_max_(self, max):
+    meta = M.clamp_max(self, max)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_max_out(self, max, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_max(self, max)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_max.Tensor_out: structured
+
+
+def clamp_max_Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    out = meta.allocate()
+    return out
+
+
+def clamp_max__Tensor(self, max):
+    meta = M.clamp_max_Tensor(self, max)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_max_Tensor_out(self, max, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_max_Tensor(self, max)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_min.out: structured
+
+
+def clamp_min(self, min):
+    meta = M.clamp_min(self, min)
+    out = meta.allocate()
+    return out
+
+
+def clamp_min_(self, min):
+    meta = M.clamp_min(self, min)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_min_out(self, min, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_min(self, min)
+    M.copy_out(meta, out)
+    return out
+
+
+# clamp_min.Tensor_out: structured
+
+
+def clamp_min_Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    out = meta.allocate()
+    return out
+
+
+def clamp_min__Tensor(self, min):
+    meta = M.clamp_min_Tensor(self, min)
+    meta.check_inplace(self)
+    return self
+
+
+def clamp_min_Tensor_out(self, min, out):
+    M.check_copy_devices(self, out)
+    meta = M.clamp_min_Tensor(self, min)
+    M.copy_out(meta, out)
+    return out
+
+
+# gcd.out: structured
+
+
+def gcd(self, other):
+    meta = M.gcd(self, other)
+    out = meta.allocate()
+    return out
+
+
+def gcd_(self, other):
+    meta = M.gcd(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def gcd_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.gcd(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# lcm.out: structured
+
+
+def lcm(self, other):
+    meta = M.lcm(self, other)
+    out = meta.allocate()
+    return out
+
+
+def lcm_(self, other):
+    meta = M.lcm(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def lcm_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.lcm(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# logaddexp.out: structured
+
+
+def logaddexp(self, other):
+    meta = M.logaddexp(self, other)
+    out = meta.allocate()
+    return out
+
+
+def logaddexp_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.logaddexp(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# logaddexp2.out: structured
+
+
+def logaddexp2(self, other):
+    meta = M.logaddexp2(self, other)
+    out = meta.allocate()
+    return out
+
+
+def logaddexp2_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.logaddexp2(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# xlogy.OutTensor: structured
+
+
+def xlogy_Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def xlogy__Tensor(self, other):
+    meta = M.xlogy_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def xlogy_OutTensor(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.xlogy_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# heaviside.out: structured
+
+
+def heaviside(self, values):
+    meta = M.heaviside(self, values)
+    out = meta.allocate()
+    return out
+
+
+def heaviside_(self, values):
+    meta = M.heaviside(self, values)
+    meta.check_inplace(self)
+    return self
+
+
+def heaviside_out(self, values, out):
+    M.check_copy_devices(self, out)
+    meta = M.heaviside(self, values)
+    M.copy_out(meta, out)
+    return out
+
+
+# atan2.out: structured
+
+
+def atan2(self, other):
+    meta = M.atan2(self, other)
+    out = meta.allocate()
+    return out
+
+
+def atan2_(self, other):
+    meta = M.atan2(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def atan2_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.atan2(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmod.Tensor_out: structured
+
+
+def fmod_Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmod__Tensor(self, other):
+    meta = M.fmod_Tensor(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def fmod_Tensor_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmod_Tensor(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# hypot.out: structured
+
+
+def hypot(self, other):
+    meta = M.hypot(self, other)
+    out = meta.allocate()
+    return out
+
+
+def hypot_(self, other):
+    meta = M.hypot(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def hypot_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.hypot(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# igamma.out: structured
+
+
+def igamma(self, other):
+    meta = M.igamma(self, other)
+    out = meta.allocate()
+    return out
+
+
+def igamma_(self, other):
+    meta = M.igamma(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def igamma_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.igamma(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# igammac.out: structured
+
+
+def igammac(self, other):
+    meta = M.igammac(self, other)
+    out = meta.allocate()
+    return out
+
+
+def igammac_(self, other):
+    meta = M.igammac(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def igammac_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.igammac(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# nextafter.out: structured
+
+
+def nextafter(self, other):
+    meta = M.nextafter(self, other)
+    out = meta.allocate()
+    return out
+
+
+def nextafter_(self, other):
+    meta = M.nextafter(self, other)
+    meta.check_inplace(self)
+    return self
+
+
+def nextafter_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.nextafter(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmin.out: structured
+
+
+def fmin(self, other):
+    meta = M.fmin(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmin_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmin(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# fmax.out: structured
+
+
+def fmax(self, other):
+    meta = M.fmax(self, other)
+    out = meta.allocate()
+    return out
+
+
+def fmax_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.fmax(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_xlog1py.out: structured
+
+
+def special_xlog1py(self, other):
+    meta = M.special_xlog1py(self, other)
+    out = meta.allocate()
+    return out
+
+
+def special_xlog1py_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_xlog1py(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_zeta.out: structured
+
+
+def special_zeta(self, other):
+    meta = M.special_zeta(self, other)
+    out = meta.allocate()
+    return out
+
+
+def special_zeta_out(self, other, out):
+    M.check_copy_devices(self, out)
+    meta = M.special_zeta(self, other)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_airy_ai.out: structured
+
+
+def special_airy_ai(x):
+    meta = M.special_airy_ai(x)
+    out = meta.allocate()
+    return out
+
+
+def special_airy_ai_out(x, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_airy_ai(x)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_chebyshev_polynomial_t.out: structured
+
+
+def special_chebyshev_polynomial_t(x, n):
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_t_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_chebyshev_polynomial_t(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_chebyshev_polynomial_u.out: structured
+
+
+def special_chebyshev_polynomial_u(x, n):
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_u_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_chebyshev_polynomial_u(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_chebyshev_polynomial_v.out: structured
+
+
+def special_chebyshev_polynomial_v(x, n):
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_v_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_chebyshev_polynomial_v(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_chebyshev_polynomial_w.out: structured
+
+
+def special_chebyshev_polynomial_w(x, n):
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_chebyshev_polynomial_w_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_chebyshev_polynomial_w(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_hermite_polynomial_h.out: structured
+
+
+def special_hermite_polynomial_h(x, n):
+    meta = M.special_hermite_polynomial_h(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_hermite_polynomial_h_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_hermite_polynomial_h(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_hermite_polynomial_he.out: structured
+
+
+def special_hermite_polynomial_he(x, n):
+    meta = M.special_hermite_polynomial_he(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_hermite_polynomial_he_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_hermite_polynomial_he(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_laguerre_polynomial_l.out: structured
+
+
+def special_laguerre_polynomial_l(x, n):
+    meta = M.special_laguerre_polynomial_l(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_laguerre_polynomial_l_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_laguerre_polynomial_l(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# special_legendre_polynomial_p.out: structured
+
+
+def special_legendre_polynomial_p(x, n):
+    meta = M.special_legendre_polynomial_p(x, n)
+    out = meta.allocate()
+    return out
+
+
+def special_legendre_polynomial_p_out(x, n, out):
+    M.check_copy_devices(x, out)
+    meta = M.special_legendre_polynomial_p(x, n)
+    M.copy_out(meta, out)
+    return out
+
+
+# isin.Tensor_Tensor_out: structured
+
+
+def isin_Tensor_Tensor(elements, test_elements, assume_unique, invert):
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Tensor_Tensor_out(elements, test_elements, assume_unique, invert, out):
+    M.check_copy_devices(elements, out)
+    meta = M.isin_Tensor_Tensor(elements, test_elements, assume_unique, invert)
+    M.copy_out(meta, out)
+    return out
+
+
+# isin.Tensor_Scalar_out: structured
+
+
+def isin_Tensor_Scalar(elements, test_element, assume_unique, invert):
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Tensor_Scalar_out(elements, test_element, assume_unique, invert, out):
+    M.check_copy_devices(elements, out)
+    meta = M.isin_Tensor_Scalar(elements, test_element, assume_unique, invert)
+    M.copy_out(meta, out)
+    return out
+
+
+# isin.Scalar_Tensor_out: structured
+
+
+def isin_Scalar_Tensor(element, test_elements, assume_unique, invert):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    out = meta.allocate()
+    return out
+
+
+def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
+    meta = M.isin_Scalar_Tensor(element, test_elements, assume_unique, invert)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -2076,6 +3440,21 @@ def max_unary_out(self, out):
 def floor_divide_out(self, other, out):
     M.check_copy_devices(self, out)
     return N.floor_divide_out(self, other, out)
+
+
+def nan_to_num_out(self, nan, posinf, neginf, out):
+    M.check_copy_devices(self, out)
+    return N.nan_to_num_out(self, nan, posinf, neginf, out)
+
+
+def mvlgamma_out(self, p, out):
+    M.check_copy_devices(self, out)
+    return N.mvlgamma_out(self, p, out)
+
+
+def logit_out(self, eps, out):
+    M.check_copy_devices(self, out)
+    return N.logit_out(self, eps, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -2346,6 +3725,185 @@ impl("lerp.Scalar_out", "Meta", lerp_Scalar_out)
 impl("lerp.Tensor", "Meta", lerp_Tensor)
 impl("lerp_.Tensor", "Meta", lerp__Tensor)
 impl("lerp.Tensor_out", "Meta", lerp_Tensor_out)
+impl("sgn", "Meta", sgn)
+impl("sgn_", "Meta", sgn_)
+impl("sgn.out", "Meta", sgn_out)
+impl("acosh", "Meta", acosh)
+impl("acosh_", "Meta", acosh_)
+impl("acosh.out", "Meta", acosh_out)
+impl("asinh", "Meta", asinh)
+impl("asinh_", "Meta", asinh_)
+impl("asinh.out", "Meta", asinh_out)
+impl("atanh", "Meta", atanh)
+impl("atanh_", "Meta", atanh_)
+impl("atanh.out", "Meta", atanh_out)
+impl("ceil", "Meta", ceil)
+impl("ceil_", "Meta", ceil_)
+impl("ceil.out", "Meta", ceil_out)
+impl("erf", "Meta", erf)
+impl("erf_", "Meta", erf_)
+impl("erf.out", "Meta", erf_out)
+impl("erfc", "Meta", erfc)
+impl("erfc_", "Meta", erfc_)
+impl("erfc.out", "Meta", erfc_out)
+impl("exp2", "Meta", exp2)
+impl("exp2_", "Meta", exp2_)
+impl("exp2.out", "Meta", exp2_out)
+impl("floor", "Meta", floor)
+impl("floor_", "Meta", floor_)
+impl("floor.out", "Meta", floor_out)
+impl("frac", "Meta", frac)
+impl("frac_", "Meta", frac_)
+impl("frac.out", "Meta", frac_out)
+impl("round", "Meta", round)
+impl("round_", "Meta", round_)
+impl("round.out", "Meta", round_out)
+impl("round.decimals", "Meta", round_decimals)
+impl("round_.decimals", "Meta", round__decimals)
+impl("round.decimals_out", "Meta", round_decimals_out)
+impl("sinc", "Meta", sinc)
+impl("sinc_", "Meta", sinc_)
+impl("sinc.out", "Meta", sinc_out)
+impl("trunc", "Meta", trunc)
+impl("trunc_", "Meta", trunc_)
+impl("trunc.out", "Meta", trunc_out)
+impl("lgamma", "Meta", lgamma)
+impl("lgamma_", "Meta", lgamma_)
+impl("lgamma.out", "Meta", lgamma_out)
+impl("digamma", "Meta", digamma)
+impl("digamma_", "Meta", digamma_)
+impl("digamma.out", "Meta", digamma_out)
+impl("polygamma", "Meta", polygamma)
+impl("polygamma.out", "Meta", polygamma_out)
+impl("erfinv", "Meta", erfinv)
+impl("erfinv_", "Meta", erfinv_)
+impl("erfinv.out", "Meta", erfinv_out)
+impl("i0", "Meta", i0)
+impl("i0_", "Meta", i0_)
+impl("i0.out", "Meta", i0_out)
+impl("signbit", "Meta", signbit)
+impl("signbit.out", "Meta", signbit_out)
+impl("isposinf", "Meta", isposinf)
+impl("isposinf.out", "Meta", isposinf_out)
+impl("isneginf", "Meta", isneginf)
+impl("isneginf.out", "Meta", isneginf_out)
+impl("special_entr", "Meta", special_entr)
+impl("special_entr.out", "Meta", special_entr_out)
+impl("special_ndtri", "Meta", special_ndtri)
+impl("special_ndtri.out", "Meta", special_ndtri_out)
+impl("special_log_ndtr", "Meta", special_log_ndtr)
+impl("special_log_ndtr.out", "Meta", special_log_ndtr_out)
+impl("special_erfcx", "Meta", special_erfcx)
+impl("special_erfcx.out", "Meta", special_erfcx_out)
+impl("special_i0e", "Meta", special_i0e)
+impl("special_i0e.out", "Meta", special_i0e_out)
+impl("special_i1", "Meta", special_i1)
+impl("special_i1.out", "Meta", special_i1_out)
+impl("special_i1e", "Meta", special_i1e)
+impl("special_i1e.out", "Meta", special_i1e_out)
+impl("special_bessel_j0", "Meta", special_bessel_j0)
+impl("special_bessel_j0.out", "Meta", special_bessel_j0_out)
+impl("special_bessel_j1", "Meta", special_bessel_j1)
+impl("special_bessel_j1.out", "Meta", special_bessel_j1_out)
+impl("special_bessel_y0", "Meta", special_bessel_y0)
+impl("special_bessel_y0.out", "Meta", special_bessel_y0_out)
+impl("special_bessel_y1", "Meta", special_bessel_y1)
+impl("special_bessel_y1.out", "Meta", special_bessel_y1_out)
+impl("special_modified_bessel_i0", "Meta", special_modified_bessel_i0)
+impl("special_modified_bessel_i0.out", "Meta", special_modified_bessel_i0_out)
+impl("special_modified_bessel_i1", "Meta", special_modified_bessel_i1)
+impl("special_modified_bessel_i1.out", "Meta", special_modified_bessel_i1_out)
+impl("special_modified_bessel_k0", "Meta", special_modified_bessel_k0)
+impl("special_modified_bessel_k0.out", "Meta", special_modified_bessel_k0_out)
+impl("special_modified_bessel_k1", "Meta", special_modified_bessel_k1)
+impl("special_modified_bessel_k1.out", "Meta", special_modified_bessel_k1_out)
+impl("special_scaled_modified_bessel_k0", "Meta", special_scaled_modified_bessel_k0)
+impl("special_scaled_modified_bessel_k0.out", "Meta", special_scaled_modified_bessel_k0_out)
+impl("special_scaled_modified_bessel_k1", "Meta", special_scaled_modified_bessel_k1)
+impl("special_scaled_modified_bessel_k1.out", "Meta", special_scaled_modified_bessel_k1_out)
+impl("special_spherical_bessel_j0", "Meta", special_spherical_bessel_j0)
+impl("special_spherical_bessel_j0.out", "Meta", special_spherical_bessel_j0_out)
+impl("copysign.Tensor", "Meta", copysign_Tensor)
+impl("copysign_.Tensor", "Meta", copysign__Tensor)
+impl("copysign.out", "Meta", copysign_out)
+impl("clamp_max", "Meta", clamp_max)
+impl("clamp_max_", "Meta", clamp_max_)
+impl("clamp_max.out", "Meta", clamp_max_out)
+impl("clamp_max.Tensor", "Meta", clamp_max_Tensor)
+impl("clamp_max_.Tensor", "Meta", clamp_max__Tensor)
+impl("clamp_max.Tensor_out", "Meta", clamp_max_Tensor_out)
+impl("clamp_min", "Meta", clamp_min)
+impl("clamp_min_", "Meta", clamp_min_)
+impl("clamp_min.out", "Meta", clamp_min_out)
+impl("clamp_min.Tensor", "Meta", clamp_min_Tensor)
+impl("clamp_min_.Tensor", "Meta", clamp_min__Tensor)
+impl("clamp_min.Tensor_out", "Meta", clamp_min_Tensor_out)
+impl("gcd", "Meta", gcd)
+impl("gcd_", "Meta", gcd_)
+impl("gcd.out", "Meta", gcd_out)
+impl("lcm", "Meta", lcm)
+impl("lcm_", "Meta", lcm_)
+impl("lcm.out", "Meta", lcm_out)
+impl("logaddexp", "Meta", logaddexp)
+impl("logaddexp.out", "Meta", logaddexp_out)
+impl("logaddexp2", "Meta", logaddexp2)
+impl("logaddexp2.out", "Meta", logaddexp2_out)
+impl("xlogy.Tensor", "Meta", xlogy_Tensor)
+impl("xlogy_.Tensor", "Meta", xlogy__Tensor)
+impl("xlogy.OutTensor", "Meta", xlogy_OutTensor)
+impl("heaviside", "Meta", heaviside)
+impl("heaviside_", "Meta", heaviside_)
+impl("heaviside.out", "Meta", heaviside_out)
+impl("atan2", "Meta", atan2)
+impl("atan2_", "Meta", atan2_)
+impl("atan2.out", "Meta", atan2_out)
+impl("fmod.Tensor", "Meta", fmod_Tensor)
+impl("fmod_.Tensor", "Meta", fmod__Tensor)
+impl("fmod.Tensor_out", "Meta", fmod_Tensor_out)
+impl("hypot", "Meta", hypot)
+impl("hypot_", "Meta", hypot_)
+impl("hypot.out", "Meta", hypot_out)
+impl("igamma", "Meta", igamma)
+impl("igamma_", "Meta", igamma_)
+impl("igamma.out", "Meta", igamma_out)
+impl("igammac", "Meta", igammac)
+impl("igammac_", "Meta", igammac_)
+impl("igammac.out", "Meta", igammac_out)
+impl("nextafter", "Meta", nextafter)
+impl("nextafter_", "Meta", nextafter_)
+impl("nextafter.out", "Meta", nextafter_out)
+impl("fmin", "Meta", fmin)
+impl("fmin.out", "Meta", fmin_out)
+impl("fmax", "Meta", fmax)
+impl("fmax.out", "Meta", fmax_out)
+impl("special_xlog1py", "Meta", special_xlog1py)
+impl("special_xlog1py.out", "Meta", special_xlog1py_out)
+impl("special_zeta", "Meta", special_zeta)
+impl("special_zeta.out", "Meta", special_zeta_out)
+impl("special_airy_ai", "Meta", special_airy_ai)
+impl("special_airy_ai.out", "Meta", special_airy_ai_out)
+impl("special_chebyshev_polynomial_t", "Meta", special_chebyshev_polynomial_t)
+impl("special_chebyshev_polynomial_t.out", "Meta", special_chebyshev_polynomial_t_out)
+impl("special_chebyshev_polynomial_u", "Meta", special_chebyshev_polynomial_u)
+impl("special_chebyshev_polynomial_u.out", "Meta", special_chebyshev_polynomial_u_out)
+impl("special_chebyshev_polynomial_v", "Meta", special_chebyshev_polynomial_v)
+impl("special_chebyshev_polynomial_v.out", "Meta", special_chebyshev_polynomial_v_out)
+impl("special_chebyshev_polynomial_w", "Meta", special_chebyshev_polynomial_w)
+impl("special_chebyshev_polynomial_w.out", "Meta", special_chebyshev_polynomial_w_out)
+impl("special_hermite_polynomial_h", "Meta", special_hermite_polynomial_h)
+impl("special_hermite_polynomial_h.out", "Meta", special_hermite_polynomial_h_out)
+impl("special_hermite_polynomial_he", "Meta", special_hermite_polynomial_he)
+impl("special_hermite_polynomial_he.out", "Meta", special_hermite_polynomial_he_out)
+impl("special_laguerre_polynomial_l", "Meta", special_laguerre_polynomial_l)
+impl("special_laguerre_polynomial_l.out", "Meta", special_laguerre_polynomial_l_out)
+impl("special_legendre_polynomial_p", "Meta", special_legendre_polynomial_p)
+impl("special_legendre_polynomial_p.out", "Meta", special_legendre_polynomial_p_out)
+impl("isin.Tensor_Tensor", "Meta", isin_Tensor_Tensor)
+impl("isin.Tensor_Tensor_out", "Meta", isin_Tensor_Tensor_out)
+impl("isin.Tensor_Scalar", "Meta", isin_Tensor_Scalar)
+impl("isin.Tensor_Scalar_out", "Meta", isin_Tensor_Scalar_out)
+impl("isin.Scalar_Tensor", "Meta", isin_Scalar_Tensor)
+impl("isin.Scalar_Tensor_out", "Meta", isin_Scalar_Tensor_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
@@ -2421,3 +3979,11 @@ impl("floor_divide_.Tensor", "Meta", N.floor_divide__Tensor)
 impl("floor_divide.out", "Meta", floor_divide_out)
 impl("count_nonzero.dim_IntList", "Meta", N.count_nonzero_dim_IntList)
 impl("embedding_dense_backward", "Meta", N.embedding_dense_backward_meta)
+impl("nan_to_num.out", "Meta", nan_to_num_out)
+impl("mvlgamma.out", "Meta", mvlgamma_out)
+impl("logit", "Meta", N.logit)
+impl("logit_", "Meta", N.logit_)
+impl("logit.out", "Meta", logit_out)
+impl("angle", "Meta", N.angle)
+impl("angle.out", "Meta", N.angle_out)
+impl("frexp.Tensor_out", "Meta", N.frexp_Tensor_out)

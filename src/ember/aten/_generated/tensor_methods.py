@@ -40,8 +40,12 @@ _op__conj = handle("_conj")
 _op__neg_view = handle("_neg_view")
 _op_abs = handle("abs")
 _op_abs_ = handle("abs_")
+_op_absolute = handle("absolute")
+_op_absolute_ = handle("absolute_")
 _op_acos = handle("acos")
 _op_acos_ = handle("acos_")
+_op_acosh = handle("acosh")
+_op_acosh_ = handle("acosh_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
 _op_addcdiv = handle("addcdiv")
@@ -59,17 +63,38 @@ _op_all_dims = handle("all.dims")
 _op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amin = handle("amin")
+_op_angle = handle("angle")
 _op_any = handle("any")
 _op_any_dim = handle("any.dim")
 _op_any_dims = handle("any.dims")
+_op_arccos = handle("arccos")
+_op_arccos_ = handle("arccos_")
+_op_arccosh = handle("arccosh")
+_op_arccosh_ = handle("arccosh_")
+_op_arcsin = handle("arcsin")
+_op_arcsin_ = handle("arcsin_")
+_op_arcsinh = handle("arcsinh")
+_op_arcsinh_ = handle("arcsinh_")
+_op_arctan = handle("arctan")
+_op_arctan2 = handle("arctan2")
+_op_arctan2_ = handle("arctan2_")
+_op_arctan_ = handle("arctan_")
+_op_arctanh = handle("arctanh")
+_op_arctanh_ = handle("arctanh_")
 _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
 _op_asin_ = handle("asin_")
+_op_asinh = handle("asinh")
+_op_asinh_ = handle("asinh_")
 _op_atan = handle("atan")
+_op_atan2 = handle("atan2")
+_op_atan2_ = handle("atan2_")
 _op_atan_ = handle("atan_")
+_op_atanh = handle("atanh")
+_op_atanh_ = handle("atanh_")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bernoulli__Tensor = handle("bernoulli_.Tensor")
@@ -97,16 +122,30 @@ _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 _op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
+_op_ceil = handle("ceil")
+_op_ceil_ = handle("ceil_")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
+_op_clamp_max = handle("clamp_max")
+_op_clamp_max_Tensor = handle("clamp_max.Tensor")
+_op_clamp_max_ = handle("clamp_max_")
+_op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+_op_clamp_min = handle("clamp_min")
+_op_clamp_min_Tensor = handle("clamp_min.Tensor")
+_op_clamp_min_ = handle("clamp_min_")
+_op_clamp_min__Tensor = handle("clamp_min_.Tensor")
 _op_clone = handle("clone")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_ = handle("conj_physical_")
 _op_contiguous = handle("contiguous")
+_op_copysign_Scalar = handle("copysign.Scalar")
+_op_copysign_Tensor = handle("copysign.Tensor")
+_op_copysign__Scalar = handle("copysign_.Scalar")
+_op_copysign__Tensor = handle("copysign_.Tensor")
 _op_cos = handle("cos")
 _op_cos_ = handle("cos_")
 _op_cosh = handle("cosh")
@@ -117,8 +156,12 @@ _op_cumprod = handle("cumprod")
 _op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
+_op_deg2rad = handle("deg2rad")
+_op_deg2rad_ = handle("deg2rad_")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
+_op_digamma = handle("digamma")
+_op_digamma_ = handle("digamma_")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -139,7 +182,15 @@ _op_eq_Tensor = handle("eq.Tensor")
 _op_eq__Scalar = handle("eq_.Scalar")
 _op_eq__Tensor = handle("eq_.Tensor")
 _op_equal = handle("equal")
+_op_erf = handle("erf")
+_op_erf_ = handle("erf_")
+_op_erfc = handle("erfc")
+_op_erfc_ = handle("erfc_")
+_op_erfinv = handle("erfinv")
+_op_erfinv_ = handle("erfinv_")
 _op_exp = handle("exp")
+_op_exp2 = handle("exp2")
+_op_exp2_ = handle("exp2_")
 _op_exp_ = handle("exp_")
 _op_expand = handle("expand")
 _op_expand_as = handle("expand_as")
@@ -147,13 +198,32 @@ _op_expm1 = handle("expm1")
 _op_expm1_ = handle("expm1_")
 _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
+_op_fix = handle("fix")
+_op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
+_op_float_power_Tensor_Tensor = handle("float_power.Tensor_Tensor")
+_op_float_power__Scalar = handle("float_power_.Scalar")
+_op_float_power__Tensor = handle("float_power_.Tensor")
+_op_floor = handle("floor")
+_op_floor_ = handle("floor_")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide__Scalar = handle("floor_divide_.Scalar")
 _op_floor_divide__Tensor = handle("floor_divide_.Tensor")
+_op_fmax = handle("fmax")
+_op_fmin = handle("fmin")
+_op_fmod_Scalar = handle("fmod.Scalar")
+_op_fmod_Tensor = handle("fmod.Tensor")
+_op_fmod__Scalar = handle("fmod_.Scalar")
+_op_fmod__Tensor = handle("fmod_.Tensor")
+_op_frac = handle("frac")
+_op_frac_ = handle("frac_")
+_op_frexp_Tensor = handle("frexp.Tensor")
 _op_gather = handle("gather")
+_op_gcd = handle("gcd")
+_op_gcd_ = handle("gcd_")
 _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge__Scalar = handle("ge_.Scalar")
@@ -162,14 +232,33 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
+_op_heaviside = handle("heaviside")
+_op_heaviside_ = handle("heaviside_")
+_op_hypot = handle("hypot")
+_op_hypot_ = handle("hypot_")
+_op_i0 = handle("i0")
+_op_i0_ = handle("i0_")
+_op_igamma = handle("igamma")
+_op_igamma_ = handle("igamma_")
+_op_igammac = handle("igammac")
+_op_igammac_ = handle("igammac_")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
+_op_isfinite = handle("isfinite")
+_op_isinf = handle("isinf")
 _op_isnan = handle("isnan")
+_op_isneginf = handle("isneginf")
+_op_isposinf = handle("isposinf")
+_op_isreal = handle("isreal")
 _op_item = handle("item")
+_op_lcm = handle("lcm")
+_op_lcm_ = handle("lcm_")
+_op_ldexp_Tensor = handle("ldexp.Tensor")
+_op_ldexp_ = handle("ldexp_")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
@@ -178,6 +267,8 @@ _op_lerp_Scalar = handle("lerp.Scalar")
 _op_lerp_Tensor = handle("lerp.Tensor")
 _op_lerp__Scalar = handle("lerp_.Scalar")
 _op_lerp__Tensor = handle("lerp_.Tensor")
+_op_lgamma = handle("lgamma")
+_op_lgamma_ = handle("lgamma_")
 _op_log = handle("log")
 _op_log10 = handle("log10")
 _op_log10_ = handle("log10_")
@@ -187,6 +278,8 @@ _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logaddexp = handle("logaddexp")
+_op_logaddexp2 = handle("logaddexp2")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -195,6 +288,8 @@ _op_logical_or = handle("logical_or")
 _op_logical_or_ = handle("logical_or_")
 _op_logical_xor = handle("logical_xor")
 _op_logical_xor_ = handle("logical_xor_")
+_op_logit = handle("logit")
+_op_logit_ = handle("logit_")
 _op_logsumexp = handle("logsumexp")
 _op_lt_Scalar = handle("lt.Scalar")
 _op_lt_Tensor = handle("lt.Tensor")
@@ -226,6 +321,10 @@ _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply__Scalar = handle("multiply_.Scalar")
 _op_multiply__Tensor = handle("multiply_.Tensor")
 _op_mv = handle("mv")
+_op_mvlgamma = handle("mvlgamma")
+_op_mvlgamma_ = handle("mvlgamma_")
+_op_nan_to_num = handle("nan_to_num")
+_op_nan_to_num_ = handle("nan_to_num_")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -234,21 +333,30 @@ _op_ne__Scalar = handle("ne_.Scalar")
 _op_ne__Tensor = handle("ne_.Tensor")
 _op_neg = handle("neg")
 _op_neg_ = handle("neg_")
+_op_negative = handle("negative")
+_op_negative_ = handle("negative_")
 _op_new_empty = handle("new_empty")
 _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
+_op_nextafter = handle("nextafter")
+_op_nextafter_ = handle("nextafter_")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
 _op_permute = handle("permute")
+_op_polygamma = handle("polygamma")
+_op_polygamma_ = handle("polygamma_")
+_op_positive = handle("positive")
 _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 _op_pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_rad2deg = handle("rad2deg")
+_op_rad2deg_ = handle("rad2deg_")
 _op_random_ = handle("random_")
 _op_random__from = handle("random_.from")
 _op_random__to = handle("random_.to")
@@ -266,6 +374,10 @@ _op_resize_ = handle("resize_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_round = handle("round")
+_op_round_decimals = handle("round.decimals")
+_op_round_ = handle("round_")
+_op_round__decimals = handle("round_.decimals")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
 _op_scatter_reduce = handle("scatter.reduce")
@@ -277,12 +389,17 @@ _op_scatter__src = handle("scatter_.src")
 _op_scatter__value = handle("scatter_.value")
 _op_scatter__value_reduce = handle("scatter_.value_reduce")
 _op_select_int = handle("select.int")
+_op_sgn = handle("sgn")
+_op_sgn_ = handle("sgn_")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_ = handle("sigmoid_")
 _op_sign = handle("sign")
 _op_sign_ = handle("sign_")
+_op_signbit = handle("signbit")
 _op_sin = handle("sin")
 _op_sin_ = handle("sin_")
+_op_sinc = handle("sinc")
+_op_sinc_ = handle("sinc_")
 _op_sinh = handle("sinh")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
@@ -294,6 +411,8 @@ _op_split_sizes = handle("split.sizes")
 _op_split_with_sizes = handle("split_with_sizes")
 _op_sqrt = handle("sqrt")
 _op_sqrt_ = handle("sqrt_")
+_op_square = handle("square")
+_op_square_ = handle("square_")
 _op_squeeze = handle("squeeze")
 _op_squeeze_dim = handle("squeeze.dim")
 _op_squeeze_dims = handle("squeeze.dims")
@@ -330,6 +449,8 @@ _op_true_divide_Scalar = handle("true_divide.Scalar")
 _op_true_divide_Tensor = handle("true_divide.Tensor")
 _op_true_divide__Scalar = handle("true_divide_.Scalar")
 _op_true_divide__Tensor = handle("true_divide_.Tensor")
+_op_trunc = handle("trunc")
+_op_trunc_ = handle("trunc_")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
@@ -344,6 +465,10 @@ _op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
+_op_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+_op_xlogy_Tensor = handle("xlogy.Tensor")
+_op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+_op_xlogy__Tensor = handle("xlogy_.Tensor")
 _op_zero_ = handle("zero_")
 
 
@@ -699,6 +824,52 @@ def abs_(self, *args, **kwargs):
 
 
 
+_parser_m_absolute = PythonArgParser(
+    [
+        'absolute()',
+    ],
+)
+
+
+def absolute(self, *args, **kwargs):
+    """absolute()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'absolute', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_absolute.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(absolute, 'ember.Tensor.absolute', self, args, kwargs)
+
+
+
+_parser_m_absolute_ = PythonArgParser(
+    [
+        'absolute_()',
+    ],
+)
+
+
+def absolute_(self, *args, **kwargs):
+    """absolute_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'absolute_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_absolute_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(absolute_, 'ember.Tensor.absolute_', self, args, kwargs)
+
+
+
 _parser_m_acos = PythonArgParser(
     [
         'acos()',
@@ -742,6 +913,52 @@ def acos_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(acos_, 'ember.Tensor.acos_', self, args, kwargs)
+
+
+
+_parser_m_acosh = PythonArgParser(
+    [
+        'acosh()',
+    ],
+)
+
+
+def acosh(self, *args, **kwargs):
+    """acosh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'acosh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_acosh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(acosh, 'ember.Tensor.acosh', self, args, kwargs)
+
+
+
+_parser_m_acosh_ = PythonArgParser(
+    [
+        'acosh_()',
+    ],
+)
+
+
+def acosh_(self, *args, **kwargs):
+    """acosh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'acosh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_acosh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(acosh_, 'ember.Tensor.acosh_', self, args, kwargs)
 
 
 
@@ -1179,6 +1396,29 @@ def amin(self, *args, **kwargs):
 
 
 
+_parser_m_angle = PythonArgParser(
+    [
+        'angle()',
+    ],
+)
+
+
+def angle(self, *args, **kwargs):
+    """angle()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'angle', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_angle.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(angle, 'ember.Tensor.angle', self, args, kwargs)
+
+
+
 _parser_m_any = PythonArgParser(
     [
         'any()',
@@ -1205,6 +1445,334 @@ def any(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(any, _parser_m_any, self, args, kwargs)
+
+
+
+_parser_m_arccos = PythonArgParser(
+    [
+        'arccos()',
+    ],
+)
+
+
+def arccos(self, *args, **kwargs):
+    """arccos()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arccos', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arccos.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arccos, 'ember.Tensor.arccos', self, args, kwargs)
+
+
+
+_parser_m_arccos_ = PythonArgParser(
+    [
+        'arccos_()',
+    ],
+)
+
+
+def arccos_(self, *args, **kwargs):
+    """arccos_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arccos_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arccos_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arccos_, 'ember.Tensor.arccos_', self, args, kwargs)
+
+
+
+_parser_m_arccosh = PythonArgParser(
+    [
+        'arccosh()',
+    ],
+)
+
+
+def arccosh(self, *args, **kwargs):
+    """arccosh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arccosh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arccosh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arccosh, 'ember.Tensor.arccosh', self, args, kwargs)
+
+
+
+_parser_m_arccosh_ = PythonArgParser(
+    [
+        'arccosh_()',
+    ],
+)
+
+
+def arccosh_(self, *args, **kwargs):
+    """arccosh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arccosh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arccosh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arccosh_, 'ember.Tensor.arccosh_', self, args, kwargs)
+
+
+
+_parser_m_arcsin = PythonArgParser(
+    [
+        'arcsin()',
+    ],
+)
+
+
+def arcsin(self, *args, **kwargs):
+    """arcsin()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arcsin', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arcsin.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arcsin, 'ember.Tensor.arcsin', self, args, kwargs)
+
+
+
+_parser_m_arcsin_ = PythonArgParser(
+    [
+        'arcsin_()',
+    ],
+)
+
+
+def arcsin_(self, *args, **kwargs):
+    """arcsin_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arcsin_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arcsin_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arcsin_, 'ember.Tensor.arcsin_', self, args, kwargs)
+
+
+
+_parser_m_arcsinh = PythonArgParser(
+    [
+        'arcsinh()',
+    ],
+)
+
+
+def arcsinh(self, *args, **kwargs):
+    """arcsinh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arcsinh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arcsinh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arcsinh, 'ember.Tensor.arcsinh', self, args, kwargs)
+
+
+
+_parser_m_arcsinh_ = PythonArgParser(
+    [
+        'arcsinh_()',
+    ],
+)
+
+
+def arcsinh_(self, *args, **kwargs):
+    """arcsinh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arcsinh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arcsinh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arcsinh_, 'ember.Tensor.arcsinh_', self, args, kwargs)
+
+
+
+_parser_m_arctan = PythonArgParser(
+    [
+        'arctan()',
+    ],
+)
+
+
+def arctan(self, *args, **kwargs):
+    """arctan()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arctan', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arctan.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arctan, 'ember.Tensor.arctan', self, args, kwargs)
+
+
+
+_parser_m_arctan2 = PythonArgParser(
+    [
+        'arctan2(Tensor other)',
+    ],
+)
+_tail_parser_m_arctan2 = [p.default for p in _parser_m_arctan2.signatures[0].params[1:]]
+
+
+def arctan2(self, *args, **kwargs):
+    """arctan2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_arctan2]
+        else:
+            index, v = _parser_m_arctan2.parse(args, kwargs, self=self)
+        return _op_arctan2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(arctan2, _parser_m_arctan2, self, args, kwargs)
+
+
+
+_parser_m_arctan2_ = PythonArgParser(
+    [
+        'arctan2_(Tensor other)',
+    ],
+)
+_tail_parser_m_arctan2_ = [p.default for p in _parser_m_arctan2_.signatures[0].params[1:]]
+
+
+def arctan2_(self, *args, **kwargs):
+    """arctan2_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_arctan2_]
+        else:
+            index, v = _parser_m_arctan2_.parse(args, kwargs, self=self)
+        return _op_arctan2_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(arctan2_, _parser_m_arctan2_, self, args, kwargs)
+
+
+
+_parser_m_arctan_ = PythonArgParser(
+    [
+        'arctan_()',
+    ],
+)
+
+
+def arctan_(self, *args, **kwargs):
+    """arctan_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arctan_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arctan_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arctan_, 'ember.Tensor.arctan_', self, args, kwargs)
+
+
+
+_parser_m_arctanh = PythonArgParser(
+    [
+        'arctanh()',
+    ],
+)
+
+
+def arctanh(self, *args, **kwargs):
+    """arctanh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arctanh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arctanh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arctanh, 'ember.Tensor.arctanh', self, args, kwargs)
+
+
+
+_parser_m_arctanh_ = PythonArgParser(
+    [
+        'arctanh_()',
+    ],
+)
+
+
+def arctanh_(self, *args, **kwargs):
+    """arctanh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'arctanh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_arctanh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(arctanh_, 'ember.Tensor.arctanh_', self, args, kwargs)
 
 
 
@@ -1342,6 +1910,52 @@ def asin_(self, *args, **kwargs):
 
 
 
+_parser_m_asinh = PythonArgParser(
+    [
+        'asinh()',
+    ],
+)
+
+
+def asinh(self, *args, **kwargs):
+    """asinh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'asinh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_asinh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(asinh, 'ember.Tensor.asinh', self, args, kwargs)
+
+
+
+_parser_m_asinh_ = PythonArgParser(
+    [
+        'asinh_()',
+    ],
+)
+
+
+def asinh_(self, *args, **kwargs):
+    """asinh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'asinh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_asinh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(asinh_, 'ember.Tensor.asinh_', self, args, kwargs)
+
+
+
 _parser_m_atan = PythonArgParser(
     [
         'atan()',
@@ -1365,6 +1979,58 @@ def atan(self, *args, **kwargs):
 
 
 
+_parser_m_atan2 = PythonArgParser(
+    [
+        'atan2(Tensor other)',
+    ],
+)
+_tail_parser_m_atan2 = [p.default for p in _parser_m_atan2.signatures[0].params[1:]]
+
+
+def atan2(self, *args, **kwargs):
+    """atan2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_atan2]
+        else:
+            index, v = _parser_m_atan2.parse(args, kwargs, self=self)
+        return _op_atan2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(atan2, _parser_m_atan2, self, args, kwargs)
+
+
+
+_parser_m_atan2_ = PythonArgParser(
+    [
+        'atan2_(Tensor other)',
+    ],
+)
+_tail_parser_m_atan2_ = [p.default for p in _parser_m_atan2_.signatures[0].params[1:]]
+
+
+def atan2_(self, *args, **kwargs):
+    """atan2_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_atan2_]
+        else:
+            index, v = _parser_m_atan2_.parse(args, kwargs, self=self)
+        return _op_atan2_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(atan2_, _parser_m_atan2_, self, args, kwargs)
+
+
+
 _parser_m_atan_ = PythonArgParser(
     [
         'atan_()',
@@ -1385,6 +2051,52 @@ def atan_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(atan_, 'ember.Tensor.atan_', self, args, kwargs)
+
+
+
+_parser_m_atanh = PythonArgParser(
+    [
+        'atanh()',
+    ],
+)
+
+
+def atanh(self, *args, **kwargs):
+    """atanh()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'atanh', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_atanh.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(atanh, 'ember.Tensor.atanh', self, args, kwargs)
+
+
+
+_parser_m_atanh_ = PythonArgParser(
+    [
+        'atanh_()',
+    ],
+)
+
+
+def atanh_(self, *args, **kwargs):
+    """atanh_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'atanh_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_atanh_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(atanh_, 'ember.Tensor.atanh_', self, args, kwargs)
 
 
 
@@ -1772,6 +2484,52 @@ def bmm(self, *args, **kwargs):
 
 
 
+_parser_m_ceil = PythonArgParser(
+    [
+        'ceil()',
+    ],
+)
+
+
+def ceil(self, *args, **kwargs):
+    """ceil()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'ceil', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_ceil.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(ceil, 'ember.Tensor.ceil', self, args, kwargs)
+
+
+
+_parser_m_ceil_ = PythonArgParser(
+    [
+        'ceil_()',
+    ],
+)
+
+
+def ceil_(self, *args, **kwargs):
+    """ceil_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'ceil_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_ceil_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(ceil_, 'ember.Tensor.ceil_', self, args, kwargs)
+
+
+
 _parser_m_chunk = PythonArgParser(
     [
         'chunk(int chunks, int dim=0)',
@@ -1843,6 +2601,110 @@ def clamp_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(clamp_, _parser_m_clamp_, self, args, kwargs)
+
+
+
+_parser_m_clamp_max = PythonArgParser(
+    [
+        'clamp_max(Tensor max)',
+        'clamp_max(Scalar max)',
+    ],
+)
+
+
+def clamp_max(self, *args, **kwargs):
+    """clamp_max(Tensor max) | clamp_max(Scalar max)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_max.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_max_Tensor.call(self, v[0])
+        else:
+            return _op_clamp_max.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_max, _parser_m_clamp_max, self, args, kwargs)
+
+
+
+_parser_m_clamp_max_ = PythonArgParser(
+    [
+        'clamp_max_(Tensor max)',
+        'clamp_max_(Scalar max)',
+    ],
+)
+
+
+def clamp_max_(self, *args, **kwargs):
+    """clamp_max_(Tensor max) | clamp_max_(Scalar max)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_max_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_max__Tensor.call(self, v[0])
+        else:
+            return _op_clamp_max_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_max_, _parser_m_clamp_max_, self, args, kwargs)
+
+
+
+_parser_m_clamp_min = PythonArgParser(
+    [
+        'clamp_min(Tensor min)',
+        'clamp_min(Scalar min)',
+    ],
+)
+
+
+def clamp_min(self, *args, **kwargs):
+    """clamp_min(Tensor min) | clamp_min(Scalar min)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_min.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_min_Tensor.call(self, v[0])
+        else:
+            return _op_clamp_min.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_min, _parser_m_clamp_min, self, args, kwargs)
+
+
+
+_parser_m_clamp_min_ = PythonArgParser(
+    [
+        'clamp_min_(Tensor min)',
+        'clamp_min_(Scalar min)',
+    ],
+)
+
+
+def clamp_min_(self, *args, **kwargs):
+    """clamp_min_(Tensor min) | clamp_min_(Scalar min)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_clamp_min_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_clamp_min__Tensor.call(self, v[0])
+        else:
+            return _op_clamp_min_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(clamp_min_, _parser_m_clamp_min_, self, args, kwargs)
 
 
 
@@ -1956,6 +2818,58 @@ def contiguous(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(contiguous, _parser_m_contiguous, self, args, kwargs)
+
+
+
+_parser_m_copysign = PythonArgParser(
+    [
+        'copysign(Tensor other)',
+        'copysign(Scalar other)',
+    ],
+)
+
+
+def copysign(self, *args, **kwargs):
+    """copysign(Tensor other) | copysign(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_copysign.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_copysign_Tensor.call(self, v[0])
+        else:
+            return _op_copysign_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(copysign, _parser_m_copysign, self, args, kwargs)
+
+
+
+_parser_m_copysign_ = PythonArgParser(
+    [
+        'copysign_(Tensor other)',
+        'copysign_(Scalar other)',
+    ],
+)
+
+
+def copysign_(self, *args, **kwargs):
+    """copysign_(Tensor other) | copysign_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_copysign_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_copysign__Tensor.call(self, v[0])
+        else:
+            return _op_copysign__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(copysign_, _parser_m_copysign_, self, args, kwargs)
 
 
 
@@ -2165,6 +3079,52 @@ def cumsum_(self, *args, **kwargs):
 
 
 
+_parser_m_deg2rad = PythonArgParser(
+    [
+        'deg2rad()',
+    ],
+)
+
+
+def deg2rad(self, *args, **kwargs):
+    """deg2rad()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'deg2rad', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_deg2rad.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(deg2rad, 'ember.Tensor.deg2rad', self, args, kwargs)
+
+
+
+_parser_m_deg2rad_ = PythonArgParser(
+    [
+        'deg2rad_()',
+    ],
+)
+
+
+def deg2rad_(self, *args, **kwargs):
+    """deg2rad_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'deg2rad_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_deg2rad_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(deg2rad_, 'ember.Tensor.deg2rad_', self, args, kwargs)
+
+
+
 _parser_m_detach = PythonArgParser(
     [
         'detach()',
@@ -2207,6 +3167,52 @@ def diagonal(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(diagonal, _parser_m_diagonal, self, args, kwargs)
+
+
+
+_parser_m_digamma = PythonArgParser(
+    [
+        'digamma()',
+    ],
+)
+
+
+def digamma(self, *args, **kwargs):
+    """digamma()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'digamma', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_digamma.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(digamma, 'ember.Tensor.digamma', self, args, kwargs)
+
+
+
+_parser_m_digamma_ = PythonArgParser(
+    [
+        'digamma_()',
+    ],
+)
+
+
+def digamma_(self, *args, **kwargs):
+    """digamma_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'digamma_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_digamma_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(digamma_, 'ember.Tensor.digamma_', self, args, kwargs)
 
 
 
@@ -2436,6 +3442,144 @@ def equal(self, *args, **kwargs):
 
 
 
+_parser_m_erf = PythonArgParser(
+    [
+        'erf()',
+    ],
+)
+
+
+def erf(self, *args, **kwargs):
+    """erf()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erf', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erf.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erf, 'ember.Tensor.erf', self, args, kwargs)
+
+
+
+_parser_m_erf_ = PythonArgParser(
+    [
+        'erf_()',
+    ],
+)
+
+
+def erf_(self, *args, **kwargs):
+    """erf_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erf_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erf_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erf_, 'ember.Tensor.erf_', self, args, kwargs)
+
+
+
+_parser_m_erfc = PythonArgParser(
+    [
+        'erfc()',
+    ],
+)
+
+
+def erfc(self, *args, **kwargs):
+    """erfc()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erfc', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erfc.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erfc, 'ember.Tensor.erfc', self, args, kwargs)
+
+
+
+_parser_m_erfc_ = PythonArgParser(
+    [
+        'erfc_()',
+    ],
+)
+
+
+def erfc_(self, *args, **kwargs):
+    """erfc_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erfc_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erfc_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erfc_, 'ember.Tensor.erfc_', self, args, kwargs)
+
+
+
+_parser_m_erfinv = PythonArgParser(
+    [
+        'erfinv()',
+    ],
+)
+
+
+def erfinv(self, *args, **kwargs):
+    """erfinv()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erfinv', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erfinv.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erfinv, 'ember.Tensor.erfinv', self, args, kwargs)
+
+
+
+_parser_m_erfinv_ = PythonArgParser(
+    [
+        'erfinv_()',
+    ],
+)
+
+
+def erfinv_(self, *args, **kwargs):
+    """erfinv_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'erfinv_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_erfinv_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(erfinv_, 'ember.Tensor.erfinv_', self, args, kwargs)
+
+
+
 _parser_m_exp = PythonArgParser(
     [
         'exp()',
@@ -2456,6 +3600,52 @@ def exp(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(exp, 'ember.Tensor.exp', self, args, kwargs)
+
+
+
+_parser_m_exp2 = PythonArgParser(
+    [
+        'exp2()',
+    ],
+)
+
+
+def exp2(self, *args, **kwargs):
+    """exp2()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'exp2', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_exp2.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp2, 'ember.Tensor.exp2', self, args, kwargs)
+
+
+
+_parser_m_exp2_ = PythonArgParser(
+    [
+        'exp2_()',
+    ],
+)
+
+
+def exp2_(self, *args, **kwargs):
+    """exp2_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'exp2_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_exp2_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(exp2_, 'ember.Tensor.exp2_', self, args, kwargs)
 
 
 
@@ -2602,6 +3792,52 @@ def fill_(self, *args, **kwargs):
 
 
 
+_parser_m_fix = PythonArgParser(
+    [
+        'fix()',
+    ],
+)
+
+
+def fix(self, *args, **kwargs):
+    """fix()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'fix', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_fix.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(fix, 'ember.Tensor.fix', self, args, kwargs)
+
+
+
+_parser_m_fix_ = PythonArgParser(
+    [
+        'fix_()',
+    ],
+)
+
+
+def fix_(self, *args, **kwargs):
+    """fix_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'fix_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_fix_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(fix_, 'ember.Tensor.fix_', self, args, kwargs)
+
+
+
 _parser_m_flatten = PythonArgParser(
     [
         'flatten(int start_dim=0, int end_dim=-1)',
@@ -2643,6 +3879,104 @@ def flip(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(flip, _parser_m_flip, self, args, kwargs)
+
+
+
+_parser_m_float_power = PythonArgParser(
+    [
+        'float_power(Tensor exponent)',
+        'float_power(Scalar exponent)',
+    ],
+)
+
+
+def float_power(self, *args, **kwargs):
+    """float_power(Tensor exponent) | float_power(Scalar exponent)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_float_power.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_float_power_Tensor_Tensor.call(self, v[0])
+        else:
+            return _op_float_power_Tensor_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(float_power, _parser_m_float_power, self, args, kwargs)
+
+
+
+_parser_m_float_power_ = PythonArgParser(
+    [
+        'float_power_(Tensor exponent)',
+        'float_power_(Scalar exponent)',
+    ],
+)
+
+
+def float_power_(self, *args, **kwargs):
+    """float_power_(Tensor exponent) | float_power_(Scalar exponent)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_float_power_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_float_power__Tensor.call(self, v[0])
+        else:
+            return _op_float_power__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(float_power_, _parser_m_float_power_, self, args, kwargs)
+
+
+
+_parser_m_floor = PythonArgParser(
+    [
+        'floor()',
+    ],
+)
+
+
+def floor(self, *args, **kwargs):
+    """floor()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'floor', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_floor.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(floor, 'ember.Tensor.floor', self, args, kwargs)
+
+
+
+_parser_m_floor_ = PythonArgParser(
+    [
+        'floor_()',
+    ],
+)
+
+
+def floor_(self, *args, **kwargs):
+    """floor_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'floor_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_floor_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(floor_, 'ember.Tensor.floor_', self, args, kwargs)
 
 
 
@@ -2698,6 +4032,179 @@ def floor_divide_(self, *args, **kwargs):
 
 
 
+_parser_m_fmax = PythonArgParser(
+    [
+        'fmax(Tensor other)',
+    ],
+)
+_tail_parser_m_fmax = [p.default for p in _parser_m_fmax.signatures[0].params[1:]]
+
+
+def fmax(self, *args, **kwargs):
+    """fmax(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_fmax]
+        else:
+            index, v = _parser_m_fmax.parse(args, kwargs, self=self)
+        return _op_fmax.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmax, _parser_m_fmax, self, args, kwargs)
+
+
+
+_parser_m_fmin = PythonArgParser(
+    [
+        'fmin(Tensor other)',
+    ],
+)
+_tail_parser_m_fmin = [p.default for p in _parser_m_fmin.signatures[0].params[1:]]
+
+
+def fmin(self, *args, **kwargs):
+    """fmin(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_fmin]
+        else:
+            index, v = _parser_m_fmin.parse(args, kwargs, self=self)
+        return _op_fmin.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmin, _parser_m_fmin, self, args, kwargs)
+
+
+
+_parser_m_fmod = PythonArgParser(
+    [
+        'fmod(Tensor other)',
+        'fmod(Scalar other)',
+    ],
+)
+
+
+def fmod(self, *args, **kwargs):
+    """fmod(Tensor other) | fmod(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_fmod.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fmod_Tensor.call(self, v[0])
+        else:
+            return _op_fmod_Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmod, _parser_m_fmod, self, args, kwargs)
+
+
+
+_parser_m_fmod_ = PythonArgParser(
+    [
+        'fmod_(Tensor other)',
+        'fmod_(Scalar other)',
+    ],
+)
+
+
+def fmod_(self, *args, **kwargs):
+    """fmod_(Tensor other) | fmod_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_fmod_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_fmod__Tensor.call(self, v[0])
+        else:
+            return _op_fmod__Scalar.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(fmod_, _parser_m_fmod_, self, args, kwargs)
+
+
+
+_parser_m_frac = PythonArgParser(
+    [
+        'frac()',
+    ],
+)
+
+
+def frac(self, *args, **kwargs):
+    """frac()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'frac', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_frac.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(frac, 'ember.Tensor.frac', self, args, kwargs)
+
+
+
+_parser_m_frac_ = PythonArgParser(
+    [
+        'frac_()',
+    ],
+)
+
+
+def frac_(self, *args, **kwargs):
+    """frac_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'frac_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_frac_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(frac_, 'ember.Tensor.frac_', self, args, kwargs)
+
+
+
+_parser_m_frexp = PythonArgParser(
+    [
+        'frexp()',
+    ],
+)
+
+
+def frexp(self, *args, **kwargs):
+    """frexp()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'frexp', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_frexp_Tensor.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(frexp, 'ember.Tensor.frexp', self, args, kwargs)
+
+
+
 _parser_m_gather = PythonArgParser(
     [
         'gather(int dim, Tensor index, *, bool sparse_grad=False)',
@@ -2717,6 +4224,58 @@ def gather(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(gather, _parser_m_gather, self, args, kwargs)
+
+
+
+_parser_m_gcd = PythonArgParser(
+    [
+        'gcd(Tensor other)',
+    ],
+)
+_tail_parser_m_gcd = [p.default for p in _parser_m_gcd.signatures[0].params[1:]]
+
+
+def gcd(self, *args, **kwargs):
+    """gcd(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_gcd]
+        else:
+            index, v = _parser_m_gcd.parse(args, kwargs, self=self)
+        return _op_gcd.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gcd, _parser_m_gcd, self, args, kwargs)
+
+
+
+_parser_m_gcd_ = PythonArgParser(
+    [
+        'gcd_(Tensor other)',
+    ],
+)
+_tail_parser_m_gcd_ = [p.default for p in _parser_m_gcd_.signatures[0].params[1:]]
+
+
+def gcd_(self, *args, **kwargs):
+    """gcd_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_gcd_]
+        else:
+            index, v = _parser_m_gcd_.parse(args, kwargs, self=self)
+        return _op_gcd_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(gcd_, _parser_m_gcd_, self, args, kwargs)
 
 
 
@@ -2821,6 +4380,260 @@ def gt_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(gt_, _parser_m_gt_, self, args, kwargs)
+
+
+
+_parser_m_heaviside = PythonArgParser(
+    [
+        'heaviside(Tensor values)',
+    ],
+)
+_tail_parser_m_heaviside = [p.default for p in _parser_m_heaviside.signatures[0].params[1:]]
+
+
+def heaviside(self, *args, **kwargs):
+    """heaviside(Tensor values)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_heaviside]
+        else:
+            index, v = _parser_m_heaviside.parse(args, kwargs, self=self)
+        return _op_heaviside.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(heaviside, _parser_m_heaviside, self, args, kwargs)
+
+
+
+_parser_m_heaviside_ = PythonArgParser(
+    [
+        'heaviside_(Tensor values)',
+    ],
+)
+_tail_parser_m_heaviside_ = [p.default for p in _parser_m_heaviside_.signatures[0].params[1:]]
+
+
+def heaviside_(self, *args, **kwargs):
+    """heaviside_(Tensor values)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_heaviside_]
+        else:
+            index, v = _parser_m_heaviside_.parse(args, kwargs, self=self)
+        return _op_heaviside_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(heaviside_, _parser_m_heaviside_, self, args, kwargs)
+
+
+
+_parser_m_hypot = PythonArgParser(
+    [
+        'hypot(Tensor other)',
+    ],
+)
+_tail_parser_m_hypot = [p.default for p in _parser_m_hypot.signatures[0].params[1:]]
+
+
+def hypot(self, *args, **kwargs):
+    """hypot(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_hypot]
+        else:
+            index, v = _parser_m_hypot.parse(args, kwargs, self=self)
+        return _op_hypot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hypot, _parser_m_hypot, self, args, kwargs)
+
+
+
+_parser_m_hypot_ = PythonArgParser(
+    [
+        'hypot_(Tensor other)',
+    ],
+)
+_tail_parser_m_hypot_ = [p.default for p in _parser_m_hypot_.signatures[0].params[1:]]
+
+
+def hypot_(self, *args, **kwargs):
+    """hypot_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_hypot_]
+        else:
+            index, v = _parser_m_hypot_.parse(args, kwargs, self=self)
+        return _op_hypot_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hypot_, _parser_m_hypot_, self, args, kwargs)
+
+
+
+_parser_m_i0 = PythonArgParser(
+    [
+        'i0()',
+    ],
+)
+
+
+def i0(self, *args, **kwargs):
+    """i0()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'i0', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_i0.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(i0, 'ember.Tensor.i0', self, args, kwargs)
+
+
+
+_parser_m_i0_ = PythonArgParser(
+    [
+        'i0_()',
+    ],
+)
+
+
+def i0_(self, *args, **kwargs):
+    """i0_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'i0_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_i0_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(i0_, 'ember.Tensor.i0_', self, args, kwargs)
+
+
+
+_parser_m_igamma = PythonArgParser(
+    [
+        'igamma(Tensor other)',
+    ],
+)
+_tail_parser_m_igamma = [p.default for p in _parser_m_igamma.signatures[0].params[1:]]
+
+
+def igamma(self, *args, **kwargs):
+    """igamma(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igamma]
+        else:
+            index, v = _parser_m_igamma.parse(args, kwargs, self=self)
+        return _op_igamma.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igamma, _parser_m_igamma, self, args, kwargs)
+
+
+
+_parser_m_igamma_ = PythonArgParser(
+    [
+        'igamma_(Tensor other)',
+    ],
+)
+_tail_parser_m_igamma_ = [p.default for p in _parser_m_igamma_.signatures[0].params[1:]]
+
+
+def igamma_(self, *args, **kwargs):
+    """igamma_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igamma_]
+        else:
+            index, v = _parser_m_igamma_.parse(args, kwargs, self=self)
+        return _op_igamma_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igamma_, _parser_m_igamma_, self, args, kwargs)
+
+
+
+_parser_m_igammac = PythonArgParser(
+    [
+        'igammac(Tensor other)',
+    ],
+)
+_tail_parser_m_igammac = [p.default for p in _parser_m_igammac.signatures[0].params[1:]]
+
+
+def igammac(self, *args, **kwargs):
+    """igammac(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igammac]
+        else:
+            index, v = _parser_m_igammac.parse(args, kwargs, self=self)
+        return _op_igammac.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igammac, _parser_m_igammac, self, args, kwargs)
+
+
+
+_parser_m_igammac_ = PythonArgParser(
+    [
+        'igammac_(Tensor other)',
+    ],
+)
+_tail_parser_m_igammac_ = [p.default for p in _parser_m_igammac_.signatures[0].params[1:]]
+
+
+def igammac_(self, *args, **kwargs):
+    """igammac_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_igammac_]
+        else:
+            index, v = _parser_m_igammac_.parse(args, kwargs, self=self)
+        return _op_igammac_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(igammac_, _parser_m_igammac_, self, args, kwargs)
 
 
 
@@ -2962,6 +4775,52 @@ def isclose(self, *args, **kwargs):
 
 
 
+_parser_m_isfinite = PythonArgParser(
+    [
+        'isfinite()',
+    ],
+)
+
+
+def isfinite(self, *args, **kwargs):
+    """isfinite()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'isfinite', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_isfinite.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isfinite, 'ember.Tensor.isfinite', self, args, kwargs)
+
+
+
+_parser_m_isinf = PythonArgParser(
+    [
+        'isinf()',
+    ],
+)
+
+
+def isinf(self, *args, **kwargs):
+    """isinf()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'isinf', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_isinf.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isinf, 'ember.Tensor.isinf', self, args, kwargs)
+
+
+
 _parser_m_isnan = PythonArgParser(
     [
         'isnan()',
@@ -2985,6 +4844,75 @@ def isnan(self, *args, **kwargs):
 
 
 
+_parser_m_isneginf = PythonArgParser(
+    [
+        'isneginf()',
+    ],
+)
+
+
+def isneginf(self, *args, **kwargs):
+    """isneginf()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'isneginf', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_isneginf.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isneginf, 'ember.Tensor.isneginf', self, args, kwargs)
+
+
+
+_parser_m_isposinf = PythonArgParser(
+    [
+        'isposinf()',
+    ],
+)
+
+
+def isposinf(self, *args, **kwargs):
+    """isposinf()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'isposinf', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_isposinf.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isposinf, 'ember.Tensor.isposinf', self, args, kwargs)
+
+
+
+_parser_m_isreal = PythonArgParser(
+    [
+        'isreal()',
+    ],
+)
+
+
+def isreal(self, *args, **kwargs):
+    """isreal()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'isreal', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_isreal.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(isreal, 'ember.Tensor.isreal', self, args, kwargs)
+
+
+
 _parser_m_item = PythonArgParser(
     [
         'item()',
@@ -3005,6 +4933,110 @@ def item(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
+
+
+
+_parser_m_lcm = PythonArgParser(
+    [
+        'lcm(Tensor other)',
+    ],
+)
+_tail_parser_m_lcm = [p.default for p in _parser_m_lcm.signatures[0].params[1:]]
+
+
+def lcm(self, *args, **kwargs):
+    """lcm(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_lcm]
+        else:
+            index, v = _parser_m_lcm.parse(args, kwargs, self=self)
+        return _op_lcm.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lcm, _parser_m_lcm, self, args, kwargs)
+
+
+
+_parser_m_lcm_ = PythonArgParser(
+    [
+        'lcm_(Tensor other)',
+    ],
+)
+_tail_parser_m_lcm_ = [p.default for p in _parser_m_lcm_.signatures[0].params[1:]]
+
+
+def lcm_(self, *args, **kwargs):
+    """lcm_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_lcm_]
+        else:
+            index, v = _parser_m_lcm_.parse(args, kwargs, self=self)
+        return _op_lcm_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(lcm_, _parser_m_lcm_, self, args, kwargs)
+
+
+
+_parser_m_ldexp = PythonArgParser(
+    [
+        'ldexp(Tensor other)',
+    ],
+)
+_tail_parser_m_ldexp = [p.default for p in _parser_m_ldexp.signatures[0].params[1:]]
+
+
+def ldexp(self, *args, **kwargs):
+    """ldexp(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_ldexp]
+        else:
+            index, v = _parser_m_ldexp.parse(args, kwargs, self=self)
+        return _op_ldexp_Tensor.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ldexp, _parser_m_ldexp, self, args, kwargs)
+
+
+
+_parser_m_ldexp_ = PythonArgParser(
+    [
+        'ldexp_(Tensor other)',
+    ],
+)
+_tail_parser_m_ldexp_ = [p.default for p in _parser_m_ldexp_.signatures[0].params[1:]]
+
+
+def ldexp_(self, *args, **kwargs):
+    """ldexp_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_ldexp_]
+        else:
+            index, v = _parser_m_ldexp_.parse(args, kwargs, self=self)
+        return _op_ldexp_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(ldexp_, _parser_m_ldexp_, self, args, kwargs)
 
 
 
@@ -3109,6 +5141,52 @@ def lerp_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(lerp_, _parser_m_lerp_, self, args, kwargs)
+
+
+
+_parser_m_lgamma = PythonArgParser(
+    [
+        'lgamma()',
+    ],
+)
+
+
+def lgamma(self, *args, **kwargs):
+    """lgamma()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'lgamma', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_lgamma.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(lgamma, 'ember.Tensor.lgamma', self, args, kwargs)
+
+
+
+_parser_m_lgamma_ = PythonArgParser(
+    [
+        'lgamma_()',
+    ],
+)
+
+
+def lgamma_(self, *args, **kwargs):
+    """lgamma_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'lgamma_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_lgamma_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(lgamma_, 'ember.Tensor.lgamma_', self, args, kwargs)
 
 
 
@@ -3318,6 +5396,58 @@ def log_softmax(self, *args, **kwargs):
 
 
 
+_parser_m_logaddexp = PythonArgParser(
+    [
+        'logaddexp(Tensor other)',
+    ],
+)
+_tail_parser_m_logaddexp = [p.default for p in _parser_m_logaddexp.signatures[0].params[1:]]
+
+
+def logaddexp(self, *args, **kwargs):
+    """logaddexp(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_logaddexp]
+        else:
+            index, v = _parser_m_logaddexp.parse(args, kwargs, self=self)
+        return _op_logaddexp.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logaddexp, _parser_m_logaddexp, self, args, kwargs)
+
+
+
+_parser_m_logaddexp2 = PythonArgParser(
+    [
+        'logaddexp2(Tensor other)',
+    ],
+)
+_tail_parser_m_logaddexp2 = [p.default for p in _parser_m_logaddexp2.signatures[0].params[1:]]
+
+
+def logaddexp2(self, *args, **kwargs):
+    """logaddexp2(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_logaddexp2]
+        else:
+            index, v = _parser_m_logaddexp2.parse(args, kwargs, self=self)
+        return _op_logaddexp2.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logaddexp2, _parser_m_logaddexp2, self, args, kwargs)
+
+
+
 _parser_m_logical_and = PythonArgParser(
     [
         'logical_and(Tensor other)',
@@ -3517,6 +5647,50 @@ def logical_xor_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(logical_xor_, _parser_m_logical_xor_, self, args, kwargs)
+
+
+
+_parser_m_logit = PythonArgParser(
+    [
+        'logit(float? eps=None)',
+    ],
+)
+
+
+def logit(self, *args, **kwargs):
+    """logit(float? eps=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_logit.parse(args, kwargs, self=self)[1]
+        return _op_logit.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logit, _parser_m_logit, self, args, kwargs)
+
+
+
+_parser_m_logit_ = PythonArgParser(
+    [
+        'logit_(float? eps=None)',
+    ],
+)
+
+
+def logit_(self, *args, **kwargs):
+    """logit_(float? eps=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_logit_.parse(args, kwargs, self=self)[1]
+        return _op_logit_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logit_, _parser_m_logit_, self, args, kwargs)
 
 
 
@@ -4013,6 +6187,94 @@ def mv(self, *args, **kwargs):
 
 
 
+_parser_m_mvlgamma = PythonArgParser(
+    [
+        'mvlgamma(int p)',
+    ],
+)
+
+
+def mvlgamma(self, *args, **kwargs):
+    """mvlgamma(int p)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_mvlgamma.parse(args, kwargs, self=self)[1]
+        return _op_mvlgamma.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mvlgamma, _parser_m_mvlgamma, self, args, kwargs)
+
+
+
+_parser_m_mvlgamma_ = PythonArgParser(
+    [
+        'mvlgamma_(int p)',
+    ],
+)
+
+
+def mvlgamma_(self, *args, **kwargs):
+    """mvlgamma_(int p)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_mvlgamma_.parse(args, kwargs, self=self)[1]
+        return _op_mvlgamma_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mvlgamma_, _parser_m_mvlgamma_, self, args, kwargs)
+
+
+
+_parser_m_nan_to_num = PythonArgParser(
+    [
+        'nan_to_num(float? nan=None, float? posinf=None, float? neginf=None)',
+    ],
+)
+
+
+def nan_to_num(self, *args, **kwargs):
+    """nan_to_num(float? nan=None, float? posinf=None, float? neginf=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nan_to_num.parse(args, kwargs, self=self)[1]
+        return _op_nan_to_num.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nan_to_num, _parser_m_nan_to_num, self, args, kwargs)
+
+
+
+_parser_m_nan_to_num_ = PythonArgParser(
+    [
+        'nan_to_num_(float? nan=None, float? posinf=None, float? neginf=None)',
+    ],
+)
+
+
+def nan_to_num_(self, *args, **kwargs):
+    """nan_to_num_(float? nan=None, float? posinf=None, float? neginf=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nan_to_num_.parse(args, kwargs, self=self)[1]
+        return _op_nan_to_num_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nan_to_num_, _parser_m_nan_to_num_, self, args, kwargs)
+
+
+
 _parser_m_narrow = PythonArgParser(
     [
         'narrow(int dim, Tensor start, SymInt length)',
@@ -4137,6 +6399,52 @@ def neg_(self, *args, **kwargs):
 
 
 
+_parser_m_negative = PythonArgParser(
+    [
+        'negative()',
+    ],
+)
+
+
+def negative(self, *args, **kwargs):
+    """negative()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'negative', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_negative.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(negative, 'ember.Tensor.negative', self, args, kwargs)
+
+
+
+_parser_m_negative_ = PythonArgParser(
+    [
+        'negative_()',
+    ],
+)
+
+
+def negative_(self, *args, **kwargs):
+    """negative_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'negative_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_negative_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(negative_, 'ember.Tensor.negative_', self, args, kwargs)
+
+
+
 _parser_m_new_empty = PythonArgParser(
     [
         'new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -4247,6 +6555,58 @@ def new_zeros(self, *args, **kwargs):
 
 
 
+_parser_m_nextafter = PythonArgParser(
+    [
+        'nextafter(Tensor other)',
+    ],
+)
+_tail_parser_m_nextafter = [p.default for p in _parser_m_nextafter.signatures[0].params[1:]]
+
+
+def nextafter(self, *args, **kwargs):
+    """nextafter(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_nextafter]
+        else:
+            index, v = _parser_m_nextafter.parse(args, kwargs, self=self)
+        return _op_nextafter.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nextafter, _parser_m_nextafter, self, args, kwargs)
+
+
+
+_parser_m_nextafter_ = PythonArgParser(
+    [
+        'nextafter_(Tensor other)',
+    ],
+)
+_tail_parser_m_nextafter_ = [p.default for p in _parser_m_nextafter_.signatures[0].params[1:]]
+
+
+def nextafter_(self, *args, **kwargs):
+    """nextafter_(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_nextafter_]
+        else:
+            index, v = _parser_m_nextafter_.parse(args, kwargs, self=self)
+        return _op_nextafter_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nextafter_, _parser_m_nextafter_, self, args, kwargs)
+
+
+
 _parser_m_normal_ = PythonArgParser(
     [
         'normal_(float mean=0., float std=1., *, Generator? generator=None)',
@@ -4340,6 +6700,73 @@ def permute(self, *args, **kwargs):
 
 
 
+_parser_m_polygamma = PythonArgParser(
+    [
+        'polygamma(int n)',
+    ],
+)
+
+
+def polygamma(self, *args, **kwargs):
+    """polygamma(int n)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_polygamma.parse(args, kwargs, self=self)[1]
+        return _op_polygamma.call(v[0], self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(polygamma, _parser_m_polygamma, self, args, kwargs)
+
+
+
+_parser_m_polygamma_ = PythonArgParser(
+    [
+        'polygamma_(int n)',
+    ],
+)
+
+
+def polygamma_(self, *args, **kwargs):
+    """polygamma_(int n)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_polygamma_.parse(args, kwargs, self=self)[1]
+        return _op_polygamma_.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(polygamma_, _parser_m_polygamma_, self, args, kwargs)
+
+
+
+_parser_m_positive = PythonArgParser(
+    [
+        'positive()',
+    ],
+)
+
+
+def positive(self, *args, **kwargs):
+    """positive()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'positive', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_positive.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(positive, 'ember.Tensor.positive', self, args, kwargs)
+
+
+
 _parser_m_pow = PythonArgParser(
     [
         'pow(Tensor exponent)',
@@ -4415,6 +6842,52 @@ def prod(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(prod, _parser_m_prod, self, args, kwargs)
+
+
+
+_parser_m_rad2deg = PythonArgParser(
+    [
+        'rad2deg()',
+    ],
+)
+
+
+def rad2deg(self, *args, **kwargs):
+    """rad2deg()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'rad2deg', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_rad2deg.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rad2deg, 'ember.Tensor.rad2deg', self, args, kwargs)
+
+
+
+_parser_m_rad2deg_ = PythonArgParser(
+    [
+        'rad2deg_()',
+    ],
+)
+
+
+def rad2deg_(self, *args, **kwargs):
+    """rad2deg_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'rad2deg_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_rad2deg_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(rad2deg_, 'ember.Tensor.rad2deg_', self, args, kwargs)
 
 
 
@@ -4725,6 +7198,58 @@ def roll(self, *args, **kwargs):
 
 
 
+_parser_m_round = PythonArgParser(
+    [
+        'round()',
+        'round(*, int decimals)',
+    ],
+)
+
+
+def round(self, *args, **kwargs):
+    """round() | round(*, int decimals)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_round.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_round.call(self)
+        else:
+            return _op_round_decimals.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(round, _parser_m_round, self, args, kwargs)
+
+
+
+_parser_m_round_ = PythonArgParser(
+    [
+        'round_()',
+        'round_(*, int decimals)',
+    ],
+)
+
+
+def round_(self, *args, **kwargs):
+    """round_() | round_(*, int decimals)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_round_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_round_.call(self)
+        else:
+            return _op_round__decimals.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(round_, _parser_m_round_, self, args, kwargs)
+
+
+
 _parser_m_rsqrt = PythonArgParser(
     [
         'rsqrt()',
@@ -4857,6 +7382,52 @@ def select(self, *args, **kwargs):
 
 
 
+_parser_m_sgn = PythonArgParser(
+    [
+        'sgn()',
+    ],
+)
+
+
+def sgn(self, *args, **kwargs):
+    """sgn()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sgn', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sgn.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sgn, 'ember.Tensor.sgn', self, args, kwargs)
+
+
+
+_parser_m_sgn_ = PythonArgParser(
+    [
+        'sgn_()',
+    ],
+)
+
+
+def sgn_(self, *args, **kwargs):
+    """sgn_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sgn_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sgn_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sgn_, 'ember.Tensor.sgn_', self, args, kwargs)
+
+
+
 _parser_m_sigmoid = PythonArgParser(
     [
         'sigmoid()',
@@ -4949,6 +7520,29 @@ def sign_(self, *args, **kwargs):
 
 
 
+_parser_m_signbit = PythonArgParser(
+    [
+        'signbit()',
+    ],
+)
+
+
+def signbit(self, *args, **kwargs):
+    """signbit()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'signbit', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_signbit.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(signbit, 'ember.Tensor.signbit', self, args, kwargs)
+
+
+
 _parser_m_sin = PythonArgParser(
     [
         'sin()',
@@ -4992,6 +7586,52 @@ def sin_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(sin_, 'ember.Tensor.sin_', self, args, kwargs)
+
+
+
+_parser_m_sinc = PythonArgParser(
+    [
+        'sinc()',
+    ],
+)
+
+
+def sinc(self, *args, **kwargs):
+    """sinc()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sinc', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sinc.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sinc, 'ember.Tensor.sinc', self, args, kwargs)
+
+
+
+_parser_m_sinc_ = PythonArgParser(
+    [
+        'sinc_()',
+    ],
+)
+
+
+def sinc_(self, *args, **kwargs):
+    """sinc_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'sinc_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_sinc_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(sinc_, 'ember.Tensor.sinc_', self, args, kwargs)
 
 
 
@@ -5202,6 +7842,52 @@ def sqrt_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(sqrt_, 'ember.Tensor.sqrt_', self, args, kwargs)
+
+
+
+_parser_m_square = PythonArgParser(
+    [
+        'square()',
+    ],
+)
+
+
+def square(self, *args, **kwargs):
+    """square()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'square', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_square.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(square, 'ember.Tensor.square', self, args, kwargs)
+
+
+
+_parser_m_square_ = PythonArgParser(
+    [
+        'square_()',
+    ],
+)
+
+
+def square_(self, *args, **kwargs):
+    """square_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'square_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_square_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(square_, 'ember.Tensor.square_', self, args, kwargs)
 
 
 
@@ -5818,6 +8504,52 @@ def true_divide_(self, *args, **kwargs):
 
 
 
+_parser_m_trunc = PythonArgParser(
+    [
+        'trunc()',
+    ],
+)
+
+
+def trunc(self, *args, **kwargs):
+    """trunc()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'trunc', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_trunc.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(trunc, 'ember.Tensor.trunc', self, args, kwargs)
+
+
+
+_parser_m_trunc_ = PythonArgParser(
+    [
+        'trunc_()',
+    ],
+)
+
+
+def trunc_(self, *args, **kwargs):
+    """trunc_()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'trunc_', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_trunc_.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(trunc_, 'ember.Tensor.trunc_', self, args, kwargs)
+
+
+
 _parser_m_unbind = PythonArgParser(
     [
         'unbind(int dim=0)',
@@ -6057,6 +8789,58 @@ def where(self, *args, **kwargs):
 
 
 
+_parser_m_xlogy = PythonArgParser(
+    [
+        'xlogy(Tensor other)',
+        'xlogy(Scalar other)',
+    ],
+)
+
+
+def xlogy(self, *args, **kwargs):
+    """xlogy(Tensor other) | xlogy(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_xlogy.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_xlogy_Tensor.call(self, v[0])
+        else:
+            return _op_xlogy_Scalar_Other.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(xlogy, _parser_m_xlogy, self, args, kwargs)
+
+
+
+_parser_m_xlogy_ = PythonArgParser(
+    [
+        'xlogy_(Tensor other)',
+        'xlogy_(Scalar other)',
+    ],
+)
+
+
+def xlogy_(self, *args, **kwargs):
+    """xlogy_(Tensor other) | xlogy_(Scalar other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_xlogy_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_xlogy__Tensor.call(self, v[0])
+        else:
+            return _op_xlogy__Scalar_Other.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(xlogy_, _parser_m_xlogy_, self, args, kwargs)
+
+
+
 _parser_m_zero_ = PythonArgParser(
     [
         'zero_()',
@@ -6079,4 +8863,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'lerp', 'lerp_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -9,13 +9,16 @@ Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
 
 from .bitwise import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .out_wrapper import *  # noqa: F403
 from .pointwise import *  # noqa: F403
+from .pointwise_binary_more import *  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
 from .pointwise_unary import *  # noqa: F403
+from .pointwise_unary_more import *  # noqa: F403
 from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403

@@ -9802,6 +9802,4547 @@ def lerp__Tensor(ks, self, end, weight):
     return result
 
 
+_sgn = handle("sgn")
+
+
+def sgn(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SgnBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sgn.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_sgn_ = handle("sgn_")
+
+
+def sgn_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.SgnBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sgn_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_sgn_out = handle("sgn.out")
+
+
+def sgn_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sgn"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sgn_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_acosh = handle("acosh")
+
+
+def acosh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AcoshBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _acosh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_acosh_ = handle("acosh_")
+
+
+def acosh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AcoshBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acosh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_acosh_out = handle("acosh.out")
+
+
+def acosh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="acosh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _acosh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_asinh = handle("asinh")
+
+
+def asinh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AsinhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _asinh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_asinh_ = handle("asinh_")
+
+
+def asinh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AsinhBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asinh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_asinh_out = handle("asinh.out")
+
+
+def asinh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="asinh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _asinh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_atanh = handle("atanh")
+
+
+def atanh(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AtanhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _atanh.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_atanh_ = handle("atanh_")
+
+
+def atanh_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AtanhBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atanh_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_atanh_out = handle("atanh.out")
+
+
+def atanh_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="atanh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atanh_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_ceil = handle("ceil")
+
+
+def ceil(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CeilBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _ceil.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_ceil_ = handle("ceil_")
+
+
+def ceil_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CeilBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ceil_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_ceil_out = handle("ceil.out")
+
+
+def ceil_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="ceil"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ceil_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_erf = handle("erf")
+
+
+def erf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ErfBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _erf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_erf_ = handle("erf_")
+
+
+def erf_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ErfBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erf_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_erf_out = handle("erf.out")
+
+
+def erf_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="erf"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erf_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_erfc = handle("erfc")
+
+
+def erfc(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ErfcBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _erfc.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_erfc_ = handle("erfc_")
+
+
+def erfc_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ErfcBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erfc_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_erfc_out = handle("erfc.out")
+
+
+def erfc_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="erfc"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erfc_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_exp2 = handle("exp2")
+
+
+def exp2(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Exp2Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _exp2.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_exp2_ = handle("exp2_")
+
+
+def exp2_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Exp2Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _exp2_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_exp2_out = handle("exp2.out")
+
+
+def exp2_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="exp2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _exp2_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_floor = handle("floor")
+
+
+def floor(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FloorBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _floor.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_floor_ = handle("floor_")
+
+
+def floor_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FloorBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _floor_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_floor_out = handle("floor.out")
+
+
+def floor_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="floor"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _floor_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_frac = handle("frac")
+
+
+def frac(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FracBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _frac.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_frac_ = handle("frac_")
+
+
+def frac_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FracBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _frac_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_frac_out = handle("frac.out")
+
+
+def frac_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="frac"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _frac_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nan_to_num = handle("nan_to_num")
+
+
+def nan_to_num(ks, self, nan, posinf, neginf):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NanToNumBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nan_to_num.redispatch(ks & AFTER_AUTOGRAD, self, nan, posinf, neginf)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nan_to_num_ = handle("nan_to_num_")
+
+
+def nan_to_num_(ks, self, nan, posinf, neginf):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.NanToNumBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nan_to_num_.redispatch(ks & AFTER_AUTOGRAD, self, nan, posinf, neginf)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_nan_to_num_out = handle("nan_to_num.out")
+
+
+def nan_to_num_out(ks, self, nan, posinf, neginf, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nan_to_num"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nan_to_num_out.redispatch(ks & AFTER_AUTOGRAD, self, nan, posinf, neginf, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mvlgamma_out = handle("mvlgamma.out")
+
+
+def mvlgamma_out(ks, self, p, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mvlgamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mvlgamma_out.redispatch(ks & AFTER_AUTOGRAD, self, p, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mvlgamma = handle("mvlgamma")
+
+
+def mvlgamma(ks, self, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MvlgammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mvlgamma.redispatch(ks & AFTER_AUTOGRAD, self, p)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_mvlgamma_ = handle("mvlgamma_")
+
+
+def mvlgamma_(ks, self, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.MvlgammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mvlgamma_.redispatch(ks & AFTER_AUTOGRAD, self, p)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_rad2deg = handle("rad2deg")
+
+
+def rad2deg(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Rad2DegBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rad2deg.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_rad2deg_ = handle("rad2deg_")
+
+
+def rad2deg_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Rad2DegBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _rad2deg_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_rad2deg_out = handle("rad2deg.out")
+
+
+def rad2deg_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="rad2deg"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _rad2deg_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_deg2rad = handle("deg2rad")
+
+
+def deg2rad(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Deg2RadBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _deg2rad.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_deg2rad_ = handle("deg2rad_")
+
+
+def deg2rad_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Deg2RadBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _deg2rad_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_deg2rad_out = handle("deg2rad.out")
+
+
+def deg2rad_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="deg2rad"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _deg2rad_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_round = handle("round")
+
+
+def round(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RoundBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _round.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_round_ = handle("round_")
+
+
+def round_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RoundBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _round_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_round_out = handle("round.out")
+
+
+def round_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="round"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _round_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_round_decimals = handle("round.decimals")
+
+
+def round_decimals(ks, self, decimals):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RoundBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _round_decimals.redispatch(ks & AFTER_AUTOGRAD, self, decimals)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_round__decimals = handle("round_.decimals")
+
+
+def round__decimals(ks, self, decimals):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.RoundBackward1()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _round__decimals.redispatch(ks & AFTER_AUTOGRAD, self, decimals)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_round_decimals_out = handle("round.decimals_out")
+
+
+def round_decimals_out(ks, self, decimals, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="round"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _round_decimals_out.redispatch(ks & AFTER_AUTOGRAD, self, decimals, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logit = handle("logit")
+
+
+def logit(ks, self, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LogitBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_eps = eps
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logit.redispatch(ks & AFTER_AUTOGRAD, self, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_logit_ = handle("logit_")
+
+
+def logit_(ks, self, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LogitBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_eps = eps
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logit_.redispatch(ks & AFTER_AUTOGRAD, self, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_logit_out = handle("logit.out")
+
+
+def logit_out(ks, self, eps, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logit"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logit_out.redispatch(ks & AFTER_AUTOGRAD, self, eps, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_sinc = handle("sinc")
+
+
+def sinc(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SincBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _sinc.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_sinc_ = handle("sinc_")
+
+
+def sinc_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.SincBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinc_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_sinc_out = handle("sinc.out")
+
+
+def sinc_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="sinc"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _sinc_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_trunc = handle("trunc")
+
+
+def trunc(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TruncBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _trunc.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_trunc_ = handle("trunc_")
+
+
+def trunc_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.TruncBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _trunc_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_trunc_out = handle("trunc.out")
+
+
+def trunc_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="trunc"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _trunc_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_digamma_ = handle("digamma_")
+
+
+def digamma_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.DigammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _digamma_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_lgamma_out = handle("lgamma.out")
+
+
+def lgamma_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="lgamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lgamma_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_lgamma_ = handle("lgamma_")
+
+
+def lgamma_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LgammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lgamma_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_lgamma = handle("lgamma")
+
+
+def lgamma(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LgammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lgamma.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_digamma_out = handle("digamma.out")
+
+
+def digamma_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="digamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _digamma_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_digamma = handle("digamma")
+
+
+def digamma(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.DigammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _digamma.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_polygamma_out = handle("polygamma.out")
+
+
+def polygamma_out(ks, n, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="polygamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _polygamma_out.redispatch(ks & AFTER_AUTOGRAD, n, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_polygamma = handle("polygamma")
+
+
+def polygamma(ks, n, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PolygammaBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_n = n
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _polygamma.redispatch(ks & AFTER_AUTOGRAD, n, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_polygamma_ = handle("polygamma_")
+
+
+def polygamma_(ks, self, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.PolygammaBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_n = n
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _polygamma_.redispatch(ks & AFTER_AUTOGRAD, self, n)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_erfinv = handle("erfinv")
+
+
+def erfinv(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ErfinvBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _erfinv.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_erfinv_ = handle("erfinv_")
+
+
+def erfinv_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ErfinvBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erfinv_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_erfinv_out = handle("erfinv.out")
+
+
+def erfinv_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="erfinv"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _erfinv_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_i0 = handle("i0")
+
+
+def i0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.I0Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _i0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_i0_ = handle("i0_")
+
+
+def i0_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.I0Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _i0_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_i0_out = handle("i0.out")
+
+
+def i0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="i0"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _i0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_signbit = handle("signbit")
+
+
+def signbit(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _signbit.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_signbit_out = handle("signbit.out")
+
+
+def signbit_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _signbit_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isinf = handle("isinf")
+
+
+def isinf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isinf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isposinf = handle("isposinf")
+
+
+def isposinf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isposinf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isposinf_out = handle("isposinf.out")
+
+
+def isposinf_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isposinf_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isneginf = handle("isneginf")
+
+
+def isneginf(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isneginf.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isneginf_out = handle("isneginf.out")
+
+
+def isneginf_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isneginf_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_entr = handle("special_entr")
+
+
+def special_entr(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialEntrBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_entr.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_entr_out = handle("special_entr.out")
+
+
+def special_entr_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_entr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_entr_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_ndtri = handle("special_ndtri")
+
+
+def special_ndtri(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialNdtriBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_ndtri.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_ndtri_out = handle("special_ndtri.out")
+
+
+def special_ndtri_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_ndtri"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_ndtri_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_log_ndtr = handle("special_log_ndtr")
+
+
+def special_log_ndtr(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialLogNdtrBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_log_ndtr.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_log_ndtr_out = handle("special_log_ndtr.out")
+
+
+def special_log_ndtr_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_log_ndtr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_log_ndtr_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_erfcx = handle("special_erfcx")
+
+
+def special_erfcx(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialErfcxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_erfcx.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_erfcx_out = handle("special_erfcx.out")
+
+
+def special_erfcx_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_erfcx"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_erfcx_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i0e = handle("special_i0e")
+
+
+def special_i0e(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI0EBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i0e.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i0e_out = handle("special_i0e.out")
+
+
+def special_i0e_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i0e"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i0e_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i1 = handle("special_i1")
+
+
+def special_i1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI1Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i1_out = handle("special_i1.out")
+
+
+def special_i1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i1"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_i1e = handle("special_i1e")
+
+
+def special_i1e(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialI1EBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_i1e.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_special_i1e_out = handle("special_i1e.out")
+
+
+def special_i1e_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_i1e"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_i1e_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j0 = handle("special_bessel_j0")
+
+
+def special_bessel_j0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_j0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j0_out = handle("special_bessel_j0.out")
+
+
+def special_bessel_j0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_j0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j1 = handle("special_bessel_j1")
+
+
+def special_bessel_j1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_j1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_j1_out = handle("special_bessel_j1.out")
+
+
+def special_bessel_j1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_j1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y0 = handle("special_bessel_y0")
+
+
+def special_bessel_y0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_y0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y0_out = handle("special_bessel_y0.out")
+
+
+def special_bessel_y0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_y0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y1 = handle("special_bessel_y1")
+
+
+def special_bessel_y1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_bessel_y1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_bessel_y1_out = handle("special_bessel_y1.out")
+
+
+def special_bessel_y1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_bessel_y1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i0 = handle("special_modified_bessel_i0")
+
+
+def special_modified_bessel_i0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_i0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
+
+
+def special_modified_bessel_i0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_i0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i1 = handle("special_modified_bessel_i1")
+
+
+def special_modified_bessel_i1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_i1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
+
+
+def special_modified_bessel_i1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_i1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k0 = handle("special_modified_bessel_k0")
+
+
+def special_modified_bessel_k0(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_k0.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
+
+
+def special_modified_bessel_k0_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_k0_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k1 = handle("special_modified_bessel_k1")
+
+
+def special_modified_bessel_k1(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_modified_bessel_k1.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
+
+
+def special_modified_bessel_k1_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_modified_bessel_k1_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k0 = handle("special_scaled_modified_bessel_k0")
+
+
+def special_scaled_modified_bessel_k0(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_scaled_modified_bessel_k0.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
+
+
+def special_scaled_modified_bessel_k0_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_scaled_modified_bessel_k0_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k1 = handle("special_scaled_modified_bessel_k1")
+
+
+def special_scaled_modified_bessel_k1(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_scaled_modified_bessel_k1.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+
+
+def special_scaled_modified_bessel_k1_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_scaled_modified_bessel_k1_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_spherical_bessel_j0 = handle("special_spherical_bessel_j0")
+
+
+def special_spherical_bessel_j0(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_spherical_bessel_j0.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+
+
+def special_spherical_bessel_j0_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_spherical_bessel_j0_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_copysign_out = handle("copysign.out")
+
+
+def copysign_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_copysign_Tensor = handle("copysign.Tensor")
+
+
+def copysign_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.CopysignBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copysign_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_copysign__Tensor = handle("copysign_.Tensor")
+
+
+def copysign__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CopysignBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        if node.should_compute_output(0):
+            node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_copysign_Scalar = handle("copysign.Scalar")
+
+
+def copysign_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CopysignBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _copysign_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_copysign__Scalar = handle("copysign_.Scalar")
+
+
+def copysign__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CopysignBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_copysign_Scalar_out = handle("copysign.Scalar_out")
+
+
+def copysign_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="copysign"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _copysign_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_max = handle("clamp_max")
+
+
+def clamp_max(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ClampMaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max = max
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_max.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_max_Tensor = handle("clamp_max.Tensor")
+
+
+def clamp_max_Tensor(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or max._requires_grad)
+    if requires:
+        node = nodes.ClampMaxBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(max))
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_max_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_max_ = handle("clamp_max_")
+
+
+def clamp_max_(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max = max
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_max__Tensor = handle("clamp_max_.Tensor")
+
+
+def clamp_max__Tensor(ks, self, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or max._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMaxBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(max))
+        node._raw_saved_max = SavedVariable(max)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, max)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_max_out = handle("clamp_max.out")
+
+
+def clamp_max_out(ks, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_out.redispatch(ks & AFTER_AUTOGRAD, self, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+
+
+def clamp_max_Tensor_out(ks, self, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or max._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_max"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_max_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_min = handle("clamp_min")
+
+
+def clamp_min(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ClampMinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_min = min
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_min.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_min_Tensor = handle("clamp_min.Tensor")
+
+
+def clamp_min_Tensor(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or min._requires_grad)
+    if requires:
+        node = nodes.ClampMinBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(min))
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _clamp_min_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_clamp_min_ = handle("clamp_min_")
+
+
+def clamp_min_(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMinBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_min = min
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_min__Tensor = handle("clamp_min_.Tensor")
+
+
+def clamp_min__Tensor(ks, self, min):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or min._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ClampMinBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(min))
+        node._raw_saved_min = SavedVariable(min)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, min)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_clamp_min_out = handle("clamp_min.out")
+
+
+def clamp_min_out(ks, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_out.redispatch(ks & AFTER_AUTOGRAD, self, min, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+
+
+def clamp_min_Tensor_out(ks, self, min, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or min._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="clamp_min"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _clamp_min_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, min, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_gcd_out = handle("gcd.out")
+
+
+def gcd_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::gcd")
+        node = NotImplementedNode("aten::gcd")
+        node._next_edges = requiring_edges(self, other, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _gcd_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_gcd = handle("gcd")
+
+
+def gcd(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::gcd")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _gcd.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_gcd_ = handle("gcd_")
+
+
+def gcd_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::gcd_")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _gcd_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_lcm_out = handle("lcm.out")
+
+
+def lcm_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::lcm")
+        node = NotImplementedNode("aten::lcm")
+        node._next_edges = requiring_edges(self, other, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lcm_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_lcm = handle("lcm")
+
+
+def lcm(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::lcm")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _lcm.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_lcm_ = handle("lcm_")
+
+
+def lcm_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::lcm_")
+        node._next_edges = requiring_edges(self, other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _lcm_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_ldexp_Tensor = handle("ldexp.Tensor")
+
+
+def ldexp_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LdexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _ldexp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        if node.should_compute_output(1):
+            node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_ldexp_ = handle("ldexp_")
+
+
+def ldexp_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LdexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ldexp_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        if node.should_compute_output(1):
+            node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_ldexp_out = handle("ldexp.out")
+
+
+def ldexp_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="ldexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _ldexp_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp_out = handle("logaddexp.out")
+
+
+def logaddexp_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logaddexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logaddexp_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp = handle("logaddexp")
+
+
+def logaddexp(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.LogaddexpBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logaddexp.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_logaddexp2_out = handle("logaddexp2.out")
+
+
+def logaddexp2_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logaddexp2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _logaddexp2_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_logaddexp2 = handle("logaddexp2")
+
+
+def logaddexp2(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.Logaddexp2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _logaddexp2.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Tensor = handle("xlogy.Tensor")
+
+
+def xlogy_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Scalar_Self = handle("xlogy.Scalar_Self")
+
+
+def xlogy_Scalar_Self(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Scalar_Self.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
+
+
+def xlogy_Scalar_Other(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.XlogyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _xlogy_Scalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_xlogy__Tensor = handle("xlogy_.Tensor")
+
+
+def xlogy__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.XlogyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+
+
+def xlogy__Scalar_Other(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.XlogyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy__Scalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_xlogy_OutTensor = handle("xlogy.OutTensor")
+
+
+def xlogy_OutTensor(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutTensor.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+
+
+def xlogy_OutScalar_Self(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutScalar_Self.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+
+
+def xlogy_OutScalar_Other(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="xlogy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _xlogy_OutScalar_Other.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_heaviside_out = handle("heaviside.out")
+
+
+def heaviside_out(ks, self, values, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::heaviside")
+        node = NotImplementedNode("aten::heaviside")
+        node._next_edges = requiring_edges(self, values, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _heaviside_out.redispatch(ks & AFTER_AUTOGRAD, self, values, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_heaviside = handle("heaviside")
+
+
+def heaviside(ks, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::heaviside")
+        node._next_edges = requiring_edges(self, values)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _heaviside.redispatch(ks & AFTER_AUTOGRAD, self, values)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_heaviside_ = handle("heaviside_")
+
+
+def heaviside_(ks, self, values):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or values._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = NotImplementedNode("aten::heaviside_")
+        node._next_edges = requiring_edges(self, values)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _heaviside_.redispatch(ks & AFTER_AUTOGRAD, self, values)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_atan2_out = handle("atan2.out")
+
+
+def atan2_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="atan2"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan2_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_atan2_ = handle("atan2_")
+
+
+def atan2_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.Atan2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _atan2_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_atan2 = handle("atan2")
+
+
+def atan2(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.Atan2Backward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _atan2.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod_Scalar_out = handle("fmod.Scalar_out")
+
+
+def fmod_Scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmod_Scalar = handle("fmod.Scalar")
+
+
+def fmod_Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FmodBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmod_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod__Scalar = handle("fmod_.Scalar")
+
+
+def fmod__Scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FmodBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod__Scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_fmod_Tensor_out = handle("fmod.Tensor_out")
+
+
+def fmod_Tensor_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmod"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmod_Tensor = handle("fmod.Tensor")
+
+
+def fmod_Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FmodBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmod_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmod__Tensor = handle("fmod_.Tensor")
+
+
+def fmod__Tensor(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.FmodBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmod__Tensor.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_hypot_out = handle("hypot.out")
+
+
+def hypot_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hypot"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hypot_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hypot = handle("hypot")
+
+
+def hypot(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.HypotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hypot.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_hypot_ = handle("hypot_")
+
+
+def hypot_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.HypotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hypot_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_igamma_out = handle("igamma.out")
+
+
+def igamma_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="igamma"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igamma_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_igamma = handle("igamma")
+
+
+def igamma(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.IgammaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _igamma.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_igamma_ = handle("igamma_")
+
+
+def igamma_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IgammaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igamma_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_igammac_out = handle("igammac.out")
+
+
+def igammac_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="igammac"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igammac_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_igammac = handle("igammac")
+
+
+def igammac(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.IgammacBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _igammac.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_igammac_ = handle("igammac_")
+
+
+def igammac_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IgammacBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _igammac_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_nextafter_out = handle("nextafter.out")
+
+
+def nextafter_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nextafter"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nextafter_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nextafter = handle("nextafter")
+
+
+def nextafter(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.NextafterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nextafter.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nextafter_ = handle("nextafter_")
+
+
+def nextafter_(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.NextafterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nextafter_.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_fmin = handle("fmin")
+
+
+def fmin(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FminBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmin.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmin_out = handle("fmin.out")
+
+
+def fmin_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmin_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fmax = handle("fmax")
+
+
+def fmax(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.FmaxBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fmax.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_fmax_out = handle("fmax.out")
+
+
+def fmax_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="fmax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fmax_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py = handle("special_xlog1py")
+
+
+def special_xlog1py(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_self_scalar = handle("special_xlog1py.self_scalar")
+
+
+def special_xlog1py_self_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py_self_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_other_scalar = handle("special_xlog1py.other_scalar")
+
+
+def special_xlog1py_other_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialXlog1PyBackward2()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_other = other
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_xlog1py_other_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_xlog1py_out = handle("special_xlog1py.out")
+
+
+def special_xlog1py_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+
+
+def special_xlog1py_self_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_self_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+
+
+def special_xlog1py_other_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_xlog1py"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_xlog1py_other_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta = handle("special_zeta")
+
+
+def special_zeta(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(1):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_self_scalar = handle("special_zeta.self_scalar")
+
+
+def special_zeta_self_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (other._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward1()
+        node._next_edges = (gradient_edge(other),)
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_self = self
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta_self_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_other_scalar = handle("special_zeta.other_scalar")
+
+
+def special_zeta_other_scalar(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SpecialZetaBackward2()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_zeta_other_scalar.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_special_zeta_out = handle("special_zeta.out")
+
+
+def special_zeta_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+
+
+def special_zeta_self_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (other._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_self_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+
+
+def special_zeta_other_scalar_out(ks, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="special_zeta"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_zeta_other_scalar_out.redispatch(ks & AFTER_AUTOGRAD, self, other, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_airy_ai = handle("special_airy_ai")
+
+
+def special_airy_ai(ks, x):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_airy_ai.redispatch(ks & AFTER_AUTOGRAD, x)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_airy_ai_out = handle("special_airy_ai.out")
+
+
+def special_airy_ai_out(ks, x, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_airy_ai_out.redispatch(ks & AFTER_AUTOGRAD, x, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t = handle("special_chebyshev_polynomial_t")
+
+
+def special_chebyshev_polynomial_t(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_x_scalar = handle("special_chebyshev_polynomial_t.x_scalar")
+
+
+def special_chebyshev_polynomial_t_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_n_scalar = handle("special_chebyshev_polynomial_t.n_scalar")
+
+
+def special_chebyshev_polynomial_t_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_t_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+
+
+def special_chebyshev_polynomial_t_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+
+
+def special_chebyshev_polynomial_t_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+
+
+def special_chebyshev_polynomial_t_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u = handle("special_chebyshev_polynomial_u")
+
+
+def special_chebyshev_polynomial_u(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_x_scalar = handle("special_chebyshev_polynomial_u.x_scalar")
+
+
+def special_chebyshev_polynomial_u_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_n_scalar = handle("special_chebyshev_polynomial_u.n_scalar")
+
+
+def special_chebyshev_polynomial_u_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_u_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+
+
+def special_chebyshev_polynomial_u_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+
+
+def special_chebyshev_polynomial_u_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+
+
+def special_chebyshev_polynomial_u_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v = handle("special_chebyshev_polynomial_v")
+
+
+def special_chebyshev_polynomial_v(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_x_scalar = handle("special_chebyshev_polynomial_v.x_scalar")
+
+
+def special_chebyshev_polynomial_v_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_n_scalar = handle("special_chebyshev_polynomial_v.n_scalar")
+
+
+def special_chebyshev_polynomial_v_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_v_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+
+
+def special_chebyshev_polynomial_v_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+
+
+def special_chebyshev_polynomial_v_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+
+
+def special_chebyshev_polynomial_v_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w = handle("special_chebyshev_polynomial_w")
+
+
+def special_chebyshev_polynomial_w(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_x_scalar = handle("special_chebyshev_polynomial_w.x_scalar")
+
+
+def special_chebyshev_polynomial_w_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_n_scalar = handle("special_chebyshev_polynomial_w.n_scalar")
+
+
+def special_chebyshev_polynomial_w_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_chebyshev_polynomial_w_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+
+
+def special_chebyshev_polynomial_w_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
+
+
+def special_chebyshev_polynomial_w_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+
+
+def special_chebyshev_polynomial_w_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h = handle("special_hermite_polynomial_h")
+
+
+def special_hermite_polynomial_h(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_x_scalar = handle("special_hermite_polynomial_h.x_scalar")
+
+
+def special_hermite_polynomial_h_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_n_scalar = handle("special_hermite_polynomial_h.n_scalar")
+
+
+def special_hermite_polynomial_h_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_h_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+
+
+def special_hermite_polynomial_h_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+
+
+def special_hermite_polynomial_h_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+
+
+def special_hermite_polynomial_h_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_h_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he = handle("special_hermite_polynomial_he")
+
+
+def special_hermite_polynomial_he(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_x_scalar = handle("special_hermite_polynomial_he.x_scalar")
+
+
+def special_hermite_polynomial_he_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_n_scalar = handle("special_hermite_polynomial_he.n_scalar")
+
+
+def special_hermite_polynomial_he_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_hermite_polynomial_he_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+
+
+def special_hermite_polynomial_he_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
+
+
+def special_hermite_polynomial_he_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+
+
+def special_hermite_polynomial_he_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_hermite_polynomial_he_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l = handle("special_laguerre_polynomial_l")
+
+
+def special_laguerre_polynomial_l(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_x_scalar = handle("special_laguerre_polynomial_l.x_scalar")
+
+
+def special_laguerre_polynomial_l_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_n_scalar = handle("special_laguerre_polynomial_l.n_scalar")
+
+
+def special_laguerre_polynomial_l_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_laguerre_polynomial_l_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+
+
+def special_laguerre_polynomial_l_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+
+
+def special_laguerre_polynomial_l_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+
+
+def special_laguerre_polynomial_l_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_laguerre_polynomial_l_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p = handle("special_legendre_polynomial_p")
+
+
+def special_legendre_polynomial_p(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_x_scalar = handle("special_legendre_polynomial_p.x_scalar")
+
+
+def special_legendre_polynomial_p_x_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p_x_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_n_scalar = handle("special_legendre_polynomial_p.n_scalar")
+
+
+def special_legendre_polynomial_p_n_scalar(ks, x, n):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _special_legendre_polynomial_p_n_scalar.redispatch(ks & AFTER_AUTOGRAD, x, n)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+
+
+def special_legendre_polynomial_p_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
+
+
+def special_legendre_polynomial_p_x_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_x_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+
+
+def special_legendre_polynomial_p_n_scalar_out(ks, x, n, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _special_legendre_polynomial_p_n_scalar_out.redispatch(ks & AFTER_AUTOGRAD, x, n, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_angle = handle("angle")
+
+
+def angle(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AngleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _angle.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_angle_out = handle("angle.out")
+
+
+def angle_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="angle"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _angle_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_frexp_Tensor = handle("frexp.Tensor")
+
+
+def frexp_Tensor(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FrexpBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _frexp_Tensor.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_exponent = SavedVariable(result[1], True)
+    return result
+
+
+_frexp_Tensor_out = handle("frexp.Tensor_out")
+
+
+def frexp_Tensor_out(ks, self, mantissa, exponent):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or mantissa._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="frexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _frexp_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, mantissa, exponent)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+
+
+def isin_Tensor_Tensor_out(ks, elements, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Tensor_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, elements, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Tensor = handle("isin.Tensor_Tensor")
+
+
+def isin_Tensor_Tensor(ks, elements, test_elements, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Tensor_Tensor.redispatch(ks & AFTER_AUTOGRAD, elements, test_elements, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+
+
+def isin_Tensor_Scalar_out(ks, elements, test_element, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Tensor_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, elements, test_element, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Tensor_Scalar = handle("isin.Tensor_Scalar")
+
+
+def isin_Tensor_Scalar(ks, elements, test_element, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Tensor_Scalar.redispatch(ks & AFTER_AUTOGRAD, elements, test_element, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+
+
+def isin_Scalar_Tensor_out(ks, element, test_elements, assume_unique, invert, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _isin_Scalar_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, element, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_isin_Scalar_Tensor = handle("isin.Scalar_Tensor")
+
+
+def isin_Scalar_Tensor(ks, element, test_elements, assume_unique, invert):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _isin_Scalar_Tensor.redispatch(ks & AFTER_AUTOGRAD, element, test_elements, assume_unique, invert)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10300,3 +14841,257 @@ impl("lerp.Scalar", "Autograd", lerp_Scalar, keyset_arg="raw")
 impl("lerp.Tensor", "Autograd", lerp_Tensor, keyset_arg="raw")
 impl("lerp_.Scalar", "Autograd", lerp__Scalar, keyset_arg="raw")
 impl("lerp_.Tensor", "Autograd", lerp__Tensor, keyset_arg="raw")
+impl("sgn", "Autograd", sgn, keyset_arg="raw")
+impl("sgn_", "Autograd", sgn_, keyset_arg="raw")
+impl("sgn.out", "Autograd", sgn_out, keyset_arg="raw")
+impl("acosh", "Autograd", acosh, keyset_arg="raw")
+impl("acosh_", "Autograd", acosh_, keyset_arg="raw")
+impl("acosh.out", "Autograd", acosh_out, keyset_arg="raw")
+impl("asinh", "Autograd", asinh, keyset_arg="raw")
+impl("asinh_", "Autograd", asinh_, keyset_arg="raw")
+impl("asinh.out", "Autograd", asinh_out, keyset_arg="raw")
+impl("atanh", "Autograd", atanh, keyset_arg="raw")
+impl("atanh_", "Autograd", atanh_, keyset_arg="raw")
+impl("atanh.out", "Autograd", atanh_out, keyset_arg="raw")
+impl("ceil", "Autograd", ceil, keyset_arg="raw")
+impl("ceil_", "Autograd", ceil_, keyset_arg="raw")
+impl("ceil.out", "Autograd", ceil_out, keyset_arg="raw")
+impl("erf", "Autograd", erf, keyset_arg="raw")
+impl("erf_", "Autograd", erf_, keyset_arg="raw")
+impl("erf.out", "Autograd", erf_out, keyset_arg="raw")
+impl("erfc", "Autograd", erfc, keyset_arg="raw")
+impl("erfc_", "Autograd", erfc_, keyset_arg="raw")
+impl("erfc.out", "Autograd", erfc_out, keyset_arg="raw")
+impl("exp2", "Autograd", exp2, keyset_arg="raw")
+impl("exp2_", "Autograd", exp2_, keyset_arg="raw")
+impl("exp2.out", "Autograd", exp2_out, keyset_arg="raw")
+impl("floor", "Autograd", floor, keyset_arg="raw")
+impl("floor_", "Autograd", floor_, keyset_arg="raw")
+impl("floor.out", "Autograd", floor_out, keyset_arg="raw")
+impl("frac", "Autograd", frac, keyset_arg="raw")
+impl("frac_", "Autograd", frac_, keyset_arg="raw")
+impl("frac.out", "Autograd", frac_out, keyset_arg="raw")
+impl("nan_to_num", "Autograd", nan_to_num, keyset_arg="raw")
+impl("nan_to_num_", "Autograd", nan_to_num_, keyset_arg="raw")
+impl("nan_to_num.out", "Autograd", nan_to_num_out, keyset_arg="raw")
+impl("mvlgamma.out", "Autograd", mvlgamma_out, keyset_arg="raw")
+impl("mvlgamma", "Autograd", mvlgamma, keyset_arg="raw")
+impl("mvlgamma_", "Autograd", mvlgamma_, keyset_arg="raw")
+impl("rad2deg", "Autograd", rad2deg, keyset_arg="raw")
+impl("rad2deg_", "Autograd", rad2deg_, keyset_arg="raw")
+impl("rad2deg.out", "Autograd", rad2deg_out, keyset_arg="raw")
+impl("deg2rad", "Autograd", deg2rad, keyset_arg="raw")
+impl("deg2rad_", "Autograd", deg2rad_, keyset_arg="raw")
+impl("deg2rad.out", "Autograd", deg2rad_out, keyset_arg="raw")
+impl("round", "Autograd", round, keyset_arg="raw")
+impl("round_", "Autograd", round_, keyset_arg="raw")
+impl("round.out", "Autograd", round_out, keyset_arg="raw")
+impl("round.decimals", "Autograd", round_decimals, keyset_arg="raw")
+impl("round_.decimals", "Autograd", round__decimals, keyset_arg="raw")
+impl("round.decimals_out", "Autograd", round_decimals_out, keyset_arg="raw")
+impl("logit", "Autograd", logit, keyset_arg="raw")
+impl("logit_", "Autograd", logit_, keyset_arg="raw")
+impl("logit.out", "Autograd", logit_out, keyset_arg="raw")
+impl("sinc", "Autograd", sinc, keyset_arg="raw")
+impl("sinc_", "Autograd", sinc_, keyset_arg="raw")
+impl("sinc.out", "Autograd", sinc_out, keyset_arg="raw")
+impl("trunc", "Autograd", trunc, keyset_arg="raw")
+impl("trunc_", "Autograd", trunc_, keyset_arg="raw")
+impl("trunc.out", "Autograd", trunc_out, keyset_arg="raw")
+impl("digamma_", "Autograd", digamma_, keyset_arg="raw")
+impl("lgamma.out", "Autograd", lgamma_out, keyset_arg="raw")
+impl("lgamma_", "Autograd", lgamma_, keyset_arg="raw")
+impl("lgamma", "Autograd", lgamma, keyset_arg="raw")
+impl("digamma.out", "Autograd", digamma_out, keyset_arg="raw")
+impl("digamma", "Autograd", digamma, keyset_arg="raw")
+impl("polygamma.out", "Autograd", polygamma_out, keyset_arg="raw")
+impl("polygamma", "Autograd", polygamma, keyset_arg="raw")
+impl("polygamma_", "Autograd", polygamma_, keyset_arg="raw")
+impl("erfinv", "Autograd", erfinv, keyset_arg="raw")
+impl("erfinv_", "Autograd", erfinv_, keyset_arg="raw")
+impl("erfinv.out", "Autograd", erfinv_out, keyset_arg="raw")
+impl("i0", "Autograd", i0, keyset_arg="raw")
+impl("i0_", "Autograd", i0_, keyset_arg="raw")
+impl("i0.out", "Autograd", i0_out, keyset_arg="raw")
+impl("signbit", "Autograd", signbit, keyset_arg="raw")
+impl("signbit.out", "Autograd", signbit_out, keyset_arg="raw")
+impl("isinf", "Autograd", isinf, keyset_arg="raw")
+impl("isposinf", "Autograd", isposinf, keyset_arg="raw")
+impl("isposinf.out", "Autograd", isposinf_out, keyset_arg="raw")
+impl("isneginf", "Autograd", isneginf, keyset_arg="raw")
+impl("isneginf.out", "Autograd", isneginf_out, keyset_arg="raw")
+impl("special_entr", "Autograd", special_entr, keyset_arg="raw")
+impl("special_entr.out", "Autograd", special_entr_out, keyset_arg="raw")
+impl("special_ndtri", "Autograd", special_ndtri, keyset_arg="raw")
+impl("special_ndtri.out", "Autograd", special_ndtri_out, keyset_arg="raw")
+impl("special_log_ndtr", "Autograd", special_log_ndtr, keyset_arg="raw")
+impl("special_log_ndtr.out", "Autograd", special_log_ndtr_out, keyset_arg="raw")
+impl("special_erfcx", "Autograd", special_erfcx, keyset_arg="raw")
+impl("special_erfcx.out", "Autograd", special_erfcx_out, keyset_arg="raw")
+impl("special_i0e", "Autograd", special_i0e, keyset_arg="raw")
+impl("special_i0e.out", "Autograd", special_i0e_out, keyset_arg="raw")
+impl("special_i1", "Autograd", special_i1, keyset_arg="raw")
+impl("special_i1.out", "Autograd", special_i1_out, keyset_arg="raw")
+impl("special_i1e", "Autograd", special_i1e, keyset_arg="raw")
+impl("special_i1e.out", "Autograd", special_i1e_out, keyset_arg="raw")
+impl("special_bessel_j0", "Autograd", special_bessel_j0, keyset_arg="raw")
+impl("special_bessel_j0.out", "Autograd", special_bessel_j0_out, keyset_arg="raw")
+impl("special_bessel_j1", "Autograd", special_bessel_j1, keyset_arg="raw")
+impl("special_bessel_j1.out", "Autograd", special_bessel_j1_out, keyset_arg="raw")
+impl("special_bessel_y0", "Autograd", special_bessel_y0, keyset_arg="raw")
+impl("special_bessel_y0.out", "Autograd", special_bessel_y0_out, keyset_arg="raw")
+impl("special_bessel_y1", "Autograd", special_bessel_y1, keyset_arg="raw")
+impl("special_bessel_y1.out", "Autograd", special_bessel_y1_out, keyset_arg="raw")
+impl("special_modified_bessel_i0", "Autograd", special_modified_bessel_i0, keyset_arg="raw")
+impl("special_modified_bessel_i0.out", "Autograd", special_modified_bessel_i0_out, keyset_arg="raw")
+impl("special_modified_bessel_i1", "Autograd", special_modified_bessel_i1, keyset_arg="raw")
+impl("special_modified_bessel_i1.out", "Autograd", special_modified_bessel_i1_out, keyset_arg="raw")
+impl("special_modified_bessel_k0", "Autograd", special_modified_bessel_k0, keyset_arg="raw")
+impl("special_modified_bessel_k0.out", "Autograd", special_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_modified_bessel_k1", "Autograd", special_modified_bessel_k1, keyset_arg="raw")
+impl("special_modified_bessel_k1.out", "Autograd", special_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0", "Autograd", special_scaled_modified_bessel_k0, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k0.out", "Autograd", special_scaled_modified_bessel_k0_out, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1", "Autograd", special_scaled_modified_bessel_k1, keyset_arg="raw")
+impl("special_scaled_modified_bessel_k1.out", "Autograd", special_scaled_modified_bessel_k1_out, keyset_arg="raw")
+impl("special_spherical_bessel_j0", "Autograd", special_spherical_bessel_j0, keyset_arg="raw")
+impl("special_spherical_bessel_j0.out", "Autograd", special_spherical_bessel_j0_out, keyset_arg="raw")
+impl("copysign.out", "Autograd", copysign_out, keyset_arg="raw")
+impl("copysign.Tensor", "Autograd", copysign_Tensor, keyset_arg="raw")
+impl("copysign_.Tensor", "Autograd", copysign__Tensor, keyset_arg="raw")
+impl("copysign.Scalar", "Autograd", copysign_Scalar, keyset_arg="raw")
+impl("copysign_.Scalar", "Autograd", copysign__Scalar, keyset_arg="raw")
+impl("copysign.Scalar_out", "Autograd", copysign_Scalar_out, keyset_arg="raw")
+impl("clamp_max", "Autograd", clamp_max, keyset_arg="raw")
+impl("clamp_max.Tensor", "Autograd", clamp_max_Tensor, keyset_arg="raw")
+impl("clamp_max_", "Autograd", clamp_max_, keyset_arg="raw")
+impl("clamp_max_.Tensor", "Autograd", clamp_max__Tensor, keyset_arg="raw")
+impl("clamp_max.out", "Autograd", clamp_max_out, keyset_arg="raw")
+impl("clamp_max.Tensor_out", "Autograd", clamp_max_Tensor_out, keyset_arg="raw")
+impl("clamp_min", "Autograd", clamp_min, keyset_arg="raw")
+impl("clamp_min.Tensor", "Autograd", clamp_min_Tensor, keyset_arg="raw")
+impl("clamp_min_", "Autograd", clamp_min_, keyset_arg="raw")
+impl("clamp_min_.Tensor", "Autograd", clamp_min__Tensor, keyset_arg="raw")
+impl("clamp_min.out", "Autograd", clamp_min_out, keyset_arg="raw")
+impl("clamp_min.Tensor_out", "Autograd", clamp_min_Tensor_out, keyset_arg="raw")
+impl("gcd.out", "Autograd", gcd_out, keyset_arg="raw")
+impl("gcd", "Autograd", gcd, keyset_arg="raw")
+impl("gcd_", "Autograd", gcd_, keyset_arg="raw")
+impl("lcm.out", "Autograd", lcm_out, keyset_arg="raw")
+impl("lcm", "Autograd", lcm, keyset_arg="raw")
+impl("lcm_", "Autograd", lcm_, keyset_arg="raw")
+impl("ldexp.Tensor", "Autograd", ldexp_Tensor, keyset_arg="raw")
+impl("ldexp_", "Autograd", ldexp_, keyset_arg="raw")
+impl("ldexp.out", "Autograd", ldexp_out, keyset_arg="raw")
+impl("logaddexp.out", "Autograd", logaddexp_out, keyset_arg="raw")
+impl("logaddexp", "Autograd", logaddexp, keyset_arg="raw")
+impl("logaddexp2.out", "Autograd", logaddexp2_out, keyset_arg="raw")
+impl("logaddexp2", "Autograd", logaddexp2, keyset_arg="raw")
+impl("xlogy.Tensor", "Autograd", xlogy_Tensor, keyset_arg="raw")
+impl("xlogy.Scalar_Self", "Autograd", xlogy_Scalar_Self, keyset_arg="raw")
+impl("xlogy.Scalar_Other", "Autograd", xlogy_Scalar_Other, keyset_arg="raw")
+impl("xlogy_.Tensor", "Autograd", xlogy__Tensor, keyset_arg="raw")
+impl("xlogy_.Scalar_Other", "Autograd", xlogy__Scalar_Other, keyset_arg="raw")
+impl("xlogy.OutTensor", "Autograd", xlogy_OutTensor, keyset_arg="raw")
+impl("xlogy.OutScalar_Self", "Autograd", xlogy_OutScalar_Self, keyset_arg="raw")
+impl("xlogy.OutScalar_Other", "Autograd", xlogy_OutScalar_Other, keyset_arg="raw")
+impl("heaviside.out", "Autograd", heaviside_out, keyset_arg="raw")
+impl("heaviside", "Autograd", heaviside, keyset_arg="raw")
+impl("heaviside_", "Autograd", heaviside_, keyset_arg="raw")
+impl("atan2.out", "Autograd", atan2_out, keyset_arg="raw")
+impl("atan2_", "Autograd", atan2_, keyset_arg="raw")
+impl("atan2", "Autograd", atan2, keyset_arg="raw")
+impl("fmod.Scalar_out", "Autograd", fmod_Scalar_out, keyset_arg="raw")
+impl("fmod.Scalar", "Autograd", fmod_Scalar, keyset_arg="raw")
+impl("fmod_.Scalar", "Autograd", fmod__Scalar, keyset_arg="raw")
+impl("fmod.Tensor_out", "Autograd", fmod_Tensor_out, keyset_arg="raw")
+impl("fmod.Tensor", "Autograd", fmod_Tensor, keyset_arg="raw")
+impl("fmod_.Tensor", "Autograd", fmod__Tensor, keyset_arg="raw")
+impl("hypot.out", "Autograd", hypot_out, keyset_arg="raw")
+impl("hypot", "Autograd", hypot, keyset_arg="raw")
+impl("hypot_", "Autograd", hypot_, keyset_arg="raw")
+impl("igamma.out", "Autograd", igamma_out, keyset_arg="raw")
+impl("igamma", "Autograd", igamma, keyset_arg="raw")
+impl("igamma_", "Autograd", igamma_, keyset_arg="raw")
+impl("igammac.out", "Autograd", igammac_out, keyset_arg="raw")
+impl("igammac", "Autograd", igammac, keyset_arg="raw")
+impl("igammac_", "Autograd", igammac_, keyset_arg="raw")
+impl("nextafter.out", "Autograd", nextafter_out, keyset_arg="raw")
+impl("nextafter", "Autograd", nextafter, keyset_arg="raw")
+impl("nextafter_", "Autograd", nextafter_, keyset_arg="raw")
+impl("fmin", "Autograd", fmin, keyset_arg="raw")
+impl("fmin.out", "Autograd", fmin_out, keyset_arg="raw")
+impl("fmax", "Autograd", fmax, keyset_arg="raw")
+impl("fmax.out", "Autograd", fmax_out, keyset_arg="raw")
+impl("special_xlog1py", "Autograd", special_xlog1py, keyset_arg="raw")
+impl("special_xlog1py.self_scalar", "Autograd", special_xlog1py_self_scalar, keyset_arg="raw")
+impl("special_xlog1py.other_scalar", "Autograd", special_xlog1py_other_scalar, keyset_arg="raw")
+impl("special_xlog1py.out", "Autograd", special_xlog1py_out, keyset_arg="raw")
+impl("special_xlog1py.self_scalar_out", "Autograd", special_xlog1py_self_scalar_out, keyset_arg="raw")
+impl("special_xlog1py.other_scalar_out", "Autograd", special_xlog1py_other_scalar_out, keyset_arg="raw")
+impl("special_zeta", "Autograd", special_zeta, keyset_arg="raw")
+impl("special_zeta.self_scalar", "Autograd", special_zeta_self_scalar, keyset_arg="raw")
+impl("special_zeta.other_scalar", "Autograd", special_zeta_other_scalar, keyset_arg="raw")
+impl("special_zeta.out", "Autograd", special_zeta_out, keyset_arg="raw")
+impl("special_zeta.self_scalar_out", "Autograd", special_zeta_self_scalar_out, keyset_arg="raw")
+impl("special_zeta.other_scalar_out", "Autograd", special_zeta_other_scalar_out, keyset_arg="raw")
+impl("special_airy_ai", "Autograd", special_airy_ai, keyset_arg="raw")
+impl("special_airy_ai.out", "Autograd", special_airy_ai_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t", "Autograd", special_chebyshev_polynomial_t, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar", "Autograd", special_chebyshev_polynomial_t_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar", "Autograd", special_chebyshev_polynomial_t_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.out", "Autograd", special_chebyshev_polynomial_t_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.x_scalar_out", "Autograd", special_chebyshev_polynomial_t_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_t.n_scalar_out", "Autograd", special_chebyshev_polynomial_t_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u", "Autograd", special_chebyshev_polynomial_u, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar", "Autograd", special_chebyshev_polynomial_u_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar", "Autograd", special_chebyshev_polynomial_u_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.out", "Autograd", special_chebyshev_polynomial_u_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.x_scalar_out", "Autograd", special_chebyshev_polynomial_u_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_u.n_scalar_out", "Autograd", special_chebyshev_polynomial_u_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v", "Autograd", special_chebyshev_polynomial_v, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar", "Autograd", special_chebyshev_polynomial_v_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar", "Autograd", special_chebyshev_polynomial_v_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.out", "Autograd", special_chebyshev_polynomial_v_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.x_scalar_out", "Autograd", special_chebyshev_polynomial_v_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_v.n_scalar_out", "Autograd", special_chebyshev_polynomial_v_n_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w", "Autograd", special_chebyshev_polynomial_w, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar", "Autograd", special_chebyshev_polynomial_w_x_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar", "Autograd", special_chebyshev_polynomial_w_n_scalar, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.out", "Autograd", special_chebyshev_polynomial_w_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.x_scalar_out", "Autograd", special_chebyshev_polynomial_w_x_scalar_out, keyset_arg="raw")
+impl("special_chebyshev_polynomial_w.n_scalar_out", "Autograd", special_chebyshev_polynomial_w_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h", "Autograd", special_hermite_polynomial_h, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar", "Autograd", special_hermite_polynomial_h_x_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar", "Autograd", special_hermite_polynomial_h_n_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_h.out", "Autograd", special_hermite_polynomial_h_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.x_scalar_out", "Autograd", special_hermite_polynomial_h_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_h.n_scalar_out", "Autograd", special_hermite_polynomial_h_n_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he", "Autograd", special_hermite_polynomial_he, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar", "Autograd", special_hermite_polynomial_he_x_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar", "Autograd", special_hermite_polynomial_he_n_scalar, keyset_arg="raw")
+impl("special_hermite_polynomial_he.out", "Autograd", special_hermite_polynomial_he_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.x_scalar_out", "Autograd", special_hermite_polynomial_he_x_scalar_out, keyset_arg="raw")
+impl("special_hermite_polynomial_he.n_scalar_out", "Autograd", special_hermite_polynomial_he_n_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l", "Autograd", special_laguerre_polynomial_l, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar", "Autograd", special_laguerre_polynomial_l_x_scalar, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar", "Autograd", special_laguerre_polynomial_l_n_scalar, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.out", "Autograd", special_laguerre_polynomial_l_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.x_scalar_out", "Autograd", special_laguerre_polynomial_l_x_scalar_out, keyset_arg="raw")
+impl("special_laguerre_polynomial_l.n_scalar_out", "Autograd", special_laguerre_polynomial_l_n_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p", "Autograd", special_legendre_polynomial_p, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar", "Autograd", special_legendre_polynomial_p_x_scalar, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar", "Autograd", special_legendre_polynomial_p_n_scalar, keyset_arg="raw")
+impl("special_legendre_polynomial_p.out", "Autograd", special_legendre_polynomial_p_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.x_scalar_out", "Autograd", special_legendre_polynomial_p_x_scalar_out, keyset_arg="raw")
+impl("special_legendre_polynomial_p.n_scalar_out", "Autograd", special_legendre_polynomial_p_n_scalar_out, keyset_arg="raw")
+impl("angle", "Autograd", angle, keyset_arg="raw")
+impl("angle.out", "Autograd", angle_out, keyset_arg="raw")
+impl("frexp.Tensor", "Autograd", frexp_Tensor, keyset_arg="raw")
+impl("frexp.Tensor_out", "Autograd", frexp_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor_out", "Autograd", isin_Tensor_Tensor_out, keyset_arg="raw")
+impl("isin.Tensor_Tensor", "Autograd", isin_Tensor_Tensor, keyset_arg="raw")
+impl("isin.Tensor_Scalar_out", "Autograd", isin_Tensor_Scalar_out, keyset_arg="raw")
+impl("isin.Tensor_Scalar", "Autograd", isin_Tensor_Scalar, keyset_arg="raw")
+impl("isin.Scalar_Tensor_out", "Autograd", isin_Scalar_Tensor_out, keyset_arg="raw")
+impl("isin.Scalar_Tensor", "Autograd", isin_Scalar_Tensor, keyset_arg="raw")

@@ -10,6 +10,7 @@ from ember.autograd.formulas import (
     addcdiv_tensor2_backward,
     addcmul_tensor_backward,
     amax_amin_backward,
+    angle_backward,
     as_strided_backward,
     at,
     cat_tensors_backward,
@@ -19,8 +20,10 @@ from ember.autograd.formulas import (
     conj_scalar,
     conj_tensor,
     contiguous_format,
+    copysign_tensor_self_backward,
     cumprod_backward,
     cumsum_backward,
+    deg2rad_backward,
     diagonal_backward,
     div_scalar,
     div_tensor_other_backward,
@@ -30,6 +33,8 @@ from ember.autograd.formulas import (
     gather_backward,
     gelu_backward,
     handle_r_to_c,
+    i1_backward,
+    i1e_backward,
     index_backward,
     index_put_self_backward,
     index_select_backward,
@@ -41,6 +46,7 @@ from ember.autograd.formulas import (
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
+    logit_backward,
     logsumexp_backward,
     masked_fill_backward,
     maximum_backward,
@@ -52,23 +58,29 @@ from ember.autograd.formulas import (
     mse_loss_backward,
     mul_scalar,
     mul_tensor_backward,
+    mvlgamma_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
     norm_backward,
+    not_implemented,
     permute_backwards,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    rad2deg_backward,
     reciprocal_backward,
     remainder_other_backward,
     roll_backward,
     rsqrt_backward,
+    scalar_like,
     select_backward,
     sgn,
+    sgn_backward,
     sigmoid_backward,
     sigmoid_backward_output_backward,
+    sinc_backward,
     slice_backward,
     softmax_backward,
     softmax_double_backward,
@@ -76,6 +88,7 @@ from ember.autograd.formulas import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    sub_scalar,
     sum_backward,
     sum_to,
     tanh_backward,
@@ -88,6 +101,7 @@ from ember.autograd.formulas import (
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    where,
     where_other_grad,
     where_self_grad,
     zeros_like,
@@ -3900,3 +3914,1336 @@ class LerpBackward1(GeneratedNode):
         else:
             grad_2 = None
         return [grad_0, grad_1, grad_2]
+
+
+class SgnBackward0(GeneratedNode):
+    """Backward of aten::sgn."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sgn_backward(self, grad, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AcoshBackward0(GeneratedNode):
+    """Backward of aten::acosh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (add_scalar(self, 1).rsqrt() * sub_scalar(self, 1).rsqrt()).conj_physical() if self.is_complex() else grad * sub_scalar(self * self, 1).rsqrt()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AcoshBackward1(GeneratedNode):
+    """Backward of aten::acosh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of acosh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinhBackward0(GeneratedNode):
+    """Backward of aten::asinh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * add_scalar(self.pow(2), 1).rsqrt().conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AsinhBackward1(GeneratedNode):
+    """Backward of aten::asinh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of asinh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanhBackward0(GeneratedNode):
+    """Backward of aten::atanh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_scalar(grad * 1, 1) / at.rsub_Scalar(self.pow(2), 1, 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AtanhBackward1(GeneratedNode):
+    """Backward of aten::atanh_."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("inplace version of atanh")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CeilBackward0(GeneratedNode):
+    """Backward of aten::ceil."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfBackward0(GeneratedNode):
+    """Backward of aten::erf."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(-(self.pow(2))), 1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfcBackward0(GeneratedNode):
+    """Backward of aten::erfc."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(-(self.pow(2))), -1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Exp2Backward0(GeneratedNode):
+    """Backward of aten::exp2."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad * result.conj_physical(), 0.6931471805599453)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FloorBackward0(GeneratedNode):
+    """Backward of aten::floor."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FracBackward0(GeneratedNode):
+    """Backward of aten::frac."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanToNumBackward0(GeneratedNode):
+    """Backward of aten::nan_to_num."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.isfinite(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MvlgammaBackward0(GeneratedNode):
+    """Backward of aten::mvlgamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mvlgamma_backward(grad, self, p)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Rad2DegBackward0(GeneratedNode):
+    """Backward of aten::rad2deg."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = rad2deg_backward(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Deg2RadBackward0(GeneratedNode):
+    """Backward of aten::deg2rad."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = deg2rad_backward(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RoundBackward0(GeneratedNode):
+    """Backward of aten::round."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RoundBackward1(GeneratedNode):
+    """Backward of aten::round.decimals."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogitBackward0(GeneratedNode):
+    """Backward of aten::logit."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_eps = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        eps = node._saved_eps
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = logit_backward(grad, self, eps)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SincBackward0(GeneratedNode):
+    """Backward of aten::sinc."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sinc_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TruncBackward0(GeneratedNode):
+    """Backward of aten::trunc."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DigammaBackward0(GeneratedNode):
+    """Backward of aten::digamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LgammaBackward0(GeneratedNode):
+    """Backward of aten::lgamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.digamma(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PolygammaBackward0(GeneratedNode):
+    """Backward of aten::polygamma."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_n = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        n = node._saved_n
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(n + 1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PolygammaBackward1(GeneratedNode):
+    """Backward of aten::polygamma_."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_n = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        n = node._saved_n
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.polygamma(n + 1, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ErfinvBackward0(GeneratedNode):
+    """Backward of aten::erfinv."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(at.exp(self.erfinv().pow(2)), 0.886226925452758) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class I0Backward0(GeneratedNode):
+    """Backward of aten::i0."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.special_i1(self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialEntrBackward0(GeneratedNode):
+    """Backward of aten::special_entr."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (-(add_scalar(self.log(), 1)))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialNdtriBackward0(GeneratedNode):
+    """Backward of aten::special_ndtri."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, 2.5066282746310002) * div_scalar(result.pow(2), 2).exp()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialLogNdtrBackward0(GeneratedNode):
+    """Backward of aten::special_log_ndtr."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = div_scalar(grad, 2.5066282746310002) * (result + div_scalar(self.pow(2), 2)).neg().exp()
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialErfcxBackward0(GeneratedNode):
+    """Backward of aten::special_erfcx."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = sub_scalar(mul_scalar(self * result, 2.0), 1.1283791670955126) * grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI0EBackward0(GeneratedNode):
+    """Backward of aten::special_i0e."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * (at.special_i1e(self) - self.sgn() * result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI1Backward0(GeneratedNode):
+    """Backward of aten::special_i1."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = i1_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialI1EBackward0(GeneratedNode):
+    """Backward of aten::special_i1e."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = i1e_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CopysignBackward0(GeneratedNode):
+    """Backward of aten::copysign.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = copysign_tensor_self_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class CopysignBackward1(GeneratedNode):
+    """Backward of aten::copysign.Scalar."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = copysign_tensor_self_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMaxBackward0(GeneratedNode):
+    """Backward of aten::clamp_max."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max = node._saved_max
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self <= max, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMaxBackward1(GeneratedNode):
+    """Backward of aten::clamp_max.Tensor."""
+
+    _saved_variables = ('_raw_saved_max', '_raw_saved_self')
+    _raw_saved_max = None
+    _saved_max = SavedTensor('_raw_saved_max')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max = _unpack(node._raw_saved_max, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = where(self > max, grad, scalar_like(0.0, grad))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self <= max, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class ClampMinBackward0(GeneratedNode):
+    """Backward of aten::clamp_min."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_min = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        min = node._saved_min
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self >= min, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ClampMinBackward1(GeneratedNode):
+    """Backward of aten::clamp_min.Tensor."""
+
+    _saved_variables = ('_raw_saved_min', '_raw_saved_self')
+    _raw_saved_min = None
+    _saved_min = SavedTensor('_raw_saved_min')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        min = _unpack(node._raw_saved_min, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = where(self < min, grad, scalar_like(0.0, grad))
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self >= min, grad, scalar_like(0.0, grad))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LdexpBackward0(GeneratedNode):
+    """Backward of aten::ldexp.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = mul_scalar(grad * result.conj_physical(), 0.6931471805599453)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * at.pow_Scalar(2, other).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class LogaddexpBackward0(GeneratedNode):
+    """Backward of aten::logaddexp."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad / add_scalar((self - other).exp(), 1).conj_physical()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar((other - self).exp(), 1).conj_physical()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class Logaddexp2Backward0(GeneratedNode):
+    """Backward of aten::logaddexp2."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad / add_scalar(at.pow_Scalar(2, self - other), 1)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / add_scalar(at.pow_Scalar(2, other - self), 1)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class XlogyBackward0(GeneratedNode):
+    """Backward of aten::xlogy.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self / other
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.xlogy_Tensor(grad, other).masked_fill((self == 0.0) & (other <= 0.0), 0.0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class XlogyBackward1(GeneratedNode):
+    """Backward of aten::xlogy.Scalar_Self."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, self) / other
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class XlogyBackward2(GeneratedNode):
+    """Backward of aten::xlogy.Scalar_Other."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_other = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = node._saved_other
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.xlogy_Scalar_Other(grad, other) if other > 0.0 else at.xlogy_Scalar_Other(grad, other).masked_fill(self == 0.0, 0.0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Atan2Backward0(GeneratedNode):
+    """Backward of aten::atan2."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * -self * (self * self + other * other).reciprocal()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * other * (self * self + other * other).reciprocal()
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FmodBackward0(GeneratedNode):
+    """Backward of aten::fmod.Scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FmodBackward1(GeneratedNode):
+    """Backward of aten::fmod.Tensor."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * self.div(other, rounding_mode="trunc")
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class HypotBackward0(GeneratedNode):
+    """Backward of aten::hypot."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * other / result
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad * self / result
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class IgammaBackward0(GeneratedNode):
+    """Backward of aten::igamma."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * (sub_scalar(self, 1) * other.log() - other - at.lgamma(self)).exp()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented('igamma: input')
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class IgammacBackward0(GeneratedNode):
+    """Backward of aten::igammac."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -grad * (sub_scalar(self, 1) * other.log() - other - at.lgamma(self)).exp()
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented('igammac: input')
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class NextafterBackward0(GeneratedNode):
+    """Backward of aten::nextafter."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = where(self != other, grad, 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FminBackward0(GeneratedNode):
+    """Backward of aten::fmin."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.masked_fill((self <= other).logical_or_(other.isnan()), 0)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill((self <= other).logical_or_(other.isnan()).logical_not_(), 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class FmaxBackward0(GeneratedNode):
+    """Backward of aten::fmax."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialXlog1PyBackward0(GeneratedNode):
+    """Backward of aten::special_xlog1py."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self / add_scalar(other, 1)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.special_xlog1py(grad, other).masked_fill((self == 0.0) & (other <= -1.0), 0.0)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialXlog1PyBackward1(GeneratedNode):
+    """Backward of aten::special_xlog1py.self_scalar."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, self) / add_scalar(other, 1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialXlog1PyBackward2(GeneratedNode):
+    """Backward of aten::special_xlog1py.other_scalar."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_other = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = node._saved_other
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.special_xlog1py_other_scalar(grad, other) if other > -1.0 else at.special_xlog1py_other_scalar(grad, other).masked_fill(self == 0.0, 0.0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialZetaBackward0(GeneratedNode):
+    """Backward of aten::special_zeta."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * -self * at.special_zeta(add_scalar(self, 1.0), other)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("zeta")
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class SpecialZetaBackward1(GeneratedNode):
+    """Backward of aten::special_zeta.self_scalar."""
+
+    _saved_variables = ('_raw_saved_other',)
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_self = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = node._saved_self
+        if node._next_edges[0][0] is not None:
+            grad_0 = mul_scalar(grad, -self) * at.special_zeta_self_scalar(self + 1.0, other)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SpecialZetaBackward2(GeneratedNode):
+    """Backward of aten::special_zeta.other_scalar."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("zeta")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AngleBackward0(GeneratedNode):
+    """Backward of aten::angle."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = angle_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FrexpBackward0(GeneratedNode):
+    """Backward of aten::frexp.Tensor."""
+
+    _saved_variables = ('_raw_saved_exponent',)
+    _raw_saved_exponent = None
+    _saved_exponent = SavedTensor('_raw_saved_exponent')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        exponent = _unpack(node._raw_saved_exponent, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad / exponent.exp2()
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -67,6 +67,18 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
+    from ember.functional_shape import (
+        atleast_1d,
+        atleast_2d,
+        atleast_3d,
+        block_diag,
+        broadcast_tensors,
+        cartesian_prod,
+        einsum,
+        meshgrid,
+        tensordot,
+        unravel_index,
+    )
     from ember._tensor_subclass import install as _install_subclass_constructors
     from ember._c10.stream import Stream
     from ember._stream import install as _install_stream

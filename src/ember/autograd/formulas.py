@@ -376,3 +376,8 @@ def maximum_backward(grad, self, other, pick_self: bool):
 
 def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
+from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
+    block_diag_backward,
+    repeat_backward,
+    trace_backward,
+)

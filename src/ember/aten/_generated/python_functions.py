@@ -65,6 +65,9 @@ _op_argmax = handle("argmax")
 _op_argmax_out = handle("argmax.out")
 _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
+_op_argsort = handle("argsort")
+_op_argsort_stable = handle("argsort.stable")
+_op_argsort_stable_out = handle("argsort.stable_out")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -73,6 +76,12 @@ _op_asin_ = handle("asin_")
 _op_atan = handle("atan")
 _op_atan_out = handle("atan.out")
 _op_atan_ = handle("atan_")
+_op_atleast_1d = handle("atleast_1d")
+_op_atleast_1d_Sequence = handle("atleast_1d.Sequence")
+_op_atleast_2d = handle("atleast_2d")
+_op_atleast_2d_Sequence = handle("atleast_2d.Sequence")
+_op_atleast_3d = handle("atleast_3d")
+_op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
@@ -103,10 +112,14 @@ _op_bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
 _op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+_op_block_diag = handle("block_diag")
 _op_bmm = handle("bmm")
 _op_bmm_dtype = handle("bmm.dtype")
 _op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
+_op_broadcast_tensors = handle("broadcast_tensors")
+_op_broadcast_to = handle("broadcast_to")
+_op_cartesian_prod = handle("cartesian_prod")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
 _op_chunk = handle("chunk")
@@ -117,6 +130,8 @@ _op_clamp_out = handle("clamp.out")
 _op_clamp_ = handle("clamp_")
 _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
+_op_column_stack = handle("column_stack")
+_op_column_stack_out = handle("column_stack.out")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
@@ -134,7 +149,12 @@ _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
+_op_diag = handle("diag")
+_op_diag_out = handle("diag.out")
+_op_diag_embed = handle("diag_embed")
+_op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
+_op_diagonal_copy = handle("diagonal_copy")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -148,6 +168,11 @@ _op_divide_out = handle("divide.out")
 _op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
+_op_dsplit_array = handle("dsplit.array")
+_op_dsplit_int = handle("dsplit.int")
+_op_dstack = handle("dstack")
+_op_dstack_out = handle("dstack.out")
+_op_einsum = handle("einsum")
 _op_empty_memory_format = handle("empty.memory_format")
 _op_empty_out = handle("empty.out")
 _op_empty_like = handle("empty_like")
@@ -169,6 +194,8 @@ _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_fliplr = handle("fliplr")
+_op_flipud = handle("flipud")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide_out = handle("floor_divide.out")
@@ -185,14 +212,22 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_hsplit_array = handle("hsplit.array")
+_op_hsplit_int = handle("hsplit.int")
+_op_hstack = handle("hstack")
+_op_hstack_out = handle("hstack.out")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_inner = handle("inner")
+_op_inner_out = handle("inner.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
+_op_kron = handle("kron")
+_op_kron_out = handle("kron.out")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
@@ -241,6 +276,8 @@ _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
 _op_mean_dtype_out = handle("mean.dtype_out")
 _op_mean_out = handle("mean.out")
+_op_meshgrid = handle("meshgrid")
+_op_meshgrid_indexing = handle("meshgrid.indexing")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_dim_min = handle("min.dim_min")
@@ -253,8 +290,12 @@ _op_mm = handle("mm")
 _op_mm_dtype = handle("mm.dtype")
 _op_mm_dtype_out = handle("mm.dtype_out")
 _op_mm_out = handle("mm.out")
+_op_moveaxis_int = handle("moveaxis.int")
+_op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
+_op_msort = handle("msort")
+_op_msort_out = handle("msort.out")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul_out = handle("mul.out")
 _op_multiply_Scalar = handle("multiply.Scalar")
@@ -313,6 +354,7 @@ _op_randperm = handle("randperm")
 _op_randperm_generator = handle("randperm.generator")
 _op_randperm_generator_out = handle("randperm.generator_out")
 _op_randperm_out = handle("randperm.out")
+_op_ravel = handle("ravel")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
 _op_reciprocal_ = handle("reciprocal_")
@@ -323,10 +365,14 @@ _op_remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
 _op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
+_op_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
+_op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
+_op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_rot90 = handle("rot90")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
 _op_rsqrt_ = handle("rsqrt_")
@@ -385,16 +431,25 @@ _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_take_along_dim = handle("take_along_dim")
+_op_take_along_dim_out = handle("take_along_dim.out")
 _op_tan = handle("tan")
 _op_tan_out = handle("tan.out")
 _op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
 _op_tanh_ = handle("tanh_")
+_op_tensor_split_indices = handle("tensor_split.indices")
+_op_tensor_split_sections = handle("tensor_split.sections")
+_op_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
+_op_tensordot = handle("tensordot")
+_op_tensordot_out = handle("tensordot.out")
 _op_threshold_backward = handle("threshold_backward")
 _op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+_op_tile = handle("tile")
 _op_topk = handle("topk")
 _op_topk_values = handle("topk.values")
+_op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
@@ -406,12 +461,20 @@ _op_true_divide_out = handle("true_divide.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold_backward = handle("unfold_backward")
+_op_unsafe_chunk = handle("unsafe_chunk")
+_op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+_op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
 _op_var_dim = handle("var.dim")
 _op_var_out = handle("var.out")
+_op_vdot = handle("vdot")
+_op_vsplit_array = handle("vsplit.array")
+_op_vsplit_int = handle("vsplit.int")
+_op_vstack = handle("vstack")
+_op_vstack_out = handle("vstack.out")
 _op_where = handle("where")
 _op_where_Scalar = handle("where.Scalar")
 _op_where_ScalarOther = handle("where.ScalarOther")
@@ -1037,6 +1100,34 @@ def argmin(*args, **kwargs):
 
 
 
+_parser_f_argsort = PythonArgParser(
+    [
+        'argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor? out=None)',
+        'argsort(Tensor input, int dim=-1, bool descending=False)',
+    ],
+)
+
+
+def argsort(*args, **kwargs):
+    """argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor? out=None) | argsort(Tensor input, int dim=-1, bool descending=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_argsort.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_argsort_stable.call(v[0], v[1], v[2], v[3])
+            return _op_argsort_stable_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_argsort.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argsort, _parser_f_argsort, args, kwargs, MODULE)
+
+
+
 _parser_f_as_strided = PythonArgParser(
     [
         'as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
@@ -1178,6 +1269,84 @@ def atan_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan_, _parser_f_atan_, args, kwargs, MODULE)
+
+
+
+_parser_f_atleast_1d = PythonArgParser(
+    [
+        'atleast_1d(Tensor input)',
+        'atleast_1d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_1d(*args, **kwargs):
+    """atleast_1d(Tensor input) | atleast_1d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_1d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_1d.call(v[0])
+        else:
+            return tuple(_op_atleast_1d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_1d, _parser_f_atleast_1d, args, kwargs, MODULE)
+
+
+
+_parser_f_atleast_2d = PythonArgParser(
+    [
+        'atleast_2d(Tensor input)',
+        'atleast_2d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_2d(*args, **kwargs):
+    """atleast_2d(Tensor input) | atleast_2d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_2d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_2d.call(v[0])
+        else:
+            return tuple(_op_atleast_2d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_2d, _parser_f_atleast_2d, args, kwargs, MODULE)
+
+
+
+_parser_f_atleast_3d = PythonArgParser(
+    [
+        'atleast_3d(Tensor input)',
+        'atleast_3d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_3d(*args, **kwargs):
+    """atleast_3d(Tensor input) | atleast_3d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_3d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_3d.call(v[0])
+        else:
+            return tuple(_op_atleast_3d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_3d, _parser_f_atleast_3d, args, kwargs, MODULE)
 
 
 
@@ -1398,6 +1567,28 @@ def bitwise_xor(*args, **kwargs):
 
 
 
+_parser_f_block_diag = PythonArgParser(
+    [
+        'block_diag(Tensor[] tensors)',
+    ],
+)
+
+
+def block_diag(*args, **kwargs):
+    """block_diag(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_block_diag.parse(args, kwargs)[1]
+        return _op_block_diag.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(block_diag, _parser_f_block_diag, args, kwargs, MODULE)
+
+
+
 _parser_f_bmm = PythonArgParser(
     [
         'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
@@ -1425,6 +1616,72 @@ def bmm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bmm, _parser_f_bmm, args, kwargs, MODULE)
+
+
+
+_parser_f_broadcast_tensors = PythonArgParser(
+    [
+        'broadcast_tensors(Tensor[] tensors)',
+    ],
+)
+
+
+def broadcast_tensors(*args, **kwargs):
+    """broadcast_tensors(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_broadcast_tensors.parse(args, kwargs)[1]
+        return tuple(_op_broadcast_tensors.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(broadcast_tensors, _parser_f_broadcast_tensors, args, kwargs, MODULE)
+
+
+
+_parser_f_broadcast_to = PythonArgParser(
+    [
+        'broadcast_to(Tensor input, SymInt[] size)',
+    ],
+)
+
+
+def broadcast_to(*args, **kwargs):
+    """broadcast_to(Tensor input, SymInt[] size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_broadcast_to.parse(args, kwargs)[1]
+        return _op_broadcast_to.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(broadcast_to, _parser_f_broadcast_to, args, kwargs, MODULE)
+
+
+
+_parser_f_cartesian_prod = PythonArgParser(
+    [
+        'cartesian_prod(Tensor[] tensors)',
+    ],
+)
+
+
+def cartesian_prod(*args, **kwargs):
+    """cartesian_prod(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cartesian_prod.parse(args, kwargs)[1]
+        return _op_cartesian_prod.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cartesian_prod, _parser_f_cartesian_prod, args, kwargs, MODULE)
 
 
 
@@ -1553,6 +1810,30 @@ def clone(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(clone, _parser_f_clone, args, kwargs, MODULE)
+
+
+
+_parser_f_column_stack = PythonArgParser(
+    [
+        'column_stack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def column_stack(*args, **kwargs):
+    """column_stack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_column_stack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_column_stack.call(v[0])
+        return _op_column_stack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(column_stack, _parser_f_column_stack, args, kwargs, MODULE)
 
 
 
@@ -1832,6 +2113,82 @@ def detach(*args, **kwargs):
 
 
 
+_parser_f_diag = PythonArgParser(
+    [
+        'diag(Tensor input, int diagonal=0, *, Tensor? out=None)',
+    ],
+)
+
+
+def diag(*args, **kwargs):
+    """diag(Tensor input, int diagonal=0, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_diag.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_diag.call(v[0], v[1])
+        return _op_diag_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diag, _parser_f_diag, args, kwargs, MODULE)
+
+
+
+_parser_f_diag_embed = PythonArgParser(
+    [
+        'diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+_tail_parser_f_diag_embed = [p.default for p in _parser_f_diag_embed.signatures[0].params[1:]]
+
+
+def diag_embed(*args, **kwargs):
+    """diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diag_embed]
+        else:
+            index, v = _parser_f_diag_embed.parse(args, kwargs)
+        return _op_diag_embed.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diag_embed, _parser_f_diag_embed, args, kwargs, MODULE)
+
+
+
+_parser_f_diagflat = PythonArgParser(
+    [
+        'diagflat(Tensor input, int offset=0)',
+    ],
+)
+_tail_parser_f_diagflat = [p.default for p in _parser_f_diagflat.signatures[0].params[1:]]
+
+
+def diagflat(*args, **kwargs):
+    """diagflat(Tensor input, int offset=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diagflat]
+        else:
+            index, v = _parser_f_diagflat.parse(args, kwargs)
+        return _op_diagflat.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagflat, _parser_f_diagflat, args, kwargs, MODULE)
+
+
+
 _parser_f_diagonal = PythonArgParser(
     [
         'diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)',
@@ -1855,6 +2212,32 @@ def diagonal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(diagonal, _parser_f_diagonal, args, kwargs, MODULE)
+
+
+
+_parser_f_diagonal_copy = PythonArgParser(
+    [
+        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)',
+    ],
+)
+_tail_parser_f_diagonal_copy = [p.default for p in _parser_f_diagonal_copy.signatures[0].params[1:]]
+
+
+def diagonal_copy(*args, **kwargs):
+    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diagonal_copy]
+        else:
+            index, v = _parser_f_diagonal_copy.parse(args, kwargs)
+        return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal_copy, _parser_f_diagonal_copy, args, kwargs, MODULE)
 
 
 
@@ -1972,6 +2355,78 @@ def dropout(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(dropout, _parser_f_dropout, args, kwargs, MODULE)
+
+
+
+_parser_f_dsplit = PythonArgParser(
+    [
+        'dsplit(Tensor input, int sections)',
+        'dsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def dsplit(*args, **kwargs):
+    """dsplit(Tensor input, int sections) | dsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_dsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_dsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_dsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dsplit, _parser_f_dsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_dstack = PythonArgParser(
+    [
+        'dstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def dstack(*args, **kwargs):
+    """dstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_dstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_dstack.call(v[0])
+        return _op_dstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dstack, _parser_f_dstack, args, kwargs, MODULE)
+
+
+
+_parser_f_einsum = PythonArgParser(
+    [
+        'einsum(str equation, Tensor[] tensors, *, int[]? path=None)',
+    ],
+)
+
+
+def einsum(*args, **kwargs):
+    """einsum(str equation, Tensor[] tensors, *, int[]? path=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_einsum.parse(args, kwargs)[1]
+        return _op_einsum.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(einsum, _parser_f_einsum, args, kwargs, MODULE)
 
 
 
@@ -2300,6 +2755,58 @@ def flip(*args, **kwargs):
 
 
 
+_parser_f_fliplr = PythonArgParser(
+    [
+        'fliplr(Tensor input)',
+    ],
+)
+_tail_parser_f_fliplr = [p.default for p in _parser_f_fliplr.signatures[0].params[1:]]
+
+
+def fliplr(*args, **kwargs):
+    """fliplr(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_fliplr]
+        else:
+            index, v = _parser_f_fliplr.parse(args, kwargs)
+        return _op_fliplr.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fliplr, _parser_f_fliplr, args, kwargs, MODULE)
+
+
+
+_parser_f_flipud = PythonArgParser(
+    [
+        'flipud(Tensor input)',
+    ],
+)
+_tail_parser_f_flipud = [p.default for p in _parser_f_flipud.signatures[0].params[1:]]
+
+
+def flipud(*args, **kwargs):
+    """flipud(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_flipud]
+        else:
+            index, v = _parser_f_flipud.parse(args, kwargs)
+        return _op_flipud.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flipud, _parser_f_flipud, args, kwargs, MODULE)
+
+
+
 _parser_f_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -2459,6 +2966,56 @@ def gt(*args, **kwargs):
 
 
 
+_parser_f_hsplit = PythonArgParser(
+    [
+        'hsplit(Tensor input, int sections)',
+        'hsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def hsplit(*args, **kwargs):
+    """hsplit(Tensor input, int sections) | hsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_hsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_hsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_hsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hsplit, _parser_f_hsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_hstack = PythonArgParser(
+    [
+        'hstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def hstack(*args, **kwargs):
+    """hstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_hstack.call(v[0])
+        return _op_hstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hstack, _parser_f_hstack, args, kwargs, MODULE)
+
+
+
 _parser_f_index_put = PythonArgParser(
     [
         'index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -2524,6 +3081,30 @@ def index_select(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(index_select, _parser_f_index_select, args, kwargs, MODULE)
+
+
+
+_parser_f_inner = PythonArgParser(
+    [
+        'inner(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def inner(*args, **kwargs):
+    """inner(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_inner.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_inner.call(v[0], v[1])
+        return _op_inner_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(inner, _parser_f_inner, args, kwargs, MODULE)
 
 
 
@@ -2628,6 +3209,30 @@ def isnan(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(isnan, _parser_f_isnan, args, kwargs, MODULE)
+
+
+
+_parser_f_kron = PythonArgParser(
+    [
+        'kron(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def kron(*args, **kwargs):
+    """kron(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_kron.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_kron.call(v[0], v[1])
+        return _op_kron_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kron, _parser_f_kron, args, kwargs, MODULE)
 
 
 
@@ -3195,6 +3800,32 @@ def mean(*args, **kwargs):
 
 
 
+_parser_f_meshgrid = PythonArgParser(
+    [
+        'meshgrid(Tensor[] tensors)',
+        'meshgrid(Tensor[] tensors, *, str indexing)',
+    ],
+)
+
+
+def meshgrid(*args, **kwargs):
+    """meshgrid(Tensor[] tensors) | meshgrid(Tensor[] tensors, *, str indexing)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_meshgrid.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_meshgrid.call(v[0]))
+        else:
+            return tuple(_op_meshgrid_indexing.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(meshgrid, _parser_f_meshgrid, args, kwargs, MODULE)
+
+
+
 _parser_f_min = PythonArgParser(
     [
         'min(Tensor input, *, Tensor? out=None)',
@@ -3284,6 +3915,32 @@ def mm(*args, **kwargs):
 
 
 
+_parser_f_moveaxis = PythonArgParser(
+    [
+        'moveaxis(Tensor input, int source, int destination)',
+        'moveaxis(Tensor input, int[] source, int[] destination)',
+    ],
+)
+
+
+def moveaxis(*args, **kwargs):
+    """moveaxis(Tensor input, int source, int destination) | moveaxis(Tensor input, int[] source, int[] destination)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_moveaxis.parse(args, kwargs)
+        if index == 0:
+            return _op_moveaxis_int.call(v[0], v[1], v[2])
+        else:
+            return _op_moveaxis_intlist.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(moveaxis, _parser_f_moveaxis, args, kwargs, MODULE)
+
+
+
 _parser_f_movedim = PythonArgParser(
     [
         'movedim(Tensor input, int source, int destination)',
@@ -3307,6 +3964,30 @@ def movedim(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(movedim, _parser_f_movedim, args, kwargs, MODULE)
+
+
+
+_parser_f_msort = PythonArgParser(
+    [
+        'msort(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def msort(*args, **kwargs):
+    """msort(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_msort.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_msort.call(v[0])
+        return _op_msort_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(msort, _parser_f_msort, args, kwargs, MODULE)
 
 
 
@@ -3872,6 +4553,32 @@ def randperm(*args, **kwargs):
 
 
 
+_parser_f_ravel = PythonArgParser(
+    [
+        'ravel(Tensor input)',
+    ],
+)
+_tail_parser_f_ravel = [p.default for p in _parser_f_ravel.signatures[0].params[1:]]
+
+
+def ravel(*args, **kwargs):
+    """ravel(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_ravel]
+        else:
+            index, v = _parser_f_ravel.parse(args, kwargs)
+        return _op_ravel.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ravel, _parser_f_ravel, args, kwargs, MODULE)
+
+
+
 _parser_f_reciprocal = PythonArgParser(
     [
         'reciprocal(Tensor input, *, Tensor? out=None)',
@@ -4007,6 +4714,35 @@ def remainder(*args, **kwargs):
 
 
 
+_parser_f_repeat_interleave = PythonArgParser(
+    [
+        'repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, SymInt? output_size=None)',
+        'repeat_interleave(Tensor repeats, *, SymInt? output_size=None)',
+        'repeat_interleave(Tensor input, SymInt repeats, int? dim=None, *, SymInt? output_size=None)',
+    ],
+)
+
+
+def repeat_interleave(*args, **kwargs):
+    """repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, SymInt? output_size=None) | repeat_interleave(Tensor repeats, *, SymInt? output_size=None) | repeat_interleave(Tensor input, SymInt repeats, int? dim=None, *, SymInt? output_size=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_repeat_interleave.parse(args, kwargs)
+        if index == 0:
+            return _op_repeat_interleave_self_Tensor.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_repeat_interleave_Tensor.call(v[0], v[1])
+        else:
+            return _op_repeat_interleave_self_int.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(repeat_interleave, _parser_f_repeat_interleave, args, kwargs, MODULE)
+
+
+
 _parser_f_reshape = PythonArgParser(
     [
         'reshape(Tensor input, SymInt[] shape)',
@@ -4100,6 +4836,32 @@ def roll(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(roll, _parser_f_roll, args, kwargs, MODULE)
+
+
+
+_parser_f_rot90 = PythonArgParser(
+    [
+        'rot90(Tensor input, int k=1, int[] dims=[0, 1])',
+    ],
+)
+_tail_parser_f_rot90 = [p.default for p in _parser_f_rot90.signatures[0].params[1:]]
+
+
+def rot90(*args, **kwargs):
+    """rot90(Tensor input, int k=1, int[] dims=[0, 1])"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_rot90]
+        else:
+            index, v = _parser_f_rot90.parse(args, kwargs)
+        return _op_rot90.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rot90, _parser_f_rot90, args, kwargs, MODULE)
 
 
 
@@ -4833,6 +5595,30 @@ def t(*args, **kwargs):
 
 
 
+_parser_f_take_along_dim = PythonArgParser(
+    [
+        'take_along_dim(Tensor input, Tensor indices, int? dim=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def take_along_dim(*args, **kwargs):
+    """take_along_dim(Tensor input, Tensor indices, int? dim=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_take_along_dim.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_take_along_dim.call(v[0], v[1], v[2])
+        return _op_take_along_dim_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(take_along_dim, _parser_f_take_along_dim, args, kwargs, MODULE)
+
+
+
 _parser_f_tan = PythonArgParser(
     [
         'tan(Tensor input, *, Tensor? out=None)',
@@ -4933,6 +5719,59 @@ def tanh_(*args, **kwargs):
 
 
 
+_parser_f_tensor_split = PythonArgParser(
+    [
+        'tensor_split(Tensor input, SymInt[] indices, int dim=0)',
+        'tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0)',
+        'tensor_split(Tensor input, SymInt sections, int dim=0)',
+    ],
+)
+
+
+def tensor_split(*args, **kwargs):
+    """tensor_split(Tensor input, SymInt[] indices, int dim=0) | tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0) | tensor_split(Tensor input, SymInt sections, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_tensor_split.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_tensor_split_indices.call(v[0], v[1], v[2]))
+        elif index == 1:
+            return tuple(_op_tensor_split_tensor_indices_or_sections.call(v[0], v[1], v[2]))
+        else:
+            return tuple(_op_tensor_split_sections.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tensor_split, _parser_f_tensor_split, args, kwargs, MODULE)
+
+
+
+_parser_f_tensordot = PythonArgParser(
+    [
+        'tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor? out=None)',
+    ],
+)
+
+
+def tensordot(*args, **kwargs):
+    """tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tensordot.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_tensordot.call(v[0], v[1], v[2], v[3])
+        return _op_tensordot_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tensordot, _parser_f_tensordot, args, kwargs, MODULE)
+
+
+
 _parser_f_threshold_backward = PythonArgParser(
     [
         'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
@@ -4957,6 +5796,28 @@ def threshold_backward(*args, **kwargs):
 
 
 
+_parser_f_tile = PythonArgParser(
+    [
+        'tile(Tensor input, SymInt[] dims)',
+    ],
+)
+
+
+def tile(*args, **kwargs):
+    """tile(Tensor input, SymInt[] dims)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tile.parse(args, kwargs)[1]
+        return _op_tile.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tile, _parser_f_tile, args, kwargs, MODULE)
+
+
+
 _parser_f_topk = PythonArgParser(
     [
         'topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)',
@@ -4978,6 +5839,32 @@ def topk(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(topk, _parser_f_topk, args, kwargs, MODULE)
+
+
+
+_parser_f_trace = PythonArgParser(
+    [
+        'trace(Tensor input)',
+    ],
+)
+_tail_parser_f_trace = [p.default for p in _parser_f_trace.signatures[0].params[1:]]
+
+
+def trace(*args, **kwargs):
+    """trace(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_trace]
+        else:
+            index, v = _parser_f_trace.parse(args, kwargs)
+        return _op_trace.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trace, _parser_f_trace, args, kwargs, MODULE)
 
 
 
@@ -5149,6 +6036,72 @@ def unfold_backward(*args, **kwargs):
 
 
 
+_parser_f_unsafe_chunk = PythonArgParser(
+    [
+        'unsafe_chunk(Tensor input, int chunks, int dim=0)',
+    ],
+)
+
+
+def unsafe_chunk(*args, **kwargs):
+    """unsafe_chunk(Tensor input, int chunks, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_chunk.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_chunk.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_chunk, _parser_f_unsafe_chunk, args, kwargs, MODULE)
+
+
+
+_parser_f_unsafe_split = PythonArgParser(
+    [
+        'unsafe_split(Tensor input, SymInt split_size, int dim=0)',
+    ],
+)
+
+
+def unsafe_split(*args, **kwargs):
+    """unsafe_split(Tensor input, SymInt split_size, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_split.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_split_Tensor.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_split, _parser_f_unsafe_split, args, kwargs, MODULE)
+
+
+
+_parser_f_unsafe_split_with_sizes = PythonArgParser(
+    [
+        'unsafe_split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)',
+    ],
+)
+
+
+def unsafe_split_with_sizes(*args, **kwargs):
+    """unsafe_split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_split_with_sizes.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_split_with_sizes.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_split_with_sizes, _parser_f_unsafe_split_with_sizes, args, kwargs, MODULE)
+
+
+
 _parser_f_unsqueeze = PythonArgParser(
     [
         'unsqueeze(Tensor input, int dim)',
@@ -5201,6 +6154,82 @@ def var(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(var, _parser_f_var, args, kwargs, MODULE)
+
+
+
+_parser_f_vdot = PythonArgParser(
+    [
+        'vdot(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_vdot = [p.default for p in _parser_f_vdot.signatures[0].params[2:]]
+
+
+def vdot(*args, **kwargs):
+    """vdot(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_vdot]
+        else:
+            index, v = _parser_f_vdot.parse(args, kwargs)
+        return _op_vdot.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vdot, _parser_f_vdot, args, kwargs, MODULE)
+
+
+
+_parser_f_vsplit = PythonArgParser(
+    [
+        'vsplit(Tensor input, int sections)',
+        'vsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def vsplit(*args, **kwargs):
+    """vsplit(Tensor input, int sections) | vsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_vsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_vsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_vsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vsplit, _parser_f_vsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_vstack = PythonArgParser(
+    [
+        'vstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def vstack(*args, **kwargs):
+    """vstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_vstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_vstack.call(v[0])
+        return _op_vstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vstack, _parser_f_vstack, args, kwargs, MODULE)
 
 
 
@@ -5313,4 +6342,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'meshgrid', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -4543,6 +4543,342 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+_hstack_out = handle("hstack.out")
+
+
+def hstack_out(keyset, tensors, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hstack_out.redispatch(keyset & AFTER, tensors, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_vstack_out = handle("vstack.out")
+
+
+def vstack_out(keyset, tensors, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _vstack_out.redispatch(keyset & AFTER, tensors, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_dstack_out = handle("dstack.out")
+
+
+def dstack_out(keyset, tensors, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _dstack_out.redispatch(keyset & AFTER, tensors, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_column_stack_out = handle("column_stack.out")
+
+
+def column_stack_out(keyset, tensors, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _column_stack_out.redispatch(keyset & AFTER, tensors, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_broadcast_to = handle("broadcast_to")
+
+
+def broadcast_to(keyset, self, size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _broadcast_to.redispatch(keyset & AFTER, self, size)
+    finally:
+        ts.excluded = prev
+    return finish_view("broadcast_to", self, result)
+
+
+_moveaxis_intlist = handle("moveaxis.intlist")
+
+
+def moveaxis_intlist(keyset, self, source, destination):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _moveaxis_intlist.redispatch(keyset & AFTER, self, source, destination)
+    finally:
+        ts.excluded = prev
+    return finish_view("moveaxis.intlist", self, result)
+
+
+_moveaxis_int = handle("moveaxis.int")
+
+
+def moveaxis_int(keyset, self, source, destination):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _moveaxis_int.redispatch(keyset & AFTER, self, source, destination)
+    finally:
+        ts.excluded = prev
+    return finish_view("moveaxis.int", self, result)
+
+
+_ravel = handle("ravel")
+
+
+def ravel(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _ravel.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_view("ravel", self, result)
+
+
+_argsort_stable_out = handle("argsort.stable_out")
+
+
+def argsort_stable_out(keyset, self, stable, dim, descending, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _argsort_stable_out.redispatch(keyset & AFTER, self, stable, dim, descending, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_msort_out = handle("msort.out")
+
+
+def msort_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _msort_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_take_along_dim_out = handle("take_along_dim.out")
+
+
+def take_along_dim_out(keyset, self, indices, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _take_along_dim_out.redispatch(keyset & AFTER, self, indices, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_diag_out = handle("diag.out")
+
+
+def diag_out(keyset, self, diagonal, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _diag_out.redispatch(keyset & AFTER, self, diagonal, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_tensordot_out = handle("tensordot.out")
+
+
+def tensordot_out(keyset, self, other, dims_self, dims_other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tensordot_out.redispatch(keyset & AFTER, self, other, dims_self, dims_other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_inner_out = handle("inner.out")
+
+
+def inner_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _inner_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_kron_out = handle("kron.out")
+
+
+def kron_out(keyset, self, other, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _kron_out.redispatch(keyset & AFTER, self, other, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_tensor_split_sections = handle("tensor_split.sections")
+
+
+def tensor_split_sections(keyset, self, sections, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tensor_split_sections.redispatch(keyset & AFTER, self, sections, dim)
+    finally:
+        ts.excluded = prev
+    return finish_view("tensor_split.sections", self, result)
+
+
+_tensor_split_indices = handle("tensor_split.indices")
+
+
+def tensor_split_indices(keyset, self, indices, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tensor_split_indices.redispatch(keyset & AFTER, self, indices, dim)
+    finally:
+        ts.excluded = prev
+    return finish_view("tensor_split.indices", self, result)
+
+
+_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
+
+
+def tensor_split_tensor_indices_or_sections(keyset, self, tensor_indices_or_sections, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _tensor_split_tensor_indices_or_sections.redispatch(keyset & AFTER, self, tensor_indices_or_sections, dim)
+    finally:
+        ts.excluded = prev
+    return finish_view("tensor_split.tensor_indices_or_sections", self, result)
+
+
+_hsplit_int = handle("hsplit.int")
+
+
+def hsplit_int(keyset, self, sections):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hsplit_int.redispatch(keyset & AFTER, self, sections)
+    finally:
+        ts.excluded = prev
+    return finish_view("hsplit.int", self, result)
+
+
+_hsplit_array = handle("hsplit.array")
+
+
+def hsplit_array(keyset, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hsplit_array.redispatch(keyset & AFTER, self, indices)
+    finally:
+        ts.excluded = prev
+    return finish_view("hsplit.array", self, result)
+
+
+_vsplit_int = handle("vsplit.int")
+
+
+def vsplit_int(keyset, self, sections):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _vsplit_int.redispatch(keyset & AFTER, self, sections)
+    finally:
+        ts.excluded = prev
+    return finish_view("vsplit.int", self, result)
+
+
+_vsplit_array = handle("vsplit.array")
+
+
+def vsplit_array(keyset, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _vsplit_array.redispatch(keyset & AFTER, self, indices)
+    finally:
+        ts.excluded = prev
+    return finish_view("vsplit.array", self, result)
+
+
+_dsplit_int = handle("dsplit.int")
+
+
+def dsplit_int(keyset, self, sections):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _dsplit_int.redispatch(keyset & AFTER, self, sections)
+    finally:
+        ts.excluded = prev
+    return finish_view("dsplit.int", self, result)
+
+
+_dsplit_array = handle("dsplit.array")
+
+
+def dsplit_array(keyset, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _dsplit_array.redispatch(keyset & AFTER, self, indices)
+    finally:
+        ts.excluded = prev
+    return finish_view("dsplit.array", self, result)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -4867,3 +5203,27 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("hstack.out", "ADInplaceOrView", hstack_out, keyset_arg="raw")
+impl("vstack.out", "ADInplaceOrView", vstack_out, keyset_arg="raw")
+impl("dstack.out", "ADInplaceOrView", dstack_out, keyset_arg="raw")
+impl("column_stack.out", "ADInplaceOrView", column_stack_out, keyset_arg="raw")
+impl("broadcast_to", "ADInplaceOrView", broadcast_to, keyset_arg="raw")
+impl("moveaxis.intlist", "ADInplaceOrView", moveaxis_intlist, keyset_arg="raw")
+impl("moveaxis.int", "ADInplaceOrView", moveaxis_int, keyset_arg="raw")
+impl("ravel", "ADInplaceOrView", ravel, keyset_arg="raw")
+impl("argsort.stable_out", "ADInplaceOrView", argsort_stable_out, keyset_arg="raw")
+impl("msort.out", "ADInplaceOrView", msort_out, keyset_arg="raw")
+impl("take_along_dim.out", "ADInplaceOrView", take_along_dim_out, keyset_arg="raw")
+impl("diag.out", "ADInplaceOrView", diag_out, keyset_arg="raw")
+impl("tensordot.out", "ADInplaceOrView", tensordot_out, keyset_arg="raw")
+impl("inner.out", "ADInplaceOrView", inner_out, keyset_arg="raw")
+impl("kron.out", "ADInplaceOrView", kron_out, keyset_arg="raw")
+impl("tensor_split.sections", "ADInplaceOrView", tensor_split_sections, keyset_arg="raw")
+impl("tensor_split.indices", "ADInplaceOrView", tensor_split_indices, keyset_arg="raw")
+impl("tensor_split.tensor_indices_or_sections", "ADInplaceOrView", tensor_split_tensor_indices_or_sections, keyset_arg="raw")
+impl("hsplit.int", "ADInplaceOrView", hsplit_int, keyset_arg="raw")
+impl("hsplit.array", "ADInplaceOrView", hsplit_array, keyset_arg="raw")
+impl("vsplit.int", "ADInplaceOrView", vsplit_int, keyset_arg="raw")
+impl("vsplit.array", "ADInplaceOrView", vsplit_array, keyset_arg="raw")
+impl("dsplit.int", "ADInplaceOrView", dsplit_int, keyset_arg="raw")
+impl("dsplit.array", "ADInplaceOrView", dsplit_array, keyset_arg="raw")

@@ -58,6 +58,8 @@ _op_any_dim = handle("any.dim")
 _op_any_dims = handle("any.dims")
 _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
+_op_argsort = handle("argsort")
+_op_argsort_stable = handle("argsort.stable")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -91,6 +93,7 @@ _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 _op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
+_op_broadcast_to = handle("broadcast_to")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -112,6 +115,9 @@ _op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
 _op_detach = handle("detach")
+_op_diag = handle("diag")
+_op_diag_embed = handle("diag_embed")
+_op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
@@ -128,6 +134,8 @@ _op_divide__Scalar_mode = handle("divide_.Scalar_mode")
 _op_divide__Tensor = handle("divide_.Tensor")
 _op_divide__Tensor_mode = handle("divide_.Tensor_mode")
 _op_dot = handle("dot")
+_op_dsplit_array = handle("dsplit.array")
+_op_dsplit_int = handle("dsplit.int")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Tensor = handle("eq.Tensor")
 _op_eq__Scalar = handle("eq_.Scalar")
@@ -143,6 +151,8 @@ _op_fill__Scalar = handle("fill_.Scalar")
 _op_fill__Tensor = handle("fill_.Tensor")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_fliplr = handle("fliplr")
+_op_flipud = handle("flipud")
 _op_floor_divide = handle("floor_divide")
 _op_floor_divide_Scalar = handle("floor_divide.Scalar")
 _op_floor_divide__Scalar = handle("floor_divide_.Scalar")
@@ -156,14 +166,18 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
+_op_hsplit_array = handle("hsplit.array")
+_op_hsplit_int = handle("hsplit.int")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_inner = handle("inner")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_item = handle("item")
+_op_kron = handle("kron")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
@@ -207,8 +221,11 @@ _op_min_dim = handle("min.dim")
 _op_min_other = handle("min.other")
 _op_minimum = handle("minimum")
 _op_mm = handle("mm")
+_op_moveaxis_int = handle("moveaxis.int")
+_op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
+_op_msort = handle("msort")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul__Tensor = handle("mul_.Tensor")
 _op_multiply_Scalar = handle("multiply.Scalar")
@@ -242,6 +259,7 @@ _op_prod_dim_int = handle("prod.dim_int")
 _op_random_ = handle("random_")
 _op_random__from = handle("random_.from")
 _op_random__to = handle("random_.to")
+_op_ravel = handle("ravel")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_ = handle("reciprocal_")
 _op_record_stream = handle("record_stream")
@@ -251,11 +269,15 @@ _op_remainder_Scalar = handle("remainder.Scalar")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder__Scalar = handle("remainder_.Scalar")
 _op_remainder__Tensor = handle("remainder_.Tensor")
+_op_repeat = handle("repeat")
+_op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
+_op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
 _op_resize_ = handle("resize_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_rot90 = handle("rot90")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_ = handle("rsqrt_")
 _op_scatter_reduce = handle("scatter.reduce")
@@ -305,11 +327,17 @@ _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_t_ = handle("t_")
+_op_take_along_dim = handle("take_along_dim")
 _op_tan = handle("tan")
 _op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
+_op_tensor_split_indices = handle("tensor_split.indices")
+_op_tensor_split_sections = handle("tensor_split.sections")
+_op_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
+_op_tile = handle("tile")
 _op_topk = handle("topk")
+_op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_transpose_ = handle("transpose_")
 _op_tril = handle("tril")
@@ -324,14 +352,20 @@ _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
 _op_uniform_ = handle("uniform_")
+_op_unsafe_chunk = handle("unsafe_chunk")
+_op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+_op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_ = handle("unsqueeze_")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_dim = handle("var.dim")
+_op_vdot = handle("vdot")
 _op_view = handle("view")
 _op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
+_op_vsplit_array = handle("vsplit.array")
+_op_vsplit_int = handle("vsplit.int")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
 _op_zero_ = handle("zero_")
@@ -1076,6 +1110,32 @@ def argmin(self, *args, **kwargs):
 
 
 
+_parser_m_argsort = PythonArgParser(
+    [
+        'argsort(*, bool stable, int dim=-1, bool descending=False)',
+        'argsort(int dim=-1, bool descending=False)',
+    ],
+)
+
+
+def argsort(self, *args, **kwargs):
+    """argsort(*, bool stable, int dim=-1, bool descending=False) | argsort(int dim=-1, bool descending=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_argsort.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_argsort_stable.call(self, v[0], v[1], v[2])
+        else:
+            return _op_argsort.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argsort, _parser_m_argsort, self, args, kwargs)
+
+
+
 _parser_m_as_strided = PythonArgParser(
     [
         'as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
@@ -1596,6 +1656,28 @@ def bmm(self, *args, **kwargs):
 
 
 
+_parser_m_broadcast_to = PythonArgParser(
+    [
+        'broadcast_to(SymInt[] size)',
+    ],
+)
+
+
+def broadcast_to(self, *args, **kwargs):
+    """broadcast_to(SymInt[] size)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_broadcast_to.parse(args, kwargs, self=self)[1]
+        return _op_broadcast_to.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(broadcast_to, _parser_m_broadcast_to, self, args, kwargs)
+
+
+
 _parser_m_chunk = PythonArgParser(
     [
         'chunk(int chunks, int dim=0)',
@@ -2012,6 +2094,72 @@ def detach(self, *args, **kwargs):
 
 
 
+_parser_m_diag = PythonArgParser(
+    [
+        'diag(int diagonal=0)',
+    ],
+)
+
+
+def diag(self, *args, **kwargs):
+    """diag(int diagonal=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diag.parse(args, kwargs, self=self)[1]
+        return _op_diag.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diag, _parser_m_diag, self, args, kwargs)
+
+
+
+_parser_m_diag_embed = PythonArgParser(
+    [
+        'diag_embed(int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+
+
+def diag_embed(self, *args, **kwargs):
+    """diag_embed(int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diag_embed.parse(args, kwargs, self=self)[1]
+        return _op_diag_embed.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diag_embed, _parser_m_diag_embed, self, args, kwargs)
+
+
+
+_parser_m_diagflat = PythonArgParser(
+    [
+        'diagflat(int offset=0)',
+    ],
+)
+
+
+def diagflat(self, *args, **kwargs):
+    """diagflat(int offset=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diagflat.parse(args, kwargs, self=self)[1]
+        return _op_diagflat.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diagflat, _parser_m_diagflat, self, args, kwargs)
+
+
+
 _parser_m_diagonal = PythonArgParser(
     [
         'diagonal(int offset=0, int dim1=0, int dim2=1)',
@@ -2179,6 +2327,32 @@ def dot(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(dot, _parser_m_dot, self, args, kwargs)
+
+
+
+_parser_m_dsplit = PythonArgParser(
+    [
+        'dsplit(int sections)',
+        'dsplit(int[] indices)',
+    ],
+)
+
+
+def dsplit(self, *args, **kwargs):
+    """dsplit(int sections) | dsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_dsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_dsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_dsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(dsplit, _parser_m_dsplit, self, args, kwargs)
 
 
 
@@ -2470,6 +2644,52 @@ def flip(self, *args, **kwargs):
 
 
 
+_parser_m_fliplr = PythonArgParser(
+    [
+        'fliplr()',
+    ],
+)
+
+
+def fliplr(self, *args, **kwargs):
+    """fliplr()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'fliplr', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_fliplr.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(fliplr, 'ember.Tensor.fliplr', self, args, kwargs)
+
+
+
+_parser_m_flipud = PythonArgParser(
+    [
+        'flipud()',
+    ],
+)
+
+
+def flipud(self, *args, **kwargs):
+    """flipud()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'flipud', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_flipud.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(flipud, 'ember.Tensor.flipud', self, args, kwargs)
+
+
+
 _parser_m_floor_divide = PythonArgParser(
     [
         'floor_divide(Tensor other)',
@@ -2648,6 +2868,32 @@ def gt_(self, *args, **kwargs):
 
 
 
+_parser_m_hsplit = PythonArgParser(
+    [
+        'hsplit(int sections)',
+        'hsplit(int[] indices)',
+    ],
+)
+
+
+def hsplit(self, *args, **kwargs):
+    """hsplit(int sections) | hsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_hsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_hsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_hsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hsplit, _parser_m_hsplit, self, args, kwargs)
+
+
+
 _parser_m_index_put = PythonArgParser(
     [
         'index_put(Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -2711,6 +2957,32 @@ def index_select(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(index_select, _parser_m_index_select, self, args, kwargs)
+
+
+
+_parser_m_inner = PythonArgParser(
+    [
+        'inner(Tensor other)',
+    ],
+)
+_tail_parser_m_inner = [p.default for p in _parser_m_inner.signatures[0].params[1:]]
+
+
+def inner(self, *args, **kwargs):
+    """inner(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_inner]
+        else:
+            index, v = _parser_m_inner.parse(args, kwargs, self=self)
+        return _op_inner.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(inner, _parser_m_inner, self, args, kwargs)
 
 
 
@@ -2829,6 +3101,32 @@ def item(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
+
+
+
+_parser_m_kron = PythonArgParser(
+    [
+        'kron(Tensor other)',
+    ],
+)
+_tail_parser_m_kron = [p.default for p in _parser_m_kron.signatures[0].params[1:]]
+
+
+def kron(self, *args, **kwargs):
+    """kron(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_kron]
+        else:
+            index, v = _parser_m_kron.parse(args, kwargs, self=self)
+        return _op_kron.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(kron, _parser_m_kron, self, args, kwargs)
 
 
 
@@ -3629,6 +3927,32 @@ def mm(self, *args, **kwargs):
 
 
 
+_parser_m_moveaxis = PythonArgParser(
+    [
+        'moveaxis(int source, int destination)',
+        'moveaxis(int[] source, int[] destination)',
+    ],
+)
+
+
+def moveaxis(self, *args, **kwargs):
+    """moveaxis(int source, int destination) | moveaxis(int[] source, int[] destination)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_moveaxis.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_moveaxis_int.call(self, v[0], v[1])
+        else:
+            return _op_moveaxis_intlist.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(moveaxis, _parser_m_moveaxis, self, args, kwargs)
+
+
+
 _parser_m_movedim = PythonArgParser(
     [
         'movedim(int source, int destination)',
@@ -3652,6 +3976,29 @@ def movedim(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(movedim, _parser_m_movedim, self, args, kwargs)
+
+
+
+_parser_m_msort = PythonArgParser(
+    [
+        'msort()',
+    ],
+)
+
+
+def msort(self, *args, **kwargs):
+    """msort()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'msort', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_msort.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(msort, 'ember.Tensor.msort', self, args, kwargs)
 
 
 
@@ -4219,6 +4566,29 @@ def random_(self, *args, **kwargs):
 
 
 
+_parser_m_ravel = PythonArgParser(
+    [
+        'ravel()',
+    ],
+)
+
+
+def ravel(self, *args, **kwargs):
+    """ravel()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'ravel', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_ravel.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(ravel, 'ember.Tensor.ravel', self, args, kwargs)
+
+
+
 _parser_m_reciprocal = PythonArgParser(
     [
         'reciprocal()',
@@ -4385,6 +4755,54 @@ def remainder_(self, *args, **kwargs):
 
 
 
+_parser_m_repeat = PythonArgParser(
+    [
+        'repeat(SymInt[] repeats)',
+    ],
+)
+
+
+def repeat(self, *args, **kwargs):
+    """repeat(SymInt[] repeats)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_repeat.parse(args, kwargs, self=self)[1]
+        return _op_repeat.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(repeat, _parser_m_repeat, self, args, kwargs)
+
+
+
+_parser_m_repeat_interleave = PythonArgParser(
+    [
+        'repeat_interleave(Tensor repeats, int? dim=None, *, SymInt? output_size=None)',
+        'repeat_interleave(SymInt repeats, int? dim=None, *, SymInt? output_size=None)',
+    ],
+)
+
+
+def repeat_interleave(self, *args, **kwargs):
+    """repeat_interleave(Tensor repeats, int? dim=None, *, SymInt? output_size=None) | repeat_interleave(SymInt repeats, int? dim=None, *, SymInt? output_size=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_repeat_interleave.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_repeat_interleave_self_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_repeat_interleave_self_int.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(repeat_interleave, _parser_m_repeat_interleave, self, args, kwargs)
+
+
+
 _parser_m_reshape = PythonArgParser(
     [
         'reshape(SymInt[] shape)',
@@ -4494,6 +4912,28 @@ def roll(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(roll, _parser_m_roll, self, args, kwargs)
+
+
+
+_parser_m_rot90 = PythonArgParser(
+    [
+        'rot90(int k=1, int[] dims=[0, 1])',
+    ],
+)
+
+
+def rot90(self, *args, **kwargs):
+    """rot90(int k=1, int[] dims=[0, 1])"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_rot90.parse(args, kwargs, self=self)[1]
+        return _op_rot90.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(rot90, _parser_m_rot90, self, args, kwargs)
 
 
 
@@ -5292,6 +5732,32 @@ def t_(self, *args, **kwargs):
 
 
 
+_parser_m_take_along_dim = PythonArgParser(
+    [
+        'take_along_dim(Tensor indices, int? dim=None)',
+    ],
+)
+_tail_parser_m_take_along_dim = [p.default for p in _parser_m_take_along_dim.signatures[0].params[1:]]
+
+
+def take_along_dim(self, *args, **kwargs):
+    """take_along_dim(Tensor indices, int? dim=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_take_along_dim]
+        else:
+            index, v = _parser_m_take_along_dim.parse(args, kwargs, self=self)
+        return _op_take_along_dim.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(take_along_dim, _parser_m_take_along_dim, self, args, kwargs)
+
+
+
 _parser_m_tan = PythonArgParser(
     [
         'tan()',
@@ -5384,6 +5850,57 @@ def tanh_(self, *args, **kwargs):
 
 
 
+_parser_m_tensor_split = PythonArgParser(
+    [
+        'tensor_split(SymInt[] indices, int dim=0)',
+        'tensor_split(Tensor tensor_indices_or_sections, int dim=0)',
+        'tensor_split(SymInt sections, int dim=0)',
+    ],
+)
+
+
+def tensor_split(self, *args, **kwargs):
+    """tensor_split(SymInt[] indices, int dim=0) | tensor_split(Tensor tensor_indices_or_sections, int dim=0) | tensor_split(SymInt sections, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_tensor_split.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_tensor_split_indices.call(self, v[0], v[1]))
+        elif index == 1:
+            return tuple(_op_tensor_split_tensor_indices_or_sections.call(self, v[0], v[1]))
+        else:
+            return tuple(_op_tensor_split_sections.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tensor_split, _parser_m_tensor_split, self, args, kwargs)
+
+
+
+_parser_m_tile = PythonArgParser(
+    [
+        'tile(SymInt[] dims)',
+    ],
+)
+
+
+def tile(self, *args, **kwargs):
+    """tile(SymInt[] dims)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_tile.parse(args, kwargs, self=self)[1]
+        return _op_tile.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tile, _parser_m_tile, self, args, kwargs)
+
+
+
 _parser_m_topk = PythonArgParser(
     [
         'topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)',
@@ -5403,6 +5920,29 @@ def topk(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(topk, _parser_m_topk, self, args, kwargs)
+
+
+
+_parser_m_trace = PythonArgParser(
+    [
+        'trace()',
+    ],
+)
+
+
+def trace(self, *args, **kwargs):
+    """trace()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'trace', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_trace.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(trace, 'ember.Tensor.trace', self, args, kwargs)
 
 
 
@@ -5678,6 +6218,72 @@ def uniform_(self, *args, **kwargs):
 
 
 
+_parser_m_unsafe_chunk = PythonArgParser(
+    [
+        'unsafe_chunk(int chunks, int dim=0)',
+    ],
+)
+
+
+def unsafe_chunk(self, *args, **kwargs):
+    """unsafe_chunk(int chunks, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_chunk.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_chunk.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_chunk, _parser_m_unsafe_chunk, self, args, kwargs)
+
+
+
+_parser_m_unsafe_split = PythonArgParser(
+    [
+        'unsafe_split(SymInt split_size, int dim=0)',
+    ],
+)
+
+
+def unsafe_split(self, *args, **kwargs):
+    """unsafe_split(SymInt split_size, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_split.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_split_Tensor.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_split, _parser_m_unsafe_split, self, args, kwargs)
+
+
+
+_parser_m_unsafe_split_with_sizes = PythonArgParser(
+    [
+        'unsafe_split_with_sizes(SymInt[] split_sizes, int dim=0)',
+    ],
+)
+
+
+def unsafe_split_with_sizes(self, *args, **kwargs):
+    """unsafe_split_with_sizes(SymInt[] split_sizes, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_split_with_sizes.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_split_with_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_split_with_sizes, _parser_m_unsafe_split_with_sizes, self, args, kwargs)
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -5751,6 +6357,32 @@ def var(self, *args, **kwargs):
 
 
 
+_parser_m_vdot = PythonArgParser(
+    [
+        'vdot(Tensor other)',
+    ],
+)
+_tail_parser_m_vdot = [p.default for p in _parser_m_vdot.signatures[0].params[1:]]
+
+
+def vdot(self, *args, **kwargs):
+    """vdot(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_vdot]
+        else:
+            index, v = _parser_m_vdot.parse(args, kwargs, self=self)
+        return _op_vdot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(vdot, _parser_m_vdot, self, args, kwargs)
+
+
+
 _parser_m_view = PythonArgParser(
     [
         'view(ScalarType dtype)',
@@ -5803,6 +6435,32 @@ def view_as(self, *args, **kwargs):
 
 
 
+_parser_m_vsplit = PythonArgParser(
+    [
+        'vsplit(int sections)',
+        'vsplit(int[] indices)',
+    ],
+)
+
+
+def vsplit(self, *args, **kwargs):
+    """vsplit(int sections) | vsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_vsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_vsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_vsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(vsplit, _parser_m_vsplit, self, args, kwargs)
+
+
+
 _parser_m_where = PythonArgParser(
     [
         'where(Tensor condition, Tensor other)',
@@ -5851,4 +6509,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'argsort', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hsplit', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']

@@ -40,3 +40,8 @@ from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403
+from .contraction import *  # noqa: F403
+from .repeat import *  # noqa: F403
+from .shape_more import *  # noqa: F403
+from .split_ops import *  # noqa: F403
+from .stacking import *  # noqa: F403

@@ -9381,6 +9381,233 @@ def _foobar(ks, self, arg1, arg2, arg3):
     return result
 
 
+_rot90 = handle("rot90")
+
+
+def rot90(ks, self, k, dims):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Rot90Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dims = dims
+        node._saved_k = k
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rot90.redispatch(ks & AFTER_AUTOGRAD, self, k, dims)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_repeat = handle("repeat")
+
+
+def repeat(ks, self, repeats):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RepeatBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_repeats = repeats
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _repeat.redispatch(ks & AFTER_AUTOGRAD, self, repeats)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
+
+
+def repeat_interleave_Tensor(ks, repeats, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (repeats._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::repeat_interleave")
+        node._next_edges = requiring_edges(repeats,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _repeat_interleave_Tensor.redispatch(ks & AFTER_AUTOGRAD, repeats, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_diag_embed = handle("diag_embed")
+
+
+def diag_embed(ks, self, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.DiagEmbedBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diag_embed.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_copy = handle("diagonal_copy")
+
+
+def diagonal_copy(ks, self, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.DiagonalBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_copy.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_trace = handle("trace")
+
+
+def trace(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TraceBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _trace.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_block_diag = handle("block_diag")
+
+
+def block_diag(ks, tensors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
+    if requires:
+        node = nodes.BlockDiagBackward0()
+        node._next_edges = (*[gradient_edge(t) for t in tensors],)
+        node._n_tensors = len(tensors)
+        node._saved_tensors_dtype = [t.dtype for t in tensors]
+        node._saved_tensors_sizes = [t._sizes for t in tensors]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _block_diag.redispatch(ks & AFTER_AUTOGRAD, tensors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_vdot = handle("vdot")
+
+
+def vdot(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.VdotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _vdot.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+
+
+def unsafe_split_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnsafeSplitBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unsafe_split_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
+
+
+def unsafe_split_with_sizes(ks, self, split_sizes, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnsafeSplitWithSizesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_sizes = split_sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unsafe_split_with_sizes.redispatch(ks & AFTER_AUTOGRAD, self, split_sizes, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -9861,3 +10088,13 @@ impl("equal", "Autograd", equal, keyset_arg="raw")
 impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
 impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")
 impl("_foobar", "Autograd", _foobar, keyset_arg="raw")
+impl("rot90", "Autograd", rot90, keyset_arg="raw")
+impl("repeat", "Autograd", repeat, keyset_arg="raw")
+impl("repeat_interleave.Tensor", "Autograd", repeat_interleave_Tensor, keyset_arg="raw")
+impl("diag_embed", "Autograd", diag_embed, keyset_arg="raw")
+impl("diagonal_copy", "Autograd", diagonal_copy, keyset_arg="raw")
+impl("trace", "Autograd", trace, keyset_arg="raw")
+impl("block_diag", "Autograd", block_diag, keyset_arg="raw")
+impl("vdot", "Autograd", vdot, keyset_arg="raw")
+impl("unsafe_split.Tensor", "Autograd", unsafe_split_Tensor, keyset_arg="raw")
+impl("unsafe_split_with_sizes", "Autograd", unsafe_split_with_sizes, keyset_arg="raw")

@@ -8,6 +8,7 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    block_diag_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
@@ -55,6 +56,7 @@ from ember.autograd.formulas import (
     prod_backward,
     reciprocal_backward,
     remainder_other_backward,
+    repeat_backward,
     roll_backward,
     rsqrt_backward,
     select_backward,
@@ -74,6 +76,7 @@ from ember.autograd.formulas import (
     tanh_backward_output_backward,
     threshold_backward,
     to_copy_backward,
+    trace_backward,
     unbind_backward,
     unfold_backward,
     unsqueeze_to,
@@ -3641,3 +3644,197 @@ class NllLossBackwardBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class Rot90Backward0(GeneratedNode):
+    """Backward of aten::rot90."""
+
+    _saved_variables = ()
+    _saved_dims = None
+    _saved_k = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dims = node._saved_dims
+        k = node._saved_k
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.rot90(-k, dims)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RepeatBackward0(GeneratedNode):
+    """Backward of aten::repeat."""
+
+    _saved_variables = ()
+    _saved_repeats = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        repeats = node._saved_repeats
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = repeat_backward(grad, repeats, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagEmbedBackward0(GeneratedNode):
+    """Backward of aten::diag_embed."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.diagonal(offset, dim1, dim2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagonalBackward0_copy(GeneratedNode):
+    """Backward of aten::diagonal_copy."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = diagonal_backward(grad, self_sizes, offset, dim1, dim2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TraceBackward0(GeneratedNode):
+    """Backward of aten::trace."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = trace_backward(grad, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BlockDiagBackward0(GeneratedNode):
+    """Backward of aten::block_diag."""
+
+    _saved_variables = ()
+    _saved_tensors_dtype = None
+    _saved_tensors_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        tensors_dtype = node._saved_tensors_dtype
+        tensors_sizes = node._saved_tensors_sizes
+        out = []
+        n, start = node._n_tensors, len(out)
+        if node.any_output_needed(start, n):
+            out.extend(block_diag_backward(grad, tensors_sizes, tensors_dtype))
+        else:
+            out.extend([None] * n)
+        return out
+
+
+class VdotBackward0(GeneratedNode):
+    """Backward of aten::vdot."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj() * other
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class UnsafeSplitBackward0(GeneratedNode):
+    """Backward of aten::unsafe_split.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_size = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_size = node._saved_split_size
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_backward(grads, split_size, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnsafeSplitWithSizesBackward0(GeneratedNode):
+    """Backward of aten::unsafe_split_with_sizes."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_sizes = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_sizes = node._saved_split_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]

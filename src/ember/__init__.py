@@ -76,6 +76,7 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         cartesian_prod,
         einsum,
         meshgrid,
+        nonzero,
         tensordot,
         unravel_index,
     )
@@ -168,6 +169,9 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_set(Tensor)
     _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
+    from ember.functional_shape import tensor_nonzero as _tensor_nonzero
+
+    Tensor.nonzero = _tensor_nonzero
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method
     _aten_torch_function.install(Tensor)  # last: wraps what the layers above installed

@@ -30,6 +30,8 @@ __all__ = [
     "cartesian_prod",
     "einsum",
     "meshgrid",
+    "nonzero",
+    "tensor_nonzero",
     "tensordot",
     "unravel_index",
 ]
@@ -164,3 +166,19 @@ def _unravel_index(indices, shape):
         tensor(coefs, device=indices.device, dtype=dtypes.int64)
     )
     return quotient % tensor(list(shape), device=indices.device, dtype=dtypes.int64)
+
+
+def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002 (PyTorch's name)
+    """torch.nonzero's hand-written binding: as_tuple=True is nonzero_numpy."""
+    if as_tuple:
+        if out is not None:
+            raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+        return _VF.nonzero_numpy(input)
+    if out is not None:
+        return _VF.nonzero(input, out=out)
+    return _VF.nonzero(input)
+
+
+def tensor_nonzero(self, *, as_tuple=False):
+    """Tensor.nonzero: as torch.nonzero, without out=."""
+    return nonzero(self, as_tuple=as_tuple)

@@ -378,6 +378,14 @@ def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
 from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
     block_diag_backward,
+    index_add_source_backward,
+    index_copy_source_backward,
+    index_fill_value_backward,
+    masked_select_backward,
+    put_self_backward,
     repeat_backward,
+    scatter_reduce_backward_self,
+    scatter_reduce_backward_src,
+    take_backward,
     trace_backward,
 )

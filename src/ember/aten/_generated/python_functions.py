@@ -68,6 +68,7 @@ _op_argmin_out = handle("argmin.out")
 _op_argsort = handle("argsort")
 _op_argsort_stable = handle("argsort.stable")
 _op_argsort_stable_out = handle("argsort.stable_out")
+_op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -216,6 +217,12 @@ _op_hsplit_array = handle("hsplit.array")
 _op_hsplit_int = handle("hsplit.int")
 _op_hstack = handle("hstack")
 _op_hstack_out = handle("hstack.out")
+_op_index_add = handle("index_add")
+_op_index_add_out = handle("index_add.out")
+_op_index_copy = handle("index_copy")
+_op_index_copy_out = handle("index_copy.out")
+_op_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+_op_index_fill_int_Tensor = handle("index_fill.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -262,6 +269,10 @@ _op_lt_Tensor = handle("lt.Tensor")
 _op_lt_Tensor_out = handle("lt.Tensor_out")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
+_op_masked_scatter = handle("masked_scatter")
+_op_masked_scatter_backward = handle("masked_scatter_backward")
+_op_masked_select = handle("masked_select")
+_op_masked_select_out = handle("masked_select.out")
 _op_matmul = handle("matmul")
 _op_matmul_out = handle("matmul.out")
 _op_max = handle("max")
@@ -312,6 +323,9 @@ _op_ne_Tensor_out = handle("ne.Tensor_out")
 _op_neg = handle("neg")
 _op_neg_out = handle("neg.out")
 _op_neg_ = handle("neg_")
+_op_nonzero = handle("nonzero")
+_op_nonzero_out = handle("nonzero.out")
+_op_nonzero_numpy = handle("nonzero_numpy")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -326,6 +340,7 @@ _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
+_op_put = handle("put")
 _op_rand = handle("rand")
 _op_rand_generator = handle("rand.generator")
 _op_rand_generator_out = handle("rand.generator_out")
@@ -386,6 +401,10 @@ _op_scatter_value = handle("scatter.value")
 _op_scatter_value_out = handle("scatter.value_out")
 _op_scatter_value_reduce = handle("scatter.value_reduce")
 _op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+_op_scatter_add = handle("scatter_add")
+_op_scatter_add_out = handle("scatter_add.out")
+_op_scatter_reduce_two = handle("scatter_reduce.two")
+_op_scatter_reduce_two_out = handle("scatter_reduce.two_out")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
@@ -431,6 +450,8 @@ _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_take = handle("take")
+_op_take_out = handle("take.out")
 _op_take_along_dim = handle("take_along_dim")
 _op_take_along_dim_out = handle("take_along_dim.out")
 _op_tan = handle("tan")
@@ -1125,6 +1146,32 @@ def argsort(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(argsort, _parser_f_argsort, args, kwargs, MODULE)
+
+
+
+_parser_f_argwhere = PythonArgParser(
+    [
+        'argwhere(Tensor input)',
+    ],
+)
+_tail_parser_f_argwhere = [p.default for p in _parser_f_argwhere.signatures[0].params[1:]]
+
+
+def argwhere(*args, **kwargs):
+    """argwhere(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_argwhere]
+        else:
+            index, v = _parser_f_argwhere.parse(args, kwargs)
+        return _op_argwhere.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argwhere, _parser_f_argwhere, args, kwargs, MODULE)
 
 
 
@@ -3016,6 +3063,80 @@ def hstack(*args, **kwargs):
 
 
 
+_parser_f_index_add = PythonArgParser(
+    [
+        'index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def index_add(*args, **kwargs):
+    """index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_index_add.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_index_add.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_index_add_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_add, _parser_f_index_add, args, kwargs, MODULE)
+
+
+
+_parser_f_index_copy = PythonArgParser(
+    [
+        'index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None)',
+    ],
+)
+
+
+def index_copy(*args, **kwargs):
+    """index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_index_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_index_copy.call(v[0], v[1], v[2], v[3])
+        return _op_index_copy_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_copy, _parser_f_index_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_index_fill = PythonArgParser(
+    [
+        'index_fill(Tensor input, int dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill(*args, **kwargs):
+    """index_fill(Tensor input, int dim, Tensor index, Tensor value) | index_fill(Tensor input, int dim, Tensor index, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_index_fill.parse(args, kwargs)
+        if index == 0:
+            return _op_index_fill_int_Tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_index_fill_int_Scalar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_fill, _parser_f_index_fill, args, kwargs, MODULE)
+
+
+
 _parser_f_index_put = PythonArgParser(
     [
         'index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -3687,6 +3808,78 @@ def masked_fill(*args, **kwargs):
 
 
 
+_parser_f_masked_scatter = PythonArgParser(
+    [
+        'masked_scatter(Tensor input, Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_f_masked_scatter = [p.default for p in _parser_f_masked_scatter.signatures[0].params[3:]]
+
+
+def masked_scatter(*args, **kwargs):
+    """masked_scatter(Tensor input, Tensor mask, Tensor source)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_masked_scatter]
+        else:
+            index, v = _parser_f_masked_scatter.parse(args, kwargs)
+        return _op_masked_scatter.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_scatter, _parser_f_masked_scatter, args, kwargs, MODULE)
+
+
+
+_parser_f_masked_scatter_backward = PythonArgParser(
+    [
+        'masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes)',
+    ],
+)
+
+
+def masked_scatter_backward(*args, **kwargs):
+    """masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_masked_scatter_backward.parse(args, kwargs)[1]
+        return _op_masked_scatter_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_scatter_backward, _parser_f_masked_scatter_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_masked_select = PythonArgParser(
+    [
+        'masked_select(Tensor input, Tensor mask, *, Tensor? out=None)',
+    ],
+)
+
+
+def masked_select(*args, **kwargs):
+    """masked_select(Tensor input, Tensor mask, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_masked_select.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_masked_select.call(v[0], v[1])
+        return _op_masked_select_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_select, _parser_f_masked_select, args, kwargs, MODULE)
+
+
+
 _parser_f_matmul = PythonArgParser(
     [
         'matmul(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -4173,6 +4366,56 @@ def neg_(*args, **kwargs):
 
 
 
+_parser_f_nonzero = PythonArgParser(
+    [
+        'nonzero(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def nonzero(*args, **kwargs):
+    """nonzero(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nonzero.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_nonzero.call(v[0])
+        return _op_nonzero_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero, _parser_f_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_nonzero_numpy = PythonArgParser(
+    [
+        'nonzero_numpy(Tensor input)',
+    ],
+)
+_tail_parser_f_nonzero_numpy = [p.default for p in _parser_f_nonzero_numpy.signatures[0].params[1:]]
+
+
+def nonzero_numpy(*args, **kwargs):
+    """nonzero_numpy(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_nonzero_numpy]
+        else:
+            index, v = _parser_f_nonzero_numpy.parse(args, kwargs)
+        return tuple(_op_nonzero_numpy.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero_numpy, _parser_f_nonzero_numpy, args, kwargs, MODULE)
+
+
+
 _parser_f_ones = PythonArgParser(
     [
         'ones(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -4328,6 +4571,32 @@ def prod(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
+
+
+
+_parser_f_put = PythonArgParser(
+    [
+        'put(Tensor input, Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_f_put = [p.default for p in _parser_f_put.signatures[0].params[3:]]
+
+
+def put(*args, **kwargs):
+    """put(Tensor input, Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_put]
+        else:
+            index, v = _parser_f_put.parse(args, kwargs)
+        return _op_put.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(put, _parser_f_put, args, kwargs, MODULE)
 
 
 
@@ -4981,6 +5250,54 @@ def scatter(*args, **kwargs):
 
 
 
+_parser_f_scatter_add = PythonArgParser(
+    [
+        'scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)',
+    ],
+)
+
+
+def scatter_add(*args, **kwargs):
+    """scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scatter_add.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_scatter_add.call(v[0], v[1], v[2], v[3])
+        return _op_scatter_add_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter_add, _parser_f_scatter_add, args, kwargs, MODULE)
+
+
+
+_parser_f_scatter_reduce = PythonArgParser(
+    [
+        'scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)',
+    ],
+)
+
+
+def scatter_reduce(*args, **kwargs):
+    """scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scatter_reduce.parse(args, kwargs)[1]
+        if v[6] is None:
+            return _op_scatter_reduce_two.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        return _op_scatter_reduce_two_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter_reduce, _parser_f_scatter_reduce, args, kwargs, MODULE)
+
+
+
 _parser_f_select = PythonArgParser(
     [
         'select(Tensor input, int dim, SymInt index)',
@@ -5592,6 +5909,30 @@ def t(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(t, _parser_f_t, args, kwargs, MODULE)
+
+
+
+_parser_f_take = PythonArgParser(
+    [
+        'take(Tensor input, Tensor index, *, Tensor? out=None)',
+    ],
+)
+
+
+def take(*args, **kwargs):
+    """take(Tensor input, Tensor index, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_take.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_take.call(v[0], v[1])
+        return _op_take_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(take, _parser_f_take, args, kwargs, MODULE)
 
 
 
@@ -6342,4 +6683,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'meshgrid', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'meshgrid', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -3040,6 +3040,110 @@ def norm_dtype_out(self, p, dim, keepdim, dtype, out):
     return out
 
 
+# index_add.out: structured
+
+
+def index_add(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    out = meta.allocate()
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, out)
+    return out
+
+
+def index_add_(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    meta.check_inplace(self)
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, self)
+    return self
+
+
+def index_add_out(self, dim, index, source, alpha, out):
+    meta = M.index_add(self, dim, index, source, alpha)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, out)
+    return out
+
+
+# index_copy.out: structured
+
+
+def index_copy(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    out = meta.allocate()
+    N.index_copy_out(meta, self, dim, index, source, out)
+    return out
+
+
+def index_copy_(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    meta.check_inplace(self)
+    N.index_copy_out(meta, self, dim, index, source, self)
+    return self
+
+
+def index_copy_out(self, dim, index, source, out):
+    meta = M.index_copy(self, dim, index, source)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_copy_out(meta, self, dim, index, source, out)
+    return out
+
+
+# scatter_add.out: structured
+
+
+def scatter_add(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    out = meta.allocate()
+    N.scatter_add_out(meta, self, dim, index, src, out)
+    return out
+
+
+def scatter_add_(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    meta.check_inplace(self)
+    N.scatter_add_out(meta, self, dim, index, src, self)
+    return self
+
+
+def scatter_add_out(self, dim, index, src, out):
+    meta = M.scatter_add(self, dim, index, src)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_add_out(meta, self, dim, index, src, out)
+    return out
+
+
+# scatter_reduce.two_out: structured
+
+
+def scatter_reduce_two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    out = meta.allocate()
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, out)
+    return out
+
+
+def scatter_reduce__two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    meta.check_inplace(self)
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, self)
+    return self
+
+
+def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -3296,6 +3400,18 @@ impl("nll_loss_backward", "CPU", nll_loss_backward)
 impl("nll_loss_backward.grad_input", "CPU", nll_loss_backward_grad_input)
 impl("norm.ScalarOpt_dim_dtype", "CPU", norm_ScalarOpt_dim_dtype)
 impl("norm.dtype_out", "CPU", norm_dtype_out)
+impl("index_add", "CPU", index_add)
+impl("index_add_", "CPU", index_add_)
+impl("index_add.out", "CPU", index_add_out)
+impl("index_copy", "CPU", index_copy)
+impl("index_copy_", "CPU", index_copy_)
+impl("index_copy.out", "CPU", index_copy_out)
+impl("scatter_add", "CPU", scatter_add)
+impl("scatter_add_", "CPU", scatter_add_)
+impl("scatter_add.out", "CPU", scatter_add_out)
+impl("scatter_reduce.two", "CPU", scatter_reduce_two)
+impl("scatter_reduce_.two", "CPU", scatter_reduce__two)
+impl("scatter_reduce.two_out", "CPU", scatter_reduce_two_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -3370,3 +3486,13 @@ impl("_foobar", "CPU", N._foobar)
 impl("repeat_interleave.Tensor", "CPU", N.repeat_interleave_Tensor)
 impl("trace", "CPU", N.trace)
 impl("vdot", "CPU", N.vdot)
+impl("index_fill_.int_Scalar", "CPU", N.index_fill_)
+impl("index_fill_.int_Tensor", "CPU", N.index_fill_)
+impl("take.out", "CPU", N.take_out)
+impl("take", "CPU", N.take)
+impl("put_", "CPU", N.put_)
+impl("masked_select.out", "CPU", N.masked_select_out)
+impl("masked_select", "CPU", N.masked_select)
+impl("nonzero.out", "CPU", N.nonzero_out)
+impl("nonzero", "CPU", N.nonzero)
+impl("masked_scatter_", "CPU", N.masked_scatter_)

@@ -4879,6 +4879,216 @@ def dsplit_array(keyset, self, indices):
     return finish_view("dsplit.array", self, result)
 
 
+_index_add_out = handle("index_add.out")
+
+
+def index_add_out(keyset, self, dim, index, source, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_add_out.redispatch(keyset & AFTER, self, dim, index, source, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_add_ = handle("index_add_")
+
+
+def index_add_(keyset, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_add_.redispatch(keyset & AFTER, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_copy_out = handle("index_copy.out")
+
+
+def index_copy_out(keyset, self, dim, index, source, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_copy_out.redispatch(keyset & AFTER, self, dim, index, source, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_copy_ = handle("index_copy_")
+
+
+def index_copy_(keyset, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_copy_.redispatch(keyset & AFTER, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+
+
+def index_fill__int_Scalar(keyset, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_fill__int_Scalar.redispatch(keyset & AFTER, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
+
+
+def index_fill__int_Tensor(keyset, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_fill__int_Tensor.redispatch(keyset & AFTER, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_add_ = handle("scatter_add_")
+
+
+def scatter_add_(keyset, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_add_.redispatch(keyset & AFTER, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_add_out = handle("scatter_add.out")
+
+
+def scatter_add_out(keyset, self, dim, index, src, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_add_out.redispatch(keyset & AFTER, self, dim, index, src, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_scatter_reduce__two = handle("scatter_reduce_.two")
+
+
+def scatter_reduce__two(keyset, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce__two.redispatch(keyset & AFTER, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+
+
+def scatter_reduce_two_out(keyset, self, dim, index, src, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce_two_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_take_out = handle("take.out")
+
+
+def take_out(keyset, self, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _take_out.redispatch(keyset & AFTER, self, index, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_put_ = handle("put_")
+
+
+def put_(keyset, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _put_.redispatch(keyset & AFTER, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_masked_select_out = handle("masked_select.out")
+
+
+def masked_select_out(keyset, self, mask, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _masked_select_out.redispatch(keyset & AFTER, self, mask, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_nonzero_out = handle("nonzero.out")
+
+
+def nonzero_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nonzero_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_masked_scatter_ = handle("masked_scatter_")
+
+
+def masked_scatter_(keyset, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _masked_scatter_.redispatch(keyset & AFTER, self, mask, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5227,3 +5437,18 @@ impl("vsplit.int", "ADInplaceOrView", vsplit_int, keyset_arg="raw")
 impl("vsplit.array", "ADInplaceOrView", vsplit_array, keyset_arg="raw")
 impl("dsplit.int", "ADInplaceOrView", dsplit_int, keyset_arg="raw")
 impl("dsplit.array", "ADInplaceOrView", dsplit_array, keyset_arg="raw")
+impl("index_add.out", "ADInplaceOrView", index_add_out, keyset_arg="raw")
+impl("index_add_", "ADInplaceOrView", index_add_, keyset_arg="raw")
+impl("index_copy.out", "ADInplaceOrView", index_copy_out, keyset_arg="raw")
+impl("index_copy_", "ADInplaceOrView", index_copy_, keyset_arg="raw")
+impl("index_fill_.int_Scalar", "ADInplaceOrView", index_fill__int_Scalar, keyset_arg="raw")
+impl("index_fill_.int_Tensor", "ADInplaceOrView", index_fill__int_Tensor, keyset_arg="raw")
+impl("scatter_add_", "ADInplaceOrView", scatter_add_, keyset_arg="raw")
+impl("scatter_add.out", "ADInplaceOrView", scatter_add_out, keyset_arg="raw")
+impl("scatter_reduce_.two", "ADInplaceOrView", scatter_reduce__two, keyset_arg="raw")
+impl("scatter_reduce.two_out", "ADInplaceOrView", scatter_reduce_two_out, keyset_arg="raw")
+impl("take.out", "ADInplaceOrView", take_out, keyset_arg="raw")
+impl("put_", "ADInplaceOrView", put_, keyset_arg="raw")
+impl("masked_select.out", "ADInplaceOrView", masked_select_out, keyset_arg="raw")
+impl("nonzero.out", "ADInplaceOrView", nonzero_out, keyset_arg="raw")
+impl("masked_scatter_", "ADInplaceOrView", masked_scatter_, keyset_arg="raw")

@@ -60,6 +60,7 @@ _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
 _op_argsort = handle("argsort")
 _op_argsort_stable = handle("argsort.stable")
+_op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -168,6 +169,14 @@ _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
 _op_hsplit_array = handle("hsplit.array")
 _op_hsplit_int = handle("hsplit.int")
+_op_index_add = handle("index_add")
+_op_index_add_ = handle("index_add_")
+_op_index_copy = handle("index_copy")
+_op_index_copy_ = handle("index_copy_")
+_op_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+_op_index_fill_int_Tensor = handle("index_fill.int_Tensor")
+_op_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+_op_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -209,6 +218,9 @@ _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_fill__Scalar = handle("masked_fill_.Scalar")
 _op_masked_fill__Tensor = handle("masked_fill_.Tensor")
+_op_masked_scatter = handle("masked_scatter")
+_op_masked_scatter_ = handle("masked_scatter_")
+_op_masked_select = handle("masked_select")
 _op_matmul = handle("matmul")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
@@ -246,6 +258,8 @@ _op_new_empty_strided = handle("new_empty_strided")
 _op_new_full = handle("new_full")
 _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
+_op_nonzero = handle("nonzero")
+_op_nonzero_numpy = handle("nonzero_numpy")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
@@ -256,6 +270,8 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_put = handle("put")
+_op_put_ = handle("put_")
 _op_random_ = handle("random_")
 _op_random__from = handle("random_.from")
 _op_random__to = handle("random_.to")
@@ -288,6 +304,10 @@ _op_scatter__reduce = handle("scatter_.reduce")
 _op_scatter__src = handle("scatter_.src")
 _op_scatter__value = handle("scatter_.value")
 _op_scatter__value_reduce = handle("scatter_.value_reduce")
+_op_scatter_add = handle("scatter_add")
+_op_scatter_add_ = handle("scatter_add_")
+_op_scatter_reduce_two = handle("scatter_reduce.two")
+_op_scatter_reduce__two = handle("scatter_reduce_.two")
 _op_select_int = handle("select.int")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_ = handle("sigmoid_")
@@ -327,6 +347,7 @@ _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_t_ = handle("t_")
+_op_take = handle("take")
 _op_take_along_dim = handle("take_along_dim")
 _op_tan = handle("tan")
 _op_tan_ = handle("tan_")
@@ -1133,6 +1154,29 @@ def argsort(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(argsort, _parser_m_argsort, self, args, kwargs)
+
+
+
+_parser_m_argwhere = PythonArgParser(
+    [
+        'argwhere()',
+    ],
+)
+
+
+def argwhere(self, *args, **kwargs):
+    """argwhere()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'argwhere', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_argwhere.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(argwhere, 'ember.Tensor.argwhere', self, args, kwargs)
 
 
 
@@ -2894,6 +2938,146 @@ def hsplit(self, *args, **kwargs):
 
 
 
+_parser_m_index_add = PythonArgParser(
+    [
+        'index_add(int dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+    ],
+)
+
+
+def index_add(self, *args, **kwargs):
+    """index_add(int dim, Tensor index, Tensor source, *, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_add.parse(args, kwargs, self=self)[1]
+        return _op_index_add.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_add, _parser_m_index_add, self, args, kwargs)
+
+
+
+_parser_m_index_add_ = PythonArgParser(
+    [
+        'index_add_(int dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+    ],
+)
+
+
+def index_add_(self, *args, **kwargs):
+    """index_add_(int dim, Tensor index, Tensor source, *, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_add_.parse(args, kwargs, self=self)[1]
+        return _op_index_add_.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_add_, _parser_m_index_add_, self, args, kwargs)
+
+
+
+_parser_m_index_copy = PythonArgParser(
+    [
+        'index_copy(int dim, Tensor index, Tensor source)',
+    ],
+)
+
+
+def index_copy(self, *args, **kwargs):
+    """index_copy(int dim, Tensor index, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_copy.parse(args, kwargs, self=self)[1]
+        return _op_index_copy.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_copy, _parser_m_index_copy, self, args, kwargs)
+
+
+
+_parser_m_index_copy_ = PythonArgParser(
+    [
+        'index_copy_(int dim, Tensor index, Tensor source)',
+    ],
+)
+
+
+def index_copy_(self, *args, **kwargs):
+    """index_copy_(int dim, Tensor index, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_copy_.parse(args, kwargs, self=self)[1]
+        return _op_index_copy_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_copy_, _parser_m_index_copy_, self, args, kwargs)
+
+
+
+_parser_m_index_fill = PythonArgParser(
+    [
+        'index_fill(int dim, Tensor index, Tensor value)',
+        'index_fill(int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill(self, *args, **kwargs):
+    """index_fill(int dim, Tensor index, Tensor value) | index_fill(int dim, Tensor index, Scalar value)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_index_fill.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_index_fill_int_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_index_fill_int_Scalar.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_fill, _parser_m_index_fill, self, args, kwargs)
+
+
+
+_parser_m_index_fill_ = PythonArgParser(
+    [
+        'index_fill_(int dim, Tensor index, Tensor value)',
+        'index_fill_(int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill_(self, *args, **kwargs):
+    """index_fill_(int dim, Tensor index, Tensor value) | index_fill_(int dim, Tensor index, Scalar value)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_index_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_index_fill__int_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_index_fill__int_Scalar.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_fill_, _parser_m_index_fill_, self, args, kwargs)
+
+
+
 _parser_m_index_put = PythonArgParser(
     [
         'index_put(Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -3739,6 +3923,84 @@ def masked_fill_(self, *args, **kwargs):
 
 
 
+_parser_m_masked_scatter = PythonArgParser(
+    [
+        'masked_scatter(Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_m_masked_scatter = [p.default for p in _parser_m_masked_scatter.signatures[0].params[2:]]
+
+
+def masked_scatter(self, *args, **kwargs):
+    """masked_scatter(Tensor mask, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_masked_scatter]
+        else:
+            index, v = _parser_m_masked_scatter.parse(args, kwargs, self=self)
+        return _op_masked_scatter.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_scatter, _parser_m_masked_scatter, self, args, kwargs)
+
+
+
+_parser_m_masked_scatter_ = PythonArgParser(
+    [
+        'masked_scatter_(Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_m_masked_scatter_ = [p.default for p in _parser_m_masked_scatter_.signatures[0].params[2:]]
+
+
+def masked_scatter_(self, *args, **kwargs):
+    """masked_scatter_(Tensor mask, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_masked_scatter_]
+        else:
+            index, v = _parser_m_masked_scatter_.parse(args, kwargs, self=self)
+        return _op_masked_scatter_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_scatter_, _parser_m_masked_scatter_, self, args, kwargs)
+
+
+
+_parser_m_masked_select = PythonArgParser(
+    [
+        'masked_select(Tensor mask)',
+    ],
+)
+_tail_parser_m_masked_select = [p.default for p in _parser_m_masked_select.signatures[0].params[1:]]
+
+
+def masked_select(self, *args, **kwargs):
+    """masked_select(Tensor mask)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_masked_select]
+        else:
+            index, v = _parser_m_masked_select.parse(args, kwargs, self=self)
+        return _op_masked_select.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_select, _parser_m_masked_select, self, args, kwargs)
+
+
+
 _parser_m_matmul = PythonArgParser(
     [
         'matmul(Tensor other)',
@@ -4366,6 +4628,52 @@ def new_zeros(self, *args, **kwargs):
 
 
 
+_parser_m_nonzero = PythonArgParser(
+    [
+        'nonzero()',
+    ],
+)
+
+
+def nonzero(self, *args, **kwargs):
+    """nonzero()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'nonzero', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_nonzero.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(nonzero, 'ember.Tensor.nonzero', self, args, kwargs)
+
+
+
+_parser_m_nonzero_numpy = PythonArgParser(
+    [
+        'nonzero_numpy()',
+    ],
+)
+
+
+def nonzero_numpy(self, *args, **kwargs):
+    """nonzero_numpy()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'nonzero_numpy', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return tuple(_op_nonzero_numpy.call(self))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(nonzero_numpy, 'ember.Tensor.nonzero_numpy', self, args, kwargs)
+
+
+
 _parser_m_normal_ = PythonArgParser(
     [
         'normal_(float mean=0., float std=1., *, Generator? generator=None)',
@@ -4534,6 +4842,58 @@ def prod(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(prod, _parser_m_prod, self, args, kwargs)
+
+
+
+_parser_m_put = PythonArgParser(
+    [
+        'put(Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_m_put = [p.default for p in _parser_m_put.signatures[0].params[2:]]
+
+
+def put(self, *args, **kwargs):
+    """put(Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_put]
+        else:
+            index, v = _parser_m_put.parse(args, kwargs, self=self)
+        return _op_put.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(put, _parser_m_put, self, args, kwargs)
+
+
+
+_parser_m_put_ = PythonArgParser(
+    [
+        'put_(Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_m_put_ = [p.default for p in _parser_m_put_.signatures[0].params[2:]]
+
+
+def put_(self, *args, **kwargs):
+    """put_(Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_put_]
+        else:
+            index, v = _parser_m_put_.parse(args, kwargs, self=self)
+        return _op_put_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(put_, _parser_m_put_, self, args, kwargs)
 
 
 
@@ -5044,6 +5404,94 @@ def scatter_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(scatter_, _parser_m_scatter_, self, args, kwargs)
+
+
+
+_parser_m_scatter_add = PythonArgParser(
+    [
+        'scatter_add(int dim, Tensor index, Tensor src)',
+    ],
+)
+
+
+def scatter_add(self, *args, **kwargs):
+    """scatter_add(int dim, Tensor index, Tensor src)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_add.parse(args, kwargs, self=self)[1]
+        return _op_scatter_add.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_add, _parser_m_scatter_add, self, args, kwargs)
+
+
+
+_parser_m_scatter_add_ = PythonArgParser(
+    [
+        'scatter_add_(int dim, Tensor index, Tensor src)',
+    ],
+)
+
+
+def scatter_add_(self, *args, **kwargs):
+    """scatter_add_(int dim, Tensor index, Tensor src)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_add_.parse(args, kwargs, self=self)[1]
+        return _op_scatter_add_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_add_, _parser_m_scatter_add_, self, args, kwargs)
+
+
+
+_parser_m_scatter_reduce = PythonArgParser(
+    [
+        'scatter_reduce(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def scatter_reduce(self, *args, **kwargs):
+    """scatter_reduce(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_reduce.parse(args, kwargs, self=self)[1]
+        return _op_scatter_reduce_two.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_reduce, _parser_m_scatter_reduce, self, args, kwargs)
+
+
+
+_parser_m_scatter_reduce_ = PythonArgParser(
+    [
+        'scatter_reduce_(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def scatter_reduce_(self, *args, **kwargs):
+    """scatter_reduce_(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_reduce_.parse(args, kwargs, self=self)[1]
+        return _op_scatter_reduce__two.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_reduce_, _parser_m_scatter_reduce_, self, args, kwargs)
 
 
 
@@ -5729,6 +6177,32 @@ def t_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(t_, 'ember.Tensor.t_', self, args, kwargs)
+
+
+
+_parser_m_take = PythonArgParser(
+    [
+        'take(Tensor index)',
+    ],
+)
+_tail_parser_m_take = [p.default for p in _parser_m_take.signatures[0].params[1:]]
+
+
+def take(self, *args, **kwargs):
+    """take(Tensor index)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_take]
+        else:
+            index, v = _parser_m_take.parse(args, kwargs, self=self)
+        return _op_take.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(take, _parser_m_take, self, args, kwargs)
 
 
 
@@ -6509,4 +6983,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'argsort', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hsplit', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hsplit', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'put', 'put_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']

@@ -19,3 +19,4 @@ from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .index_ops import *  # noqa: F403

@@ -45,3 +45,4 @@ from .repeat import *  # noqa: F403
 from .shape_more import *  # noqa: F403
 from .split_ops import *  # noqa: F403
 from .stacking import *  # noqa: F403
+from .index_ops import *  # noqa: F403

@@ -9608,6 +9608,598 @@ def unsafe_split_with_sizes(ks, self, split_sizes, dim):
     return result
 
 
+_index_add_out = handle("index_add.out")
+
+
+def index_add_out(ks, self, dim, index, source, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_add"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_add_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_add_ = handle("index_add_")
+
+
+def index_add_(ks, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_add_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_add = handle("index_add")
+
+
+def index_add(ks, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_add.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_copy_out = handle("index_copy.out")
+
+
+def index_copy_out(ks, self, dim, index, source, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_copy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_copy_ = handle("index_copy_")
+
+
+def index_copy_(ks, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexCopyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_copy_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_copy = handle("index_copy")
+
+
+def index_copy(ks, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexCopyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_copy.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+
+
+def index_fill__int_Scalar(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexFillBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_fill__int_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+
+
+def index_fill_int_Scalar(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.IndexFillBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_fill_int_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
+
+
+def index_fill__int_Tensor(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexFillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_fill__int_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_fill_int_Tensor = handle("index_fill.int_Tensor")
+
+
+def index_fill_int_Tensor(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.IndexFillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_fill_int_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scatter_add = handle("scatter_add")
+
+
+def scatter_add(ks, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.ScatterAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_add.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scatter_add_ = handle("scatter_add_")
+
+
+def scatter_add_(ks, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ScatterAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_add_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_scatter_add_out = handle("scatter_add.out")
+
+
+def scatter_add_out(ks, self, dim, index, src, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="scatter_add"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_add_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_scatter_reduce_two = handle("scatter_reduce.two")
+
+
+def scatter_reduce_two(ks, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.ScatterReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_reduce_two.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_scatter_reduce__two = handle("scatter_reduce_.two")
+
+
+def scatter_reduce__two(ks, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ScatterReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce__two.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+
+
+def scatter_reduce_two_out(ks, self, dim, index, src, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="scatter_reduce"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce_two_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_take_out = handle("take.out")
+
+
+def take_out(ks, self, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="take"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _take_out.redispatch(ks & AFTER_AUTOGRAD, self, index, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_take = handle("take")
+
+
+def take(ks, self, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TakeBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_index = SavedVariable(index)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _take.redispatch(ks & AFTER_AUTOGRAD, self, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_put_ = handle("put_")
+
+
+def put_(ks, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.PutBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(0):
+            node._raw_saved_source = SavedVariable(source)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _put_.redispatch(ks & AFTER_AUTOGRAD, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_put = handle("put")
+
+
+def put(ks, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.PutBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(0):
+            node._raw_saved_source = SavedVariable(source)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _put.redispatch(ks & AFTER_AUTOGRAD, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_masked_select_out = handle("masked_select.out")
+
+
+def masked_select_out(ks, self, mask, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="masked_select"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _masked_select_out.redispatch(ks & AFTER_AUTOGRAD, self, mask, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_masked_select = handle("masked_select")
+
+
+def masked_select(ks, self, mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaskedSelectBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_mask = SavedVariable(mask)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_select.redispatch(ks & AFTER_AUTOGRAD, self, mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nonzero_out = handle("nonzero.out")
+
+
+def nonzero_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nonzero_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nonzero = handle("nonzero")
+
+
+def nonzero(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nonzero.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_masked_scatter_ = handle("masked_scatter_")
+
+
+def masked_scatter_(ks, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.MaskedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _masked_scatter_.redispatch(ks & AFTER_AUTOGRAD, self, mask, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_masked_scatter = handle("masked_scatter")
+
+
+def masked_scatter(ks, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.MaskedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_scatter.redispatch(ks & AFTER_AUTOGRAD, self, mask, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_masked_scatter_backward = handle("masked_scatter_backward")
+
+
+def masked_scatter_backward(ks, grad_output, mask, sizes):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.MaskedScatterBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_mask = SavedVariable(mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_scatter_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, mask, sizes)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10098,3 +10690,30 @@ impl("block_diag", "Autograd", block_diag, keyset_arg="raw")
 impl("vdot", "Autograd", vdot, keyset_arg="raw")
 impl("unsafe_split.Tensor", "Autograd", unsafe_split_Tensor, keyset_arg="raw")
 impl("unsafe_split_with_sizes", "Autograd", unsafe_split_with_sizes, keyset_arg="raw")
+impl("index_add.out", "Autograd", index_add_out, keyset_arg="raw")
+impl("index_add_", "Autograd", index_add_, keyset_arg="raw")
+impl("index_add", "Autograd", index_add, keyset_arg="raw")
+impl("index_copy.out", "Autograd", index_copy_out, keyset_arg="raw")
+impl("index_copy_", "Autograd", index_copy_, keyset_arg="raw")
+impl("index_copy", "Autograd", index_copy, keyset_arg="raw")
+impl("index_fill_.int_Scalar", "Autograd", index_fill__int_Scalar, keyset_arg="raw")
+impl("index_fill.int_Scalar", "Autograd", index_fill_int_Scalar, keyset_arg="raw")
+impl("index_fill_.int_Tensor", "Autograd", index_fill__int_Tensor, keyset_arg="raw")
+impl("index_fill.int_Tensor", "Autograd", index_fill_int_Tensor, keyset_arg="raw")
+impl("scatter_add", "Autograd", scatter_add, keyset_arg="raw")
+impl("scatter_add_", "Autograd", scatter_add_, keyset_arg="raw")
+impl("scatter_add.out", "Autograd", scatter_add_out, keyset_arg="raw")
+impl("scatter_reduce.two", "Autograd", scatter_reduce_two, keyset_arg="raw")
+impl("scatter_reduce_.two", "Autograd", scatter_reduce__two, keyset_arg="raw")
+impl("scatter_reduce.two_out", "Autograd", scatter_reduce_two_out, keyset_arg="raw")
+impl("take.out", "Autograd", take_out, keyset_arg="raw")
+impl("take", "Autograd", take, keyset_arg="raw")
+impl("put_", "Autograd", put_, keyset_arg="raw")
+impl("put", "Autograd", put, keyset_arg="raw")
+impl("masked_select.out", "Autograd", masked_select_out, keyset_arg="raw")
+impl("masked_select", "Autograd", masked_select, keyset_arg="raw")
+impl("nonzero.out", "Autograd", nonzero_out, keyset_arg="raw")
+impl("nonzero", "Autograd", nonzero, keyset_arg="raw")
+impl("masked_scatter_", "Autograd", masked_scatter_, keyset_arg="raw")
+impl("masked_scatter", "Autograd", masked_scatter, keyset_arg="raw")
+impl("masked_scatter_backward", "Autograd", masked_scatter_backward, keyset_arg="raw")

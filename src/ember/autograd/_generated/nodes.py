@@ -8,6 +8,7 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    at,
     block_diag_backward,
     cat_tensors_backward,
     clamp_backward,
@@ -25,7 +26,10 @@ from ember.autograd.formulas import (
     gather_backward,
     gelu_backward,
     handle_r_to_c,
+    index_add_source_backward,
     index_backward,
+    index_copy_source_backward,
+    index_fill_value_backward,
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
@@ -36,6 +40,7 @@ from ember.autograd.formulas import (
     log_softmax_double_backward,
     logsumexp_backward,
     masked_fill_backward,
+    masked_select_backward,
     maximum_backward,
     maybe_multiply,
     mean_backward,
@@ -54,11 +59,14 @@ from ember.autograd.formulas import (
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    put_self_backward,
     reciprocal_backward,
     remainder_other_backward,
     repeat_backward,
     roll_backward,
     rsqrt_backward,
+    scatter_reduce_backward_self,
+    scatter_reduce_backward_src,
     select_backward,
     sgn,
     sigmoid_backward,
@@ -72,6 +80,7 @@ from ember.autograd.formulas import (
     std_backward,
     sum_backward,
     sum_to,
+    take_backward,
     tanh_backward,
     tanh_backward_output_backward,
     threshold_backward,
@@ -3835,6 +3844,294 @@ class UnsafeSplitWithSizesBackward0(GeneratedNode):
         split_sizes = node._saved_split_sizes
         if node._next_edges[0][0] is not None:
             grad_0 = split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class IndexAddBackward0(GeneratedNode):
+    """Backward of aten::index_add."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_alpha = None
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_add_source_backward(grad, dim, index, source, alpha)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class IndexCopyBackward0(GeneratedNode):
+    """Backward of aten::index_copy."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_copy_source_backward(grad, dim, index, source)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class IndexFillBackward0(GeneratedNode):
+    """Backward of aten::index_fill.int_Scalar."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class IndexFillBackward1(GeneratedNode):
+    """Backward of aten::index_fill.int_Tensor."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_fill_value_backward(grad, dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ScatterAddBackward0(GeneratedNode):
+    """Backward of aten::scatter_add."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.gather(dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ScatterReduceBackward0(GeneratedNode):
+    """Backward of aten::scatter_reduce.two."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_self', '_raw_saved_src', '_raw_saved_result')
+    _saved_dim = None
+    _saved_include_self = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _saved_reduce = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        include_self = node._saved_include_self
+        index = _unpack(node._raw_saved_index, node)
+        reduce = node._saved_reduce
+        self = _unpack(node._raw_saved_self, node)
+        src = _unpack(node._raw_saved_src, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = scatter_reduce_backward_self(grad, self, dim, index, src, reduce, include_self, result)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = scatter_reduce_backward_src(grad, self, dim, index, src, reduce, include_self, result)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class TakeBackward0(GeneratedNode):
+    """Backward of aten::take."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_self')
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        index = _unpack(node._raw_saved_index, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = take_backward(grad, self, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PutBackward0(GeneratedNode):
+    """Backward of aten::put."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_accumulate = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+    _saved_source_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        accumulate = node._saved_accumulate
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        source_sizes = node._saved_source_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = put_self_backward(grad, index, source, accumulate)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.take(index).reshape(list(source_sizes))
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaskedSelectBackward0(GeneratedNode):
+    """Backward of aten::masked_select."""
+
+    _saved_variables = ('_raw_saved_mask', '_raw_saved_self')
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mask = _unpack(node._raw_saved_mask, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = masked_select_backward(grad, self, mask)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaskedScatterBackward0(GeneratedNode):
+    """Backward of aten::masked_scatter."""
+
+    _saved_variables = ('_raw_saved_mask',)
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _saved_source_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mask = _unpack(node._raw_saved_mask, node)
+        source_sizes = node._saved_source_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill(mask, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.masked_scatter_backward(grad, mask, list(source_sizes))
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaskedScatterBackwardBackward0(GeneratedNode):
+    """Backward of aten::masked_scatter_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_mask')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        mask = _unpack(node._raw_saved_mask, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad_output).masked_scatter(mask, grad)
         else:
             grad_0 = None
         return [grad_0]

@@ -139,6 +139,7 @@ def _broadcast(a, b):
 
 def _scatter_reduce_grads(grad, self, dim, index, src, reduce, include_self, result):
     """FunctionsManual's scatter_reduce_backward: (grad_self, grad_src)."""
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce == "sum":
         grad_self = grad
         grad_src = at.gather(grad, dim, index, False)

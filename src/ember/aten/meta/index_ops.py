@@ -16,7 +16,7 @@ from ember.aten.tensor_iterator import OutputSpec
 
 __all__ = ["index_add", "index_copy", "scatter_add", "scatter_reduce_two"]
 
-SCATTER_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+SCATTER_REDUCES = ("sum", "prod", "mean", "amax", "amin", "max", "min")  # max, min: aliases
 
 
 def _like_self(self) -> StructuredMeta:
@@ -31,9 +31,15 @@ def index_add(self, dim, index, source, alpha) -> StructuredMeta:
     dim = wrap_dim(dim, self.dim())
     func = "index_add"
     if index.dim() > 1:
-        raise IndexError(f"{func}_(): Index is supposed to be a vector")
+        raise IndexError(
+            f"{func}_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+            f"{dtypes.scalar_type_name(index.dtype)} and size: {shape_text(index._sizes)}"
+        )
     if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError(f"{func}_(): Expected dtype int32/int64 for index")
+        raise RuntimeError(
+            f"{func}_(): Expected dtype int32/int64 for index but got: "
+            f"{dtypes.scalar_type_name(index.dtype)}"
+        )
     if self.dtype is not source.dtype:
         raise RuntimeError(
             f"{func}_(): self ({dtypes.scalar_type_name(self.dtype)}) and source "
@@ -57,7 +63,7 @@ def index_add(self, dim, index, source, alpha) -> StructuredMeta:
     if index.numel() != expected:
         raise RuntimeError(
             f"{func}_(): Number of indices ({index.numel()}) should be equal to "
-            f"source.size(dim) ({_size(source, dim)})"
+            f"source.size(dim): ({_size(source, dim)}), for dim: {dim}"
         )
     return _like_self(self)
 
@@ -100,8 +106,8 @@ def index_copy(self, dim, index, source) -> StructuredMeta:
     if self_sliced != source_sliced:
         raise RuntimeError(
             "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
-            f"slice shape: {shape_text(self_sliced)} at dimension {dim} and source slice shape: "
-            f"{shape_text(source_sliced)} at dimension 0."
+            f"slice shape: {_vector_text(self_sliced)} at dimension {dim} and source slice "
+            f"shape: {_vector_text(source_sliced)} at dimension 0."
         )
     if not (source.dim() == 0 or num_indices == source._sizes[dim]):
         raise IndexError(
@@ -109,6 +115,11 @@ def index_copy(self, dim, index, source) -> StructuredMeta:
             f"source.size(dim) ({source._sizes[dim]})"
         )
     return _like_self(self)
+
+
+def _vector_text(sizes) -> str:
+    """A std::vector<int64_t> as c10's operator<< prints it: the elements, space-separated."""
+    return " ".join(str(s) for s in sizes)
 
 
 def scatter_add(self, dim, index, src) -> StructuredMeta:

@@ -19,7 +19,7 @@ from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.gather_scatter import _as_nd, _check_bounds, _src_window, _window
 from ember.aten.native.reduction import store
-from ember.aten.native.resize import resize_output
+from ember.aten.native.resize import resize_impl, resize_output, resize_output_check
 
 __all__ = [
     "argwhere",
@@ -177,6 +177,8 @@ def _identity(reduce: str, dtype):
 
 
 _SCATTER_UFUNCS = {
+    "max": np.fmax,
+    "min": np.fmin,
     "sum": np.add,
     "mean": np.add,
     "prod": np.multiply,
@@ -189,7 +191,7 @@ def scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, ou
     _start_from_self(self, out)
     if index.numel() == 0:
         return
-    if self.dtype.is_complex and reduce in ("amax", "amin"):
+    if self.dtype.is_complex and reduce in ("amax", "amin", "max", "min"):
         raise RuntimeError(f"scatter_reduce(): {reduce} is not supported for complex inputs")
     dim = wrap_dim(dim, self.dim())
     positions = _as_nd(index.ndarray()).astype(np.int64)
@@ -198,6 +200,7 @@ def scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, ou
     window = _window(target, positions.shape, dim)
     where = _scatter_where(dim, positions)
     values = _src_window(index, src)
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce in ("amax", "amin") and self.dtype.is_floating_point:
         nan_ufunc = np.maximum if reduce == "amax" else np.minimum
     else:
@@ -282,7 +285,7 @@ def put_(self, index, source, accumulate):
             f"{dtypes.scalar_type_name(source.dtype)}"
         )
     if index.numel() != source.numel():
-        raise RuntimeError(
+        raise IndexError(
             f"put_(): Expected source and index to have the same number of elements, but got "
             f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
         )
@@ -316,7 +319,7 @@ def put(self, index, source, accumulate):
 def _masked_values(self, mask):
     if mask.dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = broadcast_pair(list(self._sizes), list(mask._sizes))
+    shape = broadcast_pair(list(mask._sizes), list(self._sizes))
     values = np.broadcast_to(self.ndarray(), shape)
     chosen = np.broadcast_to(mask.ndarray(), shape)
     return values[chosen]
@@ -388,7 +391,9 @@ def nonzero_out(self, out):
             f"{dtypes.scalar_type_name(out.dtype)}"
         )
     values = _nonzero_values(self)
-    resize_output(out, values.shape)
+    count, ndim = values.shape
+    if resize_output_check(out, (count, ndim)):  # laid out column-major, as nonzero's result
+        resize_impl(out, (count, ndim), (1, count))
     store(out, values)
     return out
 

@@ -15,7 +15,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten.native import at
-from ember.aten.native.common import type_meta_name, wrap_dim
+from ember.aten.native.common import wrap_dim
 from ember.aten.native.reduction import store
 
 __all__ = [
@@ -56,7 +56,7 @@ def tile(self, dims):
 def repeat_interleave_Tensor(repeats, output_size):  # noqa: N802 (kernel names follow overloads)
     if repeats.dtype is dtypes.bool or repeats.dtype.is_floating_point or repeats.dtype.is_complex:
         raise NotImplementedError(
-            f"\"repeat_interleave_cpu\" not implemented for '{type_meta_name(repeats.dtype)}'"
+            f"\"repeat_interleave_cpu\" not implemented for '{dtypes.scalar_type_name(repeats.dtype)}'"
         )
     if repeats.dim() != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")

@@ -18,7 +18,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten.native import at
-from ember.aten.native.common import wrap_dim
+from ember.aten.native.common import type_meta_name, wrap_dim
 from ember.aten.native.linalg import dot
 from ember.aten.native.reduction import store
 from ember.aten.native.resize import resize_output
@@ -190,10 +190,13 @@ def diag(self, diagonal):
 
 
 def diag_out(self, diagonal, out):
+    if self.dim() not in (1, 2):
+        raise RuntimeError(f"Supports 1D or 2D tensors. Got {self.dim()}D")
     result = diag(self, diagonal)
-    if result.dtype is not out.dtype:
+    if result.dtype is not out.dtype:  # the out= wrappers of diag_embed / diagonal_copy
         raise RuntimeError(
-            f"Expected out tensor to have dtype {result.dtype}, but got {out.dtype} instead"
+            f"Expected out tensor to have dtype {type_meta_name(result.dtype)}, but got "
+            f"{type_meta_name(out.dtype)} instead"
         )
     resize_output(out, result._sizes)
     return at.copy_(out, result, False)
@@ -226,6 +229,8 @@ def diagonal_copy(self, offset, dim1, dim2):
 def trace(self):
     if self.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
+    if self.dtype is dtypes.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     integral = not (self.dtype.is_floating_point or self.dtype.is_complex)
     dtype = dtypes.int64 if integral else self.dtype
     result = empty_tensor((), dtype, self.device)

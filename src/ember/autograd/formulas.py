@@ -389,3 +389,11 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     take_backward,
     trace_backward,
 )
+from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
+    aminmax_backward,
+    cummaxmin_backward,
+    logcumsumexp_backward,
+    nansum_backward,
+    std_mean_backward,
+    var_mean_backward,
+)

@@ -17,10 +17,14 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
+_op__cummax_helper = handle("_cummax_helper")
+_op__cummin_helper = handle("_cummin_helper")
 _op__efficientzerotensor = handle("_efficientzerotensor")
 _op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+_op__logcumsumexp = handle("_logcumsumexp")
+_op__logcumsumexp_out = handle("_logcumsumexp.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op_abs = handle("abs")
@@ -50,6 +54,8 @@ _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
 _op_amin_out = handle("amin.out")
+_op_aminmax = handle("aminmax")
+_op_aminmax_out = handle("aminmax.out")
 _op_any = handle("any")
 _op_any_all_out = handle("any.all_out")
 _op_any_dim = handle("any.dim")
@@ -145,6 +151,10 @@ _op_cosh_out = handle("cosh.out")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cummax = handle("cummax")
+_op_cummax_out = handle("cummax.out")
+_op_cummin = handle("cummin")
+_op_cummin_out = handle("cummin.out")
 _op_cumprod = handle("cumprod")
 _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
@@ -235,6 +245,8 @@ _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_kron = handle("kron")
 _op_kron_out = handle("kron.out")
+_op_kthvalue = handle("kthvalue")
+_op_kthvalue_values = handle("kthvalue.values")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
@@ -254,6 +266,8 @@ _op_log2_out = handle("log2.out")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logcumsumexp = handle("logcumsumexp")
+_op_logcumsumexp_out = handle("logcumsumexp.out")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -287,6 +301,9 @@ _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
 _op_mean_dtype_out = handle("mean.dtype_out")
 _op_mean_out = handle("mean.out")
+_op_median = handle("median")
+_op_median_dim = handle("median.dim")
+_op_median_dim_values = handle("median.dim_values")
 _op_meshgrid = handle("meshgrid")
 _op_meshgrid_indexing = handle("meshgrid.indexing")
 _op_min = handle("min")
@@ -301,6 +318,8 @@ _op_mm = handle("mm")
 _op_mm_dtype = handle("mm.dtype")
 _op_mm_dtype_out = handle("mm.dtype_out")
 _op_mm_out = handle("mm.out")
+_op_mode = handle("mode")
+_op_mode_values = handle("mode.values")
 _op_moveaxis_int = handle("moveaxis.int")
 _op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
@@ -314,6 +333,13 @@ _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply_out = handle("multiply.out")
 _op_mv = handle("mv")
 _op_mv_out = handle("mv.out")
+_op_nanmean = handle("nanmean")
+_op_nanmean_out = handle("nanmean.out")
+_op_nanmedian = handle("nanmedian")
+_op_nanmedian_dim = handle("nanmedian.dim")
+_op_nanmedian_dim_values = handle("nanmedian.dim_values")
+_op_nansum = handle("nansum")
+_op_nansum_out = handle("nansum.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -439,6 +465,9 @@ _op_std_correction = handle("std.correction")
 _op_std_correction_out = handle("std.correction_out")
 _op_std_dim = handle("std.dim")
 _op_std_out = handle("std.out")
+_op_std_mean = handle("std_mean")
+_op_std_mean_correction = handle("std_mean.correction")
+_op_std_mean_dim = handle("std_mean.dim")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub_out = handle("sub.out")
 _op_subtract_Scalar = handle("subtract.Scalar")
@@ -491,6 +520,9 @@ _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
 _op_var_dim = handle("var.dim")
 _op_var_out = handle("var.out")
+_op_var_mean = handle("var_mean")
+_op_var_mean_correction = handle("var_mean.correction")
+_op_var_mean_dim = handle("var_mean.dim")
 _op_vdot = handle("vdot")
 _op_vsplit_array = handle("vsplit.array")
 _op_vsplit_int = handle("vsplit.int")
@@ -531,6 +563,50 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__cummax_helper = PythonArgParser(
+    [
+        '_cummax_helper(Tensor input, Tensor values, Tensor indices, int dim)',
+    ],
+)
+
+
+def _cummax_helper(*args, **kwargs):
+    """_cummax_helper(Tensor input, Tensor values, Tensor indices, int dim)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cummax_helper.parse(args, kwargs)[1]
+        return _op__cummax_helper.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cummax_helper, _parser_f__cummax_helper, args, kwargs, MODULE)
+
+
+
+_parser_f__cummin_helper = PythonArgParser(
+    [
+        '_cummin_helper(Tensor input, Tensor values, Tensor indices, int dim)',
+    ],
+)
+
+
+def _cummin_helper(*args, **kwargs):
+    """_cummin_helper(Tensor input, Tensor values, Tensor indices, int dim)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cummin_helper.parse(args, kwargs)[1]
+        return _op__cummin_helper.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cummin_helper, _parser_f__cummin_helper, args, kwargs, MODULE)
 
 
 
@@ -603,6 +679,30 @@ def _log_softmax_backward_data(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_log_softmax_backward_data, _parser_f__log_softmax_backward_data, args, kwargs, MODULE)
+
+
+
+_parser_f__logcumsumexp = PythonArgParser(
+    [
+        '_logcumsumexp(Tensor input, int dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def _logcumsumexp(*args, **kwargs):
+    """_logcumsumexp(Tensor input, int dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__logcumsumexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op__logcumsumexp.call(v[0], v[1])
+        return _op__logcumsumexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_logcumsumexp, _parser_f__logcumsumexp, args, kwargs, MODULE)
 
 
 
@@ -1000,6 +1100,30 @@ def amin(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(amin, _parser_f_amin, args, kwargs, MODULE)
+
+
+
+_parser_f_aminmax = PythonArgParser(
+    [
+        'aminmax(Tensor input, *, int? dim=None, bool keepdim=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def aminmax(*args, **kwargs):
+    """aminmax(Tensor input, *, int? dim=None, bool keepdim=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_aminmax.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.aminmax(_op_aminmax.call(v[0], v[1], v[2]))
+        return return_types.aminmax_out(_op_aminmax_out.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(aminmax, _parser_f_aminmax, args, kwargs, MODULE)
 
 
 
@@ -2083,6 +2207,54 @@ def count_nonzero(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(count_nonzero, _parser_f_count_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_cummax = PythonArgParser(
+    [
+        'cummax(Tensor input, int dim, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def cummax(*args, **kwargs):
+    """cummax(Tensor input, int dim, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cummax.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.cummax(_op_cummax.call(v[0], v[1]))
+        return return_types.cummax_out(_op_cummax_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cummax, _parser_f_cummax, args, kwargs, MODULE)
+
+
+
+_parser_f_cummin = PythonArgParser(
+    [
+        'cummin(Tensor input, int dim, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def cummin(*args, **kwargs):
+    """cummin(Tensor input, int dim, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cummin.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.cummin(_op_cummin.call(v[0], v[1]))
+        return return_types.cummin_out(_op_cummin_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cummin, _parser_f_cummin, args, kwargs, MODULE)
 
 
 
@@ -3357,6 +3529,30 @@ def kron(*args, **kwargs):
 
 
 
+_parser_f_kthvalue = PythonArgParser(
+    [
+        'kthvalue(Tensor input, SymInt k, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def kthvalue(*args, **kwargs):
+    """kthvalue(Tensor input, SymInt k, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_kthvalue.parse(args, kwargs)[1]
+        if v[4] is None:
+            return return_types.kthvalue(_op_kthvalue.call(v[0], v[1], v[2], v[3]))
+        return return_types.kthvalue_out(_op_kthvalue_values.call(v[0], v[1], v[2], v[3], *v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kthvalue, _parser_f_kthvalue, args, kwargs, MODULE)
+
+
+
 _parser_f_le = PythonArgParser(
     [
         'le(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -3631,6 +3827,30 @@ def log_softmax(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(log_softmax, _parser_f_log_softmax, args, kwargs, MODULE)
+
+
+
+_parser_f_logcumsumexp = PythonArgParser(
+    [
+        'logcumsumexp(Tensor input, int dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def logcumsumexp(*args, **kwargs):
+    """logcumsumexp(Tensor input, int dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logcumsumexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logcumsumexp.call(v[0], v[1])
+        return _op_logcumsumexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logcumsumexp, _parser_f_logcumsumexp, args, kwargs, MODULE)
 
 
 
@@ -3993,6 +4213,34 @@ def mean(*args, **kwargs):
 
 
 
+_parser_f_median = PythonArgParser(
+    [
+        'median(Tensor input)',
+        'median(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def median(*args, **kwargs):
+    """median(Tensor input) | median(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_median.parse(args, kwargs)
+        if index == 0:
+            return _op_median.call(v[0])
+        else:
+            if v[3] is None:
+                return return_types.median(_op_median_dim.call(v[0], v[1], v[2]))
+            return return_types.median_out(_op_median_dim_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(median, _parser_f_median, args, kwargs, MODULE)
+
+
+
 _parser_f_meshgrid = PythonArgParser(
     [
         'meshgrid(Tensor[] tensors)',
@@ -4105,6 +4353,30 @@ def mm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(mm, _parser_f_mm, args, kwargs, MODULE)
+
+
+
+_parser_f_mode = PythonArgParser(
+    [
+        'mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def mode(*args, **kwargs):
+    """mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mode.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.mode(_op_mode.call(v[0], v[1], v[2]))
+        return return_types.mode_out(_op_mode_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mode, _parser_f_mode, args, kwargs, MODULE)
 
 
 
@@ -4257,6 +4529,82 @@ def mv(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(mv, _parser_f_mv, args, kwargs, MODULE)
+
+
+
+_parser_f_nanmean = PythonArgParser(
+    [
+        'nanmean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def nanmean(*args, **kwargs):
+    """nanmean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nanmean.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_nanmean.call(v[0], v[1], v[2], v[3])
+        return _op_nanmean_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nanmean, _parser_f_nanmean, args, kwargs, MODULE)
+
+
+
+_parser_f_nanmedian = PythonArgParser(
+    [
+        'nanmedian(Tensor input)',
+        'nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def nanmedian(*args, **kwargs):
+    """nanmedian(Tensor input) | nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_nanmedian.parse(args, kwargs)
+        if index == 0:
+            return _op_nanmedian.call(v[0])
+        else:
+            if v[3] is None:
+                return return_types.nanmedian(_op_nanmedian_dim.call(v[0], v[1], v[2]))
+            return return_types.nanmedian_out(_op_nanmedian_dim_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nanmedian, _parser_f_nanmedian, args, kwargs, MODULE)
+
+
+
+_parser_f_nansum = PythonArgParser(
+    [
+        'nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def nansum(*args, **kwargs):
+    """nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nansum.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_nansum.call(v[0], v[1], v[2], v[3])
+        return _op_nansum_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nansum, _parser_f_nansum, args, kwargs, MODULE)
 
 
 
@@ -5756,6 +6104,35 @@ def std(*args, **kwargs):
 
 
 
+_parser_f_std_mean = PythonArgParser(
+    [
+        'std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'std_mean(Tensor input, bool unbiased=True)',
+    ],
+)
+
+
+def std_mean(*args, **kwargs):
+    """std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False) | std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std_mean(Tensor input, bool unbiased=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_std_mean.parse(args, kwargs)
+        if index == 0:
+            return _op_std_mean_dim.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_std_mean_correction.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_std_mean.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(std_mean, _parser_f_std_mean, args, kwargs, MODULE)
+
+
+
 _parser_f_sub = PythonArgParser(
     [
         'sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
@@ -6498,6 +6875,35 @@ def var(*args, **kwargs):
 
 
 
+_parser_f_var_mean = PythonArgParser(
+    [
+        'var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'var_mean(Tensor input, bool unbiased=True)',
+    ],
+)
+
+
+def var_mean(*args, **kwargs):
+    """var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False) | var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var_mean(Tensor input, bool unbiased=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_var_mean.parse(args, kwargs)
+        if index == 0:
+            return _op_var_mean_dim.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_var_mean_correction.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_var_mean.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(var_mean, _parser_f_var_mean, args, kwargs, MODULE)
+
+
+
 _parser_f_vdot = PythonArgParser(
     [
         'vdot(Tensor input, Tensor other)',
@@ -6683,4 +7089,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'meshgrid', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -5089,6 +5089,160 @@ def masked_scatter_(keyset, self, mask, source):
     return finish_inplace(result, self)
 
 
+_median_dim_values = handle("median.dim_values")
+
+
+def median_dim_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _median_dim_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_nanmedian_dim_values = handle("nanmedian.dim_values")
+
+
+def nanmedian_dim_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nanmedian_dim_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_kthvalue_values = handle("kthvalue.values")
+
+
+def kthvalue_values(keyset, self, k, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _kthvalue_values.redispatch(keyset & AFTER, self, k, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_mode_values = handle("mode.values")
+
+
+def mode_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mode_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_nansum_out = handle("nansum.out")
+
+
+def nansum_out(keyset, self, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nansum_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_nanmean_out = handle("nanmean.out")
+
+
+def nanmean_out(keyset, self, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nanmean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_aminmax_out = handle("aminmax.out")
+
+
+def aminmax_out(keyset, self, dim, keepdim, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _aminmax_out.redispatch(keyset & AFTER, self, dim, keepdim, min, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, min, max)
+
+
+_cummax_out = handle("cummax.out")
+
+
+def cummax_out(keyset, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cummax_out.redispatch(keyset & AFTER, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_cummin_out = handle("cummin.out")
+
+
+def cummin_out(keyset, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cummin_out.redispatch(keyset & AFTER, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+__logcumsumexp_out = handle("_logcumsumexp.out")
+
+
+def _logcumsumexp_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __logcumsumexp_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_op_logcumsumexp_out = handle("logcumsumexp.out")
+
+
+def logcumsumexp_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _op_logcumsumexp_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5452,3 +5606,14 @@ impl("put_", "ADInplaceOrView", put_, keyset_arg="raw")
 impl("masked_select.out", "ADInplaceOrView", masked_select_out, keyset_arg="raw")
 impl("nonzero.out", "ADInplaceOrView", nonzero_out, keyset_arg="raw")
 impl("masked_scatter_", "ADInplaceOrView", masked_scatter_, keyset_arg="raw")
+impl("median.dim_values", "ADInplaceOrView", median_dim_values, keyset_arg="raw")
+impl("nanmedian.dim_values", "ADInplaceOrView", nanmedian_dim_values, keyset_arg="raw")
+impl("kthvalue.values", "ADInplaceOrView", kthvalue_values, keyset_arg="raw")
+impl("mode.values", "ADInplaceOrView", mode_values, keyset_arg="raw")
+impl("nansum.out", "ADInplaceOrView", nansum_out, keyset_arg="raw")
+impl("nanmean.out", "ADInplaceOrView", nanmean_out, keyset_arg="raw")
+impl("aminmax.out", "ADInplaceOrView", aminmax_out, keyset_arg="raw")
+impl("cummax.out", "ADInplaceOrView", cummax_out, keyset_arg="raw")
+impl("cummin.out", "ADInplaceOrView", cummin_out, keyset_arg="raw")
+impl("_logcumsumexp.out", "ADInplaceOrView", _logcumsumexp_out, keyset_arg="raw")
+impl("logcumsumexp.out", "ADInplaceOrView", logcumsumexp_out, keyset_arg="raw")

@@ -53,6 +53,7 @@ _op_all_dims = handle("all.dims")
 _op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amin = handle("amin")
+_op_aminmax = handle("aminmax")
 _op_any = handle("any")
 _op_any_dim = handle("any.dim")
 _op_any_dims = handle("any.dims")
@@ -111,6 +112,8 @@ _op_cosh = handle("cosh")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cummax = handle("cummax")
+_op_cummin = handle("cummin")
 _op_cumprod = handle("cumprod")
 _op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
@@ -187,6 +190,7 @@ _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
 _op_item = handle("item")
 _op_kron = handle("kron")
+_op_kthvalue = handle("kthvalue")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Tensor = handle("le.Tensor")
 _op_le__Scalar = handle("le_.Scalar")
@@ -200,6 +204,7 @@ _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logcumsumexp = handle("logcumsumexp")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -228,11 +233,14 @@ _op_max_other = handle("max.other")
 _op_maximum = handle("maximum")
 _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
+_op_median = handle("median")
+_op_median_dim = handle("median.dim")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_other = handle("min.other")
 _op_minimum = handle("minimum")
 _op_mm = handle("mm")
+_op_mode = handle("mode")
 _op_moveaxis_int = handle("moveaxis.int")
 _op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
@@ -245,6 +253,10 @@ _op_multiply_Tensor = handle("multiply.Tensor")
 _op_multiply__Scalar = handle("multiply_.Scalar")
 _op_multiply__Tensor = handle("multiply_.Tensor")
 _op_mv = handle("mv")
+_op_nanmean = handle("nanmean")
+_op_nanmedian = handle("nanmedian")
+_op_nanmedian_dim = handle("nanmedian.dim")
+_op_nansum = handle("nansum")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -1055,6 +1067,28 @@ def amin(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(amin, _parser_m_amin, self, args, kwargs)
+
+
+
+_parser_m_aminmax = PythonArgParser(
+    [
+        'aminmax(*, int? dim=None, bool keepdim=False)',
+    ],
+)
+
+
+def aminmax(self, *args, **kwargs):
+    """aminmax(*, int? dim=None, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_aminmax.parse(args, kwargs, self=self)[1]
+        return return_types.aminmax(_op_aminmax.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(aminmax, _parser_m_aminmax, self, args, kwargs)
 
 
 
@@ -2024,6 +2058,50 @@ def count_nonzero(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(count_nonzero, _parser_m_count_nonzero, self, args, kwargs)
+
+
+
+_parser_m_cummax = PythonArgParser(
+    [
+        'cummax(int dim)',
+    ],
+)
+
+
+def cummax(self, *args, **kwargs):
+    """cummax(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cummax.parse(args, kwargs, self=self)[1]
+        return return_types.cummax(_op_cummax.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cummax, _parser_m_cummax, self, args, kwargs)
+
+
+
+_parser_m_cummin = PythonArgParser(
+    [
+        'cummin(int dim)',
+    ],
+)
+
+
+def cummin(self, *args, **kwargs):
+    """cummin(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cummin.parse(args, kwargs, self=self)[1]
+        return return_types.cummin(_op_cummin.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cummin, _parser_m_cummin, self, args, kwargs)
 
 
 
@@ -3314,6 +3392,28 @@ def kron(self, *args, **kwargs):
 
 
 
+_parser_m_kthvalue = PythonArgParser(
+    [
+        'kthvalue(SymInt k, int dim=-1, bool keepdim=False)',
+    ],
+)
+
+
+def kthvalue(self, *args, **kwargs):
+    """kthvalue(SymInt k, int dim=-1, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_kthvalue.parse(args, kwargs, self=self)[1]
+        return return_types.kthvalue(_op_kthvalue.call(self, v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(kthvalue, _parser_m_kthvalue, self, args, kwargs)
+
+
+
 _parser_m_le = PythonArgParser(
     [
         'le(Tensor other)',
@@ -3569,6 +3669,28 @@ def log_softmax(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(log_softmax, _parser_m_log_softmax, self, args, kwargs)
+
+
+
+_parser_m_logcumsumexp = PythonArgParser(
+    [
+        'logcumsumexp(int dim)',
+    ],
+)
+
+
+def logcumsumexp(self, *args, **kwargs):
+    """logcumsumexp(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_logcumsumexp.parse(args, kwargs, self=self)[1]
+        return _op_logcumsumexp.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logcumsumexp, _parser_m_logcumsumexp, self, args, kwargs)
 
 
 
@@ -4108,6 +4230,32 @@ def mean(self, *args, **kwargs):
 
 
 
+_parser_m_median = PythonArgParser(
+    [
+        'median()',
+        'median(int dim, bool keepdim=False)',
+    ],
+)
+
+
+def median(self, *args, **kwargs):
+    """median() | median(int dim, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_median.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_median.call(self)
+        else:
+            return return_types.median(_op_median_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(median, _parser_m_median, self, args, kwargs)
+
+
+
 _parser_m_min = PythonArgParser(
     [
         'min()',
@@ -4186,6 +4334,28 @@ def mm(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(mm, _parser_m_mm, self, args, kwargs)
+
+
+
+_parser_m_mode = PythonArgParser(
+    [
+        'mode(int dim=-1, bool keepdim=False)',
+    ],
+)
+
+
+def mode(self, *args, **kwargs):
+    """mode(int dim=-1, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_mode.parse(args, kwargs, self=self)[1]
+        return return_types.mode(_op_mode.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mode, _parser_m_mode, self, args, kwargs)
 
 
 
@@ -4391,6 +4561,76 @@ def mv(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(mv, _parser_m_mv, self, args, kwargs)
+
+
+
+_parser_m_nanmean = PythonArgParser(
+    [
+        'nanmean(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def nanmean(self, *args, **kwargs):
+    """nanmean(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nanmean.parse(args, kwargs, self=self)[1]
+        return _op_nanmean.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nanmean, _parser_m_nanmean, self, args, kwargs)
+
+
+
+_parser_m_nanmedian = PythonArgParser(
+    [
+        'nanmedian()',
+        'nanmedian(int dim, bool keepdim=False)',
+    ],
+)
+
+
+def nanmedian(self, *args, **kwargs):
+    """nanmedian() | nanmedian(int dim, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_nanmedian.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_nanmedian.call(self)
+        else:
+            return return_types.nanmedian(_op_nanmedian_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nanmedian, _parser_m_nanmedian, self, args, kwargs)
+
+
+
+_parser_m_nansum = PythonArgParser(
+    [
+        'nansum(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def nansum(self, *args, **kwargs):
+    """nansum(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nansum.parse(args, kwargs, self=self)[1]
+        return _op_nansum.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nansum, _parser_m_nansum, self, args, kwargs)
 
 
 
@@ -6983,4 +7223,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hsplit', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'put', 'put_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hsplit', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'kthvalue', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'put', 'put_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']

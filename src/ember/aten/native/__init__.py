@@ -46,3 +46,5 @@ from .shape_more import *  # noqa: F403
 from .split_ops import *  # noqa: F403
 from .stacking import *  # noqa: F403
 from .index_ops import *  # noqa: F403
+from .order_stats import *  # noqa: F403
+from .reduction_more import *  # noqa: F403

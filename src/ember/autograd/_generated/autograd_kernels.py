@@ -10200,6 +10200,526 @@ def masked_scatter_backward(ks, grad_output, mask, sizes):
     return result
 
 
+_median = handle("median")
+
+
+def median(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MedianBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _median.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_median_dim = handle("median.dim")
+
+
+def median_dim(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MedianBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _median_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_median_dim_values = handle("median.dim_values")
+
+
+def median_dim_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="median"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _median_dim_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nanmedian = handle("nanmedian")
+
+
+def nanmedian(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NanmedianBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nanmedian.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_nanmedian_dim = handle("nanmedian.dim")
+
+
+def nanmedian_dim(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NanmedianBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nanmedian_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_nanmedian_dim_values = handle("nanmedian.dim_values")
+
+
+def nanmedian_dim_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nanmedian"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nanmedian_dim_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kthvalue = handle("kthvalue")
+
+
+def kthvalue(ks, self, k, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.KthvalueBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kthvalue.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_kthvalue_values = handle("kthvalue.values")
+
+
+def kthvalue_values(ks, self, k, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="kthvalue"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _kthvalue_values.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mode = handle("mode")
+
+
+def mode(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ModeBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mode.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_mode_values = handle("mode.values")
+
+
+def mode_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mode"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mode_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_var_mean_correction = handle("var_mean.correction")
+
+
+def var_mean_correction(ks, self, dim, correction, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.VarMeanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_correction = correction
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _var_mean_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+    return result
+
+
+_std_mean_correction = handle("std_mean.correction")
+
+
+def std_mean_correction(ks, self, dim, correction, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.StdMeanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_correction = correction
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _std_mean_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_result0 = SavedVariable(result[0], True)
+    return result
+
+
+_nansum = handle("nansum")
+
+
+def nansum(ks, self, dim, keepdim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NansumBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nansum.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nansum_out = handle("nansum.out")
+
+
+def nansum_out(ks, self, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nansum"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nansum_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_aminmax = handle("aminmax")
+
+
+def aminmax(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AminmaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _aminmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_max = SavedVariable(result[1], True)
+        node._raw_saved_min = SavedVariable(result[0], True)
+    return result
+
+
+_aminmax_out = handle("aminmax.out")
+
+
+def aminmax_out(ks, self, dim, keepdim, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or min._requires_grad or max._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="aminmax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _aminmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, min, max)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cummax = handle("cummax")
+
+
+def cummax(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CummaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cummax.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_cummax_out = handle("cummax.out")
+
+
+def cummax_out(ks, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cummax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cummax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__cummax_helper = handle("_cummax_helper")
+
+
+def _cummax_helper(ks, self, values, indices, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __cummax_helper.redispatch(ks & AFTER_AUTOGRAD, self, values, indices, dim)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cummin = handle("cummin")
+
+
+def cummin(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CumminBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cummin.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_cummin_out = handle("cummin.out")
+
+
+def cummin_out(ks, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cummin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cummin_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__cummin_helper = handle("_cummin_helper")
+
+
+def _cummin_helper(ks, self, values, indices, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __cummin_helper.redispatch(ks & AFTER_AUTOGRAD, self, values, indices, dim)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__logcumsumexp = handle("_logcumsumexp")
+
+
+def _logcumsumexp(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_logcumsumexp")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __logcumsumexp.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__logcumsumexp_out = handle("_logcumsumexp.out")
+
+
+def _logcumsumexp_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::_logcumsumexp")
+        node = NotImplementedNode("aten::_logcumsumexp")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __logcumsumexp_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_op_logcumsumexp = handle("logcumsumexp")
+
+
+def logcumsumexp(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LogcumsumexpBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _op_logcumsumexp.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_op_logcumsumexp_out = handle("logcumsumexp.out")
+
+
+def logcumsumexp_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logcumsumexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _op_logcumsumexp_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10717,3 +11237,29 @@ impl("nonzero", "Autograd", nonzero, keyset_arg="raw")
 impl("masked_scatter_", "Autograd", masked_scatter_, keyset_arg="raw")
 impl("masked_scatter", "Autograd", masked_scatter, keyset_arg="raw")
 impl("masked_scatter_backward", "Autograd", masked_scatter_backward, keyset_arg="raw")
+impl("median", "Autograd", median, keyset_arg="raw")
+impl("median.dim", "Autograd", median_dim, keyset_arg="raw")
+impl("median.dim_values", "Autograd", median_dim_values, keyset_arg="raw")
+impl("nanmedian", "Autograd", nanmedian, keyset_arg="raw")
+impl("nanmedian.dim", "Autograd", nanmedian_dim, keyset_arg="raw")
+impl("nanmedian.dim_values", "Autograd", nanmedian_dim_values, keyset_arg="raw")
+impl("kthvalue", "Autograd", kthvalue, keyset_arg="raw")
+impl("kthvalue.values", "Autograd", kthvalue_values, keyset_arg="raw")
+impl("mode", "Autograd", mode, keyset_arg="raw")
+impl("mode.values", "Autograd", mode_values, keyset_arg="raw")
+impl("var_mean.correction", "Autograd", var_mean_correction, keyset_arg="raw")
+impl("std_mean.correction", "Autograd", std_mean_correction, keyset_arg="raw")
+impl("nansum", "Autograd", nansum, keyset_arg="raw")
+impl("nansum.out", "Autograd", nansum_out, keyset_arg="raw")
+impl("aminmax", "Autograd", aminmax, keyset_arg="raw")
+impl("aminmax.out", "Autograd", aminmax_out, keyset_arg="raw")
+impl("cummax", "Autograd", cummax, keyset_arg="raw")
+impl("cummax.out", "Autograd", cummax_out, keyset_arg="raw")
+impl("_cummax_helper", "Autograd", _cummax_helper, keyset_arg="raw")
+impl("cummin", "Autograd", cummin, keyset_arg="raw")
+impl("cummin.out", "Autograd", cummin_out, keyset_arg="raw")
+impl("_cummin_helper", "Autograd", _cummin_helper, keyset_arg="raw")
+impl("_logcumsumexp", "Autograd", _logcumsumexp, keyset_arg="raw")
+impl("_logcumsumexp.out", "Autograd", _logcumsumexp_out, keyset_arg="raw")
+impl("logcumsumexp", "Autograd", logcumsumexp, keyset_arg="raw")
+impl("logcumsumexp.out", "Autograd", logcumsumexp_out, keyset_arg="raw")

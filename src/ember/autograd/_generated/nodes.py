@@ -7,6 +7,7 @@
 from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
+    aminmax_backward,
     as_strided_backward,
     at,
     block_diag_backward,
@@ -16,6 +17,7 @@ from ember.autograd.formulas import (
     clamp_backward_min,
     conj_scalar,
     contiguous_format,
+    cummaxmin_backward,
     cumprod_backward,
     cumsum_backward,
     diagonal_backward,
@@ -38,6 +40,7 @@ from ember.autograd.formulas import (
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
+    logcumsumexp_backward,
     logsumexp_backward,
     masked_fill_backward,
     masked_select_backward,
@@ -50,6 +53,7 @@ from ember.autograd.formulas import (
     mse_loss_backward,
     mul_scalar,
     mul_tensor_backward,
+    nansum_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
@@ -78,6 +82,7 @@ from ember.autograd.formulas import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    std_mean_backward,
     sum_backward,
     sum_to,
     take_backward,
@@ -91,6 +96,7 @@ from ember.autograd.formulas import (
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    var_mean_backward,
     where_other_grad,
     where_self_grad,
     zeros_like,
@@ -4132,6 +4138,320 @@ class MaskedScatterBackwardBackward0(GeneratedNode):
         mask = _unpack(node._raw_saved_mask, node)
         if node._next_edges[0][0] is not None:
             grad_0 = zeros_like(grad_output).masked_scatter(mask, grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MedianBackward0(GeneratedNode):
+    """Backward of aten::median."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MedianBackward1(GeneratedNode):
+    """Backward of aten::median.dim."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanmedianBackward0(GeneratedNode):
+    """Backward of aten::nanmedian."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanmedianBackward1(GeneratedNode):
+    """Backward of aten::nanmedian.dim."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class KthvalueBackward0(GeneratedNode):
+    """Backward of aten::kthvalue."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ModeBackward0(GeneratedNode):
+    """Backward of aten::mode."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class VarMeanBackward0(GeneratedNode):
+    """Backward of aten::var_mean.correction."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        correction = node._saved_correction
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = var_mean_backward(grads[0], grads[1], self, dim, correction, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class StdMeanBackward0(GeneratedNode):
+    """Backward of aten::std_mean.correction."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result0')
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result0 = None
+    _saved_result0 = SavedTensor('_raw_saved_result0')
+
+    def apply(node, grads):
+        correction = node._saved_correction
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        result0 = _unpack(node._raw_saved_result0, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NansumBackward0(GeneratedNode):
+    """Backward of aten::nansum."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_self_dtype = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        self_dtype = node._saved_self_dtype
+        if node._next_edges[0][0] is not None:
+            grad_0 = nansum_backward(grad.to(self_dtype), self, dim, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AminmaxBackward0(GeneratedNode):
+    """Backward of aten::aminmax."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_max', '_raw_saved_min')
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_max = None
+    _saved_max = SavedTensor('_raw_saved_max')
+    _raw_saved_min = None
+    _saved_min = SavedTensor('_raw_saved_min')
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        max = _unpack(node._raw_saved_max, node)
+        min = _unpack(node._raw_saved_min, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = aminmax_backward(self, dim, keepdim, grads[0], grads[1], min, max)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CummaxBackward0(GeneratedNode):
+    """Backward of aten::cummax."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_indices')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cummaxmin_backward(grad, self, indices, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CumminBackward0(GeneratedNode):
+    """Backward of aten::cummin."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_indices')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cummaxmin_backward(grad, self, indices, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogcumsumexpBackward0(GeneratedNode):
+    """Backward of aten::logcumsumexp."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = logcumsumexp_backward(grad, self, result, dim)
         else:
             grad_0 = None
         return [grad_0]

@@ -54,15 +54,9 @@ def _stat_mean(name: str, self, dim, correction, keepdim, take_sqrt: bool):
     dims = meta_reduction.reduced_dims(self, dim)
     sizes = meta_reduction.reduction_shape(self, dims, keepdim)
     stat = empty_tensor(sizes, self.dtype.to_real(), self.device)
-    mean = empty_tensor(sizes, self.dtype, self.device)
     if self.device.type != "meta":
         store(stat, _var_values(name.split("_")[0], self, dims, correction, keepdim, take_sqrt))
-        values = self.ndarray()
-        if self.numel() == 0:
-            store(mean, np.full(sizes, np.nan))
-        else:
-            store(mean, np.mean(values, axis=tuple(dims), keepdims=keepdim))
-    return stat, mean
+    return stat, at.mean_dim(self, dims, keepdim, None)
 
 
 def var_mean_correction(self, dim, correction, keepdim):
@@ -137,13 +131,15 @@ def _nanmean_check(self) -> None:
 
 def nanmean(self, dim, keepdim, dtype):
     _nanmean_check(self)
-    factor = at.sum_dim_IntList(at.logical_not_(at.ne_Tensor(self, self)), dim, keepdim, None)
+    plain = at.detach(self)
+    factor = at.sum_dim_IntList(at.logical_not_(at.ne_Tensor(plain, plain)), dim, keepdim, None)
     return at.div_Tensor(at.nansum(self, dim, keepdim, dtype), factor)
 
 
 def nanmean_out(self, dim, keepdim, dtype, out):
     _nanmean_check(self)
-    factor = at.sum_dim_IntList(at.logical_not_(at.ne_Tensor(self, self)), dim, keepdim, None)
+    plain = at.detach(self)
+    factor = at.sum_dim_IntList(at.logical_not_(at.ne_Tensor(plain, plain)), dim, keepdim, None)
     at.nansum_out(self, dim, keepdim, dtype, out)
     return at.div__Tensor(out, factor)
 
@@ -302,8 +298,25 @@ def _logcumsumexp_values(self, dim):
         data = data.astype(np.float32)
     if self.dim() == 0:
         return data
+    return _real_logcumsumexp(data, wrap_dim(dim, self.dim()))
+
+
+def _real_logcumsumexp(data, axis: int):
+    """logcumsumexp_cpu_kernel: the running value kept in acc_type<scalar_t, false> (double
+    for float and double, float for the half types), one _log_add_exp_helper per element:
+    log1p(exp(min - max)) + max, or the element itself where both are the same infinity."""
+    acc = np.float64 if data.dtype.itemsize >= 4 else np.float32
+    moved = np.moveaxis(data, axis, 0).astype(acc)
     with np.errstate(all="ignore"):
-        return np.logaddexp.accumulate(data, axis=wrap_dim(dim, self.dim()))
+        for i in range(1, moved.shape[0]):
+            x, running = moved[i], moved[i - 1]
+            running_nan = np.isnan(running)
+            low = np.where(running_nan, running, np.minimum(x, running))
+            high = np.where(running_nan, running, np.maximum(x, running))
+            step = np.log1p(np.exp((low - high).astype(np.float64))).astype(acc)
+            combined = (step + high).astype(acc)
+            moved[i] = np.where((low != high) | np.isfinite(low), combined, x)
+    return np.moveaxis(moved, 0, axis)
 
 
 def _logcumsumexp(self, dim):

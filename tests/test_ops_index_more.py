@@ -227,3 +227,75 @@ def test_nonzero_and_masked_select_over_shapes(shape, dtype, seed):
         lambda lib: lib.masked_select(lib.tensor(values).to(getattr(lib, dtype)),
                                       lib.tensor(values) > 0)
     )
+
+
+UNIQUE = {
+    "unique": lambda lib: lib.unique(lib.tensor([3, 1, 2, 1, 5, 3])),
+    "unique_flags": lambda lib: lib.unique(
+        lib.tensor([[3, 1], [2, 1]]), sorted=False, return_inverse=True, return_counts=True
+    ),
+    "unique_inverse": lambda lib: lib.tensor([2.0, 1.0, 2.0]).unique(return_inverse=True),
+    "unique_counts": lambda lib: lib.unique(lib.tensor([True, False, True]), return_counts=True),
+    "unique_nan": lambda lib: lib.unique(
+        lib.tensor([2.0, float("nan"), 1.0, float("nan")]), return_counts=True
+    ),
+    "unique_dim": lambda lib: lib.unique(
+        lib.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_inverse=True, return_counts=True
+    ),
+    "unique_dim1": lambda lib: lib.tensor([[1, 1, 0], [2, 2, 3]]).unique(dim=1),
+    "unique_dim_range": lambda lib: lib.unique(lib.ones(2, 2), dim=2),
+    "unique_empty_dim": lambda lib: lib.unique(
+        lib.ones(0, 2), dim=0, return_counts=True, return_inverse=True
+    ),
+    "unique_complex": lambda lib: lib.unique(lib.ones(2, dtype=lib.complex64)),
+    "_unique2": lambda lib: lib._unique2(lib.tensor([2, 1, 2])),
+    "_unique": lambda lib: lib._unique(lib.tensor([2, 1, 2]), return_inverse=True),
+    "unique_consecutive": lambda lib: lib.unique_consecutive(
+        lib.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, return_counts=True
+    ),
+    "unique_consecutive_method": lambda lib: lib.tensor([1, 1, 2]).unique_consecutive(),
+    "unique_consecutive_dim": lambda lib: lib.unique_consecutive(
+        lib.tensor([[1, 1, 2], [1, 1, 2]]), dim=1, return_counts=True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNIQUE))
+def test_unique_against_torch(name):
+    same_outcome(UNIQUE[name])
+
+
+def test_unique_grad_fn_and_backward_error():
+    results = []
+    for lib in (ember, torch):
+        x = lib.tensor([2.0, 1.0, 2.0], requires_grad=True)
+        out = lib.unique(x)
+        with pytest.raises(NotImplementedError) as raised:
+            out.sum().backward()
+        results.append((type(out.grad_fn).__name__, str(raised.value)))
+    assert results[0] == results[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    shape=st.lists(st.integers(0, 4), min_size=1, max_size=3),
+    seed=st.integers(0, 1000),
+    flags=st.tuples(st.booleans(), st.booleans()),
+    dtype=st.sampled_from(["int64", "float32", "bool", "int8"]),
+)
+def test_unique_over_shapes(shape, seed, flags, dtype):
+    values = np.random.default_rng(seed).integers(0, 3, size=shape)
+    inverse, counts = flags
+
+    def program(lib, **kwargs):
+        x = lib.tensor(values).to(getattr(lib, dtype))
+        return lib.unique(x, return_inverse=inverse, return_counts=counts, **kwargs)
+
+    same_outcome(program)
+    same_outcome(lambda lib: program(lib, dim=len(shape) - 1))
+    same_outcome(
+        lambda lib: lib.unique_consecutive(
+            lib.tensor(values).to(getattr(lib, dtype)), return_inverse=inverse,
+            return_counts=counts,
+        )
+    )

@@ -78,6 +78,8 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
         meshgrid,
         nonzero,
         tensordot,
+        unique,
+        unique_consecutive,
         unravel_index,
     )
     from ember._tensor_subclass import install as _install_subclass_constructors
@@ -169,9 +171,11 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_set(Tensor)
     _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
-    from ember.functional_shape import tensor_nonzero as _tensor_nonzero
+    from ember import functional_shape as _functional_shape
 
-    Tensor.nonzero = _tensor_nonzero
+    Tensor.nonzero = _functional_shape.tensor_nonzero
+    Tensor.unique = _functional_shape.tensor_unique
+    Tensor.unique_consecutive = _functional_shape.tensor_unique_consecutive
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method
     _aten_torch_function.install(Tensor)  # last: wraps what the layers above installed

@@ -32,7 +32,11 @@ __all__ = [
     "meshgrid",
     "nonzero",
     "tensor_nonzero",
+    "tensor_unique",
+    "tensor_unique_consecutive",
     "tensordot",
+    "unique",
+    "unique_consecutive",
     "unravel_index",
 ]
 
@@ -182,3 +186,47 @@ def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002 (PyTorch's name)
 def tensor_nonzero(self, *, as_tuple=False):
     """Tensor.nonzero: as torch.nonzero, without out=."""
     return nonzero(self, as_tuple=as_tuple)
+
+
+def _unique_impl(input, sorted, return_inverse, return_counts, dim):  # noqa: A002
+    if dim is not None:
+        return _VF.unique_dim(
+            input, dim, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts
+        )
+    return _VF._unique2(
+        input, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts
+    )
+
+
+def _chosen(output, inverse, counts, return_inverse, return_counts):
+    if return_inverse and return_counts:
+        return output, inverse, counts
+    if return_inverse:
+        return output, inverse
+    if return_counts:
+        return output, counts
+    return output
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """torch.unique: _unique2 (or unique_dim), then the outputs the flags ask for."""
+    output, inverse, counts = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return _chosen(output, inverse, counts, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    output, inverse, counts = _VF.unique_consecutive(
+        input, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+    )
+    return _chosen(output, inverse, counts, return_inverse, return_counts)
+
+
+def tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """Tensor.unique (torch/_tensor.py): torch.unique."""
+    return unique(self, sorted=sorted, return_inverse=return_inverse,
+                  return_counts=return_counts, dim=dim)
+
+
+def tensor_unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts,
+                              dim=dim)

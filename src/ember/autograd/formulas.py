@@ -382,6 +382,7 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     index_copy_source_backward,
     index_fill_value_backward,
     masked_select_backward,
+    not_implemented,
     put_self_backward,
     repeat_backward,
     scatter_reduce_backward_self,

@@ -18,6 +18,7 @@ __all__ = [
     "index_copy_source_backward",
     "index_fill_value_backward",
     "masked_select_backward",
+    "not_implemented",
     "put_self_backward",
     "repeat_backward",
     "scatter_reduce_backward_self",
@@ -203,3 +204,9 @@ def scatter_reduce_backward_self(grad, self, dim, index, src, reduce, include_se
 
 def scatter_reduce_backward_src(grad, self, dim, index, src, reduce, include_self, result):
     return _scatter_reduce_grads(grad, self, dim, index, src, reduce, include_self, result)[1]
+
+
+def not_implemented(name: str, reason: str = ""):
+    """FunctionsManual's not_implemented: the backward of an entry PyTorch declares without
+    a formula raises when it runs."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented. {reason}".rstrip())

@@ -27,6 +27,8 @@ _op__logcumsumexp = handle("_logcumsumexp")
 _op__logcumsumexp_out = handle("_logcumsumexp.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
+_op__unique = handle("_unique")
+_op__unique2 = handle("_unique2")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
@@ -511,6 +513,9 @@ _op_true_divide_out = handle("true_divide.out")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold_backward = handle("unfold_backward")
+_op_unique_consecutive = handle("unique_consecutive")
+_op_unique_dim = handle("unique_dim")
+_op_unique_dim_consecutive = handle("unique_dim_consecutive")
 _op_unsafe_chunk = handle("unsafe_chunk")
 _op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
 _op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
@@ -727,6 +732,58 @@ def _softmax_backward_data(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_softmax_backward_data, _parser_f__softmax_backward_data, args, kwargs, MODULE)
+
+
+
+_parser_f__unique = PythonArgParser(
+    [
+        '_unique(Tensor input, bool sorted=True, bool return_inverse=False)',
+    ],
+)
+_tail_parser_f__unique = [p.default for p in _parser_f__unique.signatures[0].params[1:]]
+
+
+def _unique(*args, **kwargs):
+    """_unique(Tensor input, bool sorted=True, bool return_inverse=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__unique]
+        else:
+            index, v = _parser_f__unique.parse(args, kwargs)
+        return _op__unique.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_unique, _parser_f__unique, args, kwargs, MODULE)
+
+
+
+_parser_f__unique2 = PythonArgParser(
+    [
+        '_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+_tail_parser_f__unique2 = [p.default for p in _parser_f__unique2.signatures[0].params[1:]]
+
+
+def _unique2(*args, **kwargs):
+    """_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__unique2]
+        else:
+            index, v = _parser_f__unique2.parse(args, kwargs)
+        return _op__unique2.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_unique2, _parser_f__unique2, args, kwargs, MODULE)
 
 
 
@@ -6754,6 +6811,76 @@ def unfold_backward(*args, **kwargs):
 
 
 
+_parser_f_unique_consecutive = PythonArgParser(
+    [
+        'unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)',
+    ],
+)
+_tail_parser_f_unique_consecutive = [p.default for p in _parser_f_unique_consecutive.signatures[0].params[1:]]
+
+
+def unique_consecutive(*args, **kwargs):
+    """unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_unique_consecutive]
+        else:
+            index, v = _parser_f_unique_consecutive.parse(args, kwargs)
+        return _op_unique_consecutive.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_consecutive, _parser_f_unique_consecutive, args, kwargs, MODULE)
+
+
+
+_parser_f_unique_dim = PythonArgParser(
+    [
+        'unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+
+
+def unique_dim(*args, **kwargs):
+    """unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unique_dim.parse(args, kwargs)[1]
+        return _op_unique_dim.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_dim, _parser_f_unique_dim, args, kwargs, MODULE)
+
+
+
+_parser_f_unique_dim_consecutive = PythonArgParser(
+    [
+        'unique_dim_consecutive(Tensor input, int dim, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+
+
+def unique_dim_consecutive(*args, **kwargs):
+    """unique_dim_consecutive(Tensor input, int dim, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unique_dim_consecutive.parse(args, kwargs)[1]
+        return _op_unique_dim_consecutive.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_dim_consecutive, _parser_f_unique_dim_consecutive, args, kwargs, MODULE)
+
+
+
 _parser_f_unsafe_chunk = PythonArgParser(
     [
         'unsafe_chunk(Tensor input, int chunks, int dim=0)',
@@ -7089,4 +7216,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

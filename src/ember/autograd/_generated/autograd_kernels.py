@@ -10720,6 +10720,106 @@ def logcumsumexp_out(ks, self, dim, out):
     return result
 
 
+__unique = handle("_unique")
+
+
+def _unique(ks, self, sorted, return_inverse):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __unique.redispatch(ks & AFTER_AUTOGRAD, self, sorted, return_inverse)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_dim = handle("unique_dim")
+
+
+def unique_dim(ks, self, dim, sorted, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueDimBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, sorted, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_consecutive = handle("unique_consecutive")
+
+
+def unique_consecutive(ks, self, return_inverse, return_counts, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueConsecutiveBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_consecutive.redispatch(ks & AFTER_AUTOGRAD, self, return_inverse, return_counts, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_dim_consecutive = handle("unique_dim_consecutive")
+
+
+def unique_dim_consecutive(ks, self, dim, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueDimConsecutiveBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_dim_consecutive.redispatch(ks & AFTER_AUTOGRAD, self, dim, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+__unique2 = handle("_unique2")
+
+
+def _unique2(ks, self, sorted, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Unique2Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __unique2.redispatch(ks & AFTER_AUTOGRAD, self, sorted, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11263,3 +11363,8 @@ impl("_logcumsumexp", "Autograd", _logcumsumexp, keyset_arg="raw")
 impl("_logcumsumexp.out", "Autograd", _logcumsumexp_out, keyset_arg="raw")
 impl("logcumsumexp", "Autograd", logcumsumexp, keyset_arg="raw")
 impl("logcumsumexp.out", "Autograd", logcumsumexp_out, keyset_arg="raw")
+impl("_unique", "Autograd", _unique, keyset_arg="raw")
+impl("unique_dim", "Autograd", unique_dim, keyset_arg="raw")
+impl("unique_consecutive", "Autograd", unique_consecutive, keyset_arg="raw")
+impl("unique_dim_consecutive", "Autograd", unique_dim_consecutive, keyset_arg="raw")
+impl("_unique2", "Autograd", _unique2, keyset_arg="raw")

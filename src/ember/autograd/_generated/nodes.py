@@ -58,6 +58,7 @@ from ember.autograd.formulas import (
     nll_loss,
     nll_loss_backward,
     norm_backward,
+    not_implemented,
     permute_backwards,
     pow_backward,
     pow_backward_exponent,
@@ -4452,6 +4453,71 @@ class LogcumsumexpBackward0(GeneratedNode):
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = logcumsumexp_backward(grad, self, result, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueBackward0(GeneratedNode):
+    """Backward of aten::_unique."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("_unique")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueDimBackward0(GeneratedNode):
+    """Backward of aten::unique_dim."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_dim")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueConsecutiveBackward0(GeneratedNode):
+    """Backward of aten::unique_consecutive."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_consecutive")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueDimConsecutiveBackward0(GeneratedNode):
+    """Backward of aten::unique_dim_consecutive."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_dim_consecutive")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Unique2Backward0(GeneratedNode):
+    """Backward of aten::_unique2."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("_unique2")
         else:
             grad_0 = None
         return [grad_0]

@@ -339,3 +339,56 @@ def test_einsum_over_shapes(n, m, k, equation):
     results = [lib.einsum(equation, lib.tensor(left), lib.tensor(right)) for lib in (ember, torch)]
     np.testing.assert_allclose(results[0].numpy(), results[1].numpy(), rtol=1e-12, atol=1e-12)
     assert tuple(results[0].stride()) == tuple(results[1].stride())
+
+
+MISC = {
+    "tril_indices": lambda lib: lib.tril_indices(3, 4, 1),
+    "triu_indices": lambda lib: lib.triu_indices(4, 3, -1, dtype=lib.int32),
+    "tril_indices_negative": lambda lib: lib.tril_indices(-1, 3),
+    "tril_indices_float": lambda lib: lib.tril_indices(3, 3, dtype=lib.float32),
+    "combinations": lambda lib: lib.combinations(_v(lib)),
+    "combinations_r3": lambda lib: lib.combinations(lib.arange(4.0), 3, with_replacement=True),
+    "combinations_r0": lambda lib: lib.combinations(_v(lib), 0),
+    "combinations_2d": lambda lib: lib.combinations(_a(lib)),
+    "combinations_negative": lambda lib: lib.combinations(_v(lib), -1),
+    "diff": lambda lib: lib.diff(_a(lib)),
+    "diff_n2_dim0": lambda lib: _a(lib).diff(2, 0),
+    "diff_big_n": lambda lib: lib.diff(_v(lib), 5),
+    "diff_n0": lambda lib: lib.diff(_v(lib), 0),
+    "diff_bool": lambda lib: lib.diff(_a(lib) > 0),
+    "diff_ends": lambda lib: lib.diff(_a(lib), prepend=lib.ones(3, 1), append=lib.zeros(3, 2)),
+    "diff_bad_prepend": lambda lib: lib.diff(_a(lib), prepend=lib.ones(2)),
+    "diff_bad_shape": lambda lib: lib.diff(_a(lib), append=lib.ones(3, 2), dim=0),
+    "diff_negative": lambda lib: lib.diff(_a(lib), -1),
+    "diff_0d": lambda lib: lib.diff(lib.tensor(1.0)),
+    "diff_out": lambda lib: lib.diff(_a(lib), out=lib.empty(0)),
+    "slice_scatter": lambda lib: lib.slice_scatter(_a(lib), lib.zeros(3, 2), 1, 0, 4, 2),
+    "slice_scatter_bad": lambda lib: lib.slice_scatter(_a(lib), lib.zeros(3, 3), 1, 0, 4, 2),
+    "select_scatter": lambda lib: _a(lib).select_scatter(lib.zeros(4), 0, 1),
+    "select_scatter_bad": lambda lib: lib.select_scatter(_a(lib), lib.zeros(3), 0, 1),
+    "diagonal_scatter": lambda lib: lib.diagonal_scatter(_a(lib), lib.zeros(3), 1),
+    "diagonal_scatter_bad": lambda lib: lib.diagonal_scatter(_a(lib), lib.zeros(2), 1),
+    "dist": lambda lib: lib.dist(_a(lib), lib.ones(4), 3),
+    "dist_inf": lambda lib: _a(lib).dist(lib.zeros(3, 4), float("inf")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISC))
+def test_misc_forward_against_torch(name):
+    same_outcome(MISC[name])
+
+
+MISC_GRADS = {
+    "combinations": (lambda lib, v: lib.combinations(v, 2), [V]),
+    "diff": (lambda lib, a: lib.diff(a, 2, prepend=a[:, :1]), [A]),
+    "slice_scatter": (lambda lib, a, s: lib.slice_scatter(a, s[:, :2], 1, 1, 4, 2), [A, A]),
+    "select_scatter": (lambda lib, a, s: lib.select_scatter(a, s[0], 0, 2), [A, A]),
+    "diagonal_scatter": (lambda lib, a, v: lib.diagonal_scatter(a, v, 1), [A, V]),
+    "dist": (lambda lib, a, b: lib.dist(a, b, 3), [A, A[::-1].copy()]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISC_GRADS))
+def test_misc_gradients_against_torch(name):
+    fn, arrays = MISC_GRADS[name]
+    grads_agree(fn, arrays)

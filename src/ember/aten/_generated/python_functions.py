@@ -141,6 +141,7 @@ _op_clamp__Tensor = handle("clamp_.Tensor")
 _op_clone = handle("clone")
 _op_column_stack = handle("column_stack")
 _op_column_stack_out = handle("column_stack.out")
+_op_combinations = handle("combinations")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
@@ -168,6 +169,10 @@ _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
 _op_diagonal_copy = handle("diagonal_copy")
+_op_diagonal_scatter = handle("diagonal_scatter")
+_op_diff = handle("diff")
+_op_diff_out = handle("diff.out")
+_op_dist = handle("dist")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -434,6 +439,7 @@ _op_scatter_add_out = handle("scatter_add.out")
 _op_scatter_reduce_two = handle("scatter_reduce.two")
 _op_scatter_reduce_two_out = handle("scatter_reduce.two_out")
 _op_select_int = handle("select.int")
+_op_select_scatter = handle("select_scatter")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
 _op_sigmoid_ = handle("sigmoid_")
@@ -446,6 +452,7 @@ _op_sinh = handle("sinh")
 _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slice_scatter = handle("slice_scatter")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -505,8 +512,10 @@ _op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
+_op_tril_indices = handle("tril_indices")
 _op_triu = handle("triu")
 _op_triu_out = handle("triu.out")
+_op_triu_indices = handle("triu_indices")
 _op_true_divide_Scalar = handle("true_divide.Scalar")
 _op_true_divide_Tensor = handle("true_divide.Tensor")
 _op_true_divide_out = handle("true_divide.out")
@@ -2065,6 +2074,32 @@ def column_stack(*args, **kwargs):
 
 
 
+_parser_f_combinations = PythonArgParser(
+    [
+        'combinations(Tensor input, int r=2, bool with_replacement=False)',
+    ],
+)
+_tail_parser_f_combinations = [p.default for p in _parser_f_combinations.signatures[0].params[1:]]
+
+
+def combinations(*args, **kwargs):
+    """combinations(Tensor input, int r=2, bool with_replacement=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_combinations]
+        else:
+            index, v = _parser_f_combinations.parse(args, kwargs)
+        return _op_combinations.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(combinations, _parser_f_combinations, args, kwargs, MODULE)
+
+
+
 _parser_f_conj = PythonArgParser(
     [
         'conj(Tensor input)',
@@ -2514,6 +2549,82 @@ def diagonal_copy(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(diagonal_copy, _parser_f_diagonal_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_diagonal_scatter = PythonArgParser(
+    [
+        'diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1)',
+    ],
+)
+_tail_parser_f_diagonal_scatter = [p.default for p in _parser_f_diagonal_scatter.signatures[0].params[2:]]
+
+
+def diagonal_scatter(*args, **kwargs):
+    """diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_diagonal_scatter]
+        else:
+            index, v = _parser_f_diagonal_scatter.parse(args, kwargs)
+        return _op_diagonal_scatter.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal_scatter, _parser_f_diagonal_scatter, args, kwargs, MODULE)
+
+
+
+_parser_f_diff = PythonArgParser(
+    [
+        'diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def diff(*args, **kwargs):
+    """diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_diff.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_diff.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_diff_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diff, _parser_f_diff, args, kwargs, MODULE)
+
+
+
+_parser_f_dist = PythonArgParser(
+    [
+        'dist(Tensor input, Tensor other, Scalar p=2)',
+    ],
+)
+_tail_parser_f_dist = [p.default for p in _parser_f_dist.signatures[0].params[2:]]
+
+
+def dist(*args, **kwargs):
+    """dist(Tensor input, Tensor other, Scalar p=2)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_dist]
+        else:
+            index, v = _parser_f_dist.parse(args, kwargs)
+        return _op_dist.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dist, _parser_f_dist, args, kwargs, MODULE)
 
 
 
@@ -5725,6 +5836,28 @@ def select(*args, **kwargs):
 
 
 
+_parser_f_select_scatter = PythonArgParser(
+    [
+        'select_scatter(Tensor input, Tensor src, int dim, SymInt index)',
+    ],
+)
+
+
+def select_scatter(*args, **kwargs):
+    """select_scatter(Tensor input, Tensor src, int dim, SymInt index)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_select_scatter.parse(args, kwargs)[1]
+        return _op_select_scatter.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(select_scatter, _parser_f_select_scatter, args, kwargs, MODULE)
+
+
+
 _parser_f_sigmoid = PythonArgParser(
     [
         'sigmoid(Tensor input, *, Tensor? out=None)',
@@ -5922,6 +6055,32 @@ def slice(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(slice, _parser_f_slice, args, kwargs, MODULE)
+
+
+
+_parser_f_slice_scatter = PythonArgParser(
+    [
+        'slice_scatter(Tensor input, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
+    ],
+)
+_tail_parser_f_slice_scatter = [p.default for p in _parser_f_slice_scatter.signatures[0].params[2:]]
+
+
+def slice_scatter(*args, **kwargs):
+    """slice_scatter(Tensor input, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_slice_scatter]
+        else:
+            index, v = _parser_f_slice_scatter.parse(args, kwargs)
+        return _op_slice_scatter.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slice_scatter, _parser_f_slice_scatter, args, kwargs, MODULE)
 
 
 
@@ -6689,6 +6848,28 @@ def tril(*args, **kwargs):
 
 
 
+_parser_f_tril_indices = PythonArgParser(
+    [
+        'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def tril_indices(*args, **kwargs):
+    """tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tril_indices.parse(args, kwargs)[1]
+        return make_factory(_op_tril_indices, (v[0], v[1], v[2], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tril_indices, _parser_f_tril_indices, args, kwargs, MODULE)
+
+
+
 _parser_f_triu = PythonArgParser(
     [
         'triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -6710,6 +6891,28 @@ def triu(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(triu, _parser_f_triu, args, kwargs, MODULE)
+
+
+
+_parser_f_triu_indices = PythonArgParser(
+    [
+        'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def triu_indices(*args, **kwargs):
+    """triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_triu_indices.parse(args, kwargs)[1]
+        return make_factory(_op_triu_indices, (v[0], v[1], v[2], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triu_indices, _parser_f_triu_indices, args, kwargs, MODULE)
 
 
 
@@ -7216,4 +7419,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'dist', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

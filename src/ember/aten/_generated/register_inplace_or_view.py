@@ -5243,6 +5243,20 @@ def logcumsumexp_out(keyset, self, dim, out):
     return finish_inplace(result, out)
 
 
+_diff_out = handle("diff.out")
+
+
+def diff_out(keyset, self, n, dim, prepend, append, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _diff_out.redispatch(keyset & AFTER, self, n, dim, prepend, append, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5617,3 +5631,4 @@ impl("cummax.out", "ADInplaceOrView", cummax_out, keyset_arg="raw")
 impl("cummin.out", "ADInplaceOrView", cummin_out, keyset_arg="raw")
 impl("_logcumsumexp.out", "ADInplaceOrView", _logcumsumexp_out, keyset_arg="raw")
 impl("logcumsumexp.out", "ADInplaceOrView", logcumsumexp_out, keyset_arg="raw")
+impl("diff.out", "ADInplaceOrView", diff_out, keyset_arg="raw")

@@ -10820,6 +10820,133 @@ def _unique2(ks, self, sorted, return_inverse, return_counts):
     return result
 
 
+_tril_indices = handle("tril_indices")
+
+
+def tril_indices(ks, row, col, offset, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tril_indices.redispatch(ks & AFTER_AUTOGRAD, row, col, offset, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triu_indices = handle("triu_indices")
+
+
+def triu_indices(ks, row, col, offset, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _triu_indices.redispatch(ks & AFTER_AUTOGRAD, row, col, offset, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_slice_scatter = handle("slice_scatter")
+
+
+def slice_scatter(ks, self, src, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.SliceScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_end = end
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_select_scatter = handle("select_scatter")
+
+
+def select_scatter(ks, self, src, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.SelectScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_index = index
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_scatter = handle("diagonal_scatter")
+
+
+def diagonal_scatter(ks, self, src, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.DiagonalScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_dist = handle("dist")
+
+
+def dist(ks, self, other, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.DistBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _dist.redispatch(ks & AFTER_AUTOGRAD, self, other, p)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11368,3 +11495,9 @@ impl("unique_dim", "Autograd", unique_dim, keyset_arg="raw")
 impl("unique_consecutive", "Autograd", unique_consecutive, keyset_arg="raw")
 impl("unique_dim_consecutive", "Autograd", unique_dim_consecutive, keyset_arg="raw")
 impl("_unique2", "Autograd", _unique2, keyset_arg="raw")
+impl("tril_indices", "Autograd", tril_indices, keyset_arg="raw")
+impl("triu_indices", "Autograd", triu_indices, keyset_arg="raw")
+impl("slice_scatter", "Autograd", slice_scatter, keyset_arg="raw")
+impl("select_scatter", "Autograd", select_scatter, keyset_arg="raw")
+impl("diagonal_scatter", "Autograd", diagonal_scatter, keyset_arg="raw")
+impl("dist", "Autograd", dist, keyset_arg="raw")

@@ -4521,3 +4521,121 @@ class Unique2Backward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class SliceScatterBackward0(GeneratedNode):
+    """Backward of aten::slice_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim = None
+    _saved_end = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        src = _unpack(node._raw_saved_src, node)
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.slice_scatter(grad, zeros_like(src), dim, start, end, step)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.slice_Tensor(grad, dim, start, end, step)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SelectScatterBackward0(GeneratedNode):
+    """Backward of aten::select_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim = None
+    _saved_index = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        src = _unpack(node._raw_saved_src, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.select_scatter(grad, zeros_like(src), dim, index)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.select_int(grad, dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class DiagonalScatterBackward0(GeneratedNode):
+    """Backward of aten::diagonal_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        src = _unpack(node._raw_saved_src, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.diagonal(offset, dim1, dim2)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class DistBackward0(GeneratedNode):
+    """Backward of aten::dist."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -norm_backward(grad, self - other, p, result)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self - other, p, result)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]

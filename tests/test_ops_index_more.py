@@ -299,3 +299,78 @@ def test_unique_over_shapes(shape, seed, flags, dtype):
             return_counts=counts,
         )
     )
+
+
+BUCKETS = {
+    "bincount": lambda lib: lib.bincount(lib.tensor([1, 3, 3, 0])),
+    "bincount_weights": lambda lib: lib.bincount(
+        lib.tensor([1, 3, 3, 0]), lib.tensor([1.0, 2.0, 3.0, 4.0]), 6
+    ),
+    "bincount_int_weights": lambda lib: lib.tensor([1, 3]).bincount(lib.tensor([1, 2])),
+    "bincount_float": lambda lib: lib.bincount(lib.tensor([1.0])),
+    "bincount_negative": lambda lib: lib.bincount(lib.tensor([-1])),
+    "bincount_minlength": lambda lib: lib.bincount(lib.tensor([1]), minlength=-1),
+    "bincount_weights_length": lambda lib: lib.bincount(lib.tensor([1, 2]), lib.ones(3)),
+    "bincount_empty": lambda lib: lib.bincount(lib.zeros(0, dtype=lib.long), minlength=3),
+    "bincount_2d": lambda lib: lib.bincount(lib.zeros(2, 2, dtype=lib.long)),
+    "histc": lambda lib: lib.histc(lib.tensor([1.0, 2.0, 1.0, 5.0]), 4),
+    "histc_range": lambda lib: lib.tensor([1.0, 2.0, 1.0, 5.0]).histc(4, 0, 3),
+    "histc_same": lambda lib: lib.histc(lib.tensor([2.0, 2.0]), 3),
+    "histc_long": lambda lib: lib.histc(lib.tensor([1, 2]), 4),
+    "histc_bins": lambda lib: lib.histc(lib.tensor([1.0]), -1),
+    "histc_min_max": lambda lib: lib.histc(lib.tensor([1.0]), 2, 3, 1),
+    "histc_nan": lambda lib: lib.histc(lib.tensor([float("nan")]), 3),
+    "histc_out": lambda lib: lib.histc(lib.tensor([1.0, 3.0]), 2, out=lib.empty(0)),
+    "searchsorted": lambda lib: lib.searchsorted(lib.tensor([1, 3, 5, 7]), lib.tensor([3, 6, 9])),
+    "searchsorted_right_int32": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3, 5, 7]), lib.tensor([3, 6, 9]), right=True, out_int32=True
+    ),
+    "searchsorted_scalar": lambda lib: lib.searchsorted(lib.tensor([1, 3, 5, 7]), 5, side="right"),
+    "searchsorted_2d": lambda lib: lib.searchsorted(
+        lib.tensor([[1, 3], [2, 4]]), lib.tensor([[2], [3]])
+    ),
+    "searchsorted_promote": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3, 5]), lib.tensor([2.5, 3.0])
+    ),
+    "searchsorted_sorter": lambda lib: lib.searchsorted(
+        lib.tensor([5, 1, 3]), lib.tensor([3]), sorter=lib.tensor([1, 2, 0])
+    ),
+    "searchsorted_opposites": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3]), lib.tensor([3]), side="left", right=True
+    ),
+    "searchsorted_bad_side": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3]), lib.tensor([3]), side="middle"
+    ),
+    "searchsorted_dims": lambda lib: lib.searchsorted(lib.tensor([[1, 3, 5]]), lib.tensor([3])),
+    "searchsorted_out": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3]), lib.tensor([2, 4]), out=lib.empty(0, dtype=lib.long)
+    ),
+    "searchsorted_out_dtype": lambda lib: lib.searchsorted(
+        lib.tensor([1, 3]), lib.tensor([2, 4]), out=lib.empty(0)
+    ),
+    "bucketize": lambda lib: lib.bucketize(lib.tensor([3, 6, 9]), lib.tensor([1, 3, 5, 7])),
+    "bucketize_scalar": lambda lib: lib.bucketize(3, lib.tensor([1, 3, 5, 7]), right=True),
+    "bucketize_2d": lambda lib: lib.bucketize(lib.tensor([3]), lib.tensor([[1, 3]])),
+    "bucketize_out": lambda lib: lib.bucketize(
+        lib.tensor([3.5]), lib.tensor([1.0, 4.0]), out_int32=True, out=lib.empty(0).int()
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUCKETS))
+def test_bucketing_against_torch(name):
+    same_outcome(BUCKETS[name])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    bins=st.integers(1, 40),
+    dtype=st.sampled_from(["float32", "float64", "float16", "bfloat16"]),
+    bounds=st.sampled_from([(0, 0), (-10, 0), (-3.5, 7.25)]),
+)
+def test_histc_over_inputs(seed, bins, dtype, bounds):
+    values = np.random.default_rng(seed).uniform(-11, 8, size=30)
+    same_outcome(
+        lambda lib: lib.histc(lib.tensor(values).to(getattr(lib, dtype)), bins, *bounds)
+    )

@@ -94,6 +94,7 @@ _op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
+_op_bincount = handle("bincount")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -128,6 +129,9 @@ _op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
 _op_broadcast_tensors = handle("broadcast_tensors")
 _op_broadcast_to = handle("broadcast_to")
+_op_bucketize_Scalar = handle("bucketize.Scalar")
+_op_bucketize_Tensor = handle("bucketize.Tensor")
+_op_bucketize_Tensor_out = handle("bucketize.Tensor_out")
 _op_cartesian_prod = handle("cartesian_prod")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
@@ -230,6 +234,8 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_histc = handle("histc")
+_op_histc_out = handle("histc.out")
 _op_hsplit_array = handle("hsplit.array")
 _op_hsplit_int = handle("hsplit.int")
 _op_hstack = handle("hstack")
@@ -438,6 +444,10 @@ _op_scatter_add = handle("scatter_add")
 _op_scatter_add_out = handle("scatter_add.out")
 _op_scatter_reduce_two = handle("scatter_reduce.two")
 _op_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+_op_searchsorted_Scalar = handle("searchsorted.Scalar")
+_op_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+_op_searchsorted_Tensor = handle("searchsorted.Tensor")
+_op_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
 _op_select_int = handle("select.int")
 _op_select_scatter = handle("select_scatter")
 _op_sigmoid = handle("sigmoid")
@@ -1615,6 +1625,32 @@ def bernoulli(*args, **kwargs):
 
 
 
+_parser_f_bincount = PythonArgParser(
+    [
+        'bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',
+    ],
+)
+_tail_parser_f_bincount = [p.default for p in _parser_f_bincount.signatures[0].params[1:]]
+
+
+def bincount(*args, **kwargs):
+    """bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_bincount]
+        else:
+            index, v = _parser_f_bincount.parse(args, kwargs)
+        return _op_bincount.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bincount, _parser_f_bincount, args, kwargs, MODULE)
+
+
+
 _parser_f_bitwise_and = PythonArgParser(
     [
         'bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -1897,6 +1933,34 @@ def broadcast_to(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(broadcast_to, _parser_f_broadcast_to, args, kwargs, MODULE)
+
+
+
+_parser_f_bucketize = PythonArgParser(
+    [
+        'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None)',
+        'bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)',
+    ],
+)
+
+
+def bucketize(*args, **kwargs):
+    """bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) | bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_bucketize.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_bucketize_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_bucketize_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_bucketize_Scalar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bucketize, _parser_f_bucketize, args, kwargs, MODULE)
 
 
 
@@ -3350,6 +3414,30 @@ def gt(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
+
+
+
+_parser_f_histc = PythonArgParser(
+    [
+        'histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)',
+    ],
+)
+
+
+def histc(*args, **kwargs):
+    """histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_histc.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_histc.call(v[0], v[1], v[2], v[3])
+        return _op_histc_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(histc, _parser_f_histc, args, kwargs, MODULE)
 
 
 
@@ -5814,6 +5902,36 @@ def scatter_reduce(*args, **kwargs):
 
 
 
+_parser_f_searchsorted = PythonArgParser(
+    [
+        'searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)',
+        'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)',
+    ],
+)
+
+
+def searchsorted(*args, **kwargs):
+    """searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) | searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_searchsorted.parse(args, kwargs)
+        if index == 0:
+            if v[6] is None:
+                return _op_searchsorted_Tensor.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_searchsorted_Tensor_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            if v[6] is None:
+                return _op_searchsorted_Scalar.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_searchsorted_Scalar_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(searchsorted, _parser_f_searchsorted, args, kwargs, MODULE)
+
+
+
 _parser_f_select = PythonArgParser(
     [
         'select(Tensor input, int dim, SymInt index)',
@@ -7419,4 +7537,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'dist', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'dist', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'histc', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

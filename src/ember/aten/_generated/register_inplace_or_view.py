@@ -5257,6 +5257,62 @@ def diff_out(keyset, self, n, dim, prepend, append, out):
     return finish_inplace(result, out)
 
 
+_histc_out = handle("histc.out")
+
+
+def histc_out(keyset, self, bins, min, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histc_out.redispatch(keyset & AFTER, self, bins, min, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bucketize_Tensor_out = handle("bucketize.Tensor_out")
+
+
+def bucketize_Tensor_out(keyset, self, boundaries, out_int32, right, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bucketize_Tensor_out.redispatch(keyset & AFTER, self, boundaries, out_int32, right, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
+
+
+def searchsorted_Tensor_out(keyset, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _searchsorted_Tensor_out.redispatch(keyset & AFTER, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+
+
+def searchsorted_Scalar_out(keyset, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _searchsorted_Scalar_out.redispatch(keyset & AFTER, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5632,3 +5688,7 @@ impl("cummin.out", "ADInplaceOrView", cummin_out, keyset_arg="raw")
 impl("_logcumsumexp.out", "ADInplaceOrView", _logcumsumexp_out, keyset_arg="raw")
 impl("logcumsumexp.out", "ADInplaceOrView", logcumsumexp_out, keyset_arg="raw")
 impl("diff.out", "ADInplaceOrView", diff_out, keyset_arg="raw")
+impl("histc.out", "ADInplaceOrView", histc_out, keyset_arg="raw")
+impl("bucketize.Tensor_out", "ADInplaceOrView", bucketize_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Tensor_out", "ADInplaceOrView", searchsorted_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Scalar_out", "ADInplaceOrView", searchsorted_Scalar_out, keyset_arg="raw")

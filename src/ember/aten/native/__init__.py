@@ -50,3 +50,4 @@ from .order_stats import *  # noqa: F403
 from .reduction_more import *  # noqa: F403
 from .unique import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .bucketing import *  # noqa: F403

@@ -10947,6 +10947,152 @@ def dist(ks, self, other, p):
     return result
 
 
+_bincount = handle("bincount")
+
+
+def bincount(ks, self, weights, minlength):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weights is not None and weights._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::bincount")
+        node._next_edges = requiring_edges(self, weights)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bincount.redispatch(ks & AFTER_AUTOGRAD, self, weights, minlength)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_histc_out = handle("histc.out")
+
+
+def histc_out(ks, self, bins, min, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histc_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, min, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_histc = handle("histc")
+
+
+def histc(ks, self, bins, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histc.redispatch(ks & AFTER_AUTOGRAD, self, bins, min, max)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Tensor = handle("bucketize.Tensor")
+
+
+def bucketize_Tensor(ks, self, boundaries, out_int32, right):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bucketize_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Tensor_out = handle("bucketize.Tensor_out")
+
+
+def bucketize_Tensor_out(ks, self, boundaries, out_int32, right, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bucketize_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Scalar = handle("bucketize.Scalar")
+
+
+def bucketize_Scalar(ks, self, boundaries, out_int32, right):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bucketize_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Tensor = handle("searchsorted.Tensor")
+
+
+def searchsorted_Tensor(ks, sorted_sequence, self, out_int32, right, side, sorter):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _searchsorted_Tensor.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
+
+
+def searchsorted_Tensor_out(ks, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _searchsorted_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Scalar = handle("searchsorted.Scalar")
+
+
+def searchsorted_Scalar(ks, sorted_sequence, self, out_int32, right, side, sorter):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _searchsorted_Scalar.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+
+
+def searchsorted_Scalar_out(ks, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _searchsorted_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11501,3 +11647,13 @@ impl("slice_scatter", "Autograd", slice_scatter, keyset_arg="raw")
 impl("select_scatter", "Autograd", select_scatter, keyset_arg="raw")
 impl("diagonal_scatter", "Autograd", diagonal_scatter, keyset_arg="raw")
 impl("dist", "Autograd", dist, keyset_arg="raw")
+impl("bincount", "Autograd", bincount, keyset_arg="raw")
+impl("histc.out", "Autograd", histc_out, keyset_arg="raw")
+impl("histc", "Autograd", histc, keyset_arg="raw")
+impl("bucketize.Tensor", "Autograd", bucketize_Tensor, keyset_arg="raw")
+impl("bucketize.Tensor_out", "Autograd", bucketize_Tensor_out, keyset_arg="raw")
+impl("bucketize.Scalar", "Autograd", bucketize_Scalar, keyset_arg="raw")
+impl("searchsorted.Tensor", "Autograd", searchsorted_Tensor, keyset_arg="raw")
+impl("searchsorted.Tensor_out", "Autograd", searchsorted_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Scalar", "Autograd", searchsorted_Scalar, keyset_arg="raw")
+impl("searchsorted.Scalar_out", "Autograd", searchsorted_Scalar_out, keyset_arg="raw")

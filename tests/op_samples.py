@@ -515,3 +515,7 @@ NO_VALUES = frozenset({
     "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
     "randint_like.low_generator_dtype", "_efficientzerotensor",
 })  # fmt: skip
+
+from op_samples_shapeidx import SHAPEIDX_SAMPLES  # noqa: E402 (the wSHAPEIDX operators)
+
+SAMPLES.update(SHAPEIDX_SAMPLES)

@@ -62,7 +62,9 @@ FORWARD = {
     "index_fill_int32": lambda lib: _a(lib).index_fill(0, _i(lib, [1]).int(), 1.0),
     "index_fill_1d_value": lambda lib: _a(lib).index_fill(0, _i(lib, [1]), lib.ones(1)),
     "index_fill_complex": lambda lib: _a(lib).index_fill(0, _i(lib, [1]), 1j),
-    "scatter_add": lambda lib: lib.scatter_add(_a(lib), 0, _i(lib, [[0, 1], [0, 2]]), lib.ones(2, 2)),
+    "scatter_add": lambda lib: lib.scatter_add(
+        _a(lib), 0, _i(lib, [[0, 1], [0, 2]]), lib.ones(2, 2)
+    ),
     "scatter_add_": lambda lib: _a(lib).scatter_add_(1, _i(lib, [[3], [3], [0]]), lib.ones(3, 1)),
     "scatter_add_out": lambda lib: lib.scatter_add(
         _a(lib), 0, _i(lib, [[1]]), lib.ones(1, 1), out=lib.empty(0)
@@ -86,11 +88,15 @@ FORWARD = {
     "put_numel": lambda lib: _a(lib).put(_i(lib, [1]), lib.tensor([1.0, 2.0])),
     "put_dtype": lambda lib: _a(lib).put(_i(lib, [1]), lib.tensor([1.0]).double()),
     "masked_select": lambda lib: lib.masked_select(_a(lib), _a(lib) > 0),
-    "masked_select_broadcast": lambda lib: _a(lib).masked_select(lib.tensor([True, False, True, True])),
+    "masked_select_broadcast": lambda lib: _a(lib).masked_select(
+        lib.tensor([True, False, True, True])
+    ),
     "masked_select_float_mask": lambda lib: lib.masked_select(_a(lib), _a(lib)),
     "masked_select_mismatch": lambda lib: lib.masked_select(_a(lib), lib.ones(3).bool()),
     "masked_select_out": lambda lib: lib.masked_select(_a(lib), _a(lib) > 2, out=lib.empty(0)),
-    "masked_select_out_overlap": lambda lib: (lambda a: lib.masked_select(a, a > 0, out=a))(_a(lib)),
+    "masked_select_out_overlap": lambda lib: (lambda a: lib.masked_select(a, a > 0, out=a))(
+        _a(lib)
+    ),
     "masked_scatter": lambda lib: lib.masked_scatter(_a(lib), _a(lib) > 0, -lib.ones(12)),
     "masked_scatter_": lambda lib: _a(lib).masked_scatter_(_a(lib) < 0, lib.arange(20.0)),
     "masked_scatter_broadcast": lambda lib: lib.masked_scatter(
@@ -224,8 +230,9 @@ def test_nonzero_and_masked_select_over_shapes(shape, dtype, seed):
     same_outcome(lambda lib: lib.nonzero(lib.tensor(values).to(getattr(lib, dtype))))
     same_outcome(lambda lib: lib.argwhere(lib.tensor(values).to(getattr(lib, dtype))))
     same_outcome(
-        lambda lib: lib.masked_select(lib.tensor(values).to(getattr(lib, dtype)),
-                                      lib.tensor(values) > 0)
+        lambda lib: lib.masked_select(
+            lib.tensor(values).to(getattr(lib, dtype)), lib.tensor(values) > 0
+        )
     )
 
 
@@ -295,7 +302,8 @@ def test_unique_over_shapes(shape, seed, flags, dtype):
     same_outcome(lambda lib: program(lib, dim=len(shape) - 1))
     same_outcome(
         lambda lib: lib.unique_consecutive(
-            lib.tensor(values).to(getattr(lib, dtype)), return_inverse=inverse,
+            lib.tensor(values).to(getattr(lib, dtype)),
+            return_inverse=inverse,
             return_counts=counts,
         )
     )
@@ -371,6 +379,4 @@ def test_bucketing_against_torch(name):
 )
 def test_histc_over_inputs(seed, bins, dtype, bounds):
     values = np.random.default_rng(seed).uniform(-11, 8, size=30)
-    same_outcome(
-        lambda lib: lib.histc(lib.tensor(values).to(getattr(lib, dtype)), bins, *bounds)
-    )
+    same_outcome(lambda lib: lib.histc(lib.tensor(values).to(getattr(lib, dtype)), bins, *bounds))

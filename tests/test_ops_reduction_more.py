@@ -210,7 +210,14 @@ def test_var_mean_and_nan_reductions_over_shapes(shape, data, dtype):
             assert a.dtype.name == str(b.dtype).removeprefix("torch.")
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, equal_nan=True)
 
-    check(lambda lib: lib.var_mean(lib.tensor(values, dtype=getattr(lib, dtype)), dim,
-                                   keepdim=keepdim))
-    check(lambda lib: (lib.nansum(lib.tensor(values, dtype=getattr(lib, dtype)), dim, keepdim),
-                       lib.nanmean(lib.tensor(values, dtype=getattr(lib, dtype)), dim, keepdim)))
+    check(
+        lambda lib: lib.var_mean(
+            lib.tensor(values, dtype=getattr(lib, dtype)), dim, keepdim=keepdim
+        )
+    )
+    check(
+        lambda lib: (
+            lib.nansum(lib.tensor(values, dtype=getattr(lib, dtype)), dim, keepdim),
+            lib.nanmean(lib.tensor(values, dtype=getattr(lib, dtype)), dim, keepdim),
+        )
+    )

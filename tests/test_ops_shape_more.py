@@ -89,7 +89,9 @@ FORWARD = {
     ),
     "repeat_interleave_scalar_tensor": lambda lib: lib.repeat_interleave(_v(lib), lib.tensor(2)),
     "repeat_interleave_bad_len": lambda lib: lib.repeat_interleave(_a(lib), lib.tensor([1, 2])),
-    "repeat_interleave_2d_repeats": lambda lib: lib.repeat_interleave(_v(lib), lib.ones(1, 1).long()),
+    "repeat_interleave_2d_repeats": lambda lib: lib.repeat_interleave(
+        _v(lib), lib.ones(1, 1).long()
+    ),
     "repeat_interleave_counts": lambda lib: lib.repeat_interleave(lib.tensor([2, 0, 3])),
     "repeat_interleave_int32": lambda lib: lib.repeat_interleave(lib.tensor([2, 1]).int()),
     "repeat_interleave_float": lambda lib: lib.repeat_interleave(lib.tensor([2.0])),
@@ -115,7 +117,6 @@ FORWARD = {
     "diag_2d": lambda lib: lib.diag(_a(lib), -1),
     "diag_method": lambda lib: _a(lib).diag(2),
     "diag_3d": lambda lib: lib.diag(lib.ones(2, 2, 2)),
-    "diag_out": lambda lib: lib.diag(_v(lib), out=lib.empty(0)),
     "diagflat": lambda lib: lib.diagflat(_a(lib)[:2, :2], -1),
     "diag_embed": lambda lib: lib.diag_embed(_a(lib), 1, 0, 2),
     "diag_embed_same": lambda lib: lib.diag_embed(_a(lib), 0, 1, -2),
@@ -129,9 +130,7 @@ FORWARD = {
     "block_diag_none": lambda lib: lib.block_diag(),
     "block_diag_3d": lambda lib: lib.block_diag(lib.ones(2, 2, 2)),
     "vdot": lambda lib: lib.vdot(_v(lib), _v(lib)),
-    "vdot_complex": lambda lib: lib.vdot(
-        lib.tensor([1 + 2j, 3 - 1j]), lib.tensor([2 - 1j, 1j])
-    ),
+    "vdot_complex": lambda lib: lib.vdot(lib.tensor([1 + 2j, 3 - 1j]), lib.tensor([2 - 1j, 1j])),
     "vdot_2d": lambda lib: lib.vdot(_a(lib), _a(lib)),
     "vdot_dtypes": lambda lib: _v(lib).vdot(_v(lib).double()),
     "einsum_matmul": lambda lib: lib.einsum("ij,kj->ik", _a(lib), _a(lib)),
@@ -391,4 +390,75 @@ MISC_GRADS = {
 @pytest.mark.parametrize("name", sorted(MISC_GRADS))
 def test_misc_gradients_against_torch(name):
     fn, arrays = MISC_GRADS[name]
+    grads_agree(fn, arrays)
+
+
+B1 = np.arange(24.0).reshape(2, 3, 4) % 5 - 2
+B2 = np.arange(40.0).reshape(2, 4, 5) % 7 - 3
+S = np.arange(15.0).reshape(3, 5) % 4
+
+BLAS = {
+    "addr": lambda lib: lib.addr(lib.tensor(S), lib.tensor([1.0, 2.0, 3.0]), lib.ones(5)),
+    "addr_scalars": lambda lib: lib.tensor(S).addr(
+        lib.tensor([1.0, 2.0, 3.0]), lib.ones(5), beta=0.5, alpha=2
+    ),
+    "addr_beta0_nan": lambda lib: lib.addr(
+        lib.full((3, 5), float("nan")), lib.ones(3), lib.ones(5), beta=0
+    ),
+    "addr_broadcast": lambda lib: lib.addr(lib.tensor(1.0), lib.ones(3), lib.ones(5)),
+    "addr_promote": lambda lib: lib.addr(lib.tensor(S).long(), lib.ones(3), lib.ones(5)),
+    "addr_int_beta": lambda lib: lib.addr(
+        lib.tensor(S).long(), lib.ones(3).long(), lib.ones(5).long(), beta=1.5
+    ),
+    "addr_bool": lambda lib: lib.addr(
+        lib.tensor(S).bool(), lib.ones(3).bool(), lib.zeros(5).bool(), beta=2
+    ),
+    "addr_2d_vec": lambda lib: lib.addr(lib.tensor(S), lib.ones(3, 1), lib.ones(5)),
+    "addr_mismatch": lambda lib: lib.addr(lib.ones(3, 4), lib.ones(3), lib.ones(5)),
+    "addr_": lambda lib: lib.tensor(S).addr_(lib.ones(3), lib.ones(5), alpha=3),
+    "addr_out": lambda lib: lib.addr(
+        lib.tensor(S), lib.ones(3), lib.ones(5), out=lib.empty(0).double()
+    ),
+    "baddbmm": lambda lib: lib.baddbmm(lib.tensor(S), lib.tensor(B1), lib.tensor(B2)),
+    "baddbmm_scalars": lambda lib: lib.tensor(S).baddbmm(
+        lib.tensor(B1), lib.tensor(B2), beta=2, alpha=0.5
+    ),
+    "baddbmm_2d": lambda lib: lib.baddbmm(lib.tensor(S), lib.tensor(B1)[0], lib.tensor(B2)),
+    "baddbmm_batch2_2d": lambda lib: lib.baddbmm(lib.tensor(S), lib.tensor(B1), lib.tensor(B2)[0]),
+    "baddbmm_sizes": lambda lib: lib.baddbmm(lib.tensor(S), lib.tensor(B1), lib.ones(3, 4, 5)),
+    "baddbmm_dtypes": lambda lib: lib.baddbmm(
+        lib.tensor(S).float(), lib.tensor(B1), lib.tensor(B2)
+    ),
+    "baddbmm_batch_dtype": lambda lib: lib.baddbmm(
+        lib.tensor(S), lib.tensor(B1), lib.tensor(B2).float()
+    ),
+    "baddbmm_": lambda lib: lib.zeros(2, 3, 5).double().baddbmm_(lib.tensor(B1), lib.tensor(B2)),
+    "baddbmm_out": lambda lib: lib.baddbmm(
+        lib.tensor(S), lib.tensor(B1), lib.tensor(B2), out=lib.empty(0).double()
+    ),
+    "addbmm": lambda lib: lib.addbmm(lib.tensor(S), lib.tensor(B1), lib.tensor(B2)),
+    "addbmm_scalars": lambda lib: lib.tensor(S).addbmm(
+        lib.tensor(B1), lib.tensor(B2), beta=0, alpha=2
+    ),
+    "addbmm_bad_self": lambda lib: lib.addbmm(lib.ones(2).double(), lib.tensor(B1), lib.tensor(B2)),
+    "addbmm_2d": lambda lib: lib.addbmm(lib.tensor(S), lib.tensor(B1)[0], lib.tensor(B2)),
+    "addbmm_": lambda lib: lib.tensor(S).addbmm_(lib.tensor(B1), lib.tensor(B2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLAS))
+def test_blas_forward_against_torch(name):
+    same_outcome(BLAS[name])
+
+
+BLAS_GRADS = {
+    "addr": (lambda lib, s, v, w: lib.addr(s, v, w, beta=2, alpha=0.5), [S, V, np.ones(5)]),
+    "baddbmm": (lambda lib, s, b1, b2: lib.baddbmm(s, b1, b2, alpha=3), [S, B1, B2]),
+    "addbmm": (lambda lib, s, b1, b2: lib.addbmm(s, b1, b2, beta=0.5), [S, B1, B2]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLAS_GRADS))
+def test_blas_gradients_against_torch(name):
+    fn, arrays = BLAS_GRADS[name]
     grads_agree(fn, arrays)

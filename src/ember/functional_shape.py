@@ -223,10 +223,12 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 def tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     """Tensor.unique (torch/_tensor.py): torch.unique."""
-    return unique(self, sorted=sorted, return_inverse=return_inverse,
-                  return_counts=return_counts, dim=dim)
+    return unique(
+        self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+    )
 
 
 def tensor_unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-    return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts,
-                              dim=dim)
+    return unique_consecutive(
+        self, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+    )

@@ -376,6 +376,16 @@ def maximum_backward(grad, self, other, pick_self: bool):
 
 def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
+
+
+from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
+    aminmax_backward,
+    cummaxmin_backward,
+    logcumsumexp_backward,
+    nansum_backward,
+    std_mean_backward,
+    var_mean_backward,
+)
 from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
     block_diag_backward,
     index_add_source_backward,
@@ -389,12 +399,4 @@ from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivative
     scatter_reduce_backward_src,
     take_backward,
     trace_backward,
-)
-from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
-    aminmax_backward,
-    cummaxmin_backward,
-    logcumsumexp_backward,
-    nansum_backward,
-    std_mean_backward,
-    var_mean_backward,
 )

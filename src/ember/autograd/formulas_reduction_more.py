@@ -57,7 +57,9 @@ def std_mean_backward(gstd, gmean, self, std, dim, correction, keepdim):
 def nansum_backward(grad, self, dim, keepdim):
     from ember.autograd.formulas import sum_backward
 
-    return at.mul_Tensor(sum_backward(grad, self._sizes, dim, keepdim), at.logical_not(at.isnan(self)))
+    return at.mul_Tensor(
+        sum_backward(grad, self._sizes, dim, keepdim), at.logical_not(at.isnan(self))
+    )
 
 
 def aminmax_backward(self, dim, keepdim, grad_min, grad_max, min, max):  # noqa: A002

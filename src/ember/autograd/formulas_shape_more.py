@@ -76,8 +76,9 @@ def block_diag_backward(grad, sizes, input_dtypes):
             continue
         height = shape[0] if len(shape) == 2 else 1
         width = shape[1] if len(shape) == 2 else (shape[0] if len(shape) == 1 else 1)
-        piece = at.slice_Tensor(at.slice_Tensor(part, 0, row, row + height, 1), 1, col,
-                                col + width, 1)
+        piece = at.slice_Tensor(
+            at.slice_Tensor(part, 0, row, row + height, 1), 1, col, col + width, 1
+        )
         if len(shape) == 1:
             piece = at.squeeze_dim(piece, 0)
         elif not shape:
@@ -153,14 +154,18 @@ def _scatter_reduce_grads(grad, self, dim, index, src, reduce, include_self, res
         src_zero = at.eq_Scalar(src, 0)
         zeros = at.zeros_like(self, None, None, None, None, None)
         src_num_zeros = at.gather(
-            at.scatter_add(zeros, dim, index, at.to_dtype(src_zero, self.dtype, False, False, None)),
+            at.scatter_add(
+                zeros, dim, index, at.to_dtype(src_zero, self.dtype, False, False, None)
+            ),
             dim,
             index,
             False,
         )
         src_single_zero = at.bitwise_and_Tensor(src_zero, at.eq_Scalar(src_num_zeros, 1))
         masked_src = at.masked_fill_Scalar(src, src_single_zero, 1)
-        masked_src_result = at.scatter_reduce_two(self, dim, index, masked_src, reduce, include_self)
+        masked_src_result = at.scatter_reduce_two(
+            self, dim, index, masked_src, reduce, include_self
+        )
         grad_src = at.where_self(
             src_single_zero,
             at.gather(at.mul_Tensor(grad, masked_src_result), dim, index, False),

@@ -37,6 +37,8 @@ _op_acos_out = handle("acos.out")
 _op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
+_op_addbmm = handle("addbmm")
+_op_addbmm_out = handle("addbmm.out")
 _op_addmm = handle("addmm")
 _op_addmm_dtype = handle("addmm.dtype")
 _op_addmm_dtype_out = handle("addmm.dtype_out")
@@ -44,6 +46,8 @@ _op_addmm_out = handle("addmm.out")
 _op_addmv = handle("addmv")
 _op_addmv_out = handle("addmv.out")
 _op_addmv_ = handle("addmv_")
+_op_addr = handle("addr")
+_op_addr_out = handle("addr.out")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_all_out = handle("all.all_out")
@@ -91,6 +95,8 @@ _op_atleast_2d = handle("atleast_2d")
 _op_atleast_2d_Sequence = handle("atleast_2d.Sequence")
 _op_atleast_3d = handle("atleast_3d")
 _op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
+_op_baddbmm = handle("baddbmm")
+_op_baddbmm_out = handle("baddbmm.out")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
@@ -168,7 +174,6 @@ _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
 _op_detach = handle("detach")
 _op_diag = handle("diag")
-_op_diag_out = handle("diag.out")
 _op_diag_embed = handle("diag_embed")
 _op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
@@ -936,6 +941,30 @@ def add(*args, **kwargs):
 
 
 
+_parser_f_addbmm = PythonArgParser(
+    [
+        'addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def addbmm(*args, **kwargs):
+    """addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_addbmm.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_addbmm.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_addbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addbmm, _parser_f_addbmm, args, kwargs, MODULE)
+
+
+
 _parser_f_addmm = PythonArgParser(
     [
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
@@ -1041,6 +1070,30 @@ def addmv_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(addmv_, _parser_f_addmv_, args, kwargs, MODULE)
+
+
+
+_parser_f_addr = PythonArgParser(
+    [
+        'addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def addr(*args, **kwargs):
+    """addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_addr.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_addr.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_addr_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addr, _parser_f_addr, args, kwargs, MODULE)
 
 
 
@@ -1594,6 +1647,30 @@ def atleast_3d(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atleast_3d, _parser_f_atleast_3d, args, kwargs, MODULE)
+
+
+
+_parser_f_baddbmm = PythonArgParser(
+    [
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def baddbmm(*args, **kwargs):
+    """baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_baddbmm.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_baddbmm.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_baddbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(baddbmm, _parser_f_baddbmm, args, kwargs, MODULE)
 
 
 
@@ -2490,20 +2567,22 @@ def detach(*args, **kwargs):
 
 _parser_f_diag = PythonArgParser(
     [
-        'diag(Tensor input, int diagonal=0, *, Tensor? out=None)',
+        'diag(Tensor input, int diagonal=0)',
     ],
 )
+_tail_parser_f_diag = [p.default for p in _parser_f_diag.signatures[0].params[1:]]
 
 
 def diag(*args, **kwargs):
-    """diag(Tensor input, int diagonal=0, *, Tensor? out=None)"""
+    """diag(Tensor input, int diagonal=0)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_diag.parse(args, kwargs)[1]
-        if v[2] is None:
-            return _op_diag.call(v[0], v[1])
-        return _op_diag_out.call(v[0], v[1], v[2])
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diag]
+        else:
+            index, v = _parser_f_diag.parse(args, kwargs)
+        return _op_diag.call(v[0], v[1])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -7537,4 +7616,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'bernoulli', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'dist', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'histc', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_softmax_backward_data', '_unique', '_unique2', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addbmm', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'arange', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'baddbmm', 'bernoulli', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'dist', 'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'einsum', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'histc', 'hsplit', 'hstack', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kron', 'kthvalue', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'put', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'zero_', 'zeros', 'zeros_like']

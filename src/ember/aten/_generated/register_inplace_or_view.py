@@ -4697,20 +4697,6 @@ def take_along_dim_out(keyset, self, indices, dim, out):
     return finish_inplace(result, out)
 
 
-_diag_out = handle("diag.out")
-
-
-def diag_out(keyset, self, diagonal, out):
-    ts = per_thread.state  # Note [Thread state per OS thread]
-    prev = ts.excluded
-    ts.excluded = prev | BELOW
-    try:
-        result = _diag_out.redispatch(keyset & AFTER, self, diagonal, out)
-    finally:
-        ts.excluded = prev
-    return finish_inplace(result, out)
-
-
 _tensordot_out = handle("tensordot.out")
 
 
@@ -5313,6 +5299,90 @@ def searchsorted_Scalar_out(keyset, sorted_sequence, self, out_int32, right, sid
     return finish_inplace(result, out)
 
 
+_addr_ = handle("addr_")
+
+
+def addr_(keyset, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addr_.redispatch(keyset & AFTER, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addr_out = handle("addr.out")
+
+
+def addr_out(keyset, self, vec1, vec2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addr_out.redispatch(keyset & AFTER, self, vec1, vec2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_baddbmm_ = handle("baddbmm_")
+
+
+def baddbmm_(keyset, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_baddbmm_out = handle("baddbmm.out")
+
+
+def baddbmm_out(keyset, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_out.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addbmm_ = handle("addbmm_")
+
+
+def addbmm_(keyset, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addbmm_.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addbmm_out = handle("addbmm.out")
+
+
+def addbmm_out(keyset, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addbmm_out.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5648,7 +5718,6 @@ impl("ravel", "ADInplaceOrView", ravel, keyset_arg="raw")
 impl("argsort.stable_out", "ADInplaceOrView", argsort_stable_out, keyset_arg="raw")
 impl("msort.out", "ADInplaceOrView", msort_out, keyset_arg="raw")
 impl("take_along_dim.out", "ADInplaceOrView", take_along_dim_out, keyset_arg="raw")
-impl("diag.out", "ADInplaceOrView", diag_out, keyset_arg="raw")
 impl("tensordot.out", "ADInplaceOrView", tensordot_out, keyset_arg="raw")
 impl("inner.out", "ADInplaceOrView", inner_out, keyset_arg="raw")
 impl("kron.out", "ADInplaceOrView", kron_out, keyset_arg="raw")
@@ -5692,3 +5761,9 @@ impl("histc.out", "ADInplaceOrView", histc_out, keyset_arg="raw")
 impl("bucketize.Tensor_out", "ADInplaceOrView", bucketize_Tensor_out, keyset_arg="raw")
 impl("searchsorted.Tensor_out", "ADInplaceOrView", searchsorted_Tensor_out, keyset_arg="raw")
 impl("searchsorted.Scalar_out", "ADInplaceOrView", searchsorted_Scalar_out, keyset_arg="raw")
+impl("addr_", "ADInplaceOrView", addr_, keyset_arg="raw")
+impl("addr.out", "ADInplaceOrView", addr_out, keyset_arg="raw")
+impl("baddbmm_", "ADInplaceOrView", baddbmm_, keyset_arg="raw")
+impl("baddbmm.out", "ADInplaceOrView", baddbmm_out, keyset_arg="raw")
+impl("addbmm_", "ADInplaceOrView", addbmm_, keyset_arg="raw")
+impl("addbmm.out", "ADInplaceOrView", addbmm_out, keyset_arg="raw")

@@ -42,10 +42,14 @@ _op_acos = handle("acos")
 _op_acos_ = handle("acos_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
+_op_addbmm = handle("addbmm")
+_op_addbmm_ = handle("addbmm_")
 _op_addmm = handle("addmm")
 _op_addmm_ = handle("addmm_")
 _op_addmv = handle("addmv")
 _op_addmv_ = handle("addmv_")
+_op_addr = handle("addr")
+_op_addr_ = handle("addr_")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_dim = handle("all.dim")
@@ -68,6 +72,8 @@ _op_asin = handle("asin")
 _op_asin_ = handle("asin_")
 _op_atan = handle("atan")
 _op_atan_ = handle("atan_")
+_op_baddbmm = handle("baddbmm")
+_op_baddbmm_ = handle("baddbmm_")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bernoulli__Tensor = handle("bernoulli_.Tensor")
@@ -823,6 +829,58 @@ def add_(self, *args, **kwargs):
 
 
 
+_parser_m_addbmm = PythonArgParser(
+    [
+        'addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_addbmm = [p.default for p in _parser_m_addbmm.signatures[0].params[2:]]
+
+
+def addbmm(self, *args, **kwargs):
+    """addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm]
+        else:
+            index, v = _parser_m_addbmm.parse(args, kwargs, self=self)
+        return _op_addbmm.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addbmm, _parser_m_addbmm, self, args, kwargs)
+
+
+
+_parser_m_addbmm_ = PythonArgParser(
+    [
+        'addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_addbmm_ = [p.default for p in _parser_m_addbmm_.signatures[0].params[2:]]
+
+
+def addbmm_(self, *args, **kwargs):
+    """addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm_]
+        else:
+            index, v = _parser_m_addbmm_.parse(args, kwargs, self=self)
+        return _op_addbmm_.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addbmm_, _parser_m_addbmm_, self, args, kwargs)
+
+
+
 _parser_m_addmm = PythonArgParser(
     [
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
@@ -952,6 +1010,58 @@ def addmv_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(addmv_, _parser_m_addmv_, self, args, kwargs)
+
+
+
+_parser_m_addr = PythonArgParser(
+    [
+        'addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_addr = [p.default for p in _parser_m_addr.signatures[0].params[2:]]
+
+
+def addr(self, *args, **kwargs):
+    """addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addr]
+        else:
+            index, v = _parser_m_addr.parse(args, kwargs, self=self)
+        return _op_addr.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addr, _parser_m_addr, self, args, kwargs)
+
+
+
+_parser_m_addr_ = PythonArgParser(
+    [
+        'addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_addr_ = [p.default for p in _parser_m_addr_.signatures[0].params[2:]]
+
+
+def addr_(self, *args, **kwargs):
+    """addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addr_]
+        else:
+            index, v = _parser_m_addr_.parse(args, kwargs, self=self)
+        return _op_addr_.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addr_, _parser_m_addr_, self, args, kwargs)
 
 
 
@@ -1354,6 +1464,58 @@ def atan_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(atan_, 'ember.Tensor.atan_', self, args, kwargs)
+
+
+
+_parser_m_baddbmm = PythonArgParser(
+    [
+        'baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_baddbmm = [p.default for p in _parser_m_baddbmm.signatures[0].params[2:]]
+
+
+def baddbmm(self, *args, **kwargs):
+    """baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm]
+        else:
+            index, v = _parser_m_baddbmm.parse(args, kwargs, self=self)
+        return _op_baddbmm.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(baddbmm, _parser_m_baddbmm, self, args, kwargs)
+
+
+
+_parser_m_baddbmm_ = PythonArgParser(
+    [
+        'baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+    ],
+)
+_tail_parser_m_baddbmm_ = [p.default for p in _parser_m_baddbmm_.signatures[0].params[2:]]
+
+
+def baddbmm_(self, *args, **kwargs):
+    """baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm_]
+        else:
+            index, v = _parser_m_baddbmm_.parse(args, kwargs, self=self)
+        return _op_baddbmm_.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(baddbmm_, _parser_m_baddbmm_, self, args, kwargs)
 
 
 
@@ -7396,4 +7558,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'histc', 'hsplit', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'kthvalue', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'put', 'put_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addbmm', 'addbmm_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'any', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'fliplr', 'flipud', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'histc', 'hsplit', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'kron', 'kthvalue', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'put', 'put_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'zero_']

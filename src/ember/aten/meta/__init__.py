@@ -9,6 +9,7 @@ Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
 
 from .bitwise import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .index_ops import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .loss import *  # noqa: F403
@@ -19,4 +20,3 @@ from .python_inplace import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
-from .index_ops import *  # noqa: F403

@@ -71,9 +71,7 @@ def index_add(self, dim, index, source, alpha) -> StructuredMeta:
 def index_copy(self, dim, index, source) -> StructuredMeta:
     dim = wrap_dim(dim, self.dim())
     if index.dim() >= 2:
-        raise IndexError(
-            f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})"
-        )
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
     num_indices = index.numel()
     if source.dim() == 0 and num_indices != 1:
         raise IndexError(
@@ -134,8 +132,7 @@ class ScatterReduceMeta(ScatterMeta):
     def _check_reduce(self) -> None:
         if self.reduce not in SCATTER_REDUCES:
             raise RuntimeError(
-                "reduce argument must be either sum, prod, mean, amax or amin, got "
-                f"{self.reduce}"
+                f"reduce argument must be either sum, prod, mean, amax or amin, got {self.reduce}"
             )
 
 

@@ -437,7 +437,9 @@ def masked_scatter_(self, mask, source):
 
 def masked_scatter(self, mask, source):
     shape = broadcast_pair(list(mask._sizes), list(self._sizes))
-    expanded_mask = mask if list(mask._sizes) == list(shape) else at.expand(mask, list(shape), False)
+    expanded_mask = (
+        mask if list(mask._sizes) == list(shape) else at.expand(mask, list(shape), False)
+    )
     expanded = self if list(self._sizes) == list(shape) else at.expand(self, list(shape), False)
     return at.masked_scatter_(at.clone(expanded, CONTIGUOUS_FORMAT), expanded_mask, source)
 

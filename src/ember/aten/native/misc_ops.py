@@ -17,7 +17,7 @@ from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor
 from ember.aten.native import at
-from ember.aten.native.common import wrap_dim
+from ember.aten.native.common import as_dtype, wrap_dim
 from ember.aten.native.reduction import store
 from ember.aten.native.resize import resize_output
 
@@ -41,7 +41,7 @@ def _triangle_indices(name, row, col, offset, dtype, layout, device, lower: bool
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
         raise RuntimeError(f"col must be non-negative, got{col}")
-    dtype = dtypes.int64 if dtype is None else dtype
+    dtype = as_dtype(dtype, dtypes.int64)
     if dtype.is_floating_point or dtype.is_complex or dtype is dtypes.bool:
         raise NotImplementedError(
             f"\"{name}\" not implemented for '{dtypes.scalar_type_name(dtype)}'"
@@ -142,9 +142,23 @@ def diff(self, n, dim, prepend, append):
 
 
 def diff_out(self, n, dim, prepend, append, out):
-    result = diff(self, n, dim, prepend, append)
-    resize_output(out, result._sizes)
-    return at.copy_(out, result, False)
+    """diff_out_helper: the last difference is written by sub.out / logical_xor.out."""
+    _diff_check(self, n, dim, prepend, append)
+    source = self
+    if (prepend is not None or append is not None) and n != 0:
+        source = _with_ends(self, prepend, append, dim)
+    if n == 0:
+        resize_output(out, source._sizes)
+        return at.copy_(out, source, False)
+    size = source._sizes[wrap_dim(dim, source.dim())]
+    n = min(n, size)
+    previous = _diff_helper(source, n - 1, dim) if n > 1 else source
+    out_len = previous._sizes[wrap_dim(dim, previous.dim())] - 1
+    later = at.narrow(previous, dim, 1, out_len)
+    earlier = at.narrow(previous, dim, 0, out_len)
+    if source.dtype is dtypes.bool:
+        return at.logical_xor_out(later, earlier, out)
+    return at.sub_out(later, earlier, 1, out)
 
 
 def _check_scatter_src(src, view) -> None:

@@ -290,8 +290,7 @@ def _logcumsumexp_values(self, dim):
         return _complex_logcumsumexp(data, wrap_dim(dim, self.dim()))
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
-            "\"logcumsumexp_out_cpu\" not implemented for "
-            f"'{dtypes.scalar_type_name(self.dtype)}'"
+            f"\"logcumsumexp_out_cpu\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"
         )
     data = self.ndarray()
     if self.dtype is dtypes.bfloat16 or self.dtype is dtypes.float16:

@@ -18,10 +18,9 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import empty_tensor
 from ember.aten.native import at
-from ember.aten.native.common import type_meta_name, wrap_dim
+from ember.aten.native.common import wrap_dim
 from ember.aten.native.linalg import dot
 from ember.aten.native.reduction import store
-from ember.aten.native.resize import resize_output
 
 __all__ = [
     "argsort",
@@ -30,7 +29,6 @@ __all__ = [
     "block_diag",
     "diag",
     "diag_embed",
-    "diag_out",
     "diagflat",
     "diagonal_copy",
     "fliplr",
@@ -83,8 +81,7 @@ def rot90(self, k, dims):
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {total_dims}")
     if dims[0] == dims[1] or abs(dims[0] - dims[1]) == total_dims:
         raise RuntimeError(
-            f"expected rotation dims to be different, but got dim0 = {dims[0]} and "
-            f"dim1 = {dims[1]}"
+            f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
         )
     for i in (0, 1):
         if not -total_dims <= dims[i] < total_dims:
@@ -189,19 +186,6 @@ def diag(self, diagonal):
     return at.diagonal_copy(self, diagonal, 0, 1)
 
 
-def diag_out(self, diagonal, out):
-    if self.dim() not in (1, 2):
-        raise RuntimeError(f"Supports 1D or 2D tensors. Got {self.dim()}D")
-    result = diag(self, diagonal)
-    if result.dtype is not out.dtype:  # the out= wrappers of diag_embed / diagonal_copy
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {type_meta_name(result.dtype)}, but got "
-            f"{type_meta_name(out.dtype)} instead"
-        )
-    resize_output(out, result._sizes)
-    return at.copy_(out, result, False)
-
-
 def diagflat(self, offset):
     return at.diag(at.view(at.contiguous(self, CONTIGUOUS_FORMAT), [-1]), offset)
 
@@ -270,8 +254,9 @@ def block_diag(tensors):
     row = col = 0
     for part in parts:
         height, width = part._sizes
-        block = at.slice_Tensor(at.slice_Tensor(result, 0, row, row + height, 1), 1, col,
-                                col + width, 1)
+        block = at.slice_Tensor(
+            at.slice_Tensor(result, 0, row, row + height, 1), 1, col, col + width, 1
+        )
         at.copy_(block, part, False)
         row += height
         col += width

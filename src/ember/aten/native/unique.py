@@ -1,8 +1,9 @@
 """CPU kernels of _unique, _unique2, unique_dim, unique_consecutive and
 unique_dim_consecutive.
 
-Layer: aten/native. In: the schema arguments. Out: (values, inverse, counts) tensors; an
-output not asked for is an empty int64 tensor, as ATen returns it. The CPU kernels sort
+Layer: aten/native. In: the schema arguments. Out: (values, inverse, counts) tensors; without
+a dim an output not asked for is an empty int64 tensor, as ATen returns it (the dim
+overloads compute both anyway). The CPU kernels sort
 whatever `sorted` says; every NaN is its own value (NaN != NaN). Mirrors
 ATen/native/Unique.cpp.
 """
@@ -154,11 +155,8 @@ def unique_dim(self, dim, sorted, return_inverse, return_counts):  # noqa: A002
     inverse[order] = groups
     chosen = [order[i] for i, s in enumerate(starts) if s]
     counts = np.bincount(groups, minlength=len(chosen)) if len(keys) else np.zeros(0, np.int64)
-    return (
-        _from_slices(self, dim, rows[chosen]),
-        _long(inverse, device) if return_inverse else _nothing(device),
-        _long(counts, device) if return_counts else _nothing(device),
-    )
+    # unique_dim computes the inverse and the counts whatever the flags say
+    return _from_slices(self, dim, rows[chosen]), _long(inverse, device), _long(counts, device)
 
 
 def unique_dim_consecutive(self, dim, return_inverse, return_counts):
@@ -173,8 +171,4 @@ def unique_dim_consecutive(self, dim, return_inverse, return_counts):
     inverse = np.cumsum(starts) - 1
     positions = np.flatnonzero(starts)
     counts = np.diff(np.append(positions, len(keys)))
-    return (
-        _from_slices(self, dim, rows[starts]),
-        _long(inverse, device) if return_inverse else _nothing(device),
-        _long(counts, device) if return_counts else _nothing(device),
-    )
+    return _from_slices(self, dim, rows[starts]), _long(inverse, device), _long(counts, device)

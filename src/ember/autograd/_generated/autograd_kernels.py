@@ -11093,6 +11093,233 @@ def searchsorted_Scalar_out(ks, sorted_sequence, self, out_int32, right, side, s
     return result
 
 
+_addr = handle("addr")
+
+
+def addr(ks, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad)
+    if requires:
+        node = nodes.AddrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec1), gradient_edge(vec2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_vec1 = SavedVariable(vec1)
+        if node.should_compute_output(1):
+            node._raw_saved_vec2 = SavedVariable(vec2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addr.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addr_ = handle("addr_")
+
+
+def addr_(ks, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec1), gradient_edge(vec2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_vec1 = SavedVariable(vec1)
+        if node.should_compute_output(1):
+            node._raw_saved_vec2 = SavedVariable(vec2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addr_.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addr_out = handle("addr.out")
+
+
+def addr_out(ks, self, vec1, vec2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addr_out.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_baddbmm = handle("baddbmm")
+
+
+def baddbmm(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = nodes.BaddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _baddbmm.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_baddbmm_ = handle("baddbmm_")
+
+
+def baddbmm_(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BaddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_baddbmm_out = handle("baddbmm.out")
+
+
+def baddbmm_out(ks, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="baddbmm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addbmm_ = handle("addbmm_")
+
+
+def addbmm_(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch1_sizes = batch1._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch2_sizes = batch2._sizes
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addbmm_.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addbmm_out = handle("addbmm.out")
+
+
+def addbmm_out(ks, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addbmm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addbmm_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addbmm = handle("addbmm")
+
+
+def addbmm(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = nodes.AddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch1_sizes = batch1._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch2_sizes = batch2._sizes
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addbmm.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11657,3 +11884,12 @@ impl("searchsorted.Tensor", "Autograd", searchsorted_Tensor, keyset_arg="raw")
 impl("searchsorted.Tensor_out", "Autograd", searchsorted_Tensor_out, keyset_arg="raw")
 impl("searchsorted.Scalar", "Autograd", searchsorted_Scalar, keyset_arg="raw")
 impl("searchsorted.Scalar_out", "Autograd", searchsorted_Scalar_out, keyset_arg="raw")
+impl("addr", "Autograd", addr, keyset_arg="raw")
+impl("addr_", "Autograd", addr_, keyset_arg="raw")
+impl("addr.out", "Autograd", addr_out, keyset_arg="raw")
+impl("baddbmm", "Autograd", baddbmm, keyset_arg="raw")
+impl("baddbmm_", "Autograd", baddbmm_, keyset_arg="raw")
+impl("baddbmm.out", "Autograd", baddbmm_out, keyset_arg="raw")
+impl("addbmm_", "Autograd", addbmm_, keyset_arg="raw")
+impl("addbmm.out", "Autograd", addbmm_out, keyset_arg="raw")
+impl("addbmm", "Autograd", addbmm, keyset_arg="raw")

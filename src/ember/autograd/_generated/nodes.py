@@ -4639,3 +4639,109 @@ class DistBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1]
+
+
+class AddrBackward0(GeneratedNode):
+    """Backward of aten::addr."""
+
+    _saved_variables = ('_raw_saved_vec1', '_raw_saved_vec2')
+    _saved_alpha = None
+    _saved_beta = None
+    _raw_saved_vec1 = None
+    _saved_vec1 = SavedTensor('_raw_saved_vec1')
+    _raw_saved_vec2 = None
+    _saved_vec2 = SavedTensor('_raw_saved_vec2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        beta = node._saved_beta
+        vec1 = _unpack(node._raw_saved_vec1, node)
+        vec2 = _unpack(node._raw_saved_vec2, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.mv(vec2.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(grad.t().mv(vec1.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class BaddbmmBackward0(GeneratedNode):
+    """Backward of aten::baddbmm."""
+
+    _saved_variables = ('_raw_saved_batch1', '_raw_saved_batch2')
+    _saved_alpha = None
+    _raw_saved_batch1 = None
+    _saved_batch1 = SavedTensor('_raw_saved_batch1')
+    _raw_saved_batch2 = None
+    _saved_batch2 = SavedTensor('_raw_saved_batch2')
+    _saved_beta = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        batch1 = _unpack(node._raw_saved_batch1, node)
+        batch2 = _unpack(node._raw_saved_batch2, node)
+        beta = node._saved_beta
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.bmm(batch2.transpose(1, 2).conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(batch1.transpose(1, 2).conj_physical().bmm(grad), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class AddbmmBackward0(GeneratedNode):
+    """Backward of aten::addbmm."""
+
+    _saved_variables = ('_raw_saved_batch1', '_raw_saved_batch2')
+    _saved_alpha = None
+    _raw_saved_batch1 = None
+    _saved_batch1 = SavedTensor('_raw_saved_batch1')
+    _saved_batch1_sizes = None
+    _raw_saved_batch2 = None
+    _saved_batch2 = SavedTensor('_raw_saved_batch2')
+    _saved_batch2_sizes = None
+    _saved_beta = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        batch1 = _unpack(node._raw_saved_batch1, node)
+        batch1_sizes = node._saved_batch1_sizes
+        batch2 = _unpack(node._raw_saved_batch2, node)
+        batch2_sizes = node._saved_batch2_sizes
+        beta = node._saved_beta
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.unsqueeze(0).expand([batch1_sizes[0], batch1_sizes[1], batch2_sizes[2]]).bmm(batch2.transpose(1, 2).conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(batch1.transpose(1, 2).conj_physical().bmm(grad.unsqueeze(0).expand([batch1_sizes[0], batch1_sizes[1], batch2_sizes[2]])), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]

@@ -150,6 +150,19 @@ def _batched_product(batch1, batch2, dtype):
         return np.matmul(batch1.ndarray().astype(kind), batch2.ndarray().astype(kind))
 
 
+def _small_batched_product(batch1, batch2, dtype):
+    """baddbmm_cpu_kernel (contraction * rows * cols < 400): the products summed over the
+    contraction dim one at a time, in opmath."""
+    kind = _opmath(dtype)
+    left = batch1.ndarray().astype(kind)
+    right = batch2.ndarray().astype(kind)
+    acc = np.zeros((left.shape[0], left.shape[1], right.shape[2]), kind)
+    with np.errstate(all="ignore"):
+        for k in range(left.shape[2]):
+            acc = (acc + left[:, :, k, None] * right[:, None, k, :]).astype(kind)
+    return acc
+
+
 def _baddbmm_values(self, batch1, batch2, beta, alpha):
     sizes = [
         batch1._sizes[wrap_dim(0, batch1.dim(), False)],
@@ -157,7 +170,10 @@ def _baddbmm_values(self, batch1, batch2, beta, alpha):
         batch2._sizes[wrap_dim(2, batch2.dim(), False)],
     ]
     target = _baddbmm_checks("baddbmm", self, batch1, batch2, sizes)
-    product = _batched_product(batch1, batch2, self.dtype)
+    if batch1._sizes[2] * batch1._sizes[1] * batch2._sizes[2] < 400:
+        product = _small_batched_product(batch1, batch2, self.dtype)
+    else:
+        product = _batched_product(batch1, batch2, self.dtype)
     return target._sizes, _combine(target.ndarray(), product, beta, alpha, self.dtype)
 
 

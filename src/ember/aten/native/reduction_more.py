@@ -145,6 +145,8 @@ def nanmean_out(self, dim, keepdim, dtype, out):
 
 
 def _aminmax_values(self, dim, keepdim):
+    if self.dim() > 64:
+        raise RuntimeError("only tensors with up to 64 dims are supported")
     if self.dtype.is_complex:
         raise NotImplementedError(
             f"\"aminmax_cpu\" not implemented for '{dtypes.scalar_type_name(self.dtype)}'"

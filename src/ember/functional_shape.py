@@ -20,6 +20,7 @@ from ember._size import Size
 from ember._tensor import Tensor
 from ember._tensor_ctors import tensor
 from ember.aten._generated import python_functions as _VF
+from ember.aten.python_arg_parser import PythonArgParser
 
 __all__ = [
     "atleast_1d",
@@ -172,8 +173,11 @@ def _unravel_index(indices, shape):
     return quotient % tensor(list(shape), device=indices.device, dtype=dtypes.int64)
 
 
-def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002 (PyTorch's name)
-    """torch.nonzero's hand-written binding: as_tuple=True is nonzero_numpy."""
+_NONZERO = PythonArgParser(["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"])
+_NONZERO_METHOD = PythonArgParser(["nonzero(*, bool as_tuple)"])
+
+
+def _nonzero(input, as_tuple, out):  # noqa: A002 (PyTorch's name)
     if as_tuple:
         if out is not None:
             raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
@@ -183,9 +187,19 @@ def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002 (PyTorch's name)
     return _VF.nonzero(input)
 
 
-def tensor_nonzero(self, *, as_tuple=False):
-    """Tensor.nonzero: as torch.nonzero, without out=."""
-    return nonzero(self, as_tuple=as_tuple)
+def nonzero(*args, **kwargs):
+    """torch.nonzero's hand-written binding (python_torch_functions_manual.cpp): as_tuple=True
+    is nonzero_numpy."""
+    values = _NONZERO.parse(args, kwargs)[1]
+    return _nonzero(values[0], values[1], values[2])
+
+
+def tensor_nonzero(self, *args, **kwargs):
+    """Tensor.nonzero (python_variable_methods.cpp): `nonzero()` or `nonzero(*, as_tuple)`."""
+    if not args and not kwargs:
+        return _VF.nonzero(self)
+    values = _NONZERO_METHOD.parse(args, kwargs)[1]
+    return _nonzero(self, values[0], None)
 
 
 def _unique_impl(input, sorted, return_inverse, return_counts, dim):  # noqa: A002
@@ -214,11 +228,48 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _chosen(output, inverse, counts, return_inverse, return_counts)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+def _consecutive(input, return_inverse, return_counts, dim):  # noqa: A002
     output, inverse, counts = _VF.unique_consecutive(
         input, return_inverse=return_inverse, return_counts=return_counts, dim=dim
     )
     return _chosen(output, inverse, counts, return_inverse, return_counts)
+
+
+# torch.unique_consecutive is a boolean_dispatch on return_inverse (argument 1), then on
+# return_counts (argument 2): the function it picks names itself in argument errors.
+def _consecutive_return_output(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _consecutive(input, return_inverse, return_counts, dim)
+
+
+def _consecutive_return_counts(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _consecutive(input, return_inverse, return_counts, dim)
+
+
+def _consecutive_return_inverse(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _consecutive(input, return_inverse, return_counts, dim)
+
+
+def _consecutive_return_inverse_and_counts(  # noqa: A002
+    input, return_inverse=False, return_counts=False, dim=None
+):
+    return _consecutive(input, return_inverse, return_counts, dim)
+
+
+def _flag(args, kwargs, name: str, index: int) -> bool:
+    if name in kwargs:
+        return kwargs[name]
+    return args[index] if len(args) > index else False
+
+
+def unique_consecutive(*args, **kwargs):
+    """torch.unique_consecutive: the outputs return_inverse / return_counts ask for."""
+    if _flag(args, kwargs, "return_inverse", 1):
+        if _flag(args, kwargs, "return_counts", 2):
+            return _consecutive_return_inverse_and_counts(*args, **kwargs)
+        return _consecutive_return_inverse(*args, **kwargs)
+    if _flag(args, kwargs, "return_counts", 2):
+        return _consecutive_return_counts(*args, **kwargs)
+    return _consecutive_return_output(*args, **kwargs)
 
 
 def tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002

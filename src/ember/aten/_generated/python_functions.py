@@ -96,6 +96,8 @@ _op_atleast_2d_Sequence = handle("atleast_2d.Sequence")
 _op_atleast_3d = handle("atleast_3d")
 _op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
 _op_baddbmm = handle("baddbmm")
+_op_baddbmm_dtype = handle("baddbmm.dtype")
+_op_baddbmm_dtype_out = handle("baddbmm.dtype_out")
 _op_baddbmm_out = handle("baddbmm.out")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
@@ -944,19 +946,30 @@ def add(*args, **kwargs):
 _parser_f_addbmm = PythonArgParser(
     [
         'addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+        'addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addbmm(*args, **kwargs):
-    """addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    """addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated | addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_addbmm.parse(args, kwargs)[1]
-        if v[5] is None:
-            return _op_addbmm.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_addbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        index, v = _parser_f_addbmm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addbmm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addbmm.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addbmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addbmm.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addbmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1076,19 +1089,30 @@ def addmv_(*args, **kwargs):
 _parser_f_addr = PythonArgParser(
     [
         'addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated',
+        'addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def addr(*args, **kwargs):
-    """addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    """addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated | addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_addr.parse(args, kwargs)[1]
-        if v[5] is None:
-            return _op_addr.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_addr_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        index, v = _parser_f_addr.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addr.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addr_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addr.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addr_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addr.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addr_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1653,19 +1677,35 @@ def atleast_3d(*args, **kwargs):
 _parser_f_baddbmm = PythonArgParser(
     [
         'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+        'baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
     ],
 )
 
 
 def baddbmm(*args, **kwargs):
-    """baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)"""
+    """baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated | baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
-        v = _parser_f_baddbmm.parse(args, kwargs)[1]
-        if v[5] is None:
-            return _op_baddbmm.call(v[0], v[1], v[2], v[3], v[4])
-        return _op_baddbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        index, v = _parser_f_baddbmm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_baddbmm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_baddbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[6] is None:
+                return _op_baddbmm_dtype.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_baddbmm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        elif index == 2:
+            if v[5] is None:
+                return _op_baddbmm.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_baddbmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_baddbmm.call(v[1], v[2], v[3], v[0], 1)
+            return _op_baddbmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -5383,6 +5383,20 @@ def addbmm_out(keyset, self, batch1, batch2, beta, alpha, out):
     return finish_inplace(result, out)
 
 
+_baddbmm_dtype_out = handle("baddbmm.dtype_out")
+
+
+def baddbmm_dtype_out(keyset, self, batch1, batch2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_dtype_out.redispatch(keyset & AFTER, self, batch1, batch2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5767,3 +5781,4 @@ impl("baddbmm_", "ADInplaceOrView", baddbmm_, keyset_arg="raw")
 impl("baddbmm.out", "ADInplaceOrView", baddbmm_out, keyset_arg="raw")
 impl("addbmm_", "ADInplaceOrView", addbmm_, keyset_arg="raw")
 impl("addbmm.out", "ADInplaceOrView", addbmm_out, keyset_arg="raw")
+impl("baddbmm.dtype_out", "ADInplaceOrView", baddbmm_dtype_out, keyset_arg="raw")

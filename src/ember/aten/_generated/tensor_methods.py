@@ -832,13 +832,15 @@ def add_(self, *args, **kwargs):
 _parser_m_addbmm = PythonArgParser(
     [
         'addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'addbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'addbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
     ],
 )
 _tail_parser_m_addbmm = [p.default for p in _parser_m_addbmm.signatures[0].params[2:]]
 
 
 def addbmm(self, *args, **kwargs):
-    """addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | addbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | addbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -846,7 +848,12 @@ def addbmm(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm]
         else:
             index, v = _parser_m_addbmm.parse(args, kwargs, self=self)
-        return _op_addbmm.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addbmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addbmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addbmm.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -858,13 +865,15 @@ def addbmm(self, *args, **kwargs):
 _parser_m_addbmm_ = PythonArgParser(
     [
         'addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'addbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'addbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
     ],
 )
 _tail_parser_m_addbmm_ = [p.default for p in _parser_m_addbmm_.signatures[0].params[2:]]
 
 
 def addbmm_(self, *args, **kwargs):
-    """addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | addbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | addbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -872,7 +881,12 @@ def addbmm_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm_]
         else:
             index, v = _parser_m_addbmm_.parse(args, kwargs, self=self)
-        return _op_addbmm_.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addbmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addbmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addbmm_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1016,13 +1030,15 @@ def addmv_(self, *args, **kwargs):
 _parser_m_addr = PythonArgParser(
     [
         'addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+        'addr(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated',
+        'addr(Scalar beta, Tensor vec1, Tensor vec2)|deprecated',
     ],
 )
 _tail_parser_m_addr = [p.default for p in _parser_m_addr.signatures[0].params[2:]]
 
 
 def addr(self, *args, **kwargs):
-    """addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) | addr(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated | addr(Scalar beta, Tensor vec1, Tensor vec2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -1030,7 +1046,12 @@ def addr(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addr]
         else:
             index, v = _parser_m_addr.parse(args, kwargs, self=self)
-        return _op_addr.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addr.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addr.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addr.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1042,13 +1063,15 @@ def addr(self, *args, **kwargs):
 _parser_m_addr_ = PythonArgParser(
     [
         'addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+        'addr_(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated',
+        'addr_(Scalar beta, Tensor vec1, Tensor vec2)|deprecated',
     ],
 )
 _tail_parser_m_addr_ = [p.default for p in _parser_m_addr_.signatures[0].params[2:]]
 
 
 def addr_(self, *args, **kwargs):
-    """addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)"""
+    """addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) | addr_(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated | addr_(Scalar beta, Tensor vec1, Tensor vec2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -1056,7 +1079,12 @@ def addr_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_addr_]
         else:
             index, v = _parser_m_addr_.parse(args, kwargs, self=self)
-        return _op_addr_.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_addr_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addr_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addr_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1470,13 +1498,15 @@ def atan_(self, *args, **kwargs):
 _parser_m_baddbmm = PythonArgParser(
     [
         'baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
     ],
 )
 _tail_parser_m_baddbmm = [p.default for p in _parser_m_baddbmm.signatures[0].params[2:]]
 
 
 def baddbmm(self, *args, **kwargs):
-    """baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    """baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -1484,7 +1514,12 @@ def baddbmm(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm]
         else:
             index, v = _parser_m_baddbmm.parse(args, kwargs, self=self)
-        return _op_baddbmm.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_baddbmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_baddbmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_baddbmm.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1496,13 +1531,15 @@ def baddbmm(self, *args, **kwargs):
 _parser_m_baddbmm_ = PythonArgParser(
     [
         'baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
     ],
 )
 _tail_parser_m_baddbmm_ = [p.default for p in _parser_m_baddbmm_.signatures[0].params[2:]]
 
 
 def baddbmm_(self, *args, **kwargs):
-    """baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)"""
+    """baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
     try:
         if self.__class__ is not Tensor or tf_state.anywhere:
             raise_if_overrides(self)
@@ -1510,7 +1547,12 @@ def baddbmm_(self, *args, **kwargs):
             index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm_]
         else:
             index, v = _parser_m_baddbmm_.parse(args, kwargs, self=self)
-        return _op_baddbmm_.call(self, v[0], v[1], v[2], v[3])
+        if index == 0:
+            return _op_baddbmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_baddbmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_baddbmm_.call(self, v[1], v[2], v[0], 1)
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

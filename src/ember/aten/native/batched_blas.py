@@ -17,7 +17,7 @@ from ember._c10 import dtypes
 from ember._c10.tensor_impl import shape_text
 from ember._tensor import empty_tensor
 from ember.aten.native import at
-from ember.aten.native.common import type_meta_name, wrap_dim
+from ember.aten.native.common import as_dtype, type_meta_name, wrap_dim
 from ember.aten.native.reduction import store
 from ember.aten.native.resize import resize_output
 
@@ -30,6 +30,8 @@ __all__ = [
     "addr_out",
     "baddbmm",
     "baddbmm_",
+    "baddbmm_dtype",
+    "baddbmm_dtype_out",
     "baddbmm_out",
 ]
 
@@ -255,3 +257,25 @@ def addbmm_out(self, batch1, batch2, beta, alpha, out):
 
 def addbmm_(self, batch1, batch2, beta, alpha):
     return addbmm_out(self, batch1, batch2, beta, alpha, self)
+
+
+def _meta_sizes(batch1, batch2) -> list:
+    return [
+        batch1._sizes[wrap_dim(0, batch1.dim(), False)],
+        batch1._sizes[wrap_dim(1, batch1.dim(), False)],
+        batch2._sizes[wrap_dim(2, batch2.dim(), False)],
+    ]
+
+
+def baddbmm_dtype(self, batch1, batch2, out_dtype, beta, alpha):
+    """baddbmm.dtype: PyTorch has only an XPU kernel; the Meta kernel checks and shapes."""
+    sizes = _meta_sizes(batch1, batch2)
+    _baddbmm_checks("baddbmm", self, batch1, batch2, sizes)
+    return empty_tensor(tuple(sizes), as_dtype(out_dtype), self.device)
+
+
+def baddbmm_dtype_out(self, batch1, batch2, out_dtype, beta, alpha, out):
+    sizes = _meta_sizes(batch1, batch2)
+    _baddbmm_checks("baddbmm", self, batch1, batch2, sizes)
+    resize_output(out, sizes)
+    return out

@@ -98,6 +98,7 @@ def _histc_values(self, bins, low, high):
     bins = int(bins)
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    empty_tensor((bins + 1,), self.dtype, self.device)  # the bin edges (allocation errors)
     low, high = _histc_edges(self, low, high)
     if not self.dtype.is_floating_point:
         raise NotImplementedError(
@@ -187,7 +188,10 @@ def _search(boundaries, values, right, side, sorter) -> np.ndarray:
     kind = common.np_dtype if common is not dtypes.bfloat16 else np.float32
     sequence = boundaries.ndarray().astype(kind)
     if sorter is not None:
-        sequence = np.take_along_axis(sequence, sorter.ndarray(), axis=-1)
+        order = sorter.ndarray()
+        if ((order < 0) | (order >= sequence.shape[-1])).any():
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        sequence = np.take_along_axis(sequence, order, axis=-1)
     targets = values.ndarray().astype(kind)
     how = "right" if right or side == "right" else "left"
     if boundaries.dim() == 1:

@@ -36,6 +36,20 @@ __all__ = [
 CONTIGUOUS_FORMAT = 0
 
 
+def _tril_size(row: int, col: int, offset: int) -> int:
+    """get_tril_size (TensorFactories.h): the elements of a row x col lower triangle."""
+    if row == 0 or col == 0:
+        return 0
+    first = min(col, 1 + offset) if offset > 0 else int(row + offset > 0)
+    last = max(0, min(col, row + offset))
+    rows = max(0, min(row, row + offset))
+    trapezoid = last - first + 1
+    size = (first + last) * trapezoid >> 1
+    if rows - trapezoid > 0:
+        size += (rows - trapezoid) * col
+    return size
+
+
 def _triangle_indices(name, row, col, offset, dtype, layout, device, lower: bool):
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
@@ -46,12 +60,17 @@ def _triangle_indices(name, row, col, offset, dtype, layout, device, lower: bool
         raise NotImplementedError(
             f"\"{name}\" not implemented for '{dtypes.scalar_type_name(dtype)}'"
         )
-    rows, cols = np.indices((row, col)).reshape(2, -1)
-    keep = (cols - rows <= offset) if lower else (cols - rows >= offset)
-    values = np.stack([rows[keep], cols[keep]])
-    result = empty_tensor(values.shape, dtype, device if device is not None else "cpu")
-    if values.size:
-        store(result, values)
+    size = _tril_size(row, col, offset) if lower else row * col - _tril_size(row, col, offset - 1)
+    result = empty_tensor((2, size), dtype, device if device is not None else "cpu")
+    if size and result.device.type != "meta":
+        rows, cols = [], []
+        last_row = row if lower else min(row, max(0, col - offset))  # later rows are empty
+        for i in range(max(0, -offset - 1) if lower else 0, last_row):
+            start, stop = (0, min(col, i + offset + 1)) if lower else (max(0, i + offset), col)
+            if stop > start:
+                rows.append(np.full(stop - start, i))
+                cols.append(np.arange(start, stop))
+        store(result, np.stack([np.concatenate(rows), np.concatenate(cols)]))
     return result
 
 

@@ -18,6 +18,8 @@ from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.restride import split_Tensor, split_with_sizes
 
+_VECTOR_MAX_SIZE = (2**63 - 1) // 8  # std::vector<at::Tensor>::max_size()
+
 __all__ = [
     "dsplit_array",
     "dsplit_int",
@@ -48,6 +50,8 @@ def tensor_split_sections(self, sections, dim):
     sections = int(sections)
     if sections <= 0:
         raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+    if sections > _VECTOR_MAX_SIZE:
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     dim_size = self._sizes[wrapped]
     min_split_size, extra = divmod(dim_size, sections)
     splits = []

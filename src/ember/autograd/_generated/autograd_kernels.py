@@ -11320,6 +11320,47 @@ def addbmm(ks, self, batch1, batch2, beta, alpha):
     return result
 
 
+_baddbmm_dtype = handle("baddbmm.dtype")
+
+
+def baddbmm_dtype(ks, self, batch1, batch2, out_dtype, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::baddbmm")
+        node._next_edges = requiring_edges(self, batch1, batch2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _baddbmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, out_dtype, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_baddbmm_dtype_out = handle("baddbmm.dtype_out")
+
+
+def baddbmm_dtype_out(ks, self, batch1, batch2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::baddbmm")
+        node = NotImplementedNode("aten::baddbmm")
+        node._next_edges = requiring_edges(self, batch1, batch2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11893,3 +11934,5 @@ impl("baddbmm.out", "Autograd", baddbmm_out, keyset_arg="raw")
 impl("addbmm_", "Autograd", addbmm_, keyset_arg="raw")
 impl("addbmm.out", "Autograd", addbmm_out, keyset_arg="raw")
 impl("addbmm", "Autograd", addbmm, keyset_arg="raw")
+impl("baddbmm.dtype", "Autograd", baddbmm_dtype, keyset_arg="raw")
+impl("baddbmm.dtype_out", "Autograd", baddbmm_dtype_out, keyset_arg="raw")

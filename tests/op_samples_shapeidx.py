@@ -130,4 +130,17 @@ S["addr_"] = [lambda T: ((T.c(2, 3), T.f(2), T.f(3)), {})]
 S["baddbmm"] = [lambda T: ((T.f(3, 4), T.f(2, 3, 2), T.f(2, 2, 4)), {"alpha": 3})]
 S["addbmm"] = [lambda T: ((T.f(3, 4), T.f(2, 3, 2), T.f(2, 2, 4)), {"beta": 0.5})]
 
+S["baddbmm.dtype"] = [
+    lambda T: (
+        (T.c(3, 4).to("meta"), T.c(2, 3, 2).to("meta"), T.c(2, 2, 4).to("meta"), T.lib.float64),
+        {},
+    )
+]
+S["baddbmm.dtype_out"] = [
+    lambda T: (
+        (T.c(3, 4).to("meta"), T.c(2, 3, 2).to("meta"), T.c(2, 2, 4).to("meta"), T.lib.float64),
+        {"out": T.lib.empty(0, dtype=T.lib.float64, device="meta")},
+    )
+]
+
 SHAPEIDX_SAMPLES = S

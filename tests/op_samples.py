@@ -517,6 +517,7 @@ NO_VALUES = frozenset({
     "rand", "rand.generator", "rand_like", "randint", "randint.low", "randint.generator",
     "randint.low_generator", "randn", "randn.generator", "randn_like", "mm.dtype", "mm.dtype_out",
     "bmm.dtype", "bmm.dtype_out", "addmm.dtype", "addmm.dtype_out", "empty.out", "rand.out",
+    "baddbmm.dtype", "baddbmm.dtype_out",
     "rand.generator_out", "randn.out", "randn.generator_out", "randint.out", "randint.low_out",
     "randint.generator_out", "randint.low_generator_out", "uniform_", "normal_", "random_.from",
     "random_.to", "random_", "bernoulli", "bernoulli.p", "bernoulli_.float", "bernoulli_.Tensor",
@@ -633,3 +634,7 @@ S["angle"] = [_unary]
 S["isin.Tensor_Tensor"] = [lambda T: ((T.l([1, 2, 3, 4]), T.l([2, 4])), {})]
 S["isin.Tensor_Scalar"] = [lambda T: ((T.l([1, 2, 3, 4]), 2), {"invert": True})]
 S["isin.Scalar_Tensor"] = [lambda T: ((3, T.l([1, 2, 3, 4])), {})]
+
+from op_samples_shapeidx import SHAPEIDX_SAMPLES  # noqa: E402 (the wSHAPEIDX operators)
+
+SAMPLES.update(SHAPEIDX_SAMPLES)

@@ -67,6 +67,21 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     )
     from ember._tensor_ctors import install as _install_conversions
     from ember.functional import broadcast_shapes, split
+    from ember.functional_shape import (
+        atleast_1d,
+        atleast_2d,
+        atleast_3d,
+        block_diag,
+        broadcast_tensors,
+        cartesian_prod,
+        einsum,
+        meshgrid,
+        nonzero,
+        tensordot,
+        unique,
+        unique_consecutive,
+        unravel_index,
+    )
     from ember._tensor_subclass import install as _install_subclass_constructors
     from ember._c10.stream import Stream
     from ember._stream import install as _install_stream
@@ -158,6 +173,11 @@ if _os.environ.get("EMBER_CODEGEN") != "1":
     _install_set(Tensor)
     _install_deepcopy(Tensor)
     Tensor.norm = _functional.tensor_norm
+    from ember import functional_shape as _functional_shape
+
+    Tensor.nonzero = _functional_shape.tensor_nonzero
+    Tensor.unique = _functional_shape.tensor_unique
+    Tensor.unique_consecutive = _functional_shape.tensor_unique_consecutive
     autograd.install(Tensor)
     Tensor.split = _tensor_split_method
     _aten_torch_function.install(Tensor)  # last: wraps what the layers above installed

@@ -23,6 +23,20 @@ __all__ = [
     "linalg_lstsq",
     "linalg_lstsq_out",
     "structseq",
+    "aminmax",
+    "aminmax_out",
+    "cummax",
+    "cummax_out",
+    "cummin",
+    "cummin_out",
+    "kthvalue",
+    "kthvalue_out",
+    "median",
+    "median_out",
+    "mode",
+    "mode_out",
+    "nanmedian",
+    "nanmedian_out",
 ]
 
 
@@ -79,3 +93,18 @@ topk_out = structseq("topk_out", _VALUES_INDICES)
 _LSTSQ = ("solution", "residuals", "rank", "singular_values")
 linalg_lstsq = structseq("linalg_lstsq", _LSTSQ)
 linalg_lstsq_out = structseq("linalg_lstsq_out", _LSTSQ)
+
+aminmax = structseq("aminmax", ("min", "max"))
+aminmax_out = structseq("aminmax_out", ("min", "max"))
+cummax = structseq("cummax", _VALUES_INDICES)
+cummax_out = structseq("cummax_out", _VALUES_INDICES)
+cummin = structseq("cummin", _VALUES_INDICES)
+cummin_out = structseq("cummin_out", _VALUES_INDICES)
+kthvalue = structseq("kthvalue", _VALUES_INDICES)
+kthvalue_out = structseq("kthvalue_out", _VALUES_INDICES)
+median = structseq("median", _VALUES_INDICES)
+median_out = structseq("median_out", _VALUES_INDICES)
+mode = structseq("mode", _VALUES_INDICES)
+mode_out = structseq("mode_out", _VALUES_INDICES)
+nanmedian = structseq("nanmedian", _VALUES_INDICES)
+nanmedian_out = structseq("nanmedian_out", _VALUES_INDICES)

@@ -125,7 +125,9 @@ class FunctionParameter:
         signature_name: str,
         numbers_as_tensors: bool,
     ):
-        type_str, _, name_str = fmt.strip().rpartition(" ")
+        declaration, eq_sign, default_text = fmt.strip().partition("=")  # `dims=[0, 1]`
+        type_str, _, name_str = declaration.rpartition(" ")
+        name_str += eq_sign + default_text
         if not type_str:
             raise ValueError(f"FunctionParameter(): missing type: {fmt}")
         type_str = re.sub(r"\([^)]*\)", "", type_str)

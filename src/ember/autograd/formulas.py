@@ -29,7 +29,6 @@ from ember.autograd.formulas_elementwise import (  # noqa: F401 (derivatives.yam
     i1e_backward,
     logit_backward,
     mvlgamma_backward,
-    not_implemented,
     rad2deg_backward,
     scalar_like,
     sgn_backward,
@@ -402,3 +401,27 @@ def maximum_backward(grad, self, other, pick_self: bool):
 
 def minimum_backward(grad, self, other, pick_self: bool):
     return maximum_backward(grad, self, other, not pick_self)
+
+
+from ember.autograd.formulas_reduction_more import (  # noqa: E402, F401 (derivatives.yaml)
+    aminmax_backward,
+    cummaxmin_backward,
+    logcumsumexp_backward,
+    nansum_backward,
+    std_mean_backward,
+    var_mean_backward,
+)
+from ember.autograd.formulas_shape_more import (  # noqa: E402, F401 (derivatives.yaml)
+    block_diag_backward,
+    index_add_source_backward,
+    index_copy_source_backward,
+    index_fill_value_backward,
+    masked_select_backward,
+    not_implemented,
+    put_self_backward,
+    repeat_backward,
+    scatter_reduce_backward_self,
+    scatter_reduce_backward_src,
+    take_backward,
+    trace_backward,
+)

@@ -293,10 +293,11 @@ def _not_implemented_history(op: AutogradOp) -> str:
     return f"not_implemented_history(node, result, {written!r})"
 
 
-def kernel(op: AutogradOp) -> list[str]:
+def kernel(op: AutogradOp, kernels: frozenset = frozenset()) -> list[str]:
     f = op.f
     args = [a.name for a in f.func.arguments]
-    handle = f"_{f.kernel}"
+    # `_op_<kernel>` where `_<kernel>` names another kernel (logcumsumexp / _logcumsumexp)
+    handle = f"_op_{f.kernel}" if f"_{f.kernel}" in kernels else f"_{f.kernel}"
     lines = ["", "", f'{handle} = handle("{f.name}")', "", ""]
     lines.append(f"def {f.kernel}(ks, {', '.join(args)}):")
     functional = not (f.is_view or f.is_inplace or f.is_out or f.func.is_mutable)
@@ -374,8 +375,9 @@ def write_kernels(ops: list[AutogradOp]) -> str:
         lines.append(f"    {name},")
     lines.append(")")
     chosen = [op for op in ops if op.kind != "manual"]
+    kernels = frozenset(op.f.kernel for op in chosen)
     for op in chosen:
-        lines += kernel(op)
+        lines += kernel(op, kernels)
     lines += ["", ""]
     for op in chosen:
         lines.append(f'impl("{op.f.name}", "Autograd", {op.f.kernel}, keyset_arg="raw")')

@@ -398,19 +398,29 @@ def write_composite(functions: list[NativeFunction]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _handle_name(f: NativeFunction, kernels: frozenset = frozenset()) -> str:
+    """The module-level name of an operator's handle: `_<kernel>`, or `_op_<kernel>` where
+    that is the name of another kernel in the module (the handle of logcumsumexp.out would
+    be `_logcumsumexp_out`, the kernel of _logcumsumexp.out)."""
+    name = f"_{f.kernel}"
+    return f"_op_{f.kernel}" if name in kernels else name
+
+
 def write_backend_select(functions: list[NativeFunction]) -> str:
     doc = "BackendSelect kernels: factory functions pick their backend from their arguments."
     lines = [HEADER + f'"""{doc}"""', ""]
     lines.append("from ember.aten.binding import handle")
     lines.append("from ember.aten.registration import backend_select_bits, impl")
+    kernels = frozenset(f.kernel for f in functions if f.is_factory)
     for f in functions:
         if not f.is_factory:
             continue
         args = _arg_names(f, outs=True)
-        lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
+        handle_name = _handle_name(f, kernels)
+        lines += ["", "", f'{handle_name} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         lines.append("    keyset = backend_select_bits(keyset, dtype, layout, device)")
-        lines.append(f"    return _{f.kernel}.redispatch(keyset, {', '.join(args)})")
+        lines.append(f"    return {handle_name}.redispatch(keyset, {', '.join(args)})")
     lines += ["", ""]
     for f in functions:
         if f.is_factory:
@@ -451,12 +461,14 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         and (not _composite_implicit_only(f) or f.name in _ABSTRACT_IN_PYTORCH)
         and f.name not in _UNLISTED_VIEWS
     ]
+    kernels = frozenset(f.kernel for f in chosen)
     for f in chosen:
         args = _arg_names(f, outs=True)
+        handle_name = _handle_name(f, kernels)
         mutated = [
             a.name for a in f.func.arguments if a.alias_info is not None and a.alias_info.is_write
         ]
-        lines += ["", "", f'op_{f.kernel} = handle("{f.name}")', "", ""]
+        lines += ["", "", f'{handle_name} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         # AutoDispatchBelowADInplaceOrView, spelled out (a guard object per call costs more)
         lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
@@ -464,7 +476,7 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
         lines.append("    ts.excluded = prev | BELOW")
         lines.append("    try:")
         lines.append(
-            f"        result = op_{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})"
+            f"        result = {handle_name}.redispatch(keyset & AFTER, {', '.join(args)})"
         )
         lines.append("    finally:")
         lines.append("        ts.excluded = prev")

@@ -55,6 +55,18 @@ DEPRECATED = {
         ("Scalar beta, Tensor self, Scalar alpha, Tensor mat, Tensor vec", {}),
         ("Scalar beta, Tensor self, Tensor mat, Tensor vec", {"alpha": "1"}),
     ],
+    "addbmm": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2", {}),
+        ("Scalar beta, Tensor self, Tensor batch1, Tensor batch2", {"alpha": "1"}),
+    ],
+    "baddbmm": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2", {}),
+        ("Scalar beta, Tensor self, Tensor batch1, Tensor batch2", {"alpha": "1"}),
+    ],
+    "addr": [
+        ("Scalar beta, Tensor self, Scalar alpha, Tensor vec1, Tensor vec2", {}),
+        ("Scalar beta, Tensor self, Tensor vec1, Tensor vec2", {"alpha": "1"}),
+    ],
 }
 
 

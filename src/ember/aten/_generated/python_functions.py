@@ -18,14 +18,20 @@ MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj = handle("_conj")
 _op__conj_physical = handle("_conj_physical")
+_op__cummax_helper = handle("_cummax_helper")
+_op__cummin_helper = handle("_cummin_helper")
 _op__efficientzerotensor = handle("_efficientzerotensor")
 _op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+_op__logcumsumexp = handle("_logcumsumexp")
+_op__logcumsumexp_out = handle("_logcumsumexp.out")
 _op__neg_view = handle("_neg_view")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op__trilinear = handle("_trilinear")
+_op__unique = handle("_unique")
+_op__unique2 = handle("_unique2")
 _op_abs = handle("abs")
 _op_abs_out = handle("abs.out")
 _op_abs_ = handle("abs_")
@@ -39,6 +45,8 @@ _op_acosh_out = handle("acosh.out")
 _op_acosh_ = handle("acosh_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
+_op_addbmm = handle("addbmm")
+_op_addbmm_out = handle("addbmm.out")
 _op_addcdiv = handle("addcdiv")
 _op_addcdiv_out = handle("addcdiv.out")
 _op_addcmul = handle("addcmul")
@@ -50,6 +58,8 @@ _op_addmm_out = handle("addmm.out")
 _op_addmv = handle("addmv")
 _op_addmv_out = handle("addmv.out")
 _op_addmv_ = handle("addmv_")
+_op_addr = handle("addr")
+_op_addr_out = handle("addr.out")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_all_out = handle("all.all_out")
@@ -64,6 +74,8 @@ _op_amax = handle("amax")
 _op_amax_out = handle("amax.out")
 _op_amin = handle("amin")
 _op_amin_out = handle("amin.out")
+_op_aminmax = handle("aminmax")
+_op_aminmax_out = handle("aminmax.out")
 _op_angle = handle("angle")
 _op_angle_out = handle("angle.out")
 _op_any = handle("any")
@@ -101,6 +113,10 @@ _op_argmax = handle("argmax")
 _op_argmax_out = handle("argmax.out")
 _op_argmin = handle("argmin")
 _op_argmin_out = handle("argmin.out")
+_op_argsort = handle("argsort")
+_op_argsort_stable = handle("argsort.stable")
+_op_argsort_stable_out = handle("argsort.stable_out")
+_op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -117,10 +133,21 @@ _op_atan_ = handle("atan_")
 _op_atanh = handle("atanh")
 _op_atanh_out = handle("atanh.out")
 _op_atanh_ = handle("atanh_")
+_op_atleast_1d = handle("atleast_1d")
+_op_atleast_1d_Sequence = handle("atleast_1d.Sequence")
+_op_atleast_2d = handle("atleast_2d")
+_op_atleast_2d_Sequence = handle("atleast_2d.Sequence")
+_op_atleast_3d = handle("atleast_3d")
+_op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
+_op_baddbmm = handle("baddbmm")
+_op_baddbmm_dtype = handle("baddbmm.dtype")
+_op_baddbmm_dtype_out = handle("baddbmm.dtype_out")
+_op_baddbmm_out = handle("baddbmm.out")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bilinear = handle("bilinear")
+_op_bincount = handle("bincount")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -148,10 +175,17 @@ _op_bitwise_xor_Scalar_Tensor = handle("bitwise_xor.Scalar_Tensor")
 _op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+_op_block_diag = handle("block_diag")
 _op_bmm = handle("bmm")
 _op_bmm_dtype = handle("bmm.dtype")
 _op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
+_op_broadcast_tensors = handle("broadcast_tensors")
+_op_broadcast_to = handle("broadcast_to")
+_op_bucketize_Scalar = handle("bucketize.Scalar")
+_op_bucketize_Tensor = handle("bucketize.Tensor")
+_op_bucketize_Tensor_out = handle("bucketize.Tensor_out")
+_op_cartesian_prod = handle("cartesian_prod")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
 _op_ceil = handle("ceil")
@@ -177,6 +211,9 @@ _op_clamp_min_out = handle("clamp_min.out")
 _op_clamp_min_ = handle("clamp_min_")
 _op_clamp_min__Tensor = handle("clamp_min_.Tensor")
 _op_clone = handle("clone")
+_op_column_stack = handle("column_stack")
+_op_column_stack_out = handle("column_stack.out")
+_op_combinations = handle("combinations")
 _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
@@ -193,6 +230,10 @@ _op_cosh_out = handle("cosh.out")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cummax = handle("cummax")
+_op_cummax_out = handle("cummax.out")
+_op_cummin = handle("cummin")
+_op_cummin_out = handle("cummin.out")
 _op_cumprod = handle("cumprod")
 _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
@@ -201,9 +242,17 @@ _op_deg2rad = handle("deg2rad")
 _op_deg2rad_out = handle("deg2rad.out")
 _op_deg2rad_ = handle("deg2rad_")
 _op_detach = handle("detach")
+_op_diag = handle("diag")
+_op_diag_embed = handle("diag_embed")
+_op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
+_op_diagonal_copy = handle("diagonal_copy")
+_op_diagonal_scatter = handle("diagonal_scatter")
+_op_diff = handle("diff")
+_op_diff_out = handle("diff.out")
 _op_digamma = handle("digamma")
 _op_digamma_out = handle("digamma.out")
+_op_dist = handle("dist")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -218,6 +267,11 @@ _op_divide_out_mode = handle("divide.out_mode")
 _op_dot = handle("dot")
 _op_dropout = handle("dropout")
 _op_dropout_ = handle("dropout_")
+_op_dsplit_array = handle("dsplit.array")
+_op_dsplit_int = handle("dsplit.int")
+_op_dstack = handle("dstack")
+_op_dstack_out = handle("dstack.out")
+_op_einsum = handle("einsum")
 _op_embedding = handle("embedding")
 _op_embedding_backward = handle("embedding_backward")
 _op_embedding_dense_backward = handle("embedding_dense_backward")
@@ -261,6 +315,8 @@ _op_fix_out = handle("fix.out")
 _op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_fliplr = handle("fliplr")
+_op_flipud = handle("flipud")
 _op_float_power_Scalar = handle("float_power.Scalar")
 _op_float_power_Scalar_out = handle("float_power.Scalar_out")
 _op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
@@ -304,6 +360,12 @@ _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
 _op_heaviside = handle("heaviside")
 _op_heaviside_out = handle("heaviside.out")
+_op_histc = handle("histc")
+_op_histc_out = handle("histc.out")
+_op_hsplit_array = handle("hsplit.array")
+_op_hsplit_int = handle("hsplit.int")
+_op_hstack = handle("hstack")
+_op_hstack_out = handle("hstack.out")
 _op_hypot = handle("hypot")
 _op_hypot_out = handle("hypot.out")
 _op_i0 = handle("i0")
@@ -313,10 +375,18 @@ _op_igamma = handle("igamma")
 _op_igamma_out = handle("igamma.out")
 _op_igammac = handle("igammac")
 _op_igammac_out = handle("igammac.out")
+_op_index_add = handle("index_add")
+_op_index_add_out = handle("index_add.out")
+_op_index_copy = handle("index_copy")
+_op_index_copy_out = handle("index_copy.out")
+_op_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+_op_index_fill_int_Tensor = handle("index_fill.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_inner = handle("inner")
+_op_inner_out = handle("inner.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -334,6 +404,10 @@ _op_isneginf_out = handle("isneginf.out")
 _op_isposinf = handle("isposinf")
 _op_isposinf_out = handle("isposinf.out")
 _op_isreal = handle("isreal")
+_op_kron = handle("kron")
+_op_kron_out = handle("kron.out")
+_op_kthvalue = handle("kthvalue")
+_op_kthvalue_values = handle("kthvalue.values")
 _op_lcm = handle("lcm")
 _op_lcm_out = handle("lcm.out")
 _op_lcm_ = handle("lcm_")
@@ -369,6 +443,8 @@ _op_logaddexp = handle("logaddexp")
 _op_logaddexp_out = handle("logaddexp.out")
 _op_logaddexp2 = handle("logaddexp2")
 _op_logaddexp2_out = handle("logaddexp2.out")
+_op_logcumsumexp = handle("logcumsumexp")
+_op_logcumsumexp_out = handle("logcumsumexp.out")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -387,6 +463,10 @@ _op_lt_Tensor = handle("lt.Tensor")
 _op_lt_Tensor_out = handle("lt.Tensor_out")
 _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
+_op_masked_scatter = handle("masked_scatter")
+_op_masked_scatter_backward = handle("masked_scatter_backward")
+_op_masked_select = handle("masked_select")
+_op_masked_select_out = handle("masked_select.out")
 _op_matmul = handle("matmul")
 _op_matmul_out = handle("matmul.out")
 _op_max = handle("max")
@@ -401,6 +481,11 @@ _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
 _op_mean_dtype_out = handle("mean.dtype_out")
 _op_mean_out = handle("mean.out")
+_op_median = handle("median")
+_op_median_dim = handle("median.dim")
+_op_median_dim_values = handle("median.dim_values")
+_op_meshgrid = handle("meshgrid")
+_op_meshgrid_indexing = handle("meshgrid.indexing")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_dim_min = handle("min.dim_min")
@@ -413,8 +498,14 @@ _op_mm = handle("mm")
 _op_mm_dtype = handle("mm.dtype")
 _op_mm_dtype_out = handle("mm.dtype_out")
 _op_mm_out = handle("mm.out")
+_op_mode = handle("mode")
+_op_mode_values = handle("mode.values")
+_op_moveaxis_int = handle("moveaxis.int")
+_op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
+_op_msort = handle("msort")
+_op_msort_out = handle("msort.out")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul_out = handle("mul.out")
 _op_multiply_Scalar = handle("multiply.Scalar")
@@ -427,6 +518,13 @@ _op_mvlgamma_out = handle("mvlgamma.out")
 _op_nan_to_num = handle("nan_to_num")
 _op_nan_to_num_out = handle("nan_to_num.out")
 _op_nan_to_num_ = handle("nan_to_num_")
+_op_nanmean = handle("nanmean")
+_op_nanmean_out = handle("nanmean.out")
+_op_nanmedian = handle("nanmedian")
+_op_nanmedian_dim = handle("nanmedian.dim")
+_op_nanmedian_dim_values = handle("nanmedian.dim_values")
+_op_nansum = handle("nansum")
+_op_nansum_out = handle("nansum.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -441,6 +539,9 @@ _op_negative_out = handle("negative.out")
 _op_negative_ = handle("negative_")
 _op_nextafter = handle("nextafter")
 _op_nextafter_out = handle("nextafter.out")
+_op_nonzero = handle("nonzero")
+_op_nonzero_out = handle("nonzero.out")
+_op_nonzero_numpy = handle("nonzero_numpy")
 _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
@@ -458,6 +559,7 @@ _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
+_op_put = handle("put")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_out = handle("rad2deg.out")
 _op_rad2deg_ = handle("rad2deg_")
@@ -489,6 +591,7 @@ _op_randperm = handle("randperm")
 _op_randperm_generator = handle("randperm.generator")
 _op_randperm_generator_out = handle("randperm.generator_out")
 _op_randperm_out = handle("randperm.out")
+_op_ravel = handle("ravel")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_out = handle("reciprocal.out")
 _op_reciprocal_ = handle("reciprocal_")
@@ -499,10 +602,14 @@ _op_remainder_Scalar_Tensor = handle("remainder.Scalar_Tensor")
 _op_remainder_Scalar_out = handle("remainder.Scalar_out")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder_Tensor_out = handle("remainder.Tensor_out")
+_op_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
+_op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
+_op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_rot90 = handle("rot90")
 _op_round = handle("round")
 _op_round_decimals = handle("round.decimals")
 _op_round_decimals_out = handle("round.decimals_out")
@@ -522,7 +629,16 @@ _op_scatter_value = handle("scatter.value")
 _op_scatter_value_out = handle("scatter.value_out")
 _op_scatter_value_reduce = handle("scatter.value_reduce")
 _op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+_op_scatter_add = handle("scatter_add")
+_op_scatter_add_out = handle("scatter_add.out")
+_op_scatter_reduce_two = handle("scatter_reduce.two")
+_op_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+_op_searchsorted_Scalar = handle("searchsorted.Scalar")
+_op_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+_op_searchsorted_Tensor = handle("searchsorted.Tensor")
+_op_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
 _op_select_int = handle("select.int")
+_op_select_scatter = handle("select_scatter")
 _op_sgn = handle("sgn")
 _op_sgn_out = handle("sgn.out")
 _op_sigmoid = handle("sigmoid")
@@ -542,6 +658,7 @@ _op_sinh = handle("sinh")
 _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slice_scatter = handle("slice_scatter")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -566,6 +683,9 @@ _op_std_correction = handle("std.correction")
 _op_std_correction_out = handle("std.correction_out")
 _op_std_dim = handle("std.dim")
 _op_std_out = handle("std.out")
+_op_std_mean = handle("std_mean")
+_op_std_mean_correction = handle("std_mean.correction")
+_op_std_mean_dim = handle("std_mean.dim")
 _op_sub_Tensor = handle("sub.Tensor")
 _op_sub_out = handle("sub.out")
 _op_subtract_Scalar = handle("subtract.Scalar")
@@ -577,21 +697,34 @@ _op_sum_dim_IntList = handle("sum.dim_IntList")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
+_op_take = handle("take")
+_op_take_out = handle("take.out")
+_op_take_along_dim = handle("take_along_dim")
+_op_take_along_dim_out = handle("take_along_dim.out")
 _op_tan = handle("tan")
 _op_tan_out = handle("tan.out")
 _op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
 _op_tanh_ = handle("tanh_")
+_op_tensor_split_indices = handle("tensor_split.indices")
+_op_tensor_split_sections = handle("tensor_split.sections")
+_op_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
+_op_tensordot = handle("tensordot")
+_op_tensordot_out = handle("tensordot.out")
 _op_threshold_backward = handle("threshold_backward")
 _op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+_op_tile = handle("tile")
 _op_topk = handle("topk")
 _op_topk_values = handle("topk.values")
+_op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_tril = handle("tril")
 _op_tril_out = handle("tril.out")
+_op_tril_indices = handle("tril_indices")
 _op_triu = handle("triu")
 _op_triu_out = handle("triu.out")
+_op_triu_indices = handle("triu_indices")
 _op_true_divide_Scalar = handle("true_divide.Scalar")
 _op_true_divide_Tensor = handle("true_divide.Tensor")
 _op_true_divide_out = handle("true_divide.out")
@@ -601,12 +734,26 @@ _op_trunc_ = handle("trunc_")
 _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold_backward = handle("unfold_backward")
+_op_unique_consecutive = handle("unique_consecutive")
+_op_unique_dim = handle("unique_dim")
+_op_unique_dim_consecutive = handle("unique_dim_consecutive")
+_op_unsafe_chunk = handle("unsafe_chunk")
+_op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+_op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_correction_out = handle("var.correction_out")
 _op_var_dim = handle("var.dim")
 _op_var_out = handle("var.out")
+_op_var_mean = handle("var_mean")
+_op_var_mean_correction = handle("var_mean.correction")
+_op_var_mean_dim = handle("var_mean.dim")
+_op_vdot = handle("vdot")
+_op_vsplit_array = handle("vsplit.array")
+_op_vsplit_int = handle("vsplit.int")
+_op_vstack = handle("vstack")
+_op_vstack_out = handle("vstack.out")
 _op_where = handle("where")
 _op_where_Scalar = handle("where.Scalar")
 _op_where_ScalarOther = handle("where.ScalarOther")
@@ -676,6 +823,50 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__cummax_helper = PythonArgParser(
+    [
+        '_cummax_helper(Tensor input, Tensor values, Tensor indices, int dim)',
+    ],
+)
+
+
+def _cummax_helper(*args, **kwargs):
+    """_cummax_helper(Tensor input, Tensor values, Tensor indices, int dim)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cummax_helper.parse(args, kwargs)[1]
+        return _op__cummax_helper.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cummax_helper, _parser_f__cummax_helper, args, kwargs, MODULE)
+
+
+
+_parser_f__cummin_helper = PythonArgParser(
+    [
+        '_cummin_helper(Tensor input, Tensor values, Tensor indices, int dim)',
+    ],
+)
+
+
+def _cummin_helper(*args, **kwargs):
+    """_cummin_helper(Tensor input, Tensor values, Tensor indices, int dim)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__cummin_helper.parse(args, kwargs)[1]
+        return _op__cummin_helper.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_cummin_helper, _parser_f__cummin_helper, args, kwargs, MODULE)
 
 
 
@@ -751,6 +942,30 @@ def _log_softmax_backward_data(*args, **kwargs):
 
 
 
+_parser_f__logcumsumexp = PythonArgParser(
+    [
+        '_logcumsumexp(Tensor input, int dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def _logcumsumexp(*args, **kwargs):
+    """_logcumsumexp(Tensor input, int dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__logcumsumexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op__logcumsumexp.call(v[0], v[1])
+        return _op__logcumsumexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_logcumsumexp, _parser_f__logcumsumexp, args, kwargs, MODULE)
+
+
+
 _parser_f__neg_view = PythonArgParser(
     [
         '_neg_view(Tensor input)',
@@ -820,6 +1035,58 @@ def _trilinear(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_trilinear, _parser_f__trilinear, args, kwargs, MODULE)
+
+
+
+_parser_f__unique = PythonArgParser(
+    [
+        '_unique(Tensor input, bool sorted=True, bool return_inverse=False)',
+    ],
+)
+_tail_parser_f__unique = [p.default for p in _parser_f__unique.signatures[0].params[1:]]
+
+
+def _unique(*args, **kwargs):
+    """_unique(Tensor input, bool sorted=True, bool return_inverse=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__unique]
+        else:
+            index, v = _parser_f__unique.parse(args, kwargs)
+        return _op__unique.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_unique, _parser_f__unique, args, kwargs, MODULE)
+
+
+
+_parser_f__unique2 = PythonArgParser(
+    [
+        '_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+_tail_parser_f__unique2 = [p.default for p in _parser_f__unique2.signatures[0].params[1:]]
+
+
+def _unique2(*args, **kwargs):
+    """_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f__unique2]
+        else:
+            index, v = _parser_f__unique2.parse(args, kwargs)
+        return _op__unique2.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_unique2, _parser_f__unique2, args, kwargs, MODULE)
 
 
 
@@ -1027,6 +1294,41 @@ def add(*args, **kwargs):
 
 
 
+_parser_f_addbmm = PythonArgParser(
+    [
+        'addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+        'addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def addbmm(*args, **kwargs):
+    """addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated | addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_addbmm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addbmm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addbmm.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addbmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addbmm.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addbmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addbmm, _parser_f_addbmm, args, kwargs, MODULE)
+
+
+
 _parser_f_addcdiv = PythonArgParser(
     [
         'addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)',
@@ -1192,6 +1494,41 @@ def addmv_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(addmv_, _parser_f_addmv_, args, kwargs, MODULE)
+
+
+
+_parser_f_addr = PythonArgParser(
+    [
+        'addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated',
+        'addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def addr(*args, **kwargs):
+    """addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated | addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_addr.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_addr.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_addr_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[5] is None:
+                return _op_addr.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_addr_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_addr.call(v[1], v[2], v[3], v[0], 1)
+            return _op_addr_out.call(v[1], v[2], v[3], v[0], 1, v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(addr, _parser_f_addr, args, kwargs, MODULE)
 
 
 
@@ -1371,6 +1708,30 @@ def amin(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(amin, _parser_f_amin, args, kwargs, MODULE)
+
+
+
+_parser_f_aminmax = PythonArgParser(
+    [
+        'aminmax(Tensor input, *, int? dim=None, bool keepdim=False, Tensor[2]? out=None)',
+    ],
+)
+
+
+def aminmax(*args, **kwargs):
+    """aminmax(Tensor input, *, int? dim=None, bool keepdim=False, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_aminmax.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.aminmax(_op_aminmax.call(v[0], v[1], v[2]))
+        return return_types.aminmax_out(_op_aminmax_out.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(aminmax, _parser_f_aminmax, args, kwargs, MODULE)
 
 
 
@@ -1840,6 +2201,60 @@ def argmin(*args, **kwargs):
 
 
 
+_parser_f_argsort = PythonArgParser(
+    [
+        'argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor? out=None)',
+        'argsort(Tensor input, int dim=-1, bool descending=False)',
+    ],
+)
+
+
+def argsort(*args, **kwargs):
+    """argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor? out=None) | argsort(Tensor input, int dim=-1, bool descending=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_argsort.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_argsort_stable.call(v[0], v[1], v[2], v[3])
+            return _op_argsort_stable_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_argsort.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argsort, _parser_f_argsort, args, kwargs, MODULE)
+
+
+
+_parser_f_argwhere = PythonArgParser(
+    [
+        'argwhere(Tensor input)',
+    ],
+)
+_tail_parser_f_argwhere = [p.default for p in _parser_f_argwhere.signatures[0].params[1:]]
+
+
+def argwhere(*args, **kwargs):
+    """argwhere(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_argwhere]
+        else:
+            index, v = _parser_f_argwhere.parse(args, kwargs)
+        return _op_argwhere.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(argwhere, _parser_f_argwhere, args, kwargs, MODULE)
+
+
+
 _parser_f_as_strided = PythonArgParser(
     [
         'as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
@@ -2108,6 +2523,124 @@ def atanh_(*args, **kwargs):
 
 
 
+_parser_f_atleast_1d = PythonArgParser(
+    [
+        'atleast_1d(Tensor input)',
+        'atleast_1d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_1d(*args, **kwargs):
+    """atleast_1d(Tensor input) | atleast_1d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_1d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_1d.call(v[0])
+        else:
+            return tuple(_op_atleast_1d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_1d, _parser_f_atleast_1d, args, kwargs, MODULE)
+
+
+
+_parser_f_atleast_2d = PythonArgParser(
+    [
+        'atleast_2d(Tensor input)',
+        'atleast_2d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_2d(*args, **kwargs):
+    """atleast_2d(Tensor input) | atleast_2d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_2d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_2d.call(v[0])
+        else:
+            return tuple(_op_atleast_2d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_2d, _parser_f_atleast_2d, args, kwargs, MODULE)
+
+
+
+_parser_f_atleast_3d = PythonArgParser(
+    [
+        'atleast_3d(Tensor input)',
+        'atleast_3d(Tensor[] tensors)',
+    ],
+)
+
+
+def atleast_3d(*args, **kwargs):
+    """atleast_3d(Tensor input) | atleast_3d(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_atleast_3d.parse(args, kwargs)
+        if index == 0:
+            return _op_atleast_3d.call(v[0])
+        else:
+            return tuple(_op_atleast_3d_Sequence.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(atleast_3d, _parser_f_atleast_3d, args, kwargs, MODULE)
+
+
+
+_parser_f_baddbmm = PythonArgParser(
+    [
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
+        'baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+        'baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated',
+    ],
+)
+
+
+def baddbmm(*args, **kwargs):
+    """baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) | baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated | baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor? out=None)|deprecated"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_baddbmm.parse(args, kwargs)
+        if index == 0:
+            if v[5] is None:
+                return _op_baddbmm.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_baddbmm_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        elif index == 1:
+            if v[6] is None:
+                return _op_baddbmm_dtype.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_baddbmm_dtype_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        elif index == 2:
+            if v[5] is None:
+                return _op_baddbmm.call(v[1], v[3], v[4], v[0], v[2])
+            return _op_baddbmm_out.call(v[1], v[3], v[4], v[0], v[2], v[5])
+        else:
+            if v[4] is None:
+                return _op_baddbmm.call(v[1], v[2], v[3], v[0], 1)
+            return _op_baddbmm_out.call(v[1], v[2], v[3], v[0], 1, v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(baddbmm, _parser_f_baddbmm, args, kwargs, MODULE)
+
+
+
 _parser_f_bernoulli = PythonArgParser(
     [
         'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)',
@@ -2159,6 +2692,32 @@ def bilinear(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bilinear, _parser_f_bilinear, args, kwargs, MODULE)
+
+
+
+_parser_f_bincount = PythonArgParser(
+    [
+        'bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',
+    ],
+)
+_tail_parser_f_bincount = [p.default for p in _parser_f_bincount.signatures[0].params[1:]]
+
+
+def bincount(*args, **kwargs):
+    """bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_bincount]
+        else:
+            index, v = _parser_f_bincount.parse(args, kwargs)
+        return _op_bincount.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bincount, _parser_f_bincount, args, kwargs, MODULE)
 
 
 
@@ -2351,6 +2910,28 @@ def bitwise_xor(*args, **kwargs):
 
 
 
+_parser_f_block_diag = PythonArgParser(
+    [
+        'block_diag(Tensor[] tensors)',
+    ],
+)
+
+
+def block_diag(*args, **kwargs):
+    """block_diag(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_block_diag.parse(args, kwargs)[1]
+        return _op_block_diag.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(block_diag, _parser_f_block_diag, args, kwargs, MODULE)
+
+
+
 _parser_f_bmm = PythonArgParser(
     [
         'bmm(Tensor input, Tensor mat2, *, Tensor? out=None)',
@@ -2378,6 +2959,100 @@ def bmm(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bmm, _parser_f_bmm, args, kwargs, MODULE)
+
+
+
+_parser_f_broadcast_tensors = PythonArgParser(
+    [
+        'broadcast_tensors(Tensor[] tensors)',
+    ],
+)
+
+
+def broadcast_tensors(*args, **kwargs):
+    """broadcast_tensors(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_broadcast_tensors.parse(args, kwargs)[1]
+        return tuple(_op_broadcast_tensors.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(broadcast_tensors, _parser_f_broadcast_tensors, args, kwargs, MODULE)
+
+
+
+_parser_f_broadcast_to = PythonArgParser(
+    [
+        'broadcast_to(Tensor input, SymInt[] size)',
+    ],
+)
+
+
+def broadcast_to(*args, **kwargs):
+    """broadcast_to(Tensor input, SymInt[] size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_broadcast_to.parse(args, kwargs)[1]
+        return _op_broadcast_to.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(broadcast_to, _parser_f_broadcast_to, args, kwargs, MODULE)
+
+
+
+_parser_f_bucketize = PythonArgParser(
+    [
+        'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None)',
+        'bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)',
+    ],
+)
+
+
+def bucketize(*args, **kwargs):
+    """bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) | bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_bucketize.parse(args, kwargs)
+        if index == 0:
+            if v[4] is None:
+                return _op_bucketize_Tensor.call(v[0], v[1], v[2], v[3])
+            return _op_bucketize_Tensor_out.call(v[0], v[1], v[2], v[3], v[4])
+        else:
+            return _op_bucketize_Scalar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(bucketize, _parser_f_bucketize, args, kwargs, MODULE)
+
+
+
+_parser_f_cartesian_prod = PythonArgParser(
+    [
+        'cartesian_prod(Tensor[] tensors)',
+    ],
+)
+
+
+def cartesian_prod(*args, **kwargs):
+    """cartesian_prod(Tensor[] tensors)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cartesian_prod.parse(args, kwargs)[1]
+        return _op_cartesian_prod.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cartesian_prod, _parser_f_cartesian_prod, args, kwargs, MODULE)
 
 
 
@@ -2671,6 +3346,56 @@ def clone(*args, **kwargs):
 
 
 
+_parser_f_column_stack = PythonArgParser(
+    [
+        'column_stack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def column_stack(*args, **kwargs):
+    """column_stack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_column_stack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_column_stack.call(v[0])
+        return _op_column_stack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(column_stack, _parser_f_column_stack, args, kwargs, MODULE)
+
+
+
+_parser_f_combinations = PythonArgParser(
+    [
+        'combinations(Tensor input, int r=2, bool with_replacement=False)',
+    ],
+)
+_tail_parser_f_combinations = [p.default for p in _parser_f_combinations.signatures[0].params[1:]]
+
+
+def combinations(*args, **kwargs):
+    """combinations(Tensor input, int r=2, bool with_replacement=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_combinations]
+        else:
+            index, v = _parser_f_combinations.parse(args, kwargs)
+        return _op_combinations.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(combinations, _parser_f_combinations, args, kwargs, MODULE)
+
+
+
 _parser_f_conj = PythonArgParser(
     [
         'conj(Tensor input)',
@@ -2903,6 +3628,54 @@ def count_nonzero(*args, **kwargs):
 
 
 
+_parser_f_cummax = PythonArgParser(
+    [
+        'cummax(Tensor input, int dim, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def cummax(*args, **kwargs):
+    """cummax(Tensor input, int dim, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cummax.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.cummax(_op_cummax.call(v[0], v[1]))
+        return return_types.cummax_out(_op_cummax_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cummax, _parser_f_cummax, args, kwargs, MODULE)
+
+
+
+_parser_f_cummin = PythonArgParser(
+    [
+        'cummin(Tensor input, int dim, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def cummin(*args, **kwargs):
+    """cummin(Tensor input, int dim, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_cummin.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.cummin(_op_cummin.call(v[0], v[1]))
+        return return_types.cummin_out(_op_cummin_out.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(cummin, _parser_f_cummin, args, kwargs, MODULE)
+
+
+
 _parser_f_cumprod = PythonArgParser(
     [
         'cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None)',
@@ -3027,6 +3800,84 @@ def detach(*args, **kwargs):
 
 
 
+_parser_f_diag = PythonArgParser(
+    [
+        'diag(Tensor input, int diagonal=0)',
+    ],
+)
+_tail_parser_f_diag = [p.default for p in _parser_f_diag.signatures[0].params[1:]]
+
+
+def diag(*args, **kwargs):
+    """diag(Tensor input, int diagonal=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diag]
+        else:
+            index, v = _parser_f_diag.parse(args, kwargs)
+        return _op_diag.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diag, _parser_f_diag, args, kwargs, MODULE)
+
+
+
+_parser_f_diag_embed = PythonArgParser(
+    [
+        'diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+_tail_parser_f_diag_embed = [p.default for p in _parser_f_diag_embed.signatures[0].params[1:]]
+
+
+def diag_embed(*args, **kwargs):
+    """diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diag_embed]
+        else:
+            index, v = _parser_f_diag_embed.parse(args, kwargs)
+        return _op_diag_embed.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diag_embed, _parser_f_diag_embed, args, kwargs, MODULE)
+
+
+
+_parser_f_diagflat = PythonArgParser(
+    [
+        'diagflat(Tensor input, int offset=0)',
+    ],
+)
+_tail_parser_f_diagflat = [p.default for p in _parser_f_diagflat.signatures[0].params[1:]]
+
+
+def diagflat(*args, **kwargs):
+    """diagflat(Tensor input, int offset=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diagflat]
+        else:
+            index, v = _parser_f_diagflat.parse(args, kwargs)
+        return _op_diagflat.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagflat, _parser_f_diagflat, args, kwargs, MODULE)
+
+
+
 _parser_f_diagonal = PythonArgParser(
     [
         'diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)',
@@ -3053,6 +3904,82 @@ def diagonal(*args, **kwargs):
 
 
 
+_parser_f_diagonal_copy = PythonArgParser(
+    [
+        'diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)',
+    ],
+)
+_tail_parser_f_diagonal_copy = [p.default for p in _parser_f_diagonal_copy.signatures[0].params[1:]]
+
+
+def diagonal_copy(*args, **kwargs):
+    """diagonal_copy(Tensor input, int offset=0, int dim1=0, int dim2=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_diagonal_copy]
+        else:
+            index, v = _parser_f_diagonal_copy.parse(args, kwargs)
+        return _op_diagonal_copy.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal_copy, _parser_f_diagonal_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_diagonal_scatter = PythonArgParser(
+    [
+        'diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1)',
+    ],
+)
+_tail_parser_f_diagonal_scatter = [p.default for p in _parser_f_diagonal_scatter.signatures[0].params[2:]]
+
+
+def diagonal_scatter(*args, **kwargs):
+    """diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_diagonal_scatter]
+        else:
+            index, v = _parser_f_diagonal_scatter.parse(args, kwargs)
+        return _op_diagonal_scatter.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diagonal_scatter, _parser_f_diagonal_scatter, args, kwargs, MODULE)
+
+
+
+_parser_f_diff = PythonArgParser(
+    [
+        'diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def diff(*args, **kwargs):
+    """diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_diff.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_diff.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_diff_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(diff, _parser_f_diff, args, kwargs, MODULE)
+
+
+
 _parser_f_digamma = PythonArgParser(
     [
         'digamma(Tensor input, *, Tensor? out=None)',
@@ -3074,6 +4001,32 @@ def digamma(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(digamma, _parser_f_digamma, args, kwargs, MODULE)
+
+
+
+_parser_f_dist = PythonArgParser(
+    [
+        'dist(Tensor input, Tensor other, Scalar p=2)',
+    ],
+)
+_tail_parser_f_dist = [p.default for p in _parser_f_dist.signatures[0].params[2:]]
+
+
+def dist(*args, **kwargs):
+    """dist(Tensor input, Tensor other, Scalar p=2)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_dist]
+        else:
+            index, v = _parser_f_dist.parse(args, kwargs)
+        return _op_dist.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dist, _parser_f_dist, args, kwargs, MODULE)
 
 
 
@@ -3213,6 +4166,78 @@ def dropout_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(dropout_, _parser_f_dropout_, args, kwargs, MODULE)
+
+
+
+_parser_f_dsplit = PythonArgParser(
+    [
+        'dsplit(Tensor input, int sections)',
+        'dsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def dsplit(*args, **kwargs):
+    """dsplit(Tensor input, int sections) | dsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_dsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_dsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_dsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dsplit, _parser_f_dsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_dstack = PythonArgParser(
+    [
+        'dstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def dstack(*args, **kwargs):
+    """dstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_dstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_dstack.call(v[0])
+        return _op_dstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(dstack, _parser_f_dstack, args, kwargs, MODULE)
+
+
+
+_parser_f_einsum = PythonArgParser(
+    [
+        'einsum(str equation, Tensor[] tensors, *, int[]? path=None)',
+    ],
+)
+
+
+def einsum(*args, **kwargs):
+    """einsum(str equation, Tensor[] tensors, *, int[]? path=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_einsum.parse(args, kwargs)[1]
+        return _op_einsum.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(einsum, _parser_f_einsum, args, kwargs, MODULE)
 
 
 
@@ -3945,6 +4970,58 @@ def flip(*args, **kwargs):
 
 
 
+_parser_f_fliplr = PythonArgParser(
+    [
+        'fliplr(Tensor input)',
+    ],
+)
+_tail_parser_f_fliplr = [p.default for p in _parser_f_fliplr.signatures[0].params[1:]]
+
+
+def fliplr(*args, **kwargs):
+    """fliplr(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_fliplr]
+        else:
+            index, v = _parser_f_fliplr.parse(args, kwargs)
+        return _op_fliplr.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(fliplr, _parser_f_fliplr, args, kwargs, MODULE)
+
+
+
+_parser_f_flipud = PythonArgParser(
+    [
+        'flipud(Tensor input)',
+    ],
+)
+_tail_parser_f_flipud = [p.default for p in _parser_f_flipud.signatures[0].params[1:]]
+
+
+def flipud(*args, **kwargs):
+    """flipud(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_flipud]
+        else:
+            index, v = _parser_f_flipud.parse(args, kwargs)
+        return _op_flipud.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(flipud, _parser_f_flipud, args, kwargs, MODULE)
+
+
+
 _parser_f_float_power = PythonArgParser(
     [
         'float_power(Tensor input, Tensor exponent, *, Tensor? out=None)',
@@ -4415,6 +5492,80 @@ def heaviside(*args, **kwargs):
 
 
 
+_parser_f_histc = PythonArgParser(
+    [
+        'histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)',
+    ],
+)
+
+
+def histc(*args, **kwargs):
+    """histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_histc.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_histc.call(v[0], v[1], v[2], v[3])
+        return _op_histc_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(histc, _parser_f_histc, args, kwargs, MODULE)
+
+
+
+_parser_f_hsplit = PythonArgParser(
+    [
+        'hsplit(Tensor input, int sections)',
+        'hsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def hsplit(*args, **kwargs):
+    """hsplit(Tensor input, int sections) | hsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_hsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_hsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_hsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hsplit, _parser_f_hsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_hstack = PythonArgParser(
+    [
+        'hstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def hstack(*args, **kwargs):
+    """hstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_hstack.call(v[0])
+        return _op_hstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hstack, _parser_f_hstack, args, kwargs, MODULE)
+
+
+
 _parser_f_hypot = PythonArgParser(
     [
         'hypot(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -4537,6 +5688,80 @@ def igammac(*args, **kwargs):
 
 
 
+_parser_f_index_add = PythonArgParser(
+    [
+        'index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)',
+    ],
+)
+
+
+def index_add(*args, **kwargs):
+    """index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_index_add.parse(args, kwargs)[1]
+        if v[5] is None:
+            return _op_index_add.call(v[0], v[1], v[2], v[3], v[4])
+        return _op_index_add_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_add, _parser_f_index_add, args, kwargs, MODULE)
+
+
+
+_parser_f_index_copy = PythonArgParser(
+    [
+        'index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None)',
+    ],
+)
+
+
+def index_copy(*args, **kwargs):
+    """index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_index_copy.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_index_copy.call(v[0], v[1], v[2], v[3])
+        return _op_index_copy_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_copy, _parser_f_index_copy, args, kwargs, MODULE)
+
+
+
+_parser_f_index_fill = PythonArgParser(
+    [
+        'index_fill(Tensor input, int dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill(*args, **kwargs):
+    """index_fill(Tensor input, int dim, Tensor index, Tensor value) | index_fill(Tensor input, int dim, Tensor index, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_index_fill.parse(args, kwargs)
+        if index == 0:
+            return _op_index_fill_int_Tensor.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_index_fill_int_Scalar.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(index_fill, _parser_f_index_fill, args, kwargs, MODULE)
+
+
+
 _parser_f_index_put = PythonArgParser(
     [
         'index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -4602,6 +5827,30 @@ def index_select(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(index_select, _parser_f_index_select, args, kwargs, MODULE)
+
+
+
+_parser_f_inner = PythonArgParser(
+    [
+        'inner(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def inner(*args, **kwargs):
+    """inner(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_inner.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_inner.call(v[0], v[1])
+        return _op_inner_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(inner, _parser_f_inner, args, kwargs, MODULE)
 
 
 
@@ -4867,6 +6116,54 @@ def isreal(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(isreal, _parser_f_isreal, args, kwargs, MODULE)
+
+
+
+_parser_f_kron = PythonArgParser(
+    [
+        'kron(Tensor input, Tensor other, *, Tensor? out=None)',
+    ],
+)
+
+
+def kron(*args, **kwargs):
+    """kron(Tensor input, Tensor other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_kron.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_kron.call(v[0], v[1])
+        return _op_kron_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kron, _parser_f_kron, args, kwargs, MODULE)
+
+
+
+_parser_f_kthvalue = PythonArgParser(
+    [
+        'kthvalue(Tensor input, SymInt k, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def kthvalue(*args, **kwargs):
+    """kthvalue(Tensor input, SymInt k, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_kthvalue.parse(args, kwargs)[1]
+        if v[4] is None:
+            return return_types.kthvalue(_op_kthvalue.call(v[0], v[1], v[2], v[3]))
+        return return_types.kthvalue_out(_op_kthvalue_values.call(v[0], v[1], v[2], v[3], *v[4]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kthvalue, _parser_f_kthvalue, args, kwargs, MODULE)
 
 
 
@@ -5349,6 +6646,30 @@ def logaddexp2(*args, **kwargs):
 
 
 
+_parser_f_logcumsumexp = PythonArgParser(
+    [
+        'logcumsumexp(Tensor input, int dim, *, Tensor? out=None)',
+    ],
+)
+
+
+def logcumsumexp(*args, **kwargs):
+    """logcumsumexp(Tensor input, int dim, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_logcumsumexp.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_logcumsumexp.call(v[0], v[1])
+        return _op_logcumsumexp_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logcumsumexp, _parser_f_logcumsumexp, args, kwargs, MODULE)
+
+
+
 _parser_f_logical_and = PythonArgParser(
     [
         'logical_and(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -5573,6 +6894,78 @@ def masked_fill(*args, **kwargs):
 
 
 
+_parser_f_masked_scatter = PythonArgParser(
+    [
+        'masked_scatter(Tensor input, Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_f_masked_scatter = [p.default for p in _parser_f_masked_scatter.signatures[0].params[3:]]
+
+
+def masked_scatter(*args, **kwargs):
+    """masked_scatter(Tensor input, Tensor mask, Tensor source)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_masked_scatter]
+        else:
+            index, v = _parser_f_masked_scatter.parse(args, kwargs)
+        return _op_masked_scatter.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_scatter, _parser_f_masked_scatter, args, kwargs, MODULE)
+
+
+
+_parser_f_masked_scatter_backward = PythonArgParser(
+    [
+        'masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes)',
+    ],
+)
+
+
+def masked_scatter_backward(*args, **kwargs):
+    """masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_masked_scatter_backward.parse(args, kwargs)[1]
+        return _op_masked_scatter_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_scatter_backward, _parser_f_masked_scatter_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_masked_select = PythonArgParser(
+    [
+        'masked_select(Tensor input, Tensor mask, *, Tensor? out=None)',
+    ],
+)
+
+
+def masked_select(*args, **kwargs):
+    """masked_select(Tensor input, Tensor mask, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_masked_select.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_masked_select.call(v[0], v[1])
+        return _op_masked_select_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(masked_select, _parser_f_masked_select, args, kwargs, MODULE)
+
+
+
 _parser_f_matmul = PythonArgParser(
     [
         'matmul(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -5686,6 +7079,60 @@ def mean(*args, **kwargs):
 
 
 
+_parser_f_median = PythonArgParser(
+    [
+        'median(Tensor input)',
+        'median(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def median(*args, **kwargs):
+    """median(Tensor input) | median(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_median.parse(args, kwargs)
+        if index == 0:
+            return _op_median.call(v[0])
+        else:
+            if v[3] is None:
+                return return_types.median(_op_median_dim.call(v[0], v[1], v[2]))
+            return return_types.median_out(_op_median_dim_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(median, _parser_f_median, args, kwargs, MODULE)
+
+
+
+_parser_f_meshgrid = PythonArgParser(
+    [
+        'meshgrid(Tensor[] tensors)',
+        'meshgrid(Tensor[] tensors, *, str indexing)',
+    ],
+)
+
+
+def meshgrid(*args, **kwargs):
+    """meshgrid(Tensor[] tensors) | meshgrid(Tensor[] tensors, *, str indexing)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_meshgrid.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_meshgrid.call(v[0]))
+        else:
+            return tuple(_op_meshgrid_indexing.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(meshgrid, _parser_f_meshgrid, args, kwargs, MODULE)
+
+
+
 _parser_f_min = PythonArgParser(
     [
         'min(Tensor input, *, Tensor? out=None)',
@@ -5775,6 +7222,56 @@ def mm(*args, **kwargs):
 
 
 
+_parser_f_mode = PythonArgParser(
+    [
+        'mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def mode(*args, **kwargs):
+    """mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mode.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.mode(_op_mode.call(v[0], v[1], v[2]))
+        return return_types.mode_out(_op_mode_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mode, _parser_f_mode, args, kwargs, MODULE)
+
+
+
+_parser_f_moveaxis = PythonArgParser(
+    [
+        'moveaxis(Tensor input, int source, int destination)',
+        'moveaxis(Tensor input, int[] source, int[] destination)',
+    ],
+)
+
+
+def moveaxis(*args, **kwargs):
+    """moveaxis(Tensor input, int source, int destination) | moveaxis(Tensor input, int[] source, int[] destination)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_moveaxis.parse(args, kwargs)
+        if index == 0:
+            return _op_moveaxis_int.call(v[0], v[1], v[2])
+        else:
+            return _op_moveaxis_intlist.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(moveaxis, _parser_f_moveaxis, args, kwargs, MODULE)
+
+
+
 _parser_f_movedim = PythonArgParser(
     [
         'movedim(Tensor input, int source, int destination)',
@@ -5798,6 +7295,30 @@ def movedim(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(movedim, _parser_f_movedim, args, kwargs, MODULE)
+
+
+
+_parser_f_msort = PythonArgParser(
+    [
+        'msort(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def msort(*args, **kwargs):
+    """msort(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_msort.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_msort.call(v[0])
+        return _op_msort_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(msort, _parser_f_msort, args, kwargs, MODULE)
 
 
 
@@ -5948,6 +7469,82 @@ def nan_to_num_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(nan_to_num_, _parser_f_nan_to_num_, args, kwargs, MODULE)
+
+
+
+_parser_f_nanmean = PythonArgParser(
+    [
+        'nanmean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def nanmean(*args, **kwargs):
+    """nanmean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nanmean.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_nanmean.call(v[0], v[1], v[2], v[3])
+        return _op_nanmean_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nanmean, _parser_f_nanmean, args, kwargs, MODULE)
+
+
+
+_parser_f_nanmedian = PythonArgParser(
+    [
+        'nanmedian(Tensor input)',
+        'nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def nanmedian(*args, **kwargs):
+    """nanmedian(Tensor input) | nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_nanmedian.parse(args, kwargs)
+        if index == 0:
+            return _op_nanmedian.call(v[0])
+        else:
+            if v[3] is None:
+                return return_types.nanmedian(_op_nanmedian_dim.call(v[0], v[1], v[2]))
+            return return_types.nanmedian_out(_op_nanmedian_dim_values.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nanmedian, _parser_f_nanmedian, args, kwargs, MODULE)
+
+
+
+_parser_f_nansum = PythonArgParser(
+    [
+        'nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)',
+    ],
+)
+
+
+def nansum(*args, **kwargs):
+    """nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nansum.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_nansum.call(v[0], v[1], v[2], v[3])
+        return _op_nansum_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nansum, _parser_f_nansum, args, kwargs, MODULE)
 
 
 
@@ -6128,6 +7725,56 @@ def nextafter(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(nextafter, _parser_f_nextafter, args, kwargs, MODULE)
+
+
+
+_parser_f_nonzero = PythonArgParser(
+    [
+        'nonzero(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def nonzero(*args, **kwargs):
+    """nonzero(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_nonzero.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_nonzero.call(v[0])
+        return _op_nonzero_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero, _parser_f_nonzero, args, kwargs, MODULE)
+
+
+
+_parser_f_nonzero_numpy = PythonArgParser(
+    [
+        'nonzero_numpy(Tensor input)',
+    ],
+)
+_tail_parser_f_nonzero_numpy = [p.default for p in _parser_f_nonzero_numpy.signatures[0].params[1:]]
+
+
+def nonzero_numpy(*args, **kwargs):
+    """nonzero_numpy(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_nonzero_numpy]
+        else:
+            index, v = _parser_f_nonzero_numpy.parse(args, kwargs)
+        return tuple(_op_nonzero_numpy.call(v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(nonzero_numpy, _parser_f_nonzero_numpy, args, kwargs, MODULE)
 
 
 
@@ -6336,6 +7983,32 @@ def prod(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
+
+
+
+_parser_f_put = PythonArgParser(
+    [
+        'put(Tensor input, Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_f_put = [p.default for p in _parser_f_put.signatures[0].params[3:]]
+
+
+def put(*args, **kwargs):
+    """put(Tensor input, Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_put]
+        else:
+            index, v = _parser_f_put.parse(args, kwargs)
+        return _op_put.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(put, _parser_f_put, args, kwargs, MODULE)
 
 
 
@@ -6611,6 +8284,32 @@ def randperm(*args, **kwargs):
 
 
 
+_parser_f_ravel = PythonArgParser(
+    [
+        'ravel(Tensor input)',
+    ],
+)
+_tail_parser_f_ravel = [p.default for p in _parser_f_ravel.signatures[0].params[1:]]
+
+
+def ravel(*args, **kwargs):
+    """ravel(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_ravel]
+        else:
+            index, v = _parser_f_ravel.parse(args, kwargs)
+        return _op_ravel.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(ravel, _parser_f_ravel, args, kwargs, MODULE)
+
+
+
 _parser_f_reciprocal = PythonArgParser(
     [
         'reciprocal(Tensor input, *, Tensor? out=None)',
@@ -6746,6 +8445,35 @@ def remainder(*args, **kwargs):
 
 
 
+_parser_f_repeat_interleave = PythonArgParser(
+    [
+        'repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, SymInt? output_size=None)',
+        'repeat_interleave(Tensor repeats, *, SymInt? output_size=None)',
+        'repeat_interleave(Tensor input, SymInt repeats, int? dim=None, *, SymInt? output_size=None)',
+    ],
+)
+
+
+def repeat_interleave(*args, **kwargs):
+    """repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, SymInt? output_size=None) | repeat_interleave(Tensor repeats, *, SymInt? output_size=None) | repeat_interleave(Tensor input, SymInt repeats, int? dim=None, *, SymInt? output_size=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_repeat_interleave.parse(args, kwargs)
+        if index == 0:
+            return _op_repeat_interleave_self_Tensor.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_repeat_interleave_Tensor.call(v[0], v[1])
+        else:
+            return _op_repeat_interleave_self_int.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(repeat_interleave, _parser_f_repeat_interleave, args, kwargs, MODULE)
+
+
+
 _parser_f_reshape = PythonArgParser(
     [
         'reshape(Tensor input, SymInt[] shape)',
@@ -6839,6 +8567,32 @@ def roll(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(roll, _parser_f_roll, args, kwargs, MODULE)
+
+
+
+_parser_f_rot90 = PythonArgParser(
+    [
+        'rot90(Tensor input, int k=1, int[] dims=[0, 1])',
+    ],
+)
+_tail_parser_f_rot90 = [p.default for p in _parser_f_rot90.signatures[0].params[1:]]
+
+
+def rot90(*args, **kwargs):
+    """rot90(Tensor input, int k=1, int[] dims=[0, 1])"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_rot90]
+        else:
+            index, v = _parser_f_rot90.parse(args, kwargs)
+        return _op_rot90.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rot90, _parser_f_rot90, args, kwargs, MODULE)
 
 
 
@@ -7014,6 +8768,84 @@ def scatter(*args, **kwargs):
 
 
 
+_parser_f_scatter_add = PythonArgParser(
+    [
+        'scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)',
+    ],
+)
+
+
+def scatter_add(*args, **kwargs):
+    """scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scatter_add.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_scatter_add.call(v[0], v[1], v[2], v[3])
+        return _op_scatter_add_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter_add, _parser_f_scatter_add, args, kwargs, MODULE)
+
+
+
+_parser_f_scatter_reduce = PythonArgParser(
+    [
+        'scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)',
+    ],
+)
+
+
+def scatter_reduce(*args, **kwargs):
+    """scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_scatter_reduce.parse(args, kwargs)[1]
+        if v[6] is None:
+            return _op_scatter_reduce_two.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        return _op_scatter_reduce_two_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scatter_reduce, _parser_f_scatter_reduce, args, kwargs, MODULE)
+
+
+
+_parser_f_searchsorted = PythonArgParser(
+    [
+        'searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)',
+        'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)',
+    ],
+)
+
+
+def searchsorted(*args, **kwargs):
+    """searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) | searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_searchsorted.parse(args, kwargs)
+        if index == 0:
+            if v[6] is None:
+                return _op_searchsorted_Tensor.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_searchsorted_Tensor_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            if v[6] is None:
+                return _op_searchsorted_Scalar.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_searchsorted_Scalar_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(searchsorted, _parser_f_searchsorted, args, kwargs, MODULE)
+
+
+
 _parser_f_select = PythonArgParser(
     [
         'select(Tensor input, int dim, SymInt index)',
@@ -7033,6 +8865,28 @@ def select(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(select, _parser_f_select, args, kwargs, MODULE)
+
+
+
+_parser_f_select_scatter = PythonArgParser(
+    [
+        'select_scatter(Tensor input, Tensor src, int dim, SymInt index)',
+    ],
+)
+
+
+def select_scatter(*args, **kwargs):
+    """select_scatter(Tensor input, Tensor src, int dim, SymInt index)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_select_scatter.parse(args, kwargs)[1]
+        return _op_select_scatter.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(select_scatter, _parser_f_select_scatter, args, kwargs, MODULE)
 
 
 
@@ -7334,6 +9188,32 @@ def slice(*args, **kwargs):
 
 
 
+_parser_f_slice_scatter = PythonArgParser(
+    [
+        'slice_scatter(Tensor input, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
+    ],
+)
+_tail_parser_f_slice_scatter = [p.default for p in _parser_f_slice_scatter.signatures[0].params[2:]]
+
+
+def slice_scatter(*args, **kwargs):
+    """slice_scatter(Tensor input, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_slice_scatter]
+        else:
+            index, v = _parser_f_slice_scatter.parse(args, kwargs)
+        return _op_slice_scatter.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slice_scatter, _parser_f_slice_scatter, args, kwargs, MODULE)
+
+
+
 _parser_f_softmax = PythonArgParser(
     [
         'softmax(Tensor input, int dim, ScalarType? dtype=None)',
@@ -7620,6 +9500,35 @@ def std(*args, **kwargs):
 
 
 
+_parser_f_std_mean = PythonArgParser(
+    [
+        'std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'std_mean(Tensor input, bool unbiased=True)',
+    ],
+)
+
+
+def std_mean(*args, **kwargs):
+    """std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False) | std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | std_mean(Tensor input, bool unbiased=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_std_mean.parse(args, kwargs)
+        if index == 0:
+            return _op_std_mean_dim.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_std_mean_correction.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_std_mean.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(std_mean, _parser_f_std_mean, args, kwargs, MODULE)
+
+
+
 _parser_f_sub = PythonArgParser(
     [
         'sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)',
@@ -7776,6 +9685,54 @@ def t(*args, **kwargs):
 
 
 
+_parser_f_take = PythonArgParser(
+    [
+        'take(Tensor input, Tensor index, *, Tensor? out=None)',
+    ],
+)
+
+
+def take(*args, **kwargs):
+    """take(Tensor input, Tensor index, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_take.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_take.call(v[0], v[1])
+        return _op_take_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(take, _parser_f_take, args, kwargs, MODULE)
+
+
+
+_parser_f_take_along_dim = PythonArgParser(
+    [
+        'take_along_dim(Tensor input, Tensor indices, int? dim=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def take_along_dim(*args, **kwargs):
+    """take_along_dim(Tensor input, Tensor indices, int? dim=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_take_along_dim.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_take_along_dim.call(v[0], v[1], v[2])
+        return _op_take_along_dim_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(take_along_dim, _parser_f_take_along_dim, args, kwargs, MODULE)
+
+
+
 _parser_f_tan = PythonArgParser(
     [
         'tan(Tensor input, *, Tensor? out=None)',
@@ -7876,6 +9833,59 @@ def tanh_(*args, **kwargs):
 
 
 
+_parser_f_tensor_split = PythonArgParser(
+    [
+        'tensor_split(Tensor input, SymInt[] indices, int dim=0)',
+        'tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0)',
+        'tensor_split(Tensor input, SymInt sections, int dim=0)',
+    ],
+)
+
+
+def tensor_split(*args, **kwargs):
+    """tensor_split(Tensor input, SymInt[] indices, int dim=0) | tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0) | tensor_split(Tensor input, SymInt sections, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_tensor_split.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_tensor_split_indices.call(v[0], v[1], v[2]))
+        elif index == 1:
+            return tuple(_op_tensor_split_tensor_indices_or_sections.call(v[0], v[1], v[2]))
+        else:
+            return tuple(_op_tensor_split_sections.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tensor_split, _parser_f_tensor_split, args, kwargs, MODULE)
+
+
+
+_parser_f_tensordot = PythonArgParser(
+    [
+        'tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor? out=None)',
+    ],
+)
+
+
+def tensordot(*args, **kwargs):
+    """tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tensordot.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_tensordot.call(v[0], v[1], v[2], v[3])
+        return _op_tensordot_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tensordot, _parser_f_tensordot, args, kwargs, MODULE)
+
+
+
 _parser_f_threshold_backward = PythonArgParser(
     [
         'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
@@ -7900,6 +9910,28 @@ def threshold_backward(*args, **kwargs):
 
 
 
+_parser_f_tile = PythonArgParser(
+    [
+        'tile(Tensor input, SymInt[] dims)',
+    ],
+)
+
+
+def tile(*args, **kwargs):
+    """tile(Tensor input, SymInt[] dims)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tile.parse(args, kwargs)[1]
+        return _op_tile.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tile, _parser_f_tile, args, kwargs, MODULE)
+
+
+
 _parser_f_topk = PythonArgParser(
     [
         'topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2]? out=None)',
@@ -7921,6 +9953,32 @@ def topk(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(topk, _parser_f_topk, args, kwargs, MODULE)
+
+
+
+_parser_f_trace = PythonArgParser(
+    [
+        'trace(Tensor input)',
+    ],
+)
+_tail_parser_f_trace = [p.default for p in _parser_f_trace.signatures[0].params[1:]]
+
+
+def trace(*args, **kwargs):
+    """trace(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_trace]
+        else:
+            index, v = _parser_f_trace.parse(args, kwargs)
+        return _op_trace.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(trace, _parser_f_trace, args, kwargs, MODULE)
 
 
 
@@ -7970,6 +10028,28 @@ def tril(*args, **kwargs):
 
 
 
+_parser_f_tril_indices = PythonArgParser(
+    [
+        'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def tril_indices(*args, **kwargs):
+    """tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_tril_indices.parse(args, kwargs)[1]
+        return make_factory(_op_tril_indices, (v[0], v[1], v[2], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(tril_indices, _parser_f_tril_indices, args, kwargs, MODULE)
+
+
+
 _parser_f_triu = PythonArgParser(
     [
         'triu(Tensor input, SymInt diagonal=0, *, Tensor? out=None)',
@@ -7991,6 +10071,28 @@ def triu(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(triu, _parser_f_triu, args, kwargs, MODULE)
+
+
+
+_parser_f_triu_indices = PythonArgParser(
+    [
+        'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+)
+
+
+def triu_indices(*args, **kwargs):
+    """triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_triu_indices.parse(args, kwargs)[1]
+        return make_factory(_op_triu_indices, (v[0], v[1], v[2], int64 if v[3] is None else v[3], v[4], CPU if v[5] is None else v[5], v[6],), v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(triu_indices, _parser_f_triu_indices, args, kwargs, MODULE)
 
 
 
@@ -8142,6 +10244,142 @@ def unfold_backward(*args, **kwargs):
 
 
 
+_parser_f_unique_consecutive = PythonArgParser(
+    [
+        'unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)',
+    ],
+)
+_tail_parser_f_unique_consecutive = [p.default for p in _parser_f_unique_consecutive.signatures[0].params[1:]]
+
+
+def unique_consecutive(*args, **kwargs):
+    """unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_unique_consecutive]
+        else:
+            index, v = _parser_f_unique_consecutive.parse(args, kwargs)
+        return _op_unique_consecutive.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_consecutive, _parser_f_unique_consecutive, args, kwargs, MODULE)
+
+
+
+_parser_f_unique_dim = PythonArgParser(
+    [
+        'unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+
+
+def unique_dim(*args, **kwargs):
+    """unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unique_dim.parse(args, kwargs)[1]
+        return _op_unique_dim.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_dim, _parser_f_unique_dim, args, kwargs, MODULE)
+
+
+
+_parser_f_unique_dim_consecutive = PythonArgParser(
+    [
+        'unique_dim_consecutive(Tensor input, int dim, bool return_inverse=False, bool return_counts=False)',
+    ],
+)
+
+
+def unique_dim_consecutive(*args, **kwargs):
+    """unique_dim_consecutive(Tensor input, int dim, bool return_inverse=False, bool return_counts=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unique_dim_consecutive.parse(args, kwargs)[1]
+        return _op_unique_dim_consecutive.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unique_dim_consecutive, _parser_f_unique_dim_consecutive, args, kwargs, MODULE)
+
+
+
+_parser_f_unsafe_chunk = PythonArgParser(
+    [
+        'unsafe_chunk(Tensor input, int chunks, int dim=0)',
+    ],
+)
+
+
+def unsafe_chunk(*args, **kwargs):
+    """unsafe_chunk(Tensor input, int chunks, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_chunk.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_chunk.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_chunk, _parser_f_unsafe_chunk, args, kwargs, MODULE)
+
+
+
+_parser_f_unsafe_split = PythonArgParser(
+    [
+        'unsafe_split(Tensor input, SymInt split_size, int dim=0)',
+    ],
+)
+
+
+def unsafe_split(*args, **kwargs):
+    """unsafe_split(Tensor input, SymInt split_size, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_split.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_split_Tensor.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_split, _parser_f_unsafe_split, args, kwargs, MODULE)
+
+
+
+_parser_f_unsafe_split_with_sizes = PythonArgParser(
+    [
+        'unsafe_split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)',
+    ],
+)
+
+
+def unsafe_split_with_sizes(*args, **kwargs):
+    """unsafe_split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_unsafe_split_with_sizes.parse(args, kwargs)[1]
+        return tuple(_op_unsafe_split_with_sizes.call(v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(unsafe_split_with_sizes, _parser_f_unsafe_split_with_sizes, args, kwargs, MODULE)
+
+
+
 _parser_f_unsqueeze = PythonArgParser(
     [
         'unsqueeze(Tensor input, int dim)',
@@ -8194,6 +10432,111 @@ def var(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(var, _parser_f_var, args, kwargs, MODULE)
+
+
+
+_parser_f_var_mean = PythonArgParser(
+    [
+        'var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+        'var_mean(Tensor input, bool unbiased=True)',
+    ],
+)
+
+
+def var_mean(*args, **kwargs):
+    """var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False) | var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) | var_mean(Tensor input, bool unbiased=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_var_mean.parse(args, kwargs)
+        if index == 0:
+            return _op_var_mean_dim.call(v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_var_mean_correction.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_var_mean.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(var_mean, _parser_f_var_mean, args, kwargs, MODULE)
+
+
+
+_parser_f_vdot = PythonArgParser(
+    [
+        'vdot(Tensor input, Tensor other)',
+    ],
+)
+_tail_parser_f_vdot = [p.default for p in _parser_f_vdot.signatures[0].params[2:]]
+
+
+def vdot(*args, **kwargs):
+    """vdot(Tensor input, Tensor other)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_vdot]
+        else:
+            index, v = _parser_f_vdot.parse(args, kwargs)
+        return _op_vdot.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vdot, _parser_f_vdot, args, kwargs, MODULE)
+
+
+
+_parser_f_vsplit = PythonArgParser(
+    [
+        'vsplit(Tensor input, int sections)',
+        'vsplit(Tensor input, int[] indices)',
+    ],
+)
+
+
+def vsplit(*args, **kwargs):
+    """vsplit(Tensor input, int sections) | vsplit(Tensor input, int[] indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_vsplit.parse(args, kwargs)
+        if index == 0:
+            return tuple(_op_vsplit_int.call(v[0], v[1]))
+        else:
+            return tuple(_op_vsplit_array.call(v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vsplit, _parser_f_vsplit, args, kwargs, MODULE)
+
+
+
+_parser_f_vstack = PythonArgParser(
+    [
+        'vstack(Tensor[] tensors, *, Tensor? out=None)',
+    ],
+)
+
+
+def vstack(*args, **kwargs):
+    """vstack(Tensor[] tensors, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_vstack.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_vstack.call(v[0])
+        return _op_vstack_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(vstack, _parser_f_vstack, args, kwargs, MODULE)
 
 
 
@@ -8367,4 +10710,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_neg_view', '_softmax_backward_data', '_trilinear', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bilinear', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj', '_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'baddbmm', 'bernoulli', 'bilinear', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

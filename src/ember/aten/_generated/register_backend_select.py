@@ -182,6 +182,22 @@ def zeros(keyset, size, dtype, layout, device, pin_memory):
     return _zeros.redispatch(keyset, size, dtype, layout, device, pin_memory)
 
 
+_tril_indices = handle("tril_indices")
+
+
+def tril_indices(keyset, row, col, offset, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _tril_indices.redispatch(keyset, row, col, offset, dtype, layout, device, pin_memory)
+
+
+_triu_indices = handle("triu_indices")
+
+
+def triu_indices(keyset, row, col, offset, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _triu_indices.redispatch(keyset, row, col, offset, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -204,3 +220,5 @@ impl("randn", "BackendSelect", randn, keyset_arg="raw")
 impl("randn.generator", "BackendSelect", randn_generator, keyset_arg="raw")
 impl("_efficientzerotensor", "BackendSelect", _efficientzerotensor, keyset_arg="raw")
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")
+impl("tril_indices", "BackendSelect", tril_indices, keyset_arg="raw")
+impl("triu_indices", "BackendSelect", triu_indices, keyset_arg="raw")

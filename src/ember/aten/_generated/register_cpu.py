@@ -5618,6 +5618,110 @@ def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
     return out
 
 
+# index_add.out: structured
+
+
+def index_add(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    out = meta.allocate()
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, out)
+    return out
+
+
+def index_add_(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    meta.check_inplace(self)
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, self)
+    return self
+
+
+def index_add_out(self, dim, index, source, alpha, out):
+    meta = M.index_add(self, dim, index, source, alpha)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_add_cpu_out(meta, self, dim, index, source, alpha, out)
+    return out
+
+
+# index_copy.out: structured
+
+
+def index_copy(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    out = meta.allocate()
+    N.index_copy_out(meta, self, dim, index, source, out)
+    return out
+
+
+def index_copy_(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    meta.check_inplace(self)
+    N.index_copy_out(meta, self, dim, index, source, self)
+    return self
+
+
+def index_copy_out(self, dim, index, source, out):
+    meta = M.index_copy(self, dim, index, source)
+    if out is self or out is index or out is source:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.index_copy_out(meta, self, dim, index, source, out)
+    return out
+
+
+# scatter_add.out: structured
+
+
+def scatter_add(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    out = meta.allocate()
+    N.scatter_add_out(meta, self, dim, index, src, out)
+    return out
+
+
+def scatter_add_(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    meta.check_inplace(self)
+    N.scatter_add_out(meta, self, dim, index, src, self)
+    return self
+
+
+def scatter_add_out(self, dim, index, src, out):
+    meta = M.scatter_add(self, dim, index, src)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_add_out(meta, self, dim, index, src, out)
+    return out
+
+
+# scatter_reduce.two_out: structured
+
+
+def scatter_reduce_two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    out = meta.allocate()
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, out)
+    return out
+
+
+def scatter_reduce__two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    meta.check_inplace(self)
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, self)
+    return self
+
+
+def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    if out is self or out is index or out is src:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    N.scatter_reduce_two_out(meta, self, dim, index, src, reduce, include_self, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -6065,6 +6169,18 @@ impl("isin.Tensor_Scalar", "CPU", isin_Tensor_Scalar)
 impl("isin.Tensor_Scalar_out", "CPU", isin_Tensor_Scalar_out)
 impl("isin.Scalar_Tensor", "CPU", isin_Scalar_Tensor)
 impl("isin.Scalar_Tensor_out", "CPU", isin_Scalar_Tensor_out)
+impl("index_add", "CPU", index_add)
+impl("index_add_", "CPU", index_add_)
+impl("index_add.out", "CPU", index_add_out)
+impl("index_copy", "CPU", index_copy)
+impl("index_copy_", "CPU", index_copy_)
+impl("index_copy.out", "CPU", index_copy_out)
+impl("scatter_add", "CPU", scatter_add)
+impl("scatter_add_", "CPU", scatter_add_)
+impl("scatter_add.out", "CPU", scatter_add_out)
+impl("scatter_reduce.two", "CPU", scatter_reduce_two)
+impl("scatter_reduce_.two", "CPU", scatter_reduce__two)
+impl("scatter_reduce.two_out", "CPU", scatter_reduce_two_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -6146,3 +6262,58 @@ impl("logit.out", "CPU", N.logit_out)
 impl("angle", "CPU", N.angle)
 impl("angle.out", "CPU", N.angle_out)
 impl("frexp.Tensor_out", "CPU", N.frexp_Tensor_out)
+impl("repeat_interleave.Tensor", "CPU", N.repeat_interleave_Tensor)
+impl("trace", "CPU", N.trace)
+impl("vdot", "CPU", N.vdot)
+impl("index_fill_.int_Scalar", "CPU", N.index_fill_)
+impl("index_fill_.int_Tensor", "CPU", N.index_fill_)
+impl("take.out", "CPU", N.take_out)
+impl("take", "CPU", N.take)
+impl("put_", "CPU", N.put_)
+impl("masked_select.out", "CPU", N.masked_select_out)
+impl("masked_select", "CPU", N.masked_select)
+impl("nonzero.out", "CPU", N.nonzero_out)
+impl("nonzero", "CPU", N.nonzero)
+impl("masked_scatter_", "CPU", N.masked_scatter_)
+impl("median", "CPU", N.median)
+impl("median.dim_values", "CPU", N.median_dim_values)
+impl("nanmedian", "CPU", N.nanmedian)
+impl("nanmedian.dim_values", "CPU", N.nanmedian_dim_values)
+impl("kthvalue.values", "CPU", N.kthvalue_values)
+impl("mode", "CPU", N.mode)
+impl("var_mean.correction", "CPU", N.var_mean_correction)
+impl("std_mean.correction", "CPU", N.std_mean_correction)
+impl("nansum", "CPU", N.nansum)
+impl("nansum.out", "CPU", N.nansum_out)
+impl("aminmax", "CPU", N.aminmax)
+impl("aminmax.out", "CPU", N.aminmax_out)
+impl("_cummax_helper", "CPU", N._cummax_helper)
+impl("_cummin_helper", "CPU", N._cummin_helper)
+impl("_logcumsumexp", "CPU", N._logcumsumexp)
+impl("_logcumsumexp.out", "CPU", N._logcumsumexp_out)
+impl("_unique", "CPU", N._unique)
+impl("unique_dim", "CPU", N.unique_dim)
+impl("unique_consecutive", "CPU", N.unique_consecutive)
+impl("unique_dim_consecutive", "CPU", N.unique_dim_consecutive)
+impl("_unique2", "CPU", N._unique2)
+impl("tril_indices", "CPU", N.tril_indices)
+impl("triu_indices", "CPU", N.triu_indices)
+impl("bincount", "CPU", N.bincount)
+impl("histc.out", "CPU", N.histc_out)
+impl("histc", "CPU", N.histc)
+impl("bucketize.Tensor", "CPU", N.bucketize_Tensor)
+impl("bucketize.Tensor_out", "CPU", N.bucketize_Tensor_out)
+impl("bucketize.Scalar", "CPU", N.bucketize_Scalar)
+impl("searchsorted.Tensor", "CPU", N.searchsorted_Tensor)
+impl("searchsorted.Tensor_out", "CPU", N.searchsorted_Tensor_out)
+impl("searchsorted.Scalar", "CPU", N.searchsorted_Scalar)
+impl("searchsorted.Scalar_out", "CPU", N.searchsorted_Scalar_out)
+impl("addr", "CPU", N.addr)
+impl("addr_", "CPU", N.addr_)
+impl("addr.out", "CPU", N.addr_out)
+impl("baddbmm", "CPU", N.baddbmm)
+impl("baddbmm_", "CPU", N.baddbmm_)
+impl("baddbmm.out", "CPU", N.baddbmm_out)
+impl("addbmm_", "CPU", N.addbmm_)
+impl("addbmm.out", "CPU", N.addbmm_out)
+impl("addbmm", "CPU", N.addbmm)

@@ -7,7 +7,7 @@ from ember.aten.inplace_or_view import AFTER_AD_INPLACE_OR_VIEW as AFTER, BELOW,
 from ember.aten.registration import impl
 
 
-op_abs_ = handle("abs_")
+_abs_ = handle("abs_")
 
 
 def abs_(keyset, self):
@@ -15,13 +15,13 @@ def abs_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_abs_.redispatch(keyset & AFTER, self)
+        result = _abs_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_abs_out = handle("abs.out")
+_abs_out = handle("abs.out")
 
 
 def abs_out(keyset, self, out):
@@ -29,13 +29,13 @@ def abs_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_abs_out.redispatch(keyset & AFTER, self, out)
+        result = _abs_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op__conj = handle("_conj")
+__conj = handle("_conj")
 
 
 def _conj(keyset, self):
@@ -43,13 +43,13 @@ def _conj(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__conj.redispatch(keyset & AFTER, self)
+        result = __conj.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("_conj", self, result)
 
 
-op__neg_view = handle("_neg_view")
+__neg_view = handle("_neg_view")
 
 
 def _neg_view(keyset, self):
@@ -57,13 +57,13 @@ def _neg_view(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__neg_view.redispatch(keyset & AFTER, self)
+        result = __neg_view.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("_neg_view", self, result)
 
 
-op_conj_physical_out = handle("conj_physical.out")
+_conj_physical_out = handle("conj_physical.out")
 
 
 def conj_physical_out(keyset, self, out):
@@ -71,13 +71,13 @@ def conj_physical_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_conj_physical_out.redispatch(keyset & AFTER, self, out)
+        result = _conj_physical_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_conj_physical_ = handle("conj_physical_")
+_conj_physical_ = handle("conj_physical_")
 
 
 def conj_physical_(keyset, self):
@@ -85,13 +85,13 @@ def conj_physical_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_conj_physical_.redispatch(keyset & AFTER, self)
+        result = _conj_physical_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_add__Tensor = handle("add_.Tensor")
+_add__Tensor = handle("add_.Tensor")
 
 
 def add__Tensor(keyset, self, other, alpha):
@@ -99,13 +99,13 @@ def add__Tensor(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+        result = _add__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_add_out = handle("add.out")
+_add_out = handle("add.out")
 
 
 def add_out(keyset, self, other, alpha, out):
@@ -113,13 +113,13 @@ def add_out(keyset, self, other, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_add_out.redispatch(keyset & AFTER, self, other, alpha, out)
+        result = _add_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_add__Scalar = handle("add_.Scalar")
+_add__Scalar = handle("add_.Scalar")
 
 
 def add__Scalar(keyset, self, other, alpha):
@@ -127,13 +127,13 @@ def add__Scalar(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+        result = _add__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_all_out = handle("all.out")
+_all_out = handle("all.out")
 
 
 def all_out(keyset, self, dim, keepdim, out):
@@ -141,13 +141,13 @@ def all_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _all_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_all_dims_out = handle("all.dims_out")
+_all_dims_out = handle("all.dims_out")
 
 
 def all_dims_out(keyset, self, dim, keepdim, out):
@@ -155,13 +155,13 @@ def all_dims_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _all_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_any_out = handle("any.out")
+_any_out = handle("any.out")
 
 
 def any_out(keyset, self, dim, keepdim, out):
@@ -169,13 +169,13 @@ def any_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _any_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_any_dims_out = handle("any.dims_out")
+_any_dims_out = handle("any.dims_out")
 
 
 def any_dims_out(keyset, self, dim, keepdim, out):
@@ -183,13 +183,13 @@ def any_dims_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _any_dims_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_arange_out = handle("arange.out")
+_arange_out = handle("arange.out")
 
 
 def arange_out(keyset, end, out):
@@ -197,13 +197,13 @@ def arange_out(keyset, end, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_arange_out.redispatch(keyset & AFTER, end, out)
+        result = _arange_out.redispatch(keyset & AFTER, end, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_arange_start_out = handle("arange.start_out")
+_arange_start_out = handle("arange.start_out")
 
 
 def arange_start_out(keyset, start, end, step, out):
@@ -211,13 +211,13 @@ def arange_start_out(keyset, start, end, step, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
+        result = _arange_start_out.redispatch(keyset & AFTER, start, end, step, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_argmax_out = handle("argmax.out")
+_argmax_out = handle("argmax.out")
 
 
 def argmax_out(keyset, self, dim, keepdim, out):
@@ -225,13 +225,13 @@ def argmax_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _argmax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_argmin_out = handle("argmin.out")
+_argmin_out = handle("argmin.out")
 
 
 def argmin_out(keyset, self, dim, keepdim, out):
@@ -239,13 +239,13 @@ def argmin_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _argmin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_as_strided = handle("as_strided")
+_as_strided = handle("as_strided")
 
 
 def as_strided(keyset, self, size, stride, storage_offset):
@@ -253,13 +253,13 @@ def as_strided(keyset, self, size, stride, storage_offset):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+        result = _as_strided.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
         ts.excluded = prev
     return finish_view("as_strided", self, result)
 
 
-op_logical_not_ = handle("logical_not_")
+_logical_not_ = handle("logical_not_")
 
 
 def logical_not_(keyset, self):
@@ -267,13 +267,13 @@ def logical_not_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_not_.redispatch(keyset & AFTER, self)
+        result = _logical_not_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_logical_not_out = handle("logical_not.out")
+_logical_not_out = handle("logical_not.out")
 
 
 def logical_not_out(keyset, self, out):
@@ -281,13 +281,13 @@ def logical_not_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_not_out.redispatch(keyset & AFTER, self, out)
+        result = _logical_not_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logical_and_ = handle("logical_and_")
+_logical_and_ = handle("logical_and_")
 
 
 def logical_and_(keyset, self, other):
@@ -295,13 +295,13 @@ def logical_and_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_and_.redispatch(keyset & AFTER, self, other)
+        result = _logical_and_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_logical_and_out = handle("logical_and.out")
+_logical_and_out = handle("logical_and.out")
 
 
 def logical_and_out(keyset, self, other, out):
@@ -309,13 +309,13 @@ def logical_and_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_and_out.redispatch(keyset & AFTER, self, other, out)
+        result = _logical_and_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logical_or_ = handle("logical_or_")
+_logical_or_ = handle("logical_or_")
 
 
 def logical_or_(keyset, self, other):
@@ -323,13 +323,13 @@ def logical_or_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_or_.redispatch(keyset & AFTER, self, other)
+        result = _logical_or_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_logical_or_out = handle("logical_or.out")
+_logical_or_out = handle("logical_or.out")
 
 
 def logical_or_out(keyset, self, other, out):
@@ -337,13 +337,13 @@ def logical_or_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_or_out.redispatch(keyset & AFTER, self, other, out)
+        result = _logical_or_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logical_xor_ = handle("logical_xor_")
+_logical_xor_ = handle("logical_xor_")
 
 
 def logical_xor_(keyset, self, other):
@@ -351,13 +351,13 @@ def logical_xor_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_xor_.redispatch(keyset & AFTER, self, other)
+        result = _logical_xor_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_logical_xor_out = handle("logical_xor.out")
+_logical_xor_out = handle("logical_xor.out")
 
 
 def logical_xor_out(keyset, self, other, out):
@@ -365,13 +365,13 @@ def logical_xor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logical_xor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _logical_xor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_not_ = handle("bitwise_not_")
+_bitwise_not_ = handle("bitwise_not_")
 
 
 def bitwise_not_(keyset, self):
@@ -379,13 +379,13 @@ def bitwise_not_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_not_.redispatch(keyset & AFTER, self)
+        result = _bitwise_not_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_not_out = handle("bitwise_not.out")
+_bitwise_not_out = handle("bitwise_not.out")
 
 
 def bitwise_not_out(keyset, self, out):
@@ -393,13 +393,13 @@ def bitwise_not_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_not_out.redispatch(keyset & AFTER, self, out)
+        result = _bitwise_not_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
+_bitwise_and_Tensor_out = handle("bitwise_and.Tensor_out")
 
 
 def bitwise_and_Tensor_out(keyset, self, other, out):
@@ -407,13 +407,13 @@ def bitwise_and_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_and_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
+_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
 
 
 def bitwise_and_Scalar_out(keyset, self, other, out):
@@ -421,13 +421,13 @@ def bitwise_and_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_and_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
+_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
 
 
 def bitwise_and__Scalar(keyset, self, other):
@@ -435,13 +435,13 @@ def bitwise_and__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_and__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
+_bitwise_and__Tensor = handle("bitwise_and_.Tensor")
 
 
 def bitwise_and__Tensor(keyset, self, other):
@@ -449,13 +449,13 @@ def bitwise_and__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_and__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
+_bitwise_or_Tensor_out = handle("bitwise_or.Tensor_out")
 
 
 def bitwise_or_Tensor_out(keyset, self, other, out):
@@ -463,13 +463,13 @@ def bitwise_or_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_or_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
+_bitwise_or_Scalar_out = handle("bitwise_or.Scalar_out")
 
 
 def bitwise_or_Scalar_out(keyset, self, other, out):
@@ -477,13 +477,13 @@ def bitwise_or_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_or_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
+_bitwise_or__Scalar = handle("bitwise_or_.Scalar")
 
 
 def bitwise_or__Scalar(keyset, self, other):
@@ -491,13 +491,13 @@ def bitwise_or__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_or__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
+_bitwise_or__Tensor = handle("bitwise_or_.Tensor")
 
 
 def bitwise_or__Tensor(keyset, self, other):
@@ -505,13 +505,13 @@ def bitwise_or__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_or__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
+_bitwise_xor_Tensor_out = handle("bitwise_xor.Tensor_out")
 
 
 def bitwise_xor_Tensor_out(keyset, self, other, out):
@@ -519,13 +519,13 @@ def bitwise_xor_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_xor_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
+_bitwise_xor_Scalar_out = handle("bitwise_xor.Scalar_out")
 
 
 def bitwise_xor_Scalar_out(keyset, self, other, out):
@@ -533,13 +533,13 @@ def bitwise_xor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_xor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
+_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 
 
 def bitwise_xor__Scalar(keyset, self, other):
@@ -547,13 +547,13 @@ def bitwise_xor__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_xor__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
+_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 
 
 def bitwise_xor__Tensor(keyset, self, other):
@@ -561,13 +561,13 @@ def bitwise_xor__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_xor__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op___ilshift___Scalar = handle("__ilshift__.Scalar")
+___ilshift___Scalar = handle("__ilshift__.Scalar")
 
 
 def __ilshift___Scalar(keyset, self, other):
@@ -575,13 +575,13 @@ def __ilshift___Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
+        result = ___ilshift___Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op___ilshift___Tensor = handle("__ilshift__.Tensor")
+___ilshift___Tensor = handle("__ilshift__.Tensor")
 
 
 def __ilshift___Tensor(keyset, self, other):
@@ -589,13 +589,13 @@ def __ilshift___Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
+        result = ___ilshift___Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
+_bitwise_left_shift__Tensor = handle("bitwise_left_shift_.Tensor")
 
 
 def bitwise_left_shift__Tensor(keyset, self, other):
@@ -603,13 +603,13 @@ def bitwise_left_shift__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_left_shift__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
+_bitwise_left_shift_Tensor_out = handle("bitwise_left_shift.Tensor_out")
 
 
 def bitwise_left_shift_Tensor_out(keyset, self, other, out):
@@ -617,13 +617,13 @@ def bitwise_left_shift_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_left_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
+_bitwise_left_shift__Tensor_Scalar = handle("bitwise_left_shift_.Tensor_Scalar")
 
 
 def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
@@ -631,13 +631,13 @@ def bitwise_left_shift__Tensor_Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_left_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
+_bitwise_left_shift_Tensor_Scalar_out = handle("bitwise_left_shift.Tensor_Scalar_out")
 
 
 def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
@@ -645,13 +645,13 @@ def bitwise_left_shift_Tensor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_left_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op___irshift___Scalar = handle("__irshift__.Scalar")
+___irshift___Scalar = handle("__irshift__.Scalar")
 
 
 def __irshift___Scalar(keyset, self, other):
@@ -659,13 +659,13 @@ def __irshift___Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op___irshift___Scalar.redispatch(keyset & AFTER, self, other)
+        result = ___irshift___Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op___irshift___Tensor = handle("__irshift__.Tensor")
+___irshift___Tensor = handle("__irshift__.Tensor")
 
 
 def __irshift___Tensor(keyset, self, other):
@@ -673,13 +673,13 @@ def __irshift___Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op___irshift___Tensor.redispatch(keyset & AFTER, self, other)
+        result = ___irshift___Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
+_bitwise_right_shift__Tensor = handle("bitwise_right_shift_.Tensor")
 
 
 def bitwise_right_shift__Tensor(keyset, self, other):
@@ -687,13 +687,13 @@ def bitwise_right_shift__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_right_shift__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
+_bitwise_right_shift_Tensor_out = handle("bitwise_right_shift.Tensor_out")
 
 
 def bitwise_right_shift_Tensor_out(keyset, self, other, out):
@@ -701,13 +701,13 @@ def bitwise_right_shift_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_right_shift_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
+_bitwise_right_shift__Tensor_Scalar = handle("bitwise_right_shift_.Tensor_Scalar")
 
 
 def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
@@ -715,13 +715,13 @@ def bitwise_right_shift__Tensor_Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
+        result = _bitwise_right_shift__Tensor_Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
+_bitwise_right_shift_Tensor_Scalar_out = handle("bitwise_right_shift.Tensor_Scalar_out")
 
 
 def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
@@ -729,13 +729,13 @@ def bitwise_right_shift_Tensor_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _bitwise_right_shift_Tensor_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bmm_out = handle("bmm.out")
+_bmm_out = handle("bmm.out")
 
 
 def bmm_out(keyset, self, mat2, out):
@@ -743,13 +743,13 @@ def bmm_out(keyset, self, mat2, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bmm_out.redispatch(keyset & AFTER, self, mat2, out)
+        result = _bmm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bmm_dtype_out = handle("bmm.dtype_out")
+_bmm_dtype_out = handle("bmm.dtype_out")
 
 
 def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
@@ -757,13 +757,13 @@ def bmm_dtype_out(keyset, self, mat2, out_dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+        result = _bmm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_cat_out = handle("cat.out")
+_cat_out = handle("cat.out")
 
 
 def cat_out(keyset, tensors, dim, out):
@@ -771,13 +771,13 @@ def cat_out(keyset, tensors, dim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cat_out.redispatch(keyset & AFTER, tensors, dim, out)
+        result = _cat_out.redispatch(keyset & AFTER, tensors, dim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_chunk = handle("chunk")
+_chunk = handle("chunk")
 
 
 def chunk(keyset, self, chunks, dim):
@@ -785,13 +785,13 @@ def chunk(keyset, self, chunks, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_chunk.redispatch(keyset & AFTER, self, chunks, dim)
+        result = _chunk.redispatch(keyset & AFTER, self, chunks, dim)
     finally:
         ts.excluded = prev
     return finish_view("chunk", self, result)
 
 
-op_clamp_ = handle("clamp_")
+_clamp_ = handle("clamp_")
 
 
 def clamp_(keyset, self, min, max):
@@ -799,13 +799,13 @@ def clamp_(keyset, self, min, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_.redispatch(keyset & AFTER, self, min, max)
+        result = _clamp_.redispatch(keyset & AFTER, self, min, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp__Tensor = handle("clamp_.Tensor")
+_clamp__Tensor = handle("clamp_.Tensor")
 
 
 def clamp__Tensor(keyset, self, min, max):
@@ -813,13 +813,13 @@ def clamp__Tensor(keyset, self, min, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
+        result = _clamp__Tensor.redispatch(keyset & AFTER, self, min, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp_out = handle("clamp.out")
+_clamp_out = handle("clamp.out")
 
 
 def clamp_out(keyset, self, min, max, out):
@@ -827,13 +827,13 @@ def clamp_out(keyset, self, min, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_out.redispatch(keyset & AFTER, self, min, max, out)
+        result = _clamp_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_clamp_Tensor_out = handle("clamp.Tensor_out")
+_clamp_Tensor_out = handle("clamp.Tensor_out")
 
 
 def clamp_Tensor_out(keyset, self, min, max, out):
@@ -841,13 +841,13 @@ def clamp_Tensor_out(keyset, self, min, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
+        result = _clamp_Tensor_out.redispatch(keyset & AFTER, self, min, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_copy_ = handle("copy_")
+_copy_ = handle("copy_")
 
 
 def copy_(keyset, self, src, non_blocking):
@@ -855,13 +855,13 @@ def copy_(keyset, self, src, non_blocking):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_copy_.redispatch(keyset & AFTER, self, src, non_blocking)
+        result = _copy_.redispatch(keyset & AFTER, self, src, non_blocking)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_cos_ = handle("cos_")
+_cos_ = handle("cos_")
 
 
 def cos_(keyset, self):
@@ -869,13 +869,13 @@ def cos_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cos_.redispatch(keyset & AFTER, self)
+        result = _cos_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_cos_out = handle("cos.out")
+_cos_out = handle("cos.out")
 
 
 def cos_out(keyset, self, out):
@@ -883,13 +883,13 @@ def cos_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cos_out.redispatch(keyset & AFTER, self, out)
+        result = _cos_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_cumprod_ = handle("cumprod_")
+_cumprod_ = handle("cumprod_")
 
 
 def cumprod_(keyset, self, dim, dtype):
@@ -897,13 +897,13 @@ def cumprod_(keyset, self, dim, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
+        result = _cumprod_.redispatch(keyset & AFTER, self, dim, dtype)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_cumprod_out = handle("cumprod.out")
+_cumprod_out = handle("cumprod.out")
 
 
 def cumprod_out(keyset, self, dim, dtype, out):
@@ -911,13 +911,13 @@ def cumprod_out(keyset, self, dim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+        result = _cumprod_out.redispatch(keyset & AFTER, self, dim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_cumsum_ = handle("cumsum_")
+_cumsum_ = handle("cumsum_")
 
 
 def cumsum_(keyset, self, dim, dtype):
@@ -925,13 +925,13 @@ def cumsum_(keyset, self, dim, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
+        result = _cumsum_.redispatch(keyset & AFTER, self, dim, dtype)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_cumsum_out = handle("cumsum.out")
+_cumsum_out = handle("cumsum.out")
 
 
 def cumsum_out(keyset, self, dim, dtype, out):
@@ -939,13 +939,13 @@ def cumsum_out(keyset, self, dim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
+        result = _cumsum_out.redispatch(keyset & AFTER, self, dim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_diagonal = handle("diagonal")
+_diagonal = handle("diagonal")
 
 
 def diagonal(keyset, self, offset, dim1, dim2):
@@ -953,13 +953,13 @@ def diagonal(keyset, self, offset, dim1, dim2):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
+        result = _diagonal.redispatch(keyset & AFTER, self, offset, dim1, dim2)
     finally:
         ts.excluded = prev
     return finish_view("diagonal", self, result)
 
 
-op_div__Tensor = handle("div_.Tensor")
+_div__Tensor = handle("div_.Tensor")
 
 
 def div__Tensor(keyset, self, other):
@@ -967,13 +967,13 @@ def div__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _div__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_div_out = handle("div.out")
+_div_out = handle("div.out")
 
 
 def div_out(keyset, self, other, out):
@@ -981,13 +981,13 @@ def div_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div_out.redispatch(keyset & AFTER, self, other, out)
+        result = _div_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_div__Tensor_mode = handle("div_.Tensor_mode")
+_div__Tensor_mode = handle("div_.Tensor_mode")
 
 
 def div__Tensor_mode(keyset, self, other, rounding_mode):
@@ -995,13 +995,13 @@ def div__Tensor_mode(keyset, self, other, rounding_mode):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+        result = _div__Tensor_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_div_out_mode = handle("div.out_mode")
+_div_out_mode = handle("div.out_mode")
 
 
 def div_out_mode(keyset, self, other, rounding_mode, out):
@@ -1009,13 +1009,13 @@ def div_out_mode(keyset, self, other, rounding_mode, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
+        result = _div_out_mode.redispatch(keyset & AFTER, self, other, rounding_mode, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_div__Scalar = handle("div_.Scalar")
+_div__Scalar = handle("div_.Scalar")
 
 
 def div__Scalar(keyset, self, other):
@@ -1023,13 +1023,13 @@ def div__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _div__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_div__Scalar_mode = handle("div_.Scalar_mode")
+_div__Scalar_mode = handle("div_.Scalar_mode")
 
 
 def div__Scalar_mode(keyset, self, other, rounding_mode):
@@ -1037,13 +1037,13 @@ def div__Scalar_mode(keyset, self, other, rounding_mode):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
+        result = _div__Scalar_mode.redispatch(keyset & AFTER, self, other, rounding_mode)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_acos_ = handle("acos_")
+_acos_ = handle("acos_")
 
 
 def acos_(keyset, self):
@@ -1051,13 +1051,13 @@ def acos_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_acos_.redispatch(keyset & AFTER, self)
+        result = _acos_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_acos_out = handle("acos.out")
+_acos_out = handle("acos.out")
 
 
 def acos_out(keyset, self, out):
@@ -1065,13 +1065,13 @@ def acos_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_acos_out.redispatch(keyset & AFTER, self, out)
+        result = _acos_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_asin_ = handle("asin_")
+_asin_ = handle("asin_")
 
 
 def asin_(keyset, self):
@@ -1079,13 +1079,13 @@ def asin_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_asin_.redispatch(keyset & AFTER, self)
+        result = _asin_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_asin_out = handle("asin.out")
+_asin_out = handle("asin.out")
 
 
 def asin_out(keyset, self, out):
@@ -1093,13 +1093,13 @@ def asin_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_asin_out.redispatch(keyset & AFTER, self, out)
+        result = _asin_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_atan_ = handle("atan_")
+_atan_ = handle("atan_")
 
 
 def atan_(keyset, self):
@@ -1107,13 +1107,13 @@ def atan_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atan_.redispatch(keyset & AFTER, self)
+        result = _atan_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_atan_out = handle("atan.out")
+_atan_out = handle("atan.out")
 
 
 def atan_out(keyset, self, out):
@@ -1121,13 +1121,13 @@ def atan_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atan_out.redispatch(keyset & AFTER, self, out)
+        result = _atan_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_tan_ = handle("tan_")
+_tan_ = handle("tan_")
 
 
 def tan_(keyset, self):
@@ -1135,13 +1135,13 @@ def tan_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tan_.redispatch(keyset & AFTER, self)
+        result = _tan_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_tan_out = handle("tan.out")
+_tan_out = handle("tan.out")
 
 
 def tan_out(keyset, self, out):
@@ -1149,13 +1149,13 @@ def tan_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tan_out.redispatch(keyset & AFTER, self, out)
+        result = _tan_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sinh_ = handle("sinh_")
+_sinh_ = handle("sinh_")
 
 
 def sinh_(keyset, self):
@@ -1163,13 +1163,13 @@ def sinh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sinh_.redispatch(keyset & AFTER, self)
+        result = _sinh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sinh_out = handle("sinh.out")
+_sinh_out = handle("sinh.out")
 
 
 def sinh_out(keyset, self, out):
@@ -1177,13 +1177,13 @@ def sinh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sinh_out.redispatch(keyset & AFTER, self, out)
+        result = _sinh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_cosh_ = handle("cosh_")
+_cosh_ = handle("cosh_")
 
 
 def cosh_(keyset, self):
@@ -1191,13 +1191,13 @@ def cosh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cosh_.redispatch(keyset & AFTER, self)
+        result = _cosh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_cosh_out = handle("cosh.out")
+_cosh_out = handle("cosh.out")
 
 
 def cosh_out(keyset, self, out):
@@ -1205,13 +1205,13 @@ def cosh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_cosh_out.redispatch(keyset & AFTER, self, out)
+        result = _cosh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_expm1_ = handle("expm1_")
+_expm1_ = handle("expm1_")
 
 
 def expm1_(keyset, self):
@@ -1219,13 +1219,13 @@ def expm1_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_expm1_.redispatch(keyset & AFTER, self)
+        result = _expm1_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_expm1_out = handle("expm1.out")
+_expm1_out = handle("expm1.out")
 
 
 def expm1_out(keyset, self, out):
@@ -1233,13 +1233,13 @@ def expm1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_expm1_out.redispatch(keyset & AFTER, self, out)
+        result = _expm1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_log2_ = handle("log2_")
+_log2_ = handle("log2_")
 
 
 def log2_(keyset, self):
@@ -1247,13 +1247,13 @@ def log2_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log2_.redispatch(keyset & AFTER, self)
+        result = _log2_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_log2_out = handle("log2.out")
+_log2_out = handle("log2.out")
 
 
 def log2_out(keyset, self, out):
@@ -1261,13 +1261,13 @@ def log2_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log2_out.redispatch(keyset & AFTER, self, out)
+        result = _log2_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_log10_ = handle("log10_")
+_log10_ = handle("log10_")
 
 
 def log10_(keyset, self):
@@ -1275,13 +1275,13 @@ def log10_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log10_.redispatch(keyset & AFTER, self)
+        result = _log10_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_log10_out = handle("log10.out")
+_log10_out = handle("log10.out")
 
 
 def log10_out(keyset, self, out):
@@ -1289,13 +1289,13 @@ def log10_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log10_out.redispatch(keyset & AFTER, self, out)
+        result = _log10_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_exp_ = handle("exp_")
+_exp_ = handle("exp_")
 
 
 def exp_(keyset, self):
@@ -1303,13 +1303,13 @@ def exp_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_exp_.redispatch(keyset & AFTER, self)
+        result = _exp_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_exp_out = handle("exp.out")
+_exp_out = handle("exp.out")
 
 
 def exp_out(keyset, self, out):
@@ -1317,13 +1317,13 @@ def exp_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_exp_out.redispatch(keyset & AFTER, self, out)
+        result = _exp_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_expand = handle("expand")
+_expand = handle("expand")
 
 
 def expand(keyset, self, size, implicit):
@@ -1331,13 +1331,13 @@ def expand(keyset, self, size, implicit):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_expand.redispatch(keyset & AFTER, self, size, implicit)
+        result = _expand.redispatch(keyset & AFTER, self, size, implicit)
     finally:
         ts.excluded = prev
     return finish_view("expand", self, result)
 
 
-op_fill__Scalar = handle("fill_.Scalar")
+_fill__Scalar = handle("fill_.Scalar")
 
 
 def fill__Scalar(keyset, self, value):
@@ -1345,13 +1345,13 @@ def fill__Scalar(keyset, self, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fill__Scalar.redispatch(keyset & AFTER, self, value)
+        result = _fill__Scalar.redispatch(keyset & AFTER, self, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_fill__Tensor = handle("fill_.Tensor")
+_fill__Tensor = handle("fill_.Tensor")
 
 
 def fill__Tensor(keyset, self, value):
@@ -1359,13 +1359,13 @@ def fill__Tensor(keyset, self, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fill__Tensor.redispatch(keyset & AFTER, self, value)
+        result = _fill__Tensor.redispatch(keyset & AFTER, self, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_full_out = handle("full.out")
+_full_out = handle("full.out")
 
 
 def full_out(keyset, size, fill_value, out):
@@ -1373,13 +1373,13 @@ def full_out(keyset, size, fill_value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_full_out.redispatch(keyset & AFTER, size, fill_value, out)
+        result = _full_out.redispatch(keyset & AFTER, size, fill_value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_index_Tensor_out = handle("index.Tensor_out")
+_index_Tensor_out = handle("index.Tensor_out")
 
 
 def index_Tensor_out(keyset, self, indices, out):
@@ -1387,13 +1387,13 @@ def index_Tensor_out(keyset, self, indices, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
+        result = _index_Tensor_out.redispatch(keyset & AFTER, self, indices, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_index_put_ = handle("index_put_")
+_index_put_ = handle("index_put_")
 
 
 def index_put_(keyset, self, indices, values, accumulate):
@@ -1401,13 +1401,13 @@ def index_put_(keyset, self, indices, values, accumulate):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
+        result = _index_put_.redispatch(keyset & AFTER, self, indices, values, accumulate)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_linspace_out = handle("linspace.out")
+_linspace_out = handle("linspace.out")
 
 
 def linspace_out(keyset, start, end, steps, out):
@@ -1415,13 +1415,13 @@ def linspace_out(keyset, start, end, steps, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
+        result = _linspace_out.redispatch(keyset & AFTER, start, end, steps, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_log_ = handle("log_")
+_log_ = handle("log_")
 
 
 def log_(keyset, self):
@@ -1429,13 +1429,13 @@ def log_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log_.redispatch(keyset & AFTER, self)
+        result = _log_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_log_out = handle("log.out")
+_log_out = handle("log.out")
 
 
 def log_out(keyset, self, out):
@@ -1443,13 +1443,13 @@ def log_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log_out.redispatch(keyset & AFTER, self, out)
+        result = _log_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_log1p_ = handle("log1p_")
+_log1p_ = handle("log1p_")
 
 
 def log1p_(keyset, self):
@@ -1457,13 +1457,13 @@ def log1p_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log1p_.redispatch(keyset & AFTER, self)
+        result = _log1p_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_log1p_out = handle("log1p.out")
+_log1p_out = handle("log1p.out")
 
 
 def log1p_out(keyset, self, out):
@@ -1471,13 +1471,13 @@ def log1p_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_log1p_out.redispatch(keyset & AFTER, self, out)
+        result = _log1p_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op__log_softmax_out = handle("_log_softmax.out")
+__log_softmax_out = handle("_log_softmax.out")
 
 
 def _log_softmax_out(keyset, self, dim, half_to_float, out):
@@ -1485,13 +1485,13 @@ def _log_softmax_out(keyset, self, dim, half_to_float, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+        result = __log_softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 
 
 def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, out):
@@ -1499,13 +1499,13 @@ def _log_softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
+        result = __log_softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_matmul_out = handle("matmul.out")
+_matmul_out = handle("matmul.out")
 
 
 def matmul_out(keyset, self, other, out):
@@ -1513,13 +1513,13 @@ def matmul_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_matmul_out.redispatch(keyset & AFTER, self, other, out)
+        result = _matmul_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_max_dim_max = handle("max.dim_max")
+_max_dim_max = handle("max.dim_max")
 
 
 def max_dim_max(keyset, self, dim, keepdim, max, max_values):
@@ -1527,13 +1527,13 @@ def max_dim_max(keyset, self, dim, keepdim, max, max_values):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
+        result = _max_dim_max.redispatch(keyset & AFTER, self, dim, keepdim, max, max_values)
     finally:
         ts.excluded = prev
     return finish_inplace(result, max, max_values)
 
 
-op_amax_out = handle("amax.out")
+_amax_out = handle("amax.out")
 
 
 def amax_out(keyset, self, dim, keepdim, out):
@@ -1541,13 +1541,13 @@ def amax_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _amax_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mean_dtype_out = handle("mean.dtype_out")
+_mean_dtype_out = handle("mean.dtype_out")
 
 
 def mean_dtype_out(keyset, self, dtype, out):
@@ -1555,13 +1555,13 @@ def mean_dtype_out(keyset, self, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
+        result = _mean_dtype_out.redispatch(keyset & AFTER, self, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mean_out = handle("mean.out")
+_mean_out = handle("mean.out")
 
 
 def mean_out(keyset, self, dim, keepdim, dtype, out):
@@ -1569,13 +1569,13 @@ def mean_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = _mean_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_min_dim_min = handle("min.dim_min")
+_min_dim_min = handle("min.dim_min")
 
 
 def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
@@ -1583,13 +1583,13 @@ def min_dim_min(keyset, self, dim, keepdim, min, min_indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
+        result = _min_dim_min.redispatch(keyset & AFTER, self, dim, keepdim, min, min_indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, min, min_indices)
 
 
-op_amin_out = handle("amin.out")
+_amin_out = handle("amin.out")
 
 
 def amin_out(keyset, self, dim, keepdim, out):
@@ -1597,13 +1597,13 @@ def amin_out(keyset, self, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
+        result = _amin_out.redispatch(keyset & AFTER, self, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mm_out = handle("mm.out")
+_mm_out = handle("mm.out")
 
 
 def mm_out(keyset, self, mat2, out):
@@ -1611,13 +1611,13 @@ def mm_out(keyset, self, mat2, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mm_out.redispatch(keyset & AFTER, self, mat2, out)
+        result = _mm_out.redispatch(keyset & AFTER, self, mat2, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mm_dtype_out = handle("mm.dtype_out")
+_mm_dtype_out = handle("mm.dtype_out")
 
 
 def mm_dtype_out(keyset, self, mat2, out_dtype, out):
@@ -1625,13 +1625,13 @@ def mm_dtype_out(keyset, self, mat2, out_dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
+        result = _mm_dtype_out.redispatch(keyset & AFTER, self, mat2, out_dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mul__Tensor = handle("mul_.Tensor")
+_mul__Tensor = handle("mul_.Tensor")
 
 
 def mul__Tensor(keyset, self, other):
@@ -1639,13 +1639,13 @@ def mul__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mul__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _mul__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_mul_out = handle("mul.out")
+_mul_out = handle("mul.out")
 
 
 def mul_out(keyset, self, other, out):
@@ -1653,13 +1653,13 @@ def mul_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mul_out.redispatch(keyset & AFTER, self, other, out)
+        result = _mul_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mul__Scalar = handle("mul_.Scalar")
+_mul__Scalar = handle("mul_.Scalar")
 
 
 def mul__Scalar(keyset, self, other):
@@ -1667,13 +1667,13 @@ def mul__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mul__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _mul__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_narrow = handle("narrow")
+_narrow = handle("narrow")
 
 
 def narrow(keyset, self, dim, start, length):
@@ -1681,13 +1681,13 @@ def narrow(keyset, self, dim, start, length):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_narrow.redispatch(keyset & AFTER, self, dim, start, length)
+        result = _narrow.redispatch(keyset & AFTER, self, dim, start, length)
     finally:
         ts.excluded = prev
     return finish_view("narrow", self, result)
 
 
-op_ones_out = handle("ones.out")
+_ones_out = handle("ones.out")
 
 
 def ones_out(keyset, size, out):
@@ -1695,13 +1695,13 @@ def ones_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ones_out.redispatch(keyset & AFTER, size, out)
+        result = _ones_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_permute = handle("permute")
+_permute = handle("permute")
 
 
 def permute(keyset, self, dims):
@@ -1709,13 +1709,13 @@ def permute(keyset, self, dims):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_permute.redispatch(keyset & AFTER, self, dims)
+        result = _permute.redispatch(keyset & AFTER, self, dims)
     finally:
         ts.excluded = prev
     return finish_view("permute", self, result)
 
 
-op_unfold = handle("unfold")
+_unfold = handle("unfold")
 
 
 def unfold(keyset, self, dimension, size, step):
@@ -1723,13 +1723,13 @@ def unfold(keyset, self, dimension, size, step):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_unfold.redispatch(keyset & AFTER, self, dimension, size, step)
+        result = _unfold.redispatch(keyset & AFTER, self, dimension, size, step)
     finally:
         ts.excluded = prev
     return finish_view("unfold", self, result)
 
 
-op_as_strided_ = handle("as_strided_")
+_as_strided_ = handle("as_strided_")
 
 
 def as_strided_(keyset, self, size, stride, storage_offset):
@@ -1737,13 +1737,13 @@ def as_strided_(keyset, self, size, stride, storage_offset):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
+        result = _as_strided_.redispatch(keyset & AFTER, self, size, stride, storage_offset)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_squeeze_ = handle("squeeze_")
+_squeeze_ = handle("squeeze_")
 
 
 def squeeze_(keyset, self):
@@ -1751,13 +1751,13 @@ def squeeze_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze_.redispatch(keyset & AFTER, self)
+        result = _squeeze_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_squeeze__dim = handle("squeeze_.dim")
+_squeeze__dim = handle("squeeze_.dim")
 
 
 def squeeze__dim(keyset, self, dim):
@@ -1765,13 +1765,13 @@ def squeeze__dim(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze__dim.redispatch(keyset & AFTER, self, dim)
+        result = _squeeze__dim.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_squeeze__dims = handle("squeeze_.dims")
+_squeeze__dims = handle("squeeze_.dims")
 
 
 def squeeze__dims(keyset, self, dim):
@@ -1779,13 +1779,13 @@ def squeeze__dims(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze__dims.redispatch(keyset & AFTER, self, dim)
+        result = _squeeze__dims.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_t_ = handle("t_")
+_t_ = handle("t_")
 
 
 def t_(keyset, self):
@@ -1793,13 +1793,13 @@ def t_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_t_.redispatch(keyset & AFTER, self)
+        result = _t_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_transpose_ = handle("transpose_")
+_transpose_ = handle("transpose_")
 
 
 def transpose_(keyset, self, dim0, dim1):
@@ -1807,13 +1807,13 @@ def transpose_(keyset, self, dim0, dim1):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
+        result = _transpose_.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_unsqueeze_ = handle("unsqueeze_")
+_unsqueeze_ = handle("unsqueeze_")
 
 
 def unsqueeze_(keyset, self, dim):
@@ -1821,13 +1821,13 @@ def unsqueeze_(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_unsqueeze_.redispatch(keyset & AFTER, self, dim)
+        result = _unsqueeze_.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_rand_out = handle("rand.out")
+_rand_out = handle("rand.out")
 
 
 def rand_out(keyset, size, out):
@@ -1835,13 +1835,13 @@ def rand_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_rand_out.redispatch(keyset & AFTER, size, out)
+        result = _rand_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randint_out = handle("randint.out")
+_randint_out = handle("randint.out")
 
 
 def randint_out(keyset, high, size, out):
@@ -1849,13 +1849,13 @@ def randint_out(keyset, high, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randint_out.redispatch(keyset & AFTER, high, size, out)
+        result = _randint_out.redispatch(keyset & AFTER, high, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randint_low_out = handle("randint.low_out")
+_randint_low_out = handle("randint.low_out")
 
 
 def randint_low_out(keyset, low, high, size, out):
@@ -1863,13 +1863,13 @@ def randint_low_out(keyset, low, high, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
+        result = _randint_low_out.redispatch(keyset & AFTER, low, high, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randint_generator_out = handle("randint.generator_out")
+_randint_generator_out = handle("randint.generator_out")
 
 
 def randint_generator_out(keyset, high, size, generator, out):
@@ -1877,13 +1877,13 @@ def randint_generator_out(keyset, high, size, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
+        result = _randint_generator_out.redispatch(keyset & AFTER, high, size, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randint_low_generator_out = handle("randint.low_generator_out")
+_randint_low_generator_out = handle("randint.low_generator_out")
 
 
 def randint_low_generator_out(keyset, low, high, size, generator, out):
@@ -1891,13 +1891,13 @@ def randint_low_generator_out(keyset, low, high, size, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
+        result = _randint_low_generator_out.redispatch(keyset & AFTER, low, high, size, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randperm_out = handle("randperm.out")
+_randperm_out = handle("randperm.out")
 
 
 def randperm_out(keyset, n, out):
@@ -1905,13 +1905,13 @@ def randperm_out(keyset, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randperm_out.redispatch(keyset & AFTER, n, out)
+        result = _randperm_out.redispatch(keyset & AFTER, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_randperm_generator_out = handle("randperm.generator_out")
+_randperm_generator_out = handle("randperm.generator_out")
 
 
 def randperm_generator_out(keyset, n, generator, out):
@@ -1919,13 +1919,13 @@ def randperm_generator_out(keyset, n, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
+        result = _randperm_generator_out.redispatch(keyset & AFTER, n, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_uniform_ = handle("uniform_")
+_uniform_ = handle("uniform_")
 
 
 def uniform_(keyset, self, from_, to, generator):
@@ -1933,13 +1933,13 @@ def uniform_(keyset, self, from_, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
+        result = _uniform_.redispatch(keyset & AFTER, self, from_, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_normal_ = handle("normal_")
+_normal_ = handle("normal_")
 
 
 def normal_(keyset, self, mean, std, generator):
@@ -1947,13 +1947,13 @@ def normal_(keyset, self, mean, std, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_normal_.redispatch(keyset & AFTER, self, mean, std, generator)
+        result = _normal_.redispatch(keyset & AFTER, self, mean, std, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_random__from = handle("random_.from")
+_random__from = handle("random_.from")
 
 
 def random__from(keyset, self, from_, to, generator):
@@ -1961,13 +1961,13 @@ def random__from(keyset, self, from_, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_random__from.redispatch(keyset & AFTER, self, from_, to, generator)
+        result = _random__from.redispatch(keyset & AFTER, self, from_, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_random__to = handle("random_.to")
+_random__to = handle("random_.to")
 
 
 def random__to(keyset, self, to, generator):
@@ -1975,13 +1975,13 @@ def random__to(keyset, self, to, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_random__to.redispatch(keyset & AFTER, self, to, generator)
+        result = _random__to.redispatch(keyset & AFTER, self, to, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_random_ = handle("random_")
+_random_ = handle("random_")
 
 
 def random_(keyset, self, generator):
@@ -1989,13 +1989,13 @@ def random_(keyset, self, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_random_.redispatch(keyset & AFTER, self, generator)
+        result = _random_.redispatch(keyset & AFTER, self, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bernoulli_out = handle("bernoulli.out")
+_bernoulli_out = handle("bernoulli.out")
 
 
 def bernoulli_out(keyset, self, generator, out):
@@ -2003,13 +2003,13 @@ def bernoulli_out(keyset, self, generator, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
+        result = _bernoulli_out.redispatch(keyset & AFTER, self, generator, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_bernoulli__Tensor = handle("bernoulli_.Tensor")
+_bernoulli__Tensor = handle("bernoulli_.Tensor")
 
 
 def bernoulli__Tensor(keyset, self, p, generator):
@@ -2017,13 +2017,13 @@ def bernoulli__Tensor(keyset, self, p, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
+        result = _bernoulli__Tensor.redispatch(keyset & AFTER, self, p, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_bernoulli__float = handle("bernoulli_.float")
+_bernoulli__float = handle("bernoulli_.float")
 
 
 def bernoulli__float(keyset, self, p, generator):
@@ -2031,13 +2031,13 @@ def bernoulli__float(keyset, self, p, generator):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
+        result = _bernoulli__float.redispatch(keyset & AFTER, self, p, generator)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_neg_ = handle("neg_")
+_neg_ = handle("neg_")
 
 
 def neg_(keyset, self):
@@ -2045,13 +2045,13 @@ def neg_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_neg_.redispatch(keyset & AFTER, self)
+        result = _neg_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_neg_out = handle("neg.out")
+_neg_out = handle("neg.out")
 
 
 def neg_out(keyset, self, out):
@@ -2059,13 +2059,13 @@ def neg_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_neg_out.redispatch(keyset & AFTER, self, out)
+        result = _neg_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_relu_ = handle("relu_")
+_relu_ = handle("relu_")
 
 
 def relu_(keyset, self):
@@ -2073,13 +2073,13 @@ def relu_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_relu_.redispatch(keyset & AFTER, self)
+        result = _relu_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
+_threshold_backward_grad_input = handle("threshold_backward.grad_input")
 
 
 def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_input):
@@ -2087,13 +2087,13 @@ def threshold_backward_grad_input(keyset, grad_output, self, threshold, grad_inp
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
+        result = _threshold_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, threshold, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-op_gelu_out = handle("gelu.out")
+_gelu_out = handle("gelu.out")
 
 
 def gelu_out(keyset, self, approximate, out):
@@ -2101,13 +2101,13 @@ def gelu_out(keyset, self, approximate, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gelu_out.redispatch(keyset & AFTER, self, approximate, out)
+        result = _gelu_out.redispatch(keyset & AFTER, self, approximate, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gelu_ = handle("gelu_")
+_gelu_ = handle("gelu_")
 
 
 def gelu_(keyset, self, approximate):
@@ -2115,13 +2115,13 @@ def gelu_(keyset, self, approximate):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gelu_.redispatch(keyset & AFTER, self, approximate)
+        result = _gelu_.redispatch(keyset & AFTER, self, approximate)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_rsqrt_ = handle("rsqrt_")
+_rsqrt_ = handle("rsqrt_")
 
 
 def rsqrt_(keyset, self):
@@ -2129,13 +2129,13 @@ def rsqrt_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_rsqrt_.redispatch(keyset & AFTER, self)
+        result = _rsqrt_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_rsqrt_out = handle("rsqrt.out")
+_rsqrt_out = handle("rsqrt.out")
 
 
 def rsqrt_out(keyset, self, out):
@@ -2143,13 +2143,13 @@ def rsqrt_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_rsqrt_out.redispatch(keyset & AFTER, self, out)
+        result = _rsqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_reciprocal_ = handle("reciprocal_")
+_reciprocal_ = handle("reciprocal_")
 
 
 def reciprocal_(keyset, self):
@@ -2157,13 +2157,13 @@ def reciprocal_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_reciprocal_.redispatch(keyset & AFTER, self)
+        result = _reciprocal_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_reciprocal_out = handle("reciprocal.out")
+_reciprocal_out = handle("reciprocal.out")
 
 
 def reciprocal_out(keyset, self, out):
@@ -2171,13 +2171,13 @@ def reciprocal_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_reciprocal_out.redispatch(keyset & AFTER, self, out)
+        result = _reciprocal_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_select_int = handle("select.int")
+_select_int = handle("select.int")
 
 
 def select_int(keyset, self, dim, index):
@@ -2185,13 +2185,13 @@ def select_int(keyset, self, dim, index):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_select_int.redispatch(keyset & AFTER, self, dim, index)
+        result = _select_int.redispatch(keyset & AFTER, self, dim, index)
     finally:
         ts.excluded = prev
     return finish_view("select.int", self, result)
 
 
-op_sigmoid_ = handle("sigmoid_")
+_sigmoid_ = handle("sigmoid_")
 
 
 def sigmoid_(keyset, self):
@@ -2199,13 +2199,13 @@ def sigmoid_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sigmoid_.redispatch(keyset & AFTER, self)
+        result = _sigmoid_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sigmoid_out = handle("sigmoid.out")
+_sigmoid_out = handle("sigmoid.out")
 
 
 def sigmoid_out(keyset, self, out):
@@ -2213,13 +2213,13 @@ def sigmoid_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sigmoid_out.redispatch(keyset & AFTER, self, out)
+        result = _sigmoid_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
+_sigmoid_backward_grad_input = handle("sigmoid_backward.grad_input")
 
 
 def sigmoid_backward_grad_input(keyset, grad_output, output, grad_input):
@@ -2227,13 +2227,13 @@ def sigmoid_backward_grad_input(keyset, grad_output, output, grad_input):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+        result = _sigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-op_sin_ = handle("sin_")
+_sin_ = handle("sin_")
 
 
 def sin_(keyset, self):
@@ -2241,13 +2241,13 @@ def sin_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sin_.redispatch(keyset & AFTER, self)
+        result = _sin_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sin_out = handle("sin.out")
+_sin_out = handle("sin.out")
 
 
 def sin_out(keyset, self, out):
@@ -2255,13 +2255,13 @@ def sin_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sin_out.redispatch(keyset & AFTER, self, out)
+        result = _sin_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_detach = handle("detach")
+_detach = handle("detach")
 
 
 def detach(keyset, self):
@@ -2269,13 +2269,13 @@ def detach(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_detach.redispatch(keyset & AFTER, self)
+        result = _detach.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("detach", self, result)
 
 
-op_slice_Tensor = handle("slice.Tensor")
+_slice_Tensor = handle("slice.Tensor")
 
 
 def slice_Tensor(keyset, self, dim, start, end, step):
@@ -2283,13 +2283,13 @@ def slice_Tensor(keyset, self, dim, start, end, step):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
+        result = _slice_Tensor.redispatch(keyset & AFTER, self, dim, start, end, step)
     finally:
         ts.excluded = prev
     return finish_view("slice.Tensor", self, result)
 
 
-op__softmax_out = handle("_softmax.out")
+__softmax_out = handle("_softmax.out")
 
 
 def _softmax_out(keyset, self, dim, half_to_float, out):
@@ -2297,13 +2297,13 @@ def _softmax_out(keyset, self, dim, half_to_float, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
+        result = __softmax_out.redispatch(keyset & AFTER, self, dim, half_to_float, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op__softmax_backward_data_out = handle("_softmax_backward_data.out")
+__softmax_backward_data_out = handle("_softmax_backward_data.out")
 
 
 def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, grad_input):
@@ -2311,13 +2311,13 @@ def _softmax_backward_data_out(keyset, grad_output, output, dim, input_dtype, gr
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op__softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
+        result = __softmax_backward_data_out.redispatch(keyset & AFTER, grad_output, output, dim, input_dtype, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-op_split_Tensor = handle("split.Tensor")
+_split_Tensor = handle("split.Tensor")
 
 
 def split_Tensor(keyset, self, split_size, dim):
@@ -2325,13 +2325,13 @@ def split_Tensor(keyset, self, split_size, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
+        result = _split_Tensor.redispatch(keyset & AFTER, self, split_size, dim)
     finally:
         ts.excluded = prev
     return finish_view("split.Tensor", self, result)
 
 
-op_split_with_sizes = handle("split_with_sizes")
+_split_with_sizes = handle("split_with_sizes")
 
 
 def split_with_sizes(keyset, self, split_sizes, dim):
@@ -2339,13 +2339,13 @@ def split_with_sizes(keyset, self, split_sizes, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
+        result = _split_with_sizes.redispatch(keyset & AFTER, self, split_sizes, dim)
     finally:
         ts.excluded = prev
     return finish_view("split_with_sizes", self, result)
 
 
-op_squeeze = handle("squeeze")
+_squeeze = handle("squeeze")
 
 
 def squeeze(keyset, self):
@@ -2353,13 +2353,13 @@ def squeeze(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze.redispatch(keyset & AFTER, self)
+        result = _squeeze.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("squeeze", self, result)
 
 
-op_squeeze_dim = handle("squeeze.dim")
+_squeeze_dim = handle("squeeze.dim")
 
 
 def squeeze_dim(keyset, self, dim):
@@ -2367,13 +2367,13 @@ def squeeze_dim(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze_dim.redispatch(keyset & AFTER, self, dim)
+        result = _squeeze_dim.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("squeeze.dim", self, result)
 
 
-op_squeeze_dims = handle("squeeze.dims")
+_squeeze_dims = handle("squeeze.dims")
 
 
 def squeeze_dims(keyset, self, dim):
@@ -2381,13 +2381,13 @@ def squeeze_dims(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_squeeze_dims.redispatch(keyset & AFTER, self, dim)
+        result = _squeeze_dims.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("squeeze.dims", self, result)
 
 
-op_stack_out = handle("stack.out")
+_stack_out = handle("stack.out")
 
 
 def stack_out(keyset, tensors, dim, out):
@@ -2395,13 +2395,13 @@ def stack_out(keyset, tensors, dim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_stack_out.redispatch(keyset & AFTER, tensors, dim, out)
+        result = _stack_out.redispatch(keyset & AFTER, tensors, dim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sum_IntList_out = handle("sum.IntList_out")
+_sum_IntList_out = handle("sum.IntList_out")
 
 
 def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
@@ -2409,13 +2409,13 @@ def sum_IntList_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = _sum_IntList_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sqrt_ = handle("sqrt_")
+_sqrt_ = handle("sqrt_")
 
 
 def sqrt_(keyset, self):
@@ -2423,13 +2423,13 @@ def sqrt_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sqrt_.redispatch(keyset & AFTER, self)
+        result = _sqrt_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sqrt_out = handle("sqrt.out")
+_sqrt_out = handle("sqrt.out")
 
 
 def sqrt_out(keyset, self, out):
@@ -2437,13 +2437,13 @@ def sqrt_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sqrt_out.redispatch(keyset & AFTER, self, out)
+        result = _sqrt_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_std_correction_out = handle("std.correction_out")
+_std_correction_out = handle("std.correction_out")
 
 
 def std_correction_out(keyset, self, dim, correction, keepdim, out):
@@ -2451,13 +2451,13 @@ def std_correction_out(keyset, self, dim, correction, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+        result = _std_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_prod_int_out = handle("prod.int_out")
+_prod_int_out = handle("prod.int_out")
 
 
 def prod_int_out(keyset, self, dim, keepdim, dtype, out):
@@ -2465,13 +2465,13 @@ def prod_int_out(keyset, self, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+        result = _prod_int_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_t = handle("t")
+_t = handle("t")
 
 
 def t(keyset, self):
@@ -2479,13 +2479,13 @@ def t(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_t.redispatch(keyset & AFTER, self)
+        result = _t.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("t", self, result)
 
 
-op_tanh_ = handle("tanh_")
+_tanh_ = handle("tanh_")
 
 
 def tanh_(keyset, self):
@@ -2493,13 +2493,13 @@ def tanh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tanh_.redispatch(keyset & AFTER, self)
+        result = _tanh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_tanh_out = handle("tanh.out")
+_tanh_out = handle("tanh.out")
 
 
 def tanh_out(keyset, self, out):
@@ -2507,13 +2507,13 @@ def tanh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tanh_out.redispatch(keyset & AFTER, self, out)
+        result = _tanh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_tanh_backward_grad_input = handle("tanh_backward.grad_input")
+_tanh_backward_grad_input = handle("tanh_backward.grad_input")
 
 
 def tanh_backward_grad_input(keyset, grad_output, output, grad_input):
@@ -2521,13 +2521,13 @@ def tanh_backward_grad_input(keyset, grad_output, output, grad_input):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
+        result = _tanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, output, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-op_transpose_int = handle("transpose.int")
+_transpose_int = handle("transpose.int")
 
 
 def transpose_int(keyset, self, dim0, dim1):
@@ -2535,13 +2535,13 @@ def transpose_int(keyset, self, dim0, dim1):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
+        result = _transpose_int.redispatch(keyset & AFTER, self, dim0, dim1)
     finally:
         ts.excluded = prev
     return finish_view("transpose.int", self, result)
 
 
-op_unsqueeze = handle("unsqueeze")
+_unsqueeze = handle("unsqueeze")
 
 
 def unsqueeze(keyset, self, dim):
@@ -2549,13 +2549,13 @@ def unsqueeze(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_unsqueeze.redispatch(keyset & AFTER, self, dim)
+        result = _unsqueeze.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("unsqueeze", self, result)
 
 
-op_var_correction_out = handle("var.correction_out")
+_var_correction_out = handle("var.correction_out")
 
 
 def var_correction_out(keyset, self, dim, correction, keepdim, out):
@@ -2563,13 +2563,13 @@ def var_correction_out(keyset, self, dim, correction, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
+        result = _var_correction_out.redispatch(keyset & AFTER, self, dim, correction, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_where_self_out = handle("where.self_out")
+_where_self_out = handle("where.self_out")
 
 
 def where_self_out(keyset, condition, self, other, out):
@@ -2577,13 +2577,13 @@ def where_self_out(keyset, condition, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
+        result = _where_self_out.redispatch(keyset & AFTER, condition, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_zeros_out = handle("zeros.out")
+_zeros_out = handle("zeros.out")
 
 
 def zeros_out(keyset, size, out):
@@ -2591,13 +2591,13 @@ def zeros_out(keyset, size, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_zeros_out.redispatch(keyset & AFTER, size, out)
+        result = _zeros_out.redispatch(keyset & AFTER, size, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_zero_ = handle("zero_")
+_zero_ = handle("zero_")
 
 
 def zero_(keyset, self):
@@ -2605,13 +2605,13 @@ def zero_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_zero_.redispatch(keyset & AFTER, self)
+        result = _zero_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_norm_out = handle("norm.out")
+_norm_out = handle("norm.out")
 
 
 def norm_out(keyset, self, p, dim, keepdim, out):
@@ -2619,13 +2619,13 @@ def norm_out(keyset, self, p, dim, keepdim, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
+        result = _norm_out.redispatch(keyset & AFTER, self, p, dim, keepdim, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_linalg_lstsq_out = handle("linalg_lstsq.out")
+_linalg_lstsq_out = handle("linalg_lstsq.out")
 
 
 def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, singular_values):
@@ -2633,13 +2633,13 @@ def linalg_lstsq_out(keyset, self, b, rcond, driver, solution, residuals, rank, 
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
+        result = _linalg_lstsq_out.redispatch(keyset & AFTER, self, b, rcond, driver, solution, residuals, rank, singular_values)
     finally:
         ts.excluded = prev
     return finish_inplace(result, solution, residuals, rank, singular_values)
 
 
-op_linalg_vector_norm_out = handle("linalg_vector_norm.out")
+_linalg_vector_norm_out = handle("linalg_vector_norm.out")
 
 
 def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
@@ -2647,13 +2647,13 @@ def linalg_vector_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+        result = _linalg_vector_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sub_out = handle("sub.out")
+_sub_out = handle("sub.out")
 
 
 def sub_out(keyset, self, other, alpha, out):
@@ -2661,13 +2661,13 @@ def sub_out(keyset, self, other, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
+        result = _sub_out.redispatch(keyset & AFTER, self, other, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sub__Tensor = handle("sub_.Tensor")
+_sub__Tensor = handle("sub_.Tensor")
 
 
 def sub__Tensor(keyset, self, other, alpha):
@@ -2675,13 +2675,13 @@ def sub__Tensor(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
+        result = _sub__Tensor.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sub__Scalar = handle("sub_.Scalar")
+_sub__Scalar = handle("sub_.Scalar")
 
 
 def sub__Scalar(keyset, self, other, alpha):
@@ -2689,13 +2689,13 @@ def sub__Scalar(keyset, self, other, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
+        result = _sub__Scalar.redispatch(keyset & AFTER, self, other, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_addmm_out = handle("addmm.out")
+_addmm_out = handle("addmm.out")
 
 
 def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
@@ -2703,13 +2703,13 @@ def addmm_out(keyset, self, mat1, mat2, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
+        result = _addmm_out.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_addmm_dtype_out = handle("addmm.dtype_out")
+_addmm_dtype_out = handle("addmm.dtype_out")
 
 
 def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
@@ -2717,13 +2717,13 @@ def addmm_dtype_out(keyset, self, mat1, mat2, out_dtype, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
+        result = _addmm_dtype_out.redispatch(keyset & AFTER, self, mat1, mat2, out_dtype, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_addmm_ = handle("addmm_")
+_addmm_ = handle("addmm_")
 
 
 def addmm_(keyset, self, mat1, mat2, beta, alpha):
@@ -2731,13 +2731,13 @@ def addmm_(keyset, self, mat1, mat2, beta, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
+        result = _addmm_.redispatch(keyset & AFTER, self, mat1, mat2, beta, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_addmv_ = handle("addmv_")
+_addmv_ = handle("addmv_")
 
 
 def addmv_(keyset, self, mat, vec, beta, alpha):
@@ -2745,13 +2745,13 @@ def addmv_(keyset, self, mat, vec, beta, alpha):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
+        result = _addmv_.redispatch(keyset & AFTER, self, mat, vec, beta, alpha)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_addmv_out = handle("addmv.out")
+_addmv_out = handle("addmv.out")
 
 
 def addmv_out(keyset, self, mat, vec, beta, alpha, out):
@@ -2759,13 +2759,13 @@ def addmv_out(keyset, self, mat, vec, beta, alpha, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
+        result = _addmv_out.redispatch(keyset & AFTER, self, mat, vec, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mv_out = handle("mv.out")
+_mv_out = handle("mv.out")
 
 
 def mv_out(keyset, self, vec, out):
@@ -2773,13 +2773,13 @@ def mv_out(keyset, self, vec, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mv_out.redispatch(keyset & AFTER, self, vec, out)
+        result = _mv_out.redispatch(keyset & AFTER, self, vec, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_unbind_int = handle("unbind.int")
+_unbind_int = handle("unbind.int")
 
 
 def unbind_int(keyset, self, dim):
@@ -2787,13 +2787,13 @@ def unbind_int(keyset, self, dim):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_unbind_int.redispatch(keyset & AFTER, self, dim)
+        result = _unbind_int.redispatch(keyset & AFTER, self, dim)
     finally:
         ts.excluded = prev
     return finish_view("unbind.int", self, result)
 
 
-op_masked_fill__Scalar = handle("masked_fill_.Scalar")
+_masked_fill__Scalar = handle("masked_fill_.Scalar")
 
 
 def masked_fill__Scalar(keyset, self, mask, value):
@@ -2801,13 +2801,13 @@ def masked_fill__Scalar(keyset, self, mask, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
+        result = _masked_fill__Scalar.redispatch(keyset & AFTER, self, mask, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_masked_fill__Tensor = handle("masked_fill_.Tensor")
+_masked_fill__Tensor = handle("masked_fill_.Tensor")
 
 
 def masked_fill__Tensor(keyset, self, mask, value):
@@ -2815,13 +2815,13 @@ def masked_fill__Tensor(keyset, self, mask, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
+        result = _masked_fill__Tensor.redispatch(keyset & AFTER, self, mask, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_view = handle("view")
+_view = handle("view")
 
 
 def view(keyset, self, size):
@@ -2829,13 +2829,13 @@ def view(keyset, self, size):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_view.redispatch(keyset & AFTER, self, size)
+        result = _view.redispatch(keyset & AFTER, self, size)
     finally:
         ts.excluded = prev
     return finish_view("view", self, result)
 
 
-op_view_dtype = handle("view.dtype")
+_view_dtype = handle("view.dtype")
 
 
 def view_dtype(keyset, self, dtype):
@@ -2843,13 +2843,13 @@ def view_dtype(keyset, self, dtype):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_view_dtype.redispatch(keyset & AFTER, self, dtype)
+        result = _view_dtype.redispatch(keyset & AFTER, self, dtype)
     finally:
         ts.excluded = prev
     return finish_view("view.dtype", self, result)
 
 
-op_scatter__src = handle("scatter_.src")
+_scatter__src = handle("scatter_.src")
 
 
 def scatter__src(keyset, self, dim, index, src):
@@ -2857,13 +2857,13 @@ def scatter__src(keyset, self, dim, index, src):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
+        result = _scatter__src.redispatch(keyset & AFTER, self, dim, index, src)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_scatter_src_out = handle("scatter.src_out")
+_scatter_src_out = handle("scatter.src_out")
 
 
 def scatter_src_out(keyset, self, dim, index, src, out):
@@ -2871,13 +2871,13 @@ def scatter_src_out(keyset, self, dim, index, src, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
+        result = _scatter_src_out.redispatch(keyset & AFTER, self, dim, index, src, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_scatter__value = handle("scatter_.value")
+_scatter__value = handle("scatter_.value")
 
 
 def scatter__value(keyset, self, dim, index, value):
@@ -2885,13 +2885,13 @@ def scatter__value(keyset, self, dim, index, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
+        result = _scatter__value.redispatch(keyset & AFTER, self, dim, index, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_scatter_value_out = handle("scatter.value_out")
+_scatter_value_out = handle("scatter.value_out")
 
 
 def scatter_value_out(keyset, self, dim, index, value, out):
@@ -2899,13 +2899,13 @@ def scatter_value_out(keyset, self, dim, index, value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
+        result = _scatter_value_out.redispatch(keyset & AFTER, self, dim, index, value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_scatter__reduce = handle("scatter_.reduce")
+_scatter__reduce = handle("scatter_.reduce")
 
 
 def scatter__reduce(keyset, self, dim, index, src, reduce):
@@ -2913,13 +2913,13 @@ def scatter__reduce(keyset, self, dim, index, src, reduce):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
+        result = _scatter__reduce.redispatch(keyset & AFTER, self, dim, index, src, reduce)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_scatter_reduce_out = handle("scatter.reduce_out")
+_scatter_reduce_out = handle("scatter.reduce_out")
 
 
 def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
@@ -2927,13 +2927,13 @@ def scatter_reduce_out(keyset, self, dim, index, src, reduce, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
+        result = _scatter_reduce_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_scatter__value_reduce = handle("scatter_.value_reduce")
+_scatter__value_reduce = handle("scatter_.value_reduce")
 
 
 def scatter__value_reduce(keyset, self, dim, index, value, reduce):
@@ -2941,13 +2941,13 @@ def scatter__value_reduce(keyset, self, dim, index, value, reduce):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
+        result = _scatter__value_reduce.redispatch(keyset & AFTER, self, dim, index, value, reduce)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
+_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 
 
 def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
@@ -2955,13 +2955,13 @@ def scatter_value_reduce_out(keyset, self, dim, index, value, reduce, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
+        result = _scatter_value_reduce_out.redispatch(keyset & AFTER, self, dim, index, value, reduce, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_eq__Scalar = handle("eq_.Scalar")
+_eq__Scalar = handle("eq_.Scalar")
 
 
 def eq__Scalar(keyset, self, other):
@@ -2969,13 +2969,13 @@ def eq__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_eq__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _eq__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_eq__Tensor = handle("eq_.Tensor")
+_eq__Tensor = handle("eq_.Tensor")
 
 
 def eq__Tensor(keyset, self, other):
@@ -2983,13 +2983,13 @@ def eq__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_eq__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _eq__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_tril_ = handle("tril_")
+_tril_ = handle("tril_")
 
 
 def tril_(keyset, self, diagonal):
@@ -2997,13 +2997,13 @@ def tril_(keyset, self, diagonal):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tril_.redispatch(keyset & AFTER, self, diagonal)
+        result = _tril_.redispatch(keyset & AFTER, self, diagonal)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_triu_ = handle("triu_")
+_triu_ = handle("triu_")
 
 
 def triu_(keyset, self, diagonal):
@@ -3011,13 +3011,13 @@ def triu_(keyset, self, diagonal):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_triu_.redispatch(keyset & AFTER, self, diagonal)
+        result = _triu_.redispatch(keyset & AFTER, self, diagonal)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_triu_out = handle("triu.out")
+_triu_out = handle("triu.out")
 
 
 def triu_out(keyset, self, diagonal, out):
@@ -3025,13 +3025,13 @@ def triu_out(keyset, self, diagonal, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_triu_out.redispatch(keyset & AFTER, self, diagonal, out)
+        result = _triu_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_tril_out = handle("tril.out")
+_tril_out = handle("tril.out")
 
 
 def tril_out(keyset, self, diagonal, out):
@@ -3039,13 +3039,13 @@ def tril_out(keyset, self, diagonal, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_tril_out.redispatch(keyset & AFTER, self, diagonal, out)
+        result = _tril_out.redispatch(keyset & AFTER, self, diagonal, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ne_Scalar_out = handle("ne.Scalar_out")
+_ne_Scalar_out = handle("ne.Scalar_out")
 
 
 def ne_Scalar_out(keyset, self, other, out):
@@ -3053,13 +3053,13 @@ def ne_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _ne_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ne_Tensor_out = handle("ne.Tensor_out")
+_ne_Tensor_out = handle("ne.Tensor_out")
 
 
 def ne_Tensor_out(keyset, self, other, out):
@@ -3067,13 +3067,13 @@ def ne_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _ne_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ne__Scalar = handle("ne_.Scalar")
+_ne__Scalar = handle("ne_.Scalar")
 
 
 def ne__Scalar(keyset, self, other):
@@ -3081,13 +3081,13 @@ def ne__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ne__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _ne__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_ne__Tensor = handle("ne_.Tensor")
+_ne__Tensor = handle("ne_.Tensor")
 
 
 def ne__Tensor(keyset, self, other):
@@ -3095,13 +3095,13 @@ def ne__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ne__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _ne__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_eq_Scalar_out = handle("eq.Scalar_out")
+_eq_Scalar_out = handle("eq.Scalar_out")
 
 
 def eq_Scalar_out(keyset, self, other, out):
@@ -3109,13 +3109,13 @@ def eq_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _eq_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_eq_Tensor_out = handle("eq.Tensor_out")
+_eq_Tensor_out = handle("eq.Tensor_out")
 
 
 def eq_Tensor_out(keyset, self, other, out):
@@ -3123,13 +3123,13 @@ def eq_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _eq_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ge_Scalar_out = handle("ge.Scalar_out")
+_ge_Scalar_out = handle("ge.Scalar_out")
 
 
 def ge_Scalar_out(keyset, self, other, out):
@@ -3137,13 +3137,13 @@ def ge_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _ge_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ge_Tensor_out = handle("ge.Tensor_out")
+_ge_Tensor_out = handle("ge.Tensor_out")
 
 
 def ge_Tensor_out(keyset, self, other, out):
@@ -3151,13 +3151,13 @@ def ge_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _ge_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ge__Scalar = handle("ge_.Scalar")
+_ge__Scalar = handle("ge_.Scalar")
 
 
 def ge__Scalar(keyset, self, other):
@@ -3165,13 +3165,13 @@ def ge__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ge__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _ge__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_ge__Tensor = handle("ge_.Tensor")
+_ge__Tensor = handle("ge_.Tensor")
 
 
 def ge__Tensor(keyset, self, other):
@@ -3179,13 +3179,13 @@ def ge__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ge__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _ge__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_le_Scalar_out = handle("le.Scalar_out")
+_le_Scalar_out = handle("le.Scalar_out")
 
 
 def le_Scalar_out(keyset, self, other, out):
@@ -3193,13 +3193,13 @@ def le_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _le_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_le_Tensor_out = handle("le.Tensor_out")
+_le_Tensor_out = handle("le.Tensor_out")
 
 
 def le_Tensor_out(keyset, self, other, out):
@@ -3207,13 +3207,13 @@ def le_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _le_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_le__Scalar = handle("le_.Scalar")
+_le__Scalar = handle("le_.Scalar")
 
 
 def le__Scalar(keyset, self, other):
@@ -3221,13 +3221,13 @@ def le__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_le__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _le__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_le__Tensor = handle("le_.Tensor")
+_le__Tensor = handle("le_.Tensor")
 
 
 def le__Tensor(keyset, self, other):
@@ -3235,13 +3235,13 @@ def le__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_le__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _le__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_gt_Scalar_out = handle("gt.Scalar_out")
+_gt_Scalar_out = handle("gt.Scalar_out")
 
 
 def gt_Scalar_out(keyset, self, other, out):
@@ -3249,13 +3249,13 @@ def gt_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _gt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gt_Tensor_out = handle("gt.Tensor_out")
+_gt_Tensor_out = handle("gt.Tensor_out")
 
 
 def gt_Tensor_out(keyset, self, other, out):
@@ -3263,13 +3263,13 @@ def gt_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _gt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gt__Scalar = handle("gt_.Scalar")
+_gt__Scalar = handle("gt_.Scalar")
 
 
 def gt__Scalar(keyset, self, other):
@@ -3277,13 +3277,13 @@ def gt__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gt__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _gt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_gt__Tensor = handle("gt_.Tensor")
+_gt__Tensor = handle("gt_.Tensor")
 
 
 def gt__Tensor(keyset, self, other):
@@ -3291,13 +3291,13 @@ def gt__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gt__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _gt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lt_Scalar_out = handle("lt.Scalar_out")
+_lt_Scalar_out = handle("lt.Scalar_out")
 
 
 def lt_Scalar_out(keyset, self, other, out):
@@ -3305,13 +3305,13 @@ def lt_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _lt_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lt_Tensor_out = handle("lt.Tensor_out")
+_lt_Tensor_out = handle("lt.Tensor_out")
 
 
 def lt_Tensor_out(keyset, self, other, out):
@@ -3319,13 +3319,13 @@ def lt_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _lt_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lt__Scalar = handle("lt_.Scalar")
+_lt__Scalar = handle("lt_.Scalar")
 
 
 def lt__Scalar(keyset, self, other):
@@ -3333,13 +3333,13 @@ def lt__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lt__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _lt__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lt__Tensor = handle("lt_.Tensor")
+_lt__Tensor = handle("lt_.Tensor")
 
 
 def lt__Tensor(keyset, self, other):
@@ -3347,13 +3347,13 @@ def lt__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lt__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _lt__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_index_select_out = handle("index_select.out")
+_index_select_out = handle("index_select.out")
 
 
 def index_select_out(keyset, self, dim, index, out):
@@ -3361,13 +3361,13 @@ def index_select_out(keyset, self, dim, index, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
+        result = _index_select_out.redispatch(keyset & AFTER, self, dim, index, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gather_out = handle("gather.out")
+_gather_out = handle("gather.out")
 
 
 def gather_out(keyset, self, dim, index, sparse_grad, out):
@@ -3375,13 +3375,13 @@ def gather_out(keyset, self, dim, index, sparse_grad, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
+        result = _gather_out.redispatch(keyset & AFTER, self, dim, index, sparse_grad, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sign_ = handle("sign_")
+_sign_ = handle("sign_")
 
 
 def sign_(keyset, self):
@@ -3389,13 +3389,13 @@ def sign_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sign_.redispatch(keyset & AFTER, self)
+        result = _sign_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sign_out = handle("sign.out")
+_sign_out = handle("sign.out")
 
 
 def sign_out(keyset, self, out):
@@ -3403,13 +3403,13 @@ def sign_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sign_out.redispatch(keyset & AFTER, self, out)
+        result = _sign_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_remainder_Scalar_out = handle("remainder.Scalar_out")
+_remainder_Scalar_out = handle("remainder.Scalar_out")
 
 
 def remainder_Scalar_out(keyset, self, other, out):
@@ -3417,13 +3417,13 @@ def remainder_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _remainder_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_remainder__Scalar = handle("remainder_.Scalar")
+_remainder__Scalar = handle("remainder_.Scalar")
 
 
 def remainder__Scalar(keyset, self, other):
@@ -3431,13 +3431,13 @@ def remainder__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_remainder__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _remainder__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_remainder_Tensor_out = handle("remainder.Tensor_out")
+_remainder_Tensor_out = handle("remainder.Tensor_out")
 
 
 def remainder_Tensor_out(keyset, self, other, out):
@@ -3445,13 +3445,13 @@ def remainder_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _remainder_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_remainder__Tensor = handle("remainder_.Tensor")
+_remainder__Tensor = handle("remainder_.Tensor")
 
 
 def remainder__Tensor(keyset, self, other):
@@ -3459,13 +3459,13 @@ def remainder__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_remainder__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _remainder__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_min_unary_out = handle("min.unary_out")
+_min_unary_out = handle("min.unary_out")
 
 
 def min_unary_out(keyset, self, out):
@@ -3473,13 +3473,13 @@ def min_unary_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_min_unary_out.redispatch(keyset & AFTER, self, out)
+        result = _min_unary_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_max_unary_out = handle("max.unary_out")
+_max_unary_out = handle("max.unary_out")
 
 
 def max_unary_out(keyset, self, out):
@@ -3487,13 +3487,13 @@ def max_unary_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_max_unary_out.redispatch(keyset & AFTER, self, out)
+        result = _max_unary_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_maximum_out = handle("maximum.out")
+_maximum_out = handle("maximum.out")
 
 
 def maximum_out(keyset, self, other, out):
@@ -3501,13 +3501,13 @@ def maximum_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_maximum_out.redispatch(keyset & AFTER, self, other, out)
+        result = _maximum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_minimum_out = handle("minimum.out")
+_minimum_out = handle("minimum.out")
 
 
 def minimum_out(keyset, self, other, out):
@@ -3515,13 +3515,13 @@ def minimum_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_minimum_out.redispatch(keyset & AFTER, self, other, out)
+        result = _minimum_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sort_values = handle("sort.values")
+_sort_values = handle("sort.values")
 
 
 def sort_values(keyset, self, dim, descending, values, indices):
@@ -3529,13 +3529,13 @@ def sort_values(keyset, self, dim, descending, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
+        result = _sort_values.redispatch(keyset & AFTER, self, dim, descending, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-op_sort_values_stable = handle("sort.values_stable")
+_sort_values_stable = handle("sort.values_stable")
 
 
 def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
@@ -3543,13 +3543,13 @@ def sort_values_stable(keyset, self, stable, dim, descending, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
+        result = _sort_values_stable.redispatch(keyset & AFTER, self, stable, dim, descending, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-op_topk_values = handle("topk.values")
+_topk_values = handle("topk.values")
 
 
 def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
@@ -3557,13 +3557,13 @@ def topk_values(keyset, self, k, dim, largest, sorted, values, indices):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
+        result = _topk_values.redispatch(keyset & AFTER, self, k, dim, largest, sorted, values, indices)
     finally:
         ts.excluded = prev
     return finish_inplace(result, values, indices)
 
 
-op_all_all_out = handle("all.all_out")
+_all_all_out = handle("all.all_out")
 
 
 def all_all_out(keyset, self, out):
@@ -3571,13 +3571,13 @@ def all_all_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_all_all_out.redispatch(keyset & AFTER, self, out)
+        result = _all_all_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_any_all_out = handle("any.all_out")
+_any_all_out = handle("any.all_out")
 
 
 def any_all_out(keyset, self, out):
@@ -3585,13 +3585,13 @@ def any_all_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_any_all_out.redispatch(keyset & AFTER, self, out)
+        result = _any_all_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
+_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 
 
 def pow_Tensor_Tensor_out(keyset, self, exponent, out):
@@ -3599,13 +3599,13 @@ def pow_Tensor_Tensor_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = _pow_Tensor_Tensor_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_pow_Scalar_out = handle("pow.Scalar_out")
+_pow_Scalar_out = handle("pow.Scalar_out")
 
 
 def pow_Scalar_out(keyset, self, exponent, out):
@@ -3613,13 +3613,13 @@ def pow_Scalar_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = _pow_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
+_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 
 
 def pow_Tensor_Scalar_out(keyset, self, exponent, out):
@@ -3627,13 +3627,13 @@ def pow_Tensor_Scalar_out(keyset, self, exponent, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
+        result = _pow_Tensor_Scalar_out.redispatch(keyset & AFTER, self, exponent, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_pow__Scalar = handle("pow_.Scalar")
+_pow__Scalar = handle("pow_.Scalar")
 
 
 def pow__Scalar(keyset, self, exponent):
@@ -3641,13 +3641,13 @@ def pow__Scalar(keyset, self, exponent):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_pow__Scalar.redispatch(keyset & AFTER, self, exponent)
+        result = _pow__Scalar.redispatch(keyset & AFTER, self, exponent)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_pow__Tensor = handle("pow_.Tensor")
+_pow__Tensor = handle("pow_.Tensor")
 
 
 def pow__Tensor(keyset, self, exponent):
@@ -3655,13 +3655,13 @@ def pow__Tensor(keyset, self, exponent):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_pow__Tensor.redispatch(keyset & AFTER, self, exponent)
+        result = _pow__Tensor.redispatch(keyset & AFTER, self, exponent)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_alias = handle("alias")
+_alias = handle("alias")
 
 
 def alias(keyset, self):
@@ -3669,13 +3669,13 @@ def alias(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_alias.redispatch(keyset & AFTER, self)
+        result = _alias.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_view("alias", self, result)
 
 
-op_mse_loss_out = handle("mse_loss.out")
+_mse_loss_out = handle("mse_loss.out")
 
 
 def mse_loss_out(keyset, self, target, reduction, out):
@@ -3683,13 +3683,13 @@ def mse_loss_out(keyset, self, target, reduction, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
+        result = _mse_loss_out.redispatch(keyset & AFTER, self, target, reduction, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_nll_loss_forward_output = handle("nll_loss_forward.output")
+_nll_loss_forward_output = handle("nll_loss_forward.output")
 
 
 def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_index, output, total_weight):
@@ -3697,13 +3697,13 @@ def nll_loss_forward_output(keyset, self, target, weight, reduction, ignore_inde
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
+        result = _nll_loss_forward_output.redispatch(keyset & AFTER, self, target, weight, reduction, ignore_index, output, total_weight)
     finally:
         ts.excluded = prev
     return finish_inplace(result, output, total_weight)
 
 
-op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
+_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 
 
 def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
@@ -3711,13 +3711,13 @@ def nll_loss_backward_grad_input(keyset, grad_output, self, target, weight, redu
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
+        result = _nll_loss_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
     finally:
         ts.excluded = prev
     return finish_inplace(result, grad_input)
 
 
-op_set__source_Storage = handle("set_.source_Storage")
+_set__source_Storage = handle("set_.source_Storage")
 
 
 def set__source_Storage(keyset, self, source):
@@ -3725,13 +3725,13 @@ def set__source_Storage(keyset, self, source):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_set__source_Storage.redispatch(keyset & AFTER, self, source)
+        result = _set__source_Storage.redispatch(keyset & AFTER, self, source)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
+_set__source_Storage_storage_offset = handle("set_.source_Storage_storage_offset")
 
 
 def set__source_Storage_storage_offset(keyset, self, source, storage_offset, size, stride):
@@ -3739,13 +3739,13 @@ def set__source_Storage_storage_offset(keyset, self, source, storage_offset, siz
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_set__source_Storage_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
+        result = _set__source_Storage_storage_offset.redispatch(keyset & AFTER, self, source, storage_offset, size, stride)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_set__source_Tensor = handle("set_.source_Tensor")
+_set__source_Tensor = handle("set_.source_Tensor")
 
 
 def set__source_Tensor(keyset, self, source):
@@ -3753,13 +3753,13 @@ def set__source_Tensor(keyset, self, source):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_set__source_Tensor.redispatch(keyset & AFTER, self, source)
+        result = _set__source_Tensor.redispatch(keyset & AFTER, self, source)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_set_ = handle("set_")
+_set_ = handle("set_")
 
 
 def set_(keyset, self):
@@ -3767,13 +3767,13 @@ def set_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_set_.redispatch(keyset & AFTER, self)
+        result = _set_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_resize_ = handle("resize_")
+_resize_ = handle("resize_")
 
 
 def resize_(keyset, self, size, memory_format):
@@ -3781,13 +3781,13 @@ def resize_(keyset, self, size, memory_format):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_resize_.redispatch(keyset & AFTER, self, size, memory_format)
+        result = _resize_.redispatch(keyset & AFTER, self, size, memory_format)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_floor_divide__Tensor = handle("floor_divide_.Tensor")
+_floor_divide__Tensor = handle("floor_divide_.Tensor")
 
 
 def floor_divide__Tensor(keyset, self, other):
@@ -3795,13 +3795,13 @@ def floor_divide__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _floor_divide__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_floor_divide_out = handle("floor_divide.out")
+_floor_divide_out = handle("floor_divide.out")
 
 
 def floor_divide_out(keyset, self, other, out):
@@ -3809,13 +3809,13 @@ def floor_divide_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_floor_divide_out.redispatch(keyset & AFTER, self, other, out)
+        result = _floor_divide_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_floor_divide__Scalar = handle("floor_divide_.Scalar")
+_floor_divide__Scalar = handle("floor_divide_.Scalar")
 
 
 def floor_divide__Scalar(keyset, self, other):
@@ -3823,13 +3823,13 @@ def floor_divide__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _floor_divide__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_norm_dtype_out = handle("norm.dtype_out")
+_norm_dtype_out = handle("norm.dtype_out")
 
 
 def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
@@ -3837,13 +3837,13 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
+        result = _norm_dtype_out.redispatch(keyset & AFTER, self, p, dim, keepdim, dtype, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_embedding_renorm_ = handle("embedding_renorm_")
+_embedding_renorm_ = handle("embedding_renorm_")
 
 
 def embedding_renorm_(keyset, self, indices, max_norm, norm_type):
@@ -3851,13 +3851,13 @@ def embedding_renorm_(keyset, self, indices, max_norm, norm_type):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_embedding_renorm_.redispatch(keyset & AFTER, self, indices, max_norm, norm_type)
+        result = _embedding_renorm_.redispatch(keyset & AFTER, self, indices, max_norm, norm_type)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_addcmul_out = handle("addcmul.out")
+_addcmul_out = handle("addcmul.out")
 
 
 def addcmul_out(keyset, self, tensor1, tensor2, value, out):
@@ -3865,13 +3865,13 @@ def addcmul_out(keyset, self, tensor1, tensor2, value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addcmul_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+        result = _addcmul_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_addcmul_ = handle("addcmul_")
+_addcmul_ = handle("addcmul_")
 
 
 def addcmul_(keyset, self, tensor1, tensor2, value):
@@ -3879,13 +3879,13 @@ def addcmul_(keyset, self, tensor1, tensor2, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addcmul_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+        result = _addcmul_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_addcdiv_out = handle("addcdiv.out")
+_addcdiv_out = handle("addcdiv.out")
 
 
 def addcdiv_out(keyset, self, tensor1, tensor2, value, out):
@@ -3893,13 +3893,13 @@ def addcdiv_out(keyset, self, tensor1, tensor2, value, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addcdiv_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
+        result = _addcdiv_out.redispatch(keyset & AFTER, self, tensor1, tensor2, value, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_addcdiv_ = handle("addcdiv_")
+_addcdiv_ = handle("addcdiv_")
 
 
 def addcdiv_(keyset, self, tensor1, tensor2, value):
@@ -3907,13 +3907,13 @@ def addcdiv_(keyset, self, tensor1, tensor2, value):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_addcdiv_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
+        result = _addcdiv_.redispatch(keyset & AFTER, self, tensor1, tensor2, value)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lerp_Scalar_out = handle("lerp.Scalar_out")
+_lerp_Scalar_out = handle("lerp.Scalar_out")
 
 
 def lerp_Scalar_out(keyset, self, end, weight, out):
@@ -3921,13 +3921,13 @@ def lerp_Scalar_out(keyset, self, end, weight, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lerp_Scalar_out.redispatch(keyset & AFTER, self, end, weight, out)
+        result = _lerp_Scalar_out.redispatch(keyset & AFTER, self, end, weight, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lerp_Tensor_out = handle("lerp.Tensor_out")
+_lerp_Tensor_out = handle("lerp.Tensor_out")
 
 
 def lerp_Tensor_out(keyset, self, end, weight, out):
@@ -3935,13 +3935,13 @@ def lerp_Tensor_out(keyset, self, end, weight, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lerp_Tensor_out.redispatch(keyset & AFTER, self, end, weight, out)
+        result = _lerp_Tensor_out.redispatch(keyset & AFTER, self, end, weight, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lerp__Scalar = handle("lerp_.Scalar")
+_lerp__Scalar = handle("lerp_.Scalar")
 
 
 def lerp__Scalar(keyset, self, end, weight):
@@ -3949,13 +3949,13 @@ def lerp__Scalar(keyset, self, end, weight):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lerp__Scalar.redispatch(keyset & AFTER, self, end, weight)
+        result = _lerp__Scalar.redispatch(keyset & AFTER, self, end, weight)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lerp__Tensor = handle("lerp_.Tensor")
+_lerp__Tensor = handle("lerp_.Tensor")
 
 
 def lerp__Tensor(keyset, self, end, weight):
@@ -3963,13 +3963,13 @@ def lerp__Tensor(keyset, self, end, weight):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lerp__Tensor.redispatch(keyset & AFTER, self, end, weight)
+        result = _lerp__Tensor.redispatch(keyset & AFTER, self, end, weight)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sgn_ = handle("sgn_")
+_sgn_ = handle("sgn_")
 
 
 def sgn_(keyset, self):
@@ -3977,13 +3977,13 @@ def sgn_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sgn_.redispatch(keyset & AFTER, self)
+        result = _sgn_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sgn_out = handle("sgn.out")
+_sgn_out = handle("sgn.out")
 
 
 def sgn_out(keyset, self, out):
@@ -3991,13 +3991,13 @@ def sgn_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sgn_out.redispatch(keyset & AFTER, self, out)
+        result = _sgn_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_acosh_ = handle("acosh_")
+_acosh_ = handle("acosh_")
 
 
 def acosh_(keyset, self):
@@ -4005,13 +4005,13 @@ def acosh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_acosh_.redispatch(keyset & AFTER, self)
+        result = _acosh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_acosh_out = handle("acosh.out")
+_acosh_out = handle("acosh.out")
 
 
 def acosh_out(keyset, self, out):
@@ -4019,13 +4019,13 @@ def acosh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_acosh_out.redispatch(keyset & AFTER, self, out)
+        result = _acosh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_asinh_ = handle("asinh_")
+_asinh_ = handle("asinh_")
 
 
 def asinh_(keyset, self):
@@ -4033,13 +4033,13 @@ def asinh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_asinh_.redispatch(keyset & AFTER, self)
+        result = _asinh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_asinh_out = handle("asinh.out")
+_asinh_out = handle("asinh.out")
 
 
 def asinh_out(keyset, self, out):
@@ -4047,13 +4047,13 @@ def asinh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_asinh_out.redispatch(keyset & AFTER, self, out)
+        result = _asinh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_atanh_ = handle("atanh_")
+_atanh_ = handle("atanh_")
 
 
 def atanh_(keyset, self):
@@ -4061,13 +4061,13 @@ def atanh_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atanh_.redispatch(keyset & AFTER, self)
+        result = _atanh_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_atanh_out = handle("atanh.out")
+_atanh_out = handle("atanh.out")
 
 
 def atanh_out(keyset, self, out):
@@ -4075,13 +4075,13 @@ def atanh_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atanh_out.redispatch(keyset & AFTER, self, out)
+        result = _atanh_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_ceil_ = handle("ceil_")
+_ceil_ = handle("ceil_")
 
 
 def ceil_(keyset, self):
@@ -4089,13 +4089,13 @@ def ceil_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ceil_.redispatch(keyset & AFTER, self)
+        result = _ceil_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_ceil_out = handle("ceil.out")
+_ceil_out = handle("ceil.out")
 
 
 def ceil_out(keyset, self, out):
@@ -4103,13 +4103,13 @@ def ceil_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ceil_out.redispatch(keyset & AFTER, self, out)
+        result = _ceil_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_erf_ = handle("erf_")
+_erf_ = handle("erf_")
 
 
 def erf_(keyset, self):
@@ -4117,13 +4117,13 @@ def erf_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erf_.redispatch(keyset & AFTER, self)
+        result = _erf_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_erf_out = handle("erf.out")
+_erf_out = handle("erf.out")
 
 
 def erf_out(keyset, self, out):
@@ -4131,13 +4131,13 @@ def erf_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erf_out.redispatch(keyset & AFTER, self, out)
+        result = _erf_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_erfc_ = handle("erfc_")
+_erfc_ = handle("erfc_")
 
 
 def erfc_(keyset, self):
@@ -4145,13 +4145,13 @@ def erfc_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erfc_.redispatch(keyset & AFTER, self)
+        result = _erfc_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_erfc_out = handle("erfc.out")
+_erfc_out = handle("erfc.out")
 
 
 def erfc_out(keyset, self, out):
@@ -4159,13 +4159,13 @@ def erfc_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erfc_out.redispatch(keyset & AFTER, self, out)
+        result = _erfc_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_exp2_ = handle("exp2_")
+_exp2_ = handle("exp2_")
 
 
 def exp2_(keyset, self):
@@ -4173,13 +4173,13 @@ def exp2_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_exp2_.redispatch(keyset & AFTER, self)
+        result = _exp2_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_exp2_out = handle("exp2.out")
+_exp2_out = handle("exp2.out")
 
 
 def exp2_out(keyset, self, out):
@@ -4187,13 +4187,13 @@ def exp2_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_exp2_out.redispatch(keyset & AFTER, self, out)
+        result = _exp2_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_floor_ = handle("floor_")
+_floor_ = handle("floor_")
 
 
 def floor_(keyset, self):
@@ -4201,13 +4201,13 @@ def floor_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_floor_.redispatch(keyset & AFTER, self)
+        result = _floor_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_floor_out = handle("floor.out")
+_floor_out = handle("floor.out")
 
 
 def floor_out(keyset, self, out):
@@ -4215,13 +4215,13 @@ def floor_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_floor_out.redispatch(keyset & AFTER, self, out)
+        result = _floor_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_frac_ = handle("frac_")
+_frac_ = handle("frac_")
 
 
 def frac_(keyset, self):
@@ -4229,13 +4229,13 @@ def frac_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_frac_.redispatch(keyset & AFTER, self)
+        result = _frac_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_frac_out = handle("frac.out")
+_frac_out = handle("frac.out")
 
 
 def frac_out(keyset, self, out):
@@ -4243,13 +4243,13 @@ def frac_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_frac_out.redispatch(keyset & AFTER, self, out)
+        result = _frac_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_nan_to_num_ = handle("nan_to_num_")
+_nan_to_num_ = handle("nan_to_num_")
 
 
 def nan_to_num_(keyset, self, nan, posinf, neginf):
@@ -4257,13 +4257,13 @@ def nan_to_num_(keyset, self, nan, posinf, neginf):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nan_to_num_.redispatch(keyset & AFTER, self, nan, posinf, neginf)
+        result = _nan_to_num_.redispatch(keyset & AFTER, self, nan, posinf, neginf)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_nan_to_num_out = handle("nan_to_num.out")
+_nan_to_num_out = handle("nan_to_num.out")
 
 
 def nan_to_num_out(keyset, self, nan, posinf, neginf, out):
@@ -4271,13 +4271,13 @@ def nan_to_num_out(keyset, self, nan, posinf, neginf, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nan_to_num_out.redispatch(keyset & AFTER, self, nan, posinf, neginf, out)
+        result = _nan_to_num_out.redispatch(keyset & AFTER, self, nan, posinf, neginf, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mvlgamma_out = handle("mvlgamma.out")
+_mvlgamma_out = handle("mvlgamma.out")
 
 
 def mvlgamma_out(keyset, self, p, out):
@@ -4285,13 +4285,13 @@ def mvlgamma_out(keyset, self, p, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mvlgamma_out.redispatch(keyset & AFTER, self, p, out)
+        result = _mvlgamma_out.redispatch(keyset & AFTER, self, p, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_mvlgamma_ = handle("mvlgamma_")
+_mvlgamma_ = handle("mvlgamma_")
 
 
 def mvlgamma_(keyset, self, p):
@@ -4299,13 +4299,13 @@ def mvlgamma_(keyset, self, p):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_mvlgamma_.redispatch(keyset & AFTER, self, p)
+        result = _mvlgamma_.redispatch(keyset & AFTER, self, p)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_rad2deg_ = handle("rad2deg_")
+_rad2deg_ = handle("rad2deg_")
 
 
 def rad2deg_(keyset, self):
@@ -4313,13 +4313,13 @@ def rad2deg_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_rad2deg_.redispatch(keyset & AFTER, self)
+        result = _rad2deg_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_rad2deg_out = handle("rad2deg.out")
+_rad2deg_out = handle("rad2deg.out")
 
 
 def rad2deg_out(keyset, self, out):
@@ -4327,13 +4327,13 @@ def rad2deg_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_rad2deg_out.redispatch(keyset & AFTER, self, out)
+        result = _rad2deg_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_deg2rad_ = handle("deg2rad_")
+_deg2rad_ = handle("deg2rad_")
 
 
 def deg2rad_(keyset, self):
@@ -4341,13 +4341,13 @@ def deg2rad_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_deg2rad_.redispatch(keyset & AFTER, self)
+        result = _deg2rad_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_deg2rad_out = handle("deg2rad.out")
+_deg2rad_out = handle("deg2rad.out")
 
 
 def deg2rad_out(keyset, self, out):
@@ -4355,13 +4355,13 @@ def deg2rad_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_deg2rad_out.redispatch(keyset & AFTER, self, out)
+        result = _deg2rad_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_round_ = handle("round_")
+_round_ = handle("round_")
 
 
 def round_(keyset, self):
@@ -4369,13 +4369,13 @@ def round_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_round_.redispatch(keyset & AFTER, self)
+        result = _round_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_round_out = handle("round.out")
+_round_out = handle("round.out")
 
 
 def round_out(keyset, self, out):
@@ -4383,13 +4383,13 @@ def round_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_round_out.redispatch(keyset & AFTER, self, out)
+        result = _round_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_round__decimals = handle("round_.decimals")
+_round__decimals = handle("round_.decimals")
 
 
 def round__decimals(keyset, self, decimals):
@@ -4397,13 +4397,13 @@ def round__decimals(keyset, self, decimals):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_round__decimals.redispatch(keyset & AFTER, self, decimals)
+        result = _round__decimals.redispatch(keyset & AFTER, self, decimals)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_round_decimals_out = handle("round.decimals_out")
+_round_decimals_out = handle("round.decimals_out")
 
 
 def round_decimals_out(keyset, self, decimals, out):
@@ -4411,13 +4411,13 @@ def round_decimals_out(keyset, self, decimals, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_round_decimals_out.redispatch(keyset & AFTER, self, decimals, out)
+        result = _round_decimals_out.redispatch(keyset & AFTER, self, decimals, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logit_ = handle("logit_")
+_logit_ = handle("logit_")
 
 
 def logit_(keyset, self, eps):
@@ -4425,13 +4425,13 @@ def logit_(keyset, self, eps):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logit_.redispatch(keyset & AFTER, self, eps)
+        result = _logit_.redispatch(keyset & AFTER, self, eps)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_logit_out = handle("logit.out")
+_logit_out = handle("logit.out")
 
 
 def logit_out(keyset, self, eps, out):
@@ -4439,13 +4439,13 @@ def logit_out(keyset, self, eps, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logit_out.redispatch(keyset & AFTER, self, eps, out)
+        result = _logit_out.redispatch(keyset & AFTER, self, eps, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_sinc_ = handle("sinc_")
+_sinc_ = handle("sinc_")
 
 
 def sinc_(keyset, self):
@@ -4453,13 +4453,13 @@ def sinc_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sinc_.redispatch(keyset & AFTER, self)
+        result = _sinc_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_sinc_out = handle("sinc.out")
+_sinc_out = handle("sinc.out")
 
 
 def sinc_out(keyset, self, out):
@@ -4467,13 +4467,13 @@ def sinc_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_sinc_out.redispatch(keyset & AFTER, self, out)
+        result = _sinc_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_trunc_ = handle("trunc_")
+_trunc_ = handle("trunc_")
 
 
 def trunc_(keyset, self):
@@ -4481,13 +4481,13 @@ def trunc_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_trunc_.redispatch(keyset & AFTER, self)
+        result = _trunc_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_trunc_out = handle("trunc.out")
+_trunc_out = handle("trunc.out")
 
 
 def trunc_out(keyset, self, out):
@@ -4495,13 +4495,13 @@ def trunc_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_trunc_out.redispatch(keyset & AFTER, self, out)
+        result = _trunc_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_digamma_ = handle("digamma_")
+_digamma_ = handle("digamma_")
 
 
 def digamma_(keyset, self):
@@ -4509,13 +4509,13 @@ def digamma_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_digamma_.redispatch(keyset & AFTER, self)
+        result = _digamma_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lgamma_out = handle("lgamma.out")
+_lgamma_out = handle("lgamma.out")
 
 
 def lgamma_out(keyset, self, out):
@@ -4523,13 +4523,13 @@ def lgamma_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lgamma_out.redispatch(keyset & AFTER, self, out)
+        result = _lgamma_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lgamma_ = handle("lgamma_")
+_lgamma_ = handle("lgamma_")
 
 
 def lgamma_(keyset, self):
@@ -4537,13 +4537,13 @@ def lgamma_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lgamma_.redispatch(keyset & AFTER, self)
+        result = _lgamma_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_digamma_out = handle("digamma.out")
+_digamma_out = handle("digamma.out")
 
 
 def digamma_out(keyset, self, out):
@@ -4551,13 +4551,13 @@ def digamma_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_digamma_out.redispatch(keyset & AFTER, self, out)
+        result = _digamma_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_polygamma_out = handle("polygamma.out")
+_polygamma_out = handle("polygamma.out")
 
 
 def polygamma_out(keyset, n, self, out):
@@ -4565,13 +4565,13 @@ def polygamma_out(keyset, n, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_polygamma_out.redispatch(keyset & AFTER, n, self, out)
+        result = _polygamma_out.redispatch(keyset & AFTER, n, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_polygamma_ = handle("polygamma_")
+_polygamma_ = handle("polygamma_")
 
 
 def polygamma_(keyset, self, n):
@@ -4579,13 +4579,13 @@ def polygamma_(keyset, self, n):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_polygamma_.redispatch(keyset & AFTER, self, n)
+        result = _polygamma_.redispatch(keyset & AFTER, self, n)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_erfinv_ = handle("erfinv_")
+_erfinv_ = handle("erfinv_")
 
 
 def erfinv_(keyset, self):
@@ -4593,13 +4593,13 @@ def erfinv_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erfinv_.redispatch(keyset & AFTER, self)
+        result = _erfinv_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_erfinv_out = handle("erfinv.out")
+_erfinv_out = handle("erfinv.out")
 
 
 def erfinv_out(keyset, self, out):
@@ -4607,13 +4607,13 @@ def erfinv_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_erfinv_out.redispatch(keyset & AFTER, self, out)
+        result = _erfinv_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_i0_ = handle("i0_")
+_i0_ = handle("i0_")
 
 
 def i0_(keyset, self):
@@ -4621,13 +4621,13 @@ def i0_(keyset, self):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_i0_.redispatch(keyset & AFTER, self)
+        result = _i0_.redispatch(keyset & AFTER, self)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_i0_out = handle("i0.out")
+_i0_out = handle("i0.out")
 
 
 def i0_out(keyset, self, out):
@@ -4635,13 +4635,13 @@ def i0_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_i0_out.redispatch(keyset & AFTER, self, out)
+        result = _i0_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_signbit_out = handle("signbit.out")
+_signbit_out = handle("signbit.out")
 
 
 def signbit_out(keyset, self, out):
@@ -4649,13 +4649,13 @@ def signbit_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_signbit_out.redispatch(keyset & AFTER, self, out)
+        result = _signbit_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_isposinf_out = handle("isposinf.out")
+_isposinf_out = handle("isposinf.out")
 
 
 def isposinf_out(keyset, self, out):
@@ -4663,13 +4663,13 @@ def isposinf_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_isposinf_out.redispatch(keyset & AFTER, self, out)
+        result = _isposinf_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_isneginf_out = handle("isneginf.out")
+_isneginf_out = handle("isneginf.out")
 
 
 def isneginf_out(keyset, self, out):
@@ -4677,13 +4677,13 @@ def isneginf_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_isneginf_out.redispatch(keyset & AFTER, self, out)
+        result = _isneginf_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_entr_out = handle("special_entr.out")
+_special_entr_out = handle("special_entr.out")
 
 
 def special_entr_out(keyset, self, out):
@@ -4691,13 +4691,13 @@ def special_entr_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_entr_out.redispatch(keyset & AFTER, self, out)
+        result = _special_entr_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_ndtri_out = handle("special_ndtri.out")
+_special_ndtri_out = handle("special_ndtri.out")
 
 
 def special_ndtri_out(keyset, self, out):
@@ -4705,13 +4705,13 @@ def special_ndtri_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_ndtri_out.redispatch(keyset & AFTER, self, out)
+        result = _special_ndtri_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_log_ndtr_out = handle("special_log_ndtr.out")
+_special_log_ndtr_out = handle("special_log_ndtr.out")
 
 
 def special_log_ndtr_out(keyset, self, out):
@@ -4719,13 +4719,13 @@ def special_log_ndtr_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_log_ndtr_out.redispatch(keyset & AFTER, self, out)
+        result = _special_log_ndtr_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_erfcx_out = handle("special_erfcx.out")
+_special_erfcx_out = handle("special_erfcx.out")
 
 
 def special_erfcx_out(keyset, self, out):
@@ -4733,13 +4733,13 @@ def special_erfcx_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_erfcx_out.redispatch(keyset & AFTER, self, out)
+        result = _special_erfcx_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_i0e_out = handle("special_i0e.out")
+_special_i0e_out = handle("special_i0e.out")
 
 
 def special_i0e_out(keyset, self, out):
@@ -4747,13 +4747,13 @@ def special_i0e_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_i0e_out.redispatch(keyset & AFTER, self, out)
+        result = _special_i0e_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_i1_out = handle("special_i1.out")
+_special_i1_out = handle("special_i1.out")
 
 
 def special_i1_out(keyset, self, out):
@@ -4761,13 +4761,13 @@ def special_i1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_i1_out.redispatch(keyset & AFTER, self, out)
+        result = _special_i1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_i1e_out = handle("special_i1e.out")
+_special_i1e_out = handle("special_i1e.out")
 
 
 def special_i1e_out(keyset, self, out):
@@ -4775,13 +4775,13 @@ def special_i1e_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_i1e_out.redispatch(keyset & AFTER, self, out)
+        result = _special_i1e_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_bessel_j0_out = handle("special_bessel_j0.out")
+_special_bessel_j0_out = handle("special_bessel_j0.out")
 
 
 def special_bessel_j0_out(keyset, self, out):
@@ -4789,13 +4789,13 @@ def special_bessel_j0_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_bessel_j0_out.redispatch(keyset & AFTER, self, out)
+        result = _special_bessel_j0_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_bessel_j1_out = handle("special_bessel_j1.out")
+_special_bessel_j1_out = handle("special_bessel_j1.out")
 
 
 def special_bessel_j1_out(keyset, self, out):
@@ -4803,13 +4803,13 @@ def special_bessel_j1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_bessel_j1_out.redispatch(keyset & AFTER, self, out)
+        result = _special_bessel_j1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_bessel_y0_out = handle("special_bessel_y0.out")
+_special_bessel_y0_out = handle("special_bessel_y0.out")
 
 
 def special_bessel_y0_out(keyset, self, out):
@@ -4817,13 +4817,13 @@ def special_bessel_y0_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_bessel_y0_out.redispatch(keyset & AFTER, self, out)
+        result = _special_bessel_y0_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_bessel_y1_out = handle("special_bessel_y1.out")
+_special_bessel_y1_out = handle("special_bessel_y1.out")
 
 
 def special_bessel_y1_out(keyset, self, out):
@@ -4831,13 +4831,13 @@ def special_bessel_y1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_bessel_y1_out.redispatch(keyset & AFTER, self, out)
+        result = _special_bessel_y1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
+_special_modified_bessel_i0_out = handle("special_modified_bessel_i0.out")
 
 
 def special_modified_bessel_i0_out(keyset, self, out):
@@ -4845,13 +4845,13 @@ def special_modified_bessel_i0_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_modified_bessel_i0_out.redispatch(keyset & AFTER, self, out)
+        result = _special_modified_bessel_i0_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
+_special_modified_bessel_i1_out = handle("special_modified_bessel_i1.out")
 
 
 def special_modified_bessel_i1_out(keyset, self, out):
@@ -4859,13 +4859,13 @@ def special_modified_bessel_i1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_modified_bessel_i1_out.redispatch(keyset & AFTER, self, out)
+        result = _special_modified_bessel_i1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
+_special_modified_bessel_k0_out = handle("special_modified_bessel_k0.out")
 
 
 def special_modified_bessel_k0_out(keyset, self, out):
@@ -4873,13 +4873,13 @@ def special_modified_bessel_k0_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_modified_bessel_k0_out.redispatch(keyset & AFTER, self, out)
+        result = _special_modified_bessel_k0_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
+_special_modified_bessel_k1_out = handle("special_modified_bessel_k1.out")
 
 
 def special_modified_bessel_k1_out(keyset, self, out):
@@ -4887,13 +4887,13 @@ def special_modified_bessel_k1_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_modified_bessel_k1_out.redispatch(keyset & AFTER, self, out)
+        result = _special_modified_bessel_k1_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
+_special_scaled_modified_bessel_k0_out = handle("special_scaled_modified_bessel_k0.out")
 
 
 def special_scaled_modified_bessel_k0_out(keyset, x, out):
@@ -4901,13 +4901,13 @@ def special_scaled_modified_bessel_k0_out(keyset, x, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_scaled_modified_bessel_k0_out.redispatch(keyset & AFTER, x, out)
+        result = _special_scaled_modified_bessel_k0_out.redispatch(keyset & AFTER, x, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
+_special_scaled_modified_bessel_k1_out = handle("special_scaled_modified_bessel_k1.out")
 
 
 def special_scaled_modified_bessel_k1_out(keyset, x, out):
@@ -4915,13 +4915,13 @@ def special_scaled_modified_bessel_k1_out(keyset, x, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_scaled_modified_bessel_k1_out.redispatch(keyset & AFTER, x, out)
+        result = _special_scaled_modified_bessel_k1_out.redispatch(keyset & AFTER, x, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
+_special_spherical_bessel_j0_out = handle("special_spherical_bessel_j0.out")
 
 
 def special_spherical_bessel_j0_out(keyset, x, out):
@@ -4929,13 +4929,13 @@ def special_spherical_bessel_j0_out(keyset, x, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_spherical_bessel_j0_out.redispatch(keyset & AFTER, x, out)
+        result = _special_spherical_bessel_j0_out.redispatch(keyset & AFTER, x, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_copysign_out = handle("copysign.out")
+_copysign_out = handle("copysign.out")
 
 
 def copysign_out(keyset, self, other, out):
@@ -4943,13 +4943,13 @@ def copysign_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_copysign_out.redispatch(keyset & AFTER, self, other, out)
+        result = _copysign_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_copysign__Tensor = handle("copysign_.Tensor")
+_copysign__Tensor = handle("copysign_.Tensor")
 
 
 def copysign__Tensor(keyset, self, other):
@@ -4957,13 +4957,13 @@ def copysign__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_copysign__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _copysign__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_copysign__Scalar = handle("copysign_.Scalar")
+_copysign__Scalar = handle("copysign_.Scalar")
 
 
 def copysign__Scalar(keyset, self, other):
@@ -4971,13 +4971,13 @@ def copysign__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_copysign__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _copysign__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_copysign_Scalar_out = handle("copysign.Scalar_out")
+_copysign_Scalar_out = handle("copysign.Scalar_out")
 
 
 def copysign_Scalar_out(keyset, self, other, out):
@@ -4985,13 +4985,13 @@ def copysign_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_copysign_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _copysign_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_clamp_max_ = handle("clamp_max_")
+_clamp_max_ = handle("clamp_max_")
 
 
 def clamp_max_(keyset, self, max):
@@ -4999,13 +4999,13 @@ def clamp_max_(keyset, self, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_max_.redispatch(keyset & AFTER, self, max)
+        result = _clamp_max_.redispatch(keyset & AFTER, self, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp_max__Tensor = handle("clamp_max_.Tensor")
+_clamp_max__Tensor = handle("clamp_max_.Tensor")
 
 
 def clamp_max__Tensor(keyset, self, max):
@@ -5013,13 +5013,13 @@ def clamp_max__Tensor(keyset, self, max):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_max__Tensor.redispatch(keyset & AFTER, self, max)
+        result = _clamp_max__Tensor.redispatch(keyset & AFTER, self, max)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp_max_out = handle("clamp_max.out")
+_clamp_max_out = handle("clamp_max.out")
 
 
 def clamp_max_out(keyset, self, max, out):
@@ -5027,13 +5027,13 @@ def clamp_max_out(keyset, self, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_max_out.redispatch(keyset & AFTER, self, max, out)
+        result = _clamp_max_out.redispatch(keyset & AFTER, self, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
+_clamp_max_Tensor_out = handle("clamp_max.Tensor_out")
 
 
 def clamp_max_Tensor_out(keyset, self, max, out):
@@ -5041,13 +5041,13 @@ def clamp_max_Tensor_out(keyset, self, max, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_max_Tensor_out.redispatch(keyset & AFTER, self, max, out)
+        result = _clamp_max_Tensor_out.redispatch(keyset & AFTER, self, max, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_clamp_min_ = handle("clamp_min_")
+_clamp_min_ = handle("clamp_min_")
 
 
 def clamp_min_(keyset, self, min):
@@ -5055,13 +5055,13 @@ def clamp_min_(keyset, self, min):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_min_.redispatch(keyset & AFTER, self, min)
+        result = _clamp_min_.redispatch(keyset & AFTER, self, min)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp_min__Tensor = handle("clamp_min_.Tensor")
+_clamp_min__Tensor = handle("clamp_min_.Tensor")
 
 
 def clamp_min__Tensor(keyset, self, min):
@@ -5069,13 +5069,13 @@ def clamp_min__Tensor(keyset, self, min):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_min__Tensor.redispatch(keyset & AFTER, self, min)
+        result = _clamp_min__Tensor.redispatch(keyset & AFTER, self, min)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_clamp_min_out = handle("clamp_min.out")
+_clamp_min_out = handle("clamp_min.out")
 
 
 def clamp_min_out(keyset, self, min, out):
@@ -5083,13 +5083,13 @@ def clamp_min_out(keyset, self, min, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_min_out.redispatch(keyset & AFTER, self, min, out)
+        result = _clamp_min_out.redispatch(keyset & AFTER, self, min, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
+_clamp_min_Tensor_out = handle("clamp_min.Tensor_out")
 
 
 def clamp_min_Tensor_out(keyset, self, min, out):
@@ -5097,13 +5097,13 @@ def clamp_min_Tensor_out(keyset, self, min, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_clamp_min_Tensor_out.redispatch(keyset & AFTER, self, min, out)
+        result = _clamp_min_Tensor_out.redispatch(keyset & AFTER, self, min, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gcd_out = handle("gcd.out")
+_gcd_out = handle("gcd.out")
 
 
 def gcd_out(keyset, self, other, out):
@@ -5111,13 +5111,13 @@ def gcd_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gcd_out.redispatch(keyset & AFTER, self, other, out)
+        result = _gcd_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_gcd_ = handle("gcd_")
+_gcd_ = handle("gcd_")
 
 
 def gcd_(keyset, self, other):
@@ -5125,13 +5125,13 @@ def gcd_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_gcd_.redispatch(keyset & AFTER, self, other)
+        result = _gcd_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_lcm_out = handle("lcm.out")
+_lcm_out = handle("lcm.out")
 
 
 def lcm_out(keyset, self, other, out):
@@ -5139,13 +5139,13 @@ def lcm_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lcm_out.redispatch(keyset & AFTER, self, other, out)
+        result = _lcm_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_lcm_ = handle("lcm_")
+_lcm_ = handle("lcm_")
 
 
 def lcm_(keyset, self, other):
@@ -5153,13 +5153,13 @@ def lcm_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_lcm_.redispatch(keyset & AFTER, self, other)
+        result = _lcm_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_ldexp_ = handle("ldexp_")
+_ldexp_ = handle("ldexp_")
 
 
 def ldexp_(keyset, self, other):
@@ -5167,13 +5167,13 @@ def ldexp_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ldexp_.redispatch(keyset & AFTER, self, other)
+        result = _ldexp_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_ldexp_out = handle("ldexp.out")
+_ldexp_out = handle("ldexp.out")
 
 
 def ldexp_out(keyset, self, other, out):
@@ -5181,13 +5181,13 @@ def ldexp_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_ldexp_out.redispatch(keyset & AFTER, self, other, out)
+        result = _ldexp_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logaddexp_out = handle("logaddexp.out")
+_logaddexp_out = handle("logaddexp.out")
 
 
 def logaddexp_out(keyset, self, other, out):
@@ -5195,13 +5195,13 @@ def logaddexp_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logaddexp_out.redispatch(keyset & AFTER, self, other, out)
+        result = _logaddexp_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_logaddexp2_out = handle("logaddexp2.out")
+_logaddexp2_out = handle("logaddexp2.out")
 
 
 def logaddexp2_out(keyset, self, other, out):
@@ -5209,13 +5209,13 @@ def logaddexp2_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_logaddexp2_out.redispatch(keyset & AFTER, self, other, out)
+        result = _logaddexp2_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_xlogy__Tensor = handle("xlogy_.Tensor")
+_xlogy__Tensor = handle("xlogy_.Tensor")
 
 
 def xlogy__Tensor(keyset, self, other):
@@ -5223,13 +5223,13 @@ def xlogy__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_xlogy__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _xlogy__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
+_xlogy__Scalar_Other = handle("xlogy_.Scalar_Other")
 
 
 def xlogy__Scalar_Other(keyset, self, other):
@@ -5237,13 +5237,13 @@ def xlogy__Scalar_Other(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_xlogy__Scalar_Other.redispatch(keyset & AFTER, self, other)
+        result = _xlogy__Scalar_Other.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_xlogy_OutTensor = handle("xlogy.OutTensor")
+_xlogy_OutTensor = handle("xlogy.OutTensor")
 
 
 def xlogy_OutTensor(keyset, self, other, out):
@@ -5251,13 +5251,13 @@ def xlogy_OutTensor(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_xlogy_OutTensor.redispatch(keyset & AFTER, self, other, out)
+        result = _xlogy_OutTensor.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
+_xlogy_OutScalar_Self = handle("xlogy.OutScalar_Self")
 
 
 def xlogy_OutScalar_Self(keyset, self, other, out):
@@ -5265,13 +5265,13 @@ def xlogy_OutScalar_Self(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_xlogy_OutScalar_Self.redispatch(keyset & AFTER, self, other, out)
+        result = _xlogy_OutScalar_Self.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
+_xlogy_OutScalar_Other = handle("xlogy.OutScalar_Other")
 
 
 def xlogy_OutScalar_Other(keyset, self, other, out):
@@ -5279,13 +5279,13 @@ def xlogy_OutScalar_Other(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_xlogy_OutScalar_Other.redispatch(keyset & AFTER, self, other, out)
+        result = _xlogy_OutScalar_Other.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_heaviside_out = handle("heaviside.out")
+_heaviside_out = handle("heaviside.out")
 
 
 def heaviside_out(keyset, self, values, out):
@@ -5293,13 +5293,13 @@ def heaviside_out(keyset, self, values, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_heaviside_out.redispatch(keyset & AFTER, self, values, out)
+        result = _heaviside_out.redispatch(keyset & AFTER, self, values, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_heaviside_ = handle("heaviside_")
+_heaviside_ = handle("heaviside_")
 
 
 def heaviside_(keyset, self, values):
@@ -5307,13 +5307,13 @@ def heaviside_(keyset, self, values):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_heaviside_.redispatch(keyset & AFTER, self, values)
+        result = _heaviside_.redispatch(keyset & AFTER, self, values)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_atan2_out = handle("atan2.out")
+_atan2_out = handle("atan2.out")
 
 
 def atan2_out(keyset, self, other, out):
@@ -5321,13 +5321,13 @@ def atan2_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atan2_out.redispatch(keyset & AFTER, self, other, out)
+        result = _atan2_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_atan2_ = handle("atan2_")
+_atan2_ = handle("atan2_")
 
 
 def atan2_(keyset, self, other):
@@ -5335,13 +5335,13 @@ def atan2_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_atan2_.redispatch(keyset & AFTER, self, other)
+        result = _atan2_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_fmod_Scalar_out = handle("fmod.Scalar_out")
+_fmod_Scalar_out = handle("fmod.Scalar_out")
 
 
 def fmod_Scalar_out(keyset, self, other, out):
@@ -5349,13 +5349,13 @@ def fmod_Scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmod_Scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _fmod_Scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_fmod__Scalar = handle("fmod_.Scalar")
+_fmod__Scalar = handle("fmod_.Scalar")
 
 
 def fmod__Scalar(keyset, self, other):
@@ -5363,13 +5363,13 @@ def fmod__Scalar(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmod__Scalar.redispatch(keyset & AFTER, self, other)
+        result = _fmod__Scalar.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_fmod_Tensor_out = handle("fmod.Tensor_out")
+_fmod_Tensor_out = handle("fmod.Tensor_out")
 
 
 def fmod_Tensor_out(keyset, self, other, out):
@@ -5377,13 +5377,13 @@ def fmod_Tensor_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmod_Tensor_out.redispatch(keyset & AFTER, self, other, out)
+        result = _fmod_Tensor_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_fmod__Tensor = handle("fmod_.Tensor")
+_fmod__Tensor = handle("fmod_.Tensor")
 
 
 def fmod__Tensor(keyset, self, other):
@@ -5391,13 +5391,13 @@ def fmod__Tensor(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmod__Tensor.redispatch(keyset & AFTER, self, other)
+        result = _fmod__Tensor.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_hypot_out = handle("hypot.out")
+_hypot_out = handle("hypot.out")
 
 
 def hypot_out(keyset, self, other, out):
@@ -5405,13 +5405,13 @@ def hypot_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_hypot_out.redispatch(keyset & AFTER, self, other, out)
+        result = _hypot_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_hypot_ = handle("hypot_")
+_hypot_ = handle("hypot_")
 
 
 def hypot_(keyset, self, other):
@@ -5419,13 +5419,13 @@ def hypot_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_hypot_.redispatch(keyset & AFTER, self, other)
+        result = _hypot_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_igamma_out = handle("igamma.out")
+_igamma_out = handle("igamma.out")
 
 
 def igamma_out(keyset, self, other, out):
@@ -5433,13 +5433,13 @@ def igamma_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_igamma_out.redispatch(keyset & AFTER, self, other, out)
+        result = _igamma_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_igamma_ = handle("igamma_")
+_igamma_ = handle("igamma_")
 
 
 def igamma_(keyset, self, other):
@@ -5447,13 +5447,13 @@ def igamma_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_igamma_.redispatch(keyset & AFTER, self, other)
+        result = _igamma_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_igammac_out = handle("igammac.out")
+_igammac_out = handle("igammac.out")
 
 
 def igammac_out(keyset, self, other, out):
@@ -5461,13 +5461,13 @@ def igammac_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_igammac_out.redispatch(keyset & AFTER, self, other, out)
+        result = _igammac_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_igammac_ = handle("igammac_")
+_igammac_ = handle("igammac_")
 
 
 def igammac_(keyset, self, other):
@@ -5475,13 +5475,13 @@ def igammac_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_igammac_.redispatch(keyset & AFTER, self, other)
+        result = _igammac_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_nextafter_out = handle("nextafter.out")
+_nextafter_out = handle("nextafter.out")
 
 
 def nextafter_out(keyset, self, other, out):
@@ -5489,13 +5489,13 @@ def nextafter_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nextafter_out.redispatch(keyset & AFTER, self, other, out)
+        result = _nextafter_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_nextafter_ = handle("nextafter_")
+_nextafter_ = handle("nextafter_")
 
 
 def nextafter_(keyset, self, other):
@@ -5503,13 +5503,13 @@ def nextafter_(keyset, self, other):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_nextafter_.redispatch(keyset & AFTER, self, other)
+        result = _nextafter_.redispatch(keyset & AFTER, self, other)
     finally:
         ts.excluded = prev
     return finish_inplace(result, self)
 
 
-op_fmin_out = handle("fmin.out")
+_fmin_out = handle("fmin.out")
 
 
 def fmin_out(keyset, self, other, out):
@@ -5517,13 +5517,13 @@ def fmin_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmin_out.redispatch(keyset & AFTER, self, other, out)
+        result = _fmin_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_fmax_out = handle("fmax.out")
+_fmax_out = handle("fmax.out")
 
 
 def fmax_out(keyset, self, other, out):
@@ -5531,13 +5531,13 @@ def fmax_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_fmax_out.redispatch(keyset & AFTER, self, other, out)
+        result = _fmax_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_xlog1py_out = handle("special_xlog1py.out")
+_special_xlog1py_out = handle("special_xlog1py.out")
 
 
 def special_xlog1py_out(keyset, self, other, out):
@@ -5545,13 +5545,13 @@ def special_xlog1py_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_xlog1py_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_xlog1py_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
+_special_xlog1py_self_scalar_out = handle("special_xlog1py.self_scalar_out")
 
 
 def special_xlog1py_self_scalar_out(keyset, self, other, out):
@@ -5559,13 +5559,13 @@ def special_xlog1py_self_scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_xlog1py_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_xlog1py_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
+_special_xlog1py_other_scalar_out = handle("special_xlog1py.other_scalar_out")
 
 
 def special_xlog1py_other_scalar_out(keyset, self, other, out):
@@ -5573,13 +5573,13 @@ def special_xlog1py_other_scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_xlog1py_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_xlog1py_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_zeta_out = handle("special_zeta.out")
+_special_zeta_out = handle("special_zeta.out")
 
 
 def special_zeta_out(keyset, self, other, out):
@@ -5587,13 +5587,13 @@ def special_zeta_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_zeta_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_zeta_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
+_special_zeta_self_scalar_out = handle("special_zeta.self_scalar_out")
 
 
 def special_zeta_self_scalar_out(keyset, self, other, out):
@@ -5601,13 +5601,13 @@ def special_zeta_self_scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_zeta_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_zeta_self_scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
+_special_zeta_other_scalar_out = handle("special_zeta.other_scalar_out")
 
 
 def special_zeta_other_scalar_out(keyset, self, other, out):
@@ -5615,13 +5615,13 @@ def special_zeta_other_scalar_out(keyset, self, other, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_zeta_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
+        result = _special_zeta_other_scalar_out.redispatch(keyset & AFTER, self, other, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_airy_ai_out = handle("special_airy_ai.out")
+_special_airy_ai_out = handle("special_airy_ai.out")
 
 
 def special_airy_ai_out(keyset, x, out):
@@ -5629,13 +5629,13 @@ def special_airy_ai_out(keyset, x, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_airy_ai_out.redispatch(keyset & AFTER, x, out)
+        result = _special_airy_ai_out.redispatch(keyset & AFTER, x, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
+_special_chebyshev_polynomial_t_out = handle("special_chebyshev_polynomial_t.out")
 
 
 def special_chebyshev_polynomial_t_out(keyset, x, n, out):
@@ -5643,13 +5643,13 @@ def special_chebyshev_polynomial_t_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_t_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
+_special_chebyshev_polynomial_t_x_scalar_out = handle("special_chebyshev_polynomial_t.x_scalar_out")
 
 
 def special_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
@@ -5657,13 +5657,13 @@ def special_chebyshev_polynomial_t_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_t_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
+_special_chebyshev_polynomial_t_n_scalar_out = handle("special_chebyshev_polynomial_t.n_scalar_out")
 
 
 def special_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
@@ -5671,13 +5671,13 @@ def special_chebyshev_polynomial_t_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_t_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
+_special_chebyshev_polynomial_u_out = handle("special_chebyshev_polynomial_u.out")
 
 
 def special_chebyshev_polynomial_u_out(keyset, x, n, out):
@@ -5685,13 +5685,13 @@ def special_chebyshev_polynomial_u_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_u_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
+_special_chebyshev_polynomial_u_x_scalar_out = handle("special_chebyshev_polynomial_u.x_scalar_out")
 
 
 def special_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
@@ -5699,13 +5699,13 @@ def special_chebyshev_polynomial_u_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_u_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
+_special_chebyshev_polynomial_u_n_scalar_out = handle("special_chebyshev_polynomial_u.n_scalar_out")
 
 
 def special_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
@@ -5713,13 +5713,13 @@ def special_chebyshev_polynomial_u_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_u_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
+_special_chebyshev_polynomial_v_out = handle("special_chebyshev_polynomial_v.out")
 
 
 def special_chebyshev_polynomial_v_out(keyset, x, n, out):
@@ -5727,13 +5727,13 @@ def special_chebyshev_polynomial_v_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_v_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
+_special_chebyshev_polynomial_v_x_scalar_out = handle("special_chebyshev_polynomial_v.x_scalar_out")
 
 
 def special_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
@@ -5741,13 +5741,13 @@ def special_chebyshev_polynomial_v_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_v_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
+_special_chebyshev_polynomial_v_n_scalar_out = handle("special_chebyshev_polynomial_v.n_scalar_out")
 
 
 def special_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
@@ -5755,13 +5755,13 @@ def special_chebyshev_polynomial_v_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_v_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
+_special_chebyshev_polynomial_w_out = handle("special_chebyshev_polynomial_w.out")
 
 
 def special_chebyshev_polynomial_w_out(keyset, x, n, out):
@@ -5769,13 +5769,13 @@ def special_chebyshev_polynomial_w_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_w_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
+_special_chebyshev_polynomial_w_x_scalar_out = handle("special_chebyshev_polynomial_w.x_scalar_out")
 
 
 def special_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
@@ -5783,13 +5783,13 @@ def special_chebyshev_polynomial_w_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_w_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
+_special_chebyshev_polynomial_w_n_scalar_out = handle("special_chebyshev_polynomial_w.n_scalar_out")
 
 
 def special_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
@@ -5797,13 +5797,13 @@ def special_chebyshev_polynomial_w_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_chebyshev_polynomial_w_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
+_special_hermite_polynomial_h_out = handle("special_hermite_polynomial_h.out")
 
 
 def special_hermite_polynomial_h_out(keyset, x, n, out):
@@ -5811,13 +5811,13 @@ def special_hermite_polynomial_h_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_h_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_h_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
+_special_hermite_polynomial_h_x_scalar_out = handle("special_hermite_polynomial_h.x_scalar_out")
 
 
 def special_hermite_polynomial_h_x_scalar_out(keyset, x, n, out):
@@ -5825,13 +5825,13 @@ def special_hermite_polynomial_h_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_h_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_h_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
+_special_hermite_polynomial_h_n_scalar_out = handle("special_hermite_polynomial_h.n_scalar_out")
 
 
 def special_hermite_polynomial_h_n_scalar_out(keyset, x, n, out):
@@ -5839,13 +5839,13 @@ def special_hermite_polynomial_h_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_h_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_h_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
+_special_hermite_polynomial_he_out = handle("special_hermite_polynomial_he.out")
 
 
 def special_hermite_polynomial_he_out(keyset, x, n, out):
@@ -5853,13 +5853,13 @@ def special_hermite_polynomial_he_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_he_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_he_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
+_special_hermite_polynomial_he_x_scalar_out = handle("special_hermite_polynomial_he.x_scalar_out")
 
 
 def special_hermite_polynomial_he_x_scalar_out(keyset, x, n, out):
@@ -5867,13 +5867,13 @@ def special_hermite_polynomial_he_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_he_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_he_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
+_special_hermite_polynomial_he_n_scalar_out = handle("special_hermite_polynomial_he.n_scalar_out")
 
 
 def special_hermite_polynomial_he_n_scalar_out(keyset, x, n, out):
@@ -5881,13 +5881,13 @@ def special_hermite_polynomial_he_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_hermite_polynomial_he_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_hermite_polynomial_he_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
+_special_laguerre_polynomial_l_out = handle("special_laguerre_polynomial_l.out")
 
 
 def special_laguerre_polynomial_l_out(keyset, x, n, out):
@@ -5895,13 +5895,13 @@ def special_laguerre_polynomial_l_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_laguerre_polynomial_l_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_laguerre_polynomial_l_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
+_special_laguerre_polynomial_l_x_scalar_out = handle("special_laguerre_polynomial_l.x_scalar_out")
 
 
 def special_laguerre_polynomial_l_x_scalar_out(keyset, x, n, out):
@@ -5909,13 +5909,13 @@ def special_laguerre_polynomial_l_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_laguerre_polynomial_l_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_laguerre_polynomial_l_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
+_special_laguerre_polynomial_l_n_scalar_out = handle("special_laguerre_polynomial_l.n_scalar_out")
 
 
 def special_laguerre_polynomial_l_n_scalar_out(keyset, x, n, out):
@@ -5923,13 +5923,13 @@ def special_laguerre_polynomial_l_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_laguerre_polynomial_l_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_laguerre_polynomial_l_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
+_special_legendre_polynomial_p_out = handle("special_legendre_polynomial_p.out")
 
 
 def special_legendre_polynomial_p_out(keyset, x, n, out):
@@ -5937,13 +5937,13 @@ def special_legendre_polynomial_p_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_legendre_polynomial_p_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_legendre_polynomial_p_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
+_special_legendre_polynomial_p_x_scalar_out = handle("special_legendre_polynomial_p.x_scalar_out")
 
 
 def special_legendre_polynomial_p_x_scalar_out(keyset, x, n, out):
@@ -5951,13 +5951,13 @@ def special_legendre_polynomial_p_x_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_legendre_polynomial_p_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_legendre_polynomial_p_x_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
+_special_legendre_polynomial_p_n_scalar_out = handle("special_legendre_polynomial_p.n_scalar_out")
 
 
 def special_legendre_polynomial_p_n_scalar_out(keyset, x, n, out):
@@ -5965,13 +5965,13 @@ def special_legendre_polynomial_p_n_scalar_out(keyset, x, n, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_special_legendre_polynomial_p_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
+        result = _special_legendre_polynomial_p_n_scalar_out.redispatch(keyset & AFTER, x, n, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_angle_out = handle("angle.out")
+_angle_out = handle("angle.out")
 
 
 def angle_out(keyset, self, out):
@@ -5979,13 +5979,13 @@ def angle_out(keyset, self, out):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_angle_out.redispatch(keyset & AFTER, self, out)
+        result = _angle_out.redispatch(keyset & AFTER, self, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_frexp_Tensor_out = handle("frexp.Tensor_out")
+_frexp_Tensor_out = handle("frexp.Tensor_out")
 
 
 def frexp_Tensor_out(keyset, self, mantissa, exponent):
@@ -5993,13 +5993,13 @@ def frexp_Tensor_out(keyset, self, mantissa, exponent):
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_frexp_Tensor_out.redispatch(keyset & AFTER, self, mantissa, exponent)
+        result = _frexp_Tensor_out.redispatch(keyset & AFTER, self, mantissa, exponent)
     finally:
         ts.excluded = prev
     return finish_inplace(result, mantissa, exponent)
 
 
-op_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
+_isin_Tensor_Tensor_out = handle("isin.Tensor_Tensor_out")
 
 
 def isin_Tensor_Tensor_out(keyset, elements, test_elements, assume_unique, invert, out):
@@ -6007,13 +6007,13 @@ def isin_Tensor_Tensor_out(keyset, elements, test_elements, assume_unique, inver
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_isin_Tensor_Tensor_out.redispatch(keyset & AFTER, elements, test_elements, assume_unique, invert, out)
+        result = _isin_Tensor_Tensor_out.redispatch(keyset & AFTER, elements, test_elements, assume_unique, invert, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
+_isin_Tensor_Scalar_out = handle("isin.Tensor_Scalar_out")
 
 
 def isin_Tensor_Scalar_out(keyset, elements, test_element, assume_unique, invert, out):
@@ -6021,13 +6021,13 @@ def isin_Tensor_Scalar_out(keyset, elements, test_element, assume_unique, invert
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_isin_Tensor_Scalar_out.redispatch(keyset & AFTER, elements, test_element, assume_unique, invert, out)
+        result = _isin_Tensor_Scalar_out.redispatch(keyset & AFTER, elements, test_element, assume_unique, invert, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
 
 
-op_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
+_isin_Scalar_Tensor_out = handle("isin.Scalar_Tensor_out")
 
 
 def isin_Scalar_Tensor_out(keyset, element, test_elements, assume_unique, invert, out):
@@ -6035,7 +6035,511 @@ def isin_Scalar_Tensor_out(keyset, element, test_elements, assume_unique, invert
     prev = ts.excluded
     ts.excluded = prev | BELOW
     try:
-        result = op_isin_Scalar_Tensor_out.redispatch(keyset & AFTER, element, test_elements, assume_unique, invert, out)
+        result = _isin_Scalar_Tensor_out.redispatch(keyset & AFTER, element, test_elements, assume_unique, invert, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_add_out = handle("index_add.out")
+
+
+def index_add_out(keyset, self, dim, index, source, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_add_out.redispatch(keyset & AFTER, self, dim, index, source, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_add_ = handle("index_add_")
+
+
+def index_add_(keyset, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_add_.redispatch(keyset & AFTER, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_copy_out = handle("index_copy.out")
+
+
+def index_copy_out(keyset, self, dim, index, source, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_copy_out.redispatch(keyset & AFTER, self, dim, index, source, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_index_copy_ = handle("index_copy_")
+
+
+def index_copy_(keyset, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_copy_.redispatch(keyset & AFTER, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+
+
+def index_fill__int_Scalar(keyset, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_fill__int_Scalar.redispatch(keyset & AFTER, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
+
+
+def index_fill__int_Tensor(keyset, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _index_fill__int_Tensor.redispatch(keyset & AFTER, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_add_ = handle("scatter_add_")
+
+
+def scatter_add_(keyset, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_add_.redispatch(keyset & AFTER, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_add_out = handle("scatter_add.out")
+
+
+def scatter_add_out(keyset, self, dim, index, src, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_add_out.redispatch(keyset & AFTER, self, dim, index, src, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_scatter_reduce__two = handle("scatter_reduce_.two")
+
+
+def scatter_reduce__two(keyset, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce__two.redispatch(keyset & AFTER, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+
+
+def scatter_reduce_two_out(keyset, self, dim, index, src, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _scatter_reduce_two_out.redispatch(keyset & AFTER, self, dim, index, src, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_take_out = handle("take.out")
+
+
+def take_out(keyset, self, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _take_out.redispatch(keyset & AFTER, self, index, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_put_ = handle("put_")
+
+
+def put_(keyset, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _put_.redispatch(keyset & AFTER, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_masked_select_out = handle("masked_select.out")
+
+
+def masked_select_out(keyset, self, mask, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _masked_select_out.redispatch(keyset & AFTER, self, mask, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_nonzero_out = handle("nonzero.out")
+
+
+def nonzero_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nonzero_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_masked_scatter_ = handle("masked_scatter_")
+
+
+def masked_scatter_(keyset, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _masked_scatter_.redispatch(keyset & AFTER, self, mask, source)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_median_dim_values = handle("median.dim_values")
+
+
+def median_dim_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _median_dim_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_nanmedian_dim_values = handle("nanmedian.dim_values")
+
+
+def nanmedian_dim_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nanmedian_dim_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_kthvalue_values = handle("kthvalue.values")
+
+
+def kthvalue_values(keyset, self, k, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _kthvalue_values.redispatch(keyset & AFTER, self, k, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_mode_values = handle("mode.values")
+
+
+def mode_values(keyset, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mode_values.redispatch(keyset & AFTER, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_nansum_out = handle("nansum.out")
+
+
+def nansum_out(keyset, self, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _nansum_out.redispatch(keyset & AFTER, self, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_aminmax_out = handle("aminmax.out")
+
+
+def aminmax_out(keyset, self, dim, keepdim, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _aminmax_out.redispatch(keyset & AFTER, self, dim, keepdim, min, max)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, min, max)
+
+
+_cummax_out = handle("cummax.out")
+
+
+def cummax_out(keyset, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cummax_out.redispatch(keyset & AFTER, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+_cummin_out = handle("cummin.out")
+
+
+def cummin_out(keyset, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _cummin_out.redispatch(keyset & AFTER, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, values, indices)
+
+
+__logcumsumexp_out = handle("_logcumsumexp.out")
+
+
+def _logcumsumexp_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __logcumsumexp_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_op_logcumsumexp_out = handle("logcumsumexp.out")
+
+
+def logcumsumexp_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _op_logcumsumexp_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_histc_out = handle("histc.out")
+
+
+def histc_out(keyset, self, bins, min, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _histc_out.redispatch(keyset & AFTER, self, bins, min, max, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_bucketize_Tensor_out = handle("bucketize.Tensor_out")
+
+
+def bucketize_Tensor_out(keyset, self, boundaries, out_int32, right, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _bucketize_Tensor_out.redispatch(keyset & AFTER, self, boundaries, out_int32, right, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
+
+
+def searchsorted_Tensor_out(keyset, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _searchsorted_Tensor_out.redispatch(keyset & AFTER, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+
+
+def searchsorted_Scalar_out(keyset, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _searchsorted_Scalar_out.redispatch(keyset & AFTER, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addr_ = handle("addr_")
+
+
+def addr_(keyset, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addr_.redispatch(keyset & AFTER, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addr_out = handle("addr.out")
+
+
+def addr_out(keyset, self, vec1, vec2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addr_out.redispatch(keyset & AFTER, self, vec1, vec2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_baddbmm_ = handle("baddbmm_")
+
+
+def baddbmm_(keyset, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_baddbmm_out = handle("baddbmm.out")
+
+
+def baddbmm_out(keyset, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_out.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_addbmm_ = handle("addbmm_")
+
+
+def addbmm_(keyset, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addbmm_.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_addbmm_out = handle("addbmm.out")
+
+
+def addbmm_out(keyset, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _addbmm_out.redispatch(keyset & AFTER, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_baddbmm_dtype_out = handle("baddbmm.dtype_out")
+
+
+def baddbmm_dtype_out(keyset, self, batch1, batch2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _baddbmm_dtype_out.redispatch(keyset & AFTER, self, batch1, batch2, out_dtype, beta, alpha, out)
     finally:
         ts.excluded = prev
     return finish_inplace(result, out)
@@ -6472,3 +6976,39 @@ impl("frexp.Tensor_out", "ADInplaceOrView", frexp_Tensor_out, keyset_arg="raw")
 impl("isin.Tensor_Tensor_out", "ADInplaceOrView", isin_Tensor_Tensor_out, keyset_arg="raw")
 impl("isin.Tensor_Scalar_out", "ADInplaceOrView", isin_Tensor_Scalar_out, keyset_arg="raw")
 impl("isin.Scalar_Tensor_out", "ADInplaceOrView", isin_Scalar_Tensor_out, keyset_arg="raw")
+impl("index_add.out", "ADInplaceOrView", index_add_out, keyset_arg="raw")
+impl("index_add_", "ADInplaceOrView", index_add_, keyset_arg="raw")
+impl("index_copy.out", "ADInplaceOrView", index_copy_out, keyset_arg="raw")
+impl("index_copy_", "ADInplaceOrView", index_copy_, keyset_arg="raw")
+impl("index_fill_.int_Scalar", "ADInplaceOrView", index_fill__int_Scalar, keyset_arg="raw")
+impl("index_fill_.int_Tensor", "ADInplaceOrView", index_fill__int_Tensor, keyset_arg="raw")
+impl("scatter_add_", "ADInplaceOrView", scatter_add_, keyset_arg="raw")
+impl("scatter_add.out", "ADInplaceOrView", scatter_add_out, keyset_arg="raw")
+impl("scatter_reduce_.two", "ADInplaceOrView", scatter_reduce__two, keyset_arg="raw")
+impl("scatter_reduce.two_out", "ADInplaceOrView", scatter_reduce_two_out, keyset_arg="raw")
+impl("take.out", "ADInplaceOrView", take_out, keyset_arg="raw")
+impl("put_", "ADInplaceOrView", put_, keyset_arg="raw")
+impl("masked_select.out", "ADInplaceOrView", masked_select_out, keyset_arg="raw")
+impl("nonzero.out", "ADInplaceOrView", nonzero_out, keyset_arg="raw")
+impl("masked_scatter_", "ADInplaceOrView", masked_scatter_, keyset_arg="raw")
+impl("median.dim_values", "ADInplaceOrView", median_dim_values, keyset_arg="raw")
+impl("nanmedian.dim_values", "ADInplaceOrView", nanmedian_dim_values, keyset_arg="raw")
+impl("kthvalue.values", "ADInplaceOrView", kthvalue_values, keyset_arg="raw")
+impl("mode.values", "ADInplaceOrView", mode_values, keyset_arg="raw")
+impl("nansum.out", "ADInplaceOrView", nansum_out, keyset_arg="raw")
+impl("aminmax.out", "ADInplaceOrView", aminmax_out, keyset_arg="raw")
+impl("cummax.out", "ADInplaceOrView", cummax_out, keyset_arg="raw")
+impl("cummin.out", "ADInplaceOrView", cummin_out, keyset_arg="raw")
+impl("_logcumsumexp.out", "ADInplaceOrView", _logcumsumexp_out, keyset_arg="raw")
+impl("logcumsumexp.out", "ADInplaceOrView", logcumsumexp_out, keyset_arg="raw")
+impl("histc.out", "ADInplaceOrView", histc_out, keyset_arg="raw")
+impl("bucketize.Tensor_out", "ADInplaceOrView", bucketize_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Tensor_out", "ADInplaceOrView", searchsorted_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Scalar_out", "ADInplaceOrView", searchsorted_Scalar_out, keyset_arg="raw")
+impl("addr_", "ADInplaceOrView", addr_, keyset_arg="raw")
+impl("addr.out", "ADInplaceOrView", addr_out, keyset_arg="raw")
+impl("baddbmm_", "ADInplaceOrView", baddbmm_, keyset_arg="raw")
+impl("baddbmm.out", "ADInplaceOrView", baddbmm_out, keyset_arg="raw")
+impl("addbmm_", "ADInplaceOrView", addbmm_, keyset_arg="raw")
+impl("addbmm.out", "ADInplaceOrView", addbmm_out, keyset_arg="raw")
+impl("baddbmm.dtype_out", "ADInplaceOrView", baddbmm_dtype_out, keyset_arg="raw")

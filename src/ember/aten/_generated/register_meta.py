@@ -3357,6 +3357,90 @@ def isin_Scalar_Tensor_out(element, test_elements, assume_unique, invert, out):
     return out
 
 
+# index_add.out: structured
+
+
+def index_add(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    out = meta.allocate()
+    return out
+
+
+def index_add_(self, dim, index, source, alpha):
+    meta = M.index_add(self, dim, index, source, alpha)
+    meta.check_inplace(self)
+    return self
+
+
+def index_add_out(self, dim, index, source, alpha, out):
+    meta = M.index_add(self, dim, index, source, alpha)
+    meta.resize_outputs(out)
+    return out
+
+
+# index_copy.out: structured
+
+
+def index_copy(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    out = meta.allocate()
+    return out
+
+
+def index_copy_(self, dim, index, source):
+    meta = M.index_copy(self, dim, index, source)
+    meta.check_inplace(self)
+    return self
+
+
+def index_copy_out(self, dim, index, source, out):
+    meta = M.index_copy(self, dim, index, source)
+    meta.resize_outputs(out)
+    return out
+
+
+# scatter_add.out: structured
+
+
+def scatter_add(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    out = meta.allocate()
+    return out
+
+
+def scatter_add_(self, dim, index, src):
+    meta = M.scatter_add(self, dim, index, src)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_add_out(self, dim, index, src, out):
+    meta = M.scatter_add(self, dim, index, src)
+    meta.resize_outputs(out)
+    return out
+
+
+# scatter_reduce.two_out: structured
+
+
+def scatter_reduce_two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    out = meta.allocate()
+    return out
+
+
+def scatter_reduce__two(self, dim, index, src, reduce, include_self):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    meta.check_inplace(self)
+    return self
+
+
+def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
+    meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
+    meta.resize_outputs(out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -3904,6 +3988,18 @@ impl("isin.Tensor_Scalar", "Meta", isin_Tensor_Scalar)
 impl("isin.Tensor_Scalar_out", "Meta", isin_Tensor_Scalar_out)
 impl("isin.Scalar_Tensor", "Meta", isin_Scalar_Tensor)
 impl("isin.Scalar_Tensor_out", "Meta", isin_Scalar_Tensor_out)
+impl("index_add", "Meta", index_add)
+impl("index_add_", "Meta", index_add_)
+impl("index_add.out", "Meta", index_add_out)
+impl("index_copy", "Meta", index_copy)
+impl("index_copy_", "Meta", index_copy_)
+impl("index_copy.out", "Meta", index_copy_out)
+impl("scatter_add", "Meta", scatter_add)
+impl("scatter_add_", "Meta", scatter_add_)
+impl("scatter_add.out", "Meta", scatter_add_out)
+impl("scatter_reduce.two", "Meta", scatter_reduce_two)
+impl("scatter_reduce_.two", "Meta", scatter_reduce__two)
+impl("scatter_reduce.two_out", "Meta", scatter_reduce_two_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)
@@ -3987,3 +4083,7 @@ impl("logit.out", "Meta", logit_out)
 impl("angle", "Meta", N.angle)
 impl("angle.out", "Meta", N.angle_out)
 impl("frexp.Tensor_out", "Meta", N.frexp_Tensor_out)
+impl("tril_indices", "Meta", N.tril_indices)
+impl("triu_indices", "Meta", N.triu_indices)
+impl("baddbmm.dtype", "Meta", N.baddbmm_dtype)
+impl("baddbmm.dtype_out", "Meta", N.baddbmm_dtype_out)

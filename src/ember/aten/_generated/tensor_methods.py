@@ -48,6 +48,8 @@ _op_acosh = handle("acosh")
 _op_acosh_ = handle("acosh_")
 _op_add_Tensor = handle("add.Tensor")
 _op_add__Tensor = handle("add_.Tensor")
+_op_addbmm = handle("addbmm")
+_op_addbmm_ = handle("addbmm_")
 _op_addcdiv = handle("addcdiv")
 _op_addcdiv_ = handle("addcdiv_")
 _op_addcmul = handle("addcmul")
@@ -56,6 +58,8 @@ _op_addmm = handle("addmm")
 _op_addmm_ = handle("addmm_")
 _op_addmv = handle("addmv")
 _op_addmv_ = handle("addmv_")
+_op_addr = handle("addr")
+_op_addr_ = handle("addr_")
 _op_alias = handle("alias")
 _op_all = handle("all")
 _op_all_dim = handle("all.dim")
@@ -63,6 +67,7 @@ _op_all_dims = handle("all.dims")
 _op_allclose = handle("allclose")
 _op_amax = handle("amax")
 _op_amin = handle("amin")
+_op_aminmax = handle("aminmax")
 _op_angle = handle("angle")
 _op_any = handle("any")
 _op_any_dim = handle("any.dim")
@@ -83,6 +88,9 @@ _op_arctanh = handle("arctanh")
 _op_arctanh_ = handle("arctanh_")
 _op_argmax = handle("argmax")
 _op_argmin = handle("argmin")
+_op_argsort = handle("argsort")
+_op_argsort_stable = handle("argsort.stable")
+_op_argwhere = handle("argwhere")
 _op_as_strided = handle("as_strided")
 _op_as_strided_ = handle("as_strided_")
 _op_asin = handle("asin")
@@ -95,10 +103,13 @@ _op_atan2_ = handle("atan2_")
 _op_atan_ = handle("atan_")
 _op_atanh = handle("atanh")
 _op_atanh_ = handle("atanh_")
+_op_baddbmm = handle("baddbmm")
+_op_baddbmm_ = handle("baddbmm_")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bernoulli__Tensor = handle("bernoulli_.Tensor")
 _op_bernoulli__float = handle("bernoulli_.float")
+_op_bincount = handle("bincount")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Tensor = handle("bitwise_and.Tensor")
 _op_bitwise_and__Scalar = handle("bitwise_and_.Scalar")
@@ -122,6 +133,7 @@ _op_bitwise_xor_Tensor = handle("bitwise_xor.Tensor")
 _op_bitwise_xor__Scalar = handle("bitwise_xor_.Scalar")
 _op_bitwise_xor__Tensor = handle("bitwise_xor_.Tensor")
 _op_bmm = handle("bmm")
+_op_broadcast_to = handle("broadcast_to")
 _op_ceil = handle("ceil")
 _op_ceil_ = handle("ceil_")
 _op_chunk = handle("chunk")
@@ -152,6 +164,8 @@ _op_cosh = handle("cosh")
 _op_cosh_ = handle("cosh_")
 _op_count_nonzero = handle("count_nonzero")
 _op_count_nonzero_dim_IntList = handle("count_nonzero.dim_IntList")
+_op_cummax = handle("cummax")
+_op_cummin = handle("cummin")
 _op_cumprod = handle("cumprod")
 _op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
@@ -159,9 +173,15 @@ _op_cumsum_ = handle("cumsum_")
 _op_deg2rad = handle("deg2rad")
 _op_deg2rad_ = handle("deg2rad_")
 _op_detach = handle("detach")
+_op_diag = handle("diag")
+_op_diag_embed = handle("diag_embed")
+_op_diagflat = handle("diagflat")
 _op_diagonal = handle("diagonal")
+_op_diagonal_scatter = handle("diagonal_scatter")
+_op_diff = handle("diff")
 _op_digamma = handle("digamma")
 _op_digamma_ = handle("digamma_")
+_op_dist = handle("dist")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
 _op_div_Tensor = handle("div.Tensor")
 _op_div_Tensor_mode = handle("div.Tensor_mode")
@@ -177,6 +197,8 @@ _op_divide__Scalar_mode = handle("divide_.Scalar_mode")
 _op_divide__Tensor = handle("divide_.Tensor")
 _op_divide__Tensor_mode = handle("divide_.Tensor_mode")
 _op_dot = handle("dot")
+_op_dsplit_array = handle("dsplit.array")
+_op_dsplit_int = handle("dsplit.int")
 _op_eq_Scalar = handle("eq.Scalar")
 _op_eq_Tensor = handle("eq.Tensor")
 _op_eq__Scalar = handle("eq_.Scalar")
@@ -202,6 +224,8 @@ _op_fix = handle("fix")
 _op_fix_ = handle("fix_")
 _op_flatten_using_ints = handle("flatten.using_ints")
 _op_flip = handle("flip")
+_op_fliplr = handle("fliplr")
+_op_flipud = handle("flipud")
 _op_float_power_Tensor_Scalar = handle("float_power.Tensor_Scalar")
 _op_float_power_Tensor_Tensor = handle("float_power.Tensor_Tensor")
 _op_float_power__Scalar = handle("float_power_.Scalar")
@@ -234,6 +258,9 @@ _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
 _op_heaviside = handle("heaviside")
 _op_heaviside_ = handle("heaviside_")
+_op_histc = handle("histc")
+_op_hsplit_array = handle("hsplit.array")
+_op_hsplit_int = handle("hsplit.int")
 _op_hypot = handle("hypot")
 _op_hypot_ = handle("hypot_")
 _op_i0 = handle("i0")
@@ -242,9 +269,18 @@ _op_igamma = handle("igamma")
 _op_igamma_ = handle("igamma_")
 _op_igammac = handle("igammac")
 _op_igammac_ = handle("igammac_")
+_op_index_add = handle("index_add")
+_op_index_add_ = handle("index_add_")
+_op_index_copy = handle("index_copy")
+_op_index_copy_ = handle("index_copy_")
+_op_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+_op_index_fill_int_Tensor = handle("index_fill.int_Tensor")
+_op_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+_op_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_inner = handle("inner")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -255,6 +291,8 @@ _op_isneginf = handle("isneginf")
 _op_isposinf = handle("isposinf")
 _op_isreal = handle("isreal")
 _op_item = handle("item")
+_op_kron = handle("kron")
+_op_kthvalue = handle("kthvalue")
 _op_lcm = handle("lcm")
 _op_lcm_ = handle("lcm_")
 _op_ldexp_Tensor = handle("ldexp.Tensor")
@@ -280,6 +318,7 @@ _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
 _op_logaddexp = handle("logaddexp")
 _op_logaddexp2 = handle("logaddexp2")
+_op_logcumsumexp = handle("logcumsumexp")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -300,6 +339,9 @@ _op_masked_fill_Scalar = handle("masked_fill.Scalar")
 _op_masked_fill_Tensor = handle("masked_fill.Tensor")
 _op_masked_fill__Scalar = handle("masked_fill_.Scalar")
 _op_masked_fill__Tensor = handle("masked_fill_.Tensor")
+_op_masked_scatter = handle("masked_scatter")
+_op_masked_scatter_ = handle("masked_scatter_")
+_op_masked_select = handle("masked_select")
 _op_matmul = handle("matmul")
 _op_max = handle("max")
 _op_max_dim = handle("max.dim")
@@ -307,13 +349,19 @@ _op_max_other = handle("max.other")
 _op_maximum = handle("maximum")
 _op_mean = handle("mean")
 _op_mean_dim = handle("mean.dim")
+_op_median = handle("median")
+_op_median_dim = handle("median.dim")
 _op_min = handle("min")
 _op_min_dim = handle("min.dim")
 _op_min_other = handle("min.other")
 _op_minimum = handle("minimum")
 _op_mm = handle("mm")
+_op_mode = handle("mode")
+_op_moveaxis_int = handle("moveaxis.int")
+_op_moveaxis_intlist = handle("moveaxis.intlist")
 _op_movedim_int = handle("movedim.int")
 _op_movedim_intlist = handle("movedim.intlist")
+_op_msort = handle("msort")
 _op_mul_Tensor = handle("mul.Tensor")
 _op_mul__Tensor = handle("mul_.Tensor")
 _op_multiply_Scalar = handle("multiply.Scalar")
@@ -325,6 +373,10 @@ _op_mvlgamma = handle("mvlgamma")
 _op_mvlgamma_ = handle("mvlgamma_")
 _op_nan_to_num = handle("nan_to_num")
 _op_nan_to_num_ = handle("nan_to_num_")
+_op_nanmean = handle("nanmean")
+_op_nanmedian = handle("nanmedian")
+_op_nanmedian_dim = handle("nanmedian.dim")
+_op_nansum = handle("nansum")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
 _op_ne_Scalar = handle("ne.Scalar")
@@ -342,6 +394,8 @@ _op_new_ones = handle("new_ones")
 _op_new_zeros = handle("new_zeros")
 _op_nextafter = handle("nextafter")
 _op_nextafter_ = handle("nextafter_")
+_op_nonzero = handle("nonzero")
+_op_nonzero_numpy = handle("nonzero_numpy")
 _op_normal_ = handle("normal_")
 _op_numpy_T = handle("numpy_T")
 _op_outer = handle("outer")
@@ -355,11 +409,14 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_put = handle("put")
+_op_put_ = handle("put_")
 _op_rad2deg = handle("rad2deg")
 _op_rad2deg_ = handle("rad2deg_")
 _op_random_ = handle("random_")
 _op_random__from = handle("random_.from")
 _op_random__to = handle("random_.to")
+_op_ravel = handle("ravel")
 _op_reciprocal = handle("reciprocal")
 _op_reciprocal_ = handle("reciprocal_")
 _op_record_stream = handle("record_stream")
@@ -369,11 +426,15 @@ _op_remainder_Scalar = handle("remainder.Scalar")
 _op_remainder_Tensor = handle("remainder.Tensor")
 _op_remainder__Scalar = handle("remainder_.Scalar")
 _op_remainder__Tensor = handle("remainder_.Tensor")
+_op_repeat = handle("repeat")
+_op_repeat_interleave_self_Tensor = handle("repeat_interleave.self_Tensor")
+_op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
 _op_resize_ = handle("resize_")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
 _op_roll = handle("roll")
+_op_rot90 = handle("rot90")
 _op_round = handle("round")
 _op_round_decimals = handle("round.decimals")
 _op_round_ = handle("round_")
@@ -388,7 +449,12 @@ _op_scatter__reduce = handle("scatter_.reduce")
 _op_scatter__src = handle("scatter_.src")
 _op_scatter__value = handle("scatter_.value")
 _op_scatter__value_reduce = handle("scatter_.value_reduce")
+_op_scatter_add = handle("scatter_add")
+_op_scatter_add_ = handle("scatter_add_")
+_op_scatter_reduce_two = handle("scatter_reduce.two")
+_op_scatter_reduce__two = handle("scatter_reduce_.two")
 _op_select_int = handle("select.int")
+_op_select_scatter = handle("select_scatter")
 _op_sgn = handle("sgn")
 _op_sgn_ = handle("sgn_")
 _op_sigmoid = handle("sigmoid")
@@ -403,6 +469,7 @@ _op_sinc_ = handle("sinc_")
 _op_sinh = handle("sinh")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slice_scatter = handle("slice_scatter")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -434,11 +501,18 @@ _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
 _op_t_ = handle("t_")
+_op_take = handle("take")
+_op_take_along_dim = handle("take_along_dim")
 _op_tan = handle("tan")
 _op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_ = handle("tanh_")
+_op_tensor_split_indices = handle("tensor_split.indices")
+_op_tensor_split_sections = handle("tensor_split.sections")
+_op_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
+_op_tile = handle("tile")
 _op_topk = handle("topk")
+_op_trace = handle("trace")
 _op_transpose_int = handle("transpose.int")
 _op_transpose_ = handle("transpose_")
 _op_tril = handle("tril")
@@ -455,14 +529,20 @@ _op_unbind_int = handle("unbind.int")
 _op_unflatten_int = handle("unflatten.int")
 _op_unfold = handle("unfold")
 _op_uniform_ = handle("uniform_")
+_op_unsafe_chunk = handle("unsafe_chunk")
+_op_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+_op_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
 _op_unsqueeze = handle("unsqueeze")
 _op_unsqueeze_ = handle("unsqueeze_")
 _op_var = handle("var")
 _op_var_correction = handle("var.correction")
 _op_var_dim = handle("var.dim")
+_op_vdot = handle("vdot")
 _op_view = handle("view")
 _op_view_dtype = handle("view.dtype")
 _op_view_as = handle("view_as")
+_op_vsplit_array = handle("vsplit.array")
+_op_vsplit_int = handle("vsplit.int")
 _op_where_ScalarOther = handle("where.ScalarOther")
 _op_where_self = handle("where.self")
 _op_xlogy_Scalar_Other = handle("xlogy.Scalar_Other")
@@ -1022,6 +1102,72 @@ def add_(self, *args, **kwargs):
 
 
 
+_parser_m_addbmm = PythonArgParser(
+    [
+        'addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'addbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'addbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
+    ],
+)
+_tail_parser_m_addbmm = [p.default for p in _parser_m_addbmm.signatures[0].params[2:]]
+
+
+def addbmm(self, *args, **kwargs):
+    """addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | addbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | addbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm]
+        else:
+            index, v = _parser_m_addbmm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addbmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addbmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addbmm.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addbmm, _parser_m_addbmm, self, args, kwargs)
+
+
+
+_parser_m_addbmm_ = PythonArgParser(
+    [
+        'addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'addbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'addbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
+    ],
+)
+_tail_parser_m_addbmm_ = [p.default for p in _parser_m_addbmm_.signatures[0].params[2:]]
+
+
+def addbmm_(self, *args, **kwargs):
+    """addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | addbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | addbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addbmm_]
+        else:
+            index, v = _parser_m_addbmm_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addbmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addbmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addbmm_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addbmm_, _parser_m_addbmm_, self, args, kwargs)
+
+
+
 _parser_m_addcdiv = PythonArgParser(
     [
         'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
@@ -1274,6 +1420,72 @@ def addmv_(self, *args, **kwargs):
 
 
 
+_parser_m_addr = PythonArgParser(
+    [
+        'addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+        'addr(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated',
+        'addr(Scalar beta, Tensor vec1, Tensor vec2)|deprecated',
+    ],
+)
+_tail_parser_m_addr = [p.default for p in _parser_m_addr.signatures[0].params[2:]]
+
+
+def addr(self, *args, **kwargs):
+    """addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) | addr(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated | addr(Scalar beta, Tensor vec1, Tensor vec2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addr]
+        else:
+            index, v = _parser_m_addr.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addr.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addr.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addr.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addr, _parser_m_addr, self, args, kwargs)
+
+
+
+_parser_m_addr_ = PythonArgParser(
+    [
+        'addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
+        'addr_(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated',
+        'addr_(Scalar beta, Tensor vec1, Tensor vec2)|deprecated',
+    ],
+)
+_tail_parser_m_addr_ = [p.default for p in _parser_m_addr_.signatures[0].params[2:]]
+
+
+def addr_(self, *args, **kwargs):
+    """addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) | addr_(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated | addr_(Scalar beta, Tensor vec1, Tensor vec2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_addr_]
+        else:
+            index, v = _parser_m_addr_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_addr_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_addr_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_addr_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(addr_, _parser_m_addr_, self, args, kwargs)
+
+
+
 _parser_m_alias = PythonArgParser(
     [
         'alias()',
@@ -1393,6 +1605,28 @@ def amin(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(amin, _parser_m_amin, self, args, kwargs)
+
+
+
+_parser_m_aminmax = PythonArgParser(
+    [
+        'aminmax(*, int? dim=None, bool keepdim=False)',
+    ],
+)
+
+
+def aminmax(self, *args, **kwargs):
+    """aminmax(*, int? dim=None, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_aminmax.parse(args, kwargs, self=self)[1]
+        return return_types.aminmax(_op_aminmax.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(aminmax, _parser_m_aminmax, self, args, kwargs)
 
 
 
@@ -1820,6 +2054,55 @@ def argmin(self, *args, **kwargs):
 
 
 
+_parser_m_argsort = PythonArgParser(
+    [
+        'argsort(*, bool stable, int dim=-1, bool descending=False)',
+        'argsort(int dim=-1, bool descending=False)',
+    ],
+)
+
+
+def argsort(self, *args, **kwargs):
+    """argsort(*, bool stable, int dim=-1, bool descending=False) | argsort(int dim=-1, bool descending=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_argsort.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_argsort_stable.call(self, v[0], v[1], v[2])
+        else:
+            return _op_argsort.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(argsort, _parser_m_argsort, self, args, kwargs)
+
+
+
+_parser_m_argwhere = PythonArgParser(
+    [
+        'argwhere()',
+    ],
+)
+
+
+def argwhere(self, *args, **kwargs):
+    """argwhere()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'argwhere', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_argwhere.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(argwhere, 'ember.Tensor.argwhere', self, args, kwargs)
+
+
+
 _parser_m_as_strided = PythonArgParser(
     [
         'as_strided(SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)',
@@ -2100,6 +2383,72 @@ def atanh_(self, *args, **kwargs):
 
 
 
+_parser_m_baddbmm = PythonArgParser(
+    [
+        'baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
+    ],
+)
+_tail_parser_m_baddbmm = [p.default for p in _parser_m_baddbmm.signatures[0].params[2:]]
+
+
+def baddbmm(self, *args, **kwargs):
+    """baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm]
+        else:
+            index, v = _parser_m_baddbmm.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_baddbmm.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_baddbmm.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_baddbmm.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(baddbmm, _parser_m_baddbmm, self, args, kwargs)
+
+
+
+_parser_m_baddbmm_ = PythonArgParser(
+    [
+        'baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+        'baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
+        'baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
+    ],
+)
+_tail_parser_m_baddbmm_ = [p.default for p in _parser_m_baddbmm_.signatures[0].params[2:]]
+
+
+def baddbmm_(self, *args, **kwargs):
+    """baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) | baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated | baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_baddbmm_]
+        else:
+            index, v = _parser_m_baddbmm_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_baddbmm_.call(self, v[0], v[1], v[2], v[3])
+        elif index == 1:
+            return _op_baddbmm_.call(self, v[2], v[3], v[0], v[1])
+        else:
+            return _op_baddbmm_.call(self, v[1], v[2], v[0], 1)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(baddbmm_, _parser_m_baddbmm_, self, args, kwargs)
+
+
+
 _parser_m_bernoulli = PythonArgParser(
     [
         'bernoulli(*, Generator? generator=None)',
@@ -2149,6 +2498,28 @@ def bernoulli_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(bernoulli_, _parser_m_bernoulli_, self, args, kwargs)
+
+
+
+_parser_m_bincount = PythonArgParser(
+    [
+        'bincount(Tensor? weights=None, SymInt minlength=0)',
+    ],
+)
+
+
+def bincount(self, *args, **kwargs):
+    """bincount(Tensor? weights=None, SymInt minlength=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_bincount.parse(args, kwargs, self=self)[1]
+        return _op_bincount.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(bincount, _parser_m_bincount, self, args, kwargs)
 
 
 
@@ -2481,6 +2852,28 @@ def bmm(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(bmm, _parser_m_bmm, self, args, kwargs)
+
+
+
+_parser_m_broadcast_to = PythonArgParser(
+    [
+        'broadcast_to(SymInt[] size)',
+    ],
+)
+
+
+def broadcast_to(self, *args, **kwargs):
+    """broadcast_to(SymInt[] size)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_broadcast_to.parse(args, kwargs, self=self)[1]
+        return _op_broadcast_to.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(broadcast_to, _parser_m_broadcast_to, self, args, kwargs)
 
 
 
@@ -2991,6 +3384,50 @@ def count_nonzero(self, *args, **kwargs):
 
 
 
+_parser_m_cummax = PythonArgParser(
+    [
+        'cummax(int dim)',
+    ],
+)
+
+
+def cummax(self, *args, **kwargs):
+    """cummax(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cummax.parse(args, kwargs, self=self)[1]
+        return return_types.cummax(_op_cummax.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cummax, _parser_m_cummax, self, args, kwargs)
+
+
+
+_parser_m_cummin = PythonArgParser(
+    [
+        'cummin(int dim)',
+    ],
+)
+
+
+def cummin(self, *args, **kwargs):
+    """cummin(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_cummin.parse(args, kwargs, self=self)[1]
+        return return_types.cummin(_op_cummin.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(cummin, _parser_m_cummin, self, args, kwargs)
+
+
+
 _parser_m_cumprod = PythonArgParser(
     [
         'cumprod(int dim, *, ScalarType? dtype=None)',
@@ -3148,6 +3585,72 @@ def detach(self, *args, **kwargs):
 
 
 
+_parser_m_diag = PythonArgParser(
+    [
+        'diag(int diagonal=0)',
+    ],
+)
+
+
+def diag(self, *args, **kwargs):
+    """diag(int diagonal=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diag.parse(args, kwargs, self=self)[1]
+        return _op_diag.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diag, _parser_m_diag, self, args, kwargs)
+
+
+
+_parser_m_diag_embed = PythonArgParser(
+    [
+        'diag_embed(int offset=0, int dim1=-2, int dim2=-1)',
+    ],
+)
+
+
+def diag_embed(self, *args, **kwargs):
+    """diag_embed(int offset=0, int dim1=-2, int dim2=-1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diag_embed.parse(args, kwargs, self=self)[1]
+        return _op_diag_embed.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diag_embed, _parser_m_diag_embed, self, args, kwargs)
+
+
+
+_parser_m_diagflat = PythonArgParser(
+    [
+        'diagflat(int offset=0)',
+    ],
+)
+
+
+def diagflat(self, *args, **kwargs):
+    """diagflat(int offset=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diagflat.parse(args, kwargs, self=self)[1]
+        return _op_diagflat.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diagflat, _parser_m_diagflat, self, args, kwargs)
+
+
+
 _parser_m_diagonal = PythonArgParser(
     [
         'diagonal(int offset=0, int dim1=0, int dim2=1)',
@@ -3167,6 +3670,54 @@ def diagonal(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(diagonal, _parser_m_diagonal, self, args, kwargs)
+
+
+
+_parser_m_diagonal_scatter = PythonArgParser(
+    [
+        'diagonal_scatter(Tensor src, int offset=0, int dim1=0, int dim2=1)',
+    ],
+)
+_tail_parser_m_diagonal_scatter = [p.default for p in _parser_m_diagonal_scatter.signatures[0].params[1:]]
+
+
+def diagonal_scatter(self, *args, **kwargs):
+    """diagonal_scatter(Tensor src, int offset=0, int dim1=0, int dim2=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_diagonal_scatter]
+        else:
+            index, v = _parser_m_diagonal_scatter.parse(args, kwargs, self=self)
+        return _op_diagonal_scatter.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diagonal_scatter, _parser_m_diagonal_scatter, self, args, kwargs)
+
+
+
+_parser_m_diff = PythonArgParser(
+    [
+        'diff(int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)',
+    ],
+)
+
+
+def diff(self, *args, **kwargs):
+    """diff(int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_diff.parse(args, kwargs, self=self)[1]
+        return _op_diff.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(diff, _parser_m_diff, self, args, kwargs)
 
 
 
@@ -3213,6 +3764,32 @@ def digamma_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(digamma_, 'ember.Tensor.digamma_', self, args, kwargs)
+
+
+
+_parser_m_dist = PythonArgParser(
+    [
+        'dist(Tensor other, Scalar p=2)',
+    ],
+)
+_tail_parser_m_dist = [p.default for p in _parser_m_dist.signatures[0].params[1:]]
+
+
+def dist(self, *args, **kwargs):
+    """dist(Tensor other, Scalar p=2)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_dist]
+        else:
+            index, v = _parser_m_dist.parse(args, kwargs, self=self)
+        return _op_dist.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(dist, _parser_m_dist, self, args, kwargs)
 
 
 
@@ -3361,6 +3938,32 @@ def dot(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(dot, _parser_m_dot, self, args, kwargs)
+
+
+
+_parser_m_dsplit = PythonArgParser(
+    [
+        'dsplit(int sections)',
+        'dsplit(int[] indices)',
+    ],
+)
+
+
+def dsplit(self, *args, **kwargs):
+    """dsplit(int sections) | dsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_dsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_dsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_dsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(dsplit, _parser_m_dsplit, self, args, kwargs)
 
 
 
@@ -3879,6 +4482,52 @@ def flip(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(flip, _parser_m_flip, self, args, kwargs)
+
+
+
+_parser_m_fliplr = PythonArgParser(
+    [
+        'fliplr()',
+    ],
+)
+
+
+def fliplr(self, *args, **kwargs):
+    """fliplr()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'fliplr', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_fliplr.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(fliplr, 'ember.Tensor.fliplr', self, args, kwargs)
+
+
+
+_parser_m_flipud = PythonArgParser(
+    [
+        'flipud()',
+    ],
+)
+
+
+def flipud(self, *args, **kwargs):
+    """flipud()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'flipud', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_flipud.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(flipud, 'ember.Tensor.flipud', self, args, kwargs)
 
 
 
@@ -4435,6 +5084,54 @@ def heaviside_(self, *args, **kwargs):
 
 
 
+_parser_m_histc = PythonArgParser(
+    [
+        'histc(int bins=100, Scalar min=0, Scalar max=0)',
+    ],
+)
+
+
+def histc(self, *args, **kwargs):
+    """histc(int bins=100, Scalar min=0, Scalar max=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_histc.parse(args, kwargs, self=self)[1]
+        return _op_histc.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(histc, _parser_m_histc, self, args, kwargs)
+
+
+
+_parser_m_hsplit = PythonArgParser(
+    [
+        'hsplit(int sections)',
+        'hsplit(int[] indices)',
+    ],
+)
+
+
+def hsplit(self, *args, **kwargs):
+    """hsplit(int sections) | hsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_hsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_hsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_hsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hsplit, _parser_m_hsplit, self, args, kwargs)
+
+
+
 _parser_m_hypot = PythonArgParser(
     [
         'hypot(Tensor other)',
@@ -4637,6 +5334,146 @@ def igammac_(self, *args, **kwargs):
 
 
 
+_parser_m_index_add = PythonArgParser(
+    [
+        'index_add(int dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+    ],
+)
+
+
+def index_add(self, *args, **kwargs):
+    """index_add(int dim, Tensor index, Tensor source, *, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_add.parse(args, kwargs, self=self)[1]
+        return _op_index_add.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_add, _parser_m_index_add, self, args, kwargs)
+
+
+
+_parser_m_index_add_ = PythonArgParser(
+    [
+        'index_add_(int dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+    ],
+)
+
+
+def index_add_(self, *args, **kwargs):
+    """index_add_(int dim, Tensor index, Tensor source, *, Scalar alpha=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_add_.parse(args, kwargs, self=self)[1]
+        return _op_index_add_.call(self, v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_add_, _parser_m_index_add_, self, args, kwargs)
+
+
+
+_parser_m_index_copy = PythonArgParser(
+    [
+        'index_copy(int dim, Tensor index, Tensor source)',
+    ],
+)
+
+
+def index_copy(self, *args, **kwargs):
+    """index_copy(int dim, Tensor index, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_copy.parse(args, kwargs, self=self)[1]
+        return _op_index_copy.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_copy, _parser_m_index_copy, self, args, kwargs)
+
+
+
+_parser_m_index_copy_ = PythonArgParser(
+    [
+        'index_copy_(int dim, Tensor index, Tensor source)',
+    ],
+)
+
+
+def index_copy_(self, *args, **kwargs):
+    """index_copy_(int dim, Tensor index, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_index_copy_.parse(args, kwargs, self=self)[1]
+        return _op_index_copy_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_copy_, _parser_m_index_copy_, self, args, kwargs)
+
+
+
+_parser_m_index_fill = PythonArgParser(
+    [
+        'index_fill(int dim, Tensor index, Tensor value)',
+        'index_fill(int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill(self, *args, **kwargs):
+    """index_fill(int dim, Tensor index, Tensor value) | index_fill(int dim, Tensor index, Scalar value)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_index_fill.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_index_fill_int_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_index_fill_int_Scalar.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_fill, _parser_m_index_fill, self, args, kwargs)
+
+
+
+_parser_m_index_fill_ = PythonArgParser(
+    [
+        'index_fill_(int dim, Tensor index, Tensor value)',
+        'index_fill_(int dim, Tensor index, Scalar value)',
+    ],
+)
+
+
+def index_fill_(self, *args, **kwargs):
+    """index_fill_(int dim, Tensor index, Tensor value) | index_fill_(int dim, Tensor index, Scalar value)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_index_fill_.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_index_fill__int_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_index_fill__int_Scalar.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(index_fill_, _parser_m_index_fill_, self, args, kwargs)
+
+
+
 _parser_m_index_put = PythonArgParser(
     [
         'index_put(Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -4700,6 +5537,32 @@ def index_select(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(index_select, _parser_m_index_select, self, args, kwargs)
+
+
+
+_parser_m_inner = PythonArgParser(
+    [
+        'inner(Tensor other)',
+    ],
+)
+_tail_parser_m_inner = [p.default for p in _parser_m_inner.signatures[0].params[1:]]
+
+
+def inner(self, *args, **kwargs):
+    """inner(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_inner]
+        else:
+            index, v = _parser_m_inner.parse(args, kwargs, self=self)
+        return _op_inner.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(inner, _parser_m_inner, self, args, kwargs)
 
 
 
@@ -4933,6 +5796,54 @@ def item(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_self(item, 'ember.Tensor.item', self, args, kwargs)
+
+
+
+_parser_m_kron = PythonArgParser(
+    [
+        'kron(Tensor other)',
+    ],
+)
+_tail_parser_m_kron = [p.default for p in _parser_m_kron.signatures[0].params[1:]]
+
+
+def kron(self, *args, **kwargs):
+    """kron(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_kron]
+        else:
+            index, v = _parser_m_kron.parse(args, kwargs, self=self)
+        return _op_kron.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(kron, _parser_m_kron, self, args, kwargs)
+
+
+
+_parser_m_kthvalue = PythonArgParser(
+    [
+        'kthvalue(SymInt k, int dim=-1, bool keepdim=False)',
+    ],
+)
+
+
+def kthvalue(self, *args, **kwargs):
+    """kthvalue(SymInt k, int dim=-1, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_kthvalue.parse(args, kwargs, self=self)[1]
+        return return_types.kthvalue(_op_kthvalue.call(self, v[0], v[1], v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(kthvalue, _parser_m_kthvalue, self, args, kwargs)
 
 
 
@@ -5448,6 +6359,28 @@ def logaddexp2(self, *args, **kwargs):
 
 
 
+_parser_m_logcumsumexp = PythonArgParser(
+    [
+        'logcumsumexp(int dim)',
+    ],
+)
+
+
+def logcumsumexp(self, *args, **kwargs):
+    """logcumsumexp(int dim)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_logcumsumexp.parse(args, kwargs, self=self)[1]
+        return _op_logcumsumexp.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(logcumsumexp, _parser_m_logcumsumexp, self, args, kwargs)
+
+
+
 _parser_m_logical_and = PythonArgParser(
     [
         'logical_and(Tensor other)',
@@ -5843,6 +6776,84 @@ def masked_fill_(self, *args, **kwargs):
 
 
 
+_parser_m_masked_scatter = PythonArgParser(
+    [
+        'masked_scatter(Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_m_masked_scatter = [p.default for p in _parser_m_masked_scatter.signatures[0].params[2:]]
+
+
+def masked_scatter(self, *args, **kwargs):
+    """masked_scatter(Tensor mask, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_masked_scatter]
+        else:
+            index, v = _parser_m_masked_scatter.parse(args, kwargs, self=self)
+        return _op_masked_scatter.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_scatter, _parser_m_masked_scatter, self, args, kwargs)
+
+
+
+_parser_m_masked_scatter_ = PythonArgParser(
+    [
+        'masked_scatter_(Tensor mask, Tensor source)',
+    ],
+)
+_tail_parser_m_masked_scatter_ = [p.default for p in _parser_m_masked_scatter_.signatures[0].params[2:]]
+
+
+def masked_scatter_(self, *args, **kwargs):
+    """masked_scatter_(Tensor mask, Tensor source)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_masked_scatter_]
+        else:
+            index, v = _parser_m_masked_scatter_.parse(args, kwargs, self=self)
+        return _op_masked_scatter_.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_scatter_, _parser_m_masked_scatter_, self, args, kwargs)
+
+
+
+_parser_m_masked_select = PythonArgParser(
+    [
+        'masked_select(Tensor mask)',
+    ],
+)
+_tail_parser_m_masked_select = [p.default for p in _parser_m_masked_select.signatures[0].params[1:]]
+
+
+def masked_select(self, *args, **kwargs):
+    """masked_select(Tensor mask)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_masked_select]
+        else:
+            index, v = _parser_m_masked_select.parse(args, kwargs, self=self)
+        return _op_masked_select.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(masked_select, _parser_m_masked_select, self, args, kwargs)
+
+
+
 _parser_m_matmul = PythonArgParser(
     [
         'matmul(Tensor other)',
@@ -5950,6 +6961,32 @@ def mean(self, *args, **kwargs):
 
 
 
+_parser_m_median = PythonArgParser(
+    [
+        'median()',
+        'median(int dim, bool keepdim=False)',
+    ],
+)
+
+
+def median(self, *args, **kwargs):
+    """median() | median(int dim, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_median.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_median.call(self)
+        else:
+            return return_types.median(_op_median_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(median, _parser_m_median, self, args, kwargs)
+
+
+
 _parser_m_min = PythonArgParser(
     [
         'min()',
@@ -6031,6 +7068,54 @@ def mm(self, *args, **kwargs):
 
 
 
+_parser_m_mode = PythonArgParser(
+    [
+        'mode(int dim=-1, bool keepdim=False)',
+    ],
+)
+
+
+def mode(self, *args, **kwargs):
+    """mode(int dim=-1, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_mode.parse(args, kwargs, self=self)[1]
+        return return_types.mode(_op_mode.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(mode, _parser_m_mode, self, args, kwargs)
+
+
+
+_parser_m_moveaxis = PythonArgParser(
+    [
+        'moveaxis(int source, int destination)',
+        'moveaxis(int[] source, int[] destination)',
+    ],
+)
+
+
+def moveaxis(self, *args, **kwargs):
+    """moveaxis(int source, int destination) | moveaxis(int[] source, int[] destination)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_moveaxis.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_moveaxis_int.call(self, v[0], v[1])
+        else:
+            return _op_moveaxis_intlist.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(moveaxis, _parser_m_moveaxis, self, args, kwargs)
+
+
+
 _parser_m_movedim = PythonArgParser(
     [
         'movedim(int source, int destination)',
@@ -6054,6 +7139,29 @@ def movedim(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(movedim, _parser_m_movedim, self, args, kwargs)
+
+
+
+_parser_m_msort = PythonArgParser(
+    [
+        'msort()',
+    ],
+)
+
+
+def msort(self, *args, **kwargs):
+    """msort()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'msort', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_msort.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(msort, 'ember.Tensor.msort', self, args, kwargs)
 
 
 
@@ -6272,6 +7380,76 @@ def nan_to_num_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(nan_to_num_, _parser_m_nan_to_num_, self, args, kwargs)
+
+
+
+_parser_m_nanmean = PythonArgParser(
+    [
+        'nanmean(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def nanmean(self, *args, **kwargs):
+    """nanmean(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nanmean.parse(args, kwargs, self=self)[1]
+        return _op_nanmean.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nanmean, _parser_m_nanmean, self, args, kwargs)
+
+
+
+_parser_m_nanmedian = PythonArgParser(
+    [
+        'nanmedian()',
+        'nanmedian(int dim, bool keepdim=False)',
+    ],
+)
+
+
+def nanmedian(self, *args, **kwargs):
+    """nanmedian() | nanmedian(int dim, bool keepdim=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_nanmedian.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_nanmedian.call(self)
+        else:
+            return return_types.nanmedian(_op_nanmedian_dim.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nanmedian, _parser_m_nanmedian, self, args, kwargs)
+
+
+
+_parser_m_nansum = PythonArgParser(
+    [
+        'nansum(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+    ],
+)
+
+
+def nansum(self, *args, **kwargs):
+    """nansum(int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_nansum.parse(args, kwargs, self=self)[1]
+        return _op_nansum.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(nansum, _parser_m_nansum, self, args, kwargs)
 
 
 
@@ -6607,6 +7785,52 @@ def nextafter_(self, *args, **kwargs):
 
 
 
+_parser_m_nonzero = PythonArgParser(
+    [
+        'nonzero()',
+    ],
+)
+
+
+def nonzero(self, *args, **kwargs):
+    """nonzero()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'nonzero', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_nonzero.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(nonzero, 'ember.Tensor.nonzero', self, args, kwargs)
+
+
+
+_parser_m_nonzero_numpy = PythonArgParser(
+    [
+        'nonzero_numpy()',
+    ],
+)
+
+
+def nonzero_numpy(self, *args, **kwargs):
+    """nonzero_numpy()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'nonzero_numpy', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return tuple(_op_nonzero_numpy.call(self))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(nonzero_numpy, 'ember.Tensor.nonzero_numpy', self, args, kwargs)
+
+
+
 _parser_m_normal_ = PythonArgParser(
     [
         'normal_(float mean=0., float std=1., *, Generator? generator=None)',
@@ -6845,6 +8069,58 @@ def prod(self, *args, **kwargs):
 
 
 
+_parser_m_put = PythonArgParser(
+    [
+        'put(Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_m_put = [p.default for p in _parser_m_put.signatures[0].params[2:]]
+
+
+def put(self, *args, **kwargs):
+    """put(Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_put]
+        else:
+            index, v = _parser_m_put.parse(args, kwargs, self=self)
+        return _op_put.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(put, _parser_m_put, self, args, kwargs)
+
+
+
+_parser_m_put_ = PythonArgParser(
+    [
+        'put_(Tensor index, Tensor source, bool accumulate=False)',
+    ],
+)
+_tail_parser_m_put_ = [p.default for p in _parser_m_put_.signatures[0].params[2:]]
+
+
+def put_(self, *args, **kwargs):
+    """put_(Tensor index, Tensor source, bool accumulate=False)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_m_put_]
+        else:
+            index, v = _parser_m_put_.parse(args, kwargs, self=self)
+        return _op_put_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(put_, _parser_m_put_, self, args, kwargs)
+
+
+
 _parser_m_rad2deg = PythonArgParser(
     [
         'rad2deg()',
@@ -6917,6 +8193,29 @@ def random_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(random_, _parser_m_random_, self, args, kwargs)
+
+
+
+_parser_m_ravel = PythonArgParser(
+    [
+        'ravel()',
+    ],
+)
+
+
+def ravel(self, *args, **kwargs):
+    """ravel()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'ravel', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_ravel.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(ravel, 'ember.Tensor.ravel', self, args, kwargs)
 
 
 
@@ -7086,6 +8385,54 @@ def remainder_(self, *args, **kwargs):
 
 
 
+_parser_m_repeat = PythonArgParser(
+    [
+        'repeat(SymInt[] repeats)',
+    ],
+)
+
+
+def repeat(self, *args, **kwargs):
+    """repeat(SymInt[] repeats)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_repeat.parse(args, kwargs, self=self)[1]
+        return _op_repeat.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(repeat, _parser_m_repeat, self, args, kwargs)
+
+
+
+_parser_m_repeat_interleave = PythonArgParser(
+    [
+        'repeat_interleave(Tensor repeats, int? dim=None, *, SymInt? output_size=None)',
+        'repeat_interleave(SymInt repeats, int? dim=None, *, SymInt? output_size=None)',
+    ],
+)
+
+
+def repeat_interleave(self, *args, **kwargs):
+    """repeat_interleave(Tensor repeats, int? dim=None, *, SymInt? output_size=None) | repeat_interleave(SymInt repeats, int? dim=None, *, SymInt? output_size=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_repeat_interleave.parse(args, kwargs, self=self)
+        if index == 0:
+            return _op_repeat_interleave_self_Tensor.call(self, v[0], v[1], v[2])
+        else:
+            return _op_repeat_interleave_self_int.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(repeat_interleave, _parser_m_repeat_interleave, self, args, kwargs)
+
+
+
 _parser_m_reshape = PythonArgParser(
     [
         'reshape(SymInt[] shape)',
@@ -7195,6 +8542,28 @@ def roll(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(roll, _parser_m_roll, self, args, kwargs)
+
+
+
+_parser_m_rot90 = PythonArgParser(
+    [
+        'rot90(int k=1, int[] dims=[0, 1])',
+    ],
+)
+
+
+def rot90(self, *args, **kwargs):
+    """rot90(int k=1, int[] dims=[0, 1])"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_rot90.parse(args, kwargs, self=self)[1]
+        return _op_rot90.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(rot90, _parser_m_rot90, self, args, kwargs)
 
 
 
@@ -7360,6 +8729,94 @@ def scatter_(self, *args, **kwargs):
 
 
 
+_parser_m_scatter_add = PythonArgParser(
+    [
+        'scatter_add(int dim, Tensor index, Tensor src)',
+    ],
+)
+
+
+def scatter_add(self, *args, **kwargs):
+    """scatter_add(int dim, Tensor index, Tensor src)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_add.parse(args, kwargs, self=self)[1]
+        return _op_scatter_add.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_add, _parser_m_scatter_add, self, args, kwargs)
+
+
+
+_parser_m_scatter_add_ = PythonArgParser(
+    [
+        'scatter_add_(int dim, Tensor index, Tensor src)',
+    ],
+)
+
+
+def scatter_add_(self, *args, **kwargs):
+    """scatter_add_(int dim, Tensor index, Tensor src)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_add_.parse(args, kwargs, self=self)[1]
+        return _op_scatter_add_.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_add_, _parser_m_scatter_add_, self, args, kwargs)
+
+
+
+_parser_m_scatter_reduce = PythonArgParser(
+    [
+        'scatter_reduce(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def scatter_reduce(self, *args, **kwargs):
+    """scatter_reduce(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_reduce.parse(args, kwargs, self=self)[1]
+        return _op_scatter_reduce_two.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_reduce, _parser_m_scatter_reduce, self, args, kwargs)
+
+
+
+_parser_m_scatter_reduce_ = PythonArgParser(
+    [
+        'scatter_reduce_(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)',
+    ],
+)
+
+
+def scatter_reduce_(self, *args, **kwargs):
+    """scatter_reduce_(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_scatter_reduce_.parse(args, kwargs, self=self)[1]
+        return _op_scatter_reduce__two.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(scatter_reduce_, _parser_m_scatter_reduce_, self, args, kwargs)
+
+
+
 _parser_m_select = PythonArgParser(
     [
         'select(int dim, SymInt index)',
@@ -7379,6 +8836,28 @@ def select(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(select, _parser_m_select, self, args, kwargs)
+
+
+
+_parser_m_select_scatter = PythonArgParser(
+    [
+        'select_scatter(Tensor src, int dim, SymInt index)',
+    ],
+)
+
+
+def select_scatter(self, *args, **kwargs):
+    """select_scatter(Tensor src, int dim, SymInt index)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_select_scatter.parse(args, kwargs, self=self)[1]
+        return _op_select_scatter.call(self, v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(select_scatter, _parser_m_select_scatter, self, args, kwargs)
 
 
 
@@ -7700,6 +9179,32 @@ def slice(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(slice, _parser_m_slice, self, args, kwargs)
+
+
+
+_parser_m_slice_scatter = PythonArgParser(
+    [
+        'slice_scatter(Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)',
+    ],
+)
+_tail_parser_m_slice_scatter = [p.default for p in _parser_m_slice_scatter.signatures[0].params[1:]]
+
+
+def slice_scatter(self, *args, **kwargs):
+    """slice_scatter(Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_slice_scatter]
+        else:
+            index, v = _parser_m_slice_scatter.parse(args, kwargs, self=self)
+        return _op_slice_scatter.call(self, v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(slice_scatter, _parser_m_slice_scatter, self, args, kwargs)
 
 
 
@@ -8206,6 +9711,58 @@ def t_(self, *args, **kwargs):
 
 
 
+_parser_m_take = PythonArgParser(
+    [
+        'take(Tensor index)',
+    ],
+)
+_tail_parser_m_take = [p.default for p in _parser_m_take.signatures[0].params[1:]]
+
+
+def take(self, *args, **kwargs):
+    """take(Tensor index)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_take]
+        else:
+            index, v = _parser_m_take.parse(args, kwargs, self=self)
+        return _op_take.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(take, _parser_m_take, self, args, kwargs)
+
+
+
+_parser_m_take_along_dim = PythonArgParser(
+    [
+        'take_along_dim(Tensor indices, int? dim=None)',
+    ],
+)
+_tail_parser_m_take_along_dim = [p.default for p in _parser_m_take_along_dim.signatures[0].params[1:]]
+
+
+def take_along_dim(self, *args, **kwargs):
+    """take_along_dim(Tensor indices, int? dim=None)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_take_along_dim]
+        else:
+            index, v = _parser_m_take_along_dim.parse(args, kwargs, self=self)
+        return _op_take_along_dim.call(self, v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(take_along_dim, _parser_m_take_along_dim, self, args, kwargs)
+
+
+
 _parser_m_tan = PythonArgParser(
     [
         'tan()',
@@ -8298,6 +9855,57 @@ def tanh_(self, *args, **kwargs):
 
 
 
+_parser_m_tensor_split = PythonArgParser(
+    [
+        'tensor_split(SymInt[] indices, int dim=0)',
+        'tensor_split(Tensor tensor_indices_or_sections, int dim=0)',
+        'tensor_split(SymInt sections, int dim=0)',
+    ],
+)
+
+
+def tensor_split(self, *args, **kwargs):
+    """tensor_split(SymInt[] indices, int dim=0) | tensor_split(Tensor tensor_indices_or_sections, int dim=0) | tensor_split(SymInt sections, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_tensor_split.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_tensor_split_indices.call(self, v[0], v[1]))
+        elif index == 1:
+            return tuple(_op_tensor_split_tensor_indices_or_sections.call(self, v[0], v[1]))
+        else:
+            return tuple(_op_tensor_split_sections.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tensor_split, _parser_m_tensor_split, self, args, kwargs)
+
+
+
+_parser_m_tile = PythonArgParser(
+    [
+        'tile(SymInt[] dims)',
+    ],
+)
+
+
+def tile(self, *args, **kwargs):
+    """tile(SymInt[] dims)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_tile.parse(args, kwargs, self=self)[1]
+        return _op_tile.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(tile, _parser_m_tile, self, args, kwargs)
+
+
+
 _parser_m_topk = PythonArgParser(
     [
         'topk(SymInt k, int dim=-1, bool largest=True, bool sorted=True)',
@@ -8317,6 +9925,29 @@ def topk(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(topk, _parser_m_topk, self, args, kwargs)
+
+
+
+_parser_m_trace = PythonArgParser(
+    [
+        'trace()',
+    ],
+)
+
+
+def trace(self, *args, **kwargs):
+    """trace()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'trace', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_trace.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(trace, 'ember.Tensor.trace', self, args, kwargs)
 
 
 
@@ -8638,6 +10269,72 @@ def uniform_(self, *args, **kwargs):
 
 
 
+_parser_m_unsafe_chunk = PythonArgParser(
+    [
+        'unsafe_chunk(int chunks, int dim=0)',
+    ],
+)
+
+
+def unsafe_chunk(self, *args, **kwargs):
+    """unsafe_chunk(int chunks, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_chunk.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_chunk.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_chunk, _parser_m_unsafe_chunk, self, args, kwargs)
+
+
+
+_parser_m_unsafe_split = PythonArgParser(
+    [
+        'unsafe_split(SymInt split_size, int dim=0)',
+    ],
+)
+
+
+def unsafe_split(self, *args, **kwargs):
+    """unsafe_split(SymInt split_size, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_split.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_split_Tensor.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_split, _parser_m_unsafe_split, self, args, kwargs)
+
+
+
+_parser_m_unsafe_split_with_sizes = PythonArgParser(
+    [
+        'unsafe_split_with_sizes(SymInt[] split_sizes, int dim=0)',
+    ],
+)
+
+
+def unsafe_split_with_sizes(self, *args, **kwargs):
+    """unsafe_split_with_sizes(SymInt[] split_sizes, int dim=0)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_unsafe_split_with_sizes.parse(args, kwargs, self=self)[1]
+        return tuple(_op_unsafe_split_with_sizes.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(unsafe_split_with_sizes, _parser_m_unsafe_split_with_sizes, self, args, kwargs)
+
+
+
 _parser_m_unsqueeze = PythonArgParser(
     [
         'unsqueeze(int dim)',
@@ -8711,6 +10408,32 @@ def var(self, *args, **kwargs):
 
 
 
+_parser_m_vdot = PythonArgParser(
+    [
+        'vdot(Tensor other)',
+    ],
+)
+_tail_parser_m_vdot = [p.default for p in _parser_m_vdot.signatures[0].params[1:]]
+
+
+def vdot(self, *args, **kwargs):
+    """vdot(Tensor other)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_vdot]
+        else:
+            index, v = _parser_m_vdot.parse(args, kwargs, self=self)
+        return _op_vdot.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(vdot, _parser_m_vdot, self, args, kwargs)
+
+
+
 _parser_m_view = PythonArgParser(
     [
         'view(ScalarType dtype)',
@@ -8760,6 +10483,32 @@ def view_as(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(view_as, _parser_m_view_as, self, args, kwargs)
+
+
+
+_parser_m_vsplit = PythonArgParser(
+    [
+        'vsplit(int sections)',
+        'vsplit(int[] indices)',
+    ],
+)
+
+
+def vsplit(self, *args, **kwargs):
+    """vsplit(int sections) | vsplit(int[] indices)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        index, v = _parser_m_vsplit.parse(args, kwargs, self=self)
+        if index == 0:
+            return tuple(_op_vsplit_int.call(self, v[0]))
+        else:
+            return tuple(_op_vsplit_array.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(vsplit, _parser_m_vsplit, self, args, kwargs)
 
 
 
@@ -8863,4 +10612,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diagonal', 'digamma', 'digamma_', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'rad2deg', 'rad2deg_', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'xlogy', 'xlogy_', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', '_conj', '_neg_view', 'abs', 'abs_', 'absolute', 'absolute_', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'add_', 'addbmm', 'addbmm_', 'addcdiv', 'addcdiv_', 'addcmul', 'addcmul_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr', 'addr_', 'alias', 'all', 'allclose', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan2_', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan2_', 'atan_', 'atanh', 'atanh_', 'baddbmm', 'baddbmm_', 'bernoulli', 'bernoulli_', 'bincount', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'broadcast_to', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copysign', 'copysign_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_', 'divide', 'divide_', 'dot', 'dsplit', 'eq', 'eq_', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'float_power_', 'floor', 'floor_', 'floor_divide', 'floor_divide_', 'fmax', 'fmin', 'fmod', 'fmod_', 'frac', 'frac_', 'frexp', 'gather', 'gcd', 'gcd_', 'ge', 'ge_', 'gt', 'gt_', 'heaviside', 'heaviside_', 'histc', 'hsplit', 'hypot', 'hypot_', 'i0', 'i0_', 'igamma', 'igamma_', 'igammac', 'igammac_', 'index_add', 'index_add_', 'index_copy', 'index_copy_', 'index_fill', 'index_fill_', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'item', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'le_', 'lerp', 'lerp_', 'lgamma', 'lgamma_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logit', 'logit_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'masked_scatter', 'masked_scatter_', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'negative', 'negative_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero', 'nonzero_numpy', 'normal_', 'numpy_T', 'outer', 'permute', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_', 'prod', 'put', 'put_', 'rad2deg', 'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'repeat', 'repeat_interleave', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add', 'scatter_add_', 'scatter_reduce', 'scatter_reduce_', 'select', 'select_scatter', 'sgn', 'sgn_', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'unsqueeze_', 'var', 'vdot', 'view', 'view_as', 'vsplit', 'where', 'xlogy', 'xlogy_', 'zero_']

@@ -9,6 +9,7 @@ Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
 
 from .bitwise import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .index_ops import *  # noqa: F403
 from .isin import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403

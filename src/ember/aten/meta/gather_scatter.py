@@ -167,6 +167,8 @@ def _scatter_meta(self, dim, index, src, reduce=None) -> StructuredMeta:
                 if _nonempty_size(index, d) > _nonempty_size(src, d):
                     wrong = True
                     break
+        if src is not None and _nonempty_dim(src) != _nonempty_dim(index):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
         if wrong:
             text = (
                 f"Expected index {shape_text(index._sizes)} to be no larger than self "

@@ -11,11 +11,14 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
+from .batched_blas import *  # noqa: F403
 from .binary_composites import *  # noqa: F403
 from .binary_float import *  # noqa: F403
 from .bitwise import *  # noqa: F403
+from .bucketing import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
+from .contraction import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
@@ -23,6 +26,7 @@ from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
+from .index_ops import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
 from .isin import *  # noqa: F403
@@ -31,6 +35,8 @@ from .linalg import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .misc_ops import *  # noqa: F403
+from .order_stats import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
@@ -38,19 +44,25 @@ from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403
 from .reduction import *  # noqa: F403
+from .reduction_more import *  # noqa: F403
 from .reduction_stats import *  # noqa: F403
+from .repeat import *  # noqa: F403
 from .restride import *  # noqa: F403
 from .rounding import *  # noqa: F403
 from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
+from .shape_more import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .special_aliases import *  # noqa: F403
 from .special_functions import *  # noqa: F403
 from .special_polynomial_ops import *  # noqa: F403
+from .split_ops import *  # noqa: F403
+from .stacking import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
 from .trilinear import *  # noqa: F403
 from .unary_float import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
+from .unique import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

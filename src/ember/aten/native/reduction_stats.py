@@ -73,7 +73,11 @@ def _var_values(fname: str, self, dims, correction, keepdim, take_sqrt: bool):
         )
     axes = tuple(dims)
     mean = np.mean(values, axis=axes, keepdims=True)
-    deviation = np.abs(values - mean) ** 2
+    difference = values - mean
+    if np.iscomplexobj(difference):  # |z|^2 as real^2 + imag^2 (a hypot, squared, rounds twice)
+        deviation = difference.real**2 + difference.imag**2
+    else:
+        deviation = difference**2
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.sum(deviation, axis=axes, keepdims=keepdim) / max(0, count - correction)
         return np.sqrt(result) if take_sqrt else result

@@ -14343,6 +14343,1986 @@ def isin_Scalar_Tensor(ks, element, test_elements, assume_unique, invert):
     return result
 
 
+_rot90 = handle("rot90")
+
+
+def rot90(ks, self, k, dims):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Rot90Backward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dims = dims
+        node._saved_k = k
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _rot90.redispatch(ks & AFTER_AUTOGRAD, self, k, dims)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_repeat = handle("repeat")
+
+
+def repeat(ks, self, repeats):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.RepeatBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_repeats = repeats
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _repeat.redispatch(ks & AFTER_AUTOGRAD, self, repeats)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_repeat_interleave_Tensor = handle("repeat_interleave.Tensor")
+
+
+def repeat_interleave_Tensor(ks, repeats, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (repeats._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::repeat_interleave")
+        node._next_edges = requiring_edges(repeats,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _repeat_interleave_Tensor.redispatch(ks & AFTER_AUTOGRAD, repeats, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_diag_embed = handle("diag_embed")
+
+
+def diag_embed(ks, self, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.DiagEmbedBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diag_embed.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_copy = handle("diagonal_copy")
+
+
+def diagonal_copy(ks, self, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.DiagonalBackward0_copy()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_copy.redispatch(ks & AFTER_AUTOGRAD, self, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_trace = handle("trace")
+
+
+def trace(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TraceBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _trace.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_block_diag = handle("block_diag")
+
+
+def block_diag(ks, tensors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (any_requires_grad(tensors))
+    if requires:
+        node = nodes.BlockDiagBackward0()
+        node._next_edges = (*[gradient_edge(t) for t in tensors],)
+        node._n_tensors = len(tensors)
+        node._saved_tensors_dtype = [t.dtype for t in tensors]
+        node._saved_tensors_sizes = [t._sizes for t in tensors]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _block_diag.redispatch(ks & AFTER_AUTOGRAD, tensors)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_vdot = handle("vdot")
+
+
+def vdot(ks, self, other):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.VdotBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        if node.should_compute_output(0):
+            node._raw_saved_other = SavedVariable(other)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _vdot.redispatch(ks & AFTER_AUTOGRAD, self, other)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unsafe_split_Tensor = handle("unsafe_split.Tensor")
+
+
+def unsafe_split_Tensor(ks, self, split_size, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnsafeSplitBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_size = split_size
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unsafe_split_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, split_size, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_unsafe_split_with_sizes = handle("unsafe_split_with_sizes")
+
+
+def unsafe_split_with_sizes(ks, self, split_sizes, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UnsafeSplitWithSizesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+        node._saved_self_sizes = self._sizes
+        node._saved_split_sizes = split_sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unsafe_split_with_sizes.redispatch(ks & AFTER_AUTOGRAD, self, split_sizes, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_add_out = handle("index_add.out")
+
+
+def index_add_out(ks, self, dim, index, source, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_add"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_add_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_add_ = handle("index_add_")
+
+
+def index_add_(ks, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_add_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_add = handle("index_add")
+
+
+def index_add(ks, self, dim, index, source, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(1):
+            node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_add.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_copy_out = handle("index_copy.out")
+
+
+def index_copy_out(ks, self, dim, index, source, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or source._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="index_copy"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_copy_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_index_copy_ = handle("index_copy_")
+
+
+def index_copy_(ks, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexCopyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_copy_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_copy = handle("index_copy")
+
+
+def index_copy(ks, self, dim, index, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.IndexCopyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(1):
+            node._raw_saved_source = SavedVariable(source)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_copy.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_fill__int_Scalar = handle("index_fill_.int_Scalar")
+
+
+def index_fill__int_Scalar(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexFillBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_fill__int_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_fill_int_Scalar = handle("index_fill.int_Scalar")
+
+
+def index_fill_int_Scalar(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.IndexFillBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_fill_int_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_index_fill__int_Tensor = handle("index_fill_.int_Tensor")
+
+
+def index_fill__int_Tensor(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.IndexFillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _index_fill__int_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_index_fill_int_Tensor = handle("index_fill.int_Tensor")
+
+
+def index_fill_int_Tensor(ks, self, dim, index, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.IndexFillBackward1()
+        node._next_edges = (gradient_edge(self), gradient_edge(value))
+        node._saved_dim = dim
+        node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _index_fill_int_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scatter_add = handle("scatter_add")
+
+
+def scatter_add(ks, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.ScatterAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_add.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_scatter_add_ = handle("scatter_add_")
+
+
+def scatter_add_(ks, self, dim, index, src):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ScatterAddBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        if node.should_compute_output(1):
+            node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_index = SavedVariable(index)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_add_.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_scatter_add_out = handle("scatter_add.out")
+
+
+def scatter_add_out(ks, self, dim, index, src, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="scatter_add"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_add_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_scatter_reduce_two = handle("scatter_reduce.two")
+
+
+def scatter_reduce_two(ks, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.ScatterReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _scatter_reduce_two.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_scatter_reduce__two = handle("scatter_reduce_.two")
+
+
+def scatter_reduce__two(ks, self, dim, index, src, reduce, include_self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ScatterReduceBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_include_self = include_self
+        node._raw_saved_index = SavedVariable(index)
+        node._saved_reduce = reduce
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce__two.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_scatter_reduce_two_out = handle("scatter_reduce.two_out")
+
+
+def scatter_reduce_two_out(ks, self, dim, index, src, reduce, include_self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or src._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="scatter_reduce"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _scatter_reduce_two_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, index, src, reduce, include_self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_take_out = handle("take.out")
+
+
+def take_out(ks, self, index, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="take"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _take_out.redispatch(ks & AFTER_AUTOGRAD, self, index, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_take = handle("take")
+
+
+def take(ks, self, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.TakeBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_index = SavedVariable(index)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _take.redispatch(ks & AFTER_AUTOGRAD, self, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_put_ = handle("put_")
+
+
+def put_(ks, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.PutBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(0):
+            node._raw_saved_source = SavedVariable(source)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _put_.redispatch(ks & AFTER_AUTOGRAD, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_put = handle("put")
+
+
+def put(ks, self, index, source, accumulate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.PutBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        if node.should_compute_output(0):
+            node._saved_accumulate = accumulate
+        node._raw_saved_index = SavedVariable(index)
+        if node.should_compute_output(0):
+            node._raw_saved_source = SavedVariable(source)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _put.redispatch(ks & AFTER_AUTOGRAD, self, index, source, accumulate)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_masked_select_out = handle("masked_select.out")
+
+
+def masked_select_out(ks, self, mask, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="masked_select"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _masked_select_out.redispatch(ks & AFTER_AUTOGRAD, self, mask, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_masked_select = handle("masked_select")
+
+
+def masked_select(ks, self, mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaskedSelectBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_mask = SavedVariable(mask)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_select.redispatch(ks & AFTER_AUTOGRAD, self, mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nonzero_out = handle("nonzero.out")
+
+
+def nonzero_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nonzero_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nonzero = handle("nonzero")
+
+
+def nonzero(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nonzero.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_masked_scatter_ = handle("masked_scatter_")
+
+
+def masked_scatter_(ks, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.MaskedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _masked_scatter_.redispatch(ks & AFTER_AUTOGRAD, self, mask, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_masked_scatter = handle("masked_scatter")
+
+
+def masked_scatter(ks, self, mask, source):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or source._requires_grad)
+    if requires:
+        node = nodes.MaskedScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(source))
+        node._raw_saved_mask = SavedVariable(mask)
+        if node.should_compute_output(1):
+            node._saved_source_sizes = source._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_scatter.redispatch(ks & AFTER_AUTOGRAD, self, mask, source)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_masked_scatter_backward = handle("masked_scatter_backward")
+
+
+def masked_scatter_backward(ks, grad_output, mask, sizes):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.MaskedScatterBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_mask = SavedVariable(mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _masked_scatter_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, mask, sizes)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_median = handle("median")
+
+
+def median(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MedianBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _median.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_median_dim = handle("median.dim")
+
+
+def median_dim(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MedianBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _median_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_median_dim_values = handle("median.dim_values")
+
+
+def median_dim_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="median"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _median_dim_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_nanmedian = handle("nanmedian")
+
+
+def nanmedian(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NanmedianBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nanmedian.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_nanmedian_dim = handle("nanmedian.dim")
+
+
+def nanmedian_dim(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NanmedianBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nanmedian_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_nanmedian_dim_values = handle("nanmedian.dim_values")
+
+
+def nanmedian_dim_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nanmedian"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nanmedian_dim_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_kthvalue = handle("kthvalue")
+
+
+def kthvalue(ks, self, k, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.KthvalueBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _kthvalue.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_kthvalue_values = handle("kthvalue.values")
+
+
+def kthvalue_values(ks, self, k, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="kthvalue"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _kthvalue_values.redispatch(ks & AFTER_AUTOGRAD, self, k, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mode = handle("mode")
+
+
+def mode(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ModeBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mode.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_mode_values = handle("mode.values")
+
+
+def mode_values(ks, self, dim, keepdim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mode"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mode_values.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_var_mean_correction = handle("var_mean.correction")
+
+
+def var_mean_correction(ks, self, dim, correction, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.VarMeanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_correction = correction
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _var_mean_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+    return result
+
+
+_std_mean_correction = handle("std_mean.correction")
+
+
+def std_mean_correction(ks, self, dim, correction, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.StdMeanBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_correction = correction
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _std_mean_correction.redispatch(ks & AFTER_AUTOGRAD, self, dim, correction, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_result0 = SavedVariable(result[0], True)
+    return result
+
+
+_nansum = handle("nansum")
+
+
+def nansum(ks, self, dim, keepdim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.NansumBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _nansum.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_nansum_out = handle("nansum.out")
+
+
+def nansum_out(ks, self, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="nansum"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _nansum_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_aminmax = handle("aminmax")
+
+
+def aminmax(ks, self, dim, keepdim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AminmaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_keepdim = keepdim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _aminmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+        node._raw_saved_max = SavedVariable(result[1], True)
+        node._raw_saved_min = SavedVariable(result[0], True)
+    return result
+
+
+_aminmax_out = handle("aminmax.out")
+
+
+def aminmax_out(ks, self, dim, keepdim, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or min._requires_grad or max._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="aminmax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _aminmax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, keepdim, min, max)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cummax = handle("cummax")
+
+
+def cummax(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CummaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cummax.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_cummax_out = handle("cummax.out")
+
+
+def cummax_out(ks, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cummax"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cummax_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__cummax_helper = handle("_cummax_helper")
+
+
+def _cummax_helper(ks, self, values, indices, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __cummax_helper.redispatch(ks & AFTER_AUTOGRAD, self, values, indices, dim)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_cummin = handle("cummin")
+
+
+def cummin(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CumminBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _cummin.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_indices = SavedVariable(result[1], True)
+    return result
+
+
+_cummin_out = handle("cummin.out")
+
+
+def cummin_out(ks, self, dim, values, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or values._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="cummin"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _cummin_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, values, indices)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__cummin_helper = handle("_cummin_helper")
+
+
+def _cummin_helper(ks, self, values, indices, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __cummin_helper.redispatch(ks & AFTER_AUTOGRAD, self, values, indices, dim)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__logcumsumexp = handle("_logcumsumexp")
+
+
+def _logcumsumexp(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::_logcumsumexp")
+        node._next_edges = requiring_edges(self,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __logcumsumexp.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+__logcumsumexp_out = handle("_logcumsumexp.out")
+
+
+def _logcumsumexp_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::_logcumsumexp")
+        node = NotImplementedNode("aten::_logcumsumexp")
+        node._next_edges = requiring_edges(self, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __logcumsumexp_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_op_logcumsumexp = handle("logcumsumexp")
+
+
+def logcumsumexp(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LogcumsumexpBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _op_logcumsumexp.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_op_logcumsumexp_out = handle("logcumsumexp.out")
+
+
+def logcumsumexp_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="logcumsumexp"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _op_logcumsumexp_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__unique = handle("_unique")
+
+
+def _unique(ks, self, sorted, return_inverse):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __unique.redispatch(ks & AFTER_AUTOGRAD, self, sorted, return_inverse)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_dim = handle("unique_dim")
+
+
+def unique_dim(ks, self, dim, sorted, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueDimBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_dim.redispatch(ks & AFTER_AUTOGRAD, self, dim, sorted, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_consecutive = handle("unique_consecutive")
+
+
+def unique_consecutive(ks, self, return_inverse, return_counts, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueConsecutiveBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_consecutive.redispatch(ks & AFTER_AUTOGRAD, self, return_inverse, return_counts, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_unique_dim_consecutive = handle("unique_dim_consecutive")
+
+
+def unique_dim_consecutive(ks, self, dim, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UniqueDimConsecutiveBackward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _unique_dim_consecutive.redispatch(ks & AFTER_AUTOGRAD, self, dim, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+__unique2 = handle("_unique2")
+
+
+def _unique2(ks, self, sorted, return_inverse, return_counts):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Unique2Backward0()
+        node._next_edges = (gradient_edge(self),)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __unique2.redispatch(ks & AFTER_AUTOGRAD, self, sorted, return_inverse, return_counts)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+    return result
+
+
+_tril_indices = handle("tril_indices")
+
+
+def tril_indices(ks, row, col, offset, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _tril_indices.redispatch(ks & AFTER_AUTOGRAD, row, col, offset, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_triu_indices = handle("triu_indices")
+
+
+def triu_indices(ks, row, col, offset, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _triu_indices.redispatch(ks & AFTER_AUTOGRAD, row, col, offset, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_slice_scatter = handle("slice_scatter")
+
+
+def slice_scatter(ks, self, src, dim, start, end, step):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.SliceScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_end = end
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+        node._saved_start = start
+        node._saved_step = step
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _slice_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, dim, start, end, step)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_select_scatter = handle("select_scatter")
+
+
+def select_scatter(ks, self, src, dim, index):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.SelectScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim = dim
+        node._saved_index = index
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _select_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, dim, index)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_diagonal_scatter = handle("diagonal_scatter")
+
+
+def diagonal_scatter(ks, self, src, offset, dim1, dim2):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or src._requires_grad)
+    if requires:
+        node = nodes.DiagonalScatterBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(src))
+        node._saved_dim1 = dim1
+        node._saved_dim2 = dim2
+        node._saved_offset = offset
+        if node.should_compute_output(0):
+            node._raw_saved_src = SavedVariable(src)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _diagonal_scatter.redispatch(ks & AFTER_AUTOGRAD, self, src, offset, dim1, dim2)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_dist = handle("dist")
+
+
+def dist(ks, self, other, p):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or other._requires_grad)
+    if requires:
+        node = nodes.DistBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(other))
+        node._raw_saved_other = SavedVariable(other)
+        node._saved_p = p
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _dist.redispatch(ks & AFTER_AUTOGRAD, self, other, p)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
+_bincount = handle("bincount")
+
+
+def bincount(ks, self, weights, minlength):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or (weights is not None and weights._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::bincount")
+        node._next_edges = requiring_edges(self, weights)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bincount.redispatch(ks & AFTER_AUTOGRAD, self, weights, minlength)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_histc_out = handle("histc.out")
+
+
+def histc_out(ks, self, bins, min, max, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _histc_out.redispatch(ks & AFTER_AUTOGRAD, self, bins, min, max, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_histc = handle("histc")
+
+
+def histc(ks, self, bins, min, max):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _histc.redispatch(ks & AFTER_AUTOGRAD, self, bins, min, max)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Tensor = handle("bucketize.Tensor")
+
+
+def bucketize_Tensor(ks, self, boundaries, out_int32, right):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bucketize_Tensor.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Tensor_out = handle("bucketize.Tensor_out")
+
+
+def bucketize_Tensor_out(ks, self, boundaries, out_int32, right, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _bucketize_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_bucketize_Scalar = handle("bucketize.Scalar")
+
+
+def bucketize_Scalar(ks, self, boundaries, out_int32, right):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _bucketize_Scalar.redispatch(ks & AFTER_AUTOGRAD, self, boundaries, out_int32, right)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Tensor = handle("searchsorted.Tensor")
+
+
+def searchsorted_Tensor(ks, sorted_sequence, self, out_int32, right, side, sorter):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _searchsorted_Tensor.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
+
+
+def searchsorted_Tensor_out(ks, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _searchsorted_Tensor_out.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Scalar = handle("searchsorted.Scalar")
+
+
+def searchsorted_Scalar(ks, sorted_sequence, self, out_int32, right, side, sorter):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _searchsorted_Scalar.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_searchsorted_Scalar_out = handle("searchsorted.Scalar_out")
+
+
+def searchsorted_Scalar_out(ks, sorted_sequence, self, out_int32, right, side, sorter, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _searchsorted_Scalar_out.redispatch(ks & AFTER_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addr = handle("addr")
+
+
+def addr(ks, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad)
+    if requires:
+        node = nodes.AddrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec1), gradient_edge(vec2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_vec1 = SavedVariable(vec1)
+        if node.should_compute_output(1):
+            node._raw_saved_vec2 = SavedVariable(vec2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addr.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_addr_ = handle("addr_")
+
+
+def addr_(ks, self, vec1, vec2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddrBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(vec1), gradient_edge(vec2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+        if node.should_compute_output(2):
+            node._raw_saved_vec1 = SavedVariable(vec1)
+        if node.should_compute_output(1):
+            node._raw_saved_vec2 = SavedVariable(vec2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addr_.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addr_out = handle("addr.out")
+
+
+def addr_out(ks, self, vec1, vec2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or vec1._requires_grad or vec2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addr"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addr_out.redispatch(ks & AFTER_AUTOGRAD, self, vec1, vec2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_baddbmm = handle("baddbmm")
+
+
+def baddbmm(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = nodes.BaddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _baddbmm.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_baddbmm_ = handle("baddbmm_")
+
+
+def baddbmm_(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.BaddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_baddbmm_out = handle("baddbmm.out")
+
+
+def baddbmm_out(ks, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="baddbmm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addbmm_ = handle("addbmm_")
+
+
+def addbmm_(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.AddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch1_sizes = batch1._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch2_sizes = batch2._sizes
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addbmm_.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_addbmm_out = handle("addbmm.out")
+
+
+def addbmm_out(ks, self, batch1, batch2, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="addbmm"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _addbmm_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_addbmm = handle("addbmm")
+
+
+def addbmm(ks, self, batch1, batch2, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = nodes.AddbmmBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(batch1), gradient_edge(batch2))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_alpha = alpha
+        if node.should_compute_output(2):
+            node._raw_saved_batch1 = SavedVariable(batch1)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch1_sizes = batch1._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_batch2 = SavedVariable(batch2)
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._saved_batch2_sizes = batch2._sizes
+        if node.should_compute_output(0):
+            node._saved_beta = beta
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _addbmm.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_baddbmm_dtype = handle("baddbmm.dtype")
+
+
+def baddbmm_dtype(ks, self, batch1, batch2, out_dtype, beta, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::baddbmm")
+        node._next_edges = requiring_edges(self, batch1, batch2)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _baddbmm_dtype.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, out_dtype, beta, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_baddbmm_dtype_out = handle("baddbmm.dtype_out")
+
+
+def baddbmm_dtype_out(ks, self, batch1, batch2, out_dtype, beta, alpha, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or batch1._requires_grad or batch2._requires_grad or out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::baddbmm")
+        node = NotImplementedNode("aten::baddbmm")
+        node._next_edges = requiring_edges(self, batch1, batch2, out)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _baddbmm_dtype_out.redispatch(ks & AFTER_AUTOGRAD, self, batch1, batch2, out_dtype, beta, alpha, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -15095,3 +17075,98 @@ impl("isin.Tensor_Scalar_out", "Autograd", isin_Tensor_Scalar_out, keyset_arg="r
 impl("isin.Tensor_Scalar", "Autograd", isin_Tensor_Scalar, keyset_arg="raw")
 impl("isin.Scalar_Tensor_out", "Autograd", isin_Scalar_Tensor_out, keyset_arg="raw")
 impl("isin.Scalar_Tensor", "Autograd", isin_Scalar_Tensor, keyset_arg="raw")
+impl("rot90", "Autograd", rot90, keyset_arg="raw")
+impl("repeat", "Autograd", repeat, keyset_arg="raw")
+impl("repeat_interleave.Tensor", "Autograd", repeat_interleave_Tensor, keyset_arg="raw")
+impl("diag_embed", "Autograd", diag_embed, keyset_arg="raw")
+impl("diagonal_copy", "Autograd", diagonal_copy, keyset_arg="raw")
+impl("trace", "Autograd", trace, keyset_arg="raw")
+impl("block_diag", "Autograd", block_diag, keyset_arg="raw")
+impl("vdot", "Autograd", vdot, keyset_arg="raw")
+impl("unsafe_split.Tensor", "Autograd", unsafe_split_Tensor, keyset_arg="raw")
+impl("unsafe_split_with_sizes", "Autograd", unsafe_split_with_sizes, keyset_arg="raw")
+impl("index_add.out", "Autograd", index_add_out, keyset_arg="raw")
+impl("index_add_", "Autograd", index_add_, keyset_arg="raw")
+impl("index_add", "Autograd", index_add, keyset_arg="raw")
+impl("index_copy.out", "Autograd", index_copy_out, keyset_arg="raw")
+impl("index_copy_", "Autograd", index_copy_, keyset_arg="raw")
+impl("index_copy", "Autograd", index_copy, keyset_arg="raw")
+impl("index_fill_.int_Scalar", "Autograd", index_fill__int_Scalar, keyset_arg="raw")
+impl("index_fill.int_Scalar", "Autograd", index_fill_int_Scalar, keyset_arg="raw")
+impl("index_fill_.int_Tensor", "Autograd", index_fill__int_Tensor, keyset_arg="raw")
+impl("index_fill.int_Tensor", "Autograd", index_fill_int_Tensor, keyset_arg="raw")
+impl("scatter_add", "Autograd", scatter_add, keyset_arg="raw")
+impl("scatter_add_", "Autograd", scatter_add_, keyset_arg="raw")
+impl("scatter_add.out", "Autograd", scatter_add_out, keyset_arg="raw")
+impl("scatter_reduce.two", "Autograd", scatter_reduce_two, keyset_arg="raw")
+impl("scatter_reduce_.two", "Autograd", scatter_reduce__two, keyset_arg="raw")
+impl("scatter_reduce.two_out", "Autograd", scatter_reduce_two_out, keyset_arg="raw")
+impl("take.out", "Autograd", take_out, keyset_arg="raw")
+impl("take", "Autograd", take, keyset_arg="raw")
+impl("put_", "Autograd", put_, keyset_arg="raw")
+impl("put", "Autograd", put, keyset_arg="raw")
+impl("masked_select.out", "Autograd", masked_select_out, keyset_arg="raw")
+impl("masked_select", "Autograd", masked_select, keyset_arg="raw")
+impl("nonzero.out", "Autograd", nonzero_out, keyset_arg="raw")
+impl("nonzero", "Autograd", nonzero, keyset_arg="raw")
+impl("masked_scatter_", "Autograd", masked_scatter_, keyset_arg="raw")
+impl("masked_scatter", "Autograd", masked_scatter, keyset_arg="raw")
+impl("masked_scatter_backward", "Autograd", masked_scatter_backward, keyset_arg="raw")
+impl("median", "Autograd", median, keyset_arg="raw")
+impl("median.dim", "Autograd", median_dim, keyset_arg="raw")
+impl("median.dim_values", "Autograd", median_dim_values, keyset_arg="raw")
+impl("nanmedian", "Autograd", nanmedian, keyset_arg="raw")
+impl("nanmedian.dim", "Autograd", nanmedian_dim, keyset_arg="raw")
+impl("nanmedian.dim_values", "Autograd", nanmedian_dim_values, keyset_arg="raw")
+impl("kthvalue", "Autograd", kthvalue, keyset_arg="raw")
+impl("kthvalue.values", "Autograd", kthvalue_values, keyset_arg="raw")
+impl("mode", "Autograd", mode, keyset_arg="raw")
+impl("mode.values", "Autograd", mode_values, keyset_arg="raw")
+impl("var_mean.correction", "Autograd", var_mean_correction, keyset_arg="raw")
+impl("std_mean.correction", "Autograd", std_mean_correction, keyset_arg="raw")
+impl("nansum", "Autograd", nansum, keyset_arg="raw")
+impl("nansum.out", "Autograd", nansum_out, keyset_arg="raw")
+impl("aminmax", "Autograd", aminmax, keyset_arg="raw")
+impl("aminmax.out", "Autograd", aminmax_out, keyset_arg="raw")
+impl("cummax", "Autograd", cummax, keyset_arg="raw")
+impl("cummax.out", "Autograd", cummax_out, keyset_arg="raw")
+impl("_cummax_helper", "Autograd", _cummax_helper, keyset_arg="raw")
+impl("cummin", "Autograd", cummin, keyset_arg="raw")
+impl("cummin.out", "Autograd", cummin_out, keyset_arg="raw")
+impl("_cummin_helper", "Autograd", _cummin_helper, keyset_arg="raw")
+impl("_logcumsumexp", "Autograd", _logcumsumexp, keyset_arg="raw")
+impl("_logcumsumexp.out", "Autograd", _logcumsumexp_out, keyset_arg="raw")
+impl("logcumsumexp", "Autograd", logcumsumexp, keyset_arg="raw")
+impl("logcumsumexp.out", "Autograd", logcumsumexp_out, keyset_arg="raw")
+impl("_unique", "Autograd", _unique, keyset_arg="raw")
+impl("unique_dim", "Autograd", unique_dim, keyset_arg="raw")
+impl("unique_consecutive", "Autograd", unique_consecutive, keyset_arg="raw")
+impl("unique_dim_consecutive", "Autograd", unique_dim_consecutive, keyset_arg="raw")
+impl("_unique2", "Autograd", _unique2, keyset_arg="raw")
+impl("tril_indices", "Autograd", tril_indices, keyset_arg="raw")
+impl("triu_indices", "Autograd", triu_indices, keyset_arg="raw")
+impl("slice_scatter", "Autograd", slice_scatter, keyset_arg="raw")
+impl("select_scatter", "Autograd", select_scatter, keyset_arg="raw")
+impl("diagonal_scatter", "Autograd", diagonal_scatter, keyset_arg="raw")
+impl("dist", "Autograd", dist, keyset_arg="raw")
+impl("bincount", "Autograd", bincount, keyset_arg="raw")
+impl("histc.out", "Autograd", histc_out, keyset_arg="raw")
+impl("histc", "Autograd", histc, keyset_arg="raw")
+impl("bucketize.Tensor", "Autograd", bucketize_Tensor, keyset_arg="raw")
+impl("bucketize.Tensor_out", "Autograd", bucketize_Tensor_out, keyset_arg="raw")
+impl("bucketize.Scalar", "Autograd", bucketize_Scalar, keyset_arg="raw")
+impl("searchsorted.Tensor", "Autograd", searchsorted_Tensor, keyset_arg="raw")
+impl("searchsorted.Tensor_out", "Autograd", searchsorted_Tensor_out, keyset_arg="raw")
+impl("searchsorted.Scalar", "Autograd", searchsorted_Scalar, keyset_arg="raw")
+impl("searchsorted.Scalar_out", "Autograd", searchsorted_Scalar_out, keyset_arg="raw")
+impl("addr", "Autograd", addr, keyset_arg="raw")
+impl("addr_", "Autograd", addr_, keyset_arg="raw")
+impl("addr.out", "Autograd", addr_out, keyset_arg="raw")
+impl("baddbmm", "Autograd", baddbmm, keyset_arg="raw")
+impl("baddbmm_", "Autograd", baddbmm_, keyset_arg="raw")
+impl("baddbmm.out", "Autograd", baddbmm_out, keyset_arg="raw")
+impl("addbmm_", "Autograd", addbmm_, keyset_arg="raw")
+impl("addbmm.out", "Autograd", addbmm_out, keyset_arg="raw")
+impl("addbmm", "Autograd", addbmm, keyset_arg="raw")
+impl("baddbmm.dtype", "Autograd", baddbmm_dtype, keyset_arg="raw")
+impl("baddbmm.dtype_out", "Autograd", baddbmm_dtype_out, keyset_arg="raw")

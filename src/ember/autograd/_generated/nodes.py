@@ -10,9 +10,11 @@ from ember.autograd.formulas import (
     addcdiv_tensor2_backward,
     addcmul_tensor_backward,
     amax_amin_backward,
+    aminmax_backward,
     angle_backward,
     as_strided_backward,
     at,
+    block_diag_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
@@ -21,6 +23,7 @@ from ember.autograd.formulas import (
     conj_tensor,
     contiguous_format,
     copysign_tensor_self_backward,
+    cummaxmin_backward,
     cumprod_backward,
     cumsum_backward,
     deg2rad_backward,
@@ -35,7 +38,10 @@ from ember.autograd.formulas import (
     handle_r_to_c,
     i1_backward,
     i1e_backward,
+    index_add_source_backward,
     index_backward,
+    index_copy_source_backward,
+    index_fill_value_backward,
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
@@ -46,9 +52,11 @@ from ember.autograd.formulas import (
     linalg_vector_norm_backward,
     log_softmax_backward,
     log_softmax_double_backward,
+    logcumsumexp_backward,
     logit_backward,
     logsumexp_backward,
     masked_fill_backward,
+    masked_select_backward,
     maximum_backward,
     maybe_multiply,
     mean_backward,
@@ -59,6 +67,7 @@ from ember.autograd.formulas import (
     mul_scalar,
     mul_tensor_backward,
     mvlgamma_backward,
+    nansum_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
@@ -69,12 +78,16 @@ from ember.autograd.formulas import (
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    put_self_backward,
     rad2deg_backward,
     reciprocal_backward,
     remainder_other_backward,
+    repeat_backward,
     roll_backward,
     rsqrt_backward,
     scalar_like,
+    scatter_reduce_backward_self,
+    scatter_reduce_backward_src,
     select_backward,
     sgn,
     sgn_backward,
@@ -88,19 +101,23 @@ from ember.autograd.formulas import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    std_mean_backward,
     sub_scalar,
     sum_backward,
     sum_to,
+    take_backward,
     tanh_backward,
     tanh_backward_output_backward,
     threshold_backward,
     to_copy_backward,
+    trace_backward,
     trilinear_backward,
     unbind_backward,
     unfold_backward,
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    var_mean_backward,
     where,
     where_other_grad,
     where_self_grad,
@@ -5247,3 +5264,1088 @@ class FrexpBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class Rot90Backward0(GeneratedNode):
+    """Backward of aten::rot90."""
+
+    _saved_variables = ()
+    _saved_dims = None
+    _saved_k = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dims = node._saved_dims
+        k = node._saved_k
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.rot90(-k, dims)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class RepeatBackward0(GeneratedNode):
+    """Backward of aten::repeat."""
+
+    _saved_variables = ()
+    _saved_repeats = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        repeats = node._saved_repeats
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = repeat_backward(grad, repeats, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagEmbedBackward0(GeneratedNode):
+    """Backward of aten::diag_embed."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.diagonal(offset, dim1, dim2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class DiagonalBackward0_copy(GeneratedNode):
+    """Backward of aten::diagonal_copy."""
+
+    _saved_variables = ()
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = diagonal_backward(grad, self_sizes, offset, dim1, dim2)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class TraceBackward0(GeneratedNode):
+    """Backward of aten::trace."""
+
+    _saved_variables = ()
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = trace_backward(grad, self_sizes)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class BlockDiagBackward0(GeneratedNode):
+    """Backward of aten::block_diag."""
+
+    _saved_variables = ()
+    _saved_tensors_dtype = None
+    _saved_tensors_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        tensors_dtype = node._saved_tensors_dtype
+        tensors_sizes = node._saved_tensors_sizes
+        out = []
+        n, start = node._n_tensors, len(out)
+        if node.any_output_needed(start, n):
+            out.extend(block_diag_backward(grad, tensors_sizes, tensors_dtype))
+        else:
+            out.extend([None] * n)
+        return out
+
+
+class VdotBackward0(GeneratedNode):
+    """Backward of aten::vdot."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad * self
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.conj() * other
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class UnsafeSplitBackward0(GeneratedNode):
+    """Backward of aten::unsafe_split.Tensor."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_size = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_size = node._saved_split_size
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_backward(grads, split_size, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UnsafeSplitWithSizesBackward0(GeneratedNode):
+    """Backward of aten::unsafe_split_with_sizes."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_self_dtype = None
+    _saved_self_sizes = None
+    _saved_split_sizes = None
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        self_sizes = node._saved_self_sizes
+        split_sizes = node._saved_split_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = split_with_sizes_backward(grads, split_sizes, dim, self_sizes, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class IndexAddBackward0(GeneratedNode):
+    """Backward of aten::index_add."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_alpha = None
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_add_source_backward(grad, dim, index, source, alpha)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class IndexCopyBackward0(GeneratedNode):
+    """Backward of aten::index_copy."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_copy_source_backward(grad, dim, index, source)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class IndexFillBackward0(GeneratedNode):
+    """Backward of aten::index_fill.int_Scalar."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class IndexFillBackward1(GeneratedNode):
+    """Backward of aten::index_fill.int_Tensor."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.index_fill(dim, index, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = index_fill_value_backward(grad, dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ScatterAddBackward0(GeneratedNode):
+    """Backward of aten::scatter_add."""
+
+    _saved_variables = ('_raw_saved_index',)
+    _saved_dim = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = _unpack(node._raw_saved_index, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.gather(dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ScatterReduceBackward0(GeneratedNode):
+    """Backward of aten::scatter_reduce.two."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_self', '_raw_saved_src', '_raw_saved_result')
+    _saved_dim = None
+    _saved_include_self = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _saved_reduce = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        include_self = node._saved_include_self
+        index = _unpack(node._raw_saved_index, node)
+        reduce = node._saved_reduce
+        self = _unpack(node._raw_saved_self, node)
+        src = _unpack(node._raw_saved_src, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = scatter_reduce_backward_self(grad, self, dim, index, src, reduce, include_self, result)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = scatter_reduce_backward_src(grad, self, dim, index, src, reduce, include_self, result)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class TakeBackward0(GeneratedNode):
+    """Backward of aten::take."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_self')
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        index = _unpack(node._raw_saved_index, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = take_backward(grad, self, index)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PutBackward0(GeneratedNode):
+    """Backward of aten::put."""
+
+    _saved_variables = ('_raw_saved_index', '_raw_saved_source')
+    _saved_accumulate = None
+    _raw_saved_index = None
+    _saved_index = SavedTensor('_raw_saved_index')
+    _raw_saved_source = None
+    _saved_source = SavedTensor('_raw_saved_source')
+    _saved_source_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        accumulate = node._saved_accumulate
+        index = _unpack(node._raw_saved_index, node)
+        source = _unpack(node._raw_saved_source, node)
+        source_sizes = node._saved_source_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = put_self_backward(grad, index, source, accumulate)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.take(index).reshape(list(source_sizes))
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaskedSelectBackward0(GeneratedNode):
+    """Backward of aten::masked_select."""
+
+    _saved_variables = ('_raw_saved_mask', '_raw_saved_self')
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mask = _unpack(node._raw_saved_mask, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = masked_select_backward(grad, self, mask)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaskedScatterBackward0(GeneratedNode):
+    """Backward of aten::masked_scatter."""
+
+    _saved_variables = ('_raw_saved_mask',)
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+    _saved_source_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        mask = _unpack(node._raw_saved_mask, node)
+        source_sizes = node._saved_source_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = grad.masked_fill(mask, 0)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.masked_scatter_backward(grad, mask, list(source_sizes))
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaskedScatterBackwardBackward0(GeneratedNode):
+    """Backward of aten::masked_scatter_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_mask')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_mask = None
+    _saved_mask = SavedTensor('_raw_saved_mask')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        mask = _unpack(node._raw_saved_mask, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = zeros_like(grad_output).masked_scatter(mask, grad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MedianBackward0(GeneratedNode):
+    """Backward of aten::median."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MedianBackward1(GeneratedNode):
+    """Backward of aten::median.dim."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanmedianBackward0(GeneratedNode):
+    """Backward of aten::nanmedian."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = evenly_distribute_backward(grad, self, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NanmedianBackward1(GeneratedNode):
+    """Backward of aten::nanmedian.dim."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class KthvalueBackward0(GeneratedNode):
+    """Backward of aten::kthvalue."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ModeBackward0(GeneratedNode):
+    """Backward of aten::mode."""
+
+    _saved_variables = ('_raw_saved_indices',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _saved_self_sizes = None
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self_sizes = node._saved_self_sizes
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class VarMeanBackward0(GeneratedNode):
+    """Backward of aten::var_mean.correction."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        correction = node._saved_correction
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = var_mean_backward(grads[0], grads[1], self, dim, correction, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class StdMeanBackward0(GeneratedNode):
+    """Backward of aten::std_mean.correction."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result0')
+    _saved_correction = None
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result0 = None
+    _saved_result0 = SavedTensor('_raw_saved_result0')
+
+    def apply(node, grads):
+        correction = node._saved_correction
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        result0 = _unpack(node._raw_saved_result0, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class NansumBackward0(GeneratedNode):
+    """Backward of aten::nansum."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_self_dtype = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        self_dtype = node._saved_self_dtype
+        if node._next_edges[0][0] is not None:
+            grad_0 = nansum_backward(grad.to(self_dtype), self, dim, keepdim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AminmaxBackward0(GeneratedNode):
+    """Backward of aten::aminmax."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_max', '_raw_saved_min')
+    _saved_dim = None
+    _saved_keepdim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_max = None
+    _saved_max = SavedTensor('_raw_saved_max')
+    _raw_saved_min = None
+    _saved_min = SavedTensor('_raw_saved_min')
+
+    def apply(node, grads):
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        self = _unpack(node._raw_saved_self, node)
+        max = _unpack(node._raw_saved_max, node)
+        min = _unpack(node._raw_saved_min, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = aminmax_backward(self, dim, keepdim, grads[0], grads[1], min, max)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CummaxBackward0(GeneratedNode):
+    """Backward of aten::cummax."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_indices')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cummaxmin_backward(grad, self, indices, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CumminBackward0(GeneratedNode):
+    """Backward of aten::cummin."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_indices')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        indices = _unpack(node._raw_saved_indices, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = cummaxmin_backward(grad, self, indices, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogcumsumexpBackward0(GeneratedNode):
+    """Backward of aten::logcumsumexp."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result')
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = logcumsumexp_backward(grad, self, result, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueBackward0(GeneratedNode):
+    """Backward of aten::_unique."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("_unique")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueDimBackward0(GeneratedNode):
+    """Backward of aten::unique_dim."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_dim")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueConsecutiveBackward0(GeneratedNode):
+    """Backward of aten::unique_consecutive."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_consecutive")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UniqueDimConsecutiveBackward0(GeneratedNode):
+    """Backward of aten::unique_dim_consecutive."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("unique_dim_consecutive")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Unique2Backward0(GeneratedNode):
+    """Backward of aten::_unique2."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[0][0] is not None:
+            grad_0 = not_implemented("_unique2")
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SliceScatterBackward0(GeneratedNode):
+    """Backward of aten::slice_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim = None
+    _saved_end = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+    _saved_start = None
+    _saved_step = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        end = node._saved_end
+        src = _unpack(node._raw_saved_src, node)
+        start = node._saved_start
+        step = node._saved_step
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.slice_scatter(grad, zeros_like(src), dim, start, end, step)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.slice_Tensor(grad, dim, start, end, step)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SelectScatterBackward0(GeneratedNode):
+    """Backward of aten::select_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim = None
+    _saved_index = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        index = node._saved_index
+        src = _unpack(node._raw_saved_src, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.select_scatter(grad, zeros_like(src), dim, index)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = at.select_int(grad, dim, index)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class DiagonalScatterBackward0(GeneratedNode):
+    """Backward of aten::diagonal_scatter."""
+
+    _saved_variables = ('_raw_saved_src',)
+    _saved_dim1 = None
+    _saved_dim2 = None
+    _saved_offset = None
+    _raw_saved_src = None
+    _saved_src = SavedTensor('_raw_saved_src')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim1 = node._saved_dim1
+        dim2 = node._saved_dim2
+        offset = node._saved_offset
+        src = _unpack(node._raw_saved_src, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = grad.diagonal(offset, dim1, dim2)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class DistBackward0(GeneratedNode):
+    """Backward of aten::dist."""
+
+    _saved_variables = ('_raw_saved_other', '_raw_saved_self', '_raw_saved_result')
+    _raw_saved_other = None
+    _saved_other = SavedTensor('_raw_saved_other')
+    _saved_p = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        other = _unpack(node._raw_saved_other, node)
+        p = node._saved_p
+        self = _unpack(node._raw_saved_self, node)
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[1][0] is not None:
+            grad_1 = -norm_backward(grad, self - other, p, result)
+        else:
+            grad_1 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = norm_backward(grad, self - other, p, result)
+        else:
+            grad_0 = None
+        return [grad_0, grad_1]
+
+
+class AddrBackward0(GeneratedNode):
+    """Backward of aten::addr."""
+
+    _saved_variables = ('_raw_saved_vec1', '_raw_saved_vec2')
+    _saved_alpha = None
+    _saved_beta = None
+    _raw_saved_vec1 = None
+    _saved_vec1 = SavedTensor('_raw_saved_vec1')
+    _raw_saved_vec2 = None
+    _saved_vec2 = SavedTensor('_raw_saved_vec2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        beta = node._saved_beta
+        vec1 = _unpack(node._raw_saved_vec1, node)
+        vec2 = _unpack(node._raw_saved_vec2, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.mv(vec2.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(grad.t().mv(vec1.conj_physical()), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class BaddbmmBackward0(GeneratedNode):
+    """Backward of aten::baddbmm."""
+
+    _saved_variables = ('_raw_saved_batch1', '_raw_saved_batch2')
+    _saved_alpha = None
+    _raw_saved_batch1 = None
+    _saved_batch1 = SavedTensor('_raw_saved_batch1')
+    _raw_saved_batch2 = None
+    _saved_batch2 = SavedTensor('_raw_saved_batch2')
+    _saved_beta = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        batch1 = _unpack(node._raw_saved_batch1, node)
+        batch2 = _unpack(node._raw_saved_batch2, node)
+        beta = node._saved_beta
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.bmm(batch2.transpose(1, 2).conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(batch1.transpose(1, 2).conj_physical().bmm(grad), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class AddbmmBackward0(GeneratedNode):
+    """Backward of aten::addbmm."""
+
+    _saved_variables = ('_raw_saved_batch1', '_raw_saved_batch2')
+    _saved_alpha = None
+    _raw_saved_batch1 = None
+    _saved_batch1 = SavedTensor('_raw_saved_batch1')
+    _saved_batch1_sizes = None
+    _raw_saved_batch2 = None
+    _saved_batch2 = SavedTensor('_raw_saved_batch2')
+    _saved_batch2_sizes = None
+    _saved_beta = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        batch1 = _unpack(node._raw_saved_batch1, node)
+        batch1_sizes = node._saved_batch1_sizes
+        batch2 = _unpack(node._raw_saved_batch2, node)
+        batch2_sizes = node._saved_batch2_sizes
+        beta = node._saved_beta
+        if node._next_edges[1][0] is not None:
+            grad_1 = maybe_multiply(grad.unsqueeze(0).expand([batch1_sizes[0], batch1_sizes[1], batch2_sizes[2]]).bmm(batch2.transpose(1, 2).conj_physical()), conj_scalar(alpha))
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = maybe_multiply(batch1.transpose(1, 2).conj_physical().bmm(grad.unsqueeze(0).expand([batch1_sizes[0], batch1_sizes[1], batch2_sizes[2]])), conj_scalar(alpha))
+        else:
+            grad_2 = None
+        if node._next_edges[0][0] is not None:
+            grad_0 = maybe_multiply(grad, conj_scalar(beta))
+        else:
+            grad_0 = None
+        return [grad_0, grad_1, grad_2]

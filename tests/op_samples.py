@@ -498,6 +498,39 @@ for _alias, _target in (("multiply", "mul"), ("subtract", "sub"), ("divide", "di
         if f"{_target}.{_overload}" in S and not (_alias == "true_divide" and "mode" in _overload):
             S[f"{_alias}.{_overload}"] = S[f"{_target}.{_overload}"]
 
+# wNORMACT: the activations and their backward operators.
+S["elu"] = [_unary, lambda T: ((T.f(2, 3), 0.5, 1.5, 2.0), {})]
+S["elu_backward"] = [
+    lambda T: ((T.f(2, 3), 1.0, 1.0, 1.0, False, T.f(2, 3)), {}),
+    lambda T: ((T.f(2, 3), 0.5, 1.5, 2.0, True, T.f(2, 3)), {}),
+]
+S["celu"] = [_unary, _scalar(0.5)]
+S["selu"] = [_unary]
+S["leaky_relu"] = [_unary, _scalar(0.2)]
+S["leaky_relu_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 0.2, False), {})]
+S["hardtanh"] = [_unary, lambda T: ((T.f(2, 3), -0.5, 1.5), {})]
+S["hardtanh_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), -0.5, 1.5), {})]
+S["relu6"] = [lambda T: ((T.f(2, 3) * 4,), {})]
+S["softplus"] = [_unary, lambda T: ((T.f(2, 3), 2.0, 1.0), {})]
+S["softplus_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 2.0, 1.0), {})]
+for _name in ("silu", "mish", "hardswish", "hardsigmoid"):
+    S[_name] = [lambda T: ((T.f(2, 3) * 2,), {})]
+    S[f"{_name}_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3) * 2), {})]
+S["softshrink"] = [_unary, _scalar(1.0)]
+S["softshrink_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 1.0), {})]
+S["hardshrink"] = [_unary, _scalar(1.0)]
+S["hardshrink_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 1.0), {})]
+S["threshold"] = [lambda T: ((T.f(2, 3), 0.5, -1.0), {})]
+S["glu"] = [lambda T: ((T.f(2, 4),), {}), lambda T: ((T.f(4, 3), 0), {})]
+S["glu_backward"] = [lambda T: ((T.f(2, 2), T.f(2, 4), 1), {})]
+S["log_sigmoid"] = [_unary]
+S["log_sigmoid_forward"] = [_unary]
+S["log_sigmoid_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.p(2, 3)), {})]
+S["prelu"] = [lambda T: ((T.f(2, 3), T.f(3)), {}), lambda T: ((T.f(2, 3), T.f(1)), {})]
+S["_prelu_kernel"] = [lambda T: ((T.f(2, 3), T.f(1, 3)), {})]
+S["_prelu_kernel_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.f(1, 3)), {})]
+S["gelu_backward"] = [_binary, lambda T: ((T.f(2, 3), T.f(2, 3)), {"approximate": "tanh"})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

@@ -270,3 +270,9 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         input.copy_(result)
         return input
     return result
+
+
+from ember.nn._functional import activation as _activation  # noqa: E402
+from ember.nn._functional.activation import *  # noqa: E402,F401,F403
+
+__all__ += _activation.__all__

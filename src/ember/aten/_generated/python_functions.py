@@ -21,6 +21,8 @@ _op__efficientzerotensor = handle("_efficientzerotensor")
 _op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
+_op__prelu_kernel = handle("_prelu_kernel")
+_op__prelu_kernel_backward = handle("_prelu_kernel_backward")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op_abs = handle("abs")
@@ -109,6 +111,8 @@ _op_bmm_dtype_out = handle("bmm.dtype_out")
 _op_bmm_out = handle("bmm.out")
 _op_cat = handle("cat")
 _op_cat_out = handle("cat.out")
+_op_celu = handle("celu")
+_op_celu_ = handle("celu_")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -185,6 +189,10 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_hardshrink = handle("hardshrink")
+_op_hardshrink_out = handle("hardshrink.out")
+_op_hardshrink_backward = handle("hardshrink_backward")
+_op_hardshrink_backward_grad_input = handle("hardshrink_backward.grad_input")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -282,6 +290,7 @@ _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 _op_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 _op_pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
+_op_prelu = handle("prelu")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
@@ -341,6 +350,8 @@ _op_scatter_value_out = handle("scatter.value_out")
 _op_scatter_value_reduce = handle("scatter.value_reduce")
 _op_scatter_value_reduce_out = handle("scatter.value_reduce_out")
 _op_select_int = handle("select.int")
+_op_selu = handle("selu")
+_op_selu_ = handle("selu_")
 _op_sigmoid = handle("sigmoid")
 _op_sigmoid_out = handle("sigmoid.out")
 _op_sigmoid_ = handle("sigmoid_")
@@ -391,6 +402,9 @@ _op_tan_ = handle("tan_")
 _op_tanh = handle("tanh")
 _op_tanh_out = handle("tanh.out")
 _op_tanh_ = handle("tanh_")
+_op_threshold = handle("threshold")
+_op_threshold_out = handle("threshold.out")
+_op_threshold_ = handle("threshold_")
 _op_threshold_backward = handle("threshold_backward")
 _op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
 _op_topk = handle("topk")
@@ -519,6 +533,58 @@ def _log_softmax_backward_data(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_log_softmax_backward_data, _parser_f__log_softmax_backward_data, args, kwargs, MODULE)
+
+
+
+_parser_f__prelu_kernel = PythonArgParser(
+    [
+        '_prelu_kernel(Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f__prelu_kernel = [p.default for p in _parser_f__prelu_kernel.signatures[0].params[2:]]
+
+
+def _prelu_kernel(*args, **kwargs):
+    """_prelu_kernel(Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__prelu_kernel]
+        else:
+            index, v = _parser_f__prelu_kernel.parse(args, kwargs)
+        return _op__prelu_kernel.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_prelu_kernel, _parser_f__prelu_kernel, args, kwargs, MODULE)
+
+
+
+_parser_f__prelu_kernel_backward = PythonArgParser(
+    [
+        '_prelu_kernel_backward(Tensor grad_output, Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f__prelu_kernel_backward = [p.default for p in _parser_f__prelu_kernel_backward.signatures[0].params[3:]]
+
+
+def _prelu_kernel_backward(*args, **kwargs):
+    """_prelu_kernel_backward(Tensor grad_output, Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__prelu_kernel_backward]
+        else:
+            index, v = _parser_f__prelu_kernel_backward.parse(args, kwargs)
+        return _op__prelu_kernel_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_prelu_kernel_backward, _parser_f__prelu_kernel_backward, args, kwargs, MODULE)
 
 
 
@@ -1449,6 +1515,58 @@ def cat(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(cat, _parser_f_cat, args, kwargs, MODULE)
+
+
+
+_parser_f_celu = PythonArgParser(
+    [
+        'celu(Tensor input, Scalar alpha=1.)',
+    ],
+)
+_tail_parser_f_celu = [p.default for p in _parser_f_celu.signatures[0].params[1:]]
+
+
+def celu(*args, **kwargs):
+    """celu(Tensor input, Scalar alpha=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_celu]
+        else:
+            index, v = _parser_f_celu.parse(args, kwargs)
+        return _op_celu.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(celu, _parser_f_celu, args, kwargs, MODULE)
+
+
+
+_parser_f_celu_ = PythonArgParser(
+    [
+        'celu_(Tensor input, Scalar alpha=1.)',
+    ],
+)
+_tail_parser_f_celu_ = [p.default for p in _parser_f_celu_.signatures[0].params[1:]]
+
+
+def celu_(*args, **kwargs):
+    """celu_(Tensor input, Scalar alpha=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_celu_]
+        else:
+            index, v = _parser_f_celu_.parse(args, kwargs)
+        return _op_celu_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(celu_, _parser_f_celu_, args, kwargs, MODULE)
 
 
 
@@ -2456,6 +2574,54 @@ def gt(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
+
+
+
+_parser_f_hardshrink = PythonArgParser(
+    [
+        'hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)',
+    ],
+)
+
+
+def hardshrink(*args, **kwargs):
+    """hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardshrink.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_hardshrink.call(v[0], v[1])
+        return _op_hardshrink_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardshrink, _parser_f_hardshrink, args, kwargs, MODULE)
+
+
+
+_parser_f_hardshrink_backward = PythonArgParser(
+    [
+        'hardshrink_backward(Tensor grad_out, Tensor input, Scalar lambd, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def hardshrink_backward(*args, **kwargs):
+    """hardshrink_backward(Tensor grad_out, Tensor input, Scalar lambd, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardshrink_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_hardshrink_backward.call(v[0], v[1], v[2])
+        return _op_hardshrink_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardshrink_backward, _parser_f_hardshrink_backward, args, kwargs, MODULE)
 
 
 
@@ -3622,6 +3788,32 @@ def pow(*args, **kwargs):
 
 
 
+_parser_f_prelu = PythonArgParser(
+    [
+        'prelu(Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f_prelu = [p.default for p in _parser_f_prelu.signatures[0].params[2:]]
+
+
+def prelu(*args, **kwargs):
+    """prelu(Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_prelu]
+        else:
+            index, v = _parser_f_prelu.parse(args, kwargs)
+        return _op_prelu.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(prelu, _parser_f_prelu, args, kwargs, MODULE)
+
+
+
 _parser_f_prod = PythonArgParser(
     [
         'prod(Tensor input, *, ScalarType? dtype=None)',
@@ -4238,6 +4430,58 @@ def select(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(select, _parser_f_select, args, kwargs, MODULE)
+
+
+
+_parser_f_selu = PythonArgParser(
+    [
+        'selu(Tensor input)',
+    ],
+)
+_tail_parser_f_selu = [p.default for p in _parser_f_selu.signatures[0].params[1:]]
+
+
+def selu(*args, **kwargs):
+    """selu(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_selu]
+        else:
+            index, v = _parser_f_selu.parse(args, kwargs)
+        return _op_selu.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(selu, _parser_f_selu, args, kwargs, MODULE)
+
+
+
+_parser_f_selu_ = PythonArgParser(
+    [
+        'selu_(Tensor input)',
+    ],
+)
+_tail_parser_f_selu_ = [p.default for p in _parser_f_selu_.signatures[0].params[1:]]
+
+
+def selu_(*args, **kwargs):
+    """selu_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_selu_]
+        else:
+            index, v = _parser_f_selu_.parse(args, kwargs)
+        return _op_selu_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(selu_, _parser_f_selu_, args, kwargs, MODULE)
 
 
 
@@ -4933,6 +5177,52 @@ def tanh_(*args, **kwargs):
 
 
 
+_parser_f_threshold = PythonArgParser(
+    [
+        'threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None)',
+    ],
+)
+
+
+def threshold(*args, **kwargs):
+    """threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_threshold.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_threshold.call(v[0], v[1], v[2])
+        return _op_threshold_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold, _parser_f_threshold, args, kwargs, MODULE)
+
+
+
+_parser_f_threshold_ = PythonArgParser(
+    [
+        'threshold_(Tensor input, Scalar threshold, Scalar value)',
+    ],
+)
+
+
+def threshold_(*args, **kwargs):
+    """threshold_(Tensor input, Scalar threshold, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_threshold_.parse(args, kwargs)[1]
+        return _op_threshold_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold_, _parser_f_threshold_, args, kwargs, MODULE)
+
+
+
 _parser_f_threshold_backward = PythonArgParser(
     [
         'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
@@ -5313,4 +5603,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

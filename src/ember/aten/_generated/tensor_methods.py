@@ -156,6 +156,8 @@ _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt__Scalar = handle("gt_.Scalar")
 _op_gt__Tensor = handle("gt_.Tensor")
+_op_hardshrink = handle("hardshrink")
+_op_hardshrink_backward = handle("hardshrink_backward")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
@@ -237,6 +239,7 @@ _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 _op_pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
+_op_prelu = handle("prelu")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_random_ = handle("random_")
@@ -2648,6 +2651,50 @@ def gt_(self, *args, **kwargs):
 
 
 
+_parser_m_hardshrink = PythonArgParser(
+    [
+        'hardshrink(Scalar lambd=0.5)',
+    ],
+)
+
+
+def hardshrink(self, *args, **kwargs):
+    """hardshrink(Scalar lambd=0.5)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_hardshrink.parse(args, kwargs, self=self)[1]
+        return _op_hardshrink.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hardshrink, _parser_m_hardshrink, self, args, kwargs)
+
+
+
+_parser_m_hardshrink_backward = PythonArgParser(
+    [
+        'hardshrink_backward(Tensor grad_out, Scalar lambd)',
+    ],
+)
+
+
+def hardshrink_backward(self, *args, **kwargs):
+    """hardshrink_backward(Tensor grad_out, Scalar lambd)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_hardshrink_backward.parse(args, kwargs, self=self)[1]
+        return _op_hardshrink_backward.call(v[0], self, v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(hardshrink_backward, _parser_m_hardshrink_backward, self, args, kwargs)
+
+
+
 _parser_m_index_put = PythonArgParser(
     [
         'index_put(Tensor?[] indices, Tensor values, bool accumulate=False)',
@@ -4161,6 +4208,32 @@ def pow_(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(pow_, _parser_m_pow_, self, args, kwargs)
+
+
+
+_parser_m_prelu = PythonArgParser(
+    [
+        'prelu(Tensor weight)',
+    ],
+)
+_tail_parser_m_prelu = [p.default for p in _parser_m_prelu.signatures[0].params[1:]]
+
+
+def prelu(self, *args, **kwargs):
+    """prelu(Tensor weight)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_m_prelu]
+        else:
+            index, v = _parser_m_prelu.parse(args, kwargs, self=self)
+        return _op_prelu.call(self, v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(prelu, _parser_m_prelu, self, args, kwargs)
 
 
 
@@ -5851,4 +5924,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prelu', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

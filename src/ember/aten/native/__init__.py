@@ -9,6 +9,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 (native/at.py), i.e. through the dispatcher, as at::add does.
 """
 
+from .activation import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .compare import *  # noqa: F403

@@ -20,17 +20,31 @@ from ember.autograd.formulas import (
     div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
+    elu_backward,
+    elu_double_backward,
     evenly_distribute_backward,
     gather_backward,
     gelu_backward,
+    gelu_double_backward,
+    glu_backward,
+    glu_double_backward,
+    glu_double_backward_grad_output,
     handle_r_to_c,
+    hardshrink_backward,
+    hardsigmoid_backward,
+    hardswish_backward,
+    hardswish_double_backward,
+    hardtanh_backward,
     index_backward,
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    leaky_relu_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
     linalg_vector_norm_backward,
+    log_sigmoid_backward,
+    log_sigmoid_double_backward,
     log_softmax_backward,
     log_softmax_double_backward,
     logsumexp_backward,
@@ -39,6 +53,7 @@ from ember.autograd.formulas import (
     maybe_multiply,
     mean_backward,
     minimum_backward,
+    mish_backward,
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
@@ -52,6 +67,10 @@ from ember.autograd.formulas import (
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
+    prelu_backward_grad_output,
+    prelu_backward_self,
+    prelu_backward_weight,
+    prelu_kernel_backward,
     prod_backward,
     reciprocal_backward,
     remainder_other_backward,
@@ -61,9 +80,13 @@ from ember.autograd.formulas import (
     sgn,
     sigmoid_backward,
     sigmoid_backward_output_backward,
+    silu_backward,
     slice_backward,
     softmax_backward,
     softmax_double_backward,
+    softplus_backward,
+    softplus_double_backward,
+    softshrink_backward,
     split_backward,
     split_with_sizes_backward,
     stack_tensors_backward,
@@ -3638,6 +3661,719 @@ class NllLossBackwardBackward0(GeneratedNode):
             grad_0 = None
         if node._next_edges[1][0] is not None:
             grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class EluBackward0(GeneratedNode):
+    """Backward of aten::elu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_alpha = None
+    _saved_input_scale = None
+    _saved_scale = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        input_scale = node._saved_input_scale
+        scale = node._saved_scale
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, False, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class EluBackward1(GeneratedNode):
+    """Backward of aten::elu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_alpha = None
+    _saved_input_scale = None
+    _saved_scale = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        input_scale = node._saved_input_scale
+        scale = node._saved_scale
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, True, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class EluBackwardBackward0(GeneratedNode):
+    """Backward of aten::elu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self_or_result')
+    _saved_alpha = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_input_scale = None
+    _saved_is_result = None
+    _saved_scale = None
+    _raw_saved_self_or_result = None
+    _saved_self_or_result = SavedTensor('_raw_saved_self_or_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        input_scale = node._saved_input_scale
+        is_result = node._saved_is_result
+        scale = node._saved_scale
+        self_or_result = _unpack(node._raw_saved_self_or_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CeluBackward0(GeneratedNode):
+    """Backward of aten::celu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_alpha = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, 1, 1.0 / float(alpha), False, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CeluBackward1(GeneratedNode):
+    """Backward of aten::celu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_alpha = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, 1, 1.0 / float(alpha), True, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackward0(GeneratedNode):
+    """Backward of aten::leaky_relu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_negative_slope = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, self, negative_slope, False)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackward1(GeneratedNode):
+    """Backward of aten::leaky_relu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_negative_slope = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, result, negative_slope, True)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackwardBackward0(GeneratedNode):
+    """Backward of aten::leaky_relu_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_negative_slope = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, self, negative_slope, False)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardtanhBackward0(GeneratedNode):
+    """Backward of aten::hardtanh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max_val = None
+    _saved_min_val = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max_val = node._saved_max_val
+        min_val = node._saved_min_val
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardtanh_backward(grad, self, min_val, max_val)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardtanhBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardtanh_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max_val = None
+    _saved_min_val = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max_val = node._saved_max_val
+        min_val = node._saved_min_val
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardtanh_backward(grad, self, min_val, max_val)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SoftplusBackward0(GeneratedNode):
+    """Backward of aten::softplus."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_beta = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = softplus_backward(grad, self, beta, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftplusBackwardBackward0(GeneratedNode):
+    """Backward of aten::softplus_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_beta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = softplus_backward(grad, self, beta, threshold)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = softplus_double_backward(grad * grad_output, self, beta, threshold)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SiluBackward0(GeneratedNode):
+    """Backward of aten::silu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = silu_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MishBackward0(GeneratedNode):
+    """Backward of aten::mish."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mish_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardswishBackward0(GeneratedNode):
+    """Backward of aten::hardswish."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardswish_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardswishBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardswish_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardswish_backward(grad, self)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = hardswish_double_backward(grad, grad_output, self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardsigmoidBackward0(GeneratedNode):
+    """Backward of aten::hardsigmoid."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardsigmoid_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftshrinkBackward0(GeneratedNode):
+    """Backward of aten::softshrink."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = softshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftshrinkBackwardBackward0(GeneratedNode):
+    """Backward of aten::softshrink_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = softshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardshrinkBackward0(GeneratedNode):
+    """Backward of aten::hardshrink."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardshrinkBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardshrink_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ThresholdBackward0(GeneratedNode):
+    """Backward of aten::threshold."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, self, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ThresholdBackward1(GeneratedNode):
+    """Backward of aten::threshold_."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, self, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GluBackward0(GeneratedNode):
+    """Backward of aten::glu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = glu_backward(grad, self, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GluBackwardBackward0(GeneratedNode):
+    """Backward of aten::glu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_dim = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = glu_double_backward_grad_output(grad, self, dim)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = glu_double_backward(grad, grad_output, self, dim)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class LogSigmoidBackward0(GeneratedNode):
+    """Backward of aten::log_sigmoid_forward."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_buffer')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_buffer = None
+    _saved_buffer = SavedTensor('_raw_saved_buffer')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        buffer = _unpack(node._raw_saved_buffer, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = log_sigmoid_backward(grad, self, buffer)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogSigmoidBackwardBackward0(GeneratedNode):
+    """Backward of aten::log_sigmoid_backward."""
+
+    _saved_variables = ('_raw_saved_buffer', '_raw_saved_grad_output', '_raw_saved_self')
+    _raw_saved_buffer = None
+    _saved_buffer = SavedTensor('_raw_saved_buffer')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        buffer = _unpack(node._raw_saved_buffer, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = log_sigmoid_backward(grad, self, buffer)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = log_sigmoid_double_backward(grad * grad_output, self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class PreluKernelBackward0(GeneratedNode):
+    """Backward of aten::_prelu_kernel."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = prelu_kernel_backward(grad, self, weight, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class PreluKernelBackwardBackward0(GeneratedNode):
+    """Backward of aten::_prelu_kernel_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = prelu_backward_grad_output(grads, self, weight, grad_output)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = prelu_backward_self(grads, self, grad_output)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = prelu_backward_weight(grads, self, weight, grad_output)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class GeluBackwardBackward0(GeneratedNode):
+    """Backward of aten::gelu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_approximate = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        approximate = node._saved_approximate
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = gelu_backward(grad, self, approximate)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = gelu_double_backward(grad, grad_output, self, approximate)
         else:
             grad_1 = None
         return [grad_0, grad_1]

@@ -531,6 +531,33 @@ S["_prelu_kernel"] = [lambda T: ((T.f(2, 3), T.f(1, 3)), {})]
 S["_prelu_kernel_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.f(1, 3)), {})]
 S["gelu_backward"] = [_binary, lambda T: ((T.f(2, 3), T.f(2, 3)), {"approximate": "tanh"})]
 
+# wNORMACT: the normalisations.
+S["native_layer_norm"] = [lambda T: ((T.f(2, 3), [3], T.f(3), T.f(3), 1e-5), {})]
+S["layer_norm"] = [lambda T: ((T.f(2, 3), [3]), {})]
+S["native_layer_norm_backward"] = [
+    lambda T: ((T.c(2, 3), T.c(2, 3), [3], T.c(2, 1), T.c(2, 1).abs(), T.c(3), T.c(3),
+                [True, True, True]), {}),
+]  # fmt: skip
+S["native_batch_norm"] = [
+    lambda T: ((T.f(3, 2), T.f(2), T.f(2), T.c(2), T.c(2).abs(), True, 0.1, 1e-5), {}),
+    lambda T: ((T.f(3, 2), None, None, T.c(2), T.c(2).abs(), False, 0.1, 1e-5), {}),
+]
+S["batch_norm"] = [lambda T: ((T.f(3, 2), None, None, None, None, True, 0.1, 1e-5, False), {})]
+S["instance_norm"] = [
+    lambda T: ((T.f(2, 2, 3), None, None, None, None, True, 0.1, 1e-5, False), {})
+]
+S["native_batch_norm_backward"] = [
+    lambda T: ((T.c(3, 2), T.c(3, 2), T.c(2), None, None, T.c(2), T.c(2).abs(), True, 1e-5,
+                [True, True, True]), {}),
+]  # fmt: skip
+S["native_group_norm"] = [lambda T: ((T.f(2, 4, 3), T.f(4), T.f(4), 2, 4, 3, 2, 1e-5), {})]
+S["native_group_norm_backward"] = [
+    lambda T: ((T.c(2, 4, 3), T.c(2, 4, 3), T.c(2, 2), T.c(2, 2).abs(), T.c(4), 2, 4, 3, 2,
+                [True, True, True]), {}),
+]  # fmt: skip
+S["group_norm"] = [lambda T: ((T.f(2, 4, 3), 2), {})]
+S["rms_norm"] = [lambda T: ((T.f(2, 3), [3], T.f(3)), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

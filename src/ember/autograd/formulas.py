@@ -49,6 +49,13 @@ from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
 )
+from ember.autograd.formulas_normalization import (  # noqa: F401 (derivatives.yaml)
+    native_batch_norm_backward,
+    native_group_norm_backward_formula,
+    native_layer_norm_backward,
+    not_implemented,
+    undefined,
+)
 from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
     add_scalar,
     conj_scalar,

@@ -276,3 +276,8 @@ from ember.nn._functional import activation as _activation  # noqa: E402
 from ember.nn._functional.activation import *  # noqa: E402,F401,F403
 
 __all__ += _activation.__all__
+
+from ember.nn._functional import normalization as _normalization  # noqa: E402
+from ember.nn._functional.normalization import *  # noqa: E402,F401,F403
+
+__all__ += _normalization.__all__

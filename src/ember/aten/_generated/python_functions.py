@@ -75,6 +75,7 @@ _op_asin_ = handle("asin_")
 _op_atan = handle("atan")
 _op_atan_out = handle("atan.out")
 _op_atan_ = handle("atan_")
+_op_batch_norm = handle("batch_norm")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
@@ -185,6 +186,7 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Scalar_out = handle("ge.Scalar_out")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge_Tensor_out = handle("ge.Tensor_out")
+_op_group_norm = handle("group_norm")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
@@ -197,10 +199,12 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_instance_norm = handle("instance_norm")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
+_op_layer_norm = handle("layer_norm")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
 _op_le_Tensor = handle("le.Tensor")
@@ -272,6 +276,12 @@ _op_mv = handle("mv")
 _op_mv_out = handle("mv.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
+_op_native_batch_norm = handle("native_batch_norm")
+_op_native_batch_norm_backward = handle("native_batch_norm_backward")
+_op_native_group_norm = handle("native_group_norm")
+_op_native_group_norm_backward = handle("native_group_norm_backward")
+_op_native_layer_norm = handle("native_layer_norm")
+_op_native_layer_norm_backward = handle("native_layer_norm_backward")
 _op_ne_Scalar = handle("ne.Scalar")
 _op_ne_Scalar_out = handle("ne.Scalar_out")
 _op_ne_Tensor = handle("ne.Tensor")
@@ -335,6 +345,7 @@ _op_remainder_Tensor_out = handle("remainder.Tensor_out")
 _op_reshape = handle("reshape")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
+_op_rms_norm = handle("rms_norm")
 _op_roll = handle("roll")
 _op_rsqrt = handle("rsqrt")
 _op_rsqrt_out = handle("rsqrt.out")
@@ -1244,6 +1255,28 @@ def atan_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan_, _parser_f_atan_, args, kwargs, MODULE)
+
+
+
+_parser_f_batch_norm = PythonArgParser(
+    [
+        'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)',
+    ],
+)
+
+
+def batch_norm(*args, **kwargs):
+    """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_batch_norm.parse(args, kwargs)[1]
+        return _op_batch_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(batch_norm, _parser_f_batch_norm, args, kwargs, MODULE)
 
 
 
@@ -2547,6 +2580,28 @@ def ge(*args, **kwargs):
 
 
 
+_parser_f_group_norm = PythonArgParser(
+    [
+        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)',
+    ],
+)
+
+
+def group_norm(*args, **kwargs):
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_group_norm.parse(args, kwargs)[1]
+        return _op_group_norm.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(group_norm, _parser_f_group_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_gt = PythonArgParser(
     [
         'gt(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -2693,6 +2748,28 @@ def index_select(*args, **kwargs):
 
 
 
+_parser_f_instance_norm = PythonArgParser(
+    [
+        'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)',
+    ],
+)
+
+
+def instance_norm(*args, **kwargs):
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_instance_norm.parse(args, kwargs)[1]
+        return _op_instance_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(instance_norm, _parser_f_instance_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_is_conj = PythonArgParser(
     [
         'is_conj(Tensor input)',
@@ -2794,6 +2871,28 @@ def isnan(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(isnan, _parser_f_isnan, args, kwargs, MODULE)
+
+
+
+_parser_f_layer_norm = PythonArgParser(
+    [
+        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)',
+    ],
+)
+
+
+def layer_norm(*args, **kwargs):
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_layer_norm.parse(args, kwargs)[1]
+        return _op_layer_norm.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(layer_norm, _parser_f_layer_norm, args, kwargs, MODULE)
 
 
 
@@ -3578,6 +3677,138 @@ def narrow(*args, **kwargs):
 
 
 
+_parser_f_native_batch_norm = PythonArgParser(
+    [
+        'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)',
+    ],
+)
+
+
+def native_batch_norm(*args, **kwargs):
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_batch_norm.parse(args, kwargs)[1]
+        return _op_native_batch_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_batch_norm, _parser_f_native_batch_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_batch_norm_backward = PythonArgParser(
+    [
+        'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask)',
+    ],
+)
+
+
+def native_batch_norm_backward(*args, **kwargs):
+    """native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_batch_norm_backward.parse(args, kwargs)[1]
+        return _op_native_batch_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_batch_norm_backward, _parser_f_native_batch_norm_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_native_group_norm = PythonArgParser(
+    [
+        'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)',
+    ],
+)
+
+
+def native_group_norm(*args, **kwargs):
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_group_norm.parse(args, kwargs)[1]
+        return _op_native_group_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_group_norm, _parser_f_native_group_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_group_norm_backward = PythonArgParser(
+    [
+        'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask)',
+    ],
+)
+
+
+def native_group_norm_backward(*args, **kwargs):
+    """native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_group_norm_backward.parse(args, kwargs)[1]
+        return _op_native_group_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_group_norm_backward, _parser_f_native_group_norm_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_native_layer_norm = PythonArgParser(
+    [
+        'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)',
+    ],
+)
+
+
+def native_layer_norm(*args, **kwargs):
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_layer_norm.parse(args, kwargs)[1]
+        return _op_native_layer_norm.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_layer_norm, _parser_f_native_layer_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_layer_norm_backward = PythonArgParser(
+    [
+        'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask)',
+    ],
+)
+
+
+def native_layer_norm_backward(*args, **kwargs):
+    """native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_layer_norm_backward.parse(args, kwargs)[1]
+        return _op_native_layer_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_layer_norm_backward, _parser_f_native_layer_norm_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_ne = PythonArgParser(
     [
         'ne(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -4270,6 +4501,28 @@ def resolve_neg(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(resolve_neg, _parser_f_resolve_neg, args, kwargs, MODULE)
+
+
+
+_parser_f_rms_norm = PythonArgParser(
+    [
+        'rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)',
+    ],
+)
+
+
+def rms_norm(*args, **kwargs):
+    """rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_rms_norm.parse(args, kwargs)[1]
+        return _op_rms_norm.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rms_norm, _parser_f_rms_norm, args, kwargs, MODULE)
 
 
 
@@ -5603,4 +5856,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'batch_norm', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isnan', 'layer_norm', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -10611,6 +10611,157 @@ def gelu_backward(ks, grad_output, self, approximate):
     return result
 
 
+_native_layer_norm = handle("native_layer_norm")
+
+
+def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeLayerNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._raw_saved_bias = SavedVariable(bias)
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_normalized_shape = normalized_shape
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_layer_norm.redispatch(ks & AFTER_AUTOGRAD, input, normalized_shape, weight, bias, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_layer_norm_backward = handle("native_layer_norm_backward")
+
+
+def native_layer_norm_backward(ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or mean._requires_grad or rstd._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeLayerNormBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(mean), gradient_edge(rstd), gradient_edge(weight), gradient_edge(bias))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_layer_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_native_batch_norm = handle("native_batch_norm")
+
+
+def native_batch_norm(ks, input, weight, bias, running_mean, running_var, training, momentum, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((running_mean is not None and running_mean._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm", arg="running_mean"))
+    if ts.grad_mode and ((running_var is not None and running_var._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm", arg="running_var"))
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeBatchNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_eps = eps
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_running_mean = SavedVariable(running_mean)
+        node._raw_saved_running_var = SavedVariable(running_var)
+        node._saved_training = training
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_batch_norm.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, running_mean, running_var, training, momentum, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_batch_norm_backward = handle("native_batch_norm_backward")
+
+
+def native_batch_norm_backward(ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((running_mean is not None and running_mean._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm_backward", arg="running_mean"))
+    if ts.grad_mode and ((running_var is not None and running_var._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm_backward", arg="running_var"))
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or (weight is not None and weight._requires_grad) or (save_mean is not None and save_mean._requires_grad) or (save_invstd is not None and save_invstd._requires_grad))
+    if requires:
+        node = nodes.NativeBatchNormBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(weight), gradient_edge(save_mean), gradient_edge(save_invstd))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_batch_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_native_group_norm = handle("native_group_norm")
+
+
+def native_group_norm(ks, input, weight, bias, N, C, HxW, group, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeGroupNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_C = C
+        node._saved_HxW = HxW
+        node._saved_N = N
+        node._saved_eps = eps
+        node._saved_group = group
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_group_norm.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, N, C, HxW, group, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_group_norm_backward = handle("native_group_norm_backward")
+
+
+def native_group_norm_backward(ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or mean._requires_grad or rstd._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::native_group_norm_backward")
+        node._next_edges = requiring_edges(grad_out, input, mean, rstd, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_group_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11151,3 +11302,9 @@ impl("_prelu_kernel", "Autograd", _prelu_kernel, keyset_arg="raw")
 impl("_prelu_kernel_backward", "Autograd", _prelu_kernel_backward, keyset_arg="raw")
 impl("gelu_backward.grad_input", "Autograd", gelu_backward_grad_input, keyset_arg="raw")
 impl("gelu_backward", "Autograd", gelu_backward, keyset_arg="raw")
+impl("native_layer_norm", "Autograd", native_layer_norm, keyset_arg="raw")
+impl("native_layer_norm_backward", "Autograd", native_layer_norm_backward, keyset_arg="raw")
+impl("native_batch_norm", "Autograd", native_batch_norm, keyset_arg="raw")
+impl("native_batch_norm_backward", "Autograd", native_batch_norm_backward, keyset_arg="raw")
+impl("native_group_norm", "Autograd", native_group_norm, keyset_arg="raw")
+impl("native_group_norm_backward", "Autograd", native_group_norm_backward, keyset_arg="raw")

@@ -59,10 +59,14 @@ from ember.autograd.formulas import (
     mse_loss_backward,
     mul_scalar,
     mul_tensor_backward,
+    native_batch_norm_backward,
+    native_group_norm_backward_formula,
+    native_layer_norm_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
     norm_backward,
+    not_implemented,
     permute_backwards,
     pow_backward,
     pow_backward_exponent,
@@ -98,6 +102,7 @@ from ember.autograd.formulas import (
     threshold_backward,
     to_copy_backward,
     unbind_backward,
+    undefined,
     unfold_backward,
     unsqueeze_to,
     value_selecting_reduction_backward,
@@ -4377,3 +4382,160 @@ class GeluBackwardBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class NativeLayerNormBackward0(GeneratedNode):
+    """Backward of aten::native_layer_norm."""
+
+    _saved_variables = ('_raw_saved_bias', '_raw_saved_input', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _raw_saved_bias = None
+    _saved_bias = SavedTensor('_raw_saved_bias')
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_normalized_shape = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias = _unpack(node._raw_saved_bias, node)
+        input = _unpack(node._raw_saved_input, node)
+        normalized_shape = node._saved_normalized_shape
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_layer_norm_backward(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class NativeLayerNormBackwardBackward0(GeneratedNode):
+    """Backward of aten::native_layer_norm_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[5][0] is not None:
+            grad_5 = undefined()
+        else:
+            grad_5 = None
+        grad_input_mask = [node._next_edges[1][0] is not None, node._next_edges[4][0] is not None, node._next_edges[0][0] is not None]
+        if any(grad_input_mask):
+            grad_1, grad_4, grad_0, = not_implemented("native_layer_norm_backward (double backward in ember)")
+        else:
+            grad_1 = grad_4 = grad_0 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = not_implemented("native_layer_norm_backward mean")
+        else:
+            grad_2 = None
+        if node._next_edges[3][0] is not None:
+            grad_3 = not_implemented("native_layer_norm_backward rstd")
+        else:
+            grad_3 = None
+        return [grad_0, grad_1, grad_2, grad_3, grad_4, grad_5]
+
+
+class NativeBatchNormBackward0(GeneratedNode):
+    """Backward of aten::native_batch_norm."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_running_mean', '_raw_saved_running_var', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _saved_eps = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_running_mean = None
+    _saved_running_mean = SavedTensor('_raw_saved_running_mean')
+    _raw_saved_running_var = None
+    _saved_running_var = SavedTensor('_raw_saved_running_var')
+    _saved_training = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        eps = node._saved_eps
+        input = _unpack(node._raw_saved_input, node)
+        running_mean = _unpack(node._raw_saved_running_mean, node)
+        running_var = _unpack(node._raw_saved_running_var, node)
+        training = node._saved_training
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class NativeBatchNormBackwardBackward0(GeneratedNode):
+    """Backward of aten::native_batch_norm_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad_input_mask = [node._next_edges[1][0] is not None, node._next_edges[2][0] is not None, node._next_edges[0][0] is not None]
+        if any(grad_input_mask):
+            grad_1, grad_2, grad_0, = not_implemented("native_batch_norm_backward (double backward in ember)")
+        else:
+            grad_1 = grad_2 = grad_0 = None
+        if node._next_edges[4][0] is not None:
+            grad_4 = not_implemented("native_batch_norm_backward save_invstd")
+        else:
+            grad_4 = None
+        if node._next_edges[3][0] is not None:
+            grad_3 = not_implemented("native_batch_norm_backward save_mean")
+        else:
+            grad_3 = None
+        return [grad_0, grad_1, grad_2, grad_3, grad_4]
+
+
+class NativeGroupNormBackward0(GeneratedNode):
+    """Backward of aten::native_group_norm."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _saved_C = None
+    _saved_HxW = None
+    _saved_N = None
+    _saved_eps = None
+    _saved_group = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        C = node._saved_C
+        HxW = node._saved_HxW
+        N = node._saved_N
+        eps = node._saved_eps
+        group = node._saved_group
+        input = _unpack(node._raw_saved_input, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_group_norm_backward_formula(grads, input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]

@@ -274,6 +274,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
 
 from ember.nn._functional import activation as _activation  # noqa: E402
 from ember.nn._functional.activation import *  # noqa: E402,F401,F403
+from ember.nn._functional.activation import _threshold  # noqa: E402,F401 (F.threshold.__name__)
 
 __all__ += _activation.__all__
 

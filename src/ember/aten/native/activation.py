@@ -143,24 +143,30 @@ def leaky_relu_backward_out(meta, grad_output, self, negative_slope, self_is_res
     store(out, np.where(x > 0, grad, grad * scalar(negative_slope)), meta)
 
 
-def _check_not_bool(self) -> None:
+def _bounds(self, min_val, max_val):
+    """hardtanh_out: integral inputs take the bounds as integers (toLong), so that they do
+    not promote ("preserve legacy behavior of boundaries not causing type promotion")."""
     if self.dtype is dtypes.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
-
-
-def hardtanh(self, min_val, max_val):
-    _check_not_bool(self)
-    return at.clamp(self, min_val, max_val)
-
-
-def hardtanh_(self, min_val, max_val):
-    _check_not_bool(self)
-    return at.clamp_(self, min_val, max_val)
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        return min_val, max_val
+    low, high = int(min_val), int(max_val)
+    if self.dtype is dtypes.uint8 and (low < 0 or high < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    return low, high
 
 
 def hardtanh_out(self, min_val, max_val, out):
-    _check_not_bool(self)
-    return at.clamp_out(self, min_val, max_val, out)
+    low, high = _bounds(self, min_val, max_val)
+    return at.clamp_out(self, low, high, out)
+
+
+def hardtanh(self, min_val, max_val):
+    return hardtanh_out(self, min_val, max_val, at.empty_like(self, None, None, None, None, None))
+
+
+def hardtanh_(self, min_val, max_val):
+    return hardtanh_out(self, min_val, max_val, self)
 
 
 def _hardtanh_grad(grad_output, self, min_val, max_val):

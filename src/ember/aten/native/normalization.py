@@ -360,13 +360,13 @@ def group_norm(input, num_groups, weight, bias, eps, cudnn_enabled):  # noqa: A0
 
 # -- rms_norm --------------------------------------------------------------------------
 
-_EPSILON = {dtypes.float64: 2.220446049250313e-16}
+_EPSILON = {dtypes.float64: 2.220446049250313e-16, dtypes.complex128: 2.220446049250313e-16}
 _FLOAT_EPSILON = 1.1920928955078125e-07
 
 
 def rms_norm_symint(input, normalized_shape, weight, eps):  # noqa: A002
     axis = _check_layer_norm_inputs(input, normalized_shape, weight, None, rms=True)
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         not_implemented_for("rms_norm", input.dtype)
     if eps is None:
         eps = _EPSILON.get(input.dtype, _FLOAT_EPSILON)

@@ -55,16 +55,16 @@ def _overridden(input) -> bool:  # noqa: A002 (PyTorch's argument names)
     return (input.__class__ is not Tensor or _tf_state.anywhere) and has_torch_function((input,))
 
 
-def threshold(input, threshold, value, inplace: bool = False):  # noqa: A002
+def _threshold(input, threshold, value, inplace: bool = False):  # noqa: A002
+    """F.threshold (torch/nn/functional.py names the function _threshold)."""
     if _overridden(input):
-        return handle_torch_function(
-            globals()["threshold"], (input,), input, threshold, value, inplace=inplace
-        )
+        return handle_torch_function(_threshold, (input,), input, threshold, value, inplace=inplace)
     if inplace:
         return _functions.threshold_(input, threshold, value)
     return _functions.threshold(input, threshold, value)
 
 
+threshold = _threshold
 threshold_ = _functions.threshold_
 
 

@@ -558,6 +558,25 @@ S["native_group_norm_backward"] = [
 S["group_norm"] = [lambda T: ((T.f(2, 4, 3), 2), {})]
 S["rms_norm"] = [lambda T: ((T.f(2, 3), [3], T.f(3)), {})]
 
+# wNORMACT: the losses.
+for _name in ("l1_loss", "smooth_l1_loss", "huber_loss"):
+    S[_name] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {}), lambda T: ((T.f(2, 3), T.c(2, 3), 0), {})]
+S["soft_margin_loss"] = [lambda T: ((T.f(2, 3), T.c(2, 3).sign()), {})]
+S["smooth_l1_loss_backward"] = [lambda T: ((T.f(), T.f(2, 3), T.f(2, 3), 1, 0.5), {})]
+S["huber_loss_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.f(2, 3), 0, 0.5), {})]
+S["soft_margin_loss_backward"] = [lambda T: ((T.f(), T.f(2, 3), T.c(2, 3).sign(), 1), {})]
+S["binary_cross_entropy"] = [lambda T: ((T.u(2, 3).abs(), T.u(2, 3).abs().detach()), {})]
+S["binary_cross_entropy_backward"] = [
+    lambda T: ((T.f(), T.u(2, 3).abs(), T.u(2, 3).abs().detach()), {})
+]
+S["binary_cross_entropy_with_logits"] = [
+    lambda T: ((T.f(2, 3), T.u(2, 3).abs()), {}),
+    lambda T: ((T.f(2, 3), T.c(2, 3).abs(), T.c(3).abs(), T.c(3).abs()), {}),
+]
+S["kl_div"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {"log_target": True})]
+S["poisson_nll_loss"] = [lambda T: ((T.f(2, 3), T.p(2, 3).detach(), True, False, 1e-8, 1), {})]
+S["pairwise_distance"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

@@ -49,6 +49,23 @@ from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
 )
+from ember.autograd.formulas_loss import (  # noqa: F401 (derivatives.yaml)
+    binary_cross_entropy_backward,
+    binary_cross_entropy_double_backward,
+    binary_cross_entropy_double_backward_grad_output,
+    binary_cross_entropy_double_backward_target,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
+    huber_loss_backward,
+    huber_loss_double_backward,
+    huber_loss_double_backward_grad_output,
+    smooth_l1_loss_backward,
+    smooth_l1_loss_double_backward,
+    soft_margin_loss_backward,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
+)
 from ember.autograd.formulas_normalization import (  # noqa: F401 (derivatives.yaml)
     native_batch_norm_backward,
     native_group_norm_backward_formula,

@@ -106,7 +106,7 @@ PYTHON_META_OUT = frozenset(
      "hardsigmoid_backward.grad_input", "hardswish.out", "hardtanh.out",
      "hardtanh_backward.grad_input", "leaky_relu.out", "leaky_relu_backward.grad_input",
      "mish.out", "silu.out", "silu_backward.grad_input", "softplus.out",
-     "softplus_backward.grad_input", "softshrink.out", "threshold.out"}
+     "softplus_backward.grad_input", "softshrink.out", "threshold.out", "smooth_l1_loss.out"}
 )  # fmt: skip
 
 

@@ -282,3 +282,8 @@ from ember.nn._functional import normalization as _normalization  # noqa: E402
 from ember.nn._functional.normalization import *  # noqa: E402,F401,F403
 
 __all__ += _normalization.__all__
+
+from ember.nn._functional import loss as _loss  # noqa: E402
+from ember.nn._functional.loss import *  # noqa: E402,F401,F403
+
+__all__ += _loss.__all__

@@ -79,6 +79,7 @@ _op_batch_norm = handle("batch_norm")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
+_op_binary_cross_entropy_with_logits = handle("binary_cross_entropy_with_logits")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
 _op_bitwise_and_Scalar_out = handle("bitwise_and.Scalar_out")
@@ -204,6 +205,7 @@ _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
 _op_isnan = handle("isnan")
+_op_kl_div = handle("kl_div")
 _op_layer_norm = handle("layer_norm")
 _op_le_Scalar = handle("le.Scalar")
 _op_le_Scalar_out = handle("le.Scalar_out")
@@ -293,7 +295,9 @@ _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
+_op_pairwise_distance = handle("pairwise_distance")
 _op_permute = handle("permute")
+_op_poisson_nll_loss = handle("poisson_nll_loss")
 _op_pow_Scalar = handle("pow.Scalar")
 _op_pow_Scalar_out = handle("pow.Scalar_out")
 _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
@@ -1305,6 +1309,32 @@ def bernoulli(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bernoulli, _parser_f_bernoulli, args, kwargs, MODULE)
+
+
+
+_parser_f_binary_cross_entropy_with_logits = PythonArgParser(
+    [
+        'binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy_with_logits = [p.default for p in _parser_f_binary_cross_entropy_with_logits.signatures[0].params[2:]]
+
+
+def binary_cross_entropy_with_logits(*args, **kwargs):
+    """binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_binary_cross_entropy_with_logits]
+        else:
+            index, v = _parser_f_binary_cross_entropy_with_logits.parse(args, kwargs)
+        return _op_binary_cross_entropy_with_logits.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy_with_logits, _parser_f_binary_cross_entropy_with_logits, args, kwargs, MODULE)
 
 
 
@@ -2874,6 +2904,32 @@ def isnan(*args, **kwargs):
 
 
 
+_parser_f_kl_div = PythonArgParser(
+    [
+        'kl_div(Tensor input, Tensor target, int reduction=1, *, bool log_target=False)',
+    ],
+)
+_tail_parser_f_kl_div = [p.default for p in _parser_f_kl_div.signatures[0].params[2:]]
+
+
+def kl_div(*args, **kwargs):
+    """kl_div(Tensor input, Tensor target, int reduction=1, *, bool log_target=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_kl_div]
+        else:
+            index, v = _parser_f_kl_div.parse(args, kwargs)
+        return _op_kl_div.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kl_div, _parser_f_kl_div, args, kwargs, MODULE)
+
+
+
 _parser_f_layer_norm = PythonArgParser(
     [
         'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)',
@@ -3962,6 +4018,32 @@ def outer(*args, **kwargs):
 
 
 
+_parser_f_pairwise_distance = PythonArgParser(
+    [
+        'pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)',
+    ],
+)
+_tail_parser_f_pairwise_distance = [p.default for p in _parser_f_pairwise_distance.signatures[0].params[2:]]
+
+
+def pairwise_distance(*args, **kwargs):
+    """pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_pairwise_distance]
+        else:
+            index, v = _parser_f_pairwise_distance.parse(args, kwargs)
+        return _op_pairwise_distance.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pairwise_distance, _parser_f_pairwise_distance, args, kwargs, MODULE)
+
+
+
 _parser_f_permute = PythonArgParser(
     [
         'permute(Tensor input, int[] dims)',
@@ -3981,6 +4063,28 @@ def permute(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
+
+
+
+_parser_f_poisson_nll_loss = PythonArgParser(
+    [
+        'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)',
+    ],
+)
+
+
+def poisson_nll_loss(*args, **kwargs):
+    """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_poisson_nll_loss.parse(args, kwargs)[1]
+        return _op_poisson_nll_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(poisson_nll_loss, _parser_f_poisson_nll_loss, args, kwargs, MODULE)
 
 
 
@@ -5856,4 +5960,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'batch_norm', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isnan', 'layer_norm', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'batch_norm', 'bernoulli', 'binary_cross_entropy_with_logits', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kl_div', 'layer_norm', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'poisson_nll_loss', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

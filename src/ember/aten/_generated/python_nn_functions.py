@@ -16,6 +16,8 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
+_op_binary_cross_entropy = handle("binary_cross_entropy")
+_op_binary_cross_entropy_backward = handle("binary_cross_entropy_backward")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_elu = handle("elu")
 _op_elu_out = handle("elu.out")
@@ -45,6 +47,9 @@ _op_hardtanh_out = handle("hardtanh.out")
 _op_hardtanh_ = handle("hardtanh_")
 _op_hardtanh_backward = handle("hardtanh_backward")
 _op_hardtanh_backward_grad_input = handle("hardtanh_backward.grad_input")
+_op_huber_loss = handle("huber_loss")
+_op_huber_loss_backward = handle("huber_loss_backward")
+_op_l1_loss = handle("l1_loss")
 _op_leaky_relu = handle("leaky_relu")
 _op_leaky_relu_out = handle("leaky_relu.out")
 _op_leaky_relu_ = handle("leaky_relu_")
@@ -73,6 +78,11 @@ _op_silu_out = handle("silu.out")
 _op_silu_ = handle("silu_")
 _op_silu_backward = handle("silu_backward")
 _op_silu_backward_grad_input = handle("silu_backward.grad_input")
+_op_smooth_l1_loss = handle("smooth_l1_loss")
+_op_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+_op_smooth_l1_loss_backward = handle("smooth_l1_loss_backward")
+_op_soft_margin_loss = handle("soft_margin_loss")
+_op_soft_margin_loss_backward = handle("soft_margin_loss_backward")
 _op_softplus = handle("softplus")
 _op_softplus_out = handle("softplus.out")
 _op_softplus_backward = handle("softplus_backward")
@@ -81,6 +91,58 @@ _op_softshrink = handle("softshrink")
 _op_softshrink_out = handle("softshrink.out")
 _op_softshrink_backward = handle("softshrink_backward")
 _op_softshrink_backward_grad_input = handle("softshrink_backward.grad_input")
+
+
+_parser_f_binary_cross_entropy = PythonArgParser(
+    [
+        'binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy = [p.default for p in _parser_f_binary_cross_entropy.signatures[0].params[2:]]
+
+
+def binary_cross_entropy(*args, **kwargs):
+    """binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_binary_cross_entropy]
+        else:
+            index, v = _parser_f_binary_cross_entropy.parse(args, kwargs)
+        return _op_binary_cross_entropy.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy, _parser_f_binary_cross_entropy, args, kwargs, MODULE)
+
+
+
+_parser_f_binary_cross_entropy_backward = PythonArgParser(
+    [
+        'binary_cross_entropy_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy_backward = [p.default for p in _parser_f_binary_cross_entropy_backward.signatures[0].params[3:]]
+
+
+def binary_cross_entropy_backward(*args, **kwargs):
+    """binary_cross_entropy_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_binary_cross_entropy_backward]
+        else:
+            index, v = _parser_f_binary_cross_entropy_backward.parse(args, kwargs)
+        return _op_binary_cross_entropy_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy_backward, _parser_f_binary_cross_entropy_backward, args, kwargs, MODULE)
+
 
 
 _parser_f_cross_entropy_loss = PythonArgParser(
@@ -526,6 +588,80 @@ def hardtanh_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(hardtanh_backward, _parser_f_hardtanh_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_huber_loss = PythonArgParser(
+    [
+        'huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)',
+    ],
+)
+_tail_parser_f_huber_loss = [p.default for p in _parser_f_huber_loss.signatures[0].params[2:]]
+
+
+def huber_loss(*args, **kwargs):
+    """huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_huber_loss]
+        else:
+            index, v = _parser_f_huber_loss.parse(args, kwargs)
+        return _op_huber_loss.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(huber_loss, _parser_f_huber_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_huber_loss_backward = PythonArgParser(
+    [
+        'huber_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float delta)',
+    ],
+)
+
+
+def huber_loss_backward(*args, **kwargs):
+    """huber_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float delta)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_huber_loss_backward.parse(args, kwargs)[1]
+        return _op_huber_loss_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(huber_loss_backward, _parser_f_huber_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_l1_loss = PythonArgParser(
+    [
+        'l1_loss(Tensor input, Tensor target, int reduction=1)',
+    ],
+)
+_tail_parser_f_l1_loss = [p.default for p in _parser_f_l1_loss.signatures[0].params[2:]]
+
+
+def l1_loss(*args, **kwargs):
+    """l1_loss(Tensor input, Tensor target, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_l1_loss]
+        else:
+            index, v = _parser_f_l1_loss.parse(args, kwargs)
+        return _op_l1_loss.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(l1_loss, _parser_f_l1_loss, args, kwargs, MODULE)
 
 
 
@@ -1033,6 +1169,100 @@ def silu_backward(*args, **kwargs):
 
 
 
+_parser_f_smooth_l1_loss = PythonArgParser(
+    [
+        'smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)',
+    ],
+)
+
+
+def smooth_l1_loss(*args, **kwargs):
+    """smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_smooth_l1_loss.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_smooth_l1_loss.call(v[0], v[1], v[2], v[3])
+        return _op_smooth_l1_loss_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(smooth_l1_loss, _parser_f_smooth_l1_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_smooth_l1_loss_backward = PythonArgParser(
+    [
+        'smooth_l1_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float beta)',
+    ],
+)
+
+
+def smooth_l1_loss_backward(*args, **kwargs):
+    """smooth_l1_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float beta)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_smooth_l1_loss_backward.parse(args, kwargs)[1]
+        return _op_smooth_l1_loss_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(smooth_l1_loss_backward, _parser_f_smooth_l1_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_soft_margin_loss = PythonArgParser(
+    [
+        'soft_margin_loss(Tensor input, Tensor target, int reduction=1)',
+    ],
+)
+_tail_parser_f_soft_margin_loss = [p.default for p in _parser_f_soft_margin_loss.signatures[0].params[2:]]
+
+
+def soft_margin_loss(*args, **kwargs):
+    """soft_margin_loss(Tensor input, Tensor target, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_soft_margin_loss]
+        else:
+            index, v = _parser_f_soft_margin_loss.parse(args, kwargs)
+        return _op_soft_margin_loss.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(soft_margin_loss, _parser_f_soft_margin_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_soft_margin_loss_backward = PythonArgParser(
+    [
+        'soft_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction)',
+    ],
+)
+
+
+def soft_margin_loss_backward(*args, **kwargs):
+    """soft_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_soft_margin_loss_backward.parse(args, kwargs)[1]
+        return _op_soft_margin_loss_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(soft_margin_loss_backward, _parser_f_soft_margin_loss_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_softplus = PythonArgParser(
     [
         'softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None)',
@@ -1128,4 +1358,4 @@ def softshrink_backward(*args, **kwargs):
     return handle_function(softshrink_backward, _parser_f_softshrink_backward, args, kwargs, MODULE)
 
 
-__all__ = ['cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'silu', 'silu_', 'silu_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']
+__all__ = ['binary_cross_entropy', 'binary_cross_entropy_backward', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']

@@ -3615,6 +3615,36 @@ def gelu_backward_grad_input(grad_output, self, approximate, grad_input):
     return grad_input
 
 
+# smooth_l1_loss.out: structured
+
+
+def smooth_l1_loss(self, target, reduction, beta):
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    out = meta.allocate()
+    N.smooth_l1_loss_out(meta, self, target, reduction, beta, out)
+    return out
+
+
+def smooth_l1_loss_out(self, target, reduction, beta, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or target._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, target)
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    if out is self or out is target:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or target._storage is out._storage is not None)
+        and LO.in_loop_order(N.smooth_l1_loss_out, meta, (self, target, reduction, beta), out)
+    ):
+        return out
+    N.smooth_l1_loss_out(meta, self, target, reduction, beta, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -3913,6 +3943,8 @@ impl("glu", "CPU", glu)
 impl("glu.out", "CPU", glu_out)
 impl("gelu_backward", "CPU", gelu_backward)
 impl("gelu_backward.grad_input", "CPU", gelu_backward_grad_input)
+impl("smooth_l1_loss", "CPU", smooth_l1_loss)
+impl("smooth_l1_loss.out", "CPU", smooth_l1_loss_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -4006,3 +4038,6 @@ impl("native_batch_norm", "CPU", N.batch_norm_cpu)
 impl("native_batch_norm_backward", "CPU", N.batch_norm_backward_cpu)
 impl("native_group_norm", "CPU", N.native_group_norm)
 impl("native_group_norm_backward", "CPU", N.native_group_norm_backward)
+impl("huber_loss", "CPU", N.huber_loss)
+impl("binary_cross_entropy", "CPU", N.binary_cross_entropy_cpu)
+impl("binary_cross_entropy_backward", "CPU", N.binary_cross_entropy_backward_cpu)

@@ -5005,6 +5005,20 @@ def gelu_backward_grad_input(keyset, grad_output, self, approximate, grad_input)
     return finish_inplace(result, grad_input)
 
 
+_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+
+
+def smooth_l1_loss_out(keyset, self, target, reduction, beta, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _smooth_l1_loss_out.redispatch(keyset & AFTER, self, target, reduction, beta, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5362,3 +5376,4 @@ impl("threshold.out", "ADInplaceOrView", threshold_out, keyset_arg="raw")
 impl("glu.out", "ADInplaceOrView", glu_out, keyset_arg="raw")
 impl("glu_backward.grad_input", "ADInplaceOrView", glu_backward_grad_input, keyset_arg="raw")
 impl("gelu_backward.grad_input", "ADInplaceOrView", gelu_backward_grad_input, keyset_arg="raw")
+impl("smooth_l1_loss.out", "ADInplaceOrView", smooth_l1_loss_out, keyset_arg="raw")

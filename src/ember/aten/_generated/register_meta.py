@@ -2227,6 +2227,22 @@ def gelu_backward_grad_input(grad_output, self, approximate, grad_input):
     return grad_input
 
 
+# smooth_l1_loss.out: structured
+
+
+def smooth_l1_loss(self, target, reduction, beta):
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    out = meta.allocate()
+    return out
+
+
+def smooth_l1_loss_out(self, target, reduction, beta, out):
+    M.check_copy_devices(self, out)
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    M.copy_out(meta, out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -2610,6 +2626,8 @@ impl("glu", "Meta", glu)
 impl("glu.out", "Meta", glu_out)
 impl("gelu_backward", "Meta", gelu_backward)
 impl("gelu_backward.grad_input", "Meta", gelu_backward_grad_input)
+impl("smooth_l1_loss", "Meta", smooth_l1_loss)
+impl("smooth_l1_loss.out", "Meta", smooth_l1_loss_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

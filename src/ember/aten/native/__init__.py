@@ -25,6 +25,7 @@ from .linalg import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .loss_more import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403

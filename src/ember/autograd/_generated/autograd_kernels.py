@@ -10762,6 +10762,255 @@ def native_group_norm_backward(ks, grad_out, input, mean, rstd, weight, N, C, Hx
     return result
 
 
+_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+
+
+def smooth_l1_loss_out(ks, self, target, reduction, beta, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="smooth_l1_loss"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _smooth_l1_loss_out.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, beta, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_smooth_l1_loss = handle("smooth_l1_loss")
+
+
+def smooth_l1_loss(ks, self, target, reduction, beta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.SmoothL1LossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_beta = beta
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _smooth_l1_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, beta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_smooth_l1_loss_backward = handle("smooth_l1_loss_backward")
+
+
+def smooth_l1_loss_backward(ks, grad_output, self, target, reduction, beta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.SmoothL1LossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        node._saved_beta = beta
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _smooth_l1_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction, beta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_huber_loss = handle("huber_loss")
+
+
+def huber_loss(ks, self, target, reduction, delta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.HuberLossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_delta = delta
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _huber_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, delta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_huber_loss_backward = handle("huber_loss_backward")
+
+
+def huber_loss_backward(ks, grad_output, self, target, reduction, delta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.HuberLossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        node._saved_delta = delta
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _huber_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction, delta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_soft_margin_loss = handle("soft_margin_loss")
+
+
+def soft_margin_loss(ks, self, target, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (target._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="soft_margin_loss", arg="target"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SoftMarginLossBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _soft_margin_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_soft_margin_loss_backward = handle("soft_margin_loss_backward")
+
+
+def soft_margin_loss_backward(ks, grad_output, self, target, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (target._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="soft_margin_loss_backward", arg="target"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.SoftMarginLossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _soft_margin_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy = handle("binary_cross_entropy")
+
+
+def binary_cross_entropy(ks, self, target, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy", arg="weight"))
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy_backward = handle("binary_cross_entropy_backward")
+
+
+def binary_cross_entropy_backward(ks, grad_output, self, target, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_backward", arg="weight"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy_with_logits = handle("binary_cross_entropy_with_logits")
+
+
+def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_with_logits", arg="weight"))
+    if ts.grad_mode and ((pos_weight is not None and pos_weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_with_logits", arg="pos_weight"))
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyWithLogitsBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._raw_saved_pos_weight = SavedVariable(pos_weight)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy_with_logits.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, pos_weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11308,3 +11557,13 @@ impl("native_batch_norm", "Autograd", native_batch_norm, keyset_arg="raw")
 impl("native_batch_norm_backward", "Autograd", native_batch_norm_backward, keyset_arg="raw")
 impl("native_group_norm", "Autograd", native_group_norm, keyset_arg="raw")
 impl("native_group_norm_backward", "Autograd", native_group_norm_backward, keyset_arg="raw")
+impl("smooth_l1_loss.out", "Autograd", smooth_l1_loss_out, keyset_arg="raw")
+impl("smooth_l1_loss", "Autograd", smooth_l1_loss, keyset_arg="raw")
+impl("smooth_l1_loss_backward", "Autograd", smooth_l1_loss_backward, keyset_arg="raw")
+impl("huber_loss", "Autograd", huber_loss, keyset_arg="raw")
+impl("huber_loss_backward", "Autograd", huber_loss_backward, keyset_arg="raw")
+impl("soft_margin_loss", "Autograd", soft_margin_loss, keyset_arg="raw")
+impl("soft_margin_loss_backward", "Autograd", soft_margin_loss_backward, keyset_arg="raw")
+impl("binary_cross_entropy", "Autograd", binary_cross_entropy, keyset_arg="raw")
+impl("binary_cross_entropy_backward", "Autograd", binary_cross_entropy_backward, keyset_arg="raw")
+impl("binary_cross_entropy_with_logits", "Autograd", binary_cross_entropy_with_logits, keyset_arg="raw")

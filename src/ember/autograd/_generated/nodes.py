@@ -8,6 +8,13 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    binary_cross_entropy_backward,
+    binary_cross_entropy_double_backward,
+    binary_cross_entropy_double_backward_grad_output,
+    binary_cross_entropy_double_backward_target,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
@@ -35,6 +42,9 @@ from ember.autograd.formulas import (
     hardswish_backward,
     hardswish_double_backward,
     hardtanh_backward,
+    huber_loss_backward,
+    huber_loss_double_backward,
+    huber_loss_double_backward_grad_output,
     index_backward,
     index_put_self_backward,
     index_select_backward,
@@ -86,6 +96,11 @@ from ember.autograd.formulas import (
     sigmoid_backward_output_backward,
     silu_backward,
     slice_backward,
+    smooth_l1_loss_backward,
+    smooth_l1_loss_double_backward,
+    soft_margin_loss_backward,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
     softmax_backward,
     softmax_double_backward,
     softplus_backward,
@@ -4539,3 +4554,295 @@ class NativeGroupNormBackward0(GeneratedNode):
         else:
             grad_0 = grad_1 = grad_2 = None
         return [grad_0, grad_1, grad_2]
+
+
+class SmoothL1LossBackward0(GeneratedNode):
+    """Backward of aten::smooth_l1_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_beta = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = smooth_l1_loss_backward(grad, self, target, reduction, beta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = smooth_l1_loss_backward(grad, target, self, reduction, beta)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SmoothL1LossBackwardBackward0(GeneratedNode):
+    """Backward of aten::smooth_l1_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _saved_beta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = smooth_l1_loss_backward(grad, self, target, reduction, beta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = -smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class HuberLossBackward0(GeneratedNode):
+    """Backward of aten::huber_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_delta = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        delta = node._saved_delta
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = huber_loss_backward(grad, self, target, reduction, delta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = huber_loss_backward(grad, target, self, reduction, delta)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HuberLossBackwardBackward0(GeneratedNode):
+    """Backward of aten::huber_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _saved_delta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        delta = node._saved_delta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = -huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class SoftMarginLossBackward0(GeneratedNode):
+    """Backward of aten::soft_margin_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = soft_margin_loss_backward(grad, self, target, reduction)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftMarginLossBackwardBackward0(GeneratedNode):
+    """Backward of aten::soft_margin_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = soft_margin_loss_double_backward_grad_output(grad, grad_output, self, target, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = soft_margin_loss_double_backward(grad * grad_output, self, target, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class BinaryCrossEntropyBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_backward(grad, self, target, weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_target_backward(grad, self, target, weight, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class BinaryCrossEntropyBackwardBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_double_backward(grad_output, grad, self, target, weight, reduction)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight, reduction)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class BinaryCrossEntropyWithLogitsBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy_with_logits."""
+
+    _saved_variables = ('_raw_saved_pos_weight', '_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _raw_saved_pos_weight = None
+    _saved_pos_weight = SavedTensor('_raw_saved_pos_weight')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pos_weight = _unpack(node._raw_saved_pos_weight, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]

@@ -577,6 +577,23 @@ S["kl_div"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {"log_target": True})]
 S["poisson_nll_loss"] = [lambda T: ((T.f(2, 3), T.p(2, 3).detach(), True, False, 1e-8, 1), {})]
 S["pairwise_distance"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {})]
 
+# wNORMACT: attention.
+S["scaled_dot_product_attention"] = [
+    lambda T: ((T.f(2, 4, 3), T.f(2, 5, 3), T.f(2, 5, 3)), {}),
+    lambda T: ((T.f(1, 2, 4, 3), T.f(1, 2, 4, 3), T.f(1, 2, 4, 3)), {"is_causal": True}),
+]
+S["_scaled_dot_product_attention_math"] = [
+    lambda T: ((T.f(2, 4, 3), T.f(2, 5, 3), T.f(2, 5, 3)), {"scale": 0.5}),
+]
+S["_scaled_dot_product_flash_attention_for_cpu"] = [
+    lambda T: ((T.f(1, 2, 4, 3), T.f(1, 2, 5, 3), T.f(1, 2, 5, 3)), {"attn_mask": T.c(4, 5)}),
+]
+S["_scaled_dot_product_flash_attention_for_cpu_backward"] = [
+    lambda T: ((T.c(1, 2, 4, 3), T.c(1, 2, 4, 3), T.c(1, 2, 5, 3), T.c(1, 2, 5, 3),
+                T.c(1, 2, 4, 3), T.c(1, 2, 4), 0.0, False), {}),
+]  # fmt: skip
+S["_safe_softmax"] = [lambda T: ((T.f(2, 3), 1), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

@@ -67,6 +67,7 @@ from ember.autograd.formulas_loss import (  # noqa: F401 (derivatives.yaml)
     soft_margin_loss_double_backward_grad_output,
 )
 from ember.autograd.formulas_normalization import (  # noqa: F401 (derivatives.yaml)
+    flash_attention_cpu_backward,
     native_batch_norm_backward,
     native_group_norm_backward_formula,
     native_layer_norm_backward,

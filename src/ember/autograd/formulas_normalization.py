@@ -17,6 +17,7 @@ __all__ = [
     "native_group_norm_backward_formula",
     "not_implemented",
     "undefined",
+    "flash_attention_cpu_backward",
 ]
 
 
@@ -101,3 +102,10 @@ def _differentiable_group_norm_backward(grads, input, mean, rstd, weight, n, c, 
             grad_input = at.reshape(grad_input, list(input._sizes))
     del per_group
     return grad_input, grad_weight, grad_bias
+
+
+def flash_attention_cpu_backward(grad, query, key, value, output, logsumexp, dropout_p,
+                                 is_causal, attn_mask, scale):  # fmt: skip
+    return at._scaled_dot_product_flash_attention_for_cpu_backward(
+        grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale
+    )

@@ -287,3 +287,8 @@ from ember.nn._functional import loss as _loss  # noqa: E402
 from ember.nn._functional.loss import *  # noqa: E402,F401,F403
 
 __all__ += _loss.__all__
+
+from ember.nn._functional import attention as _attention  # noqa: E402
+from ember.nn._functional.attention import *  # noqa: E402,F401,F403
+
+__all__ += _attention.__all__

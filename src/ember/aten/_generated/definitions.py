@@ -670,3 +670,8 @@ define('binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? wei
 define('kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor', tags=())
 define('poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor', tags=())
 define('pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor', tags=())
+define('scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', tags=('nondeterministic_seeded',))
+define('_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)', tags=('nondeterministic_seeded',))
+define('_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)', tags=('nondeterministic_seeded',))
+define('_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)', tags=())
+define('_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', tags=())

@@ -23,6 +23,10 @@ _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__prelu_kernel = handle("_prelu_kernel")
 _op__prelu_kernel_backward = handle("_prelu_kernel_backward")
+_op__safe_softmax = handle("_safe_softmax")
+_op__scaled_dot_product_attention_math = handle("_scaled_dot_product_attention_math")
+_op__scaled_dot_product_flash_attention_for_cpu = handle("_scaled_dot_product_flash_attention_for_cpu")
+_op__scaled_dot_product_flash_attention_for_cpu_backward = handle("_scaled_dot_product_flash_attention_for_cpu_backward")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op_abs = handle("abs")
@@ -600,6 +604,102 @@ def _prelu_kernel_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_prelu_kernel_backward, _parser_f__prelu_kernel_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__safe_softmax = PythonArgParser(
+    [
+        '_safe_softmax(Tensor input, int dim, ScalarType? dtype=None)',
+    ],
+)
+
+
+def _safe_softmax(*args, **kwargs):
+    """_safe_softmax(Tensor input, int dim, ScalarType? dtype=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__safe_softmax.parse(args, kwargs)[1]
+        return _op__safe_softmax.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_safe_softmax, _parser_f__safe_softmax, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_attention_math = PythonArgParser(
+    [
+        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
+    ],
+)
+_tail_parser_f__scaled_dot_product_attention_math = [p.default for p in _parser_f__scaled_dot_product_attention_math.signatures[0].params[3:]]
+
+
+def _scaled_dot_product_attention_math(*args, **kwargs):
+    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__scaled_dot_product_attention_math]
+        else:
+            index, v = _parser_f__scaled_dot_product_attention_math.parse(args, kwargs)
+        return _op__scaled_dot_product_attention_math.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_attention_math, _parser_f__scaled_dot_product_attention_math, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_flash_attention_for_cpu = PythonArgParser(
+    [
+        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
+    ],
+)
+_tail_parser_f__scaled_dot_product_flash_attention_for_cpu = [p.default for p in _parser_f__scaled_dot_product_flash_attention_for_cpu.signatures[0].params[3:]]
+
+
+def _scaled_dot_product_flash_attention_for_cpu(*args, **kwargs):
+    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__scaled_dot_product_flash_attention_for_cpu]
+        else:
+            index, v = _parser_f__scaled_dot_product_flash_attention_for_cpu.parse(args, kwargs)
+        return _op__scaled_dot_product_flash_attention_for_cpu.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_flash_attention_for_cpu, _parser_f__scaled_dot_product_flash_attention_for_cpu, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_flash_attention_for_cpu_backward = PythonArgParser(
+    [
+        '_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None)',
+    ],
+)
+
+
+def _scaled_dot_product_flash_attention_for_cpu_backward(*args, **kwargs):
+    """_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__scaled_dot_product_flash_attention_for_cpu_backward.parse(args, kwargs)[1]
+        return _op__scaled_dot_product_flash_attention_for_cpu_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_flash_attention_for_cpu_backward, _parser_f__scaled_dot_product_flash_attention_for_cpu_backward, args, kwargs, MODULE)
 
 
 
@@ -5960,4 +6060,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'batch_norm', 'bernoulli', 'binary_cross_entropy_with_logits', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kl_div', 'layer_norm', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'poisson_nll_loss', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'batch_norm', 'bernoulli', 'binary_cross_entropy_with_logits', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'index_put', 'index_put_', 'index_select', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isnan', 'kl_div', 'layer_norm', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'poisson_nll_loss', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'selu', 'selu_', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold', 'threshold_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

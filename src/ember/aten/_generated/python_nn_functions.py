@@ -73,6 +73,7 @@ _op_nll_loss_forward_output = handle("nll_loss_forward.output")
 _op_one_hot = handle("one_hot")
 _op_relu6 = handle("relu6")
 _op_relu6_ = handle("relu6_")
+_op_scaled_dot_product_attention = handle("scaled_dot_product_attention")
 _op_silu = handle("silu")
 _op_silu_out = handle("silu.out")
 _op_silu_ = handle("silu_")
@@ -1095,6 +1096,32 @@ def relu6_(*args, **kwargs):
 
 
 
+_parser_f_scaled_dot_product_attention = PythonArgParser(
+    [
+        'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)',
+    ],
+)
+_tail_parser_f_scaled_dot_product_attention = [p.default for p in _parser_f_scaled_dot_product_attention.signatures[0].params[3:]]
+
+
+def scaled_dot_product_attention(*args, **kwargs):
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_scaled_dot_product_attention]
+        else:
+            index, v = _parser_f_scaled_dot_product_attention.parse(args, kwargs)
+        return _op_scaled_dot_product_attention.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scaled_dot_product_attention, _parser_f_scaled_dot_product_attention, args, kwargs, MODULE)
+
+
+
 _parser_f_silu = PythonArgParser(
     [
         'silu(Tensor input, *, Tensor? out=None)',
@@ -1358,4 +1385,4 @@ def softshrink_backward(*args, **kwargs):
     return handle_function(softshrink_backward, _parser_f_softshrink_backward, args, kwargs, MODULE)
 
 
-__all__ = ['binary_cross_entropy', 'binary_cross_entropy_backward', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']
+__all__ = ['binary_cross_entropy', 'binary_cross_entropy_backward', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']

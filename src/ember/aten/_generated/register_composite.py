@@ -268,3 +268,6 @@ impl("binary_cross_entropy_with_logits", "CompositeExplicitAutograd", N.binary_c
 impl("kl_div", "CompositeImplicitAutograd", N.kl_div)
 impl("poisson_nll_loss", "CompositeImplicitAutograd", N.poisson_nll_loss)
 impl("pairwise_distance", "CompositeImplicitAutograd", N.pairwise_distance)
+impl("scaled_dot_product_attention", "CompositeImplicitAutograd", N.scaled_dot_product_attention)
+impl("_scaled_dot_product_attention_math", "CompositeImplicitAutograd", N._scaled_dot_product_attention_math)
+impl("_safe_softmax", "CompositeExplicitAutograd", N._safe_softmax)

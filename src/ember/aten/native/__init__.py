@@ -11,6 +11,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 
 from .activation import *  # noqa: F403
 from .aliases import *  # noqa: F403
+from .attention import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403

@@ -19,6 +19,7 @@ from ember._tensor import empty_tensor
 from ember.aten.meta.loss import REDUCTION_MEAN, REDUCTION_SUM
 from ember.aten.native import at
 from ember.aten.native.reduction import store
+from ember.aten.tensor_iterator import broadcast_shapes
 from ember.aten.ufunc_loops import quiet
 from ember.aten.ufunc_special import not_implemented_for, opmath
 
@@ -57,6 +58,12 @@ def _reduced(values, reduction: int):
 
 
 def _operands(kernel: str, *tensors):
+    """The operands in the opmath dtype of their common dtype (TensorIterator's broadcast
+    error for shapes that do not broadcast; AT_DISPATCH's for non-float dtypes)."""
+    sizes = tensors[0]._sizes
+    for t in tensors[1:]:
+        if t is not None:
+            sizes = broadcast_shapes(sizes, t._sizes)
     dtype = tensors[0].dtype
     for t in tensors[1:]:
         if t is not None:

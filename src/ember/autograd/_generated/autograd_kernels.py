@@ -11011,6 +11011,80 @@ def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduc
     return result
 
 
+__scaled_dot_product_flash_attention_for_cpu = handle("_scaled_dot_product_flash_attention_for_cpu")
+
+
+def _scaled_dot_product_flash_attention_for_cpu(ks, query, key, value, dropout_p, is_causal, attn_mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((attn_mask is not None and attn_mask._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="_scaled_dot_product_flash_attention_for_cpu", arg="attn_mask"))
+    requires = ts.grad_mode and (query._requires_grad or key._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.ScaledDotProductFlashAttentionForCpuBackward0()
+        node._next_edges = (gradient_edge(query), gradient_edge(key), gradient_edge(value))
+        node._raw_saved_attn_mask = SavedVariable(attn_mask)
+        node._saved_dropout_p = dropout_p
+        node._saved_is_causal = is_causal
+        node._raw_saved_key = SavedVariable(key)
+        node._raw_saved_query = SavedVariable(query)
+        node._saved_scale = scale
+        node._raw_saved_value = SavedVariable(value)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __scaled_dot_product_flash_attention_for_cpu.redispatch(ks & AFTER_AUTOGRAD, query, key, value, dropout_p, is_causal, attn_mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_logsumexp = SavedVariable(result[1], True)
+        node._raw_saved_output = SavedVariable(result[0], True)
+    return result
+
+
+__scaled_dot_product_flash_attention_for_cpu_backward = handle("_scaled_dot_product_flash_attention_for_cpu_backward")
+
+
+def _scaled_dot_product_flash_attention_for_cpu_backward(ks, grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, attn_mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or query._requires_grad or key._requires_grad or value._requires_grad or out._requires_grad or logsumexp._requires_grad or (attn_mask is not None and attn_mask._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_scaled_dot_product_flash_attention_for_cpu_backward")
+        node._next_edges = requiring_edges(grad_out, query, key, value, out, logsumexp, attn_mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, attn_mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False))
+    return result
+
+
+__safe_softmax = handle("_safe_softmax")
+
+
+def _safe_softmax(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SafeSoftmaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __safe_softmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11567,3 +11641,6 @@ impl("soft_margin_loss_backward", "Autograd", soft_margin_loss_backward, keyset_
 impl("binary_cross_entropy", "Autograd", binary_cross_entropy, keyset_arg="raw")
 impl("binary_cross_entropy_backward", "Autograd", binary_cross_entropy_backward, keyset_arg="raw")
 impl("binary_cross_entropy_with_logits", "Autograd", binary_cross_entropy_with_logits, keyset_arg="raw")
+impl("_scaled_dot_product_flash_attention_for_cpu", "Autograd", _scaled_dot_product_flash_attention_for_cpu, keyset_arg="raw")
+impl("_scaled_dot_product_flash_attention_for_cpu_backward", "Autograd", _scaled_dot_product_flash_attention_for_cpu_backward, keyset_arg="raw")
+impl("_safe_softmax", "Autograd", _safe_softmax, keyset_arg="raw")

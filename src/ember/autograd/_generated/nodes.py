@@ -8,6 +8,7 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    at,
     binary_cross_entropy_backward,
     binary_cross_entropy_double_backward,
     binary_cross_entropy_double_backward_grad_output,
@@ -30,6 +31,7 @@ from ember.autograd.formulas import (
     elu_backward,
     elu_double_backward,
     evenly_distribute_backward,
+    flash_attention_cpu_backward,
     gather_backward,
     gelu_backward,
     gelu_double_backward,
@@ -4846,3 +4848,67 @@ class BinaryCrossEntropyWithLogitsBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class ScaledDotProductFlashAttentionForCpuBackward0(GeneratedNode):
+    """Backward of aten::_scaled_dot_product_flash_attention_for_cpu."""
+
+    _saved_variables = ('_raw_saved_attn_mask', '_raw_saved_key', '_raw_saved_query', '_raw_saved_value', '_raw_saved_logsumexp', '_raw_saved_output')
+    _raw_saved_attn_mask = None
+    _saved_attn_mask = SavedTensor('_raw_saved_attn_mask')
+    _saved_dropout_p = None
+    _saved_is_causal = None
+    _raw_saved_key = None
+    _saved_key = SavedTensor('_raw_saved_key')
+    _raw_saved_query = None
+    _saved_query = SavedTensor('_raw_saved_query')
+    _saved_scale = None
+    _raw_saved_value = None
+    _saved_value = SavedTensor('_raw_saved_value')
+    _raw_saved_logsumexp = None
+    _saved_logsumexp = SavedTensor('_raw_saved_logsumexp')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        attn_mask = _unpack(node._raw_saved_attn_mask, node)
+        dropout_p = node._saved_dropout_p
+        is_causal = node._saved_is_causal
+        key = _unpack(node._raw_saved_key, node)
+        query = _unpack(node._raw_saved_query, node)
+        scale = node._saved_scale
+        value = _unpack(node._raw_saved_value, node)
+        logsumexp = _unpack(node._raw_saved_logsumexp, node)
+        output = _unpack(node._raw_saved_output, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = flash_attention_cpu_backward(grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class SafeSoftmaxBackward0(GeneratedNode):
+    """Backward of aten::_safe_softmax."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_dim = None
+    _saved_self_dtype = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._softmax_backward_data(grad, result, dim, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -145,6 +145,7 @@ ERRORS = [
     lambda L: F(L).prelu(L.ones(2, 3), L.ones(2)),
     lambda L: F(L).prelu(L.ones(2, 3), L.ones(3, dtype=L.float64)),
     lambda L: F(L).prelu(L.ones(2, 3), L.ones(1, 3)),
+    lambda L: L._prelu_kernel(L.ones(2, 3), L.ones(2)),
     lambda L: F(L).gelu(L.ones(2), approximate="fast"),
     lambda L: L.ops.aten.elu_backward(L.ones(3, dtype=L.long), 1, 1, 1, False, _long(L)),
     lambda L: L.ops.aten.leaky_relu_backward(L.ones(3, dtype=L.long), _long(L), 0.1, False),

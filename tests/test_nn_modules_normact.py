@@ -105,12 +105,8 @@ def _copy_params(ours, theirs):
     (lambda nn, m: nn.BatchNorm1d(3, momentum=m), (4, 3, 5)),
     (lambda nn, m: nn.BatchNorm2d(3, momentum=m), (2, 3, 4, 4)),
     (lambda nn, m: nn.BatchNorm3d(3, momentum=m, affine=False), (2, 3, 2, 2, 2)),
-    pytest.param(
-        lambda nn, m: nn.InstanceNorm2d(3, momentum=m, affine=True, track_running_stats=True),
-        (2, 3, 4, 4),
-        marks=pytest.mark.skipif(not hasattr(ember, "repeat"),
-                                 reason="instance_norm's statistics are repeated by aten::repeat"),
-    ),
+    (lambda nn, m: nn.InstanceNorm2d(3, momentum=m, affine=True, track_running_stats=True),
+     (2, 3, 4, 4)),
 ])  # fmt: skip
 def test_running_statistics_over_training_steps(make, shape, momentum):
     ours, theirs = make(ember.nn, momentum).double(), make(torch.nn, momentum).double()

@@ -91,6 +91,13 @@ def test_instance_norm(shape):
     compare_autograd(lambda L, x: F(L).instance_norm(x), _arrays(0, shape))
 
 
+def test_instance_norm_with_affine_parameters_values():
+    """With weight and bias (repeated per sample): values and gradients; the operators a
+    mode sees match once aten::repeat is in the build."""
+    compare_autograd(lambda L, x, w, b: F(L).instance_norm(x, weight=w, bias=b),
+                     _arrays(1, (2, 3, 4), (3,), (3,)), ops=hasattr(ember, "repeat"))  # fmt: skip
+
+
 @settings(max_examples=10, deadline=None)
 @given(batch=st.lists(st.integers(1, 3), max_size=2), normalized=st.lists(st.integers(1, 3),
        min_size=1, max_size=2), weight=st.booleans(), eps=st.sampled_from([None, 1e-3]),
@@ -150,6 +157,11 @@ ERRORS = [
     lambda L: F(L).instance_norm(L.ones(2, 3, 1)),
     lambda L: F(L).rms_norm(L.ones(2, 3), (2,)),
     lambda L: F(L).rms_norm(L.ones(2, 3), (3,), L.ones(2)),
+    lambda L: L.native_group_norm(L.ones(2, 4, 3), None, None, 2, 4, 2, 2, 1e-5),
+    lambda L: L.native_group_norm(L.ones(2, 4, 3), None, None, 2, 4, 3, 3, 1e-5),
+    lambda L: F(L).batch_norm(L.ones(2, 3), L.zeros(3), None),
+    lambda L: F(L).batch_norm(L.ones(2, 3, dtype=L.long), L.zeros(6), L.ones(3)),
+    lambda L: F(L).instance_norm(L.ones(2, 3, 4), weight=L.ones(3, 1)),
     lambda L: F(L).rms_norm(L.ones(2, 3, 3), (4, 5)),
     lambda L: F(L).rms_norm(L.ones(2, 3, dtype=L.long), (3,)),
 ]

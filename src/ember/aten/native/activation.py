@@ -21,6 +21,7 @@ from ember._tensor import empty_tensor
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
 from ember.aten.native.factories import checked_value
+from ember.aten.tensor_iterator import broadcast_shapes
 from ember.aten.ufunc_loops import compute_np, quiet, store
 from ember.aten.ufunc_special import erf, not_implemented_for, operand, opmath
 
@@ -246,6 +247,9 @@ class _Common:
     __slots__ = ("compute_dtype",)
 
     def __init__(self, *tensors) -> None:
+        sizes = tensors[0]._sizes
+        for t in tensors[1:]:
+            sizes = broadcast_shapes(sizes, t._sizes)  # TensorIterator's broadcast error
         dtype = tensors[0].dtype
         for t in tensors[1:]:
             dtype = dtypes.promote_types(dtype, t.dtype)

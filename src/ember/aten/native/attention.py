@@ -51,7 +51,7 @@ def _check_inputs(query, key, value, attn_mask, dropout_p, is_causal) -> None:
             f"attn_mask.dtype: {type_meta_name(attn_mask.dtype)} and  query.dtype: "
             f"{type_meta_name(query.dtype)} instead."
         )
-    if query.dim() == 0 or key.dim() == 0 or value.dim() == 0:
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(
             "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
             f"{query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} instead."
@@ -88,7 +88,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_cau
 
 
 def _scale_factor(query, scale) -> float:
-    return 1.0 / math.sqrt(query._sizes[-1]) if scale is None else scale
+    """sdp::calculate_scale: 1 / sqrt(E) in double (inf for E == 0)."""
+    if scale is not None:
+        return scale
+    size = query._sizes[-1]
+    return 1.0 / math.sqrt(size) if size else math.inf
 
 
 def _scaled_dot_product_attention_math(query, key, value, attn_mask, dropout_p, is_causal,

@@ -144,6 +144,16 @@ def huber_loss_backward(grad_output, self, target, reduction, delta):
 
 @quiet
 def soft_margin_loss(self, target, reduction):
+    if self.dtype is dtypes.bool:  # at::neg_out(output, input), then in-place exp_
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError(
+            "result type Float can't be cast to the desired output type "
+            f"{dtypes.scalar_type_name(self.dtype)}"
+        )
     dtype, (x, y) = _operands("soft_margin_loss", self, target)
     return _result(_reduced(np.log1p(np.exp(-x * y)), reduction), dtype, self.device)
 
@@ -214,6 +224,17 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
 # -- the CompositeImplicitAutograd losses -------------------------------------------------
 
 
+def _xlogy(target):
+    """at::xlogy(target, target) where this build has it, else its values: 0 where the
+    target is 0, target * log(target) elsewhere (a dispatch mode then sees those ops)."""
+    try:
+        xlogy = at.xlogy_Tensor
+    except AttributeError:
+        zero = at.zeros_like(target, None, None, None, None, None)
+        return at.where_self(at.eq_Scalar(target, 0), zero, at.mul_Tensor(target, at.log(target)))
+    return xlogy(target, target)
+
+
 def kl_div(self, target, reduction, log_target):
     if self.dtype.is_complex or target.dtype.is_complex:
         raise RuntimeError("kl_div: Complex inputs not supported.")
@@ -224,7 +245,7 @@ def kl_div(self, target, reduction, log_target):
         output = at.mul_Tensor(at.exp(target), difference)
     else:
         product = at.mul_Tensor(target, self)
-        output = at.sub_Tensor(at.xlogy_Tensor(target, target), product, 1)
+        output = at.sub_Tensor(_xlogy(target), product, 1)
     return apply_loss_reduction(output, reduction)
 
 

@@ -148,13 +148,26 @@ def _channel_view(values, ndim: int):
     return values.reshape((1, -1) + (1,) * (ndim - 2))
 
 
-def batch_norm_cpu(input, weight, bias, running_mean, running_var, training, momentum, eps):  # noqa: A002
-    compute = _compute(input, "batch_norm")
+def _check_batch_norm_inputs(input, weight, bias, running_mean, running_var, training):  # noqa: A002
+    """_batch_norm_impl_index's checks, in its order."""
     channels = input._sizes[1] if input.dim() > 1 else 1
-    for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                         ("running_var", running_var)):  # fmt: skip
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var)):
+        if tensor is not None:
+            if tensor.numel() != channels:
+                raise RuntimeError(
+                    f"{name} should contain {channels} elements not {tensor.numel()}"
+                )
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, tensor in (("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+
+
+def batch_norm_cpu(input, weight, bias, running_mean, running_var, training, momentum, eps):  # noqa: A002
+    _check_batch_norm_inputs(input, weight, bias, running_mean, running_var, training)
+    compute = _compute(input, "batch_norm")
+    channels = input._sizes[1] if input.dim() > 1 else 1
     x = _values(input, compute)
     ndim = x.ndim
     reduce = (0,) + tuple(range(2, ndim))
@@ -171,8 +184,6 @@ def batch_norm_cpu(input, weight, bias, running_mean, running_var, training, mom
                 _update(running_var, unbiased, momentum)
             save_mean, save_invstd = mean, invstd
         else:
-            if running_mean is None or running_var is None:
-                raise RuntimeError("running_mean must be defined in evaluation mode")
             mean = _values(running_mean, compute)
             invstd = 1 / np.sqrt(_values(running_var, compute) + compute.type(eps))
             save_mean = save_invstd = np.zeros(0, compute)
@@ -236,7 +247,9 @@ def batch_norm_backward_cpu(grad_out, input, weight, running_mean, running_var, 
 
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,  # noqa: A002
                cudnn_enabled):  # fmt: skip
-    """batch_norm -> _batch_norm_impl_index: its empty `reserve`, then native_batch_norm."""
+    """batch_norm -> _batch_norm_impl_index: its checks and empty `reserve`, then
+    native_batch_norm."""
+    _check_batch_norm_inputs(input, weight, bias, running_mean, running_var, training)
     at.empty_memory_format([0], dtypes.uint8, None, input.device, None, None)
     return at.native_batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps
@@ -244,7 +257,21 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
 
 
 def _repeat(tensor, times: int):
-    return None if tensor is None else at.repeat(tensor, [times])
+    """tensor.repeat(times): aten::repeat where this build has it, else the same values by
+    expand and reshape (a dispatch mode then sees those)."""
+    if tensor is None:
+        return None
+    if tensor.dim() > 1:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+            "of tensor"
+        )
+    try:
+        repeat = at.repeat
+    except AttributeError:
+        expanded = at.expand(at.unsqueeze(tensor, 0), [times, *tensor._sizes], False)
+        return at.reshape(expanded, [times * tensor.numel()])
+    return repeat(tensor, [times])
 
 
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,  # noqa: A002
@@ -258,15 +285,7 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
     shape = [1, b * c] + sizes[2:]
     reshaped = at.view(at.contiguous(input, None), shape)
     stats = (weight, bias, running_mean, running_var)
-    if any(t is not None for t in stats):
-        try:
-            weight, bias, mean_, var_ = (_repeat(t, b) for t in stats)
-        except AttributeError as error:  # aten::repeat is not in this build
-            raise NotImplementedError(
-                "instance_norm with weight, bias or running statistics needs aten::repeat"
-            ) from error
-    else:
-        mean_ = var_ = None
+    weight, bias, mean_, var_ = (_repeat(t, b) for t in stats)
     out = batch_norm(reshaped, weight, bias, mean_, var_, use_input_stats, momentum, eps,
                      cudnn_enabled)  # fmt: skip
     for running, repeated in ((running_mean, mean_), (running_var, var_)):
@@ -280,6 +299,12 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: A002, N803
+    _check_group_norm_inputs(input, weight, bias, C, group)
+    if input.numel() != N * C * HxW:
+        raise RuntimeError(
+            "Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
     compute = _compute(input, "GroupNormKernelImpl")
     x = _values(input, compute).reshape(N, group, -1)
     with np.errstate(all="ignore"):

@@ -638,3 +638,99 @@ S["isin.Scalar_Tensor"] = [lambda T: ((3, T.l([1, 2, 3, 4])), {})]
 from op_samples_shapeidx import SHAPEIDX_SAMPLES  # noqa: E402 (the wSHAPEIDX operators)
 
 SAMPLES.update(SHAPEIDX_SAMPLES)
+
+# wNORMACT: the activations and their backward operators.
+S["elu"] = [_unary, lambda T: ((T.f(2, 3), 0.5, 1.5, 2.0), {})]
+S["elu_backward"] = [
+    lambda T: ((T.f(2, 3), 1.0, 1.0, 1.0, False, T.f(2, 3)), {}),
+    lambda T: ((T.f(2, 3), 0.5, 1.5, 2.0, True, T.f(2, 3)), {}),
+]
+S["celu"] = [_unary, _scalar(0.5)]
+S["selu"] = [_unary]
+S["leaky_relu"] = [_unary, _scalar(0.2)]
+S["leaky_relu_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 0.2, False), {})]
+S["hardtanh"] = [_unary, lambda T: ((T.f(2, 3), -0.5, 1.5), {})]
+S["hardtanh_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), -0.5, 1.5), {})]
+S["relu6"] = [lambda T: ((T.f(2, 3) * 4,), {})]
+S["softplus"] = [_unary, lambda T: ((T.f(2, 3), 2.0, 1.0), {})]
+S["softplus_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 2.0, 1.0), {})]
+for _name in ("silu", "mish", "hardswish", "hardsigmoid"):
+    S[_name] = [lambda T: ((T.f(2, 3) * 2,), {})]
+    S[f"{_name}_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3) * 2), {})]
+S["softshrink"] = [_unary, _scalar(1.0)]
+S["softshrink_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 1.0), {})]
+S["hardshrink"] = [_unary, _scalar(1.0)]
+S["hardshrink_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), 1.0), {})]
+S["threshold"] = [lambda T: ((T.f(2, 3), 0.5, -1.0), {})]
+S["glu"] = [lambda T: ((T.f(2, 4),), {}), lambda T: ((T.f(4, 3), 0), {})]
+S["glu_backward"] = [lambda T: ((T.f(2, 2), T.f(2, 4), 1), {})]
+S["log_sigmoid"] = [_unary]
+S["log_sigmoid_forward"] = [_unary]
+S["log_sigmoid_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.p(2, 3)), {})]
+S["prelu"] = [lambda T: ((T.f(2, 3), T.f(3)), {}), lambda T: ((T.f(2, 3), T.f(1)), {})]
+S["_prelu_kernel"] = [lambda T: ((T.f(2, 3), T.f(1, 3)), {})]
+S["_prelu_kernel_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.f(1, 3)), {})]
+S["gelu_backward"] = [_binary, lambda T: ((T.f(2, 3), T.f(2, 3)), {"approximate": "tanh"})]
+
+# wNORMACT: the normalisations.
+S["native_layer_norm"] = [lambda T: ((T.f(2, 3), [3], T.f(3), T.f(3), 1e-5), {})]
+S["layer_norm"] = [lambda T: ((T.f(2, 3), [3]), {})]
+S["native_layer_norm_backward"] = [
+    lambda T: ((T.c(2, 3), T.c(2, 3), [3], T.c(2, 1), T.c(2, 1).abs(), T.c(3), T.c(3),
+                [True, True, True]), {}),
+]  # fmt: skip
+S["native_batch_norm"] = [
+    lambda T: ((T.f(3, 2), T.f(2), T.f(2), T.c(2), T.c(2).abs(), True, 0.1, 1e-5), {}),
+    lambda T: ((T.f(3, 2), None, None, T.c(2), T.c(2).abs(), False, 0.1, 1e-5), {}),
+]
+S["batch_norm"] = [lambda T: ((T.f(3, 2), None, None, None, None, True, 0.1, 1e-5, False), {})]
+S["instance_norm"] = [
+    lambda T: ((T.f(2, 2, 3), None, None, None, None, True, 0.1, 1e-5, False), {})
+]
+S["native_batch_norm_backward"] = [
+    lambda T: ((T.c(3, 2), T.c(3, 2), T.c(2), None, None, T.c(2), T.c(2).abs(), True, 1e-5,
+                [True, True, True]), {}),
+]  # fmt: skip
+S["native_group_norm"] = [lambda T: ((T.f(2, 4, 3), T.f(4), T.f(4), 2, 4, 3, 2, 1e-5), {})]
+S["native_group_norm_backward"] = [
+    lambda T: ((T.c(2, 4, 3), T.c(2, 4, 3), T.c(2, 2), T.c(2, 2).abs(), T.c(4), 2, 4, 3, 2,
+                [True, True, True]), {}),
+]  # fmt: skip
+S["group_norm"] = [lambda T: ((T.f(2, 4, 3), 2), {})]
+S["rms_norm"] = [lambda T: ((T.f(2, 3), [3], T.f(3)), {})]
+
+# wNORMACT: the losses.
+for _name in ("l1_loss", "smooth_l1_loss", "huber_loss"):
+    S[_name] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {}), lambda T: ((T.f(2, 3), T.c(2, 3), 0), {})]
+S["soft_margin_loss"] = [lambda T: ((T.f(2, 3), T.c(2, 3).sign()), {})]
+S["smooth_l1_loss_backward"] = [lambda T: ((T.f(), T.f(2, 3), T.f(2, 3), 1, 0.5), {})]
+S["huber_loss_backward"] = [lambda T: ((T.f(2, 3), T.f(2, 3), T.f(2, 3), 0, 0.5), {})]
+S["soft_margin_loss_backward"] = [lambda T: ((T.f(), T.f(2, 3), T.c(2, 3).sign(), 1), {})]
+S["binary_cross_entropy"] = [lambda T: ((T.u(2, 3).abs(), T.u(2, 3).abs().detach()), {})]
+S["binary_cross_entropy_backward"] = [
+    lambda T: ((T.f(), T.u(2, 3).abs(), T.u(2, 3).abs().detach()), {})
+]
+S["binary_cross_entropy_with_logits"] = [
+    lambda T: ((T.f(2, 3), T.u(2, 3).abs()), {}),
+    lambda T: ((T.f(2, 3), T.c(2, 3).abs(), T.c(3).abs(), T.c(3).abs()), {}),
+]
+S["kl_div"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {"log_target": True})]
+S["poisson_nll_loss"] = [lambda T: ((T.f(2, 3), T.p(2, 3).detach(), True, False, 1e-8, 1), {})]
+S["pairwise_distance"] = [lambda T: ((T.f(2, 3), T.f(2, 3)), {})]
+
+# wNORMACT: attention.
+S["scaled_dot_product_attention"] = [
+    lambda T: ((T.f(2, 4, 3), T.f(2, 5, 3), T.f(2, 5, 3)), {}),
+    lambda T: ((T.f(1, 2, 4, 3), T.f(1, 2, 4, 3), T.f(1, 2, 4, 3)), {"is_causal": True}),
+]
+S["_scaled_dot_product_attention_math"] = [
+    lambda T: ((T.f(2, 4, 3), T.f(2, 5, 3), T.f(2, 5, 3)), {"scale": 0.5}),
+]
+S["_scaled_dot_product_flash_attention_for_cpu"] = [
+    lambda T: ((T.f(1, 2, 4, 3), T.f(1, 2, 5, 3), T.f(1, 2, 5, 3)), {"attn_mask": T.c(4, 5)}),
+]
+S["_scaled_dot_product_flash_attention_for_cpu_backward"] = [
+    lambda T: ((T.c(1, 2, 4, 3), T.c(1, 2, 4, 3), T.c(1, 2, 5, 3), T.c(1, 2, 5, 3),
+                T.c(1, 2, 4, 3), T.c(1, 2, 4), 0.0, False), {}),
+]  # fmt: skip
+S["_safe_softmax"] = [lambda T: ((T.f(2, 3), 1), {})]

@@ -230,7 +230,6 @@ DIFFERENT = {
     "where": _SCALAR_TENSOR,
     "masked_fill_tensor": _SCALAR_TENSOR,
     "pow_tensor": _SCALAR_TENSOR + " (and at::zeros({}, options))",
-    "gelu": _BACKWARD_OP.format("gelu_backward"),
     "index_select": _BACKWARD_OP.format("index_add"),
     "gather": _BACKWARD_OP.format("scatter_add"),
     "mse_loss": _BACKWARD_OP.format("mse_loss_backward") + "; its forward expands first",

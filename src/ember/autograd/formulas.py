@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ember._c10 import dtypes
 from ember._c10.layout import strided
 from ember._tensor_ctors import contiguous_format, from_numpy  # noqa: F401 (contiguous_format: derivatives.yaml)
@@ -20,6 +18,32 @@ from ember.aten._generated.python_functions import (
     where,
 )
 from ember.aten.native import at
+from ember.autograd.formulas_activation import (  # noqa: F401 (derivatives.yaml)
+    elu_backward,
+    elu_double_backward,
+    gelu_backward,
+    gelu_double_backward,
+    glu_backward,
+    glu_double_backward,
+    glu_double_backward_grad_output,
+    hardshrink_backward,
+    hardsigmoid_backward,
+    hardswish_backward,
+    hardswish_double_backward,
+    hardtanh_backward,
+    leaky_relu_backward,
+    log_sigmoid_backward,
+    log_sigmoid_double_backward,
+    mish_backward,
+    prelu_backward_grad_output,
+    prelu_backward_self,
+    prelu_backward_weight,
+    prelu_kernel_backward,
+    silu_backward,
+    softplus_backward,
+    softplus_double_backward,
+    softshrink_backward,
+)
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_elementwise import (  # noqa: F401 (derivatives.yaml)
     angle_backward,
@@ -41,6 +65,30 @@ from ember.autograd.formulas_embedding import (  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
+)
+from ember.autograd.formulas_loss import (  # noqa: F401 (derivatives.yaml)
+    binary_cross_entropy_backward,
+    binary_cross_entropy_double_backward,
+    binary_cross_entropy_double_backward_grad_output,
+    binary_cross_entropy_double_backward_target,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
+    huber_loss_backward,
+    huber_loss_double_backward,
+    huber_loss_double_backward_grad_output,
+    smooth_l1_loss_backward,
+    smooth_l1_loss_double_backward,
+    soft_margin_loss_backward,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
+)
+from ember.autograd.formulas_normalization import (  # noqa: F401 (derivatives.yaml)
+    flash_attention_cpu_backward,
+    native_batch_norm_backward,
+    native_group_norm_backward_formula,
+    native_layer_norm_backward,
+    undefined,
 )
 from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
     add_scalar,
@@ -247,27 +295,6 @@ def logsumexp_backward(grad, self, result, dim, keepdim: bool):
 
 def threshold_backward(grad, result, threshold):
     return at.threshold_backward(grad, result, threshold)
-
-
-def gelu_backward(grad, self, approximate: str):
-    if approximate == "tanh":
-        k = math.sqrt(2 / math.pi)
-        inner = k * (self + 0.044715 * self * self * self)
-        t = inner.tanh()
-        d_inner = k * (1 + 3 * 0.044715 * self * self)
-        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * d_inner)
-    pdf = (self * self * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
-    return grad * (_normal_cdf(self, pdf) + self * pdf)
-
-
-def _normal_cdf(x, pdf):
-    """Phi(x) with slope pdf: the value from math.erf, the derivative kept by autograd."""
-    erf = np.frompyfunc(math.erf, 1, 1)
-    detached = x.detach()
-    # frompyfunc returns a Python float for a 0-d operand
-    values = 0.5 * (1 + np.asarray(erf(detached.ndarray() / math.sqrt(2))).astype(np.float64))
-    constant = from_numpy(np.asarray(values)).to(x.dtype)
-    return constant + (x - detached) * pdf
 
 
 def clamp_backward(grad, self, min, max):

@@ -79,11 +79,8 @@ def handle_r_to_c(self, grad):
 
 
 def sgn(self):
-    """self.sgn(): sign for real tensors, z / |z| (0 at 0) for complex ones."""
-    if not self.dtype.is_complex:
-        return self.sign()
-    magnitude = self.abs()
-    return where(magnitude == 0, zeros_like(self), self / magnitude)
+    """self.sgn(), the operator (sign for real tensors, z / |z| for complex ones)."""
+    return at.sgn(self)
 
 
 def maybe_multiply(tensor, factor):

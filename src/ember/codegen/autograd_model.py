@@ -51,7 +51,7 @@ from .model import NativeFunction
 DERIVATIVES = Path(__file__).resolve().parent.parent / "autograd" / "derivatives.yaml"
 FORMULAS = DERIVATIVES.parent / "formulas.py"
 METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_device", "_numel", "_dim", "_storage_offset")
-_RESERVED = {"grad", "grads"}
+_RESERVED = {"grad", "grads", "grad_input_mask"}
 
 # torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at
 # (their results depend only on metadata, or are integral / boolean).
@@ -83,6 +83,9 @@ class Derivative:
     non_differentiable: tuple[str, ...]
     output_differentiability: tuple[bool, ...] | None
     manual: bool
+    # "input, weight, bias: f(...)": one formula for several inputs, returning one gradient
+    # per name and reading `grad_input_mask` (which of them are needed), as PyTorch's
+    joint: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     def names_used(self) -> set[str]:
         names: set[str] = set()
@@ -108,12 +111,16 @@ def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
     result = {}
     special = {"op", "node", "output_differentiability", "manual"}
     for entry in entries:
-        formulas, non_diff = {}, []
+        formulas, non_diff, joint = {}, [], []
         for key, value in entry.items():
             if key in special:
                 continue
             if value == "non_differentiable":
                 non_diff.append(key)
+            elif ", " in key:
+                names = tuple(key.split(", "))
+                joint.append((names, str(value)))
+                formulas.update(dict.fromkeys(names, str(value)))
             else:
                 formulas[key] = str(value)
         outputs = entry.get("output_differentiability")
@@ -126,6 +133,7 @@ def load_derivatives(path: Path = DERIVATIVES) -> dict[str, Derivative]:
             non_differentiable=tuple(non_diff),
             output_differentiability=tuple(outputs) if outputs is not None else None,
             manual=bool(entry.get("manual", False)),
+            joint=tuple(joint),
         )
     return result
 

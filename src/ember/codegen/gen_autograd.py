@@ -148,7 +148,17 @@ def node_class(op: AutogradOp) -> list[str]:
         # sorted names (`mat2` before `self`, `other` before `self`): a dispatch mode or
         # trace sees the operators in that order
         order = sorted(range(len(inputs)), key=lambda i: inputs[i].name)
+        position = {arg.name: i for i, arg in enumerate(inputs)}
+        joint = {name: group for group in d.joint for name in group[0]}
+        done: set[str] = set()
         for i in order:
+            if inputs[i].name in done:
+                continue
+            if inputs[i].name in joint:
+                group = joint[inputs[i].name]
+                done.update(group[0])
+                lines += _joint_formula(group, position)
+                continue
             lines.append(f"        if node._next_edges[{i}][0] is not None:")
             lines.append(f"            grad_{i} = {d.formulas[inputs[i].name]}")
             lines.append("        else:")
@@ -171,6 +181,21 @@ def node_class(op: AutogradOp) -> list[str]:
             lines.append("            out.append(None)")
     lines.append("        return out")
     return lines
+
+
+def _joint_formula(group, position: dict) -> list[str]:
+    """One formula for several inputs (`input, weight, bias:` in derivatives.yaml): called once
+    when any of them needs a gradient, told which by `grad_input_mask`."""
+    names, formula = group
+    needed = [f"node._next_edges[{position[name]}][0] is not None" for name in names]
+    targets = ", ".join(f"grad_{position[name]}" for name in names)
+    return [
+        f"        grad_input_mask = [{', '.join(needed)}]",
+        "        if any(grad_input_mask):",
+        f"            {targets}, = {formula}",
+        "        else:",
+        f"            {' = '.join(f'grad_{position[name]}' for name in names)} = None",
+    ]
 
 
 def write_nodes(ops: list[AutogradOp], helpers: list[str]) -> str:

@@ -101,7 +101,13 @@ PYTHON_META_OUT = frozenset(
      "randint.out", "randint.low_out", "conj_physical.out", "linalg_vector_norm.out",
      "acos.out", "asin.out", "atan.out", "tan.out", "sinh.out", "cosh.out", "expm1.out",
      "log2.out", "log10.out", "addmv.out", "mv.out",
-     "addcmul.out", "addcdiv.out", "lerp.Scalar_out", "lerp.Tensor_out"}
+     "addcmul.out", "addcdiv.out", "lerp.Scalar_out", "lerp.Tensor_out",
+     "elu.out", "elu_backward.grad_input", "gelu_backward.grad_input", "glu.out",
+     "glu_backward.grad_input", "hardshrink.out", "hardsigmoid.out",
+     "hardsigmoid_backward.grad_input", "hardswish.out", "hardtanh.out",
+     "hardtanh_backward.grad_input", "leaky_relu.out", "leaky_relu_backward.grad_input",
+     "mish.out", "silu.out", "silu_backward.grad_input", "softplus.out",
+     "softplus_backward.grad_input", "softshrink.out", "threshold.out", "smooth_l1_loss.out"}
 )  # fmt: skip
 
 
@@ -109,7 +115,7 @@ PYTHON_META_OUT = frozenset(
 PYTHON_META_OUT_EXACT_DTYPE = frozenset(
     {"abs.out", "bmm.out", "_log_softmax.out", "mm.out", "where.self_out", "norm.out",
      "addmm.out", "sign.out", "norm.dtype_out", "mm.dtype_out", "bmm.dtype_out",
-     "addmm.dtype_out", "linalg_vector_norm.out", "addmv.out", "mv.out"}
+     "addmm.dtype_out", "linalg_vector_norm.out", "addmv.out", "mv.out", "silu.out"}
 )  # fmt: skip
 
 

@@ -282,3 +282,24 @@ from ember.nn._functional import dropout as _dropout  # noqa: E402
 from ember.nn._functional.dropout import *  # noqa: E402,F401,F403
 
 __all__ += _dropout.__all__
+
+from ember.nn._functional import activation as _activation  # noqa: E402
+from ember.nn._functional.activation import *  # noqa: E402,F401,F403
+from ember.nn._functional.activation import _threshold  # noqa: E402,F401 (F.threshold.__name__)
+
+__all__ += _activation.__all__
+
+from ember.nn._functional import normalization as _normalization  # noqa: E402
+from ember.nn._functional.normalization import *  # noqa: E402,F401,F403
+
+__all__ += _normalization.__all__
+
+from ember.nn._functional import loss as _loss  # noqa: E402
+from ember.nn._functional.loss import *  # noqa: E402,F401,F403
+
+__all__ += _loss.__all__
+
+from ember.nn._functional import attention as _attention  # noqa: E402
+from ember.nn._functional.attention import *  # noqa: E402,F401,F403
+
+__all__ += _attention.__all__

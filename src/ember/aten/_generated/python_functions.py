@@ -27,6 +27,12 @@ _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__logcumsumexp = handle("_logcumsumexp")
 _op__logcumsumexp_out = handle("_logcumsumexp.out")
 _op__neg_view = handle("_neg_view")
+_op__prelu_kernel = handle("_prelu_kernel")
+_op__prelu_kernel_backward = handle("_prelu_kernel_backward")
+_op__safe_softmax = handle("_safe_softmax")
+_op__scaled_dot_product_attention_math = handle("_scaled_dot_product_attention_math")
+_op__scaled_dot_product_flash_attention_for_cpu = handle("_scaled_dot_product_flash_attention_for_cpu")
+_op__scaled_dot_product_flash_attention_for_cpu_backward = handle("_scaled_dot_product_flash_attention_for_cpu_backward")
 _op__softmax_backward_data = handle("_softmax_backward_data")
 _op__softmax_backward_data_out = handle("_softmax_backward_data.out")
 _op__trilinear = handle("_trilinear")
@@ -143,10 +149,12 @@ _op_baddbmm = handle("baddbmm")
 _op_baddbmm_dtype = handle("baddbmm.dtype")
 _op_baddbmm_dtype_out = handle("baddbmm.dtype_out")
 _op_baddbmm_out = handle("baddbmm.out")
+_op_batch_norm = handle("batch_norm")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
 _op_bilinear = handle("bilinear")
+_op_binary_cross_entropy_with_logits = handle("binary_cross_entropy_with_logits")
 _op_bincount = handle("bincount")
 _op_bitwise_and_Scalar = handle("bitwise_and.Scalar")
 _op_bitwise_and_Scalar_Tensor = handle("bitwise_and.Scalar_Tensor")
@@ -191,6 +199,8 @@ _op_cat_out = handle("cat.out")
 _op_ceil = handle("ceil")
 _op_ceil_out = handle("ceil.out")
 _op_ceil_ = handle("ceil_")
+_op_celu = handle("celu")
+_op_celu_ = handle("celu_")
 _op_chunk = handle("chunk")
 _op_clamp = handle("clamp")
 _op_clamp_Tensor = handle("clamp.Tensor")
@@ -354,10 +364,15 @@ _op_ge_Scalar = handle("ge.Scalar")
 _op_ge_Scalar_out = handle("ge.Scalar_out")
 _op_ge_Tensor = handle("ge.Tensor")
 _op_ge_Tensor_out = handle("ge.Tensor_out")
+_op_group_norm = handle("group_norm")
 _op_gt_Scalar = handle("gt.Scalar")
 _op_gt_Scalar_out = handle("gt.Scalar_out")
 _op_gt_Tensor = handle("gt.Tensor")
 _op_gt_Tensor_out = handle("gt.Tensor_out")
+_op_hardshrink = handle("hardshrink")
+_op_hardshrink_out = handle("hardshrink.out")
+_op_hardshrink_backward = handle("hardshrink_backward")
+_op_hardshrink_backward_grad_input = handle("hardshrink_backward.grad_input")
 _op_heaviside = handle("heaviside")
 _op_heaviside_out = handle("heaviside.out")
 _op_histc = handle("histc")
@@ -387,6 +402,7 @@ _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
 _op_inner = handle("inner")
 _op_inner_out = handle("inner.out")
+_op_instance_norm = handle("instance_norm")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -404,10 +420,12 @@ _op_isneginf_out = handle("isneginf.out")
 _op_isposinf = handle("isposinf")
 _op_isposinf_out = handle("isposinf.out")
 _op_isreal = handle("isreal")
+_op_kl_div = handle("kl_div")
 _op_kron = handle("kron")
 _op_kron_out = handle("kron.out")
 _op_kthvalue = handle("kthvalue")
 _op_kthvalue_values = handle("kthvalue.values")
+_op_layer_norm = handle("layer_norm")
 _op_lcm = handle("lcm")
 _op_lcm_out = handle("lcm.out")
 _op_lcm_ = handle("lcm_")
@@ -527,6 +545,12 @@ _op_nansum = handle("nansum")
 _op_nansum_out = handle("nansum.out")
 _op_narrow = handle("narrow")
 _op_narrow_Tensor = handle("narrow.Tensor")
+_op_native_batch_norm = handle("native_batch_norm")
+_op_native_batch_norm_backward = handle("native_batch_norm_backward")
+_op_native_group_norm = handle("native_group_norm")
+_op_native_group_norm_backward = handle("native_group_norm_backward")
+_op_native_layer_norm = handle("native_layer_norm")
+_op_native_layer_norm_backward = handle("native_layer_norm_backward")
 _op_ne_Scalar = handle("ne.Scalar")
 _op_ne_Scalar_out = handle("ne.Scalar_out")
 _op_ne_Tensor = handle("ne.Tensor")
@@ -546,7 +570,9 @@ _op_ones = handle("ones")
 _op_ones_out = handle("ones.out")
 _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
+_op_pairwise_distance = handle("pairwise_distance")
 _op_permute = handle("permute")
+_op_poisson_nll_loss = handle("poisson_nll_loss")
 _op_polygamma = handle("polygamma")
 _op_polygamma_out = handle("polygamma.out")
 _op_positive = handle("positive")
@@ -556,6 +582,7 @@ _op_pow_Tensor_Scalar = handle("pow.Tensor_Scalar")
 _op_pow_Tensor_Scalar_out = handle("pow.Tensor_Scalar_out")
 _op_pow_Tensor_Tensor = handle("pow.Tensor_Tensor")
 _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
+_op_prelu = handle("prelu")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
@@ -608,6 +635,7 @@ _op_repeat_interleave_self_int = handle("repeat_interleave.self_int")
 _op_reshape = handle("reshape")
 _op_resolve_conj = handle("resolve_conj")
 _op_resolve_neg = handle("resolve_neg")
+_op_rms_norm = handle("rms_norm")
 _op_roll = handle("roll")
 _op_rot90 = handle("rot90")
 _op_round = handle("round")
@@ -639,6 +667,8 @@ _op_searchsorted_Tensor = handle("searchsorted.Tensor")
 _op_searchsorted_Tensor_out = handle("searchsorted.Tensor_out")
 _op_select_int = handle("select.int")
 _op_select_scatter = handle("select_scatter")
+_op_selu = handle("selu")
+_op_selu_ = handle("selu_")
 _op_sgn = handle("sgn")
 _op_sgn_out = handle("sgn.out")
 _op_sigmoid = handle("sigmoid")
@@ -712,6 +742,9 @@ _op_tensor_split_sections = handle("tensor_split.sections")
 _op_tensor_split_tensor_indices_or_sections = handle("tensor_split.tensor_indices_or_sections")
 _op_tensordot = handle("tensordot")
 _op_tensordot_out = handle("tensordot.out")
+_op_threshold = handle("threshold")
+_op_threshold_out = handle("threshold.out")
+_op_threshold_ = handle("threshold_")
 _op_threshold_backward = handle("threshold_backward")
 _op_threshold_backward_grad_input = handle("threshold_backward.grad_input")
 _op_tile = handle("tile")
@@ -989,6 +1022,154 @@ def _neg_view(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_neg_view, _parser_f__neg_view, args, kwargs, MODULE)
+
+
+
+_parser_f__prelu_kernel = PythonArgParser(
+    [
+        '_prelu_kernel(Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f__prelu_kernel = [p.default for p in _parser_f__prelu_kernel.signatures[0].params[2:]]
+
+
+def _prelu_kernel(*args, **kwargs):
+    """_prelu_kernel(Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__prelu_kernel]
+        else:
+            index, v = _parser_f__prelu_kernel.parse(args, kwargs)
+        return _op__prelu_kernel.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_prelu_kernel, _parser_f__prelu_kernel, args, kwargs, MODULE)
+
+
+
+_parser_f__prelu_kernel_backward = PythonArgParser(
+    [
+        '_prelu_kernel_backward(Tensor grad_output, Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f__prelu_kernel_backward = [p.default for p in _parser_f__prelu_kernel_backward.signatures[0].params[3:]]
+
+
+def _prelu_kernel_backward(*args, **kwargs):
+    """_prelu_kernel_backward(Tensor grad_output, Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__prelu_kernel_backward]
+        else:
+            index, v = _parser_f__prelu_kernel_backward.parse(args, kwargs)
+        return _op__prelu_kernel_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_prelu_kernel_backward, _parser_f__prelu_kernel_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__safe_softmax = PythonArgParser(
+    [
+        '_safe_softmax(Tensor input, int dim, ScalarType? dtype=None)',
+    ],
+)
+
+
+def _safe_softmax(*args, **kwargs):
+    """_safe_softmax(Tensor input, int dim, ScalarType? dtype=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__safe_softmax.parse(args, kwargs)[1]
+        return _op__safe_softmax.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_safe_softmax, _parser_f__safe_softmax, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_attention_math = PythonArgParser(
+    [
+        '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)',
+    ],
+)
+_tail_parser_f__scaled_dot_product_attention_math = [p.default for p in _parser_f__scaled_dot_product_attention_math.signatures[0].params[3:]]
+
+
+def _scaled_dot_product_attention_math(*args, **kwargs):
+    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__scaled_dot_product_attention_math]
+        else:
+            index, v = _parser_f__scaled_dot_product_attention_math.parse(args, kwargs)
+        return _op__scaled_dot_product_attention_math.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_attention_math, _parser_f__scaled_dot_product_attention_math, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_flash_attention_for_cpu = PythonArgParser(
+    [
+        '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)',
+    ],
+)
+_tail_parser_f__scaled_dot_product_flash_attention_for_cpu = [p.default for p in _parser_f__scaled_dot_product_flash_attention_for_cpu.signatures[0].params[3:]]
+
+
+def _scaled_dot_product_flash_attention_for_cpu(*args, **kwargs):
+    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f__scaled_dot_product_flash_attention_for_cpu]
+        else:
+            index, v = _parser_f__scaled_dot_product_flash_attention_for_cpu.parse(args, kwargs)
+        return _op__scaled_dot_product_flash_attention_for_cpu.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_flash_attention_for_cpu, _parser_f__scaled_dot_product_flash_attention_for_cpu, args, kwargs, MODULE)
+
+
+
+_parser_f__scaled_dot_product_flash_attention_for_cpu_backward = PythonArgParser(
+    [
+        '_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None)',
+    ],
+)
+
+
+def _scaled_dot_product_flash_attention_for_cpu_backward(*args, **kwargs):
+    """_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__scaled_dot_product_flash_attention_for_cpu_backward.parse(args, kwargs)[1]
+        return _op__scaled_dot_product_flash_attention_for_cpu_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_scaled_dot_product_flash_attention_for_cpu_backward, _parser_f__scaled_dot_product_flash_attention_for_cpu_backward, args, kwargs, MODULE)
 
 
 
@@ -2641,6 +2822,28 @@ def baddbmm(*args, **kwargs):
 
 
 
+_parser_f_batch_norm = PythonArgParser(
+    [
+        'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)',
+    ],
+)
+
+
+def batch_norm(*args, **kwargs):
+    """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_batch_norm.parse(args, kwargs)[1]
+        return _op_batch_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(batch_norm, _parser_f_batch_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_bernoulli = PythonArgParser(
     [
         'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)',
@@ -2692,6 +2895,32 @@ def bilinear(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(bilinear, _parser_f_bilinear, args, kwargs, MODULE)
+
+
+
+_parser_f_binary_cross_entropy_with_logits = PythonArgParser(
+    [
+        'binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy_with_logits = [p.default for p in _parser_f_binary_cross_entropy_with_logits.signatures[0].params[2:]]
+
+
+def binary_cross_entropy_with_logits(*args, **kwargs):
+    """binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_binary_cross_entropy_with_logits]
+        else:
+            index, v = _parser_f_binary_cross_entropy_with_logits.parse(args, kwargs)
+        return _op_binary_cross_entropy_with_logits.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy_with_logits, _parser_f_binary_cross_entropy_with_logits, args, kwargs, MODULE)
 
 
 
@@ -3127,6 +3356,58 @@ def ceil_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(ceil_, _parser_f_ceil_, args, kwargs, MODULE)
+
+
+
+_parser_f_celu = PythonArgParser(
+    [
+        'celu(Tensor input, Scalar alpha=1.)',
+    ],
+)
+_tail_parser_f_celu = [p.default for p in _parser_f_celu.signatures[0].params[1:]]
+
+
+def celu(*args, **kwargs):
+    """celu(Tensor input, Scalar alpha=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_celu]
+        else:
+            index, v = _parser_f_celu.parse(args, kwargs)
+        return _op_celu.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(celu, _parser_f_celu, args, kwargs, MODULE)
+
+
+
+_parser_f_celu_ = PythonArgParser(
+    [
+        'celu_(Tensor input, Scalar alpha=1.)',
+    ],
+)
+_tail_parser_f_celu_ = [p.default for p in _parser_f_celu_.signatures[0].params[1:]]
+
+
+def celu_(*args, **kwargs):
+    """celu_(Tensor input, Scalar alpha=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_celu_]
+        else:
+            index, v = _parser_f_celu_.parse(args, kwargs)
+        return _op_celu_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(celu_, _parser_f_celu_, args, kwargs, MODULE)
 
 
 
@@ -5438,6 +5719,28 @@ def ge(*args, **kwargs):
 
 
 
+_parser_f_group_norm = PythonArgParser(
+    [
+        'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)',
+    ],
+)
+
+
+def group_norm(*args, **kwargs):
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_group_norm.parse(args, kwargs)[1]
+        return _op_group_norm.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(group_norm, _parser_f_group_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_gt = PythonArgParser(
     [
         'gt(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -5465,6 +5768,54 @@ def gt(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gt, _parser_f_gt, args, kwargs, MODULE)
+
+
+
+_parser_f_hardshrink = PythonArgParser(
+    [
+        'hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)',
+    ],
+)
+
+
+def hardshrink(*args, **kwargs):
+    """hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardshrink.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_hardshrink.call(v[0], v[1])
+        return _op_hardshrink_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardshrink, _parser_f_hardshrink, args, kwargs, MODULE)
+
+
+
+_parser_f_hardshrink_backward = PythonArgParser(
+    [
+        'hardshrink_backward(Tensor grad_out, Tensor input, Scalar lambd, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def hardshrink_backward(*args, **kwargs):
+    """hardshrink_backward(Tensor grad_out, Tensor input, Scalar lambd, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardshrink_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_hardshrink_backward.call(v[0], v[1], v[2])
+        return _op_hardshrink_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardshrink_backward, _parser_f_hardshrink_backward, args, kwargs, MODULE)
 
 
 
@@ -5854,6 +6205,28 @@ def inner(*args, **kwargs):
 
 
 
+_parser_f_instance_norm = PythonArgParser(
+    [
+        'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)',
+    ],
+)
+
+
+def instance_norm(*args, **kwargs):
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_instance_norm.parse(args, kwargs)[1]
+        return _op_instance_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(instance_norm, _parser_f_instance_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_is_conj = PythonArgParser(
     [
         'is_conj(Tensor input)',
@@ -6119,6 +6492,32 @@ def isreal(*args, **kwargs):
 
 
 
+_parser_f_kl_div = PythonArgParser(
+    [
+        'kl_div(Tensor input, Tensor target, int reduction=1, *, bool log_target=False)',
+    ],
+)
+_tail_parser_f_kl_div = [p.default for p in _parser_f_kl_div.signatures[0].params[2:]]
+
+
+def kl_div(*args, **kwargs):
+    """kl_div(Tensor input, Tensor target, int reduction=1, *, bool log_target=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_kl_div]
+        else:
+            index, v = _parser_f_kl_div.parse(args, kwargs)
+        return _op_kl_div.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(kl_div, _parser_f_kl_div, args, kwargs, MODULE)
+
+
+
 _parser_f_kron = PythonArgParser(
     [
         'kron(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -6164,6 +6563,28 @@ def kthvalue(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(kthvalue, _parser_f_kthvalue, args, kwargs, MODULE)
+
+
+
+_parser_f_layer_norm = PythonArgParser(
+    [
+        'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)',
+    ],
+)
+
+
+def layer_norm(*args, **kwargs):
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_layer_norm.parse(args, kwargs)[1]
+        return _op_layer_norm.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(layer_norm, _parser_f_layer_norm, args, kwargs, MODULE)
 
 
 
@@ -7574,6 +7995,138 @@ def narrow(*args, **kwargs):
 
 
 
+_parser_f_native_batch_norm = PythonArgParser(
+    [
+        'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)',
+    ],
+)
+
+
+def native_batch_norm(*args, **kwargs):
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_batch_norm.parse(args, kwargs)[1]
+        return _op_native_batch_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_batch_norm, _parser_f_native_batch_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_batch_norm_backward = PythonArgParser(
+    [
+        'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask)',
+    ],
+)
+
+
+def native_batch_norm_backward(*args, **kwargs):
+    """native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_batch_norm_backward.parse(args, kwargs)[1]
+        return _op_native_batch_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_batch_norm_backward, _parser_f_native_batch_norm_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_native_group_norm = PythonArgParser(
+    [
+        'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)',
+    ],
+)
+
+
+def native_group_norm(*args, **kwargs):
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_group_norm.parse(args, kwargs)[1]
+        return _op_native_group_norm.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_group_norm, _parser_f_native_group_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_group_norm_backward = PythonArgParser(
+    [
+        'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask)',
+    ],
+)
+
+
+def native_group_norm_backward(*args, **kwargs):
+    """native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_group_norm_backward.parse(args, kwargs)[1]
+        return _op_native_group_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_group_norm_backward, _parser_f_native_group_norm_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_native_layer_norm = PythonArgParser(
+    [
+        'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)',
+    ],
+)
+
+
+def native_layer_norm(*args, **kwargs):
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_layer_norm.parse(args, kwargs)[1]
+        return _op_native_layer_norm.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_layer_norm, _parser_f_native_layer_norm, args, kwargs, MODULE)
+
+
+
+_parser_f_native_layer_norm_backward = PythonArgParser(
+    [
+        'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask)',
+    ],
+)
+
+
+def native_layer_norm_backward(*args, **kwargs):
+    """native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_native_layer_norm_backward.parse(args, kwargs)[1]
+        return _op_native_layer_norm_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(native_layer_norm_backward, _parser_f_native_layer_norm_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_ne = PythonArgParser(
     [
         'ne(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -7851,6 +8404,32 @@ def outer(*args, **kwargs):
 
 
 
+_parser_f_pairwise_distance = PythonArgParser(
+    [
+        'pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)',
+    ],
+)
+_tail_parser_f_pairwise_distance = [p.default for p in _parser_f_pairwise_distance.signatures[0].params[2:]]
+
+
+def pairwise_distance(*args, **kwargs):
+    """pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_pairwise_distance]
+        else:
+            index, v = _parser_f_pairwise_distance.parse(args, kwargs)
+        return _op_pairwise_distance.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pairwise_distance, _parser_f_pairwise_distance, args, kwargs, MODULE)
+
+
+
 _parser_f_permute = PythonArgParser(
     [
         'permute(Tensor input, int[] dims)',
@@ -7870,6 +8449,28 @@ def permute(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
+
+
+
+_parser_f_poisson_nll_loss = PythonArgParser(
+    [
+        'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)',
+    ],
+)
+
+
+def poisson_nll_loss(*args, **kwargs):
+    """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_poisson_nll_loss.parse(args, kwargs)[1]
+        return _op_poisson_nll_loss.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(poisson_nll_loss, _parser_f_poisson_nll_loss, args, kwargs, MODULE)
 
 
 
@@ -7955,6 +8556,32 @@ def pow(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(pow, _parser_f_pow, args, kwargs, MODULE)
+
+
+
+_parser_f_prelu = PythonArgParser(
+    [
+        'prelu(Tensor input, Tensor weight)',
+    ],
+)
+_tail_parser_f_prelu = [p.default for p in _parser_f_prelu.signatures[0].params[2:]]
+
+
+def prelu(*args, **kwargs):
+    """prelu(Tensor input, Tensor weight)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_prelu]
+        else:
+            index, v = _parser_f_prelu.parse(args, kwargs)
+        return _op_prelu.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(prelu, _parser_f_prelu, args, kwargs, MODULE)
 
 
 
@@ -8548,6 +9175,28 @@ def resolve_neg(*args, **kwargs):
 
 
 
+_parser_f_rms_norm = PythonArgParser(
+    [
+        'rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)',
+    ],
+)
+
+
+def rms_norm(*args, **kwargs):
+    """rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_rms_norm.parse(args, kwargs)[1]
+        return _op_rms_norm.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(rms_norm, _parser_f_rms_norm, args, kwargs, MODULE)
+
+
+
 _parser_f_roll = PythonArgParser(
     [
         'roll(Tensor input, SymInt[1] shifts, int[1] dims=None)',
@@ -8887,6 +9536,58 @@ def select_scatter(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(select_scatter, _parser_f_select_scatter, args, kwargs, MODULE)
+
+
+
+_parser_f_selu = PythonArgParser(
+    [
+        'selu(Tensor input)',
+    ],
+)
+_tail_parser_f_selu = [p.default for p in _parser_f_selu.signatures[0].params[1:]]
+
+
+def selu(*args, **kwargs):
+    """selu(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_selu]
+        else:
+            index, v = _parser_f_selu.parse(args, kwargs)
+        return _op_selu.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(selu, _parser_f_selu, args, kwargs, MODULE)
+
+
+
+_parser_f_selu_ = PythonArgParser(
+    [
+        'selu_(Tensor input)',
+    ],
+)
+_tail_parser_f_selu_ = [p.default for p in _parser_f_selu_.signatures[0].params[1:]]
+
+
+def selu_(*args, **kwargs):
+    """selu_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_selu_]
+        else:
+            index, v = _parser_f_selu_.parse(args, kwargs)
+        return _op_selu_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(selu_, _parser_f_selu_, args, kwargs, MODULE)
 
 
 
@@ -9886,6 +10587,52 @@ def tensordot(*args, **kwargs):
 
 
 
+_parser_f_threshold = PythonArgParser(
+    [
+        'threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None)',
+    ],
+)
+
+
+def threshold(*args, **kwargs):
+    """threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_threshold.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_threshold.call(v[0], v[1], v[2])
+        return _op_threshold_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold, _parser_f_threshold, args, kwargs, MODULE)
+
+
+
+_parser_f_threshold_ = PythonArgParser(
+    [
+        'threshold_(Tensor input, Scalar threshold, Scalar value)',
+    ],
+)
+
+
+def threshold_(*args, **kwargs):
+    """threshold_(Tensor input, Scalar threshold, Scalar value)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_threshold_.parse(args, kwargs)[1]
+        return _op_threshold_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(threshold_, _parser_f_threshold_, args, kwargs, MODULE)
+
+
+
 _parser_f_threshold_backward = PythonArgParser(
     [
         'threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? grad_input=None)',
@@ -10710,4 +11457,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'baddbmm', 'bernoulli', 'bilinear', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'gt', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kron', 'kthvalue', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'permute', 'polygamma', 'positive', 'pow', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj', '_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -16,11 +16,53 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
+_op_binary_cross_entropy = handle("binary_cross_entropy")
+_op_binary_cross_entropy_backward = handle("binary_cross_entropy_backward")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
+_op_elu = handle("elu")
+_op_elu_out = handle("elu.out")
+_op_elu_ = handle("elu_")
+_op_elu_backward = handle("elu_backward")
+_op_elu_backward_grad_input = handle("elu_backward.grad_input")
 _op_gelu = handle("gelu")
 _op_gelu_out = handle("gelu.out")
 _op_gelu_ = handle("gelu_")
+_op_gelu_backward = handle("gelu_backward")
+_op_gelu_backward_grad_input = handle("gelu_backward.grad_input")
+_op_glu = handle("glu")
+_op_glu_out = handle("glu.out")
+_op_glu_backward = handle("glu_backward")
+_op_glu_backward_grad_input = handle("glu_backward.grad_input")
+_op_hardsigmoid = handle("hardsigmoid")
+_op_hardsigmoid_out = handle("hardsigmoid.out")
+_op_hardsigmoid_ = handle("hardsigmoid_")
+_op_hardsigmoid_backward = handle("hardsigmoid_backward")
+_op_hardsigmoid_backward_grad_input = handle("hardsigmoid_backward.grad_input")
+_op_hardswish = handle("hardswish")
+_op_hardswish_out = handle("hardswish.out")
+_op_hardswish_ = handle("hardswish_")
+_op_hardswish_backward = handle("hardswish_backward")
+_op_hardtanh = handle("hardtanh")
+_op_hardtanh_out = handle("hardtanh.out")
+_op_hardtanh_ = handle("hardtanh_")
+_op_hardtanh_backward = handle("hardtanh_backward")
+_op_hardtanh_backward_grad_input = handle("hardtanh_backward.grad_input")
+_op_huber_loss = handle("huber_loss")
+_op_huber_loss_backward = handle("huber_loss_backward")
+_op_l1_loss = handle("l1_loss")
+_op_leaky_relu = handle("leaky_relu")
+_op_leaky_relu_out = handle("leaky_relu.out")
+_op_leaky_relu_ = handle("leaky_relu_")
+_op_leaky_relu_backward = handle("leaky_relu_backward")
+_op_leaky_relu_backward_grad_input = handle("leaky_relu_backward.grad_input")
 _op_linear = handle("linear")
+_op_log_sigmoid = handle("log_sigmoid")
+_op_log_sigmoid_backward = handle("log_sigmoid_backward")
+_op_log_sigmoid_forward = handle("log_sigmoid_forward")
+_op_mish = handle("mish")
+_op_mish_out = handle("mish.out")
+_op_mish_ = handle("mish_")
+_op_mish_backward = handle("mish_backward")
 _op_mse_loss = handle("mse_loss")
 _op_mse_loss_out = handle("mse_loss.out")
 _op_nll_loss = handle("nll_loss")
@@ -29,6 +71,79 @@ _op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 _op_nll_loss_forward = handle("nll_loss_forward")
 _op_nll_loss_forward_output = handle("nll_loss_forward.output")
 _op_one_hot = handle("one_hot")
+_op_relu6 = handle("relu6")
+_op_relu6_ = handle("relu6_")
+_op_scaled_dot_product_attention = handle("scaled_dot_product_attention")
+_op_silu = handle("silu")
+_op_silu_out = handle("silu.out")
+_op_silu_ = handle("silu_")
+_op_silu_backward = handle("silu_backward")
+_op_silu_backward_grad_input = handle("silu_backward.grad_input")
+_op_smooth_l1_loss = handle("smooth_l1_loss")
+_op_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+_op_smooth_l1_loss_backward = handle("smooth_l1_loss_backward")
+_op_soft_margin_loss = handle("soft_margin_loss")
+_op_soft_margin_loss_backward = handle("soft_margin_loss_backward")
+_op_softplus = handle("softplus")
+_op_softplus_out = handle("softplus.out")
+_op_softplus_backward = handle("softplus_backward")
+_op_softplus_backward_grad_input = handle("softplus_backward.grad_input")
+_op_softshrink = handle("softshrink")
+_op_softshrink_out = handle("softshrink.out")
+_op_softshrink_backward = handle("softshrink_backward")
+_op_softshrink_backward_grad_input = handle("softshrink_backward.grad_input")
+
+
+_parser_f_binary_cross_entropy = PythonArgParser(
+    [
+        'binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy = [p.default for p in _parser_f_binary_cross_entropy.signatures[0].params[2:]]
+
+
+def binary_cross_entropy(*args, **kwargs):
+    """binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_binary_cross_entropy]
+        else:
+            index, v = _parser_f_binary_cross_entropy.parse(args, kwargs)
+        return _op_binary_cross_entropy.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy, _parser_f_binary_cross_entropy, args, kwargs, MODULE)
+
+
+
+_parser_f_binary_cross_entropy_backward = PythonArgParser(
+    [
+        'binary_cross_entropy_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight=None, int reduction=1)',
+    ],
+)
+_tail_parser_f_binary_cross_entropy_backward = [p.default for p in _parser_f_binary_cross_entropy_backward.signatures[0].params[3:]]
+
+
+def binary_cross_entropy_backward(*args, **kwargs):
+    """binary_cross_entropy_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight=None, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_binary_cross_entropy_backward]
+        else:
+            index, v = _parser_f_binary_cross_entropy_backward.parse(args, kwargs)
+        return _op_binary_cross_entropy_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(binary_cross_entropy_backward, _parser_f_binary_cross_entropy_backward, args, kwargs, MODULE)
+
 
 
 _parser_f_cross_entropy_loss = PythonArgParser(
@@ -54,6 +169,80 @@ def cross_entropy_loss(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(cross_entropy_loss, _parser_f_cross_entropy_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_elu = PythonArgParser(
+    [
+        'elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor? out=None)',
+    ],
+)
+
+
+def elu(*args, **kwargs):
+    """elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_elu.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_elu.call(v[0], v[1], v[2], v[3])
+        return _op_elu_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(elu, _parser_f_elu, args, kwargs, MODULE)
+
+
+
+_parser_f_elu_ = PythonArgParser(
+    [
+        'elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)',
+    ],
+)
+_tail_parser_f_elu_ = [p.default for p in _parser_f_elu_.signatures[0].params[1:]]
+
+
+def elu_(*args, **kwargs):
+    """elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_elu_]
+        else:
+            index, v = _parser_f_elu_.parse(args, kwargs)
+        return _op_elu_.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(elu_, _parser_f_elu_, args, kwargs, MODULE)
+
+
+
+_parser_f_elu_backward = PythonArgParser(
+    [
+        'elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def elu_backward(*args, **kwargs):
+    """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_elu_backward.parse(args, kwargs)[1]
+        if v[6] is None:
+            return _op_elu_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+        return _op_elu_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(elu_backward, _parser_f_elu_backward, args, kwargs, MODULE)
 
 
 
@@ -107,6 +296,450 @@ def gelu_(*args, **kwargs):
 
 
 
+_parser_f_gelu_backward = PythonArgParser(
+    [
+        'gelu_backward(Tensor grad_output, Tensor input, *, str approximate="none", Tensor? grad_input=None)',
+    ],
+)
+
+
+def gelu_backward(*args, **kwargs):
+    """gelu_backward(Tensor grad_output, Tensor input, *, str approximate="none", Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_gelu_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_gelu_backward.call(v[0], v[1], v[2])
+        return _op_gelu_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(gelu_backward, _parser_f_gelu_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_glu = PythonArgParser(
+    [
+        'glu(Tensor input, int dim=-1, *, Tensor? out=None)',
+    ],
+)
+
+
+def glu(*args, **kwargs):
+    """glu(Tensor input, int dim=-1, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_glu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_glu.call(v[0], v[1])
+        return _op_glu_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(glu, _parser_f_glu, args, kwargs, MODULE)
+
+
+
+_parser_f_glu_backward = PythonArgParser(
+    [
+        'glu_backward(Tensor grad_output, Tensor input, int dim, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def glu_backward(*args, **kwargs):
+    """glu_backward(Tensor grad_output, Tensor input, int dim, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_glu_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_glu_backward.call(v[0], v[1], v[2])
+        return _op_glu_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(glu_backward, _parser_f_glu_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_hardsigmoid = PythonArgParser(
+    [
+        'hardsigmoid(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def hardsigmoid(*args, **kwargs):
+    """hardsigmoid(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardsigmoid.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_hardsigmoid.call(v[0])
+        return _op_hardsigmoid_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardsigmoid, _parser_f_hardsigmoid, args, kwargs, MODULE)
+
+
+
+_parser_f_hardsigmoid_ = PythonArgParser(
+    [
+        'hardsigmoid_(Tensor input)',
+    ],
+)
+_tail_parser_f_hardsigmoid_ = [p.default for p in _parser_f_hardsigmoid_.signatures[0].params[1:]]
+
+
+def hardsigmoid_(*args, **kwargs):
+    """hardsigmoid_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_hardsigmoid_]
+        else:
+            index, v = _parser_f_hardsigmoid_.parse(args, kwargs)
+        return _op_hardsigmoid_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardsigmoid_, _parser_f_hardsigmoid_, args, kwargs, MODULE)
+
+
+
+_parser_f_hardsigmoid_backward = PythonArgParser(
+    [
+        'hardsigmoid_backward(Tensor grad_output, Tensor input, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def hardsigmoid_backward(*args, **kwargs):
+    """hardsigmoid_backward(Tensor grad_output, Tensor input, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardsigmoid_backward.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_hardsigmoid_backward.call(v[0], v[1])
+        return _op_hardsigmoid_backward_grad_input.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardsigmoid_backward, _parser_f_hardsigmoid_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_hardswish = PythonArgParser(
+    [
+        'hardswish(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def hardswish(*args, **kwargs):
+    """hardswish(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardswish.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_hardswish.call(v[0])
+        return _op_hardswish_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardswish, _parser_f_hardswish, args, kwargs, MODULE)
+
+
+
+_parser_f_hardswish_ = PythonArgParser(
+    [
+        'hardswish_(Tensor input)',
+    ],
+)
+_tail_parser_f_hardswish_ = [p.default for p in _parser_f_hardswish_.signatures[0].params[1:]]
+
+
+def hardswish_(*args, **kwargs):
+    """hardswish_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_hardswish_]
+        else:
+            index, v = _parser_f_hardswish_.parse(args, kwargs)
+        return _op_hardswish_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardswish_, _parser_f_hardswish_, args, kwargs, MODULE)
+
+
+
+_parser_f_hardswish_backward = PythonArgParser(
+    [
+        'hardswish_backward(Tensor grad_output, Tensor input)',
+    ],
+)
+_tail_parser_f_hardswish_backward = [p.default for p in _parser_f_hardswish_backward.signatures[0].params[2:]]
+
+
+def hardswish_backward(*args, **kwargs):
+    """hardswish_backward(Tensor grad_output, Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_hardswish_backward]
+        else:
+            index, v = _parser_f_hardswish_backward.parse(args, kwargs)
+        return _op_hardswish_backward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardswish_backward, _parser_f_hardswish_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_hardtanh = PythonArgParser(
+    [
+        'hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor? out=None)',
+    ],
+)
+
+
+def hardtanh(*args, **kwargs):
+    """hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardtanh.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_hardtanh.call(v[0], v[1], v[2])
+        return _op_hardtanh_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardtanh, _parser_f_hardtanh, args, kwargs, MODULE)
+
+
+
+_parser_f_hardtanh_ = PythonArgParser(
+    [
+        'hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)',
+    ],
+)
+_tail_parser_f_hardtanh_ = [p.default for p in _parser_f_hardtanh_.signatures[0].params[1:]]
+
+
+def hardtanh_(*args, **kwargs):
+    """hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_hardtanh_]
+        else:
+            index, v = _parser_f_hardtanh_.parse(args, kwargs)
+        return _op_hardtanh_.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardtanh_, _parser_f_hardtanh_, args, kwargs, MODULE)
+
+
+
+_parser_f_hardtanh_backward = PythonArgParser(
+    [
+        'hardtanh_backward(Tensor grad_output, Tensor input, Scalar min_val, Scalar max_val, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def hardtanh_backward(*args, **kwargs):
+    """hardtanh_backward(Tensor grad_output, Tensor input, Scalar min_val, Scalar max_val, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_hardtanh_backward.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_hardtanh_backward.call(v[0], v[1], v[2], v[3])
+        return _op_hardtanh_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(hardtanh_backward, _parser_f_hardtanh_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_huber_loss = PythonArgParser(
+    [
+        'huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)',
+    ],
+)
+_tail_parser_f_huber_loss = [p.default for p in _parser_f_huber_loss.signatures[0].params[2:]]
+
+
+def huber_loss(*args, **kwargs):
+    """huber_loss(Tensor input, Tensor target, int reduction=1, float delta=1.)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_huber_loss]
+        else:
+            index, v = _parser_f_huber_loss.parse(args, kwargs)
+        return _op_huber_loss.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(huber_loss, _parser_f_huber_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_huber_loss_backward = PythonArgParser(
+    [
+        'huber_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float delta)',
+    ],
+)
+
+
+def huber_loss_backward(*args, **kwargs):
+    """huber_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float delta)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_huber_loss_backward.parse(args, kwargs)[1]
+        return _op_huber_loss_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(huber_loss_backward, _parser_f_huber_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_l1_loss = PythonArgParser(
+    [
+        'l1_loss(Tensor input, Tensor target, int reduction=1)',
+    ],
+)
+_tail_parser_f_l1_loss = [p.default for p in _parser_f_l1_loss.signatures[0].params[2:]]
+
+
+def l1_loss(*args, **kwargs):
+    """l1_loss(Tensor input, Tensor target, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_l1_loss]
+        else:
+            index, v = _parser_f_l1_loss.parse(args, kwargs)
+        return _op_l1_loss.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(l1_loss, _parser_f_l1_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_leaky_relu = PythonArgParser(
+    [
+        'leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor? out=None)',
+    ],
+)
+
+
+def leaky_relu(*args, **kwargs):
+    """leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_leaky_relu.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_leaky_relu.call(v[0], v[1])
+        return _op_leaky_relu_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(leaky_relu, _parser_f_leaky_relu, args, kwargs, MODULE)
+
+
+
+_parser_f_leaky_relu_ = PythonArgParser(
+    [
+        'leaky_relu_(Tensor input, Scalar negative_slope=0.01)',
+    ],
+)
+_tail_parser_f_leaky_relu_ = [p.default for p in _parser_f_leaky_relu_.signatures[0].params[1:]]
+
+
+def leaky_relu_(*args, **kwargs):
+    """leaky_relu_(Tensor input, Scalar negative_slope=0.01)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_leaky_relu_]
+        else:
+            index, v = _parser_f_leaky_relu_.parse(args, kwargs)
+        return _op_leaky_relu_.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(leaky_relu_, _parser_f_leaky_relu_, args, kwargs, MODULE)
+
+
+
+_parser_f_leaky_relu_backward = PythonArgParser(
+    [
+        'leaky_relu_backward(Tensor grad_output, Tensor input, Scalar negative_slope, bool self_is_result, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def leaky_relu_backward(*args, **kwargs):
+    """leaky_relu_backward(Tensor grad_output, Tensor input, Scalar negative_slope, bool self_is_result, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_leaky_relu_backward.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_leaky_relu_backward.call(v[0], v[1], v[2], v[3])
+        return _op_leaky_relu_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(leaky_relu_backward, _parser_f_leaky_relu_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_linear = PythonArgParser(
     [
         'linear(Tensor input, Tensor weight, Tensor? bias=None)',
@@ -130,6 +763,160 @@ def linear(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linear, _parser_f_linear, args, kwargs, MODULE)
+
+
+
+_parser_f_log_sigmoid = PythonArgParser(
+    [
+        'log_sigmoid(Tensor input)',
+    ],
+)
+_tail_parser_f_log_sigmoid = [p.default for p in _parser_f_log_sigmoid.signatures[0].params[1:]]
+
+
+def log_sigmoid(*args, **kwargs):
+    """log_sigmoid(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_log_sigmoid]
+        else:
+            index, v = _parser_f_log_sigmoid.parse(args, kwargs)
+        return _op_log_sigmoid.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_sigmoid, _parser_f_log_sigmoid, args, kwargs, MODULE)
+
+
+
+_parser_f_log_sigmoid_backward = PythonArgParser(
+    [
+        'log_sigmoid_backward(Tensor grad_output, Tensor input, Tensor buffer)',
+    ],
+)
+_tail_parser_f_log_sigmoid_backward = [p.default for p in _parser_f_log_sigmoid_backward.signatures[0].params[3:]]
+
+
+def log_sigmoid_backward(*args, **kwargs):
+    """log_sigmoid_backward(Tensor grad_output, Tensor input, Tensor buffer)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_log_sigmoid_backward]
+        else:
+            index, v = _parser_f_log_sigmoid_backward.parse(args, kwargs)
+        return _op_log_sigmoid_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_sigmoid_backward, _parser_f_log_sigmoid_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_log_sigmoid_forward = PythonArgParser(
+    [
+        'log_sigmoid_forward(Tensor input)',
+    ],
+)
+_tail_parser_f_log_sigmoid_forward = [p.default for p in _parser_f_log_sigmoid_forward.signatures[0].params[1:]]
+
+
+def log_sigmoid_forward(*args, **kwargs):
+    """log_sigmoid_forward(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_log_sigmoid_forward]
+        else:
+            index, v = _parser_f_log_sigmoid_forward.parse(args, kwargs)
+        return _op_log_sigmoid_forward.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(log_sigmoid_forward, _parser_f_log_sigmoid_forward, args, kwargs, MODULE)
+
+
+
+_parser_f_mish = PythonArgParser(
+    [
+        'mish(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def mish(*args, **kwargs):
+    """mish(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_mish.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_mish.call(v[0])
+        return _op_mish_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mish, _parser_f_mish, args, kwargs, MODULE)
+
+
+
+_parser_f_mish_ = PythonArgParser(
+    [
+        'mish_(Tensor input)',
+    ],
+)
+_tail_parser_f_mish_ = [p.default for p in _parser_f_mish_.signatures[0].params[1:]]
+
+
+def mish_(*args, **kwargs):
+    """mish_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_mish_]
+        else:
+            index, v = _parser_f_mish_.parse(args, kwargs)
+        return _op_mish_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mish_, _parser_f_mish_, args, kwargs, MODULE)
+
+
+
+_parser_f_mish_backward = PythonArgParser(
+    [
+        'mish_backward(Tensor grad_output, Tensor input)',
+    ],
+)
+_tail_parser_f_mish_backward = [p.default for p in _parser_f_mish_backward.signatures[0].params[2:]]
+
+
+def mish_backward(*args, **kwargs):
+    """mish_backward(Tensor grad_output, Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_mish_backward]
+        else:
+            index, v = _parser_f_mish_backward.parse(args, kwargs)
+        return _op_mish_backward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(mish_backward, _parser_f_mish_backward, args, kwargs, MODULE)
 
 
 
@@ -256,4 +1043,346 @@ def one_hot(*args, **kwargs):
     return handle_function(one_hot, _parser_f_one_hot, args, kwargs, MODULE)
 
 
-__all__ = ['cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot']
+
+_parser_f_relu6 = PythonArgParser(
+    [
+        'relu6(Tensor input)',
+    ],
+)
+_tail_parser_f_relu6 = [p.default for p in _parser_f_relu6.signatures[0].params[1:]]
+
+
+def relu6(*args, **kwargs):
+    """relu6(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_relu6]
+        else:
+            index, v = _parser_f_relu6.parse(args, kwargs)
+        return _op_relu6.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu6, _parser_f_relu6, args, kwargs, MODULE)
+
+
+
+_parser_f_relu6_ = PythonArgParser(
+    [
+        'relu6_(Tensor input)',
+    ],
+)
+_tail_parser_f_relu6_ = [p.default for p in _parser_f_relu6_.signatures[0].params[1:]]
+
+
+def relu6_(*args, **kwargs):
+    """relu6_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_relu6_]
+        else:
+            index, v = _parser_f_relu6_.parse(args, kwargs)
+        return _op_relu6_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(relu6_, _parser_f_relu6_, args, kwargs, MODULE)
+
+
+
+_parser_f_scaled_dot_product_attention = PythonArgParser(
+    [
+        'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)',
+    ],
+)
+_tail_parser_f_scaled_dot_product_attention = [p.default for p in _parser_f_scaled_dot_product_attention.signatures[0].params[3:]]
+
+
+def scaled_dot_product_attention(*args, **kwargs):
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_scaled_dot_product_attention]
+        else:
+            index, v = _parser_f_scaled_dot_product_attention.parse(args, kwargs)
+        return _op_scaled_dot_product_attention.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(scaled_dot_product_attention, _parser_f_scaled_dot_product_attention, args, kwargs, MODULE)
+
+
+
+_parser_f_silu = PythonArgParser(
+    [
+        'silu(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def silu(*args, **kwargs):
+    """silu(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_silu.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_silu.call(v[0])
+        return _op_silu_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(silu, _parser_f_silu, args, kwargs, MODULE)
+
+
+
+_parser_f_silu_ = PythonArgParser(
+    [
+        'silu_(Tensor input)',
+    ],
+)
+_tail_parser_f_silu_ = [p.default for p in _parser_f_silu_.signatures[0].params[1:]]
+
+
+def silu_(*args, **kwargs):
+    """silu_(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_silu_]
+        else:
+            index, v = _parser_f_silu_.parse(args, kwargs)
+        return _op_silu_.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(silu_, _parser_f_silu_, args, kwargs, MODULE)
+
+
+
+_parser_f_silu_backward = PythonArgParser(
+    [
+        'silu_backward(Tensor grad_output, Tensor input, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def silu_backward(*args, **kwargs):
+    """silu_backward(Tensor grad_output, Tensor input, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_silu_backward.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_silu_backward.call(v[0], v[1])
+        return _op_silu_backward_grad_input.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(silu_backward, _parser_f_silu_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_smooth_l1_loss = PythonArgParser(
+    [
+        'smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)',
+    ],
+)
+
+
+def smooth_l1_loss(*args, **kwargs):
+    """smooth_l1_loss(Tensor input, Tensor target, int reduction=1, float beta=1., *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_smooth_l1_loss.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_smooth_l1_loss.call(v[0], v[1], v[2], v[3])
+        return _op_smooth_l1_loss_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(smooth_l1_loss, _parser_f_smooth_l1_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_smooth_l1_loss_backward = PythonArgParser(
+    [
+        'smooth_l1_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float beta)',
+    ],
+)
+
+
+def smooth_l1_loss_backward(*args, **kwargs):
+    """smooth_l1_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float beta)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_smooth_l1_loss_backward.parse(args, kwargs)[1]
+        return _op_smooth_l1_loss_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(smooth_l1_loss_backward, _parser_f_smooth_l1_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_soft_margin_loss = PythonArgParser(
+    [
+        'soft_margin_loss(Tensor input, Tensor target, int reduction=1)',
+    ],
+)
+_tail_parser_f_soft_margin_loss = [p.default for p in _parser_f_soft_margin_loss.signatures[0].params[2:]]
+
+
+def soft_margin_loss(*args, **kwargs):
+    """soft_margin_loss(Tensor input, Tensor target, int reduction=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_soft_margin_loss]
+        else:
+            index, v = _parser_f_soft_margin_loss.parse(args, kwargs)
+        return _op_soft_margin_loss.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(soft_margin_loss, _parser_f_soft_margin_loss, args, kwargs, MODULE)
+
+
+
+_parser_f_soft_margin_loss_backward = PythonArgParser(
+    [
+        'soft_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction)',
+    ],
+)
+
+
+def soft_margin_loss_backward(*args, **kwargs):
+    """soft_margin_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_soft_margin_loss_backward.parse(args, kwargs)[1]
+        return _op_soft_margin_loss_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(soft_margin_loss_backward, _parser_f_soft_margin_loss_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_softplus = PythonArgParser(
+    [
+        'softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None)',
+    ],
+)
+
+
+def softplus(*args, **kwargs):
+    """softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_softplus.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_softplus.call(v[0], v[1], v[2])
+        return _op_softplus_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softplus, _parser_f_softplus, args, kwargs, MODULE)
+
+
+
+_parser_f_softplus_backward = PythonArgParser(
+    [
+        'softplus_backward(Tensor grad_output, Tensor input, Scalar beta, Scalar threshold, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def softplus_backward(*args, **kwargs):
+    """softplus_backward(Tensor grad_output, Tensor input, Scalar beta, Scalar threshold, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_softplus_backward.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op_softplus_backward.call(v[0], v[1], v[2], v[3])
+        return _op_softplus_backward_grad_input.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softplus_backward, _parser_f_softplus_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_softshrink = PythonArgParser(
+    [
+        'softshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)',
+    ],
+)
+
+
+def softshrink(*args, **kwargs):
+    """softshrink(Tensor input, Scalar lambd=0.5, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_softshrink.parse(args, kwargs)[1]
+        if v[2] is None:
+            return _op_softshrink.call(v[0], v[1])
+        return _op_softshrink_out.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softshrink, _parser_f_softshrink, args, kwargs, MODULE)
+
+
+
+_parser_f_softshrink_backward = PythonArgParser(
+    [
+        'softshrink_backward(Tensor grad_output, Tensor input, Scalar lambd, *, Tensor? grad_input=None)',
+    ],
+)
+
+
+def softshrink_backward(*args, **kwargs):
+    """softshrink_backward(Tensor grad_output, Tensor input, Scalar lambd, *, Tensor? grad_input=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_softshrink_backward.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op_softshrink_backward.call(v[0], v[1], v[2])
+        return _op_softshrink_backward_grad_input.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(softshrink_backward, _parser_f_softshrink_backward, args, kwargs, MODULE)
+
+
+__all__ = ['binary_cross_entropy', 'binary_cross_entropy_backward', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']

@@ -5722,6 +5722,611 @@ def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
     return out
 
 
+# elu.out: structured
+
+
+def elu(self, alpha, scale, input_scale):
+    meta = M.elu(self, alpha, scale, input_scale)
+    out = meta.allocate()
+    N.elu_out(meta, self, alpha, scale, input_scale, out)
+    return out
+
+
+def elu_(self, alpha, scale, input_scale):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.elu(self, alpha, scale, input_scale)
+    meta.check_inplace(self)
+    if (
+        LO.aliases_itself(self)
+        and LO.in_loop_order(N.elu_out, meta, (self, alpha, scale, input_scale), self)
+    ):
+        return self
+    N.elu_out(meta, self, alpha, scale, input_scale, self)
+    return self
+
+
+def elu_out(self, alpha, scale, input_scale, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.elu(self, alpha, scale, input_scale)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.elu_out, meta, (self, alpha, scale, input_scale), out)
+    ):
+        return out
+    N.elu_out(meta, self, alpha, scale, input_scale, out)
+    return out
+
+
+# elu_backward.grad_input: structured
+
+
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    meta = M.elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)
+    grad_input = meta.allocate()
+    N.elu_backward_out(meta, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
+    return grad_input
+
+
+def elu_backward_grad_input(grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self_or_result._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self_or_result)
+    meta = M.elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)
+    if grad_input is grad_output or grad_input is self_or_result:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self_or_result._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.elu_backward_out, meta, (grad_output, alpha, scale, input_scale, is_result, self_or_result), grad_input)
+    ):
+        return grad_input
+    N.elu_backward_out(meta, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
+    return grad_input
+
+
+# leaky_relu.out: structured
+
+
+def leaky_relu(self, negative_slope):
+    meta = M.leaky_relu(self, negative_slope)
+    out = meta.allocate()
+    N.leaky_relu_out(meta, self, negative_slope, out)
+    return out
+
+
+def leaky_relu_(self, negative_slope):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.leaky_relu(self, negative_slope)
+    meta.check_inplace(self)
+    if (
+        LO.aliases_itself(self)
+        and LO.in_loop_order(N.leaky_relu_out, meta, (self, negative_slope), self)
+    ):
+        return self
+    N.leaky_relu_out(meta, self, negative_slope, self)
+    return self
+
+
+def leaky_relu_out(self, negative_slope, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.leaky_relu(self, negative_slope)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.leaky_relu_out, meta, (self, negative_slope), out)
+    ):
+        return out
+    N.leaky_relu_out(meta, self, negative_slope, out)
+    return out
+
+
+# leaky_relu_backward.grad_input: structured
+
+
+def leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
+    meta = M.leaky_relu_backward(grad_output, self, negative_slope, self_is_result)
+    grad_input = meta.allocate()
+    N.leaky_relu_backward_out(meta, grad_output, self, negative_slope, self_is_result, grad_input)
+    return grad_input
+
+
+def leaky_relu_backward_grad_input(grad_output, self, negative_slope, self_is_result, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.leaky_relu_backward(grad_output, self, negative_slope, self_is_result)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.leaky_relu_backward_out, meta, (grad_output, self, negative_slope, self_is_result), grad_input)
+    ):
+        return grad_input
+    N.leaky_relu_backward_out(meta, grad_output, self, negative_slope, self_is_result, grad_input)
+    return grad_input
+
+
+# softplus.out: structured
+
+
+def softplus(self, beta, threshold):
+    meta = M.softplus(self, beta, threshold)
+    out = meta.allocate()
+    N.softplus_out(meta, self, beta, threshold, out)
+    return out
+
+
+def softplus_out(self, beta, threshold, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.softplus(self, beta, threshold)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.softplus_out, meta, (self, beta, threshold), out)
+    ):
+        return out
+    N.softplus_out(meta, self, beta, threshold, out)
+    return out
+
+
+# softplus_backward.grad_input: structured
+
+
+def softplus_backward(grad_output, self, beta, threshold):
+    meta = M.softplus_backward(grad_output, self, beta, threshold)
+    grad_input = meta.allocate()
+    N.softplus_backward_out(meta, grad_output, self, beta, threshold, grad_input)
+    return grad_input
+
+
+def softplus_backward_grad_input(grad_output, self, beta, threshold, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.softplus_backward(grad_output, self, beta, threshold)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.softplus_backward_out, meta, (grad_output, self, beta, threshold), grad_input)
+    ):
+        return grad_input
+    N.softplus_backward_out(meta, grad_output, self, beta, threshold, grad_input)
+    return grad_input
+
+
+# silu.out: structured
+
+
+def silu(self):
+    meta = M.silu(self)
+    out = meta.allocate()
+    N.silu_out(meta, self, out)
+    return out
+
+
+def silu_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.silu(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.silu_out, meta, (self,), self):
+        return self
+    N.silu_out(meta, self, self)
+    return self
+
+
+def silu_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.silu(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.silu_out, meta, (self,), out)
+    ):
+        return out
+    N.silu_out(meta, self, out)
+    return out
+
+
+# silu_backward.grad_input: structured
+
+
+def silu_backward(grad_output, self):
+    meta = M.silu_backward(grad_output, self)
+    grad_input = meta.allocate()
+    N.silu_backward_out(meta, grad_output, self, grad_input)
+    return grad_input
+
+
+def silu_backward_grad_input(grad_output, self, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.silu_backward(grad_output, self)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.silu_backward_out, meta, (grad_output, self), grad_input)
+    ):
+        return grad_input
+    N.silu_backward_out(meta, grad_output, self, grad_input)
+    return grad_input
+
+
+# mish.out: structured
+
+
+def mish(self):
+    meta = M.mish(self)
+    out = meta.allocate()
+    N.mish_out(meta, self, out)
+    return out
+
+
+def mish_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.mish(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.mish_out, meta, (self,), self):
+        return self
+    N.mish_out(meta, self, self)
+    return self
+
+
+def mish_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.mish(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.mish_out, meta, (self,), out)
+    ):
+        return out
+    N.mish_out(meta, self, out)
+    return out
+
+
+# hardsigmoid.out: structured
+
+
+def hardsigmoid(self):
+    meta = M.hardsigmoid(self)
+    out = meta.allocate()
+    N.hardsigmoid_out(meta, self, out)
+    return out
+
+
+def hardsigmoid_(self):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.hardsigmoid(self)
+    meta.check_inplace(self)
+    if LO.aliases_itself(self) and LO.in_loop_order(N.hardsigmoid_out, meta, (self,), self):
+        return self
+    N.hardsigmoid_out(meta, self, self)
+    return self
+
+
+def hardsigmoid_out(self, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.hardsigmoid(self)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.hardsigmoid_out, meta, (self,), out)
+    ):
+        return out
+    N.hardsigmoid_out(meta, self, out)
+    return out
+
+
+# hardsigmoid_backward.grad_input: structured
+
+
+def hardsigmoid_backward(grad_output, self):
+    meta = M.hardsigmoid_backward(grad_output, self)
+    grad_input = meta.allocate()
+    N.hardsigmoid_backward_out(meta, grad_output, self, grad_input)
+    return grad_input
+
+
+def hardsigmoid_backward_grad_input(grad_output, self, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.hardsigmoid_backward(grad_output, self)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.hardsigmoid_backward_out, meta, (grad_output, self), grad_input)
+    ):
+        return grad_input
+    N.hardsigmoid_backward_out(meta, grad_output, self, grad_input)
+    return grad_input
+
+
+# softshrink.out: structured
+
+
+def softshrink(self, lambd):
+    meta = M.softshrink(self, lambd)
+    out = meta.allocate()
+    N.softshrink_out(meta, self, lambd, out)
+    return out
+
+
+def softshrink_out(self, lambd, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.softshrink(self, lambd)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.softshrink_out, meta, (self, lambd), out)
+    ):
+        return out
+    N.softshrink_out(meta, self, lambd, out)
+    return out
+
+
+# softshrink_backward.grad_input: structured
+
+
+def softshrink_backward(grad_output, self, lambd):
+    meta = M.softshrink_backward(grad_output, self, lambd)
+    grad_input = meta.allocate()
+    N.softshrink_backward_out(meta, grad_output, self, lambd, grad_input)
+    return grad_input
+
+
+def softshrink_backward_grad_input(grad_output, self, lambd, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.softshrink_backward(grad_output, self, lambd)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.softshrink_backward_out, meta, (grad_output, self, lambd), grad_input)
+    ):
+        return grad_input
+    N.softshrink_backward_out(meta, grad_output, self, lambd, grad_input)
+    return grad_input
+
+
+# hardshrink.out: structured
+
+
+def hardshrink(self, lambd):
+    meta = M.hardshrink(self, lambd)
+    out = meta.allocate()
+    N.hardshrink_out(meta, self, lambd, out)
+    return out
+
+
+def hardshrink_out(self, lambd, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.hardshrink(self, lambd)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.hardshrink_out, meta, (self, lambd), out)
+    ):
+        return out
+    N.hardshrink_out(meta, self, lambd, out)
+    return out
+
+
+# hardshrink_backward.grad_input: structured
+
+
+def hardshrink_backward(grad_out, self, lambd):
+    meta = M.hardshrink_backward(grad_out, self, lambd)
+    grad_input = meta.allocate()
+    N.hardshrink_backward_out(meta, grad_out, self, lambd, grad_input)
+    return grad_input
+
+
+def hardshrink_backward_grad_input(grad_out, self, lambd, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_out._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_out, self)
+    meta = M.hardshrink_backward(grad_out, self, lambd)
+    if grad_input is grad_out or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_out._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.hardshrink_backward_out, meta, (grad_out, self, lambd), grad_input)
+    ):
+        return grad_input
+    N.hardshrink_backward_out(meta, grad_out, self, lambd, grad_input)
+    return grad_input
+
+
+# threshold.out: structured
+
+
+def threshold(self, threshold, value):
+    meta = M.threshold(self, threshold, value)
+    out = meta.allocate()
+    N.threshold_out(meta, self, threshold, value, out)
+    return out
+
+
+def threshold_(self, threshold, value):
+    if 0 in self._strides:
+        O.check_tensor_iterator(self)
+    meta = M.threshold(self, threshold, value)
+    meta.check_inplace(self)
+    if (
+        LO.aliases_itself(self)
+        and LO.in_loop_order(N.threshold_out, meta, (self, threshold, value), self)
+    ):
+        return self
+    N.threshold_out(meta, self, threshold, value, self)
+    return self
+
+
+def threshold_out(self, threshold, value, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.threshold(self, threshold, value)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.threshold_out, meta, (self, threshold, value), out)
+    ):
+        return out
+    N.threshold_out(meta, self, threshold, value, out)
+    return out
+
+
+# glu.out: structured
+
+
+def glu(self, dim):
+    meta = M.glu(self, dim)
+    out = meta.allocate()
+    N.glu_out(meta, self, dim, out)
+    return out
+
+
+def glu_out(self, dim, out):
+    if 0 in out._strides or self._storage is out._storage is not None:
+        O.check_tensor_iterator(out, self)
+    meta = M.glu(self, dim)
+    if out is self:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        self._storage is out._storage is not None
+        and LO.in_loop_order(N.glu_out, meta, (self, dim), out)
+    ):
+        return out
+    N.glu_out(meta, self, dim, out)
+    return out
+
+
+# gelu_backward.grad_input: structured
+
+
+def gelu_backward(grad_output, self, approximate):
+    meta = M.gelu_backward(grad_output, self, approximate)
+    grad_input = meta.allocate()
+    N.gelu_backward_out(meta, grad_output, self, approximate, grad_input)
+    return grad_input
+
+
+def gelu_backward_grad_input(grad_output, self, approximate, grad_input):
+    if (
+        0 in grad_input._strides
+        or grad_output._storage is grad_input._storage is not None
+        or self._storage is grad_input._storage is not None
+    ):
+        O.check_tensor_iterator(grad_input, grad_output, self)
+    meta = M.gelu_backward(grad_output, self, approximate)
+    if grad_input is grad_output or grad_input is self:
+        meta.check_read_write(grad_input)
+    meta.resize_outputs(grad_input)
+    if (
+        (grad_output._storage is grad_input._storage is not None or self._storage is grad_input._storage is not None)
+        and LO.in_loop_order(N.gelu_backward_out, meta, (grad_output, self, approximate), grad_input)
+    ):
+        return grad_input
+    N.gelu_backward_out(meta, grad_output, self, approximate, grad_input)
+    return grad_input
+
+
+# smooth_l1_loss.out: structured
+
+
+def smooth_l1_loss(self, target, reduction, beta):
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    out = meta.allocate()
+    N.smooth_l1_loss_out(meta, self, target, reduction, beta, out)
+    return out
+
+
+def smooth_l1_loss_out(self, target, reduction, beta, out):
+    if (
+        0 in out._strides
+        or self._storage is out._storage is not None
+        or target._storage is out._storage is not None
+    ):
+        O.check_tensor_iterator(out, self, target)
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    if out is self or out is target:
+        meta.check_read_write(out)
+    meta.resize_outputs(out)
+    if (
+        (self._storage is out._storage is not None or target._storage is out._storage is not None)
+        and LO.in_loop_order(N.smooth_l1_loss_out, meta, (self, target, reduction, beta), out)
+    ):
+        return out
+    N.smooth_l1_loss_out(meta, self, target, reduction, beta, out)
+    return out
+
+
 impl("add.Tensor", "CPU", add_Tensor)
 impl("add_.Tensor", "CPU", add__Tensor)
 impl("add.out", "CPU", add_out)
@@ -6181,6 +6786,50 @@ impl("scatter_add.out", "CPU", scatter_add_out)
 impl("scatter_reduce.two", "CPU", scatter_reduce_two)
 impl("scatter_reduce_.two", "CPU", scatter_reduce__two)
 impl("scatter_reduce.two_out", "CPU", scatter_reduce_two_out)
+impl("elu", "CPU", elu)
+impl("elu_", "CPU", elu_)
+impl("elu.out", "CPU", elu_out)
+impl("elu_backward", "CPU", elu_backward)
+impl("elu_backward.grad_input", "CPU", elu_backward_grad_input)
+impl("leaky_relu", "CPU", leaky_relu)
+impl("leaky_relu_", "CPU", leaky_relu_)
+impl("leaky_relu.out", "CPU", leaky_relu_out)
+impl("leaky_relu_backward", "CPU", leaky_relu_backward)
+impl("leaky_relu_backward.grad_input", "CPU", leaky_relu_backward_grad_input)
+impl("softplus", "CPU", softplus)
+impl("softplus.out", "CPU", softplus_out)
+impl("softplus_backward", "CPU", softplus_backward)
+impl("softplus_backward.grad_input", "CPU", softplus_backward_grad_input)
+impl("silu", "CPU", silu)
+impl("silu_", "CPU", silu_)
+impl("silu.out", "CPU", silu_out)
+impl("silu_backward", "CPU", silu_backward)
+impl("silu_backward.grad_input", "CPU", silu_backward_grad_input)
+impl("mish", "CPU", mish)
+impl("mish_", "CPU", mish_)
+impl("mish.out", "CPU", mish_out)
+impl("hardsigmoid", "CPU", hardsigmoid)
+impl("hardsigmoid_", "CPU", hardsigmoid_)
+impl("hardsigmoid.out", "CPU", hardsigmoid_out)
+impl("hardsigmoid_backward", "CPU", hardsigmoid_backward)
+impl("hardsigmoid_backward.grad_input", "CPU", hardsigmoid_backward_grad_input)
+impl("softshrink", "CPU", softshrink)
+impl("softshrink.out", "CPU", softshrink_out)
+impl("softshrink_backward", "CPU", softshrink_backward)
+impl("softshrink_backward.grad_input", "CPU", softshrink_backward_grad_input)
+impl("hardshrink", "CPU", hardshrink)
+impl("hardshrink.out", "CPU", hardshrink_out)
+impl("hardshrink_backward", "CPU", hardshrink_backward)
+impl("hardshrink_backward.grad_input", "CPU", hardshrink_backward_grad_input)
+impl("threshold", "CPU", threshold)
+impl("threshold_", "CPU", threshold_)
+impl("threshold.out", "CPU", threshold_out)
+impl("glu", "CPU", glu)
+impl("glu.out", "CPU", glu_out)
+impl("gelu_backward", "CPU", gelu_backward)
+impl("gelu_backward.grad_input", "CPU", gelu_backward_grad_input)
+impl("smooth_l1_loss", "CPU", smooth_l1_loss)
+impl("smooth_l1_loss.out", "CPU", smooth_l1_loss_out)
 impl("abs.out", "CPU", N.abs_out)
 impl("conj_physical.out", "CPU", N.conj_physical_out)
 impl("arange.start_out", "CPU", N.arange_start_out)
@@ -6317,3 +6966,30 @@ impl("baddbmm.out", "CPU", N.baddbmm_out)
 impl("addbmm_", "CPU", N.addbmm_)
 impl("addbmm.out", "CPU", N.addbmm_out)
 impl("addbmm", "CPU", N.addbmm)
+impl("hardtanh.out", "CPU", N.hardtanh_out)
+impl("hardtanh", "CPU", N.hardtanh)
+impl("hardtanh_", "CPU", N.hardtanh_)
+impl("hardtanh_backward.grad_input", "CPU", N.hardtanh_backward_out)
+impl("hardtanh_backward", "CPU", N.hardtanh_backward)
+impl("mish_backward", "CPU", N.mish_backward)
+impl("hardswish.out", "CPU", N.hardswish_out)
+impl("hardswish", "CPU", N.hardswish)
+impl("hardswish_", "CPU", N.hardswish_)
+impl("hardswish_backward", "CPU", N.hardswish_backward)
+impl("glu_backward.grad_input", "CPU", N.glu_backward_cpu_out)
+impl("glu_backward", "CPU", N.glu_backward_cpu)
+impl("log_sigmoid_forward", "CPU", N.log_sigmoid_forward_cpu)
+impl("log_sigmoid_backward", "CPU", N.log_sigmoid_backward_cpu)
+impl("_prelu_kernel", "CPU", N._prelu_kernel)
+impl("_prelu_kernel_backward", "CPU", N._prelu_kernel_backward)
+impl("native_layer_norm", "CPU", N.layer_norm_cpu)
+impl("native_layer_norm_backward", "CPU", N.layer_norm_backward_cpu)
+impl("native_batch_norm", "CPU", N.batch_norm_cpu)
+impl("native_batch_norm_backward", "CPU", N.batch_norm_backward_cpu)
+impl("native_group_norm", "CPU", N.native_group_norm)
+impl("native_group_norm_backward", "CPU", N.native_group_norm_backward)
+impl("huber_loss", "CPU", N.huber_loss)
+impl("binary_cross_entropy", "CPU", N.binary_cross_entropy_cpu)
+impl("binary_cross_entropy_backward", "CPU", N.binary_cross_entropy_backward_cpu)
+impl("_scaled_dot_product_flash_attention_for_cpu", "CPU", N._scaled_dot_product_flash_attention_cpu)
+impl("_scaled_dot_product_flash_attention_for_cpu_backward", "CPU", N._scaled_dot_product_flash_attention_cpu_backward)

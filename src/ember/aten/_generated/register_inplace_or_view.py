@@ -6545,6 +6545,454 @@ def baddbmm_dtype_out(keyset, self, batch1, batch2, out_dtype, beta, alpha, out)
     return finish_inplace(result, out)
 
 
+_elu_out = handle("elu.out")
+
+
+def elu_out(keyset, self, alpha, scale, input_scale, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _elu_out.redispatch(keyset & AFTER, self, alpha, scale, input_scale, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_elu_ = handle("elu_")
+
+
+def elu_(keyset, self, alpha, scale, input_scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _elu_.redispatch(keyset & AFTER, self, alpha, scale, input_scale)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_elu_backward_grad_input = handle("elu_backward.grad_input")
+
+
+def elu_backward_grad_input(keyset, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _elu_backward_grad_input.redispatch(keyset & AFTER, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_celu_ = handle("celu_")
+
+
+def celu_(keyset, self, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _celu_.redispatch(keyset & AFTER, self, alpha)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_leaky_relu_out = handle("leaky_relu.out")
+
+
+def leaky_relu_out(keyset, self, negative_slope, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _leaky_relu_out.redispatch(keyset & AFTER, self, negative_slope, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_leaky_relu_ = handle("leaky_relu_")
+
+
+def leaky_relu_(keyset, self, negative_slope):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _leaky_relu_.redispatch(keyset & AFTER, self, negative_slope)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_leaky_relu_backward_grad_input = handle("leaky_relu_backward.grad_input")
+
+
+def leaky_relu_backward_grad_input(keyset, grad_output, self, negative_slope, self_is_result, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _leaky_relu_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, negative_slope, self_is_result, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_hardtanh_out = handle("hardtanh.out")
+
+
+def hardtanh_out(keyset, self, min_val, max_val, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardtanh_out.redispatch(keyset & AFTER, self, min_val, max_val, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hardtanh_ = handle("hardtanh_")
+
+
+def hardtanh_(keyset, self, min_val, max_val):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardtanh_.redispatch(keyset & AFTER, self, min_val, max_val)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_hardtanh_backward_grad_input = handle("hardtanh_backward.grad_input")
+
+
+def hardtanh_backward_grad_input(keyset, grad_output, self, min_val, max_val, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardtanh_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, min_val, max_val, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_softplus_out = handle("softplus.out")
+
+
+def softplus_out(keyset, self, beta, threshold, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _softplus_out.redispatch(keyset & AFTER, self, beta, threshold, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_softplus_backward_grad_input = handle("softplus_backward.grad_input")
+
+
+def softplus_backward_grad_input(keyset, grad_output, self, beta, threshold, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _softplus_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, beta, threshold, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_silu_ = handle("silu_")
+
+
+def silu_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _silu_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_silu_out = handle("silu.out")
+
+
+def silu_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _silu_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_silu_backward_grad_input = handle("silu_backward.grad_input")
+
+
+def silu_backward_grad_input(keyset, grad_output, self, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _silu_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_mish_ = handle("mish_")
+
+
+def mish_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mish_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_mish_out = handle("mish.out")
+
+
+def mish_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _mish_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hardswish_out = handle("hardswish.out")
+
+
+def hardswish_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardswish_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hardswish_ = handle("hardswish_")
+
+
+def hardswish_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardswish_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_hardsigmoid_out = handle("hardsigmoid.out")
+
+
+def hardsigmoid_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardsigmoid_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hardsigmoid_ = handle("hardsigmoid_")
+
+
+def hardsigmoid_(keyset, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardsigmoid_.redispatch(keyset & AFTER, self)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_hardsigmoid_backward_grad_input = handle("hardsigmoid_backward.grad_input")
+
+
+def hardsigmoid_backward_grad_input(keyset, grad_output, self, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardsigmoid_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_softshrink_out = handle("softshrink.out")
+
+
+def softshrink_out(keyset, self, lambd, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _softshrink_out.redispatch(keyset & AFTER, self, lambd, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_softshrink_backward_grad_input = handle("softshrink_backward.grad_input")
+
+
+def softshrink_backward_grad_input(keyset, grad_output, self, lambd, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _softshrink_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, lambd, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_hardshrink_out = handle("hardshrink.out")
+
+
+def hardshrink_out(keyset, self, lambd, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardshrink_out.redispatch(keyset & AFTER, self, lambd, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_hardshrink_backward_grad_input = handle("hardshrink_backward.grad_input")
+
+
+def hardshrink_backward_grad_input(keyset, grad_out, self, lambd, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _hardshrink_backward_grad_input.redispatch(keyset & AFTER, grad_out, self, lambd, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_threshold_ = handle("threshold_")
+
+
+def threshold_(keyset, self, threshold, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _threshold_.redispatch(keyset & AFTER, self, threshold, value)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, self)
+
+
+_threshold_out = handle("threshold.out")
+
+
+def threshold_out(keyset, self, threshold, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _threshold_out.redispatch(keyset & AFTER, self, threshold, value, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_glu_out = handle("glu.out")
+
+
+def glu_out(keyset, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _glu_out.redispatch(keyset & AFTER, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_glu_backward_grad_input = handle("glu_backward.grad_input")
+
+
+def glu_backward_grad_input(keyset, grad_output, self, dim, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _glu_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, dim, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_gelu_backward_grad_input = handle("gelu_backward.grad_input")
+
+
+def gelu_backward_grad_input(keyset, grad_output, self, approximate, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _gelu_backward_grad_input.redispatch(keyset & AFTER, grad_output, self, approximate, grad_input)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, grad_input)
+
+
+_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+
+
+def smooth_l1_loss_out(keyset, self, target, reduction, beta, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _smooth_l1_loss_out.redispatch(keyset & AFTER, self, target, reduction, beta, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7012,3 +7460,35 @@ impl("baddbmm.out", "ADInplaceOrView", baddbmm_out, keyset_arg="raw")
 impl("addbmm_", "ADInplaceOrView", addbmm_, keyset_arg="raw")
 impl("addbmm.out", "ADInplaceOrView", addbmm_out, keyset_arg="raw")
 impl("baddbmm.dtype_out", "ADInplaceOrView", baddbmm_dtype_out, keyset_arg="raw")
+impl("elu.out", "ADInplaceOrView", elu_out, keyset_arg="raw")
+impl("elu_", "ADInplaceOrView", elu_, keyset_arg="raw")
+impl("elu_backward.grad_input", "ADInplaceOrView", elu_backward_grad_input, keyset_arg="raw")
+impl("celu_", "ADInplaceOrView", celu_, keyset_arg="raw")
+impl("leaky_relu.out", "ADInplaceOrView", leaky_relu_out, keyset_arg="raw")
+impl("leaky_relu_", "ADInplaceOrView", leaky_relu_, keyset_arg="raw")
+impl("leaky_relu_backward.grad_input", "ADInplaceOrView", leaky_relu_backward_grad_input, keyset_arg="raw")
+impl("hardtanh.out", "ADInplaceOrView", hardtanh_out, keyset_arg="raw")
+impl("hardtanh_", "ADInplaceOrView", hardtanh_, keyset_arg="raw")
+impl("hardtanh_backward.grad_input", "ADInplaceOrView", hardtanh_backward_grad_input, keyset_arg="raw")
+impl("softplus.out", "ADInplaceOrView", softplus_out, keyset_arg="raw")
+impl("softplus_backward.grad_input", "ADInplaceOrView", softplus_backward_grad_input, keyset_arg="raw")
+impl("silu_", "ADInplaceOrView", silu_, keyset_arg="raw")
+impl("silu.out", "ADInplaceOrView", silu_out, keyset_arg="raw")
+impl("silu_backward.grad_input", "ADInplaceOrView", silu_backward_grad_input, keyset_arg="raw")
+impl("mish_", "ADInplaceOrView", mish_, keyset_arg="raw")
+impl("mish.out", "ADInplaceOrView", mish_out, keyset_arg="raw")
+impl("hardswish.out", "ADInplaceOrView", hardswish_out, keyset_arg="raw")
+impl("hardswish_", "ADInplaceOrView", hardswish_, keyset_arg="raw")
+impl("hardsigmoid.out", "ADInplaceOrView", hardsigmoid_out, keyset_arg="raw")
+impl("hardsigmoid_", "ADInplaceOrView", hardsigmoid_, keyset_arg="raw")
+impl("hardsigmoid_backward.grad_input", "ADInplaceOrView", hardsigmoid_backward_grad_input, keyset_arg="raw")
+impl("softshrink.out", "ADInplaceOrView", softshrink_out, keyset_arg="raw")
+impl("softshrink_backward.grad_input", "ADInplaceOrView", softshrink_backward_grad_input, keyset_arg="raw")
+impl("hardshrink.out", "ADInplaceOrView", hardshrink_out, keyset_arg="raw")
+impl("hardshrink_backward.grad_input", "ADInplaceOrView", hardshrink_backward_grad_input, keyset_arg="raw")
+impl("threshold_", "ADInplaceOrView", threshold_, keyset_arg="raw")
+impl("threshold.out", "ADInplaceOrView", threshold_out, keyset_arg="raw")
+impl("glu.out", "ADInplaceOrView", glu_out, keyset_arg="raw")
+impl("glu_backward.grad_input", "ADInplaceOrView", glu_backward_grad_input, keyset_arg="raw")
+impl("gelu_backward.grad_input", "ADInplaceOrView", gelu_backward_grad_input, keyset_arg="raw")
+impl("smooth_l1_loss.out", "ADInplaceOrView", smooth_l1_loss_out, keyset_arg="raw")

@@ -3441,6 +3441,344 @@ def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
     return out
 
 
+# elu.out: structured
+
+
+def elu(self, alpha, scale, input_scale):
+    meta = M.elu(self, alpha, scale, input_scale)
+    out = meta.allocate()
+    return out
+
+
+def elu_(self, alpha, scale, input_scale):
+    meta = M.elu(self, alpha, scale, input_scale)
+    meta.check_inplace(self)
+    return self
+
+
+def elu_out(self, alpha, scale, input_scale, out):
+    M.check_copy_devices(self, out)
+    meta = M.elu(self, alpha, scale, input_scale)
+    M.copy_out(meta, out)
+    return out
+
+
+# elu_backward.grad_input: structured
+
+
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    meta = M.elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def elu_backward_grad_input(grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# leaky_relu.out: structured
+
+
+def leaky_relu(self, negative_slope):
+    meta = M.leaky_relu(self, negative_slope)
+    out = meta.allocate()
+    return out
+
+
+def leaky_relu_(self, negative_slope):
+    meta = M.leaky_relu(self, negative_slope)
+    meta.check_inplace(self)
+    return self
+
+
+def leaky_relu_out(self, negative_slope, out):
+    M.check_copy_devices(self, out)
+    meta = M.leaky_relu(self, negative_slope)
+    M.copy_out(meta, out)
+    return out
+
+
+# leaky_relu_backward.grad_input: structured
+
+
+def leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
+    meta = M.leaky_relu_backward(grad_output, self, negative_slope, self_is_result)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def leaky_relu_backward_grad_input(grad_output, self, negative_slope, self_is_result, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.leaky_relu_backward(grad_output, self, negative_slope, self_is_result)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# softplus.out: structured
+
+
+def softplus(self, beta, threshold):
+    meta = M.softplus(self, beta, threshold)
+    out = meta.allocate()
+    return out
+
+
+def softplus_out(self, beta, threshold, out):
+    M.check_copy_devices(self, out)
+    meta = M.softplus(self, beta, threshold)
+    M.copy_out(meta, out)
+    return out
+
+
+# softplus_backward.grad_input: structured
+
+
+def softplus_backward(grad_output, self, beta, threshold):
+    meta = M.softplus_backward(grad_output, self, beta, threshold)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def softplus_backward_grad_input(grad_output, self, beta, threshold, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.softplus_backward(grad_output, self, beta, threshold)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# silu.out: structured
+
+
+def silu(self):
+    meta = M.silu(self)
+    out = meta.allocate()
+    return out
+
+
+def silu_(self):
+    meta = M.silu(self)
+    meta.check_inplace(self)
+    return self
+
+
+def silu_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.silu(self)
+    M.copy_out(meta, out, exact_dtype=True)
+    return out
+
+
+# silu_backward.grad_input: structured
+
+
+def silu_backward(grad_output, self):
+    meta = M.silu_backward(grad_output, self)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def silu_backward_grad_input(grad_output, self, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.silu_backward(grad_output, self)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# mish.out: structured
+
+
+def mish(self):
+    meta = M.mish(self)
+    out = meta.allocate()
+    return out
+
+
+def mish_(self):
+    meta = M.mish(self)
+    meta.check_inplace(self)
+    return self
+
+
+def mish_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.mish(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# hardsigmoid.out: structured
+
+
+def hardsigmoid(self):
+    meta = M.hardsigmoid(self)
+    out = meta.allocate()
+    return out
+
+
+def hardsigmoid_(self):
+    meta = M.hardsigmoid(self)
+    meta.check_inplace(self)
+    return self
+
+
+def hardsigmoid_out(self, out):
+    M.check_copy_devices(self, out)
+    meta = M.hardsigmoid(self)
+    M.copy_out(meta, out)
+    return out
+
+
+# hardsigmoid_backward.grad_input: structured
+
+
+def hardsigmoid_backward(grad_output, self):
+    meta = M.hardsigmoid_backward(grad_output, self)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def hardsigmoid_backward_grad_input(grad_output, self, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.hardsigmoid_backward(grad_output, self)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# softshrink.out: structured
+
+
+def softshrink(self, lambd):
+    meta = M.softshrink(self, lambd)
+    out = meta.allocate()
+    return out
+
+
+def softshrink_out(self, lambd, out):
+    M.check_copy_devices(self, out)
+    meta = M.softshrink(self, lambd)
+    M.copy_out(meta, out)
+    return out
+
+
+# softshrink_backward.grad_input: structured
+
+
+def softshrink_backward(grad_output, self, lambd):
+    meta = M.softshrink_backward(grad_output, self, lambd)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def softshrink_backward_grad_input(grad_output, self, lambd, grad_input):
+    meta = M.softshrink_backward(grad_output, self, lambd)
+    meta.resize_outputs(grad_input)
+    return grad_input
+
+
+# hardshrink.out: structured
+
+
+def hardshrink(self, lambd):
+    meta = M.hardshrink(self, lambd)
+    out = meta.allocate()
+    return out
+
+
+def hardshrink_out(self, lambd, out):
+    M.check_copy_devices(self, out)
+    meta = M.hardshrink(self, lambd)
+    M.copy_out(meta, out)
+    return out
+
+
+# hardshrink_backward.grad_input: structured
+
+
+def hardshrink_backward(grad_out, self, lambd):
+    meta = M.hardshrink_backward(grad_out, self, lambd)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def hardshrink_backward_grad_input(grad_out, self, lambd, grad_input):
+    meta = M.hardshrink_backward(grad_out, self, lambd)
+    meta.resize_outputs(grad_input)
+    return grad_input
+
+
+# threshold.out: structured
+
+
+def threshold(self, threshold, value):
+    meta = M.threshold(self, threshold, value)
+    out = meta.allocate()
+    return out
+
+
+def threshold_(self, threshold, value):
+    meta = M.threshold(self, threshold, value)
+    meta.check_inplace(self)
+    return self
+
+
+def threshold_out(self, threshold, value, out):
+    M.check_copy_devices(self, out)
+    meta = M.threshold(self, threshold, value)
+    M.copy_out(meta, out)
+    return out
+
+
+# glu.out: structured
+
+
+def glu(self, dim):
+    meta = M.glu(self, dim)
+    out = meta.allocate()
+    return out
+
+
+def glu_out(self, dim, out):
+    M.check_copy_devices(self, out)
+    meta = M.glu(self, dim)
+    M.copy_out(meta, out)
+    return out
+
+
+# gelu_backward.grad_input: structured
+
+
+def gelu_backward(grad_output, self, approximate):
+    meta = M.gelu_backward(grad_output, self, approximate)
+    grad_input = meta.allocate()
+    return grad_input
+
+
+def gelu_backward_grad_input(grad_output, self, approximate, grad_input):
+    M.check_copy_devices(grad_output, grad_input)
+    meta = M.gelu_backward(grad_output, self, approximate)
+    M.copy_out(meta, grad_input)
+    return grad_input
+
+
+# smooth_l1_loss.out: structured
+
+
+def smooth_l1_loss(self, target, reduction, beta):
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    out = meta.allocate()
+    return out
+
+
+def smooth_l1_loss_out(self, target, reduction, beta, out):
+    M.check_copy_devices(self, out)
+    meta = M.smooth_l1_loss(self, target, reduction, beta)
+    M.copy_out(meta, out)
+    return out
+
+
 def abs_out(self, out):
     M.check_copy_devices(self, out)
     return N.abs_out(self, out)
@@ -4000,6 +4338,50 @@ impl("scatter_add.out", "Meta", scatter_add_out)
 impl("scatter_reduce.two", "Meta", scatter_reduce_two)
 impl("scatter_reduce_.two", "Meta", scatter_reduce__two)
 impl("scatter_reduce.two_out", "Meta", scatter_reduce_two_out)
+impl("elu", "Meta", elu)
+impl("elu_", "Meta", elu_)
+impl("elu.out", "Meta", elu_out)
+impl("elu_backward", "Meta", elu_backward)
+impl("elu_backward.grad_input", "Meta", elu_backward_grad_input)
+impl("leaky_relu", "Meta", leaky_relu)
+impl("leaky_relu_", "Meta", leaky_relu_)
+impl("leaky_relu.out", "Meta", leaky_relu_out)
+impl("leaky_relu_backward", "Meta", leaky_relu_backward)
+impl("leaky_relu_backward.grad_input", "Meta", leaky_relu_backward_grad_input)
+impl("softplus", "Meta", softplus)
+impl("softplus.out", "Meta", softplus_out)
+impl("softplus_backward", "Meta", softplus_backward)
+impl("softplus_backward.grad_input", "Meta", softplus_backward_grad_input)
+impl("silu", "Meta", silu)
+impl("silu_", "Meta", silu_)
+impl("silu.out", "Meta", silu_out)
+impl("silu_backward", "Meta", silu_backward)
+impl("silu_backward.grad_input", "Meta", silu_backward_grad_input)
+impl("mish", "Meta", mish)
+impl("mish_", "Meta", mish_)
+impl("mish.out", "Meta", mish_out)
+impl("hardsigmoid", "Meta", hardsigmoid)
+impl("hardsigmoid_", "Meta", hardsigmoid_)
+impl("hardsigmoid.out", "Meta", hardsigmoid_out)
+impl("hardsigmoid_backward", "Meta", hardsigmoid_backward)
+impl("hardsigmoid_backward.grad_input", "Meta", hardsigmoid_backward_grad_input)
+impl("softshrink", "Meta", softshrink)
+impl("softshrink.out", "Meta", softshrink_out)
+impl("softshrink_backward", "Meta", softshrink_backward)
+impl("softshrink_backward.grad_input", "Meta", softshrink_backward_grad_input)
+impl("hardshrink", "Meta", hardshrink)
+impl("hardshrink.out", "Meta", hardshrink_out)
+impl("hardshrink_backward", "Meta", hardshrink_backward)
+impl("hardshrink_backward.grad_input", "Meta", hardshrink_backward_grad_input)
+impl("threshold", "Meta", threshold)
+impl("threshold_", "Meta", threshold_)
+impl("threshold.out", "Meta", threshold_out)
+impl("glu", "Meta", glu)
+impl("glu.out", "Meta", glu_out)
+impl("gelu_backward", "Meta", gelu_backward)
+impl("gelu_backward.grad_input", "Meta", gelu_backward_grad_input)
+impl("smooth_l1_loss", "Meta", smooth_l1_loss)
+impl("smooth_l1_loss.out", "Meta", smooth_l1_loss_out)
 impl("abs.out", "Meta", abs_out)
 impl("conj_physical.out", "Meta", conj_physical_out)
 impl("arange.start_out", "Meta", N.arange_start_out)

@@ -7,6 +7,7 @@ function per structured group, named after its functional overload's kernel
 Mirrors the TORCH_META_FUNC definitions of ATen/native/*.cpp.
 """
 
+from .activation import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .index_ops import *  # noqa: F403

@@ -14,7 +14,7 @@ from ember.aten.structured import StructuredMeta
 from ember.aten.tensor_iterator import OutputSpec, pointwise_spec
 
 __all__ = ["REDUCTION_NONE", "REDUCTION_MEAN", "REDUCTION_SUM", "nll_loss_forward",
-           "nll_loss_backward", "mse_loss"]  # fmt: skip
+           "nll_loss_backward", "mse_loss", "smooth_l1_loss"]  # fmt: skip
 
 REDUCTION_NONE, REDUCTION_MEAN, REDUCTION_SUM = 0, 1, 2
 
@@ -87,3 +87,10 @@ def mse_loss(self, target, reduction) -> StructuredMeta:
     if reduction == REDUCTION_NONE:
         return PointwiseMeta(spec, common)  # one TensorIterator writes the result
     return StructuredMeta(OutputSpec((), None, spec.dtype, spec.device), common)
+
+
+def smooth_l1_loss(self, target, reduction, beta) -> StructuredMeta:
+    """TORCH_META_FUNC(smooth_l1_loss): beta >= 0, then mse_loss's shape rule."""
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return mse_loss(self, target, reduction)

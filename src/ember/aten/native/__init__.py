@@ -9,8 +9,10 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 (native/at.py), i.e. through the dispatcher, as at::add does.
 """
 
+from .activation import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
+from .attention import *  # noqa: F403
 from .batched_blas import *  # noqa: F403
 from .binary_composites import *  # noqa: F403
 from .binary_float import *  # noqa: F403
@@ -35,7 +37,9 @@ from .linalg import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
+from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403

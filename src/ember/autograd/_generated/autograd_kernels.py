@@ -16323,6 +16323,1710 @@ def baddbmm_dtype_out(ks, self, batch1, batch2, out_dtype, beta, alpha, out):
     return result
 
 
+_elu_out = handle("elu.out")
+
+
+def elu_out(ks, self, alpha, scale, input_scale, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="elu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _elu_out.redispatch(ks & AFTER_AUTOGRAD, self, alpha, scale, input_scale, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_elu = handle("elu")
+
+
+def elu(ks, self, alpha, scale, input_scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.EluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_alpha = alpha
+        node._saved_input_scale = input_scale
+        node._saved_scale = scale
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _elu.redispatch(ks & AFTER_AUTOGRAD, self, alpha, scale, input_scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_elu_ = handle("elu_")
+
+
+def elu_(ks, self, alpha, scale, input_scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.EluBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_alpha = alpha
+        node._saved_input_scale = input_scale
+        node._saved_scale = scale
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _elu_.redispatch(ks & AFTER_AUTOGRAD, self, alpha, scale, input_scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_elu_backward_grad_input = handle("elu_backward.grad_input")
+
+
+def elu_backward_grad_input(ks, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self_or_result._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="elu_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _elu_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_elu_backward = handle("elu_backward")
+
+
+def elu_backward(ks, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self_or_result._requires_grad)
+    if requires:
+        node = nodes.EluBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self_or_result))
+        node._saved_alpha = alpha
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_input_scale = input_scale
+        node._saved_is_result = is_result
+        node._saved_scale = scale
+        node._raw_saved_self_or_result = SavedVariable(self_or_result)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _elu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, alpha, scale, input_scale, is_result, self_or_result)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_celu = handle("celu")
+
+
+def celu(ks, self, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.CeluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_alpha = alpha
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _celu.redispatch(ks & AFTER_AUTOGRAD, self, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_celu_ = handle("celu_")
+
+
+def celu_(ks, self, alpha):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.CeluBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_alpha = alpha
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _celu_.redispatch(ks & AFTER_AUTOGRAD, self, alpha)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_leaky_relu_out = handle("leaky_relu.out")
+
+
+def leaky_relu_out(ks, self, negative_slope, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="leaky_relu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _leaky_relu_out.redispatch(ks & AFTER_AUTOGRAD, self, negative_slope, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_leaky_relu = handle("leaky_relu")
+
+
+def leaky_relu(ks, self, negative_slope):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LeakyReluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_negative_slope = negative_slope
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _leaky_relu.redispatch(ks & AFTER_AUTOGRAD, self, negative_slope)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_leaky_relu_ = handle("leaky_relu_")
+
+
+def leaky_relu_(ks, self, negative_slope):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.LeakyReluBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_negative_slope = negative_slope
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _leaky_relu_.redispatch(ks & AFTER_AUTOGRAD, self, negative_slope)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+        node._raw_saved_result = SavedVariable(self, True)
+    return result
+
+
+_leaky_relu_backward_grad_input = handle("leaky_relu_backward.grad_input")
+
+
+def leaky_relu_backward_grad_input(ks, grad_output, self, negative_slope, self_is_result, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="leaky_relu_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _leaky_relu_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, negative_slope, self_is_result, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_leaky_relu_backward = handle("leaky_relu_backward")
+
+
+def leaky_relu_backward(ks, grad_output, self, negative_slope, self_is_result):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.LeakyReluBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_negative_slope = negative_slope
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _leaky_relu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, negative_slope, self_is_result)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardtanh_out = handle("hardtanh.out")
+
+
+def hardtanh_out(ks, self, min_val, max_val, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardtanh"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardtanh_out.redispatch(ks & AFTER_AUTOGRAD, self, min_val, max_val, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardtanh = handle("hardtanh")
+
+
+def hardtanh(ks, self, min_val, max_val):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.HardtanhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max_val = max_val
+        node._saved_min_val = min_val
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardtanh.redispatch(ks & AFTER_AUTOGRAD, self, min_val, max_val)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardtanh_ = handle("hardtanh_")
+
+
+def hardtanh_(ks, self, min_val, max_val):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.HardtanhBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_max_val = max_val
+        node._saved_min_val = min_val
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardtanh_.redispatch(ks & AFTER_AUTOGRAD, self, min_val, max_val)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_hardtanh_backward_grad_input = handle("hardtanh_backward.grad_input")
+
+
+def hardtanh_backward_grad_input(ks, grad_output, self, min_val, max_val, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardtanh_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardtanh_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, min_val, max_val, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardtanh_backward = handle("hardtanh_backward")
+
+
+def hardtanh_backward(ks, grad_output, self, min_val, max_val):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.HardtanhBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_max_val = max_val
+        if node.should_compute_output(0):
+            node._saved_min_val = min_val
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardtanh_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, min_val, max_val)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_softplus_out = handle("softplus.out")
+
+
+def softplus_out(ks, self, beta, threshold, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="softplus"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _softplus_out.redispatch(ks & AFTER_AUTOGRAD, self, beta, threshold, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_softplus = handle("softplus")
+
+
+def softplus(ks, self, beta, threshold):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SoftplusBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_beta = beta
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_threshold = threshold
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _softplus.redispatch(ks & AFTER_AUTOGRAD, self, beta, threshold)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_softplus_backward_grad_input = handle("softplus_backward.grad_input")
+
+
+def softplus_backward_grad_input(ks, grad_output, self, beta, threshold, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="softplus_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _softplus_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, beta, threshold, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_softplus_backward = handle("softplus_backward")
+
+
+def softplus_backward(ks, grad_output, self, beta, threshold):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.SoftplusBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        node._saved_beta = beta
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_threshold = threshold
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _softplus_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, beta, threshold)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_silu = handle("silu")
+
+
+def silu(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SiluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _silu.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_silu_ = handle("silu_")
+
+
+def silu_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.SiluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _silu_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_silu_out = handle("silu.out")
+
+
+def silu_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="silu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _silu_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_silu_backward_grad_input = handle("silu_backward.grad_input")
+
+
+def silu_backward_grad_input(ks, grad_output, self, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad)
+    if requires:
+        check_out_mutable(grad_input, "aten::silu_backward")
+        node = NotImplementedNode("aten::silu_backward")
+        node._next_edges = requiring_edges(grad_output, self, grad_input)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _silu_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, grad_input)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_silu_backward = handle("silu_backward")
+
+
+def silu_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::silu_backward")
+        node._next_edges = requiring_edges(grad_output, self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _silu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_mish = handle("mish")
+
+
+def mish(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MishBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mish.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_mish_ = handle("mish_")
+
+
+def mish_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.MishBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mish_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_mish_out = handle("mish.out")
+
+
+def mish_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="mish"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _mish_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_mish_backward = handle("mish_backward")
+
+
+def mish_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::mish_backward")
+        node._next_edges = requiring_edges(grad_output, self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _mish_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_hardswish_out = handle("hardswish.out")
+
+
+def hardswish_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardswish"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardswish_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardswish = handle("hardswish")
+
+
+def hardswish(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.HardswishBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardswish.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardswish_ = handle("hardswish_")
+
+
+def hardswish_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.HardswishBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardswish_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_hardswish_backward = handle("hardswish_backward")
+
+
+def hardswish_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.HardswishBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardswish_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardsigmoid_out = handle("hardsigmoid.out")
+
+
+def hardsigmoid_out(ks, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardsigmoid"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardsigmoid_out.redispatch(ks & AFTER_AUTOGRAD, self, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardsigmoid = handle("hardsigmoid")
+
+
+def hardsigmoid(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.HardsigmoidBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardsigmoid.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardsigmoid_ = handle("hardsigmoid_")
+
+
+def hardsigmoid_(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.HardsigmoidBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardsigmoid_.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_hardsigmoid_backward_grad_input = handle("hardsigmoid_backward.grad_input")
+
+
+def hardsigmoid_backward_grad_input(ks, grad_output, self, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad)
+    if requires:
+        check_out_mutable(grad_input, "aten::hardsigmoid_backward")
+        node = NotImplementedNode("aten::hardsigmoid_backward")
+        node._next_edges = requiring_edges(grad_output, self, grad_input)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardsigmoid_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, grad_input)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_hardsigmoid_backward = handle("hardsigmoid_backward")
+
+
+def hardsigmoid_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = NotImplementedNode("aten::hardsigmoid_backward")
+        node._next_edges = requiring_edges(grad_output, self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardsigmoid_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (False,))
+    return result
+
+
+_softshrink_out = handle("softshrink.out")
+
+
+def softshrink_out(ks, self, lambd, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="softshrink"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _softshrink_out.redispatch(ks & AFTER_AUTOGRAD, self, lambd, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_softshrink = handle("softshrink")
+
+
+def softshrink(ks, self, lambd):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SoftshrinkBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_lambd = lambd
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _softshrink.redispatch(ks & AFTER_AUTOGRAD, self, lambd)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_softshrink_backward_grad_input = handle("softshrink_backward.grad_input")
+
+
+def softshrink_backward_grad_input(ks, grad_output, self, lambd, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="softshrink_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _softshrink_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, lambd, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_softshrink_backward = handle("softshrink_backward")
+
+
+def softshrink_backward(ks, grad_output, self, lambd):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.SoftshrinkBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_lambd = lambd
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _softshrink_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, lambd)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardshrink_out = handle("hardshrink.out")
+
+
+def hardshrink_out(ks, self, lambd, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardshrink"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardshrink_out.redispatch(ks & AFTER_AUTOGRAD, self, lambd, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardshrink = handle("hardshrink")
+
+
+def hardshrink(ks, self, lambd):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.HardshrinkBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_lambd = lambd
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardshrink.redispatch(ks & AFTER_AUTOGRAD, self, lambd)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_hardshrink_backward_grad_input = handle("hardshrink_backward.grad_input")
+
+
+def hardshrink_backward_grad_input(ks, grad_out, self, lambd, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_out._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="hardshrink_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _hardshrink_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_out, self, lambd, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_hardshrink_backward = handle("hardshrink_backward")
+
+
+def hardshrink_backward(ks, grad_out, self, lambd):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.HardshrinkBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_out), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_lambd = lambd
+        if node.should_compute_output(0):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _hardshrink_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, self, lambd)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_threshold = handle("threshold")
+
+
+def threshold(ks, self, threshold, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ThresholdBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_threshold = threshold
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _threshold.redispatch(ks & AFTER_AUTOGRAD, self, threshold, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_threshold_ = handle("threshold_")
+
+
+def threshold_(ks, self, threshold, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        check_inplace(self)
+        node = nodes.ThresholdBackward1()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self.clone())
+        node._saved_threshold = threshold
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _threshold_.redispatch(ks & AFTER_AUTOGRAD, self, threshold, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        rebase_history(self, node)
+    return result
+
+
+_threshold_out = handle("threshold.out")
+
+
+def threshold_out(ks, self, threshold, value, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="threshold"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _threshold_out.redispatch(ks & AFTER_AUTOGRAD, self, threshold, value, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_glu_out = handle("glu.out")
+
+
+def glu_out(ks, self, dim, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="glu"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _glu_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_glu = handle("glu")
+
+
+def glu(ks, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.GluBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _glu.redispatch(ks & AFTER_AUTOGRAD, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_glu_backward_grad_input = handle("glu_backward.grad_input")
+
+
+def glu_backward_grad_input(ks, grad_output, self, dim, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="glu_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _glu_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, dim, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_glu_backward = handle("glu_backward")
+
+
+def glu_backward(ks, grad_output, self, dim):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.GluBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        node._saved_dim = dim
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _glu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, dim)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_log_sigmoid_forward = handle("log_sigmoid_forward")
+
+
+def log_sigmoid_forward(ks, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.LogSigmoidBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log_sigmoid_forward.redispatch(ks & AFTER_AUTOGRAD, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_buffer = SavedVariable(result[1], True)
+    return result
+
+
+_log_sigmoid_backward = handle("log_sigmoid_backward")
+
+
+def log_sigmoid_backward(ks, grad_output, self, buffer):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (buffer._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="log_sigmoid_backward", arg="buffer"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.LogSigmoidBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_buffer = SavedVariable(buffer)
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _log_sigmoid_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, buffer)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__prelu_kernel = handle("_prelu_kernel")
+
+
+def _prelu_kernel(ks, self, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or weight._requires_grad)
+    if requires:
+        node = nodes.PreluKernelBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(weight))
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __prelu_kernel.redispatch(ks & AFTER_AUTOGRAD, self, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__prelu_kernel_backward = handle("_prelu_kernel_backward")
+
+
+def _prelu_kernel_backward(ks, grad_output, self, weight):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or weight._requires_grad)
+    if requires:
+        node = nodes.PreluKernelBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(weight))
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0) or node.should_compute_output(2):
+            node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __prelu_kernel_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, weight)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1],), node)
+    return result
+
+
+_gelu_backward_grad_input = handle("gelu_backward.grad_input")
+
+
+def gelu_backward_grad_input(ks, grad_output, self, approximate, grad_input):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (grad_output._requires_grad or self._requires_grad or grad_input._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="gelu_backward"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _gelu_backward_grad_input.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, approximate, grad_input)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_gelu_backward = handle("gelu_backward")
+
+
+def gelu_backward(ks, grad_output, self, approximate):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.GeluBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        node._saved_approximate = approximate
+        if node.should_compute_output(1):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _gelu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, approximate)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_native_layer_norm = handle("native_layer_norm")
+
+
+def native_layer_norm(ks, input, normalized_shape, weight, bias, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeLayerNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._raw_saved_bias = SavedVariable(bias)
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_normalized_shape = normalized_shape
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_layer_norm.redispatch(ks & AFTER_AUTOGRAD, input, normalized_shape, weight, bias, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_layer_norm_backward = handle("native_layer_norm_backward")
+
+
+def native_layer_norm_backward(ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or mean._requires_grad or rstd._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeLayerNormBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(mean), gradient_edge(rstd), gradient_edge(weight), gradient_edge(bias))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_layer_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_native_batch_norm = handle("native_batch_norm")
+
+
+def native_batch_norm(ks, input, weight, bias, running_mean, running_var, training, momentum, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((running_mean is not None and running_mean._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm", arg="running_mean"))
+    if ts.grad_mode and ((running_var is not None and running_var._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm", arg="running_var"))
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeBatchNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_eps = eps
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_running_mean = SavedVariable(running_mean)
+        node._raw_saved_running_var = SavedVariable(running_var)
+        node._saved_training = training
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_batch_norm.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, running_mean, running_var, training, momentum, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_batch_norm_backward = handle("native_batch_norm_backward")
+
+
+def native_batch_norm_backward(ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((running_mean is not None and running_mean._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm_backward", arg="running_mean"))
+    if ts.grad_mode and ((running_var is not None and running_var._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="native_batch_norm_backward", arg="running_var"))
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or (weight is not None and weight._requires_grad) or (save_mean is not None and save_mean._requires_grad) or (save_invstd is not None and save_invstd._requires_grad))
+    if requires:
+        node = nodes.NativeBatchNormBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_out), gradient_edge(input), gradient_edge(weight), gradient_edge(save_mean), gradient_edge(save_invstd))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_batch_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_native_group_norm = handle("native_group_norm")
+
+
+def native_group_norm(ks, input, weight, bias, N, C, HxW, group, eps):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or (weight is not None and weight._requires_grad) or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.NativeGroupNormBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_C = C
+        node._saved_HxW = HxW
+        node._saved_N = N
+        node._saved_eps = eps
+        node._saved_group = group
+        node._raw_saved_input = SavedVariable(input)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_group_norm.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, N, C, HxW, group, eps)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+        node._raw_saved_result2 = SavedVariable(result[2], True)
+    return result
+
+
+_native_group_norm_backward = handle("native_group_norm_backward")
+
+
+def native_group_norm_backward(ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or input._requires_grad or mean._requires_grad or rstd._requires_grad or (weight is not None and weight._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::native_group_norm_backward")
+        node._next_edges = requiring_edges(grad_out, input, mean, rstd, weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _native_group_norm_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False))
+    return result
+
+
+_smooth_l1_loss_out = handle("smooth_l1_loss.out")
+
+
+def smooth_l1_loss_out(ks, self, target, reduction, beta, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or target._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="smooth_l1_loss"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _smooth_l1_loss_out.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, beta, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_smooth_l1_loss = handle("smooth_l1_loss")
+
+
+def smooth_l1_loss(ks, self, target, reduction, beta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.SmoothL1LossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_beta = beta
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _smooth_l1_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, beta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_smooth_l1_loss_backward = handle("smooth_l1_loss_backward")
+
+
+def smooth_l1_loss_backward(ks, grad_output, self, target, reduction, beta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.SmoothL1LossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        node._saved_beta = beta
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _smooth_l1_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction, beta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_huber_loss = handle("huber_loss")
+
+
+def huber_loss(ks, self, target, reduction, delta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.HuberLossBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_delta = delta
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _huber_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction, delta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_huber_loss_backward = handle("huber_loss_backward")
+
+
+def huber_loss_backward(ks, grad_output, self, target, reduction, delta):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.HuberLossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        node._saved_delta = delta
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _huber_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction, delta)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_soft_margin_loss = handle("soft_margin_loss")
+
+
+def soft_margin_loss(ks, self, target, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (target._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="soft_margin_loss", arg="target"))
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SoftMarginLossBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _soft_margin_loss.redispatch(ks & AFTER_AUTOGRAD, self, target, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_soft_margin_loss_backward = handle("soft_margin_loss_backward")
+
+
+def soft_margin_loss_backward(ks, grad_output, self, target, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (target._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="soft_margin_loss_backward", arg="target"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.SoftMarginLossBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _soft_margin_loss_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy = handle("binary_cross_entropy")
+
+
+def binary_cross_entropy(ks, self, target, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy", arg="weight"))
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy_backward = handle("binary_cross_entropy_backward")
+
+
+def binary_cross_entropy_backward(ks, grad_output, self, target, weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_backward", arg="weight"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self), gradient_edge(target))
+        if node.should_compute_output(1) or node.should_compute_output(2):
+            node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, target, weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_binary_cross_entropy_with_logits = handle("binary_cross_entropy_with_logits")
+
+
+def binary_cross_entropy_with_logits(ks, self, target, weight, pos_weight, reduction):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((weight is not None and weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_with_logits", arg="weight"))
+    if ts.grad_mode and ((pos_weight is not None and pos_weight._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="binary_cross_entropy_with_logits", arg="pos_weight"))
+    requires = ts.grad_mode and (self._requires_grad or target._requires_grad)
+    if requires:
+        node = nodes.BinaryCrossEntropyWithLogitsBackward0()
+        node._next_edges = (gradient_edge(self), gradient_edge(target))
+        node._raw_saved_pos_weight = SavedVariable(pos_weight)
+        node._saved_reduction = reduction
+        node._raw_saved_self = SavedVariable(self)
+        node._raw_saved_target = SavedVariable(target)
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _binary_cross_entropy_with_logits.redispatch(ks & AFTER_AUTOGRAD, self, target, weight, pos_weight, reduction)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__scaled_dot_product_flash_attention_for_cpu = handle("_scaled_dot_product_flash_attention_for_cpu")
+
+
+def _scaled_dot_product_flash_attention_for_cpu(ks, query, key, value, dropout_p, is_causal, attn_mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and ((attn_mask is not None and attn_mask._requires_grad)):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="_scaled_dot_product_flash_attention_for_cpu", arg="attn_mask"))
+    requires = ts.grad_mode and (query._requires_grad or key._requires_grad or value._requires_grad)
+    if requires:
+        node = nodes.ScaledDotProductFlashAttentionForCpuBackward0()
+        node._next_edges = (gradient_edge(query), gradient_edge(key), gradient_edge(value))
+        node._raw_saved_attn_mask = SavedVariable(attn_mask)
+        node._saved_dropout_p = dropout_p
+        node._saved_is_causal = is_causal
+        node._raw_saved_key = SavedVariable(key)
+        node._raw_saved_query = SavedVariable(query)
+        node._saved_scale = scale
+        node._raw_saved_value = SavedVariable(value)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __scaled_dot_product_flash_attention_for_cpu.redispatch(ks & AFTER_AUTOGRAD, query, key, value, dropout_p, is_causal, attn_mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_logsumexp = SavedVariable(result[1], True)
+        node._raw_saved_output = SavedVariable(result[0], True)
+    return result
+
+
+__scaled_dot_product_flash_attention_for_cpu_backward = handle("_scaled_dot_product_flash_attention_for_cpu_backward")
+
+
+def _scaled_dot_product_flash_attention_for_cpu_backward(ks, grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, attn_mask, scale):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_out._requires_grad or query._requires_grad or key._requires_grad or value._requires_grad or out._requires_grad or logsumexp._requires_grad or (attn_mask is not None and attn_mask._requires_grad))
+    if requires:
+        node = NotImplementedNode("aten::_scaled_dot_product_flash_attention_for_cpu_backward")
+        node._next_edges = requiring_edges(grad_out, query, key, value, out, logsumexp, attn_mask)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks & AFTER_AUTOGRAD, grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, attn_mask, scale)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, result, (False, False, False))
+    return result
+
+
+__safe_softmax = handle("_safe_softmax")
+
+
+def _safe_softmax(ks, self, dim, dtype):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.SafeSoftmaxBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_self_dtype = self.dtype
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __safe_softmax.redispatch(ks & AFTER_AUTOGRAD, self, dim, dtype)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+        node._raw_saved_result = SavedVariable(result, True)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -17170,3 +18874,82 @@ impl("addbmm.out", "Autograd", addbmm_out, keyset_arg="raw")
 impl("addbmm", "Autograd", addbmm, keyset_arg="raw")
 impl("baddbmm.dtype", "Autograd", baddbmm_dtype, keyset_arg="raw")
 impl("baddbmm.dtype_out", "Autograd", baddbmm_dtype_out, keyset_arg="raw")
+impl("elu.out", "Autograd", elu_out, keyset_arg="raw")
+impl("elu", "Autograd", elu, keyset_arg="raw")
+impl("elu_", "Autograd", elu_, keyset_arg="raw")
+impl("elu_backward.grad_input", "Autograd", elu_backward_grad_input, keyset_arg="raw")
+impl("elu_backward", "Autograd", elu_backward, keyset_arg="raw")
+impl("celu", "Autograd", celu, keyset_arg="raw")
+impl("celu_", "Autograd", celu_, keyset_arg="raw")
+impl("leaky_relu.out", "Autograd", leaky_relu_out, keyset_arg="raw")
+impl("leaky_relu", "Autograd", leaky_relu, keyset_arg="raw")
+impl("leaky_relu_", "Autograd", leaky_relu_, keyset_arg="raw")
+impl("leaky_relu_backward.grad_input", "Autograd", leaky_relu_backward_grad_input, keyset_arg="raw")
+impl("leaky_relu_backward", "Autograd", leaky_relu_backward, keyset_arg="raw")
+impl("hardtanh.out", "Autograd", hardtanh_out, keyset_arg="raw")
+impl("hardtanh", "Autograd", hardtanh, keyset_arg="raw")
+impl("hardtanh_", "Autograd", hardtanh_, keyset_arg="raw")
+impl("hardtanh_backward.grad_input", "Autograd", hardtanh_backward_grad_input, keyset_arg="raw")
+impl("hardtanh_backward", "Autograd", hardtanh_backward, keyset_arg="raw")
+impl("softplus.out", "Autograd", softplus_out, keyset_arg="raw")
+impl("softplus", "Autograd", softplus, keyset_arg="raw")
+impl("softplus_backward.grad_input", "Autograd", softplus_backward_grad_input, keyset_arg="raw")
+impl("softplus_backward", "Autograd", softplus_backward, keyset_arg="raw")
+impl("silu", "Autograd", silu, keyset_arg="raw")
+impl("silu_", "Autograd", silu_, keyset_arg="raw")
+impl("silu.out", "Autograd", silu_out, keyset_arg="raw")
+impl("silu_backward.grad_input", "Autograd", silu_backward_grad_input, keyset_arg="raw")
+impl("silu_backward", "Autograd", silu_backward, keyset_arg="raw")
+impl("mish", "Autograd", mish, keyset_arg="raw")
+impl("mish_", "Autograd", mish_, keyset_arg="raw")
+impl("mish.out", "Autograd", mish_out, keyset_arg="raw")
+impl("mish_backward", "Autograd", mish_backward, keyset_arg="raw")
+impl("hardswish.out", "Autograd", hardswish_out, keyset_arg="raw")
+impl("hardswish", "Autograd", hardswish, keyset_arg="raw")
+impl("hardswish_", "Autograd", hardswish_, keyset_arg="raw")
+impl("hardswish_backward", "Autograd", hardswish_backward, keyset_arg="raw")
+impl("hardsigmoid.out", "Autograd", hardsigmoid_out, keyset_arg="raw")
+impl("hardsigmoid", "Autograd", hardsigmoid, keyset_arg="raw")
+impl("hardsigmoid_", "Autograd", hardsigmoid_, keyset_arg="raw")
+impl("hardsigmoid_backward.grad_input", "Autograd", hardsigmoid_backward_grad_input, keyset_arg="raw")
+impl("hardsigmoid_backward", "Autograd", hardsigmoid_backward, keyset_arg="raw")
+impl("softshrink.out", "Autograd", softshrink_out, keyset_arg="raw")
+impl("softshrink", "Autograd", softshrink, keyset_arg="raw")
+impl("softshrink_backward.grad_input", "Autograd", softshrink_backward_grad_input, keyset_arg="raw")
+impl("softshrink_backward", "Autograd", softshrink_backward, keyset_arg="raw")
+impl("hardshrink.out", "Autograd", hardshrink_out, keyset_arg="raw")
+impl("hardshrink", "Autograd", hardshrink, keyset_arg="raw")
+impl("hardshrink_backward.grad_input", "Autograd", hardshrink_backward_grad_input, keyset_arg="raw")
+impl("hardshrink_backward", "Autograd", hardshrink_backward, keyset_arg="raw")
+impl("threshold", "Autograd", threshold, keyset_arg="raw")
+impl("threshold_", "Autograd", threshold_, keyset_arg="raw")
+impl("threshold.out", "Autograd", threshold_out, keyset_arg="raw")
+impl("glu.out", "Autograd", glu_out, keyset_arg="raw")
+impl("glu", "Autograd", glu, keyset_arg="raw")
+impl("glu_backward.grad_input", "Autograd", glu_backward_grad_input, keyset_arg="raw")
+impl("glu_backward", "Autograd", glu_backward, keyset_arg="raw")
+impl("log_sigmoid_forward", "Autograd", log_sigmoid_forward, keyset_arg="raw")
+impl("log_sigmoid_backward", "Autograd", log_sigmoid_backward, keyset_arg="raw")
+impl("_prelu_kernel", "Autograd", _prelu_kernel, keyset_arg="raw")
+impl("_prelu_kernel_backward", "Autograd", _prelu_kernel_backward, keyset_arg="raw")
+impl("gelu_backward.grad_input", "Autograd", gelu_backward_grad_input, keyset_arg="raw")
+impl("gelu_backward", "Autograd", gelu_backward, keyset_arg="raw")
+impl("native_layer_norm", "Autograd", native_layer_norm, keyset_arg="raw")
+impl("native_layer_norm_backward", "Autograd", native_layer_norm_backward, keyset_arg="raw")
+impl("native_batch_norm", "Autograd", native_batch_norm, keyset_arg="raw")
+impl("native_batch_norm_backward", "Autograd", native_batch_norm_backward, keyset_arg="raw")
+impl("native_group_norm", "Autograd", native_group_norm, keyset_arg="raw")
+impl("native_group_norm_backward", "Autograd", native_group_norm_backward, keyset_arg="raw")
+impl("smooth_l1_loss.out", "Autograd", smooth_l1_loss_out, keyset_arg="raw")
+impl("smooth_l1_loss", "Autograd", smooth_l1_loss, keyset_arg="raw")
+impl("smooth_l1_loss_backward", "Autograd", smooth_l1_loss_backward, keyset_arg="raw")
+impl("huber_loss", "Autograd", huber_loss, keyset_arg="raw")
+impl("huber_loss_backward", "Autograd", huber_loss_backward, keyset_arg="raw")
+impl("soft_margin_loss", "Autograd", soft_margin_loss, keyset_arg="raw")
+impl("soft_margin_loss_backward", "Autograd", soft_margin_loss_backward, keyset_arg="raw")
+impl("binary_cross_entropy", "Autograd", binary_cross_entropy, keyset_arg="raw")
+impl("binary_cross_entropy_backward", "Autograd", binary_cross_entropy_backward, keyset_arg="raw")
+impl("binary_cross_entropy_with_logits", "Autograd", binary_cross_entropy_with_logits, keyset_arg="raw")
+impl("_scaled_dot_product_flash_attention_for_cpu", "Autograd", _scaled_dot_product_flash_attention_for_cpu, keyset_arg="raw")
+impl("_scaled_dot_product_flash_attention_for_cpu_backward", "Autograd", _scaled_dot_product_flash_attention_for_cpu_backward, keyset_arg="raw")
+impl("_safe_softmax", "Autograd", _safe_softmax, keyset_arg="raw")

@@ -14,6 +14,13 @@ from ember.autograd.formulas import (
     angle_backward,
     as_strided_backward,
     at,
+    binary_cross_entropy_backward,
+    binary_cross_entropy_double_backward,
+    binary_cross_entropy_double_backward_grad_output,
+    binary_cross_entropy_double_backward_target,
+    binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
     block_diag_backward,
     cat_tensors_backward,
     clamp_backward,
@@ -31,11 +38,26 @@ from ember.autograd.formulas import (
     div_scalar,
     div_tensor_other_backward,
     div_tensor_self_backward,
+    elu_backward,
+    elu_double_backward,
     embedding_dense_double_backward,
     evenly_distribute_backward,
+    flash_attention_cpu_backward,
     gather_backward,
     gelu_backward,
+    gelu_double_backward,
+    glu_backward,
+    glu_double_backward,
+    glu_double_backward_grad_output,
     handle_r_to_c,
+    hardshrink_backward,
+    hardsigmoid_backward,
+    hardswish_backward,
+    hardswish_double_backward,
+    hardtanh_backward,
+    huber_loss_backward,
+    huber_loss_double_backward,
+    huber_loss_double_backward_grad_output,
     i1_backward,
     i1e_backward,
     index_add_source_backward,
@@ -45,11 +67,14 @@ from ember.autograd.formulas import (
     index_put_self_backward,
     index_select_backward,
     index_values_backward,
+    leaky_relu_backward,
     lerp_scalar_self_backward,
     lerp_tensor_self_backward,
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
     linalg_vector_norm_backward,
+    log_sigmoid_backward,
+    log_sigmoid_double_backward,
     log_softmax_backward,
     log_softmax_double_backward,
     logcumsumexp_backward,
@@ -61,6 +86,7 @@ from ember.autograd.formulas import (
     maybe_multiply,
     mean_backward,
     minimum_backward,
+    mish_backward,
     mm_mat1_backward,
     mm_mat2_backward,
     mse_loss_backward,
@@ -68,6 +94,9 @@ from ember.autograd.formulas import (
     mul_tensor_backward,
     mvlgamma_backward,
     nansum_backward,
+    native_batch_norm_backward,
+    native_group_norm_backward_formula,
+    native_layer_norm_backward,
     new_zeros_with_options,
     nll_loss,
     nll_loss_backward,
@@ -77,6 +106,10 @@ from ember.autograd.formulas import (
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
+    prelu_backward_grad_output,
+    prelu_backward_self,
+    prelu_backward_weight,
+    prelu_kernel_backward,
     prod_backward,
     put_self_backward,
     rad2deg_backward,
@@ -93,10 +126,19 @@ from ember.autograd.formulas import (
     sgn_backward,
     sigmoid_backward,
     sigmoid_backward_output_backward,
+    silu_backward,
     sinc_backward,
     slice_backward,
+    smooth_l1_loss_backward,
+    smooth_l1_loss_double_backward,
+    soft_margin_loss_backward,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
     softmax_backward,
     softmax_double_backward,
+    softplus_backward,
+    softplus_double_backward,
+    softshrink_backward,
     split_backward,
     split_with_sizes_backward,
     stack_tensors_backward,
@@ -113,6 +155,7 @@ from ember.autograd.formulas import (
     trace_backward,
     trilinear_backward,
     unbind_backward,
+    undefined,
     unfold_backward,
     unsqueeze_to,
     value_selecting_reduction_backward,
@@ -6349,3 +6392,1229 @@ class AddbmmBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0, grad_1, grad_2]
+
+
+class EluBackward0(GeneratedNode):
+    """Backward of aten::elu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_alpha = None
+    _saved_input_scale = None
+    _saved_scale = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        input_scale = node._saved_input_scale
+        scale = node._saved_scale
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, False, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class EluBackward1(GeneratedNode):
+    """Backward of aten::elu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_alpha = None
+    _saved_input_scale = None
+    _saved_scale = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        input_scale = node._saved_input_scale
+        scale = node._saved_scale
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, True, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class EluBackwardBackward0(GeneratedNode):
+    """Backward of aten::elu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self_or_result')
+    _saved_alpha = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_input_scale = None
+    _saved_is_result = None
+    _saved_scale = None
+    _raw_saved_self_or_result = None
+    _saved_self_or_result = SavedTensor('_raw_saved_self_or_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        input_scale = node._saved_input_scale
+        is_result = node._saved_is_result
+        scale = node._saved_scale
+        self_or_result = _unpack(node._raw_saved_self_or_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class CeluBackward0(GeneratedNode):
+    """Backward of aten::celu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_alpha = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, 1, 1.0 / float(alpha), False, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class CeluBackward1(GeneratedNode):
+    """Backward of aten::celu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_alpha = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        alpha = node._saved_alpha
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = elu_backward(grad, alpha, 1, 1.0 / float(alpha), True, result)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackward0(GeneratedNode):
+    """Backward of aten::leaky_relu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_negative_slope = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, self, negative_slope, False)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackward1(GeneratedNode):
+    """Backward of aten::leaky_relu_."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_negative_slope = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, result, negative_slope, True)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LeakyReluBackwardBackward0(GeneratedNode):
+    """Backward of aten::leaky_relu_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_negative_slope = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        negative_slope = node._saved_negative_slope
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = leaky_relu_backward(grad, self, negative_slope, False)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardtanhBackward0(GeneratedNode):
+    """Backward of aten::hardtanh."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max_val = None
+    _saved_min_val = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max_val = node._saved_max_val
+        min_val = node._saved_min_val
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardtanh_backward(grad, self, min_val, max_val)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardtanhBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardtanh_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_max_val = None
+    _saved_min_val = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        max_val = node._saved_max_val
+        min_val = node._saved_min_val
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardtanh_backward(grad, self, min_val, max_val)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SoftplusBackward0(GeneratedNode):
+    """Backward of aten::softplus."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_beta = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = softplus_backward(grad, self, beta, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftplusBackwardBackward0(GeneratedNode):
+    """Backward of aten::softplus_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_beta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = softplus_backward(grad, self, beta, threshold)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = softplus_double_backward(grad * grad_output, self, beta, threshold)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SiluBackward0(GeneratedNode):
+    """Backward of aten::silu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = silu_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MishBackward0(GeneratedNode):
+    """Backward of aten::mish."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = mish_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardswishBackward0(GeneratedNode):
+    """Backward of aten::hardswish."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardswish_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardswishBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardswish_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardswish_backward(grad, self)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = hardswish_double_backward(grad, grad_output, self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardsigmoidBackward0(GeneratedNode):
+    """Backward of aten::hardsigmoid."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardsigmoid_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftshrinkBackward0(GeneratedNode):
+    """Backward of aten::softshrink."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = softshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftshrinkBackwardBackward0(GeneratedNode):
+    """Backward of aten::softshrink_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = softshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HardshrinkBackward0(GeneratedNode):
+    """Backward of aten::hardshrink."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class HardshrinkBackwardBackward0(GeneratedNode):
+    """Backward of aten::hardshrink_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_lambd = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        lambd = node._saved_lambd
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = hardshrink_backward(grad, self, lambd)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ThresholdBackward0(GeneratedNode):
+    """Backward of aten::threshold."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, self, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ThresholdBackward1(GeneratedNode):
+    """Backward of aten::threshold_."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_threshold = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        threshold = node._saved_threshold
+        if node._next_edges[0][0] is not None:
+            grad_0 = threshold_backward(grad, self, threshold)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GluBackward0(GeneratedNode):
+    """Backward of aten::glu."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_dim = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = glu_backward(grad, self, dim)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class GluBackwardBackward0(GeneratedNode):
+    """Backward of aten::glu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_dim = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = glu_double_backward_grad_output(grad, self, dim)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = glu_double_backward(grad, grad_output, self, dim)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class LogSigmoidBackward0(GeneratedNode):
+    """Backward of aten::log_sigmoid_forward."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_buffer')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_buffer = None
+    _saved_buffer = SavedTensor('_raw_saved_buffer')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        buffer = _unpack(node._raw_saved_buffer, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = log_sigmoid_backward(grad, self, buffer)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class LogSigmoidBackwardBackward0(GeneratedNode):
+    """Backward of aten::log_sigmoid_backward."""
+
+    _saved_variables = ('_raw_saved_buffer', '_raw_saved_grad_output', '_raw_saved_self')
+    _raw_saved_buffer = None
+    _saved_buffer = SavedTensor('_raw_saved_buffer')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        buffer = _unpack(node._raw_saved_buffer, node)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = log_sigmoid_backward(grad, self, buffer)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = log_sigmoid_double_backward(grad * grad_output, self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class PreluKernelBackward0(GeneratedNode):
+    """Backward of aten::_prelu_kernel."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, = prelu_kernel_backward(grad, self, weight, grad_input_mask)
+        else:
+            grad_0 = grad_1 = None
+        return [grad_0, grad_1]
+
+
+class PreluKernelBackwardBackward0(GeneratedNode):
+    """Backward of aten::_prelu_kernel_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_weight')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = prelu_backward_grad_output(grads, self, weight, grad_output)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = prelu_backward_self(grads, self, grad_output)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = prelu_backward_weight(grads, self, weight, grad_output)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class GeluBackwardBackward0(GeneratedNode):
+    """Backward of aten::gelu_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self')
+    _saved_approximate = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        approximate = node._saved_approximate
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = gelu_backward(grad, self, approximate)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = gelu_double_backward(grad, grad_output, self, approximate)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class NativeLayerNormBackward0(GeneratedNode):
+    """Backward of aten::native_layer_norm."""
+
+    _saved_variables = ('_raw_saved_bias', '_raw_saved_input', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _raw_saved_bias = None
+    _saved_bias = SavedTensor('_raw_saved_bias')
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_normalized_shape = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias = _unpack(node._raw_saved_bias, node)
+        input = _unpack(node._raw_saved_input, node)
+        normalized_shape = node._saved_normalized_shape
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_layer_norm_backward(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class NativeLayerNormBackwardBackward0(GeneratedNode):
+    """Backward of aten::native_layer_norm_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        if node._next_edges[5][0] is not None:
+            grad_5 = undefined()
+        else:
+            grad_5 = None
+        grad_input_mask = [node._next_edges[1][0] is not None, node._next_edges[4][0] is not None, node._next_edges[0][0] is not None]
+        if any(grad_input_mask):
+            grad_1, grad_4, grad_0, = not_implemented("native_layer_norm_backward (double backward in ember)")
+        else:
+            grad_1 = grad_4 = grad_0 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = not_implemented("native_layer_norm_backward mean")
+        else:
+            grad_2 = None
+        if node._next_edges[3][0] is not None:
+            grad_3 = not_implemented("native_layer_norm_backward rstd")
+        else:
+            grad_3 = None
+        return [grad_0, grad_1, grad_2, grad_3, grad_4, grad_5]
+
+
+class NativeBatchNormBackward0(GeneratedNode):
+    """Backward of aten::native_batch_norm."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_running_mean', '_raw_saved_running_var', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _saved_eps = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_running_mean = None
+    _saved_running_mean = SavedTensor('_raw_saved_running_mean')
+    _raw_saved_running_var = None
+    _saved_running_var = SavedTensor('_raw_saved_running_var')
+    _saved_training = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        eps = node._saved_eps
+        input = _unpack(node._raw_saved_input, node)
+        running_mean = _unpack(node._raw_saved_running_mean, node)
+        running_var = _unpack(node._raw_saved_running_var, node)
+        training = node._saved_training
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class NativeBatchNormBackwardBackward0(GeneratedNode):
+    """Backward of aten::native_batch_norm_backward."""
+
+    _saved_variables = ()
+
+    def apply(node, grads):
+        grad_input_mask = [node._next_edges[1][0] is not None, node._next_edges[2][0] is not None, node._next_edges[0][0] is not None]
+        if any(grad_input_mask):
+            grad_1, grad_2, grad_0, = not_implemented("native_batch_norm_backward (double backward in ember)")
+        else:
+            grad_1 = grad_2 = grad_0 = None
+        if node._next_edges[4][0] is not None:
+            grad_4 = not_implemented("native_batch_norm_backward save_invstd")
+        else:
+            grad_4 = None
+        if node._next_edges[3][0] is not None:
+            grad_3 = not_implemented("native_batch_norm_backward save_mean")
+        else:
+            grad_3 = None
+        return [grad_0, grad_1, grad_2, grad_3, grad_4]
+
+
+class NativeGroupNormBackward0(GeneratedNode):
+    """Backward of aten::native_group_norm."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight', '_raw_saved_result1', '_raw_saved_result2')
+    _saved_C = None
+    _saved_HxW = None
+    _saved_N = None
+    _saved_eps = None
+    _saved_group = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+    _raw_saved_result2 = None
+    _saved_result2 = SavedTensor('_raw_saved_result2')
+
+    def apply(node, grads):
+        C = node._saved_C
+        HxW = node._saved_HxW
+        N = node._saved_N
+        eps = node._saved_eps
+        group = node._saved_group
+        input = _unpack(node._raw_saved_input, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        result2 = _unpack(node._raw_saved_result2, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = native_group_norm_backward_formula(grads, input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class SmoothL1LossBackward0(GeneratedNode):
+    """Backward of aten::smooth_l1_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_beta = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = smooth_l1_loss_backward(grad, self, target, reduction, beta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = smooth_l1_loss_backward(grad, target, self, reduction, beta)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class SmoothL1LossBackwardBackward0(GeneratedNode):
+    """Backward of aten::smooth_l1_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _saved_beta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        beta = node._saved_beta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = smooth_l1_loss_backward(grad, self, target, reduction, beta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = -smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class HuberLossBackward0(GeneratedNode):
+    """Backward of aten::huber_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_delta = None
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        delta = node._saved_delta
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = huber_loss_backward(grad, self, target, reduction, delta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = huber_loss_backward(grad, target, self, reduction, delta)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class HuberLossBackwardBackward0(GeneratedNode):
+    """Backward of aten::huber_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _saved_delta = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        delta = node._saved_delta
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = -huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class SoftMarginLossBackward0(GeneratedNode):
+    """Backward of aten::soft_margin_loss."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = soft_margin_loss_backward(grad, self, target, reduction)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class SoftMarginLossBackwardBackward0(GeneratedNode):
+    """Backward of aten::soft_margin_loss_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = soft_margin_loss_double_backward_grad_output(grad, grad_output, self, target, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = soft_margin_loss_double_backward(grad * grad_output, self, target, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class BinaryCrossEntropyBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_backward(grad, self, target, weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_target_backward(grad, self, target, weight, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class BinaryCrossEntropyBackwardBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_double_backward(grad_output, grad, self, target, weight, reduction)
+        else:
+            grad_1 = None
+        if node._next_edges[2][0] is not None:
+            grad_2 = binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight, reduction)
+        else:
+            grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class BinaryCrossEntropyWithLogitsBackward0(GeneratedNode):
+    """Backward of aten::binary_cross_entropy_with_logits."""
+
+    _saved_variables = ('_raw_saved_pos_weight', '_raw_saved_self', '_raw_saved_target', '_raw_saved_weight')
+    _raw_saved_pos_weight = None
+    _saved_pos_weight = SavedTensor('_raw_saved_pos_weight')
+    _saved_reduction = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_target = None
+    _saved_target = SavedTensor('_raw_saved_target')
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pos_weight = _unpack(node._raw_saved_pos_weight, node)
+        reduction = node._saved_reduction
+        self = _unpack(node._raw_saved_self, node)
+        target = _unpack(node._raw_saved_target, node)
+        weight = _unpack(node._raw_saved_weight, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ScaledDotProductFlashAttentionForCpuBackward0(GeneratedNode):
+    """Backward of aten::_scaled_dot_product_flash_attention_for_cpu."""
+
+    _saved_variables = ('_raw_saved_attn_mask', '_raw_saved_key', '_raw_saved_query', '_raw_saved_value', '_raw_saved_logsumexp', '_raw_saved_output')
+    _raw_saved_attn_mask = None
+    _saved_attn_mask = SavedTensor('_raw_saved_attn_mask')
+    _saved_dropout_p = None
+    _saved_is_causal = None
+    _raw_saved_key = None
+    _saved_key = SavedTensor('_raw_saved_key')
+    _raw_saved_query = None
+    _saved_query = SavedTensor('_raw_saved_query')
+    _saved_scale = None
+    _raw_saved_value = None
+    _saved_value = SavedTensor('_raw_saved_value')
+    _raw_saved_logsumexp = None
+    _saved_logsumexp = SavedTensor('_raw_saved_logsumexp')
+    _raw_saved_output = None
+    _saved_output = SavedTensor('_raw_saved_output')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        attn_mask = _unpack(node._raw_saved_attn_mask, node)
+        dropout_p = node._saved_dropout_p
+        is_causal = node._saved_is_causal
+        key = _unpack(node._raw_saved_key, node)
+        query = _unpack(node._raw_saved_query, node)
+        scale = node._saved_scale
+        value = _unpack(node._raw_saved_value, node)
+        logsumexp = _unpack(node._raw_saved_logsumexp, node)
+        output = _unpack(node._raw_saved_output, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = flash_attention_cpu_backward(grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class SafeSoftmaxBackward0(GeneratedNode):
+    """Backward of aten::_safe_softmax."""
+
+    _saved_variables = ('_raw_saved_result',)
+    _saved_dim = None
+    _saved_self_dtype = None
+    _raw_saved_result = None
+    _saved_result = SavedTensor('_raw_saved_result')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        self_dtype = node._saved_self_dtype
+        result = _unpack(node._raw_saved_result, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._softmax_backward_data(grad, result, dim, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]

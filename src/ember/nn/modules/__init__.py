@@ -3,6 +3,13 @@
 Layer: nn. Mirrors torch/nn/modules/__init__.py (one file per family of layers).
 """
 
+from ember.nn.modules import activation as _activation
+from ember.nn.modules import batchnorm as _batchnorm
+from ember.nn.modules import instancenorm as _instancenorm
+from ember.nn.modules import loss as _loss
+from ember.nn.modules import normalization as _normalization
+from ember.nn.modules.activation import *  # noqa: F403
+from ember.nn.modules.batchnorm import *  # noqa: F403
 from ember.nn.modules.container import (
     ModuleDict,
     ModuleList,
@@ -19,8 +26,11 @@ from ember.nn.modules.dropout import (
     FeatureAlphaDropout,
 )
 from ember.nn.modules.flatten import Flatten, Unflatten
+from ember.nn.modules.instancenorm import *  # noqa: F403
 from ember.nn.modules.linear import Bilinear, Identity, Linear
+from ember.nn.modules.loss import *  # noqa: F403
 from ember.nn.modules.module import Module
+from ember.nn.modules.normalization import *  # noqa: F403
 from ember.nn.modules.sparse import Embedding
 
 __all__ = [
@@ -43,3 +53,10 @@ __all__ = [
     "AlphaDropout",
     "FeatureAlphaDropout",
 ]
+__all__ += (
+    _activation.__all__
+    + _batchnorm.__all__
+    + _instancenorm.__all__
+    + _normalization.__all__
+    + _loss.__all__
+)

@@ -515,3 +515,44 @@ NO_VALUES = frozenset({
     "randint_like.Tensor", "randint_like.Tensor_generator", "randint_like.low_dtype",
     "randint_like.low_generator_dtype", "_efficientzerotensor",
 })  # fmt: skip
+
+# --- wCONV: convolution and padding ---
+_conv_x = lambda T: T.f(1, 2, 5)  # noqa: E731
+S["convolution"] = [
+    lambda T: ((T.f(1, 2, 5, 4), T.f(3, 2, 2, 2), T.f(3), [2, 1], [1, 0], [1, 2], False, [0], 1), {}),
+    lambda T: ((T.f(1, 2, 3), T.f(2, 1, 2), None, [2], [0], [1], True, [1], 2), {}),
+]  # fmt: skip
+S["convolution_backward"] = [
+    lambda T: (
+        (T.f(1, 3, 3, 3), T.f(1, 2, 4, 4), T.f(3, 2, 2, 2), [3], [1, 1], [0, 0], [1, 1], False,
+         [0, 0], 1, [True, True, True]),
+        {},
+    ),
+]  # fmt: skip
+S["_convolution_mode"] = [lambda T: ((_conv_x(T), T.f(2, 2, 2), None, [1], "same", [1], 1), {})]
+S["conv1d"] = [lambda T: ((_conv_x(T), T.f(3, 2, 2), T.f(3)), {"stride": [2]})]
+S["conv2d"] = [lambda T: ((T.f(2, 4, 4), T.f(3, 2, 2, 2)), {"padding": [1, 1]})]
+S["conv3d"] = [lambda T: ((T.f(1, 2, 3, 3, 3), T.f(2, 2, 2, 2, 2)), {})]
+S["conv1d.padding"] = [lambda T: ((_conv_x(T), T.f(3, 2, 3)), {"padding": "same"})]
+S["conv2d.padding"] = [lambda T: ((T.f(1, 2, 4, 4), T.f(3, 2, 2, 2)), {"padding": "valid"})]
+S["conv3d.padding"] = [lambda T: ((T.f(1, 2, 3, 3, 3), T.f(2, 2, 3, 1, 3)), {"padding": "same"})]
+S["conv_transpose1d"] = [lambda T: ((_conv_x(T), T.f(2, 3, 2)), {"stride": [2]})]
+S["conv_transpose2d.input"] = [lambda T: ((T.f(1, 2, 3, 3), T.f(2, 2, 2, 2), T.f(2)), {})]
+S["conv_transpose3d.input"] = [lambda T: ((T.f(1, 2, 2, 2, 2), T.f(2, 1, 2, 2, 2)), {})]
+S["constant_pad_nd"] = [
+    lambda T: ((T.f(2, 3), [1, 2]), {}),
+    lambda T: ((T.f(2, 3, 4), [1, -1, 0, 2], 1.5), {}),
+]
+S["pad"] = [lambda T: ((T.f(1, 2, 3), [1, 2]), {"mode": "reflect"})]
+S["_pad_circular"] = [lambda T: ((T.f(1, 2, 3, 4), [1, 2, 2, 0]), {})]
+for _kind in ("reflection", "replication"):
+    for _d, _shape, _pad in ((1, (1, 2, 4), [1, 2]), (2, (1, 3, 4), [1, 2, 0, 1]),
+                             (3, (1, 3, 3, 4), [1, 0, 2, 1, 1, 2])):  # fmt: skip
+        S[f"{_kind}_pad{_d}d"] = [lambda T, s=_shape, p=_pad: ((T.f(*s), p), {})]
+        _out = tuple(
+            s + _pad[2 * i] + _pad[2 * i + 1] for i, s in enumerate(reversed(_shape[-_d:]))
+        )
+        _out = _shape[:-_d] + tuple(reversed(_out))
+        S[f"{_kind}_pad{_d}d_backward"] = [
+            lambda T, s=_shape, p=_pad, o=_out: ((T.f(*o), T.f(*s), p), {})
+        ]

@@ -32,6 +32,7 @@ _METADATA_EXPR = {
     "_numel": "{v}.numel()",
     "_dim": "len({v}._sizes)",
     "_storage_offset": "{v}._storage_offset",
+    "_sym_sizes_opt": "None if {v} is None else {v}._sizes",
 }
 
 
@@ -114,6 +115,22 @@ def _attribute(name: str, expr: str) -> str:
     return f"_raw_saved_{name}" if "SavedVariable(" in expr else f"_saved_{name}"
 
 
+def _group_lines(group: tuple[str, ...], names: list[str], formula: str) -> list[str]:
+    """See Note [Formulas for several inputs]."""
+    indices = [names.index(name) for name in group]
+    needs = ", ".join(f"node._next_edges[{i}][0] is not None" for i in indices)
+    targets = ", ".join(f"grad_{i}" for i in indices)
+    lines = [f"        grad_input_mask = [{needs}]"]
+    lines.append("        if any(grad_input_mask):")
+    lines.append(f"            {targets}, = {formula}")
+    for k, i in enumerate(indices):
+        lines.append(f"            if not grad_input_mask[{k}]:")
+        lines.append(f"                grad_{i} = None")
+    lines.append("        else:")
+    lines.append(f"            {targets} = {', '.join('None' for _ in indices)}")
+    return lines
+
+
 def node_class(op: AutogradOp) -> list[str]:
     d = op.derivative
     before, after = _plan_saves(op)
@@ -148,7 +165,12 @@ def node_class(op: AutogradOp) -> list[str]:
         # sorted names (`mat2` before `self`, `other` before `self`): a dispatch mode or
         # trace sees the operators in that order
         order = sorted(range(len(inputs)), key=lambda i: inputs[i].name)
+        grouped = {name for group in d.groups for name in group}
+        for group in d.groups:
+            lines += _group_lines(group, [a.name for a in inputs], d.formulas[group[0]])
         for i in order:
+            if inputs[i].name in grouped:
+                continue
             lines.append(f"        if node._next_edges[{i}][0] is not None:")
             lines.append(f"            grad_{i} = {d.formulas[inputs[i].name]}")
             lines.append("        else:")

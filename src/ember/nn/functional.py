@@ -270,3 +270,14 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         input.copy_(result)
         return input
     return result
+
+
+from ember.nn._functional import conv as _conv  # noqa: E402
+from ember.nn._functional.conv import *  # noqa: E402,F401,F403
+
+__all__ += _conv.__all__
+
+from ember.nn._functional import padding as _padding  # noqa: E402
+from ember.nn._functional.padding import *  # noqa: E402,F401,F403
+
+__all__ += _padding.__all__

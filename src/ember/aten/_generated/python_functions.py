@@ -17,6 +17,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
 _op__conj_physical = handle("_conj_physical")
+_op__convolution_mode = handle("_convolution_mode")
 _op__efficientzerotensor = handle("_efficientzerotensor")
 _op__foobar = handle("_foobar")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
@@ -121,6 +122,18 @@ _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
+_op_constant_pad_nd = handle("constant_pad_nd")
+_op_conv1d = handle("conv1d")
+_op_conv1d_padding = handle("conv1d.padding")
+_op_conv2d = handle("conv2d")
+_op_conv2d_padding = handle("conv2d.padding")
+_op_conv3d = handle("conv3d")
+_op_conv3d_padding = handle("conv3d.padding")
+_op_conv_transpose1d = handle("conv_transpose1d")
+_op_conv_transpose2d_input = handle("conv_transpose2d.input")
+_op_conv_transpose3d_input = handle("conv_transpose3d.input")
+_op_convolution = handle("convolution")
+_op_convolution_backward = handle("convolution_backward")
 _op_cos = handle("cos")
 _op_cos_out = handle("cos.out")
 _op_cos_ = handle("cos_")
@@ -447,6 +460,28 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__convolution_mode = PythonArgParser(
+    [
+        '_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, SymInt groups)',
+    ],
+)
+
+
+def _convolution_mode(*args, **kwargs):
+    """_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__convolution_mode.parse(args, kwargs)[1]
+        return _op__convolution_mode.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_convolution_mode, _parser_f__convolution_mode, args, kwargs, MODULE)
 
 
 
@@ -1629,6 +1664,228 @@ def conj_physical_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
+
+
+
+_parser_f_constant_pad_nd = PythonArgParser(
+    [
+        'constant_pad_nd(Tensor input, SymInt[] pad, Scalar value=0)',
+    ],
+)
+
+
+def constant_pad_nd(*args, **kwargs):
+    """constant_pad_nd(Tensor input, SymInt[] pad, Scalar value=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_constant_pad_nd.parse(args, kwargs)[1]
+        return _op_constant_pad_nd.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(constant_pad_nd, _parser_f_constant_pad_nd, args, kwargs, MODULE)
+
+
+
+_parser_f_conv1d = PythonArgParser(
+    [
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1)',
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv1d(*args, **kwargs):
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) | conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv1d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv1d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv1d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv1d, _parser_f_conv1d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv2d = PythonArgParser(
+    [
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1)',
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv2d(*args, **kwargs):
+    """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) | conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv2d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv2d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv2d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv2d, _parser_f_conv2d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv3d = PythonArgParser(
+    [
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1)',
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv3d(*args, **kwargs):
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) | conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv3d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv3d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv3d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv3d, _parser_f_conv3d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose1d = PythonArgParser(
+    [
+        'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose1d = [p.default for p in _parser_f_conv_transpose1d.signatures[0].params[2:]]
+
+
+def conv_transpose1d(*args, **kwargs):
+    """conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose1d]
+        else:
+            index, v = _parser_f_conv_transpose1d.parse(args, kwargs)
+        return _op_conv_transpose1d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose1d, _parser_f_conv_transpose1d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose2d = PythonArgParser(
+    [
+        'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose2d = [p.default for p in _parser_f_conv_transpose2d.signatures[0].params[2:]]
+
+
+def conv_transpose2d(*args, **kwargs):
+    """conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose2d]
+        else:
+            index, v = _parser_f_conv_transpose2d.parse(args, kwargs)
+        return _op_conv_transpose2d_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose2d, _parser_f_conv_transpose2d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose3d = PythonArgParser(
+    [
+        'conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose3d = [p.default for p in _parser_f_conv_transpose3d.signatures[0].params[2:]]
+
+
+def conv_transpose3d(*args, **kwargs):
+    """conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose3d]
+        else:
+            index, v = _parser_f_conv_transpose3d.parse(args, kwargs)
+        return _op_conv_transpose3d_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose3d, _parser_f_conv_transpose3d, args, kwargs, MODULE)
+
+
+
+_parser_f_convolution = PythonArgParser(
+    [
+        'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups)',
+    ],
+)
+
+
+def convolution(*args, **kwargs):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_convolution.parse(args, kwargs)[1]
+        return _op_convolution.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(convolution, _parser_f_convolution, args, kwargs, MODULE)
+
+
+
+_parser_f_convolution_backward = PythonArgParser(
+    [
+        'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask)',
+    ],
+)
+
+
+def convolution_backward(*args, **kwargs):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_convolution_backward.parse(args, kwargs)[1]
+        return _op_convolution_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(convolution_backward, _parser_f_convolution_backward, args, kwargs, MODULE)
 
 
 
@@ -5313,4 +5570,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_convolution_mode', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -16,6 +16,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
+_op__pad_circular = handle("_pad_circular")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
 _op_gelu_out = handle("gelu.out")
@@ -29,6 +30,41 @@ _op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 _op_nll_loss_forward = handle("nll_loss_forward")
 _op_nll_loss_forward_output = handle("nll_loss_forward.output")
 _op_one_hot = handle("one_hot")
+_op_pad = handle("pad")
+_op_reflection_pad1d = handle("reflection_pad1d")
+_op_reflection_pad1d_backward = handle("reflection_pad1d_backward")
+_op_reflection_pad2d = handle("reflection_pad2d")
+_op_reflection_pad2d_backward = handle("reflection_pad2d_backward")
+_op_reflection_pad3d = handle("reflection_pad3d")
+_op_reflection_pad3d_backward = handle("reflection_pad3d_backward")
+_op_replication_pad1d = handle("replication_pad1d")
+_op_replication_pad1d_backward = handle("replication_pad1d_backward")
+_op_replication_pad2d = handle("replication_pad2d")
+_op_replication_pad2d_backward = handle("replication_pad2d_backward")
+_op_replication_pad3d = handle("replication_pad3d")
+_op_replication_pad3d_backward = handle("replication_pad3d_backward")
+
+
+_parser_f__pad_circular = PythonArgParser(
+    [
+        '_pad_circular(Tensor input, SymInt[] pad)',
+    ],
+)
+
+
+def _pad_circular(*args, **kwargs):
+    """_pad_circular(Tensor input, SymInt[] pad)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__pad_circular.parse(args, kwargs)[1]
+        return _op__pad_circular.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_pad_circular, _parser_f__pad_circular, args, kwargs, MODULE)
+
 
 
 _parser_f_cross_entropy_loss = PythonArgParser(
@@ -256,4 +292,290 @@ def one_hot(*args, **kwargs):
     return handle_function(one_hot, _parser_f_one_hot, args, kwargs, MODULE)
 
 
-__all__ = ['cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot']
+
+_parser_f_pad = PythonArgParser(
+    [
+        'pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None)',
+    ],
+)
+
+
+def pad(*args, **kwargs):
+    """pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_pad.parse(args, kwargs)[1]
+        return _op_pad.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pad, _parser_f_pad, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad1d = PythonArgParser(
+    [
+        'reflection_pad1d(Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def reflection_pad1d(*args, **kwargs):
+    """reflection_pad1d(Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad1d.parse(args, kwargs)[1]
+        return _op_reflection_pad1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad1d, _parser_f_reflection_pad1d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad1d_backward = PythonArgParser(
+    [
+        'reflection_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def reflection_pad1d_backward(*args, **kwargs):
+    """reflection_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad1d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad1d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad1d_backward, _parser_f_reflection_pad1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad2d = PythonArgParser(
+    [
+        'reflection_pad2d(Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def reflection_pad2d(*args, **kwargs):
+    """reflection_pad2d(Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad2d.parse(args, kwargs)[1]
+        return _op_reflection_pad2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad2d, _parser_f_reflection_pad2d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad2d_backward = PythonArgParser(
+    [
+        'reflection_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def reflection_pad2d_backward(*args, **kwargs):
+    """reflection_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad2d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad2d_backward, _parser_f_reflection_pad2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad3d = PythonArgParser(
+    [
+        'reflection_pad3d(Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def reflection_pad3d(*args, **kwargs):
+    """reflection_pad3d(Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad3d.parse(args, kwargs)[1]
+        return _op_reflection_pad3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad3d, _parser_f_reflection_pad3d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad3d_backward = PythonArgParser(
+    [
+        'reflection_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def reflection_pad3d_backward(*args, **kwargs):
+    """reflection_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad3d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad3d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad3d_backward, _parser_f_reflection_pad3d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad1d = PythonArgParser(
+    [
+        'replication_pad1d(Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def replication_pad1d(*args, **kwargs):
+    """replication_pad1d(Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad1d.parse(args, kwargs)[1]
+        return _op_replication_pad1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad1d, _parser_f_replication_pad1d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad1d_backward = PythonArgParser(
+    [
+        'replication_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def replication_pad1d_backward(*args, **kwargs):
+    """replication_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad1d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad1d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad1d_backward, _parser_f_replication_pad1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad2d = PythonArgParser(
+    [
+        'replication_pad2d(Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def replication_pad2d(*args, **kwargs):
+    """replication_pad2d(Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad2d.parse(args, kwargs)[1]
+        return _op_replication_pad2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad2d, _parser_f_replication_pad2d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad2d_backward = PythonArgParser(
+    [
+        'replication_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def replication_pad2d_backward(*args, **kwargs):
+    """replication_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad2d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad2d_backward, _parser_f_replication_pad2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad3d = PythonArgParser(
+    [
+        'replication_pad3d(Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def replication_pad3d(*args, **kwargs):
+    """replication_pad3d(Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad3d.parse(args, kwargs)[1]
+        return _op_replication_pad3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad3d, _parser_f_replication_pad3d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad3d_backward = PythonArgParser(
+    [
+        'replication_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def replication_pad3d_backward(*args, **kwargs):
+    """replication_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad3d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad3d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad3d_backward, _parser_f_replication_pad3d_backward, args, kwargs, MODULE)
+
+
+__all__ = ['_pad_circular', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward']

@@ -13,6 +13,8 @@ from .aliases import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
+from .conv_composite import *  # noqa: F403
+from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
 from .factories import *  # noqa: F403
@@ -24,6 +26,7 @@ from .linalg import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .padding import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
 from .random_fill import *  # noqa: F403

@@ -9381,6 +9381,361 @@ def _foobar(ks, self, arg1, arg2, arg3):
     return result
 
 
+_convolution = handle("convolution")
+
+
+def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or weight._requires_grad or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.ConvolutionBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_bias_sym_sizes_opt = None if bias is None else bias._sizes
+        node._saved_dilation = dilation
+        node._saved_groups = groups
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_output_padding = output_padding
+        node._saved_padding = padding
+        node._saved_stride = stride
+        node._saved_transposed = transposed
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _convolution.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_convolution_backward = handle("convolution_backward")
+
+
+def convolution_backward(ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or input._requires_grad or weight._requires_grad)
+    if requires:
+        node = nodes.ConvolutionBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(input), gradient_edge(weight))
+        node._saved_dilation = dilation
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_groups = groups
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_output_padding = output_padding
+        node._saved_padding = padding
+        node._saved_stride = stride
+        node._saved_transposed = transposed
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _convolution_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_constant_pad_nd = handle("constant_pad_nd")
+
+
+def constant_pad_nd(ks, self, pad, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ConstantPadNdBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_pad = pad
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _constant_pad_nd.redispatch(ks & AFTER_AUTOGRAD, self, pad, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad1d = handle("reflection_pad1d")
+
+
+def reflection_pad1d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad1d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad1d_backward = handle("reflection_pad1d_backward")
+
+
+def reflection_pad1d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad2d = handle("reflection_pad2d")
+
+
+def reflection_pad2d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad2d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad2d_backward = handle("reflection_pad2d_backward")
+
+
+def reflection_pad2d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad3d = handle("reflection_pad3d")
+
+
+def reflection_pad3d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad3d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad3d_backward = handle("reflection_pad3d_backward")
+
+
+def reflection_pad3d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad1d = handle("replication_pad1d")
+
+
+def replication_pad1d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad1d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad1d_backward = handle("replication_pad1d_backward")
+
+
+def replication_pad1d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad2d = handle("replication_pad2d")
+
+
+def replication_pad2d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad2d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad2d_backward = handle("replication_pad2d_backward")
+
+
+def replication_pad2d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad3d = handle("replication_pad3d")
+
+
+def replication_pad3d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad3d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad3d_backward = handle("replication_pad3d_backward")
+
+
+def replication_pad3d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -9861,3 +10216,18 @@ impl("equal", "Autograd", equal, keyset_arg="raw")
 impl("count_nonzero.dim_IntList", "Autograd", count_nonzero_dim_IntList, keyset_arg="raw")
 impl("count_nonzero", "Autograd", count_nonzero, keyset_arg="raw")
 impl("_foobar", "Autograd", _foobar, keyset_arg="raw")
+impl("convolution", "Autograd", convolution, keyset_arg="raw")
+impl("convolution_backward", "Autograd", convolution_backward, keyset_arg="raw")
+impl("constant_pad_nd", "Autograd", constant_pad_nd, keyset_arg="raw")
+impl("reflection_pad1d", "Autograd", reflection_pad1d, keyset_arg="raw")
+impl("reflection_pad1d_backward", "Autograd", reflection_pad1d_backward, keyset_arg="raw")
+impl("reflection_pad2d", "Autograd", reflection_pad2d, keyset_arg="raw")
+impl("reflection_pad2d_backward", "Autograd", reflection_pad2d_backward, keyset_arg="raw")
+impl("reflection_pad3d", "Autograd", reflection_pad3d, keyset_arg="raw")
+impl("reflection_pad3d_backward", "Autograd", reflection_pad3d_backward, keyset_arg="raw")
+impl("replication_pad1d", "Autograd", replication_pad1d, keyset_arg="raw")
+impl("replication_pad1d_backward", "Autograd", replication_pad1d_backward, keyset_arg="raw")
+impl("replication_pad2d", "Autograd", replication_pad2d, keyset_arg="raw")
+impl("replication_pad2d_backward", "Autograd", replication_pad2d_backward, keyset_arg="raw")
+impl("replication_pad3d", "Autograd", replication_pad3d, keyset_arg="raw")
+impl("replication_pad3d_backward", "Autograd", replication_pad3d_backward, keyset_arg="raw")

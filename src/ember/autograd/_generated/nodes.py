@@ -8,12 +8,15 @@ from ember.autograd.formulas import (
     add_scalar,
     amax_amin_backward,
     as_strided_backward,
+    at,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_max,
     clamp_backward_min,
     conj_scalar,
+    constant_pad_nd_backward,
     contiguous_format,
+    convolution_double_backward,
     cumprod_backward,
     cumsum_backward,
     diagonal_backward,
@@ -3638,6 +3641,384 @@ class NllLossBackwardBackward0(GeneratedNode):
             grad_0 = None
         if node._next_edges[1][0] is not None:
             grad_1 = zeros_like(grad)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ConvolutionBackward0(GeneratedNode):
+    """Backward of aten::convolution."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight')
+    _saved_bias_sym_sizes_opt = None
+    _saved_dilation = None
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias_sym_sizes_opt = node._saved_bias_sym_sizes_opt
+        dilation = node._saved_dilation
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+            if not grad_input_mask[0]:
+                grad_0 = None
+            if not grad_input_mask[1]:
+                grad_1 = None
+            if not grad_input_mask[2]:
+                grad_2 = None
+        else:
+            grad_0, grad_1, grad_2 = None, None, None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConvolutionBackwardBackward0(GeneratedNode):
+    """Backward of aten::convolution_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_input', '_raw_saved_weight')
+    _saved_dilation = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        dilation = node._saved_dilation
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+            if not grad_input_mask[0]:
+                grad_0 = None
+            if not grad_input_mask[1]:
+                grad_1 = None
+            if not grad_input_mask[2]:
+                grad_2 = None
+        else:
+            grad_0, grad_1, grad_2 = None, None, None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConstantPadNdBackward0(GeneratedNode):
+    """Backward of aten::constant_pad_nd."""
+
+    _saved_variables = ()
+    _saved_pad = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pad = node._saved_pad
+        if node._next_edges[0][0] is not None:
+            grad_0 = constant_pad_nd_backward(grad, pad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad1DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad1d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad1d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad1d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad1d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReflectionPad2DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad2d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad2d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReflectionPad3DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad3d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad3d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad1DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad1d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad1d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad1d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad1d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad2DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad2d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad2d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad3DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad3d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad3d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
         else:
             grad_1 = None
         return [grad_0, grad_1]

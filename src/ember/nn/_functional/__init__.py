@@ -1,0 +1,1 @@
+"""The parts of ember.nn.functional, one module per family (re-exported by nn/functional.py)."""

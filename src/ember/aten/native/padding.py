@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
 from ember.aten.native.views import fmt_ints
@@ -95,13 +96,11 @@ def _check(name: str, self, pad, dims: int, reflect: bool) -> None:
     if len(pad) != 2 * dims:
         raise RuntimeError(f"padding size is expected to be {2 * dims}, but got: {len(pad)}")
     ndim = self.dim()
-    valid = ndim in (dims + 1, dims + 2) and all(s != 0 for s in self._sizes[-dims:])
-    valid = valid and (ndim == dims + 1 or self._sizes[1] != 0 or True)
-    if not valid:
-        batched = dims + 2
+    batched = ndim == dims + 2
+    if ndim not in (dims + 1, dims + 2) or 0 in self._sizes[1 if batched else 0 :]:
         raise RuntimeError(
-            f"Expected {dims + 1}D or {batched}D (batch mode) tensor with possibly 0 batch size "
-            f"and other non-zero dimensions for input, but got: {fmt_ints(self._sizes)}"
+            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch "
+            f"size and other non-zero dimensions for input, but got: {fmt_ints(self._sizes)}"
         )
     spatial = self._sizes[-dims:]
     for i in range(dims):
@@ -114,19 +113,19 @@ def _check(name: str, self, pad, dims: int, reflect: bool) -> None:
                 f"{ndim - 1 - i} of input {fmt_ints(self._sizes)}"
             )
     out = [spatial[d] + pad[2 * (dims - 1 - d)] + pad[2 * (dims - 1 - d) + 1] for d in range(dims)]
-    if any(o < 1 for o in out):
-        raise RuntimeError(
-            f"input ({' x '.join(map(str, spatial))}) is too small. Calculated output "
-            f"{' x '.join(map(str, out))}"
-        )
-    if not self.dtype.is_floating_point and not self.dtype.is_complex:
-        raise NotImplementedError(f"\"{name}\" not implemented for '{_type_name(self.dtype)}'")
-
-
-def _type_name(dtype) -> str:
-    from ember.aten.native.views import scalar_type_name_of
-
-    return scalar_type_name_of(dtype)
+    # ReplicationPadding.cpp checks `oheight >= 1 || owidth >= 1` beyond 1-d: one positive
+    # size passes, and a negative one then fails at the allocation
+    if all(o < 1 for o in out) or (dims == 1 and out[0] < 1):
+        letters = "DHW"[3 - dims :]
+        given = ", ".join(f"{c}: {v}" for c, v in zip(letters, spatial, strict=True))
+        calculated = " ".join(f"{c}: {v}" for c, v in zip(letters, out, strict=True))
+        raise RuntimeError(f"input ({given}) is too small. Calculated output {calculated}")
+    if any(o < 0 for o in out):
+        shape = fmt_ints(list(self._sizes[:-dims]) + out)
+        negative = next(o for o in out if o < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {shape}")
+    if self.dtype == dtypes.bool:
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
 
 
 def _indices(self_sizes, pad, dims: int, reflect: bool):
@@ -270,29 +269,39 @@ def _pad_circular(self, pad):
     return out
 
 
-_MODES = {"constant": 0, "reflect": 1, "replicate": 2, "circular": 3}
+_MODES = ("constant", "reflect", "replicate", "circular")
+
+_SUPPORTED = (
+    "Supported combinations for non-constant padding:\n"
+    "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+    "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+    "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+)
 
 
 def pad(self, pad, mode, value):  # noqa: A001
-    """PadNd.cpp's pad_symint: the mode picks the operator."""
+    """PadNd.cpp's pad_symint / _pad_enum: the mode and the sizes pick the operator."""
     if mode not in _MODES:
-        raise RuntimeError(f"Unrecognised padding mode {mode}")
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    ndim = self.dim()
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(pad)} and input of dimension {ndim}"
+        )
     if mode == "constant":
-        return at.constant_pad_nd(self, pad, 0 if value is None else value)
+        return at.constant_pad_nd(self, pad, 0.0 if value is None else value)
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    dims = len(pad) // 2
+    if not 1 <= dims <= 3 or ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {ndim}D input tensor.\n{_SUPPORTED}"
+        )
     if mode == "circular":
         return at._pad_circular(self, pad)
-    dims = len(pad) // 2
-    if len(pad) % 2 or dims > 3:
-        raise NotImplementedError(
-            "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
-        )
-    if self.dim() not in (dims + 1, dims + 2):
-        raise RuntimeError(
-            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor for padding with "
-            f"{len(pad)} values, but got: {fmt_ints(self._sizes)}"
-        )
     ops = {
         ("reflect", 1): at.reflection_pad1d, ("reflect", 2): at.reflection_pad2d,
         ("reflect", 3): at.reflection_pad3d, ("replicate", 1): at.replication_pad1d,

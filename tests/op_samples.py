@@ -556,3 +556,68 @@ for _kind in ("reflection", "replication"):
         S[f"{_kind}_pad{_d}d_backward"] = [
             lambda T, s=_shape, p=_pad, o=_out: ((T.f(*o), T.f(*s), p), {})
         ]
+
+# --- wCONV: pooling ---
+_pool_x = lambda T: T.f(1, 2, 5, 4)  # noqa: E731
+S["max_pool1d_with_indices"] = [lambda T: ((T.f(2, 5), [2]), {})]
+S["max_pool1d"] = [lambda T: ((T.f(1, 2, 5), [2], [1]), {})]
+S["max_pool2d"] = [lambda T: ((_pool_x(T), [2, 2], [1, 2], [1, 1]), {})]
+S["max_pool3d"] = [lambda T: ((T.f(1, 2, 3, 3, 3), [2, 2, 2]), {})]
+S["max_pool2d_with_indices"] = [lambda T: ((_pool_x(T), [3, 2], [2, 1], [1, 0], [1, 1], True), {})]
+S["max_pool3d_with_indices"] = [lambda T: ((T.f(2, 3, 3, 3), [2, 2, 2]), {})]
+S["max_pool2d_with_indices_backward"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 2, 2),
+            _pool_x(T),
+            [2, 2],
+            [2, 2],
+            [0, 0],
+            [1, 1],
+            False,
+            T.l([[[[0, 2], [9, 11]], [[4, 6], [13, 15]]]]),
+        ),
+        {},
+    )  # fmt: skip
+]
+S["max_pool3d_with_indices_backward"] = [
+    lambda T: (
+        (
+            T.f(1, 1, 1, 1),
+            T.f(1, 2, 2, 2),
+            [2, 2, 2],
+            [2, 2, 2],
+            [0, 0, 0],
+            [1, 1, 1],
+            False,
+            T.l([[[[5]]]]),
+        ),
+        {},
+    )  # fmt: skip
+]
+S["avg_pool1d"] = [lambda T: ((T.f(1, 2, 5), [2], [1], [1], True, False), {})]
+S["avg_pool2d"] = [lambda T: ((_pool_x(T), [3, 2], [2, 1], [1, 0], True, False, None), {})]
+S["avg_pool3d"] = [
+    lambda T: ((T.f(2, 3, 3, 3), [2, 2, 2], [1, 1, 1], [1, 0, 1], False, True, 3), {})
+]
+S["avg_pool2d_backward"] = [
+    lambda T: ((T.f(1, 2, 2, 2), _pool_x(T), [2, 2], [2, 2], [0, 0], False, True, None), {})
+]
+S["avg_pool3d_backward"] = [
+    lambda T: (
+        (T.f(1, 1, 1, 1), T.f(1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None),
+        {},
+    )  # fmt: skip
+]
+S["adaptive_avg_pool1d"] = [lambda T: ((T.f(1, 2, 5), [3]), {})]
+S["adaptive_avg_pool2d"] = [
+    lambda T: ((_pool_x(T), [3, 2]), {}),
+    lambda T: ((_pool_x(T), [1, 1]), {}),
+]
+S["_adaptive_avg_pool2d"] = [lambda T: ((_pool_x(T), [3, 3]), {})]
+S["_adaptive_avg_pool2d_backward"] = [lambda T: ((T.f(1, 2, 3, 3), _pool_x(T)), {})]
+S["adaptive_max_pool1d"] = [lambda T: ((T.f(2, 5), [3]), {})]
+S["adaptive_max_pool2d"] = [lambda T: ((_pool_x(T), [3, 2]), {})]
+S["adaptive_max_pool2d_backward"] = [
+    lambda T: ((T.f(1, 2, 1, 1), _pool_x(T), T.l([[[[3]], [[17]]]])), {})
+]

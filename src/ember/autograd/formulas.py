@@ -23,6 +23,7 @@ from ember.aten.native import at
 from ember.autograd.formulas_conv import (  # noqa: F401 (derivatives.yaml)
     constant_pad_nd_backward,
     convolution_double_backward,
+    max_pool_double_backward,
 )
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)

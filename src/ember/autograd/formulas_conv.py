@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ember.aten.native import at
 
-__all__ = ["constant_pad_nd_backward", "convolution_double_backward"]
+__all__ = ["constant_pad_nd_backward", "convolution_double_backward", "max_pool_double_backward"]
 
 
 def constant_pad_nd_backward(grad, pad):
@@ -52,3 +52,10 @@ def convolution_double_backward(
             gO, ggI, weight, None, *params, [False, True, False]
         )[1]  # fmt: skip
     return ggO, gI, gW
+
+
+def max_pool_double_backward(grad, indices, dim):
+    """The gradient of a max pool's backward in its grad_output: grad read at the indices."""
+    flat = at.flatten_using_ints(grad, -dim, -1)
+    picked = at.gather(flat, -1, at.flatten_using_ints(indices, -dim, -1), False)
+    return at.view(picked, list(indices._sizes))

@@ -243,7 +243,7 @@ class AutogradOp:
         for name in (*d.formulas, *d.non_differentiable):
             if name not in names:
                 raise ValueError(f"derivatives.yaml {d.op}: {name} is no argument")
-        outputs = {r.name for r in self.f.func.returns if r.name}
+        outputs = {r.name or f"result{i}" for i, r in enumerate(self.f.func.returns)}
         known = names | outputs | _RESERVED | {"result"} | set(dir(builtins))
         for name in d.names_used():
             if name in known or name.endswith(METADATA_SUFFIXES):

@@ -281,3 +281,8 @@ from ember.nn._functional import padding as _padding  # noqa: E402
 from ember.nn._functional.padding import *  # noqa: E402,F401,F403
 
 __all__ += _padding.__all__
+
+from ember.nn._functional import pooling as _pooling  # noqa: E402
+from ember.nn._functional.pooling import *  # noqa: E402,F401,F403
+
+__all__ += _pooling.__all__

@@ -16,6 +16,7 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
+_op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
 _op__conj_physical = handle("_conj_physical")
 _op__convolution_mode = handle("_convolution_mode")
 _op__efficientzerotensor = handle("_efficientzerotensor")
@@ -30,6 +31,8 @@ _op_abs_ = handle("abs_")
 _op_acos = handle("acos")
 _op_acos_out = handle("acos.out")
 _op_acos_ = handle("acos_")
+_op_adaptive_avg_pool1d = handle("adaptive_avg_pool1d")
+_op_adaptive_max_pool1d = handle("adaptive_max_pool1d")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addmm = handle("addmm")
@@ -74,6 +77,7 @@ _op_asin_ = handle("asin_")
 _op_atan = handle("atan")
 _op_atan_out = handle("atan.out")
 _op_atan_ = handle("atan_")
+_op_avg_pool1d = handle("avg_pool1d")
 _op_bernoulli = handle("bernoulli")
 _op_bernoulli_out = handle("bernoulli.out")
 _op_bernoulli_p = handle("bernoulli.p")
@@ -248,6 +252,10 @@ _op_max_dim_max = handle("max.dim_max")
 _op_max_other = handle("max.other")
 _op_max_out = handle("max.out")
 _op_max_unary_out = handle("max.unary_out")
+_op_max_pool1d = handle("max_pool1d")
+_op_max_pool1d_with_indices = handle("max_pool1d_with_indices")
+_op_max_pool2d = handle("max_pool2d")
+_op_max_pool3d = handle("max_pool3d")
 _op_maximum = handle("maximum")
 _op_maximum_out = handle("maximum.out")
 _op_mean = handle("mean")
@@ -435,6 +443,28 @@ _op_zero_ = handle("zero_")
 _op_zeros = handle("zeros")
 _op_zeros_out = handle("zeros.out")
 _op_zeros_like = handle("zeros_like")
+
+
+_parser_f__adaptive_avg_pool2d = PythonArgParser(
+    [
+        '_adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)',
+    ],
+)
+
+
+def _adaptive_avg_pool2d(*args, **kwargs):
+    """_adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__adaptive_avg_pool2d.parse(args, kwargs)[1]
+        return _op__adaptive_avg_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
 
 
 _parser_f__conj_physical = PythonArgParser(
@@ -678,6 +708,50 @@ def acos_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(acos_, _parser_f_acos_, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_avg_pool1d = PythonArgParser(
+    [
+        'adaptive_avg_pool1d(Tensor input, int[1] output_size)',
+    ],
+)
+
+
+def adaptive_avg_pool1d(*args, **kwargs):
+    """adaptive_avg_pool1d(Tensor input, int[1] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_avg_pool1d.parse(args, kwargs)[1]
+        return _op_adaptive_avg_pool1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_avg_pool1d, _parser_f_adaptive_avg_pool1d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool1d = PythonArgParser(
+    [
+        'adaptive_max_pool1d(Tensor input, int[1] output_size)',
+    ],
+)
+
+
+def adaptive_max_pool1d(*args, **kwargs):
+    """adaptive_max_pool1d(Tensor input, int[1] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_max_pool1d.parse(args, kwargs)[1]
+        return _op_adaptive_max_pool1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool1d, _parser_f_adaptive_max_pool1d, args, kwargs, MODULE)
 
 
 
@@ -1213,6 +1287,28 @@ def atan_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(atan_, _parser_f_atan_, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool1d = PythonArgParser(
+    [
+        'avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)',
+    ],
+)
+
+
+def avg_pool1d(*args, **kwargs):
+    """avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool1d.parse(args, kwargs)[1]
+        return _op_avg_pool1d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool1d, _parser_f_avg_pool1d, args, kwargs, MODULE)
 
 
 
@@ -3398,6 +3494,94 @@ def max(*args, **kwargs):
 
 
 
+_parser_f_max_pool1d = PythonArgParser(
+    [
+        'max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool1d(*args, **kwargs):
+    """max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool1d.parse(args, kwargs)[1]
+        return _op_max_pool1d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool1d, _parser_f_max_pool1d, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool1d_with_indices = PythonArgParser(
+    [
+        'max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool1d_with_indices(*args, **kwargs):
+    """max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool1d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool1d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool1d_with_indices, _parser_f_max_pool1d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool2d = PythonArgParser(
+    [
+        'max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool2d(*args, **kwargs):
+    """max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d.parse(args, kwargs)[1]
+        return _op_max_pool2d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d, _parser_f_max_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d = PythonArgParser(
+    [
+        'max_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool3d(*args, **kwargs):
+    """max_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d.parse(args, kwargs)[1]
+        return _op_max_pool3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d, _parser_f_max_pool3d, args, kwargs, MODULE)
+
+
+
 _parser_f_maximum = PythonArgParser(
     [
         'maximum(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -5570,4 +5754,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_convolution_mode', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_conj_physical', '_convolution_mode', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'avg_pool1d', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -16,12 +16,24 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
+_op__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
 _op__pad_circular = handle("_pad_circular")
+_op_adaptive_avg_pool2d = handle("adaptive_avg_pool2d")
+_op_adaptive_max_pool2d = handle("adaptive_max_pool2d")
+_op_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
+_op_avg_pool2d = handle("avg_pool2d")
+_op_avg_pool2d_backward = handle("avg_pool2d_backward")
+_op_avg_pool3d = handle("avg_pool3d")
+_op_avg_pool3d_backward = handle("avg_pool3d_backward")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
 _op_gelu_out = handle("gelu.out")
 _op_gelu_ = handle("gelu_")
 _op_linear = handle("linear")
+_op_max_pool2d_with_indices = handle("max_pool2d_with_indices")
+_op_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
+_op_max_pool3d_with_indices = handle("max_pool3d_with_indices")
+_op_max_pool3d_with_indices_backward = handle("max_pool3d_with_indices_backward")
 _op_mse_loss = handle("mse_loss")
 _op_mse_loss_out = handle("mse_loss.out")
 _op_nll_loss = handle("nll_loss")
@@ -45,6 +57,32 @@ _op_replication_pad3d = handle("replication_pad3d")
 _op_replication_pad3d_backward = handle("replication_pad3d_backward")
 
 
+_parser_f__adaptive_avg_pool2d_backward = PythonArgParser(
+    [
+        '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor input)',
+    ],
+)
+_tail_parser_f__adaptive_avg_pool2d_backward = [p.default for p in _parser_f__adaptive_avg_pool2d_backward.signatures[0].params[2:]]
+
+
+def _adaptive_avg_pool2d_backward(*args, **kwargs):
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__adaptive_avg_pool2d_backward]
+        else:
+            index, v = _parser_f__adaptive_avg_pool2d_backward.parse(args, kwargs)
+        return _op__adaptive_avg_pool2d_backward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool2d_backward, _parser_f__adaptive_avg_pool2d_backward, args, kwargs, MODULE)
+
+
+
 _parser_f__pad_circular = PythonArgParser(
     [
         '_pad_circular(Tensor input, SymInt[] pad)',
@@ -64,6 +102,164 @@ def _pad_circular(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_pad_circular, _parser_f__pad_circular, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_avg_pool2d = PythonArgParser(
+    [
+        'adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)',
+    ],
+)
+
+
+def adaptive_avg_pool2d(*args, **kwargs):
+    """adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_avg_pool2d.parse(args, kwargs)[1]
+        return _op_adaptive_avg_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_avg_pool2d, _parser_f_adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool2d = PythonArgParser(
+    [
+        'adaptive_max_pool2d(Tensor input, int[2] output_size)',
+    ],
+)
+
+
+def adaptive_max_pool2d(*args, **kwargs):
+    """adaptive_max_pool2d(Tensor input, int[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_max_pool2d.parse(args, kwargs)[1]
+        return _op_adaptive_max_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool2d, _parser_f_adaptive_max_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool2d_backward = PythonArgParser(
+    [
+        'adaptive_max_pool2d_backward(Tensor grad_output, Tensor input, Tensor indices)',
+    ],
+)
+_tail_parser_f_adaptive_max_pool2d_backward = [p.default for p in _parser_f_adaptive_max_pool2d_backward.signatures[0].params[3:]]
+
+
+def adaptive_max_pool2d_backward(*args, **kwargs):
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor input, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_adaptive_max_pool2d_backward]
+        else:
+            index, v = _parser_f_adaptive_max_pool2d_backward.parse(args, kwargs)
+        return _op_adaptive_max_pool2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool2d_backward, _parser_f_adaptive_max_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool2d = PythonArgParser(
+    [
+        'avg_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)',
+    ],
+)
+
+
+def avg_pool2d(*args, **kwargs):
+    """avg_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool2d.parse(args, kwargs)[1]
+        return _op_avg_pool2d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool2d, _parser_f_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool2d_backward = PythonArgParser(
+    [
+        'avg_pool2d_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)',
+    ],
+)
+
+
+def avg_pool2d_backward(*args, **kwargs):
+    """avg_pool2d_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool2d_backward.parse(args, kwargs)[1]
+        return _op_avg_pool2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool2d_backward, _parser_f_avg_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool3d = PythonArgParser(
+    [
+        'avg_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)',
+    ],
+)
+
+
+def avg_pool3d(*args, **kwargs):
+    """avg_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool3d.parse(args, kwargs)[1]
+        return _op_avg_pool3d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool3d, _parser_f_avg_pool3d, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool3d_backward = PythonArgParser(
+    [
+        'avg_pool3d_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)',
+    ],
+)
+
+
+def avg_pool3d_backward(*args, **kwargs):
+    """avg_pool3d_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool3d_backward.parse(args, kwargs)[1]
+        return _op_avg_pool3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool3d_backward, _parser_f_avg_pool3d_backward, args, kwargs, MODULE)
 
 
 
@@ -166,6 +362,94 @@ def linear(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(linear, _parser_f_linear, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool2d_with_indices = PythonArgParser(
+    [
+        'max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool2d_with_indices(*args, **kwargs):
+    """max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool2d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d_with_indices, _parser_f_max_pool2d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool2d_with_indices_backward = PythonArgParser(
+    [
+        'max_pool2d_with_indices_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)',
+    ],
+)
+
+
+def max_pool2d_with_indices_backward(*args, **kwargs):
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d_with_indices_backward.parse(args, kwargs)[1]
+        return _op_max_pool2d_with_indices_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d_with_indices_backward, _parser_f_max_pool2d_with_indices_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d_with_indices = PythonArgParser(
+    [
+        'max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool3d_with_indices(*args, **kwargs):
+    """max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool3d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d_with_indices, _parser_f_max_pool3d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d_with_indices_backward = PythonArgParser(
+    [
+        'max_pool3d_with_indices_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)',
+    ],
+)
+
+
+def max_pool3d_with_indices_backward(*args, **kwargs):
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d_with_indices_backward.parse(args, kwargs)[1]
+        return _op_max_pool3d_with_indices_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d_with_indices_backward, _parser_f_max_pool3d_with_indices_backward, args, kwargs, MODULE)
 
 
 
@@ -578,4 +862,4 @@ def replication_pad3d_backward(*args, **kwargs):
     return handle_function(replication_pad3d_backward, _parser_f_replication_pad3d_backward, args, kwargs, MODULE)
 
 
-__all__ = ['_pad_circular', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward']
+__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward']

@@ -9,6 +9,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 (native/at.py), i.e. through the dispatcher, as at::add does.
 """
 
+from .adaptive_pooling import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .bitwise import *  # noqa: F403
 from .compare import *  # noqa: F403
@@ -29,6 +30,8 @@ from .loss import *  # noqa: F403
 from .padding import *  # noqa: F403
 from .pointwise import *  # noqa: F403
 from .pointwise_select import *  # noqa: F403
+from .pooling import *  # noqa: F403
+from .pooling_composite import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403

@@ -9736,6 +9736,323 @@ def replication_pad3d_backward(ks, grad_output, self, padding):
     return result
 
 
+_max_pool2d_with_indices = handle("max_pool2d_with_indices")
+
+
+def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxPool2DWithIndicesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool2d_with_indices.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
+
+
+def max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.MaxPool2DWithIndicesBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool2d_with_indices_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_max_pool3d_with_indices = handle("max_pool3d_with_indices")
+
+
+def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxPool3DWithIndicesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool3d_with_indices.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_max_pool3d_with_indices_backward = handle("max_pool3d_with_indices_backward")
+
+
+def max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.MaxPool3DWithIndicesBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool3d_with_indices_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool2d = handle("avg_pool2d")
+
+
+def avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AvgPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool2d_backward = handle("avg_pool2d_backward")
+
+
+def avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AvgPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ceil_mode = ceil_mode
+        if node.should_compute_output(0):
+            node._saved_count_include_pad = count_include_pad
+        if node.should_compute_output(0):
+            node._saved_divisor_override = divisor_override
+        if node.should_compute_output(0):
+            node._saved_kernel_size = kernel_size
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool3d = handle("avg_pool3d")
+
+
+def avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AvgPool3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool3d.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool3d_backward = handle("avg_pool3d_backward")
+
+
+def avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AvgPool3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ceil_mode = ceil_mode
+        if node.should_compute_output(0):
+            node._saved_count_include_pad = count_include_pad
+        if node.should_compute_output(0):
+            node._saved_divisor_override = divisor_override
+        if node.should_compute_output(0):
+            node._saved_kernel_size = kernel_size
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+
+
+def _adaptive_avg_pool2d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
+
+
+def _adaptive_avg_pool2d_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_grad_output_sizes = grad_output._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_adaptive_max_pool2d = handle("adaptive_max_pool2d")
+
+
+def adaptive_max_pool2d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
+
+
+def adaptive_max_pool2d_backward(ks, grad_output, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (indices._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="adaptive_max_pool2d_backward", arg="indices"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10231,3 +10548,15 @@ impl("replication_pad2d", "Autograd", replication_pad2d, keyset_arg="raw")
 impl("replication_pad2d_backward", "Autograd", replication_pad2d_backward, keyset_arg="raw")
 impl("replication_pad3d", "Autograd", replication_pad3d, keyset_arg="raw")
 impl("replication_pad3d_backward", "Autograd", replication_pad3d_backward, keyset_arg="raw")
+impl("max_pool2d_with_indices", "Autograd", max_pool2d_with_indices, keyset_arg="raw")
+impl("max_pool2d_with_indices_backward", "Autograd", max_pool2d_with_indices_backward, keyset_arg="raw")
+impl("max_pool3d_with_indices", "Autograd", max_pool3d_with_indices, keyset_arg="raw")
+impl("max_pool3d_with_indices_backward", "Autograd", max_pool3d_with_indices_backward, keyset_arg="raw")
+impl("avg_pool2d", "Autograd", avg_pool2d, keyset_arg="raw")
+impl("avg_pool2d_backward", "Autograd", avg_pool2d_backward, keyset_arg="raw")
+impl("avg_pool3d", "Autograd", avg_pool3d, keyset_arg="raw")
+impl("avg_pool3d_backward", "Autograd", avg_pool3d_backward, keyset_arg="raw")
+impl("_adaptive_avg_pool2d", "Autograd", _adaptive_avg_pool2d, keyset_arg="raw")
+impl("_adaptive_avg_pool2d_backward", "Autograd", _adaptive_avg_pool2d_backward, keyset_arg="raw")
+impl("adaptive_max_pool2d", "Autograd", adaptive_max_pool2d, keyset_arg="raw")
+impl("adaptive_max_pool2d_backward", "Autograd", adaptive_max_pool2d_backward, keyset_arg="raw")

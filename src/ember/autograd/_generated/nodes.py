@@ -38,6 +38,7 @@ from ember.autograd.formulas import (
     log_softmax_double_backward,
     logsumexp_backward,
     masked_fill_backward,
+    max_pool_double_backward,
     maximum_backward,
     maybe_multiply,
     mean_backward,
@@ -4015,6 +4016,346 @@ class ReplicationPad3DBackwardBackward0(GeneratedNode):
         self = _unpack(node._raw_saved_self, node)
         if node._next_edges[0][0] is not None:
             grad_0 = at.replication_pad3d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaxPool2DWithIndicesBackward0(GeneratedNode):
+    """Backward of aten::max_pool2d_with_indices."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _saved_ceil_mode = None
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaxPool2DWithIndicesBackwardBackward0(GeneratedNode):
+    """Backward of aten::max_pool2d_with_indices_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 2)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaxPool3DWithIndicesBackward0(GeneratedNode):
+    """Backward of aten::max_pool3d_with_indices."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _saved_ceil_mode = None
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaxPool3DWithIndicesBackwardBackward0(GeneratedNode):
+    """Backward of aten::max_pool3d_with_indices_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 3)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AvgPool2DBackward0(GeneratedNode):
+    """Backward of aten::avg_pool2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AvgPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::avg_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AvgPool3DBackward0(GeneratedNode):
+    """Backward of aten::avg_pool3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AvgPool3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::avg_pool3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AdaptiveAvgPool2DBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool2d_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveAvgPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_grad_output_sizes = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output_sizes = node._saved_grad_output_sizes
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool2d(grad, list(grad_output_sizes[-2:]))
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AdaptiveMaxPool2DBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool2d."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.adaptive_max_pool2d_backward(grad, self, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveMaxPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 2)
         else:
             grad_0 = None
         if node._next_edges[1][0] is not None:

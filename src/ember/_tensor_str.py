@@ -32,6 +32,10 @@ class _PrintOptions:
 
 PRINT_OPTS = _PrintOptions()
 
+# The classes printed as ``tensor(`` besides Tensor: torch.nn.Parameter (nn/parameter.py
+# adds itself, as torch/_tensor_str.py tests ``type(inp) is torch.nn.Parameter``).
+PLAIN_CLASSES: set = set()
+
 _PROFILES = {
     "default": (4, 1000, 3, 80),
     "short": (2, 1000, 2, 80),
@@ -246,7 +250,8 @@ def _str(tensor, *, tensor_contents=None) -> str:
     """repr(tensor). See the module docstring."""
     from ._tensor import Tensor
 
-    prefix = "tensor(" if type(tensor) is Tensor else f"{type(tensor).__name__}("
+    cls = type(tensor)
+    prefix = "tensor(" if cls is Tensor or cls in PLAIN_CLASSES else f"{cls.__name__}("
     indent = len(prefix)
     suffixes = []
     if tensor.device.type != "cpu":

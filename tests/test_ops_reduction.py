@@ -356,3 +356,12 @@ def test_sort_ties_nan_and_errors():
     values, indices = ember.empty(6), ember.empty(6, dtype=ember.int64)
     ember.sort(x_e, out=(values, indices))
     check_same((values, indices), torch.sort(x_t))
+
+
+def test_logsumexp_complex_keeps_the_principal_imaginary_part():
+    # Around the largest real part (ReduceOps.cpp): a complex maximum would move the
+    # imaginary part by a multiple of 2*pi.
+    values = np.array([[1 + 3j, 2 - 3j, 0.5 + 2.9j], [-1 - 3j, 3 + 3.1j, 2 - 2j]], np.complex128)
+    x_e, x_t = pair(values)
+    compare(lambda m, x: m.logsumexp(x, 1), [x_e], [x_t])
+    compare(lambda m, x: m.logsumexp(x, 0, True), [x_e], [x_t])

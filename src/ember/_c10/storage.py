@@ -98,10 +98,23 @@ def translate_memory_error(error: MemoryError) -> RuntimeError:
     return out_of_memory(nbytes)
 
 
+NUMPY_MAX_DIMS = 64
+
+
+def too_many_dims(ndim: int) -> RuntimeError:
+    """ember's refusal of a tensor NumPy cannot hold (PyTorch's tensors have no such limit)."""
+    return RuntimeError(
+        f"ember cannot hold a tensor of {ndim} dimensions: NumPy's arrays have at most "
+        f"{NUMPY_MAX_DIMS}"
+    )
+
+
 def allocation_error(error: Exception, shape, itemsize: int) -> RuntimeError:
     """PyTorch's error for an ``np.empty(shape)`` that raised ``error`` (Note [Allocation errors])."""
     if isinstance(error, MemoryError):
         return translate_memory_error(error)
+    if len(shape) > NUMPY_MAX_DIMS:
+        return too_many_dims(len(shape))
     nbytes = storage_nbytes(shape, itemsize)  # raises PyTorch's overflow error
     return RuntimeError(
         f"ember cannot hold a tensor of sizes {_text(shape)} ({nbytes} bytes): NumPy's "

@@ -86,11 +86,13 @@ from .geometry import (  # noqa: F401 (re-exported: kernels import them from her
     storage_span,
 )
 from .storage import (
+    NUMPY_MAX_DIMS,
     Storage,
     allocation_error,
     numpy_empty,
     storage_nbytes,
     strided_storage_nbytes,
+    too_many_dims,
 )
 from .thread_state import per_thread
 
@@ -326,13 +328,18 @@ class TensorImpl:
                 array = np.empty(self._sizes, self.dtype.np_dtype)
                 self._array = array
                 return array
-            array = np.ndarray(
-                self._sizes,
-                self.dtype.np_dtype,
-                storage.data,
-                self._storage_offset * itemsize,
-                tuple([stride * itemsize for stride in self._strides]),
-            )
+            try:
+                array = np.ndarray(
+                    self._sizes,
+                    self.dtype.np_dtype,
+                    storage.data,
+                    self._storage_offset * itemsize,
+                    tuple([stride * itemsize for stride in self._strides]),
+                )
+            except ValueError:
+                if len(self._sizes) > NUMPY_MAX_DIMS:
+                    raise too_many_dims(len(self._sizes)) from None
+                raise
             self._array = array
         return array
 
@@ -420,7 +427,8 @@ def _share_array(view, base, array) -> None:
             and compute_numel(sizes) == array.size
             and array.flags.c_contiguous
         ):
-            view._array = array.reshape(sizes)  # the same contiguous elements: never a copy
+            if len(sizes) <= NUMPY_MAX_DIMS:  # beyond NumPy's limit, ndarray() says so
+                view._array = array.reshape(sizes)  # the same contiguous elements: never a copy
     elif len(sizes) == 2 and sizes == base._sizes[::-1] and strides == base._strides[::-1]:
         view._array = array.T
 

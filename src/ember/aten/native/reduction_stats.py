@@ -202,7 +202,9 @@ def logsumexp(self, dim, keepdim):
         store(out, np.log(np.sum(np.exp(values), axis=axes, keepdims=keepdim)))
         return out
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        peak = np.max(values, axis=axes, keepdims=True)
+        # Around the largest REAL part, as ReduceOps.cpp does for complex inputs: the imaginary
+        # part stays log's principal value (a complex maximum would shift it by 2*pi*k).
+        peak = np.max(values.real, axis=axes, keepdims=True)
         peak = np.where(np.isinf(peak), 0, peak)
         total = np.sum(np.exp(values - peak), axis=axes, keepdims=True)
         result = np.log(total) + peak

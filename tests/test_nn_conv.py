@@ -180,6 +180,7 @@ ERROR_CASES = [
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3), padding=-1),
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3), stride=0),
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3), dilation=0),
+    lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3), dilation=-1),
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 9, 9)),
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3, dtype=lib.float64)),
     lambda lib: lib.nn.functional.conv2d(_x(lib, 2, 3, 8, 8), _x(lib, 4, 3, 3, 3), _x(lib, 4, dtype=lib.float64)),

@@ -222,3 +222,30 @@ ERROR_CASES = [
 @pytest.mark.parametrize("case", range(len(ERROR_CASES)))
 def test_errors_and_shapes_match_torch(case):
     same_error(lambda lib: ERROR_CASES[case](lib.nn.functional, lib))
+
+
+POOL3D_ERRORS = [
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 0, 2, 3, 3), 1),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 0, 2, 3, 3), 1),
+    lambda F, lib: F.avg_pool3d(_x(lib, 0, 2, 3, 3), 1),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 5, 5, 5), 0, 1),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 2, 5, 5, 5), 0, 1),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 5, 5, 5), 2, dilation=0),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 5, 5, 5), 2, padding=(1, 0, 2)),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 2, 2, 2), 3),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 2, 2, 2, 2), 3),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 5, 5, 5), (2, 2)),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 2, 5, 5, 5), (2, 2)),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 2, 5, 5, 5), 2, divisor_override=0),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 1, 2, 5, 5, 5), 2),
+    lambda F, lib: F.avg_pool3d(_x(lib, 2, 5, 5), 2),
+    lambda F, lib: F.max_pool3d(_x(lib, 1, 2, 5, 5, 5).bool(), 2),
+    lambda F, lib: F.avg_pool3d(_x(lib, 1, 2, 5, 5, 5).bool(), 2),
+    lambda F, lib: F.avg_pool2d(_x(lib, 1, 2, 5, 5).bool(), 2),
+    lambda F, lib: F.max_pool2d(_x(lib, 1, 2, 5, 5).cfloat(), 2),
+]
+
+
+@pytest.mark.parametrize("case", range(len(POOL3D_ERRORS)))
+def test_3d_and_dtype_errors_match_torch(case):
+    same_error(lambda lib: POOL3D_ERRORS[case](lib.nn.functional, lib))

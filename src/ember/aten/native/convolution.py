@@ -45,8 +45,8 @@ def _check_shape(
         raise RuntimeError("negative output_padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
     w = weight._sizes
     k = input.dim()
     if len(w) != k:
@@ -190,6 +190,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         weight, stride, padding, dilation, output_padding, groups
     )
     _check_shape(input, weight, bias, padding, stride, dilation, transposed, output_padding, groups)
+    if any(d == 0 for d in dilation):  # the CPU backends' own check (a zero passes the above)
+        raise RuntimeError("non-positive dilation is not supported")
     _check_types(input, weight, bias)
     if transposed:
         _check_output_padding(output_padding, stride, dilation)

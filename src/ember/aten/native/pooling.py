@@ -14,6 +14,7 @@ import numpy as np
 from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
+from ember.aten.native.common import wrap_dim
 from ember.aten.native.pool_numpy import (
     avg_pool,
     avg_pool_backward,
@@ -58,8 +59,9 @@ def _output_size(size, kernel, pad, stride, dilation, ceil_mode):
     return pooling_output_shape(size, kernel, pad, stride, dilation, ceil_mode)
 
 
-def _shape_check(self, kernel, stride, padding, dilation, out):
-    """pool2d_shape_check / pool3d_shape_check (contiguous layout)."""
+def _shape_check(self, kernel, stride, padding, dilation, out, fn3d=None, check_size=False):
+    """pool2d_shape_check / pool3d_shape_check (contiguous layout; `fn3d` names the 3-d
+    kernel in its messages, `check_size` is the average pool's input-size check)."""
     dims = len(kernel)
     letters = "HW" if dims == 2 else "THW"
     if any(k <= 0 for k in kernel):
@@ -73,6 +75,11 @@ def _shape_check(self, kernel, stride, padding, dilation, out):
         raise RuntimeError(f"dilation should be greater than zero, but got {parts}")
     sizes = self._sizes
     batched = self.dim() == dims + 2
+    if dims == 3 and 0 in sizes[1 if batched else 0 :]:
+        raise RuntimeError(
+            f"{fn3d}(): Expected input's non-batch dimensions to have positive length, but input "
+            f"has a shape of {fmt_ints(sizes)} and non-batch dimension 0 has length zero!"
+        )
     if 0 in sizes[1 if batched else 0 :]:
         raise RuntimeError(
             f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with optional 0 dim batch "
@@ -86,6 +93,12 @@ def _shape_check(self, kernel, stride, padding, dilation, out):
         raise RuntimeError(
             f"pad should be smaller than or equal to half of kernel size, but got {pads}, {ks}"
         )
+    if check_size and dims == 3 and any(i < k for i, k in zip(sizes[-3:], kernel, strict=True)):
+        t, h, w = sizes[-3:]
+        raise RuntimeError(
+            f"input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {kernel[0]} "
+            f"kH: {kernel[1]} kW: {kernel[2]})"
+        )
     if any(o < 1 for o in out):
         planes = sizes[-dims - 1]
         given = "x".join(str(v) for v in (planes, *sizes[-dims:]))
@@ -98,19 +111,23 @@ def _shape_check(self, kernel, stride, padding, dilation, out):
 
 def _params(op, self, kernel_size, stride, padding, dilation, ceil_mode, dims):
     word = _WORDS[dims]
+    either = "" if op == "avg_pool3d" else "either "  # AveragePool3d.cpp's wording
     kernel = _expand(
-        op, f"kernel_size must either be a single int, or a tuple of {word} ints", kernel_size, dims
+        op,
+        f"kernel_size must {either}be a single int, or a tuple of {word} ints",
+        kernel_size,
+        dims,
     )
     stride = _expand(
         op,
-        f"stride must either be omitted, a single int, or a tuple of {word} ints",
+        f"stride must {either}be omitted, a single int, or a tuple of {word} ints",
         stride,
         dims,
         True,
         kernel,
     )
     padding = _expand(
-        op, f"padding must either be a single int, or a tuple of {word} ints", padding, dims
+        op, f"padding must {either}be a single int, or a tuple of {word} ints", padding, dims
     )
     if dilation is not None:
         dilation = _expand(
@@ -136,7 +153,9 @@ def _max_pool(op, self, kernel_size, stride, padding, dilation, ceil_mode, dims)
         _output_size(i, k, p, s, d, ceil_mode)
         for i, k, p, s, d in zip(spatial, kernel, padding, stride, dilation, strict=True)
     ]
-    _shape_check(self, kernel, stride, padding, dilation, out)
+    _shape_check(
+        self, kernel, stride, padding, dilation, out, "max_pool3d_with_indices_out_cpu_template"
+    )
     if self.dtype == dtypes.bool or self.dtype.is_complex:
         _not_implemented(op, self.dtype)
     shape = list(self._sizes[:-dims]) + out
@@ -181,18 +200,16 @@ def _avg_params(op, self, kernel_size, stride, padding, ceil_mode, divisor_overr
     )
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    from ember.aten.native.common import wrap_dim
-
-    wrap_dim(-dims - 1, self.dim())  # the plane dim: PyTorch's IndexError for too few dims
     if dims == 3 and self.dim() not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    wrap_dim(-dims - 1, self.dim())  # the plane dim: PyTorch's IndexError for too few dims
     spatial = self._sizes[-dims:]
     ones = [1] * dims
     out = [
         _output_size(i, k, p, s, 1, ceil_mode)
         for i, k, p, s in zip(spatial, kernel, padding, stride, strict=True)
     ]
-    _shape_check(self, kernel, stride, padding, ones, out)
+    _shape_check(self, kernel, stride, padding, ones, out, "avg_pool3d", check_size=True)
     return kernel, stride, padding, out
 
 
@@ -203,7 +220,7 @@ def _avg_pool(
         op, self, kernel_size, stride, padding, ceil_mode, divisor_override, dims
     )
     if self.dtype == dtypes.bool or self.dtype.is_complex:
-        _not_implemented(op, self.dtype)
+        _not_implemented("avg_pool3d_out_frame" if dims == 3 else op, self.dtype)
     shape = list(self._sizes[:-dims]) + out
     if self.device.type == "meta":
         return at.empty_memory_format(shape, self.dtype, None, self.device, None, None)

@@ -621,3 +621,19 @@ S["adaptive_max_pool2d"] = [lambda T: ((_pool_x(T), [3, 2]), {})]
 S["adaptive_max_pool2d_backward"] = [
     lambda T: ((T.f(1, 2, 1, 1), _pool_x(T), T.l([[[[3]], [[17]]]])), {})
 ]
+
+# --- wCONV: upsampling ---
+for _d, _names in ((1, ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d")),
+                   (2, ("upsample_nearest2d", "_upsample_nearest_exact2d", "upsample_bilinear2d",
+                        "upsample_bicubic2d")),
+                   (3, ("upsample_nearest3d", "_upsample_nearest_exact3d"))):  # fmt: skip
+    _in = (1, 2) + (3,) * _d
+    _outs = [5] * _d
+    for _name in _names:
+        _ac = (True,) if _name.endswith(("linear1d", "bilinear2d", "bicubic2d")) else ()
+        _sc = (None,) * _d
+        S[_name] = [lambda T, i=_in, o=_outs, a=_ac, s=_sc: ((T.f(*i), o, *a, *s), {})]
+        S[f"{_name}.vec"] = [lambda T, i=_in, a=_ac, d=_d: ((T.f(*i), None, *a, [1.5] * d), {})]
+        S[f"{_name}_backward"] = [
+            lambda T, i=_in, o=_outs, a=_ac, s=_sc: ((T.f(1, 2, *o), o, list(i), *a, *s), {})
+        ]

@@ -286,3 +286,8 @@ from ember.nn._functional import pooling as _pooling  # noqa: E402
 from ember.nn._functional.pooling import *  # noqa: E402,F401,F403
 
 __all__ += _pooling.__all__
+
+from ember.nn._functional import interpolate as _interpolate  # noqa: E402
+from ember.nn._functional.interpolate import *  # noqa: E402,F401,F403
+
+__all__ += _interpolate.__all__

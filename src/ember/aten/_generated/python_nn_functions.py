@@ -18,6 +18,15 @@ MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
 _op__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
 _op__pad_circular = handle("_pad_circular")
+_op__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
+_op__upsample_nearest_exact1d_vec = handle("_upsample_nearest_exact1d.vec")
+_op__upsample_nearest_exact1d_backward = handle("_upsample_nearest_exact1d_backward")
+_op__upsample_nearest_exact2d = handle("_upsample_nearest_exact2d")
+_op__upsample_nearest_exact2d_vec = handle("_upsample_nearest_exact2d.vec")
+_op__upsample_nearest_exact2d_backward = handle("_upsample_nearest_exact2d_backward")
+_op__upsample_nearest_exact3d = handle("_upsample_nearest_exact3d")
+_op__upsample_nearest_exact3d_vec = handle("_upsample_nearest_exact3d.vec")
+_op__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
 _op_adaptive_avg_pool2d = handle("adaptive_avg_pool2d")
 _op_adaptive_max_pool2d = handle("adaptive_max_pool2d")
 _op_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
@@ -55,6 +64,24 @@ _op_replication_pad2d = handle("replication_pad2d")
 _op_replication_pad2d_backward = handle("replication_pad2d_backward")
 _op_replication_pad3d = handle("replication_pad3d")
 _op_replication_pad3d_backward = handle("replication_pad3d_backward")
+_op_upsample_bicubic2d = handle("upsample_bicubic2d")
+_op_upsample_bicubic2d_vec = handle("upsample_bicubic2d.vec")
+_op_upsample_bicubic2d_backward = handle("upsample_bicubic2d_backward")
+_op_upsample_bilinear2d = handle("upsample_bilinear2d")
+_op_upsample_bilinear2d_vec = handle("upsample_bilinear2d.vec")
+_op_upsample_bilinear2d_backward = handle("upsample_bilinear2d_backward")
+_op_upsample_linear1d = handle("upsample_linear1d")
+_op_upsample_linear1d_vec = handle("upsample_linear1d.vec")
+_op_upsample_linear1d_backward = handle("upsample_linear1d_backward")
+_op_upsample_nearest1d = handle("upsample_nearest1d")
+_op_upsample_nearest1d_vec = handle("upsample_nearest1d.vec")
+_op_upsample_nearest1d_backward = handle("upsample_nearest1d_backward")
+_op_upsample_nearest2d = handle("upsample_nearest2d")
+_op_upsample_nearest2d_vec = handle("upsample_nearest2d.vec")
+_op_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
+_op_upsample_nearest3d = handle("upsample_nearest3d")
+_op_upsample_nearest3d_vec = handle("upsample_nearest3d.vec")
+_op_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
 
 
 _parser_f__adaptive_avg_pool2d_backward = PythonArgParser(
@@ -102,6 +129,150 @@ def _pad_circular(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_pad_circular, _parser_f__pad_circular, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact1d = PythonArgParser(
+    [
+        '_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact1d(*args, **kwargs):
+    """_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact1d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact1d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op__upsample_nearest_exact1d.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact1d, _parser_f__upsample_nearest_exact1d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact1d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact1d_backward(*args, **kwargs):
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact1d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact1d_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact1d_backward, _parser_f__upsample_nearest_exact1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact2d = PythonArgParser(
+    [
+        '_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact2d(*args, **kwargs):
+    """_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact2d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact2d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op__upsample_nearest_exact2d.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact2d, _parser_f__upsample_nearest_exact2d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact2d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact2d_backward(*args, **kwargs):
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact2d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact2d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact2d_backward, _parser_f__upsample_nearest_exact2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact3d = PythonArgParser(
+    [
+        '_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact3d(*args, **kwargs):
+    """_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact3d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact3d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op__upsample_nearest_exact3d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact3d, _parser_f__upsample_nearest_exact3d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact3d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact3d_backward(*args, **kwargs):
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact3d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact3d_backward, _parser_f__upsample_nearest_exact3d_backward, args, kwargs, MODULE)
 
 
 
@@ -862,4 +1033,292 @@ def replication_pad3d_backward(*args, **kwargs):
     return handle_function(replication_pad3d_backward, _parser_f_replication_pad3d_backward, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward']
+
+_parser_f_upsample_bicubic2d = PythonArgParser(
+    [
+        'upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bicubic2d(*args, **kwargs):
+    """upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_bicubic2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_bicubic2d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_upsample_bicubic2d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bicubic2d, _parser_f_upsample_bicubic2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bicubic2d_backward = PythonArgParser(
+    [
+        'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bicubic2d_backward(*args, **kwargs):
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_bicubic2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_bicubic2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bicubic2d_backward, _parser_f_upsample_bicubic2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bilinear2d = PythonArgParser(
+    [
+        'upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bilinear2d(*args, **kwargs):
+    """upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_bilinear2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_bilinear2d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_upsample_bilinear2d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bilinear2d, _parser_f_upsample_bilinear2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bilinear2d_backward = PythonArgParser(
+    [
+        'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bilinear2d_backward(*args, **kwargs):
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_bilinear2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_bilinear2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bilinear2d_backward, _parser_f_upsample_bilinear2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_linear1d = PythonArgParser(
+    [
+        'upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None)',
+    ],
+)
+
+
+def upsample_linear1d(*args, **kwargs):
+    """upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_linear1d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_linear1d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_upsample_linear1d.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_linear1d, _parser_f_upsample_linear1d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_linear1d_backward = PythonArgParser(
+    [
+        'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None)',
+    ],
+)
+
+
+def upsample_linear1d_backward(*args, **kwargs):
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_linear1d_backward.parse(args, kwargs)[1]
+        return _op_upsample_linear1d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_linear1d_backward, _parser_f_upsample_linear1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest1d = PythonArgParser(
+    [
+        'upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None)',
+    ],
+)
+
+
+def upsample_nearest1d(*args, **kwargs):
+    """upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest1d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest1d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op_upsample_nearest1d.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest1d, _parser_f_upsample_nearest1d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest1d_backward = PythonArgParser(
+    [
+        'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)',
+    ],
+)
+
+
+def upsample_nearest1d_backward(*args, **kwargs):
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest1d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest1d_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest1d_backward, _parser_f_upsample_nearest1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest2d = PythonArgParser(
+    [
+        'upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest2d(*args, **kwargs):
+    """upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest2d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op_upsample_nearest2d.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest2d, _parser_f_upsample_nearest2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest2d_backward = PythonArgParser(
+    [
+        'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest2d_backward(*args, **kwargs):
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest2d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest2d_backward, _parser_f_upsample_nearest2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest3d = PythonArgParser(
+    [
+        'upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest3d(*args, **kwargs):
+    """upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest3d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest3d_vec.call(v[0], v[1], v[2])
+        else:
+            return _op_upsample_nearest3d.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest3d, _parser_f_upsample_nearest3d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest3d_backward = PythonArgParser(
+    [
+        'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest3d_backward(*args, **kwargs):
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest3d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest3d_backward, _parser_f_upsample_nearest3d_backward, args, kwargs, MODULE)
+
+
+__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward']

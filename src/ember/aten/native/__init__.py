@@ -44,5 +44,6 @@ from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
+from .upsample_ops import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -10053,6 +10053,433 @@ def adaptive_max_pool2d_backward(ks, grad_output, self, indices):
     return result
 
 
+_upsample_nearest1d = handle("upsample_nearest1d")
+
+
+def upsample_nearest1d(ks, self, output_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest1d_backward = handle("upsample_nearest1d_backward")
+
+
+def upsample_nearest1d_backward(ks, grad_output, output_size, input_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
+
+
+def _upsample_nearest_exact1d(ks, self, output_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact1d_backward = handle("_upsample_nearest_exact1d_backward")
+
+
+def _upsample_nearest_exact1d_backward(ks, grad_output, output_size, input_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest2d = handle("upsample_nearest2d")
+
+
+def upsample_nearest2d(ks, self, output_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
+
+
+def upsample_nearest2d_backward(ks, grad_output, output_size, input_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact2d = handle("_upsample_nearest_exact2d")
+
+
+def _upsample_nearest_exact2d(ks, self, output_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact2d_backward = handle("_upsample_nearest_exact2d_backward")
+
+
+def _upsample_nearest_exact2d_backward(ks, grad_output, output_size, input_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest3d = handle("upsample_nearest3d")
+
+
+def upsample_nearest3d(ks, self, output_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
+
+
+def upsample_nearest3d_backward(ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact3d = handle("_upsample_nearest_exact3d")
+
+
+def _upsample_nearest_exact3d(ks, self, output_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
+
+
+def _upsample_nearest_exact3d_backward(ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_linear1d = handle("upsample_linear1d")
+
+
+def upsample_linear1d(ks, self, output_size, align_corners, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleLinear1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_linear1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_linear1d_backward = handle("upsample_linear1d_backward")
+
+
+def upsample_linear1d_backward(ks, grad_output, output_size, input_size, align_corners, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleLinear1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_linear1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bilinear2d = handle("upsample_bilinear2d")
+
+
+def upsample_bilinear2d(ks, self, output_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleBilinear2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bilinear2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bilinear2d_backward = handle("upsample_bilinear2d_backward")
+
+
+def upsample_bilinear2d_backward(ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleBilinear2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bilinear2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bicubic2d = handle("upsample_bicubic2d")
+
+
+def upsample_bicubic2d(ks, self, output_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleBicubic2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bicubic2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bicubic2d_backward = handle("upsample_bicubic2d_backward")
+
+
+def upsample_bicubic2d_backward(ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleBicubic2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bicubic2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10560,3 +10987,21 @@ impl("_adaptive_avg_pool2d", "Autograd", _adaptive_avg_pool2d, keyset_arg="raw")
 impl("_adaptive_avg_pool2d_backward", "Autograd", _adaptive_avg_pool2d_backward, keyset_arg="raw")
 impl("adaptive_max_pool2d", "Autograd", adaptive_max_pool2d, keyset_arg="raw")
 impl("adaptive_max_pool2d_backward", "Autograd", adaptive_max_pool2d_backward, keyset_arg="raw")
+impl("upsample_nearest1d", "Autograd", upsample_nearest1d, keyset_arg="raw")
+impl("upsample_nearest1d_backward", "Autograd", upsample_nearest1d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact1d", "Autograd", _upsample_nearest_exact1d, keyset_arg="raw")
+impl("_upsample_nearest_exact1d_backward", "Autograd", _upsample_nearest_exact1d_backward, keyset_arg="raw")
+impl("upsample_nearest2d", "Autograd", upsample_nearest2d, keyset_arg="raw")
+impl("upsample_nearest2d_backward", "Autograd", upsample_nearest2d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact2d", "Autograd", _upsample_nearest_exact2d, keyset_arg="raw")
+impl("_upsample_nearest_exact2d_backward", "Autograd", _upsample_nearest_exact2d_backward, keyset_arg="raw")
+impl("upsample_nearest3d", "Autograd", upsample_nearest3d, keyset_arg="raw")
+impl("upsample_nearest3d_backward", "Autograd", upsample_nearest3d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact3d", "Autograd", _upsample_nearest_exact3d, keyset_arg="raw")
+impl("_upsample_nearest_exact3d_backward", "Autograd", _upsample_nearest_exact3d_backward, keyset_arg="raw")
+impl("upsample_linear1d", "Autograd", upsample_linear1d, keyset_arg="raw")
+impl("upsample_linear1d_backward", "Autograd", upsample_linear1d_backward, keyset_arg="raw")
+impl("upsample_bilinear2d", "Autograd", upsample_bilinear2d, keyset_arg="raw")
+impl("upsample_bilinear2d_backward", "Autograd", upsample_bilinear2d_backward, keyset_arg="raw")
+impl("upsample_bicubic2d", "Autograd", upsample_bicubic2d, keyset_arg="raw")
+impl("upsample_bicubic2d_backward", "Autograd", upsample_bicubic2d_backward, keyset_arg="raw")

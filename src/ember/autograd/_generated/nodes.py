@@ -4363,3 +4363,425 @@ class AdaptiveMaxPool2DBackwardBackward0(GeneratedNode):
         else:
             grad_1 = None
         return [grad_0, grad_1]
+
+
+class UpsampleNearest1DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest1d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest1d_backward(grad, output_size, list(self_sizes), scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest1d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest1d(grad, output_size, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact1DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact1d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact1d_backward(grad, output_size, list(self_sizes), scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact1d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact1d(grad, output_size, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest2d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest2d_backward(grad, output_size, list(self_sizes), scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest2d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest2d(grad, output_size, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact2DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact2d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact2d_backward(grad, output_size, list(self_sizes), scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact2d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact2d(grad, output_size, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest3DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest3d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest3d_backward(grad, output_size, list(self_sizes), scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest3d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest3d(grad, output_size, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact3DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact3d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact3d_backward(grad, output_size, list(self_sizes), scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact3d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact3d(grad, output_size, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleLinear1DBackward0(GeneratedNode):
+    """Backward of aten::upsample_linear1d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_linear1d_backward(grad, output_size, list(self_sizes), align_corners, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleLinear1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_linear1d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_linear1d(grad, output_size, align_corners, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBilinear2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_bilinear2d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bilinear2d_backward(grad, output_size, list(self_sizes), align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBilinear2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_bilinear2d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBicubic2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_bicubic2d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bicubic2d_backward(grad, output_size, list(self_sizes), align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBicubic2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_bicubic2d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bicubic2d(grad, output_size, align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]

@@ -637,3 +637,12 @@ for _d, _names in ((1, ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsa
         S[f"{_name}_backward"] = [
             lambda T, i=_in, o=_outs, a=_ac, s=_sc: ((T.f(1, 2, *o), o, list(i), *a, *s), {})
         ]
+S["upsample_trilinear3d"] = [lambda T: ((T.f(1, 1, 2, 3, 2), [3, 4, 3], False), {})]
+S["upsample_trilinear3d.vec"] = [lambda T: ((T.f(1, 1, 2, 3, 2), None, True, [1.5, 2.0, 1.0]), {})]
+S["upsample_trilinear3d_backward"] = [
+    lambda T: ((T.f(1, 1, 3, 4, 3), [3, 4, 3], [1, 1, 2, 3, 2], False), {})
+]
+S["im2col"] = [lambda T: ((T.f(1, 2, 4, 5), [2, 3], [1, 1], [1, 0], [2, 1]), {})]
+S["col2im"] = [lambda T: ((T.f(1, 8, 4), [4, 5], [2, 2], [1, 1], [0, 0], [2, 2]), {})]
+S["pixel_shuffle"] = [lambda T: ((T.f(1, 8, 2, 3), 2), {})]
+S["pixel_unshuffle"] = [lambda T: ((T.f(1, 2, 4, 6), 2), {})]

@@ -13,7 +13,7 @@ from oracle import torch
 
 import ember
 
-_DIMS = {"nearest": [1, 2, 3], "nearest-exact": [1, 2, 3], "linear": [1], "bilinear": [2],
+_DIMS = {"nearest": [1, 2, 3], "nearest-exact": [1, 2, 3], "linear": [1], "bilinear": [2], "trilinear": [3],
          "bicubic": [2], "area": [1, 2]}  # fmt: skip
 
 
@@ -32,7 +32,7 @@ def cases(draw):
         kwargs["scale_factor"] = scales
         if draw(st.booleans()):
             kwargs["recompute_scale_factor"] = True
-    if mode in ("linear", "bilinear", "bicubic"):
+    if mode in ("linear", "bilinear", "bicubic", "trilinear"):
         kwargs["align_corners"] = draw(st.booleans())
     return shape, kwargs
 
@@ -131,3 +131,12 @@ ERRORS = [
 @pytest.mark.parametrize("case", range(len(ERRORS)))
 def test_errors_match_torch(case):
     same_error(lambda lib: ERRORS[case](lib.nn.functional, lib))
+
+
+@pytest.mark.parametrize("name", ["upsample", "upsample_nearest", "upsample_bilinear"])
+def test_deprecated_upsample_functions_warn_and_interpolate(name):
+    arrays = rng_arrays(1, [1, 2, 3, 3])
+    compare(lambda lib, x: getattr(lib.nn.functional, name)(x, scale_factor=2), arrays, True)
+    for lib in (ember, torch):
+        with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated"):
+            getattr(lib.nn.functional, name)(lib.ones(1, 1, 2, 2), size=3)

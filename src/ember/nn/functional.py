@@ -291,3 +291,8 @@ from ember.nn._functional import interpolate as _interpolate  # noqa: E402
 from ember.nn._functional.interpolate import *  # noqa: E402,F401,F403
 
 __all__ += _interpolate.__all__
+
+from ember.nn._functional import fold as _fold  # noqa: E402
+from ember.nn._functional.fold import *  # noqa: E402,F401,F403
+
+__all__ += _fold.__all__

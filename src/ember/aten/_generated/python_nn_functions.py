@@ -34,10 +34,12 @@ _op_avg_pool2d = handle("avg_pool2d")
 _op_avg_pool2d_backward = handle("avg_pool2d_backward")
 _op_avg_pool3d = handle("avg_pool3d")
 _op_avg_pool3d_backward = handle("avg_pool3d_backward")
+_op_col2im = handle("col2im")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_gelu = handle("gelu")
 _op_gelu_out = handle("gelu.out")
 _op_gelu_ = handle("gelu_")
+_op_im2col = handle("im2col")
 _op_linear = handle("linear")
 _op_max_pool2d_with_indices = handle("max_pool2d_with_indices")
 _op_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
@@ -82,6 +84,9 @@ _op_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
 _op_upsample_nearest3d = handle("upsample_nearest3d")
 _op_upsample_nearest3d_vec = handle("upsample_nearest3d.vec")
 _op_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
+_op_upsample_trilinear3d = handle("upsample_trilinear3d")
+_op_upsample_trilinear3d_vec = handle("upsample_trilinear3d.vec")
+_op_upsample_trilinear3d_backward = handle("upsample_trilinear3d_backward")
 
 
 _parser_f__adaptive_avg_pool2d_backward = PythonArgParser(
@@ -434,6 +439,28 @@ def avg_pool3d_backward(*args, **kwargs):
 
 
 
+_parser_f_col2im = PythonArgParser(
+    [
+        'col2im(Tensor input, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)',
+    ],
+)
+
+
+def col2im(*args, **kwargs):
+    """col2im(Tensor input, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_col2im.parse(args, kwargs)[1]
+        return _op_col2im.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(col2im, _parser_f_col2im, args, kwargs, MODULE)
+
+
+
 _parser_f_cross_entropy_loss = PythonArgParser(
     [
         'cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.)',
@@ -507,6 +534,28 @@ def gelu_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(gelu_, _parser_f_gelu_, args, kwargs, MODULE)
+
+
+
+_parser_f_im2col = PythonArgParser(
+    [
+        'im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)',
+    ],
+)
+
+
+def im2col(*args, **kwargs):
+    """im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_im2col.parse(args, kwargs)[1]
+        return _op_im2col.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(im2col, _parser_f_im2col, args, kwargs, MODULE)
 
 
 
@@ -1321,4 +1370,52 @@ def upsample_nearest3d_backward(*args, **kwargs):
     return handle_function(upsample_nearest3d_backward, _parser_f_upsample_nearest3d_backward, args, kwargs, MODULE)
 
 
-__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'cross_entropy_loss', 'gelu', 'gelu_', 'linear', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward']
+
+_parser_f_upsample_trilinear3d = PythonArgParser(
+    [
+        'upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_trilinear3d(*args, **kwargs):
+    """upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_trilinear3d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_trilinear3d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            return _op_upsample_trilinear3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_trilinear3d, _parser_f_upsample_trilinear3d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_trilinear3d_backward = PythonArgParser(
+    [
+        'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_trilinear3d_backward(*args, **kwargs):
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_trilinear3d_backward.parse(args, kwargs)[1]
+        return _op_upsample_trilinear3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_trilinear3d_backward, _parser_f_upsample_trilinear3d_backward, args, kwargs, MODULE)
+
+
+__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'col2im', 'cross_entropy_loss', 'gelu', 'gelu_', 'im2col', 'linear', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']

@@ -278,3 +278,4 @@ impl("_upsample_nearest_exact3d.vec", "CompositeImplicitAutograd", N._upsample_n
 impl("upsample_linear1d.vec", "CompositeImplicitAutograd", N.upsample_linear1d_vec)
 impl("upsample_bilinear2d.vec", "CompositeImplicitAutograd", N.upsample_bilinear2d_vec)
 impl("upsample_bicubic2d.vec", "CompositeImplicitAutograd", N.upsample_bicubic2d_vec)
+impl("upsample_trilinear3d.vec", "CompositeImplicitAutograd", N.upsample_trilinear3d_vec)

@@ -23,6 +23,7 @@ __all__ = [
     "upsample_linear1d", "upsample_linear1d_backward", "upsample_linear1d_vec",
     "upsample_bilinear2d", "upsample_bilinear2d_backward", "upsample_bilinear2d_vec",
     "upsample_bicubic2d", "upsample_bicubic2d_backward", "upsample_bicubic2d_vec",
+    "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_trilinear3d_vec",
 ]  # fmt: skip
 
 
@@ -214,3 +215,22 @@ def upsample_bicubic2d_backward(
 def upsample_bicubic2d_vec(input, output_size, align_corners, scale_factors):  # noqa: A002
     size = compute_output_size(input._sizes, output_size, scale_factors)
     return at.upsample_bicubic2d(input, size, align_corners, *_scales_of(scale_factors, 2))
+
+
+def upsample_trilinear3d(self, output_size, align_corners, scales_d, scales_h, scales_w):
+    scales = [scales_d, scales_h, scales_w]
+    return _forward(
+        "linear", "upsample_trilinear3d_channels_last", self, output_size, align_corners, scales
+    )  # noqa: E501
+
+
+def upsample_trilinear3d_backward(
+    grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w
+):  # noqa: E501
+    scales = [scales_d, scales_h, scales_w]
+    return _backward("linear", grad_output, output_size, input_size, align_corners, scales)
+
+
+def upsample_trilinear3d_vec(input, output_size, align_corners, scale_factors):  # noqa: A002
+    size = compute_output_size(input._sizes, output_size, scale_factors)
+    return at.upsample_trilinear3d(input, size, align_corners, *_scales_of(scale_factors, 3))

@@ -10480,6 +10480,148 @@ def upsample_bicubic2d_backward(ks, grad_output, output_size, input_size, align_
     return result
 
 
+_upsample_trilinear3d = handle("upsample_trilinear3d")
+
+
+def upsample_trilinear3d(ks, self, output_size, align_corners, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleTrilinear3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_trilinear3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_trilinear3d_backward = handle("upsample_trilinear3d_backward")
+
+
+def upsample_trilinear3d_backward(ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleTrilinear3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_trilinear3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_im2col = handle("im2col")
+
+
+def im2col(ks, self, kernel_size, dilation, padding, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Im2ColBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._saved_self_sizes = self._sizes
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _im2col.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, dilation, padding, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_col2im = handle("col2im")
+
+
+def col2im(ks, self, output_size, kernel_size, dilation, padding, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Col2ImBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _col2im.redispatch(ks & AFTER_AUTOGRAD, self, output_size, kernel_size, dilation, padding, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_pixel_shuffle = handle("pixel_shuffle")
+
+
+def pixel_shuffle(ks, self, upscale_factor):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PixelShuffleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_upscale_factor = upscale_factor
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _pixel_shuffle.redispatch(ks & AFTER_AUTOGRAD, self, upscale_factor)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_pixel_unshuffle = handle("pixel_unshuffle")
+
+
+def pixel_unshuffle(ks, self, downscale_factor):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PixelUnshuffleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_downscale_factor = downscale_factor
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _pixel_unshuffle.redispatch(ks & AFTER_AUTOGRAD, self, downscale_factor)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11005,3 +11147,9 @@ impl("upsample_bilinear2d", "Autograd", upsample_bilinear2d, keyset_arg="raw")
 impl("upsample_bilinear2d_backward", "Autograd", upsample_bilinear2d_backward, keyset_arg="raw")
 impl("upsample_bicubic2d", "Autograd", upsample_bicubic2d, keyset_arg="raw")
 impl("upsample_bicubic2d_backward", "Autograd", upsample_bicubic2d_backward, keyset_arg="raw")
+impl("upsample_trilinear3d", "Autograd", upsample_trilinear3d, keyset_arg="raw")
+impl("upsample_trilinear3d_backward", "Autograd", upsample_trilinear3d_backward, keyset_arg="raw")
+impl("im2col", "Autograd", im2col, keyset_arg="raw")
+impl("col2im", "Autograd", col2im, keyset_arg="raw")
+impl("pixel_shuffle", "Autograd", pixel_shuffle, keyset_arg="raw")
+impl("pixel_unshuffle", "Autograd", pixel_unshuffle, keyset_arg="raw")

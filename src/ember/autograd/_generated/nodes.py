@@ -4785,3 +4785,143 @@ class UpsampleBicubic2DBackwardBackward0(GeneratedNode):
         else:
             grad_0 = None
         return [grad_0]
+
+
+class UpsampleTrilinear3DBackward0(GeneratedNode):
+    """Backward of aten::upsample_trilinear3d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_trilinear3d_backward(grad, output_size, list(self_sizes), align_corners, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleTrilinear3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_trilinear3d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_trilinear3d(grad, output_size, align_corners, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Im2ColBackward0(GeneratedNode):
+    """Backward of aten::im2col."""
+
+    _saved_variables = ()
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _saved_self_sizes = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self_sizes = node._saved_self_sizes
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.col2im(grad, list(self_sizes[-2:]), kernel_size, dilation, padding, stride)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Col2ImBackward0(GeneratedNode):
+    """Backward of aten::col2im."""
+
+    _saved_variables = ()
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.im2col(grad, kernel_size, dilation, padding, stride)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PixelShuffleBackward0(GeneratedNode):
+    """Backward of aten::pixel_shuffle."""
+
+    _saved_variables = ()
+    _saved_upscale_factor = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        upscale_factor = node._saved_upscale_factor
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.pixel_unshuffle(grad, upscale_factor)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PixelUnshuffleBackward0(GeneratedNode):
+    """Backward of aten::pixel_unshuffle."""
+
+    _saved_variables = ()
+    _saved_downscale_factor = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        downscale_factor = node._saved_downscale_factor
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.pixel_shuffle(grad, downscale_factor)
+        else:
+            grad_0 = None
+        return [grad_0]

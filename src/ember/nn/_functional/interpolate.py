@@ -2,19 +2,21 @@
 torch._C._nn.upsample_* binding of the mode (or an adaptive average pool for 'area').
 
 Layer: the Python face, above aten. Modes: nearest, nearest-exact, linear, bilinear,
-bicubic, area. ember has no trilinear, antialiased or lanczos kernels: those raise
-NotImplementedError saying so. Mirrors torch/nn/functional.py's interpolate.
+bicubic, trilinear, area (1-2d). ember has no antialiased or lanczos kernels and no 3-d
+adaptive average pool: those raise NotImplementedError saying so. The deprecated
+upsample / upsample_nearest / upsample_bilinear warn and call interpolate. Mirrors torch/nn/functional.py's interpolate.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 
 from ember._torch_function import handle_torch_function, has_torch_function
 from ember.aten._generated import python_nn_functions as _nn
 from ember.nn._functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 
-__all__ = ["interpolate"]
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 _NEAREST = {
     ("nearest", 3): _nn.upsample_nearest1d, ("nearest", 4): _nn.upsample_nearest2d,
@@ -24,7 +26,7 @@ _NEAREST = {
 }  # fmt: skip
 _INTERPOLATING = {
     ("linear", 3): _nn.upsample_linear1d, ("bilinear", 4): _nn.upsample_bilinear2d,
-    ("bicubic", 4): _nn.upsample_bicubic2d,
+    ("bicubic", 4): _nn.upsample_bicubic2d, ("trilinear", 5): _nn.upsample_trilinear3d,
 }  # fmt: skip
 _WRONG_DIMS = {
     (3, "bilinear"): "Got 3D input, but bilinear mode needs 4D input",
@@ -118,10 +120,34 @@ def interpolate(
         return _INTERPOLATING[(mode, ndim)](input, output_size, align_corners, scale_factors)
     if (ndim, mode) in _WRONG_DIMS:
         raise NotImplementedError(_WRONG_DIMS[(ndim, mode)])
-    if (mode, ndim) in (("trilinear", 5), ("area", 5), ("lanczos", 4)):
+    if (mode, ndim) in (("area", 5), ("lanczos", 4)):
         raise NotImplementedError(f"ember has no {mode} interpolation of {ndim}D inputs")
     raise NotImplementedError(
         f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {ndim}D) for the modes: "
         "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
         f"(got {mode})"
     )
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):  # noqa: A002
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):  # noqa: A002
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

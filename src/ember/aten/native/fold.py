@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ember._c10 import dtypes
 from ember._tensor import wrap_array
 from ember.aten.native import at
 from ember.aten.native.common import wrap_dim
@@ -55,8 +56,8 @@ def _common(kernel, dilation, padding, stride, order):
             raise RuntimeError(message)
 
 
-def _floating_or_complex(name, dtype):
-    if not (dtype.is_floating_point or dtype.is_complex):
+def _floating_or_complex(name, dtype, bool_too=False):
+    if not (dtype.is_floating_point or dtype.is_complex or (bool_too and dtype == dtypes.bool)):
         raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type_name_of(dtype)}'")
 
 
@@ -88,7 +89,7 @@ def im2col(self, kernel_size, dilation, padding, stride):
             f"{padding[1]}), calculated shape of the array of sliding blocks as ({out[0]}, "
             f"{out[1]}), but its components must be at least one."
         )
-    _floating_or_complex("im2col_out_cpu", self.dtype)
+    _floating_or_complex("im2col_out_cpu", self.dtype, bool_too=True)
     channels = sizes[-3]
     shape = list(sizes[:-3]) + [channels * kernel_size[0] * kernel_size[1], out[0] * out[1]]
     if self.device.type == "meta":

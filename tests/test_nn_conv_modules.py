@@ -46,6 +46,15 @@ MODULES = [
     lambda nn: nn.ReplicationPad3d(1),
     lambda nn: nn.CircularPad2d(1),
     lambda nn: nn.CircularPad1d((2, 1)),
+    lambda nn: nn.Upsample(scale_factor=2),
+    lambda nn: nn.Upsample(size=(5, 4), mode="bilinear", align_corners=False),
+    lambda nn: nn.Upsample(scale_factor=(1.5, 2), mode="bicubic"),
+    lambda nn: nn.UpsamplingNearest2d(size=5),
+    lambda nn: nn.UpsamplingBilinear2d(scale_factor=2),
+    lambda nn: nn.PixelShuffle(2),
+    lambda nn: nn.PixelUnshuffle(2),
+    lambda nn: nn.Unfold(2, padding=1),
+    lambda nn: nn.Unfold((2, 3), dilation=2, stride=(1, 2)),
 ]
 
 INPUTS = {
@@ -53,10 +62,17 @@ INPUTS = {
     "ConvTranspose1d": (2, 2, 5), "ConvTranspose2d": (1, 4, 4, 5), "ConvTranspose3d": (1, 2, 3, 3, 3),
     "1d": (2, 4, 7), "2d": (2, 3, 7, 6), "3d": (1, 2, 4, 5, 4),
 }  # fmt: skip
+OTHER_INPUTS = {
+    "Upsample": (1, 2, 3, 4), "UpsamplingNearest2d": (1, 2, 3, 4),
+    "UpsamplingBilinear2d": (1, 2, 3, 4), "PixelShuffle": (1, 4, 2, 3),
+    "PixelUnshuffle": (1, 2, 4, 6), "Unfold": (2, 3, 6, 7),
+}  # fmt: skip
 
 
 def _input_shape(module):
     name = type(module).__name__
+    if name in OTHER_INPUTS:
+        return OTHER_INPUTS[name]
     if name in INPUTS:
         shape = list(INPUTS[name])
         if name.startswith("Conv"):
@@ -172,3 +188,13 @@ def test_invalid_padding_string_message():
         "Invalid padding string 'full', should be one of {'same', 'valid'}",
         "Invalid padding string 'full', should be one of {'valid', 'same'}",
     )
+
+
+def test_fold_module_inverts_unfold_shape():
+    results = []
+    for lib in (ember, torch):
+        fold = lib.nn.Fold((4, 5), 2, padding=1)
+        cols = lib.tensor(np.random.default_rng(0).standard_normal((2, 12, 30)))
+        results.append((repr(fold), fold(cols).numpy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)

@@ -22,10 +22,6 @@ from ember.nn.parameter import Parameter
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
-# sets, as PyTorch prints them in its messages (in the process's hash order)
-_PADDING_STRINGS = {"same", "valid"}
-_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
-
 
 class _ConvNd(Module):
     __constants__ = [
@@ -45,16 +41,19 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
+        # sets, as PyTorch builds and prints them (in the process's hash order)
+        valid_padding_strings = {"same", "valid"}
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
         if isinstance(padding, str):
-            if padding not in {"same", "valid"}:
+            if padding not in valid_padding_strings:
                 raise ValueError(
-                    f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}"
+                    f"Invalid padding string {padding!r}, should be one of {valid_padding_strings}"
                 )
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in _PADDING_MODES:
+        if padding_mode not in valid_padding_modes:
             raise ValueError(
-                f"padding_mode must be one of {_PADDING_MODES}, but got "
+                f"padding_mode must be one of {valid_padding_modes}, but got "
                 f"padding_mode='{padding_mode}'"
             )
         self.in_channels = in_channels

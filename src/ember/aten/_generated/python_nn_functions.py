@@ -19,12 +19,15 @@ MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 _op__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
 _op__pad_circular = handle("_pad_circular")
 _op__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
+_op__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
 _op__upsample_nearest_exact1d_vec = handle("_upsample_nearest_exact1d.vec")
 _op__upsample_nearest_exact1d_backward = handle("_upsample_nearest_exact1d_backward")
 _op__upsample_nearest_exact2d = handle("_upsample_nearest_exact2d")
+_op__upsample_nearest_exact2d_out = handle("_upsample_nearest_exact2d.out")
 _op__upsample_nearest_exact2d_vec = handle("_upsample_nearest_exact2d.vec")
 _op__upsample_nearest_exact2d_backward = handle("_upsample_nearest_exact2d_backward")
 _op__upsample_nearest_exact3d = handle("_upsample_nearest_exact3d")
+_op__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
 _op__upsample_nearest_exact3d_vec = handle("_upsample_nearest_exact3d.vec")
 _op__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
 _op_adaptive_avg_pool2d = handle("adaptive_avg_pool2d")
@@ -67,24 +70,31 @@ _op_replication_pad2d_backward = handle("replication_pad2d_backward")
 _op_replication_pad3d = handle("replication_pad3d")
 _op_replication_pad3d_backward = handle("replication_pad3d_backward")
 _op_upsample_bicubic2d = handle("upsample_bicubic2d")
+_op_upsample_bicubic2d_out = handle("upsample_bicubic2d.out")
 _op_upsample_bicubic2d_vec = handle("upsample_bicubic2d.vec")
 _op_upsample_bicubic2d_backward = handle("upsample_bicubic2d_backward")
 _op_upsample_bilinear2d = handle("upsample_bilinear2d")
+_op_upsample_bilinear2d_out = handle("upsample_bilinear2d.out")
 _op_upsample_bilinear2d_vec = handle("upsample_bilinear2d.vec")
 _op_upsample_bilinear2d_backward = handle("upsample_bilinear2d_backward")
 _op_upsample_linear1d = handle("upsample_linear1d")
+_op_upsample_linear1d_out = handle("upsample_linear1d.out")
 _op_upsample_linear1d_vec = handle("upsample_linear1d.vec")
 _op_upsample_linear1d_backward = handle("upsample_linear1d_backward")
 _op_upsample_nearest1d = handle("upsample_nearest1d")
+_op_upsample_nearest1d_out = handle("upsample_nearest1d.out")
 _op_upsample_nearest1d_vec = handle("upsample_nearest1d.vec")
 _op_upsample_nearest1d_backward = handle("upsample_nearest1d_backward")
 _op_upsample_nearest2d = handle("upsample_nearest2d")
+_op_upsample_nearest2d_out = handle("upsample_nearest2d.out")
 _op_upsample_nearest2d_vec = handle("upsample_nearest2d.vec")
 _op_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
 _op_upsample_nearest3d = handle("upsample_nearest3d")
+_op_upsample_nearest3d_out = handle("upsample_nearest3d.out")
 _op_upsample_nearest3d_vec = handle("upsample_nearest3d.vec")
 _op_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
 _op_upsample_trilinear3d = handle("upsample_trilinear3d")
+_op_upsample_trilinear3d_out = handle("upsample_trilinear3d.out")
 _op_upsample_trilinear3d_vec = handle("upsample_trilinear3d.vec")
 _op_upsample_trilinear3d_backward = handle("upsample_trilinear3d_backward")
 
@@ -140,13 +150,13 @@ def _pad_circular(*args, **kwargs):
 _parser_f__upsample_nearest_exact1d = PythonArgParser(
     [
         '_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        '_upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None)',
+        '_upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)',
     ],
 )
 
 
 def _upsample_nearest_exact1d(*args, **kwargs):
-    """_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None)"""
+    """_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -154,7 +164,9 @@ def _upsample_nearest_exact1d(*args, **kwargs):
         if index == 0:
             return _op__upsample_nearest_exact1d_vec.call(v[0], v[1], v[2])
         else:
-            return _op__upsample_nearest_exact1d.call(v[0], v[1], v[2])
+            if v[3] is None:
+                return _op__upsample_nearest_exact1d.call(v[0], v[1], v[2])
+            return _op__upsample_nearest_exact1d_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -188,13 +200,13 @@ def _upsample_nearest_exact1d_backward(*args, **kwargs):
 _parser_f__upsample_nearest_exact2d = PythonArgParser(
     [
         '_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        '_upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)',
+        '_upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def _upsample_nearest_exact2d(*args, **kwargs):
-    """_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)"""
+    """_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -202,7 +214,9 @@ def _upsample_nearest_exact2d(*args, **kwargs):
         if index == 0:
             return _op__upsample_nearest_exact2d_vec.call(v[0], v[1], v[2])
         else:
-            return _op__upsample_nearest_exact2d.call(v[0], v[1], v[2], v[3])
+            if v[4] is None:
+                return _op__upsample_nearest_exact2d.call(v[0], v[1], v[2], v[3])
+            return _op__upsample_nearest_exact2d_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -236,13 +250,13 @@ def _upsample_nearest_exact2d_backward(*args, **kwargs):
 _parser_f__upsample_nearest_exact3d = PythonArgParser(
     [
         '_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        '_upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+        '_upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def _upsample_nearest_exact3d(*args, **kwargs):
-    """_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    """_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -250,7 +264,9 @@ def _upsample_nearest_exact3d(*args, **kwargs):
         if index == 0:
             return _op__upsample_nearest_exact3d_vec.call(v[0], v[1], v[2])
         else:
-            return _op__upsample_nearest_exact3d.call(v[0], v[1], v[2], v[3], v[4])
+            if v[5] is None:
+                return _op__upsample_nearest_exact3d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op__upsample_nearest_exact3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1086,13 +1102,13 @@ def replication_pad3d_backward(*args, **kwargs):
 _parser_f_upsample_bicubic2d = PythonArgParser(
     [
         'upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
-        'upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+        'upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_bicubic2d(*args, **kwargs):
-    """upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    """upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1100,7 +1116,9 @@ def upsample_bicubic2d(*args, **kwargs):
         if index == 0:
             return _op_upsample_bicubic2d_vec.call(v[0], v[1], v[2], v[3])
         else:
-            return _op_upsample_bicubic2d.call(v[0], v[1], v[2], v[3], v[4])
+            if v[5] is None:
+                return _op_upsample_bicubic2d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_bicubic2d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1134,13 +1152,13 @@ def upsample_bicubic2d_backward(*args, **kwargs):
 _parser_f_upsample_bilinear2d = PythonArgParser(
     [
         'upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
-        'upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+        'upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_bilinear2d(*args, **kwargs):
-    """upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    """upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1148,7 +1166,9 @@ def upsample_bilinear2d(*args, **kwargs):
         if index == 0:
             return _op_upsample_bilinear2d_vec.call(v[0], v[1], v[2], v[3])
         else:
-            return _op_upsample_bilinear2d.call(v[0], v[1], v[2], v[3], v[4])
+            if v[5] is None:
+                return _op_upsample_bilinear2d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_bilinear2d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1182,13 +1202,13 @@ def upsample_bilinear2d_backward(*args, **kwargs):
 _parser_f_upsample_linear1d = PythonArgParser(
     [
         'upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
-        'upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None)',
+        'upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_linear1d(*args, **kwargs):
-    """upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None)"""
+    """upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1196,7 +1216,9 @@ def upsample_linear1d(*args, **kwargs):
         if index == 0:
             return _op_upsample_linear1d_vec.call(v[0], v[1], v[2], v[3])
         else:
-            return _op_upsample_linear1d.call(v[0], v[1], v[2], v[3])
+            if v[4] is None:
+                return _op_upsample_linear1d.call(v[0], v[1], v[2], v[3])
+            return _op_upsample_linear1d_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1230,13 +1252,13 @@ def upsample_linear1d_backward(*args, **kwargs):
 _parser_f_upsample_nearest1d = PythonArgParser(
     [
         'upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        'upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None)',
+        'upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_nearest1d(*args, **kwargs):
-    """upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None)"""
+    """upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1244,7 +1266,9 @@ def upsample_nearest1d(*args, **kwargs):
         if index == 0:
             return _op_upsample_nearest1d_vec.call(v[0], v[1], v[2])
         else:
-            return _op_upsample_nearest1d.call(v[0], v[1], v[2])
+            if v[3] is None:
+                return _op_upsample_nearest1d.call(v[0], v[1], v[2])
+            return _op_upsample_nearest1d_out.call(v[0], v[1], v[2], v[3])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1278,13 +1302,13 @@ def upsample_nearest1d_backward(*args, **kwargs):
 _parser_f_upsample_nearest2d = PythonArgParser(
     [
         'upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        'upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)',
+        'upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_nearest2d(*args, **kwargs):
-    """upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None)"""
+    """upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1292,7 +1316,9 @@ def upsample_nearest2d(*args, **kwargs):
         if index == 0:
             return _op_upsample_nearest2d_vec.call(v[0], v[1], v[2])
         else:
-            return _op_upsample_nearest2d.call(v[0], v[1], v[2], v[3])
+            if v[4] is None:
+                return _op_upsample_nearest2d.call(v[0], v[1], v[2], v[3])
+            return _op_upsample_nearest2d_out.call(v[0], v[1], v[2], v[3], v[4])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1326,13 +1352,13 @@ def upsample_nearest2d_backward(*args, **kwargs):
 _parser_f_upsample_nearest3d = PythonArgParser(
     [
         'upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
-        'upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+        'upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_nearest3d(*args, **kwargs):
-    """upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    """upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1340,7 +1366,9 @@ def upsample_nearest3d(*args, **kwargs):
         if index == 0:
             return _op_upsample_nearest3d_vec.call(v[0], v[1], v[2])
         else:
-            return _op_upsample_nearest3d.call(v[0], v[1], v[2], v[3], v[4])
+            if v[5] is None:
+                return _op_upsample_nearest3d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_nearest3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:
@@ -1374,13 +1402,13 @@ def upsample_nearest3d_backward(*args, **kwargs):
 _parser_f_upsample_trilinear3d = PythonArgParser(
     [
         'upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
-        'upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+        'upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
     ],
 )
 
 
 def upsample_trilinear3d(*args, **kwargs):
-    """upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    """upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
     try:
         if tf_state.anywhere:
             raise_if_mode()
@@ -1388,7 +1416,9 @@ def upsample_trilinear3d(*args, **kwargs):
         if index == 0:
             return _op_upsample_trilinear3d_vec.call(v[0], v[1], v[2], v[3])
         else:
-            return _op_upsample_trilinear3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            if v[6] is None:
+                return _op_upsample_trilinear3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_upsample_trilinear3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
     except MemoryError as error:
         raise translate_memory_error(error) from None
     except TorchFunctionCall:

@@ -46,5 +46,6 @@ from .sorting import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .upsample_ops import *  # noqa: F403
+from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

@@ -124,6 +124,12 @@ def _check(name: str, self, pad, dims: int, reflect: bool) -> None:
         shape = fmt_ints(list(self._sizes[:-dims]) + out)
         negative = next(o for o in out if o < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {shape}")
+    shape = list(self._sizes[:-dims]) + out
+    elements = 1
+    for size in shape:
+        elements *= size
+    if elements * self.dtype.itemsize >= 2**63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={fmt_ints(shape)}")
     if self.dtype == dtypes.bool:
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
 

@@ -10622,6 +10622,166 @@ def pixel_unshuffle(ks, self, downscale_factor):
     return result
 
 
+_upsample_nearest1d_out = handle("upsample_nearest1d.out")
+
+
+def upsample_nearest1d_out(ks, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_nearest2d_out = handle("upsample_nearest2d.out")
+
+
+def upsample_nearest2d_out(ks, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_nearest3d_out = handle("upsample_nearest3d.out")
+
+
+def upsample_nearest3d_out(ks, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
+
+
+def _upsample_nearest_exact1d_out(ks, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact2d_out = handle("_upsample_nearest_exact2d.out")
+
+
+def _upsample_nearest_exact2d_out(ks, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
+
+
+def _upsample_nearest_exact3d_out(ks, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_linear1d_out = handle("upsample_linear1d.out")
+
+
+def upsample_linear1d_out(ks, self, output_size, align_corners, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_linear1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_linear1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_bilinear2d_out = handle("upsample_bilinear2d.out")
+
+
+def upsample_bilinear2d_out(ks, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_bilinear2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_bilinear2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_bicubic2d_out = handle("upsample_bicubic2d.out")
+
+
+def upsample_bicubic2d_out(ks, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_bicubic2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_bicubic2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_trilinear3d_out = handle("upsample_trilinear3d.out")
+
+
+def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_trilinear3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_trilinear3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -11153,3 +11313,13 @@ impl("im2col", "Autograd", im2col, keyset_arg="raw")
 impl("col2im", "Autograd", col2im, keyset_arg="raw")
 impl("pixel_shuffle", "Autograd", pixel_shuffle, keyset_arg="raw")
 impl("pixel_unshuffle", "Autograd", pixel_unshuffle, keyset_arg="raw")
+impl("upsample_nearest1d.out", "Autograd", upsample_nearest1d_out, keyset_arg="raw")
+impl("upsample_nearest2d.out", "Autograd", upsample_nearest2d_out, keyset_arg="raw")
+impl("upsample_nearest3d.out", "Autograd", upsample_nearest3d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact1d.out", "Autograd", _upsample_nearest_exact1d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact2d.out", "Autograd", _upsample_nearest_exact2d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact3d.out", "Autograd", _upsample_nearest_exact3d_out, keyset_arg="raw")
+impl("upsample_linear1d.out", "Autograd", upsample_linear1d_out, keyset_arg="raw")
+impl("upsample_bilinear2d.out", "Autograd", upsample_bilinear2d_out, keyset_arg="raw")
+impl("upsample_bicubic2d.out", "Autograd", upsample_bicubic2d_out, keyset_arg="raw")
+impl("upsample_trilinear3d.out", "Autograd", upsample_trilinear3d_out, keyset_arg="raw")

@@ -734,3 +734,134 @@ S["_scaled_dot_product_flash_attention_for_cpu_backward"] = [
                 T.c(1, 2, 4, 3), T.c(1, 2, 4), 0.0, False), {}),
 ]  # fmt: skip
 S["_safe_softmax"] = [lambda T: ((T.f(2, 3), 1), {})]
+
+# --- wCONV: convolution and padding ---
+_conv_x = lambda T: T.f(1, 2, 5)  # noqa: E731
+S["convolution"] = [
+    lambda T: ((T.f(1, 2, 5, 4), T.f(3, 2, 2, 2), T.f(3), [2, 1], [1, 0], [1, 2], False, [0], 1), {}),
+    lambda T: ((T.f(1, 2, 3), T.f(2, 1, 2), None, [2], [0], [1], True, [1], 2), {}),
+]  # fmt: skip
+S["convolution_backward"] = [
+    lambda T: (
+        (T.f(1, 3, 3, 3), T.f(1, 2, 4, 4), T.f(3, 2, 2, 2), [3], [1, 1], [0, 0], [1, 1], False,
+         [0, 0], 1, [True, True, True]),
+        {},
+    ),
+]  # fmt: skip
+S["_convolution_mode"] = [lambda T: ((_conv_x(T), T.f(2, 2, 2), None, [1], "same", [1], 1), {})]
+S["conv1d"] = [lambda T: ((_conv_x(T), T.f(3, 2, 2), T.f(3)), {"stride": [2]})]
+S["conv2d"] = [lambda T: ((T.f(2, 4, 4), T.f(3, 2, 2, 2)), {"padding": [1, 1]})]
+S["conv3d"] = [lambda T: ((T.f(1, 2, 3, 3, 3), T.f(2, 2, 2, 2, 2)), {})]
+S["conv1d.padding"] = [lambda T: ((_conv_x(T), T.f(3, 2, 3)), {"padding": "same"})]
+S["conv2d.padding"] = [lambda T: ((T.f(1, 2, 4, 4), T.f(3, 2, 2, 2)), {"padding": "valid"})]
+S["conv3d.padding"] = [lambda T: ((T.f(1, 2, 3, 3, 3), T.f(2, 2, 3, 1, 3)), {"padding": "same"})]
+S["conv_transpose1d"] = [lambda T: ((_conv_x(T), T.f(2, 3, 2)), {"stride": [2]})]
+S["conv_transpose2d.input"] = [lambda T: ((T.f(1, 2, 3, 3), T.f(2, 2, 2, 2), T.f(2)), {})]
+S["conv_transpose3d.input"] = [lambda T: ((T.f(1, 2, 2, 2, 2), T.f(2, 1, 2, 2, 2)), {})]
+S["constant_pad_nd"] = [
+    lambda T: ((T.f(2, 3), [1, 2]), {}),
+    lambda T: ((T.f(2, 3, 4), [1, -1, 0, 2], 1.5), {}),
+]
+S["pad"] = [lambda T: ((T.f(1, 2, 3), [1, 2]), {"mode": "reflect"})]
+S["_pad_circular"] = [lambda T: ((T.f(1, 2, 3, 4), [1, 2, 2, 0]), {})]
+for _kind in ("reflection", "replication"):
+    for _d, _shape, _pad in ((1, (1, 2, 4), [1, 2]), (2, (1, 3, 4), [1, 2, 0, 1]),
+                             (3, (1, 3, 3, 4), [1, 0, 2, 1, 1, 2])):  # fmt: skip
+        S[f"{_kind}_pad{_d}d"] = [lambda T, s=_shape, p=_pad: ((T.f(*s), p), {})]
+        _out = tuple(
+            s + _pad[2 * i] + _pad[2 * i + 1] for i, s in enumerate(reversed(_shape[-_d:]))
+        )
+        _out = _shape[:-_d] + tuple(reversed(_out))
+        S[f"{_kind}_pad{_d}d_backward"] = [
+            lambda T, s=_shape, p=_pad, o=_out: ((T.f(*o), T.f(*s), p), {})
+        ]
+
+# --- wCONV: pooling ---
+_pool_x = lambda T: T.f(1, 2, 5, 4)  # noqa: E731
+S["max_pool1d_with_indices"] = [lambda T: ((T.f(2, 5), [2]), {})]
+S["max_pool1d"] = [lambda T: ((T.f(1, 2, 5), [2], [1]), {})]
+S["max_pool2d"] = [lambda T: ((_pool_x(T), [2, 2], [1, 2], [1, 1]), {})]
+S["max_pool3d"] = [lambda T: ((T.f(1, 2, 3, 3, 3), [2, 2, 2]), {})]
+S["max_pool2d_with_indices"] = [lambda T: ((_pool_x(T), [3, 2], [2, 1], [1, 0], [1, 1], True), {})]
+S["max_pool3d_with_indices"] = [lambda T: ((T.f(2, 3, 3, 3), [2, 2, 2]), {})]
+S["max_pool2d_with_indices_backward"] = [
+    lambda T: (
+        (
+            T.f(1, 2, 2, 2),
+            _pool_x(T),
+            [2, 2],
+            [2, 2],
+            [0, 0],
+            [1, 1],
+            False,
+            T.l([[[[0, 2], [9, 11]], [[4, 6], [13, 15]]]]),
+        ),
+        {},
+    )  # fmt: skip
+]
+S["max_pool3d_with_indices_backward"] = [
+    lambda T: (
+        (
+            T.f(1, 1, 1, 1),
+            T.f(1, 2, 2, 2),
+            [2, 2, 2],
+            [2, 2, 2],
+            [0, 0, 0],
+            [1, 1, 1],
+            False,
+            T.l([[[[5]]]]),
+        ),
+        {},
+    )  # fmt: skip
+]
+S["avg_pool1d"] = [lambda T: ((T.f(1, 2, 5), [2], [1], [1], True, False), {})]
+S["avg_pool2d"] = [lambda T: ((_pool_x(T), [3, 2], [2, 1], [1, 0], True, False, None), {})]
+S["avg_pool3d"] = [
+    lambda T: ((T.f(2, 3, 3, 3), [2, 2, 2], [1, 1, 1], [1, 0, 1], False, True, 3), {})
+]
+S["avg_pool2d_backward"] = [
+    lambda T: ((T.f(1, 2, 2, 2), _pool_x(T), [2, 2], [2, 2], [0, 0], False, True, None), {})
+]
+S["avg_pool3d_backward"] = [
+    lambda T: (
+        (T.f(1, 1, 1, 1), T.f(1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None),
+        {},
+    )  # fmt: skip
+]
+S["adaptive_avg_pool1d"] = [lambda T: ((T.f(1, 2, 5), [3]), {})]
+S["adaptive_avg_pool2d"] = [
+    lambda T: ((_pool_x(T), [3, 2]), {}),
+    lambda T: ((_pool_x(T), [1, 1]), {}),
+]
+S["_adaptive_avg_pool2d"] = [lambda T: ((_pool_x(T), [3, 3]), {})]
+S["_adaptive_avg_pool2d_backward"] = [lambda T: ((T.f(1, 2, 3, 3), _pool_x(T)), {})]
+S["adaptive_max_pool1d"] = [lambda T: ((T.f(2, 5), [3]), {})]
+S["adaptive_max_pool2d"] = [lambda T: ((_pool_x(T), [3, 2]), {})]
+S["adaptive_max_pool2d_backward"] = [
+    lambda T: ((T.f(1, 2, 1, 1), _pool_x(T), T.l([[[[3]], [[17]]]])), {})
+]
+
+# --- wCONV: upsampling ---
+for _d, _names in ((1, ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d")),
+                   (2, ("upsample_nearest2d", "_upsample_nearest_exact2d", "upsample_bilinear2d",
+                        "upsample_bicubic2d")),
+                   (3, ("upsample_nearest3d", "_upsample_nearest_exact3d"))):  # fmt: skip
+    _in = (1, 2) + (3,) * _d
+    _outs = [5] * _d
+    for _name in _names:
+        _ac = (True,) if _name.endswith(("linear1d", "bilinear2d", "bicubic2d")) else ()
+        _sc = (None,) * _d
+        S[_name] = [lambda T, i=_in, o=_outs, a=_ac, s=_sc: ((T.f(*i), o, *a, *s), {})]
+        S[f"{_name}.vec"] = [lambda T, i=_in, a=_ac, d=_d: ((T.f(*i), None, *a, [1.5] * d), {})]
+        S[f"{_name}_backward"] = [
+            lambda T, i=_in, o=_outs, a=_ac, s=_sc: ((T.f(1, 2, *o), o, list(i), *a, *s), {})
+        ]
+S["upsample_trilinear3d"] = [lambda T: ((T.f(1, 1, 2, 3, 2), [3, 4, 3], False), {})]
+S["upsample_trilinear3d.vec"] = [lambda T: ((T.f(1, 1, 2, 3, 2), None, True, [1.5, 2.0, 1.0]), {})]
+S["upsample_trilinear3d_backward"] = [
+    lambda T: ((T.f(1, 1, 3, 4, 3), [3, 4, 3], [1, 1, 2, 3, 2], False), {})
+]
+S["im2col"] = [lambda T: ((T.f(1, 2, 4, 5), [2, 3], [1, 1], [1, 0], [2, 1]), {})]
+S["col2im"] = [lambda T: ((T.f(1, 8, 4), [4, 5], [2, 2], [1, 1], [0, 0], [2, 2]), {})]
+S["pixel_shuffle"] = [lambda T: ((T.f(1, 8, 2, 3), 2), {})]
+S["pixel_unshuffle"] = [lambda T: ((T.f(1, 2, 4, 6), 2), {})]

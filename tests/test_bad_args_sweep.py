@@ -71,7 +71,22 @@ KERNEL_GAPS = {
     "torch.cat([])": "the dispatcher refuses an empty TensorList before cat's own check",
     "torch.flip(T(()": "flip's kernel hands a 0-dim tensor to NumPy",
     "torch._C._nn.nll_loss(T((2, 3)), T(()))": "nll_loss_forward's checks run in another order",
+    "torch.convolution(T((2, 3), meta)": "torch's meta convolution fails in its own Python (sym_and)",
+    "torch.convolution(T((2, 3)), T((2, 3), meta)": "the same sym_and failure (a meta weight)",
+    "torch.convolution(T((2, 3)), T((2, 3)), T((2, 3), meta)": "the same (a meta bias)",
 }
+# ember's parser takes a float list by its first element and converts the rest without
+# naming a bad one (PyTorch's getDoubleArrayRef: "... but found element of type str at pos")
+KERNEL_GAPS.update({
+    f"torch._C._nn.{name}(T((2, 3)), [1], {align}[1, 'a'])": "float[] elements unchecked"
+    for name, align in (
+        ("upsample_nearest1d", ""), ("upsample_nearest2d", ""), ("upsample_nearest3d", ""),
+        ("_upsample_nearest_exact1d", ""), ("_upsample_nearest_exact2d", ""),
+        ("_upsample_nearest_exact3d", ""), ("upsample_linear1d", "False, "),
+        ("upsample_bilinear2d", "False, "), ("upsample_bicubic2d", "False, "),
+        ("upsample_trilinear3d", "False, "),
+    )
+})  # fmt: skip
 
 _PARSER_ERROR = re.compile(
     r"\(\): argument '|received an invalid combination|positional argument|unexpected keyword"

@@ -44,6 +44,11 @@ from ember.autograd.formulas_activation import (  # noqa: F401 (derivatives.yaml
     softplus_double_backward,
     softshrink_backward,
 )
+from ember.autograd.formulas_conv import (  # noqa: F401 (derivatives.yaml)
+    constant_pad_nd_backward,
+    convolution_double_backward,
+    max_pool_double_backward,
+)
 from ember.autograd.formulas_cumulative import cumprod_backward  # noqa: F401 (derivatives.yaml)
 from ember.autograd.formulas_elementwise import (  # noqa: F401 (derivatives.yaml)
     angle_backward,

@@ -28,13 +28,23 @@ A formula is a Python expression over `grad` (the gradient of the first
 output; `grads` for all of them), `result` (or the schema's output names),
 the schema's argument names, metadata names `<arg>_sizes`, `<arg>_strides`,
 `<arg>_dtype`, `<arg>_device`, `<arg>_numel`, `<arg>_dim`, `<arg>_storage_offset` (saved
-instead of the tensor) and the names of ember.autograd.formulas: its public
+instead of the tensor; `<arg>_sym_sizes_opt`: the sizes of an optional tensor, None
+when absent), `grad_input_mask` (See Note [Formulas for several inputs]) and the
+names of ember.autograd.formulas: its public
 functions and what it imports (`zeros_like`, `where`, `at`, ...), as PyTorch's
 formulas call `at::` functions by their bare names. The package root `ember` is
 not among them (formulas sit in the autograd layer, below the root). The
 generator reads the names with `ast` and saves exactly what the formulas use. An in-place operator shares the entry (and the node
 class) of its functional overload with the same arguments; a formula that
 reads `self` then sees a clone of `self` taken before the operator ran.
+
+Note [Formulas for several inputs]
+----------------------------------
+An entry keyed by several inputs (`input, weight, bias: convolution_backward(...)`)
+is one expression returning a tuple with one gradient per listed input, as in
+PyTorch's derivatives.yaml. The node evaluates it once, when any of them needs a
+gradient, with `grad_input_mask` (a list of bools, one per listed input: does it
+need one), and drops the gradients of inputs that need none.
 """
 
 from __future__ import annotations
@@ -50,7 +60,9 @@ from .model import NativeFunction
 
 DERIVATIVES = Path(__file__).resolve().parent.parent / "autograd" / "derivatives.yaml"
 FORMULAS = DERIVATIVES.parent / "formulas.py"
-METADATA_SUFFIXES = ("_sizes", "_strides", "_dtype", "_device", "_numel", "_dim", "_storage_offset")
+METADATA_SUFFIXES = (
+    "_sizes", "_strides", "_dtype", "_device", "_numel", "_dim", "_storage_offset", "_sym_sizes_opt",
+)  # fmt: skip
 _RESERVED = {"grad", "grads", "grad_input_mask"}
 
 # torchgen/packaged/autograd/gen_variable_type.py: operators autograd does not look at

@@ -32,6 +32,7 @@ _METADATA_EXPR = {
     "_numel": "{v}.numel()",
     "_dim": "len({v}._sizes)",
     "_storage_offset": "{v}._storage_offset",
+    "_sym_sizes_opt": "None if {v} is None else {v}._sizes",
 }
 
 
@@ -112,6 +113,22 @@ def _attribute(name: str, expr: str) -> str:
     ``_raw_saved_<name>``, shown unpacked as ``_saved_<name>``; anything else under
     ``_saved_<name>`` itself (as PyTorch's generated python_functions.cpp shows them)."""
     return f"_raw_saved_{name}" if "SavedVariable(" in expr else f"_saved_{name}"
+
+
+def _group_lines(group: tuple[str, ...], names: list[str], formula: str) -> list[str]:
+    """See Note [Formulas for several inputs]."""
+    indices = [names.index(name) for name in group]
+    needs = ", ".join(f"node._next_edges[{i}][0] is not None" for i in indices)
+    targets = ", ".join(f"grad_{i}" for i in indices)
+    lines = [f"        grad_input_mask = [{needs}]"]
+    lines.append("        if any(grad_input_mask):")
+    lines.append(f"            {targets}, = {formula}")
+    for k, i in enumerate(indices):
+        lines.append(f"            if not grad_input_mask[{k}]:")
+        lines.append(f"                grad_{i} = None")
+    lines.append("        else:")
+    lines.append(f"            {targets} = {', '.join('None' for _ in indices)}")
+    return lines
 
 
 def node_class(op: AutogradOp) -> list[str]:

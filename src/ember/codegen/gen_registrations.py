@@ -166,6 +166,25 @@ PYTHON_META_INPLACE = {
 }
 
 
+# wSHAPEIDX / wCONV: their out= overloads with a Python meta kernel in torch (out_wrapper).
+PYTHON_META_OUT = PYTHON_META_OUT | frozenset(
+    {"_upsample_nearest_exact1d.out", "_upsample_nearest_exact2d.out",
+     "_upsample_nearest_exact3d.out", "addbmm.out", "addr.out", "aminmax.out",
+     "baddbmm.dtype_out", "baddbmm.out", "bucketize.Tensor_out", "cummax.out", "cummin.out",
+     "histc.out", "index_add.out", "index_copy.out", "kthvalue.values", "logcumsumexp.out",
+     "median.dim_values", "mode.values", "nanmedian.dim_values", "nansum.out", "nonzero.out",
+     "scatter_reduce.two_out", "searchsorted.Scalar_out", "searchsorted.Tensor_out",
+     "take.out", "upsample_bicubic2d.out", "upsample_bilinear2d.out", "upsample_linear1d.out",
+     "upsample_nearest1d.out", "upsample_nearest2d.out", "upsample_nearest3d.out",
+     "upsample_trilinear3d.out"}
+)  # fmt: skip
+PYTHON_META_OUT_EXACT_DTYPE = PYTHON_META_OUT_EXACT_DTYPE | frozenset(
+    {"_upsample_nearest_exact1d.out", "_upsample_nearest_exact2d.out",
+     "_upsample_nearest_exact3d.out", "addbmm.out", "baddbmm.dtype_out", "baddbmm.out",
+     "upsample_nearest1d.out", "upsample_nearest2d.out", "upsample_nearest3d.out"}
+)  # fmt: skip
+
+
 def _copy_devices_check(f: NativeFunction) -> list[str]:
     """out_wrapper's device check, where the first argument is a Tensor (PYTHON_META_OUT)."""
     first = f.func.arguments[0]

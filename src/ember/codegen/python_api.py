@@ -123,6 +123,12 @@ def _python_default(arg) -> str | None:
         return "None"  # Python callers leave enum options unset; the kernel applies the default
     if text == "[]":
         return "None"  # torchgen's default_expr: `{}`, printed (and accepted) as None
+    if text is not None and text.startswith("[") and re.search(r"\[\d+\]", yaml_type(arg)):
+        # `SymInt[2] stride=1` in the yaml: the schema prints [1, 1], the signature 1
+        items = [item.strip() for item in text[1:-1].split(",")]
+        if len(set(items)) == 1:
+            return items[0]
+        return "[" + ",".join(items) + "]"
     return text
 
 

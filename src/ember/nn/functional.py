@@ -303,3 +303,28 @@ from ember.nn._functional import attention as _attention  # noqa: E402
 from ember.nn._functional.attention import *  # noqa: E402,F401,F403
 
 __all__ += _attention.__all__
+
+from ember.nn._functional import conv as _conv  # noqa: E402
+from ember.nn._functional.conv import *  # noqa: E402,F401,F403
+
+__all__ += _conv.__all__
+
+from ember.nn._functional import padding as _padding  # noqa: E402
+from ember.nn._functional.padding import *  # noqa: E402,F401,F403
+
+__all__ += _padding.__all__
+
+from ember.nn._functional import pooling as _pooling  # noqa: E402
+from ember.nn._functional.pooling import *  # noqa: E402,F401,F403
+
+__all__ += _pooling.__all__
+
+from ember.nn._functional import interpolate as _interpolate  # noqa: E402
+from ember.nn._functional.interpolate import *  # noqa: E402,F401,F403
+
+__all__ += _interpolate.__all__
+
+from ember.nn._functional import fold as _fold  # noqa: E402
+from ember.nn._functional.fold import *  # noqa: E402,F401,F403
+
+__all__ += _fold.__all__

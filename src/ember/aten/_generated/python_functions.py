@@ -16,8 +16,10 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember'  # the functions' module in a __torch_function__ error
 
+_op__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
 _op__conj = handle("_conj")
 _op__conj_physical = handle("_conj_physical")
+_op__convolution_mode = handle("_convolution_mode")
 _op__cummax_helper = handle("_cummax_helper")
 _op__cummin_helper = handle("_cummin_helper")
 _op__efficientzerotensor = handle("_efficientzerotensor")
@@ -49,6 +51,8 @@ _op_acos_ = handle("acos_")
 _op_acosh = handle("acosh")
 _op_acosh_out = handle("acosh.out")
 _op_acosh_ = handle("acosh_")
+_op_adaptive_avg_pool1d = handle("adaptive_avg_pool1d")
+_op_adaptive_max_pool1d = handle("adaptive_max_pool1d")
 _op_add_Tensor = handle("add.Tensor")
 _op_add_out = handle("add.out")
 _op_addbmm = handle("addbmm")
@@ -145,6 +149,7 @@ _op_atleast_2d = handle("atleast_2d")
 _op_atleast_2d_Sequence = handle("atleast_2d.Sequence")
 _op_atleast_3d = handle("atleast_3d")
 _op_atleast_3d_Sequence = handle("atleast_3d.Sequence")
+_op_avg_pool1d = handle("avg_pool1d")
 _op_baddbmm = handle("baddbmm")
 _op_baddbmm_dtype = handle("baddbmm.dtype")
 _op_baddbmm_dtype_out = handle("baddbmm.dtype_out")
@@ -228,6 +233,18 @@ _op_conj = handle("conj")
 _op_conj_physical = handle("conj_physical")
 _op_conj_physical_out = handle("conj_physical.out")
 _op_conj_physical_ = handle("conj_physical_")
+_op_constant_pad_nd = handle("constant_pad_nd")
+_op_conv1d = handle("conv1d")
+_op_conv1d_padding = handle("conv1d.padding")
+_op_conv2d = handle("conv2d")
+_op_conv2d_padding = handle("conv2d.padding")
+_op_conv3d = handle("conv3d")
+_op_conv3d_padding = handle("conv3d.padding")
+_op_conv_transpose1d = handle("conv_transpose1d")
+_op_conv_transpose2d_input = handle("conv_transpose2d.input")
+_op_conv_transpose3d_input = handle("conv_transpose3d.input")
+_op_convolution = handle("convolution")
+_op_convolution_backward = handle("convolution_backward")
 _op_copysign_Scalar = handle("copysign.Scalar")
 _op_copysign_Scalar_out = handle("copysign.Scalar_out")
 _op_copysign_Tensor = handle("copysign.Tensor")
@@ -493,6 +510,10 @@ _op_max_dim_max = handle("max.dim_max")
 _op_max_other = handle("max.other")
 _op_max_out = handle("max.out")
 _op_max_unary_out = handle("max.unary_out")
+_op_max_pool1d = handle("max_pool1d")
+_op_max_pool1d_with_indices = handle("max_pool1d_with_indices")
+_op_max_pool2d = handle("max_pool2d")
+_op_max_pool3d = handle("max_pool3d")
 _op_maximum = handle("maximum")
 _op_maximum_out = handle("maximum.out")
 _op_mean = handle("mean")
@@ -572,6 +593,8 @@ _op_ones_like = handle("ones_like")
 _op_outer = handle("outer")
 _op_pairwise_distance = handle("pairwise_distance")
 _op_permute = handle("permute")
+_op_pixel_shuffle = handle("pixel_shuffle")
+_op_pixel_unshuffle = handle("pixel_unshuffle")
 _op_poisson_nll_loss = handle("poisson_nll_loss")
 _op_polygamma = handle("polygamma")
 _op_polygamma_out = handle("polygamma.out")
@@ -807,6 +830,28 @@ _op_zeros_out = handle("zeros.out")
 _op_zeros_like = handle("zeros_like")
 
 
+_parser_f__adaptive_avg_pool2d = PythonArgParser(
+    [
+        '_adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)',
+    ],
+)
+
+
+def _adaptive_avg_pool2d(*args, **kwargs):
+    """_adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__adaptive_avg_pool2d.parse(args, kwargs)[1]
+        return _op__adaptive_avg_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool2d, _parser_f__adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
 _parser_f__conj = PythonArgParser(
     [
         '_conj(Tensor input)',
@@ -856,6 +901,28 @@ def _conj_physical(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_conj_physical, _parser_f__conj_physical, args, kwargs, MODULE)
+
+
+
+_parser_f__convolution_mode = PythonArgParser(
+    [
+        '_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, SymInt groups)',
+    ],
+)
+
+
+def _convolution_mode(*args, **kwargs):
+    """_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__convolution_mode.parse(args, kwargs)[1]
+        return _op__convolution_mode.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_convolution_mode, _parser_f__convolution_mode, args, kwargs, MODULE)
 
 
 
@@ -1442,6 +1509,50 @@ def acosh_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(acosh_, _parser_f_acosh_, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_avg_pool1d = PythonArgParser(
+    [
+        'adaptive_avg_pool1d(Tensor input, int[1] output_size)',
+    ],
+)
+
+
+def adaptive_avg_pool1d(*args, **kwargs):
+    """adaptive_avg_pool1d(Tensor input, int[1] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_avg_pool1d.parse(args, kwargs)[1]
+        return _op_adaptive_avg_pool1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_avg_pool1d, _parser_f_adaptive_avg_pool1d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool1d = PythonArgParser(
+    [
+        'adaptive_max_pool1d(Tensor input, int[1] output_size)',
+    ],
+)
+
+
+def adaptive_max_pool1d(*args, **kwargs):
+    """adaptive_max_pool1d(Tensor input, int[1] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_max_pool1d.parse(args, kwargs)[1]
+        return _op_adaptive_max_pool1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool1d, _parser_f_adaptive_max_pool1d, args, kwargs, MODULE)
 
 
 
@@ -2782,6 +2893,28 @@ def atleast_3d(*args, **kwargs):
 
 
 
+_parser_f_avg_pool1d = PythonArgParser(
+    [
+        'avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)',
+    ],
+)
+
+
+def avg_pool1d(*args, **kwargs):
+    """avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool1d.parse(args, kwargs)[1]
+        return _op_avg_pool1d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool1d, _parser_f_avg_pool1d, args, kwargs, MODULE)
+
+
+
 _parser_f_baddbmm = PythonArgParser(
     [
         'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None)',
@@ -3750,6 +3883,228 @@ def conj_physical_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(conj_physical_, _parser_f_conj_physical_, args, kwargs, MODULE)
+
+
+
+_parser_f_constant_pad_nd = PythonArgParser(
+    [
+        'constant_pad_nd(Tensor input, SymInt[] pad, Scalar value=0)',
+    ],
+)
+
+
+def constant_pad_nd(*args, **kwargs):
+    """constant_pad_nd(Tensor input, SymInt[] pad, Scalar value=0)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_constant_pad_nd.parse(args, kwargs)[1]
+        return _op_constant_pad_nd.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(constant_pad_nd, _parser_f_constant_pad_nd, args, kwargs, MODULE)
+
+
+
+_parser_f_conv1d = PythonArgParser(
+    [
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1)',
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv1d(*args, **kwargs):
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) | conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv1d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv1d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv1d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv1d, _parser_f_conv1d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv2d = PythonArgParser(
+    [
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1)',
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv2d(*args, **kwargs):
+    """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) | conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv2d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv2d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv2d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv2d, _parser_f_conv2d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv3d = PythonArgParser(
+    [
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1)',
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1)',
+    ],
+)
+
+
+def conv3d(*args, **kwargs):
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) | conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_conv3d.parse(args, kwargs)
+        if index == 0:
+            return _op_conv3d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        else:
+            return _op_conv3d_padding.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv3d, _parser_f_conv3d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose1d = PythonArgParser(
+    [
+        'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose1d = [p.default for p in _parser_f_conv_transpose1d.signatures[0].params[2:]]
+
+
+def conv_transpose1d(*args, **kwargs):
+    """conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose1d]
+        else:
+            index, v = _parser_f_conv_transpose1d.parse(args, kwargs)
+        return _op_conv_transpose1d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose1d, _parser_f_conv_transpose1d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose2d = PythonArgParser(
+    [
+        'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose2d = [p.default for p in _parser_f_conv_transpose2d.signatures[0].params[2:]]
+
+
+def conv_transpose2d(*args, **kwargs):
+    """conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose2d]
+        else:
+            index, v = _parser_f_conv_transpose2d.parse(args, kwargs)
+        return _op_conv_transpose2d_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose2d, _parser_f_conv_transpose2d, args, kwargs, MODULE)
+
+
+
+_parser_f_conv_transpose3d = PythonArgParser(
+    [
+        'conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)',
+    ],
+)
+_tail_parser_f_conv_transpose3d = [p.default for p in _parser_f_conv_transpose3d.signatures[0].params[2:]]
+
+
+def conv_transpose3d(*args, **kwargs):
+    """conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f_conv_transpose3d]
+        else:
+            index, v = _parser_f_conv_transpose3d.parse(args, kwargs)
+        return _op_conv_transpose3d_input.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(conv_transpose3d, _parser_f_conv_transpose3d, args, kwargs, MODULE)
+
+
+
+_parser_f_convolution = PythonArgParser(
+    [
+        'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups)',
+    ],
+)
+
+
+def convolution(*args, **kwargs):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_convolution.parse(args, kwargs)[1]
+        return _op_convolution.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(convolution, _parser_f_convolution, args, kwargs, MODULE)
+
+
+
+_parser_f_convolution_backward = PythonArgParser(
+    [
+        'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask)',
+    ],
+)
+
+
+def convolution_backward(*args, **kwargs):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_convolution_backward.parse(args, kwargs)[1]
+        return _op_convolution_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(convolution_backward, _parser_f_convolution_backward, args, kwargs, MODULE)
 
 
 
@@ -7446,6 +7801,94 @@ def max(*args, **kwargs):
 
 
 
+_parser_f_max_pool1d = PythonArgParser(
+    [
+        'max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool1d(*args, **kwargs):
+    """max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool1d.parse(args, kwargs)[1]
+        return _op_max_pool1d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool1d, _parser_f_max_pool1d, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool1d_with_indices = PythonArgParser(
+    [
+        'max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool1d_with_indices(*args, **kwargs):
+    """max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool1d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool1d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool1d_with_indices, _parser_f_max_pool1d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool2d = PythonArgParser(
+    [
+        'max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool2d(*args, **kwargs):
+    """max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d.parse(args, kwargs)[1]
+        return _op_max_pool2d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d, _parser_f_max_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d = PythonArgParser(
+    [
+        'max_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool3d(*args, **kwargs):
+    """max_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d.parse(args, kwargs)[1]
+        return _op_max_pool3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d, _parser_f_max_pool3d, args, kwargs, MODULE)
+
+
+
 _parser_f_maximum = PythonArgParser(
     [
         'maximum(Tensor input, Tensor other, *, Tensor? out=None)',
@@ -8449,6 +8892,50 @@ def permute(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(permute, _parser_f_permute, args, kwargs, MODULE)
+
+
+
+_parser_f_pixel_shuffle = PythonArgParser(
+    [
+        'pixel_shuffle(Tensor input, int upscale_factor)',
+    ],
+)
+
+
+def pixel_shuffle(*args, **kwargs):
+    """pixel_shuffle(Tensor input, int upscale_factor)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_pixel_shuffle.parse(args, kwargs)[1]
+        return _op_pixel_shuffle.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pixel_shuffle, _parser_f_pixel_shuffle, args, kwargs, MODULE)
+
+
+
+_parser_f_pixel_unshuffle = PythonArgParser(
+    [
+        'pixel_unshuffle(Tensor input, int downscale_factor)',
+    ],
+)
+
+
+def pixel_unshuffle(*args, **kwargs):
+    """pixel_unshuffle(Tensor input, int downscale_factor)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_pixel_unshuffle.parse(args, kwargs)[1]
+        return _op_pixel_unshuffle.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pixel_unshuffle, _parser_f_pixel_unshuffle, args, kwargs, MODULE)
 
 
 
@@ -11457,4 +11944,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj', '_conj_physical', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_adaptive_avg_pool2d', '_conj', '_conj_physical', '_convolution_mode', '_cummax_helper', '_cummin_helper', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_logcumsumexp', '_neg_view', '_prelu_kernel', '_prelu_kernel_backward', '_safe_softmax', '_scaled_dot_product_attention_math', '_scaled_dot_product_flash_attention_for_cpu', '_scaled_dot_product_flash_attention_for_cpu_backward', '_softmax_backward_data', '_trilinear', '_unique', '_unique2', 'abs', 'abs_', 'absolute', 'acos', 'acos_', 'acosh', 'acosh_', 'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'alias', 'all', 'allclose', 'alpha_dropout', 'alpha_dropout_', 'amax', 'amin', 'aminmax', 'angle', 'any', 'arange', 'arccos', 'arccos_', 'arccosh', 'arccosh_', 'arcsin', 'arcsin_', 'arcsinh', 'arcsinh_', 'arctan', 'arctan2', 'arctan_', 'arctanh', 'arctanh_', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'as_strided_', 'asin', 'asin_', 'asinh', 'asinh_', 'atan', 'atan2', 'atan_', 'atanh', 'atanh_', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'baddbmm', 'batch_norm', 'bernoulli', 'bilinear', 'binary_cross_entropy_with_logits', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'block_diag', 'bmm', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'cartesian_prod', 'cat', 'ceil', 'ceil_', 'celu', 'celu_', 'chunk', 'clamp', 'clamp_', 'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clone', 'column_stack', 'combinations', 'conj', 'conj_physical', 'conj_physical_', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'convolution', 'convolution_backward', 'copysign', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cummax', 'cummin', 'cumprod', 'cumsum', 'deg2rad', 'deg2rad_', 'detach', 'diag', 'diag_embed', 'diagflat', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot', 'dropout', 'dropout_', 'dsplit', 'dstack', 'einsum', 'embedding', 'embedding_backward', 'embedding_dense_backward', 'embedding_renorm_', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'exp', 'exp2', 'exp2_', 'exp_', 'expm1', 'expm1_', 'eye', 'feature_alpha_dropout', 'feature_alpha_dropout_', 'feature_dropout', 'feature_dropout_', 'fill_', 'fix', 'fix_', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'frac_', 'frexp', 'full', 'full_like', 'gather', 'gcd', 'gcd_', 'ge', 'group_norm', 'gt', 'hardshrink', 'hardshrink_backward', 'heaviside', 'histc', 'hsplit', 'hstack', 'hypot', 'i0', 'i0_', 'igamma', 'igammac', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_put_', 'index_select', 'inner', 'instance_norm', 'is_conj', 'is_neg', 'isclose', 'isfinite', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'kl_div', 'kron', 'kthvalue', 'layer_norm', 'lcm', 'lcm_', 'ldexp', 'ldexp_', 'le', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logit_', 'logsumexp', 'lt', 'masked_fill', 'masked_scatter', 'masked_scatter_backward', 'masked_select', 'matmul', 'max', 'max_pool1d', 'max_pool1d_with_indices', 'max_pool2d', 'max_pool3d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'native_batch_norm', 'native_batch_norm_backward', 'native_group_norm', 'native_group_norm_backward', 'native_layer_norm', 'native_layer_norm_backward', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter', 'nonzero', 'nonzero_numpy', 'ones', 'ones_like', 'outer', 'pairwise_distance', 'permute', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'prelu', 'prod', 'put', 'rad2deg', 'rad2deg_', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'round_', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'select_scatter', 'selu', 'selu_', 'sgn', 'sigmoid', 'sigmoid_', 'sign', 'signbit', 'sin', 'sin_', 'sinc', 'sinc_', 'sinh', 'sinh_', 'slice', 'slice_scatter', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor_split', 'tensordot', 'threshold', 'threshold_', 'threshold_backward', 'tile', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unbind', 'unflatten', 'unfold_backward', 'unique_consecutive', 'unique_dim', 'unique_dim_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes', 'unsqueeze', 'var', 'var_mean', 'vdot', 'vsplit', 'vstack', 'where', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like']

@@ -16,8 +16,30 @@ from ember.aten.torch_function import handle_function, handle_method, handle_sel
 
 MODULE = 'ember.nn'  # the functions' module in a __torch_function__ error
 
+_op__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
+_op__pad_circular = handle("_pad_circular")
+_op__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
+_op__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
+_op__upsample_nearest_exact1d_vec = handle("_upsample_nearest_exact1d.vec")
+_op__upsample_nearest_exact1d_backward = handle("_upsample_nearest_exact1d_backward")
+_op__upsample_nearest_exact2d = handle("_upsample_nearest_exact2d")
+_op__upsample_nearest_exact2d_out = handle("_upsample_nearest_exact2d.out")
+_op__upsample_nearest_exact2d_vec = handle("_upsample_nearest_exact2d.vec")
+_op__upsample_nearest_exact2d_backward = handle("_upsample_nearest_exact2d_backward")
+_op__upsample_nearest_exact3d = handle("_upsample_nearest_exact3d")
+_op__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
+_op__upsample_nearest_exact3d_vec = handle("_upsample_nearest_exact3d.vec")
+_op__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
+_op_adaptive_avg_pool2d = handle("adaptive_avg_pool2d")
+_op_adaptive_max_pool2d = handle("adaptive_max_pool2d")
+_op_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
+_op_avg_pool2d = handle("avg_pool2d")
+_op_avg_pool2d_backward = handle("avg_pool2d_backward")
+_op_avg_pool3d = handle("avg_pool3d")
+_op_avg_pool3d_backward = handle("avg_pool3d_backward")
 _op_binary_cross_entropy = handle("binary_cross_entropy")
 _op_binary_cross_entropy_backward = handle("binary_cross_entropy_backward")
+_op_col2im = handle("col2im")
 _op_cross_entropy_loss = handle("cross_entropy_loss")
 _op_elu = handle("elu")
 _op_elu_out = handle("elu.out")
@@ -49,6 +71,7 @@ _op_hardtanh_backward = handle("hardtanh_backward")
 _op_hardtanh_backward_grad_input = handle("hardtanh_backward.grad_input")
 _op_huber_loss = handle("huber_loss")
 _op_huber_loss_backward = handle("huber_loss_backward")
+_op_im2col = handle("im2col")
 _op_l1_loss = handle("l1_loss")
 _op_leaky_relu = handle("leaky_relu")
 _op_leaky_relu_out = handle("leaky_relu.out")
@@ -59,6 +82,10 @@ _op_linear = handle("linear")
 _op_log_sigmoid = handle("log_sigmoid")
 _op_log_sigmoid_backward = handle("log_sigmoid_backward")
 _op_log_sigmoid_forward = handle("log_sigmoid_forward")
+_op_max_pool2d_with_indices = handle("max_pool2d_with_indices")
+_op_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
+_op_max_pool3d_with_indices = handle("max_pool3d_with_indices")
+_op_max_pool3d_with_indices_backward = handle("max_pool3d_with_indices_backward")
 _op_mish = handle("mish")
 _op_mish_out = handle("mish.out")
 _op_mish_ = handle("mish_")
@@ -71,8 +98,21 @@ _op_nll_loss_backward_grad_input = handle("nll_loss_backward.grad_input")
 _op_nll_loss_forward = handle("nll_loss_forward")
 _op_nll_loss_forward_output = handle("nll_loss_forward.output")
 _op_one_hot = handle("one_hot")
+_op_pad = handle("pad")
+_op_reflection_pad1d = handle("reflection_pad1d")
+_op_reflection_pad1d_backward = handle("reflection_pad1d_backward")
+_op_reflection_pad2d = handle("reflection_pad2d")
+_op_reflection_pad2d_backward = handle("reflection_pad2d_backward")
+_op_reflection_pad3d = handle("reflection_pad3d")
+_op_reflection_pad3d_backward = handle("reflection_pad3d_backward")
 _op_relu6 = handle("relu6")
 _op_relu6_ = handle("relu6_")
+_op_replication_pad1d = handle("replication_pad1d")
+_op_replication_pad1d_backward = handle("replication_pad1d_backward")
+_op_replication_pad2d = handle("replication_pad2d")
+_op_replication_pad2d_backward = handle("replication_pad2d_backward")
+_op_replication_pad3d = handle("replication_pad3d")
+_op_replication_pad3d_backward = handle("replication_pad3d_backward")
 _op_scaled_dot_product_attention = handle("scaled_dot_product_attention")
 _op_silu = handle("silu")
 _op_silu_out = handle("silu.out")
@@ -92,6 +132,390 @@ _op_softshrink = handle("softshrink")
 _op_softshrink_out = handle("softshrink.out")
 _op_softshrink_backward = handle("softshrink_backward")
 _op_softshrink_backward_grad_input = handle("softshrink_backward.grad_input")
+_op_upsample_bicubic2d = handle("upsample_bicubic2d")
+_op_upsample_bicubic2d_out = handle("upsample_bicubic2d.out")
+_op_upsample_bicubic2d_vec = handle("upsample_bicubic2d.vec")
+_op_upsample_bicubic2d_backward = handle("upsample_bicubic2d_backward")
+_op_upsample_bilinear2d = handle("upsample_bilinear2d")
+_op_upsample_bilinear2d_out = handle("upsample_bilinear2d.out")
+_op_upsample_bilinear2d_vec = handle("upsample_bilinear2d.vec")
+_op_upsample_bilinear2d_backward = handle("upsample_bilinear2d_backward")
+_op_upsample_linear1d = handle("upsample_linear1d")
+_op_upsample_linear1d_out = handle("upsample_linear1d.out")
+_op_upsample_linear1d_vec = handle("upsample_linear1d.vec")
+_op_upsample_linear1d_backward = handle("upsample_linear1d_backward")
+_op_upsample_nearest1d = handle("upsample_nearest1d")
+_op_upsample_nearest1d_out = handle("upsample_nearest1d.out")
+_op_upsample_nearest1d_vec = handle("upsample_nearest1d.vec")
+_op_upsample_nearest1d_backward = handle("upsample_nearest1d_backward")
+_op_upsample_nearest2d = handle("upsample_nearest2d")
+_op_upsample_nearest2d_out = handle("upsample_nearest2d.out")
+_op_upsample_nearest2d_vec = handle("upsample_nearest2d.vec")
+_op_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
+_op_upsample_nearest3d = handle("upsample_nearest3d")
+_op_upsample_nearest3d_out = handle("upsample_nearest3d.out")
+_op_upsample_nearest3d_vec = handle("upsample_nearest3d.vec")
+_op_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
+_op_upsample_trilinear3d = handle("upsample_trilinear3d")
+_op_upsample_trilinear3d_out = handle("upsample_trilinear3d.out")
+_op_upsample_trilinear3d_vec = handle("upsample_trilinear3d.vec")
+_op_upsample_trilinear3d_backward = handle("upsample_trilinear3d_backward")
+
+
+_parser_f__adaptive_avg_pool2d_backward = PythonArgParser(
+    [
+        '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor input)',
+    ],
+)
+_tail_parser_f__adaptive_avg_pool2d_backward = [p.default for p in _parser_f__adaptive_avg_pool2d_backward.signatures[0].params[2:]]
+
+
+def _adaptive_avg_pool2d_backward(*args, **kwargs):
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 2 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])):
+            index, v = 0, [args[0], args[1], *_tail_parser_f__adaptive_avg_pool2d_backward]
+        else:
+            index, v = _parser_f__adaptive_avg_pool2d_backward.parse(args, kwargs)
+        return _op__adaptive_avg_pool2d_backward.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_adaptive_avg_pool2d_backward, _parser_f__adaptive_avg_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__pad_circular = PythonArgParser(
+    [
+        '_pad_circular(Tensor input, SymInt[] pad)',
+    ],
+)
+
+
+def _pad_circular(*args, **kwargs):
+    """_pad_circular(Tensor input, SymInt[] pad)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__pad_circular.parse(args, kwargs)[1]
+        return _op__pad_circular.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_pad_circular, _parser_f__pad_circular, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact1d = PythonArgParser(
+    [
+        '_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact1d(*args, **kwargs):
+    """_upsample_nearest_exact1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact1d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact1d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op__upsample_nearest_exact1d.call(v[0], v[1], v[2])
+            return _op__upsample_nearest_exact1d_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact1d, _parser_f__upsample_nearest_exact1d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact1d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact1d_backward(*args, **kwargs):
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact1d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact1d_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact1d_backward, _parser_f__upsample_nearest_exact1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact2d = PythonArgParser(
+    [
+        '_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact2d(*args, **kwargs):
+    """_upsample_nearest_exact2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact2d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact2d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[4] is None:
+                return _op__upsample_nearest_exact2d.call(v[0], v[1], v[2], v[3])
+            return _op__upsample_nearest_exact2d_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact2d, _parser_f__upsample_nearest_exact2d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact2d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact2d_backward(*args, **kwargs):
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact2d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact2d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact2d_backward, _parser_f__upsample_nearest_exact2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact3d = PythonArgParser(
+    [
+        '_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        '_upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact3d(*args, **kwargs):
+    """_upsample_nearest_exact3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | _upsample_nearest_exact3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f__upsample_nearest_exact3d.parse(args, kwargs)
+        if index == 0:
+            return _op__upsample_nearest_exact3d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[5] is None:
+                return _op__upsample_nearest_exact3d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op__upsample_nearest_exact3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact3d, _parser_f__upsample_nearest_exact3d, args, kwargs, MODULE)
+
+
+
+_parser_f__upsample_nearest_exact3d_backward = PythonArgParser(
+    [
+        '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def _upsample_nearest_exact3d_backward(*args, **kwargs):
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__upsample_nearest_exact3d_backward.parse(args, kwargs)[1]
+        return _op__upsample_nearest_exact3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_upsample_nearest_exact3d_backward, _parser_f__upsample_nearest_exact3d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_avg_pool2d = PythonArgParser(
+    [
+        'adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)',
+    ],
+)
+
+
+def adaptive_avg_pool2d(*args, **kwargs):
+    """adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_avg_pool2d.parse(args, kwargs)[1]
+        return _op_adaptive_avg_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_avg_pool2d, _parser_f_adaptive_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool2d = PythonArgParser(
+    [
+        'adaptive_max_pool2d(Tensor input, int[2] output_size)',
+    ],
+)
+
+
+def adaptive_max_pool2d(*args, **kwargs):
+    """adaptive_max_pool2d(Tensor input, int[2] output_size)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_adaptive_max_pool2d.parse(args, kwargs)[1]
+        return _op_adaptive_max_pool2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool2d, _parser_f_adaptive_max_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_adaptive_max_pool2d_backward = PythonArgParser(
+    [
+        'adaptive_max_pool2d_backward(Tensor grad_output, Tensor input, Tensor indices)',
+    ],
+)
+_tail_parser_f_adaptive_max_pool2d_backward = [p.default for p in _parser_f_adaptive_max_pool2d_backward.signatures[0].params[3:]]
+
+
+def adaptive_max_pool2d_backward(*args, **kwargs):
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor input, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 3 and (args[0].__class__ is Tensor or plain_tensor(args[0])) and (args[1].__class__ is Tensor or plain_tensor(args[1])) and (args[2].__class__ is Tensor or plain_tensor(args[2])):
+            index, v = 0, [args[0], args[1], args[2], *_tail_parser_f_adaptive_max_pool2d_backward]
+        else:
+            index, v = _parser_f_adaptive_max_pool2d_backward.parse(args, kwargs)
+        return _op_adaptive_max_pool2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(adaptive_max_pool2d_backward, _parser_f_adaptive_max_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool2d = PythonArgParser(
+    [
+        'avg_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)',
+    ],
+)
+
+
+def avg_pool2d(*args, **kwargs):
+    """avg_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool2d.parse(args, kwargs)[1]
+        return _op_avg_pool2d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool2d, _parser_f_avg_pool2d, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool2d_backward = PythonArgParser(
+    [
+        'avg_pool2d_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)',
+    ],
+)
+
+
+def avg_pool2d_backward(*args, **kwargs):
+    """avg_pool2d_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool2d_backward.parse(args, kwargs)[1]
+        return _op_avg_pool2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool2d_backward, _parser_f_avg_pool2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool3d = PythonArgParser(
+    [
+        'avg_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)',
+    ],
+)
+
+
+def avg_pool3d(*args, **kwargs):
+    """avg_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool3d.parse(args, kwargs)[1]
+        return _op_avg_pool3d.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool3d, _parser_f_avg_pool3d, args, kwargs, MODULE)
+
+
+
+_parser_f_avg_pool3d_backward = PythonArgParser(
+    [
+        'avg_pool3d_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)',
+    ],
+)
+
+
+def avg_pool3d_backward(*args, **kwargs):
+    """avg_pool3d_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_avg_pool3d_backward.parse(args, kwargs)[1]
+        return _op_avg_pool3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(avg_pool3d_backward, _parser_f_avg_pool3d_backward, args, kwargs, MODULE)
+
 
 
 _parser_f_binary_cross_entropy = PythonArgParser(
@@ -143,6 +567,28 @@ def binary_cross_entropy_backward(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(binary_cross_entropy_backward, _parser_f_binary_cross_entropy_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_col2im = PythonArgParser(
+    [
+        'col2im(Tensor input, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)',
+    ],
+)
+
+
+def col2im(*args, **kwargs):
+    """col2im(Tensor input, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_col2im.parse(args, kwargs)[1]
+        return _op_col2im.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(col2im, _parser_f_col2im, args, kwargs, MODULE)
 
 
 
@@ -640,6 +1086,28 @@ def huber_loss_backward(*args, **kwargs):
 
 
 
+_parser_f_im2col = PythonArgParser(
+    [
+        'im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)',
+    ],
+)
+
+
+def im2col(*args, **kwargs):
+    """im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_im2col.parse(args, kwargs)[1]
+        return _op_im2col.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(im2col, _parser_f_im2col, args, kwargs, MODULE)
+
+
+
 _parser_f_l1_loss = PythonArgParser(
     [
         'l1_loss(Tensor input, Tensor target, int reduction=1)',
@@ -844,6 +1312,94 @@ def log_sigmoid_forward(*args, **kwargs):
 
 
 
+_parser_f_max_pool2d_with_indices = PythonArgParser(
+    [
+        'max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool2d_with_indices(*args, **kwargs):
+    """max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool2d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d_with_indices, _parser_f_max_pool2d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool2d_with_indices_backward = PythonArgParser(
+    [
+        'max_pool2d_with_indices_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)',
+    ],
+)
+
+
+def max_pool2d_with_indices_backward(*args, **kwargs):
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool2d_with_indices_backward.parse(args, kwargs)[1]
+        return _op_max_pool2d_with_indices_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool2d_with_indices_backward, _parser_f_max_pool2d_with_indices_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d_with_indices = PythonArgParser(
+    [
+        'max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)',
+    ],
+)
+
+
+def max_pool3d_with_indices(*args, **kwargs):
+    """max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d_with_indices.parse(args, kwargs)[1]
+        return _op_max_pool3d_with_indices.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d_with_indices, _parser_f_max_pool3d_with_indices, args, kwargs, MODULE)
+
+
+
+_parser_f_max_pool3d_with_indices_backward = PythonArgParser(
+    [
+        'max_pool3d_with_indices_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)',
+    ],
+)
+
+
+def max_pool3d_with_indices_backward(*args, **kwargs):
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_max_pool3d_with_indices_backward.parse(args, kwargs)[1]
+        return _op_max_pool3d_with_indices_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(max_pool3d_with_indices_backward, _parser_f_max_pool3d_with_indices_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_mish = PythonArgParser(
     [
         'mish(Tensor input, *, Tensor? out=None)',
@@ -1044,6 +1600,160 @@ def one_hot(*args, **kwargs):
 
 
 
+_parser_f_pad = PythonArgParser(
+    [
+        'pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None)',
+    ],
+)
+
+
+def pad(*args, **kwargs):
+    """pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_pad.parse(args, kwargs)[1]
+        return _op_pad.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(pad, _parser_f_pad, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad1d = PythonArgParser(
+    [
+        'reflection_pad1d(Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def reflection_pad1d(*args, **kwargs):
+    """reflection_pad1d(Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad1d.parse(args, kwargs)[1]
+        return _op_reflection_pad1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad1d, _parser_f_reflection_pad1d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad1d_backward = PythonArgParser(
+    [
+        'reflection_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def reflection_pad1d_backward(*args, **kwargs):
+    """reflection_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad1d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad1d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad1d_backward, _parser_f_reflection_pad1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad2d = PythonArgParser(
+    [
+        'reflection_pad2d(Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def reflection_pad2d(*args, **kwargs):
+    """reflection_pad2d(Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad2d.parse(args, kwargs)[1]
+        return _op_reflection_pad2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad2d, _parser_f_reflection_pad2d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad2d_backward = PythonArgParser(
+    [
+        'reflection_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def reflection_pad2d_backward(*args, **kwargs):
+    """reflection_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad2d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad2d_backward, _parser_f_reflection_pad2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad3d = PythonArgParser(
+    [
+        'reflection_pad3d(Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def reflection_pad3d(*args, **kwargs):
+    """reflection_pad3d(Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad3d.parse(args, kwargs)[1]
+        return _op_reflection_pad3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad3d, _parser_f_reflection_pad3d, args, kwargs, MODULE)
+
+
+
+_parser_f_reflection_pad3d_backward = PythonArgParser(
+    [
+        'reflection_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def reflection_pad3d_backward(*args, **kwargs):
+    """reflection_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_reflection_pad3d_backward.parse(args, kwargs)[1]
+        return _op_reflection_pad3d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(reflection_pad3d_backward, _parser_f_reflection_pad3d_backward, args, kwargs, MODULE)
+
+
+
 _parser_f_relu6 = PythonArgParser(
     [
         'relu6(Tensor input)',
@@ -1093,6 +1803,138 @@ def relu6_(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(relu6_, _parser_f_relu6_, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad1d = PythonArgParser(
+    [
+        'replication_pad1d(Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def replication_pad1d(*args, **kwargs):
+    """replication_pad1d(Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad1d.parse(args, kwargs)[1]
+        return _op_replication_pad1d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad1d, _parser_f_replication_pad1d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad1d_backward = PythonArgParser(
+    [
+        'replication_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)',
+    ],
+)
+
+
+def replication_pad1d_backward(*args, **kwargs):
+    """replication_pad1d_backward(Tensor grad_output, Tensor input, SymInt[2] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad1d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad1d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad1d_backward, _parser_f_replication_pad1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad2d = PythonArgParser(
+    [
+        'replication_pad2d(Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def replication_pad2d(*args, **kwargs):
+    """replication_pad2d(Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad2d.parse(args, kwargs)[1]
+        return _op_replication_pad2d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad2d, _parser_f_replication_pad2d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad2d_backward = PythonArgParser(
+    [
+        'replication_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)',
+    ],
+)
+
+
+def replication_pad2d_backward(*args, **kwargs):
+    """replication_pad2d_backward(Tensor grad_output, Tensor input, SymInt[4] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad2d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad2d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad2d_backward, _parser_f_replication_pad2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad3d = PythonArgParser(
+    [
+        'replication_pad3d(Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def replication_pad3d(*args, **kwargs):
+    """replication_pad3d(Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad3d.parse(args, kwargs)[1]
+        return _op_replication_pad3d.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad3d, _parser_f_replication_pad3d, args, kwargs, MODULE)
+
+
+
+_parser_f_replication_pad3d_backward = PythonArgParser(
+    [
+        'replication_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)',
+    ],
+)
+
+
+def replication_pad3d_backward(*args, **kwargs):
+    """replication_pad3d_backward(Tensor grad_output, Tensor input, SymInt[6] padding)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_replication_pad3d_backward.parse(args, kwargs)[1]
+        return _op_replication_pad3d_backward.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(replication_pad3d_backward, _parser_f_replication_pad3d_backward, args, kwargs, MODULE)
 
 
 
@@ -1385,4 +2227,354 @@ def softshrink_backward(*args, **kwargs):
     return handle_function(softshrink_backward, _parser_f_softshrink_backward, args, kwargs, MODULE)
 
 
-__all__ = ['binary_cross_entropy', 'binary_cross_entropy_backward', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'relu6', 'relu6_', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward']
+
+_parser_f_upsample_bicubic2d = PythonArgParser(
+    [
+        'upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_bicubic2d(*args, **kwargs):
+    """upsample_bicubic2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bicubic2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_bicubic2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_bicubic2d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[5] is None:
+                return _op_upsample_bicubic2d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_bicubic2d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bicubic2d, _parser_f_upsample_bicubic2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bicubic2d_backward = PythonArgParser(
+    [
+        'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bicubic2d_backward(*args, **kwargs):
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_bicubic2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_bicubic2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bicubic2d_backward, _parser_f_upsample_bicubic2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bilinear2d = PythonArgParser(
+    [
+        'upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_bilinear2d(*args, **kwargs):
+    """upsample_bilinear2d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_bilinear2d(Tensor input, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_bilinear2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_bilinear2d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[5] is None:
+                return _op_upsample_bilinear2d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_bilinear2d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bilinear2d, _parser_f_upsample_bilinear2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_bilinear2d_backward = PythonArgParser(
+    [
+        'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_bilinear2d_backward(*args, **kwargs):
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_bilinear2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_bilinear2d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_bilinear2d_backward, _parser_f_upsample_bilinear2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_linear1d = PythonArgParser(
+    [
+        'upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_linear1d(*args, **kwargs):
+    """upsample_linear1d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_linear1d(Tensor input, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_linear1d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_linear1d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[4] is None:
+                return _op_upsample_linear1d.call(v[0], v[1], v[2], v[3])
+            return _op_upsample_linear1d_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_linear1d, _parser_f_upsample_linear1d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_linear1d_backward = PythonArgParser(
+    [
+        'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None)',
+    ],
+)
+
+
+def upsample_linear1d_backward(*args, **kwargs):
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_linear1d_backward.parse(args, kwargs)[1]
+        return _op_upsample_linear1d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_linear1d_backward, _parser_f_upsample_linear1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest1d = PythonArgParser(
+    [
+        'upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_nearest1d(*args, **kwargs):
+    """upsample_nearest1d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest1d(Tensor input, SymInt[1] output_size, float? scales=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest1d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest1d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[3] is None:
+                return _op_upsample_nearest1d.call(v[0], v[1], v[2])
+            return _op_upsample_nearest1d_out.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest1d, _parser_f_upsample_nearest1d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest1d_backward = PythonArgParser(
+    [
+        'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)',
+    ],
+)
+
+
+def upsample_nearest1d_backward(*args, **kwargs):
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest1d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest1d_backward.call(v[0], v[1], v[2], v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest1d_backward, _parser_f_upsample_nearest1d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest2d = PythonArgParser(
+    [
+        'upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_nearest2d(*args, **kwargs):
+    """upsample_nearest2d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest2d(Tensor input, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest2d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest2d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[4] is None:
+                return _op_upsample_nearest2d.call(v[0], v[1], v[2], v[3])
+            return _op_upsample_nearest2d_out.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest2d, _parser_f_upsample_nearest2d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest2d_backward = PythonArgParser(
+    [
+        'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest2d_backward(*args, **kwargs):
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest2d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest2d_backward.call(v[0], v[1], v[2], v[3], v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest2d_backward, _parser_f_upsample_nearest2d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest3d = PythonArgParser(
+    [
+        'upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors)',
+        'upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_nearest3d(*args, **kwargs):
+    """upsample_nearest3d(Tensor input, SymInt[]? output_size, float[]? scale_factors) | upsample_nearest3d(Tensor input, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_nearest3d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_nearest3d_vec.call(v[0], v[1], v[2])
+        else:
+            if v[5] is None:
+                return _op_upsample_nearest3d.call(v[0], v[1], v[2], v[3], v[4])
+            return _op_upsample_nearest3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest3d, _parser_f_upsample_nearest3d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_nearest3d_backward = PythonArgParser(
+    [
+        'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_nearest3d_backward(*args, **kwargs):
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_nearest3d_backward.parse(args, kwargs)[1]
+        return _op_upsample_nearest3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_nearest3d_backward, _parser_f_upsample_nearest3d_backward, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_trilinear3d = PythonArgParser(
+    [
+        'upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)',
+        'upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)',
+    ],
+)
+
+
+def upsample_trilinear3d(*args, **kwargs):
+    """upsample_trilinear3d(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) | upsample_trilinear3d(Tensor input, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        index, v = _parser_f_upsample_trilinear3d.parse(args, kwargs)
+        if index == 0:
+            return _op_upsample_trilinear3d_vec.call(v[0], v[1], v[2], v[3])
+        else:
+            if v[6] is None:
+                return _op_upsample_trilinear3d.call(v[0], v[1], v[2], v[3], v[4], v[5])
+            return _op_upsample_trilinear3d_out.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_trilinear3d, _parser_f_upsample_trilinear3d, args, kwargs, MODULE)
+
+
+
+_parser_f_upsample_trilinear3d_backward = PythonArgParser(
+    [
+        'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)',
+    ],
+)
+
+
+def upsample_trilinear3d_backward(*args, **kwargs):
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_upsample_trilinear3d_backward.parse(args, kwargs)[1]
+        return _op_upsample_trilinear3d_backward.call(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(upsample_trilinear3d_backward, _parser_f_upsample_trilinear3d_backward, args, kwargs, MODULE)
+
+
+__all__ = ['_adaptive_avg_pool2d_backward', '_pad_circular', '_upsample_nearest_exact1d', '_upsample_nearest_exact1d_backward', '_upsample_nearest_exact2d', '_upsample_nearest_exact2d_backward', '_upsample_nearest_exact3d', '_upsample_nearest_exact3d_backward', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool2d_backward', 'avg_pool2d', 'avg_pool2d_backward', 'avg_pool3d', 'avg_pool3d_backward', 'binary_cross_entropy', 'binary_cross_entropy_backward', 'col2im', 'cross_entropy_loss', 'elu', 'elu_', 'elu_backward', 'gelu', 'gelu_', 'gelu_backward', 'glu', 'glu_backward', 'hardsigmoid', 'hardsigmoid_', 'hardsigmoid_backward', 'hardswish', 'hardswish_', 'hardswish_backward', 'hardtanh', 'hardtanh_', 'hardtanh_backward', 'huber_loss', 'huber_loss_backward', 'im2col', 'l1_loss', 'leaky_relu', 'leaky_relu_', 'leaky_relu_backward', 'linear', 'log_sigmoid', 'log_sigmoid_backward', 'log_sigmoid_forward', 'max_pool2d_with_indices', 'max_pool2d_with_indices_backward', 'max_pool3d_with_indices', 'max_pool3d_with_indices_backward', 'mish', 'mish_', 'mish_backward', 'mse_loss', 'nll_loss', 'nll_loss_backward', 'nll_loss_forward', 'one_hot', 'pad', 'reflection_pad1d', 'reflection_pad1d_backward', 'reflection_pad2d', 'reflection_pad2d_backward', 'reflection_pad3d', 'reflection_pad3d_backward', 'relu6', 'relu6_', 'replication_pad1d', 'replication_pad1d_backward', 'replication_pad2d', 'replication_pad2d_backward', 'replication_pad3d', 'replication_pad3d_backward', 'scaled_dot_product_attention', 'silu', 'silu_', 'silu_backward', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'soft_margin_loss', 'soft_margin_loss_backward', 'softplus', 'softplus_backward', 'softshrink', 'softshrink_backward', 'upsample_bicubic2d', 'upsample_bicubic2d_backward', 'upsample_bilinear2d', 'upsample_bilinear2d_backward', 'upsample_linear1d', 'upsample_linear1d_backward', 'upsample_nearest1d', 'upsample_nearest1d_backward', 'upsample_nearest2d', 'upsample_nearest2d_backward', 'upsample_nearest3d', 'upsample_nearest3d_backward', 'upsample_trilinear3d', 'upsample_trilinear3d_backward']

@@ -6993,6 +6993,146 @@ def smooth_l1_loss_out(keyset, self, target, reduction, beta, out):
     return finish_inplace(result, out)
 
 
+_upsample_nearest1d_out = handle("upsample_nearest1d.out")
+
+
+def upsample_nearest1d_out(keyset, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_nearest1d_out.redispatch(keyset & AFTER, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_nearest2d_out = handle("upsample_nearest2d.out")
+
+
+def upsample_nearest2d_out(keyset, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_nearest2d_out.redispatch(keyset & AFTER, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_nearest3d_out = handle("upsample_nearest3d.out")
+
+
+def upsample_nearest3d_out(keyset, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_nearest3d_out.redispatch(keyset & AFTER, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
+
+
+def _upsample_nearest_exact1d_out(keyset, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __upsample_nearest_exact1d_out.redispatch(keyset & AFTER, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__upsample_nearest_exact2d_out = handle("_upsample_nearest_exact2d.out")
+
+
+def _upsample_nearest_exact2d_out(keyset, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __upsample_nearest_exact2d_out.redispatch(keyset & AFTER, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
+
+
+def _upsample_nearest_exact3d_out(keyset, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __upsample_nearest_exact3d_out.redispatch(keyset & AFTER, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_linear1d_out = handle("upsample_linear1d.out")
+
+
+def upsample_linear1d_out(keyset, self, output_size, align_corners, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_linear1d_out.redispatch(keyset & AFTER, self, output_size, align_corners, scales, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_bilinear2d_out = handle("upsample_bilinear2d.out")
+
+
+def upsample_bilinear2d_out(keyset, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_bilinear2d_out.redispatch(keyset & AFTER, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_bicubic2d_out = handle("upsample_bicubic2d.out")
+
+
+def upsample_bicubic2d_out(keyset, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_bicubic2d_out.redispatch(keyset & AFTER, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_upsample_trilinear3d_out = handle("upsample_trilinear3d.out")
+
+
+def upsample_trilinear3d_out(keyset, self, output_size, align_corners, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _upsample_trilinear3d_out.redispatch(keyset & AFTER, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("_conj", "ADInplaceOrView", _conj, keyset_arg="raw")
@@ -7492,3 +7632,13 @@ impl("glu.out", "ADInplaceOrView", glu_out, keyset_arg="raw")
 impl("glu_backward.grad_input", "ADInplaceOrView", glu_backward_grad_input, keyset_arg="raw")
 impl("gelu_backward.grad_input", "ADInplaceOrView", gelu_backward_grad_input, keyset_arg="raw")
 impl("smooth_l1_loss.out", "ADInplaceOrView", smooth_l1_loss_out, keyset_arg="raw")
+impl("upsample_nearest1d.out", "ADInplaceOrView", upsample_nearest1d_out, keyset_arg="raw")
+impl("upsample_nearest2d.out", "ADInplaceOrView", upsample_nearest2d_out, keyset_arg="raw")
+impl("upsample_nearest3d.out", "ADInplaceOrView", upsample_nearest3d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact1d.out", "ADInplaceOrView", _upsample_nearest_exact1d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact2d.out", "ADInplaceOrView", _upsample_nearest_exact2d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact3d.out", "ADInplaceOrView", _upsample_nearest_exact3d_out, keyset_arg="raw")
+impl("upsample_linear1d.out", "ADInplaceOrView", upsample_linear1d_out, keyset_arg="raw")
+impl("upsample_bilinear2d.out", "ADInplaceOrView", upsample_bilinear2d_out, keyset_arg="raw")
+impl("upsample_bicubic2d.out", "ADInplaceOrView", upsample_bicubic2d_out, keyset_arg="raw")
+impl("upsample_trilinear3d.out", "ADInplaceOrView", upsample_trilinear3d_out, keyset_arg="raw")

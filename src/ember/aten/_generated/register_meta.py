@@ -3373,8 +3373,9 @@ def index_add_(self, dim, index, source, alpha):
 
 
 def index_add_out(self, dim, index, source, alpha, out):
+    M.check_copy_devices(self, out)
     meta = M.index_add(self, dim, index, source, alpha)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3394,8 +3395,9 @@ def index_copy_(self, dim, index, source):
 
 
 def index_copy_out(self, dim, index, source, out):
+    M.check_copy_devices(self, out)
     meta = M.index_copy(self, dim, index, source)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3436,8 +3438,9 @@ def scatter_reduce__two(self, dim, index, src, reduce, include_self):
 
 
 def scatter_reduce_two_out(self, dim, index, src, reduce, include_self, out):
+    M.check_copy_devices(self, out)
     meta = M.scatter_reduce_two(self, dim, index, src, reduce, include_self)
-    meta.resize_outputs(out)
+    M.copy_out(meta, out)
     return out
 
 
@@ -3877,6 +3880,61 @@ def mvlgamma_out(self, p, out):
 def logit_out(self, eps, out):
     M.check_copy_devices(self, out)
     return N.logit_out(self, eps, out)
+
+
+def baddbmm_dtype_out(self, batch1, batch2, out_dtype, beta, alpha, out):
+    M.check_copy_devices(self, out)
+    return N.baddbmm_dtype_out(self, batch1, batch2, out_dtype, beta, alpha, out)
+
+
+def upsample_nearest1d_out(self, output_size, scales, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_nearest1d_out(self, output_size, scales, out)
+
+
+def upsample_nearest2d_out(self, output_size, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_nearest2d_out(self, output_size, scales_h, scales_w, out)
+
+
+def upsample_nearest3d_out(self, output_size, scales_d, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_nearest3d_out(self, output_size, scales_d, scales_h, scales_w, out)
+
+
+def _upsample_nearest_exact1d_out(self, output_size, scales, out):
+    M.check_copy_devices(self, out)
+    return N._upsample_nearest_exact1d_out(self, output_size, scales, out)
+
+
+def _upsample_nearest_exact2d_out(self, output_size, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N._upsample_nearest_exact2d_out(self, output_size, scales_h, scales_w, out)
+
+
+def _upsample_nearest_exact3d_out(self, output_size, scales_d, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N._upsample_nearest_exact3d_out(self, output_size, scales_d, scales_h, scales_w, out)
+
+
+def upsample_linear1d_out(self, output_size, align_corners, scales, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_linear1d_out(self, output_size, align_corners, scales, out)
+
+
+def upsample_bilinear2d_out(self, output_size, align_corners, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_bilinear2d_out(self, output_size, align_corners, scales_h, scales_w, out)
+
+
+def upsample_bicubic2d_out(self, output_size, align_corners, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_bicubic2d_out(self, output_size, align_corners, scales_h, scales_w, out)
+
+
+def upsample_trilinear3d_out(self, output_size, align_corners, scales_d, scales_h, scales_w, out):
+    M.check_copy_devices(self, out)
+    return N.upsample_trilinear3d_out(self, output_size, align_corners, scales_d, scales_h, scales_w, out)
 
 
 impl("add.Tensor", "Meta", add_Tensor)
@@ -4468,4 +4526,62 @@ impl("frexp.Tensor_out", "Meta", N.frexp_Tensor_out)
 impl("tril_indices", "Meta", N.tril_indices)
 impl("triu_indices", "Meta", N.triu_indices)
 impl("baddbmm.dtype", "Meta", N.baddbmm_dtype)
-impl("baddbmm.dtype_out", "Meta", N.baddbmm_dtype_out)
+impl("baddbmm.dtype_out", "Meta", baddbmm_dtype_out)
+impl("reflection_pad1d", "Meta", N.reflection_pad1d)
+impl("reflection_pad1d_backward", "Meta", N.reflection_pad1d_backward)
+impl("reflection_pad2d", "Meta", N.reflection_pad2d)
+impl("reflection_pad2d_backward", "Meta", N.reflection_pad2d_backward)
+impl("reflection_pad3d", "Meta", N.reflection_pad3d)
+impl("reflection_pad3d_backward", "Meta", N.reflection_pad3d_backward)
+impl("replication_pad1d", "Meta", N.replication_pad1d)
+impl("replication_pad1d_backward", "Meta", N.replication_pad1d_backward)
+impl("replication_pad2d", "Meta", N.replication_pad2d)
+impl("replication_pad2d_backward", "Meta", N.replication_pad2d_backward)
+impl("replication_pad3d", "Meta", N.replication_pad3d)
+impl("replication_pad3d_backward", "Meta", N.replication_pad3d_backward)
+impl("max_pool2d_with_indices", "Meta", N.max_pool2d_with_indices)
+impl("max_pool2d_with_indices_backward", "Meta", N.max_pool2d_with_indices_backward)
+impl("max_pool3d_with_indices", "Meta", N.max_pool3d_with_indices)
+impl("max_pool3d_with_indices_backward", "Meta", N.max_pool3d_with_indices_backward)
+impl("avg_pool2d", "Meta", N.avg_pool2d)
+impl("avg_pool2d_backward", "Meta", N.avg_pool2d_backward)
+impl("avg_pool3d", "Meta", N.avg_pool3d)
+impl("avg_pool3d_backward", "Meta", N.avg_pool3d_backward)
+impl("_adaptive_avg_pool2d", "Meta", N._adaptive_avg_pool2d)
+impl("_adaptive_avg_pool2d_backward", "Meta", N._adaptive_avg_pool2d_backward)
+impl("adaptive_max_pool2d", "Meta", N.adaptive_max_pool2d)
+impl("adaptive_max_pool2d_backward", "Meta", N.adaptive_max_pool2d_backward)
+impl("upsample_nearest1d", "Meta", N.upsample_nearest1d)
+impl("upsample_nearest1d_backward", "Meta", N.upsample_nearest1d_backward)
+impl("_upsample_nearest_exact1d", "Meta", N._upsample_nearest_exact1d)
+impl("_upsample_nearest_exact1d_backward", "Meta", N._upsample_nearest_exact1d_backward)
+impl("upsample_nearest2d", "Meta", N.upsample_nearest2d)
+impl("upsample_nearest2d_backward", "Meta", N.upsample_nearest2d_backward)
+impl("_upsample_nearest_exact2d", "Meta", N._upsample_nearest_exact2d)
+impl("_upsample_nearest_exact2d_backward", "Meta", N._upsample_nearest_exact2d_backward)
+impl("upsample_nearest3d", "Meta", N.upsample_nearest3d)
+impl("upsample_nearest3d_backward", "Meta", N.upsample_nearest3d_backward)
+impl("_upsample_nearest_exact3d", "Meta", N._upsample_nearest_exact3d)
+impl("_upsample_nearest_exact3d_backward", "Meta", N._upsample_nearest_exact3d_backward)
+impl("upsample_linear1d", "Meta", N.upsample_linear1d)
+impl("upsample_linear1d_backward", "Meta", N.upsample_linear1d_backward)
+impl("upsample_bilinear2d", "Meta", N.upsample_bilinear2d)
+impl("upsample_bilinear2d_backward", "Meta", N.upsample_bilinear2d_backward)
+impl("upsample_bicubic2d", "Meta", N.upsample_bicubic2d)
+impl("upsample_bicubic2d_backward", "Meta", N.upsample_bicubic2d_backward)
+impl("upsample_trilinear3d", "Meta", N.upsample_trilinear3d)
+impl("upsample_trilinear3d_backward", "Meta", N.upsample_trilinear3d_backward)
+impl("im2col", "Meta", N.im2col)
+impl("col2im", "Meta", N.col2im)
+impl("pixel_shuffle", "Meta", N.pixel_shuffle)
+impl("pixel_unshuffle", "Meta", N.pixel_unshuffle)
+impl("upsample_nearest1d.out", "Meta", upsample_nearest1d_out)
+impl("upsample_nearest2d.out", "Meta", upsample_nearest2d_out)
+impl("upsample_nearest3d.out", "Meta", upsample_nearest3d_out)
+impl("_upsample_nearest_exact1d.out", "Meta", _upsample_nearest_exact1d_out)
+impl("_upsample_nearest_exact2d.out", "Meta", _upsample_nearest_exact2d_out)
+impl("_upsample_nearest_exact3d.out", "Meta", _upsample_nearest_exact3d_out)
+impl("upsample_linear1d.out", "Meta", upsample_linear1d_out)
+impl("upsample_bilinear2d.out", "Meta", upsample_bilinear2d_out)
+impl("upsample_bicubic2d.out", "Meta", upsample_bicubic2d_out)
+impl("upsample_trilinear3d.out", "Meta", upsample_trilinear3d_out)

@@ -10,6 +10,7 @@ Mirrors ATen/native/*.cpp. Kernels call other operators through `at`
 """
 
 from .activation import *  # noqa: F403
+from .adaptive_pooling import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from .aliases_elementwise import *  # noqa: F403
 from .attention import *  # noqa: F403
@@ -21,12 +22,15 @@ from .bucketing import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .complex import *  # noqa: F403
 from .contraction import *  # noqa: F403
+from .conv_composite import *  # noqa: F403
+from .convolution import *  # noqa: F403
 from .copy import *  # noqa: F403
 from .cumulative import *  # noqa: F403
 from .dropout_variants import *  # noqa: F403
 from .embedding import *  # noqa: F403
 from .factories import *  # noqa: F403
 from .float_parts import *  # noqa: F403
+from .fold import *  # noqa: F403
 from .gather_scatter import *  # noqa: F403
 from .index_ops import *  # noqa: F403
 from .indexing import *  # noqa: F403
@@ -41,9 +45,12 @@ from .loss_more import *  # noqa: F403
 from .misc_ops import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .order_stats import *  # noqa: F403
-from .pointwise import *  # noqa: F403
-from .pointwise_select import *  # noqa: F403
+from .padding import *  # noqa: F403
+from .pointwise import *  # noqa: F403  # noqa: F403
+from .pointwise_select import *  # noqa: F403  # noqa: F403
 from .pointwise_ternary import *  # noqa: F403
+from .pooling import *  # noqa: F403
+from .pooling_composite import *  # noqa: F403
 from .random_fill import *  # noqa: F403
 from .randperm import *  # noqa: F403
 from .ranges import *  # noqa: F403
@@ -68,5 +75,7 @@ from .trilinear import *  # noqa: F403
 from .unary_float import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .unique import *  # noqa: F403
+from .upsample_ops import *  # noqa: F403
+from .upsample_out import *  # noqa: F403
 from .view_backward import *  # noqa: F403
 from .views import *  # noqa: F403

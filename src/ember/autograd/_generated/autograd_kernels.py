@@ -18027,6 +18027,1407 @@ def _safe_softmax(ks, self, dim, dtype):
     return result
 
 
+_convolution = handle("convolution")
+
+
+def convolution(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (input._requires_grad or weight._requires_grad or (bias is not None and bias._requires_grad))
+    if requires:
+        node = nodes.ConvolutionBackward0()
+        node._next_edges = (gradient_edge(input), gradient_edge(weight), gradient_edge(bias))
+        node._saved_bias_sym_sizes_opt = None if bias is None else bias._sizes
+        node._saved_dilation = dilation
+        node._saved_groups = groups
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_output_padding = output_padding
+        node._saved_padding = padding
+        node._saved_stride = stride
+        node._saved_transposed = transposed
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _convolution.redispatch(ks & AFTER_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_convolution_backward = handle("convolution_backward")
+
+
+def convolution_backward(ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or input._requires_grad or weight._requires_grad)
+    if requires:
+        node = nodes.ConvolutionBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(input), gradient_edge(weight))
+        node._saved_dilation = dilation
+        node._raw_saved_grad_output = SavedVariable(grad_output)
+        node._saved_groups = groups
+        node._raw_saved_input = SavedVariable(input)
+        node._saved_output_padding = output_padding
+        node._saved_padding = padding
+        node._saved_stride = stride
+        node._saved_transposed = transposed
+        node._raw_saved_weight = SavedVariable(weight)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _convolution_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0], result[1], result[2],), node)
+    return result
+
+
+_constant_pad_nd = handle("constant_pad_nd")
+
+
+def constant_pad_nd(ks, self, pad, value):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ConstantPadNdBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_pad = pad
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _constant_pad_nd.redispatch(ks & AFTER_AUTOGRAD, self, pad, value)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad1d = handle("reflection_pad1d")
+
+
+def reflection_pad1d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad1d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad1d_backward = handle("reflection_pad1d_backward")
+
+
+def reflection_pad1d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad2d = handle("reflection_pad2d")
+
+
+def reflection_pad2d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad2d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad2d_backward = handle("reflection_pad2d_backward")
+
+
+def reflection_pad2d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad3d = handle("reflection_pad3d")
+
+
+def reflection_pad3d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad3d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_reflection_pad3d_backward = handle("reflection_pad3d_backward")
+
+
+def reflection_pad3d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReflectionPad3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _reflection_pad3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad1d = handle("replication_pad1d")
+
+
+def replication_pad1d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad1d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad1d_backward = handle("replication_pad1d_backward")
+
+
+def replication_pad1d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad2d = handle("replication_pad2d")
+
+
+def replication_pad2d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad2d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad2d_backward = handle("replication_pad2d_backward")
+
+
+def replication_pad2d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad3d = handle("replication_pad3d")
+
+
+def replication_pad3d(ks, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad3d.redispatch(ks & AFTER_AUTOGRAD, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_replication_pad3d_backward = handle("replication_pad3d_backward")
+
+
+def replication_pad3d_backward(ks, grad_output, self, padding):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.ReplicationPad3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _replication_pad3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, padding)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_max_pool2d_with_indices = handle("max_pool2d_with_indices")
+
+
+def max_pool2d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxPool2DWithIndicesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool2d_with_indices.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_max_pool2d_with_indices_backward = handle("max_pool2d_with_indices_backward")
+
+
+def max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.MaxPool2DWithIndicesBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool2d_with_indices_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_max_pool3d_with_indices = handle("max_pool3d_with_indices")
+
+
+def max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.MaxPool3DWithIndicesBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool3d_with_indices.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_max_pool3d_with_indices_backward = handle("max_pool3d_with_indices_backward")
+
+
+def max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.MaxPool3DWithIndicesBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _max_pool3d_with_indices_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool2d = handle("avg_pool2d")
+
+
+def avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AvgPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool2d_backward = handle("avg_pool2d_backward")
+
+
+def avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AvgPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ceil_mode = ceil_mode
+        if node.should_compute_output(0):
+            node._saved_count_include_pad = count_include_pad
+        if node.should_compute_output(0):
+            node._saved_divisor_override = divisor_override
+        if node.should_compute_output(0):
+            node._saved_kernel_size = kernel_size
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool3d = handle("avg_pool3d")
+
+
+def avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AvgPool3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._raw_saved_self = SavedVariable(self)
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool3d.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_avg_pool3d_backward = handle("avg_pool3d_backward")
+
+
+def avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AvgPool3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_ceil_mode = ceil_mode
+        if node.should_compute_output(0):
+            node._saved_count_include_pad = count_include_pad
+        if node.should_compute_output(0):
+            node._saved_divisor_override = divisor_override
+        if node.should_compute_output(0):
+            node._saved_kernel_size = kernel_size
+        if node.should_compute_output(0):
+            node._saved_padding = padding
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+        if node.should_compute_output(0):
+            node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _avg_pool3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__adaptive_avg_pool2d = handle("_adaptive_avg_pool2d")
+
+
+def _adaptive_avg_pool2d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__adaptive_avg_pool2d_backward = handle("_adaptive_avg_pool2d_backward")
+
+
+def _adaptive_avg_pool2d_backward(ks, grad_output, self):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveAvgPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._saved_grad_output_sizes = grad_output._sizes
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __adaptive_avg_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_adaptive_max_pool2d = handle("adaptive_max_pool2d")
+
+
+def adaptive_max_pool2d(ks, self, output_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history((result[0],), node)
+        node._raw_saved_result1 = SavedVariable(result[1], True)
+    return result
+
+
+_adaptive_max_pool2d_backward = handle("adaptive_max_pool2d_backward")
+
+
+def adaptive_max_pool2d_backward(ks, grad_output, self, indices):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (indices._requires_grad):
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(fn="adaptive_max_pool2d_backward", arg="indices"))
+    requires = ts.grad_mode and (grad_output._requires_grad or self._requires_grad)
+    if requires:
+        node = nodes.AdaptiveMaxPool2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output), gradient_edge(self))
+        if node.should_compute_output(0):
+            node._raw_saved_indices = SavedVariable(indices)
+        if node.should_compute_output(1):
+            node._raw_saved_self = SavedVariable(self)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _adaptive_max_pool2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, self, indices)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest1d = handle("upsample_nearest1d")
+
+
+def upsample_nearest1d(ks, self, output_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest1d_backward = handle("upsample_nearest1d_backward")
+
+
+def upsample_nearest1d_backward(ks, grad_output, output_size, input_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact1d = handle("_upsample_nearest_exact1d")
+
+
+def _upsample_nearest_exact1d(ks, self, output_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact1d_backward = handle("_upsample_nearest_exact1d_backward")
+
+
+def _upsample_nearest_exact1d_backward(ks, grad_output, output_size, input_size, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest2d = handle("upsample_nearest2d")
+
+
+def upsample_nearest2d(ks, self, output_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest2d_backward = handle("upsample_nearest2d_backward")
+
+
+def upsample_nearest2d_backward(ks, grad_output, output_size, input_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact2d = handle("_upsample_nearest_exact2d")
+
+
+def _upsample_nearest_exact2d(ks, self, output_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact2d_backward = handle("_upsample_nearest_exact2d_backward")
+
+
+def _upsample_nearest_exact2d_backward(ks, grad_output, output_size, input_size, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest3d = handle("upsample_nearest3d")
+
+
+def upsample_nearest3d(ks, self, output_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest3d_backward = handle("upsample_nearest3d_backward")
+
+
+def upsample_nearest3d_backward(ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearest3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_nearest3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact3d = handle("_upsample_nearest_exact3d")
+
+
+def _upsample_nearest_exact3d(ks, self, output_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__upsample_nearest_exact3d_backward = handle("_upsample_nearest_exact3d_backward")
+
+
+def _upsample_nearest_exact3d_backward(ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleNearestExact3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __upsample_nearest_exact3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_linear1d = handle("upsample_linear1d")
+
+
+def upsample_linear1d(ks, self, output_size, align_corners, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleLinear1DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_linear1d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_linear1d_backward = handle("upsample_linear1d_backward")
+
+
+def upsample_linear1d_backward(ks, grad_output, output_size, input_size, align_corners, scales):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleLinear1DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales = scales
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_linear1d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bilinear2d = handle("upsample_bilinear2d")
+
+
+def upsample_bilinear2d(ks, self, output_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleBilinear2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bilinear2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bilinear2d_backward = handle("upsample_bilinear2d_backward")
+
+
+def upsample_bilinear2d_backward(ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleBilinear2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bilinear2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bicubic2d = handle("upsample_bicubic2d")
+
+
+def upsample_bicubic2d(ks, self, output_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleBicubic2DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bicubic2d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_bicubic2d_backward = handle("upsample_bicubic2d_backward")
+
+
+def upsample_bicubic2d_backward(ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleBicubic2DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_bicubic2d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_trilinear3d = handle("upsample_trilinear3d")
+
+
+def upsample_trilinear3d(ks, self, output_size, align_corners, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.UpsampleTrilinear3DBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_trilinear3d.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_trilinear3d_backward = handle("upsample_trilinear3d_backward")
+
+
+def upsample_trilinear3d_backward(ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (grad_output._requires_grad)
+    if requires:
+        node = nodes.UpsampleTrilinear3DBackwardBackward0()
+        node._next_edges = (gradient_edge(grad_output),)
+        node._saved_align_corners = align_corners
+        node._saved_output_size = output_size
+        node._saved_scales_d = scales_d
+        node._saved_scales_h = scales_h
+        node._saved_scales_w = scales_w
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _upsample_trilinear3d_backward.redispatch(ks & AFTER_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_im2col = handle("im2col")
+
+
+def im2col(ks, self, kernel_size, dilation, padding, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Im2ColBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._saved_self_sizes = self._sizes
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _im2col.redispatch(ks & AFTER_AUTOGRAD, self, kernel_size, dilation, padding, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_col2im = handle("col2im")
+
+
+def col2im(ks, self, output_size, kernel_size, dilation, padding, stride):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.Col2ImBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dilation = dilation
+        node._saved_kernel_size = kernel_size
+        node._saved_padding = padding
+        node._saved_stride = stride
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _col2im.redispatch(ks & AFTER_AUTOGRAD, self, output_size, kernel_size, dilation, padding, stride)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_pixel_shuffle = handle("pixel_shuffle")
+
+
+def pixel_shuffle(ks, self, upscale_factor):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PixelShuffleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_upscale_factor = upscale_factor
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _pixel_shuffle.redispatch(ks & AFTER_AUTOGRAD, self, upscale_factor)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_pixel_unshuffle = handle("pixel_unshuffle")
+
+
+def pixel_unshuffle(ks, self, downscale_factor):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.PixelUnshuffleBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_downscale_factor = downscale_factor
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _pixel_unshuffle.redispatch(ks & AFTER_AUTOGRAD, self, downscale_factor)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+_upsample_nearest1d_out = handle("upsample_nearest1d.out")
+
+
+def upsample_nearest1d_out(ks, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_nearest2d_out = handle("upsample_nearest2d.out")
+
+
+def upsample_nearest2d_out(ks, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_nearest3d_out = handle("upsample_nearest3d.out")
+
+
+def upsample_nearest3d_out(ks, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_nearest3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_nearest3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact1d_out = handle("_upsample_nearest_exact1d.out")
+
+
+def _upsample_nearest_exact1d_out(ks, self, output_size, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact2d_out = handle("_upsample_nearest_exact2d.out")
+
+
+def _upsample_nearest_exact2d_out(ks, self, output_size, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__upsample_nearest_exact3d_out = handle("_upsample_nearest_exact3d.out")
+
+
+def _upsample_nearest_exact3d_out(ks, self, output_size, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_upsample_nearest_exact3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __upsample_nearest_exact3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_linear1d_out = handle("upsample_linear1d.out")
+
+
+def upsample_linear1d_out(ks, self, output_size, align_corners, scales, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_linear1d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_linear1d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_bilinear2d_out = handle("upsample_bilinear2d.out")
+
+
+def upsample_bilinear2d_out(ks, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_bilinear2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_bilinear2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_bicubic2d_out = handle("upsample_bicubic2d.out")
+
+
+def upsample_bicubic2d_out(ks, self, output_size, align_corners, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_bicubic2d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_bicubic2d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_upsample_trilinear3d_out = handle("upsample_trilinear3d.out")
+
+
+def upsample_trilinear3d_out(ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="upsample_trilinear3d"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _upsample_trilinear3d_out.redispatch(ks & AFTER_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -18953,3 +20354,64 @@ impl("binary_cross_entropy_with_logits", "Autograd", binary_cross_entropy_with_l
 impl("_scaled_dot_product_flash_attention_for_cpu", "Autograd", _scaled_dot_product_flash_attention_for_cpu, keyset_arg="raw")
 impl("_scaled_dot_product_flash_attention_for_cpu_backward", "Autograd", _scaled_dot_product_flash_attention_for_cpu_backward, keyset_arg="raw")
 impl("_safe_softmax", "Autograd", _safe_softmax, keyset_arg="raw")
+impl("convolution", "Autograd", convolution, keyset_arg="raw")
+impl("convolution_backward", "Autograd", convolution_backward, keyset_arg="raw")
+impl("constant_pad_nd", "Autograd", constant_pad_nd, keyset_arg="raw")
+impl("reflection_pad1d", "Autograd", reflection_pad1d, keyset_arg="raw")
+impl("reflection_pad1d_backward", "Autograd", reflection_pad1d_backward, keyset_arg="raw")
+impl("reflection_pad2d", "Autograd", reflection_pad2d, keyset_arg="raw")
+impl("reflection_pad2d_backward", "Autograd", reflection_pad2d_backward, keyset_arg="raw")
+impl("reflection_pad3d", "Autograd", reflection_pad3d, keyset_arg="raw")
+impl("reflection_pad3d_backward", "Autograd", reflection_pad3d_backward, keyset_arg="raw")
+impl("replication_pad1d", "Autograd", replication_pad1d, keyset_arg="raw")
+impl("replication_pad1d_backward", "Autograd", replication_pad1d_backward, keyset_arg="raw")
+impl("replication_pad2d", "Autograd", replication_pad2d, keyset_arg="raw")
+impl("replication_pad2d_backward", "Autograd", replication_pad2d_backward, keyset_arg="raw")
+impl("replication_pad3d", "Autograd", replication_pad3d, keyset_arg="raw")
+impl("replication_pad3d_backward", "Autograd", replication_pad3d_backward, keyset_arg="raw")
+impl("max_pool2d_with_indices", "Autograd", max_pool2d_with_indices, keyset_arg="raw")
+impl("max_pool2d_with_indices_backward", "Autograd", max_pool2d_with_indices_backward, keyset_arg="raw")
+impl("max_pool3d_with_indices", "Autograd", max_pool3d_with_indices, keyset_arg="raw")
+impl("max_pool3d_with_indices_backward", "Autograd", max_pool3d_with_indices_backward, keyset_arg="raw")
+impl("avg_pool2d", "Autograd", avg_pool2d, keyset_arg="raw")
+impl("avg_pool2d_backward", "Autograd", avg_pool2d_backward, keyset_arg="raw")
+impl("avg_pool3d", "Autograd", avg_pool3d, keyset_arg="raw")
+impl("avg_pool3d_backward", "Autograd", avg_pool3d_backward, keyset_arg="raw")
+impl("_adaptive_avg_pool2d", "Autograd", _adaptive_avg_pool2d, keyset_arg="raw")
+impl("_adaptive_avg_pool2d_backward", "Autograd", _adaptive_avg_pool2d_backward, keyset_arg="raw")
+impl("adaptive_max_pool2d", "Autograd", adaptive_max_pool2d, keyset_arg="raw")
+impl("adaptive_max_pool2d_backward", "Autograd", adaptive_max_pool2d_backward, keyset_arg="raw")
+impl("upsample_nearest1d", "Autograd", upsample_nearest1d, keyset_arg="raw")
+impl("upsample_nearest1d_backward", "Autograd", upsample_nearest1d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact1d", "Autograd", _upsample_nearest_exact1d, keyset_arg="raw")
+impl("_upsample_nearest_exact1d_backward", "Autograd", _upsample_nearest_exact1d_backward, keyset_arg="raw")
+impl("upsample_nearest2d", "Autograd", upsample_nearest2d, keyset_arg="raw")
+impl("upsample_nearest2d_backward", "Autograd", upsample_nearest2d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact2d", "Autograd", _upsample_nearest_exact2d, keyset_arg="raw")
+impl("_upsample_nearest_exact2d_backward", "Autograd", _upsample_nearest_exact2d_backward, keyset_arg="raw")
+impl("upsample_nearest3d", "Autograd", upsample_nearest3d, keyset_arg="raw")
+impl("upsample_nearest3d_backward", "Autograd", upsample_nearest3d_backward, keyset_arg="raw")
+impl("_upsample_nearest_exact3d", "Autograd", _upsample_nearest_exact3d, keyset_arg="raw")
+impl("_upsample_nearest_exact3d_backward", "Autograd", _upsample_nearest_exact3d_backward, keyset_arg="raw")
+impl("upsample_linear1d", "Autograd", upsample_linear1d, keyset_arg="raw")
+impl("upsample_linear1d_backward", "Autograd", upsample_linear1d_backward, keyset_arg="raw")
+impl("upsample_bilinear2d", "Autograd", upsample_bilinear2d, keyset_arg="raw")
+impl("upsample_bilinear2d_backward", "Autograd", upsample_bilinear2d_backward, keyset_arg="raw")
+impl("upsample_bicubic2d", "Autograd", upsample_bicubic2d, keyset_arg="raw")
+impl("upsample_bicubic2d_backward", "Autograd", upsample_bicubic2d_backward, keyset_arg="raw")
+impl("upsample_trilinear3d", "Autograd", upsample_trilinear3d, keyset_arg="raw")
+impl("upsample_trilinear3d_backward", "Autograd", upsample_trilinear3d_backward, keyset_arg="raw")
+impl("im2col", "Autograd", im2col, keyset_arg="raw")
+impl("col2im", "Autograd", col2im, keyset_arg="raw")
+impl("pixel_shuffle", "Autograd", pixel_shuffle, keyset_arg="raw")
+impl("pixel_unshuffle", "Autograd", pixel_unshuffle, keyset_arg="raw")
+impl("upsample_nearest1d.out", "Autograd", upsample_nearest1d_out, keyset_arg="raw")
+impl("upsample_nearest2d.out", "Autograd", upsample_nearest2d_out, keyset_arg="raw")
+impl("upsample_nearest3d.out", "Autograd", upsample_nearest3d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact1d.out", "Autograd", _upsample_nearest_exact1d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact2d.out", "Autograd", _upsample_nearest_exact2d_out, keyset_arg="raw")
+impl("_upsample_nearest_exact3d.out", "Autograd", _upsample_nearest_exact3d_out, keyset_arg="raw")
+impl("upsample_linear1d.out", "Autograd", upsample_linear1d_out, keyset_arg="raw")
+impl("upsample_bilinear2d.out", "Autograd", upsample_bilinear2d_out, keyset_arg="raw")
+impl("upsample_bicubic2d.out", "Autograd", upsample_bicubic2d_out, keyset_arg="raw")
+impl("upsample_trilinear3d.out", "Autograd", upsample_trilinear3d_out, keyset_arg="raw")

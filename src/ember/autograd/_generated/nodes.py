@@ -28,7 +28,9 @@ from ember.autograd.formulas import (
     clamp_backward_min,
     conj_scalar,
     conj_tensor,
+    constant_pad_nd_backward,
     contiguous_format,
+    convolution_double_backward,
     copysign_tensor_self_backward,
     cummaxmin_backward,
     cumprod_backward,
@@ -82,6 +84,7 @@ from ember.autograd.formulas import (
     logsumexp_backward,
     masked_fill_backward,
     masked_select_backward,
+    max_pool_double_backward,
     maximum_backward,
     maybe_multiply,
     mean_backward,
@@ -7615,6 +7618,1274 @@ class SafeSoftmaxBackward0(GeneratedNode):
         result = _unpack(node._raw_saved_result, node)
         if node._next_edges[0][0] is not None:
             grad_0 = at._softmax_backward_data(grad, result, dim, self_dtype)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ConvolutionBackward0(GeneratedNode):
+    """Backward of aten::convolution."""
+
+    _saved_variables = ('_raw_saved_input', '_raw_saved_weight')
+    _saved_bias_sym_sizes_opt = None
+    _saved_dilation = None
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        bias_sym_sizes_opt = node._saved_bias_sym_sizes_opt
+        dilation = node._saved_dilation
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = at.convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConvolutionBackwardBackward0(GeneratedNode):
+    """Backward of aten::convolution_backward."""
+
+    _saved_variables = ('_raw_saved_grad_output', '_raw_saved_input', '_raw_saved_weight')
+    _saved_dilation = None
+    _raw_saved_grad_output = None
+    _saved_grad_output = SavedTensor('_raw_saved_grad_output')
+    _saved_groups = None
+    _raw_saved_input = None
+    _saved_input = SavedTensor('_raw_saved_input')
+    _saved_output_padding = None
+    _saved_padding = None
+    _saved_stride = None
+    _saved_transposed = None
+    _raw_saved_weight = None
+    _saved_weight = SavedTensor('_raw_saved_weight')
+
+    def apply(node, grads):
+        dilation = node._saved_dilation
+        grad_output = _unpack(node._raw_saved_grad_output, node)
+        groups = node._saved_groups
+        input = _unpack(node._raw_saved_input, node)
+        output_padding = node._saved_output_padding
+        padding = node._saved_padding
+        stride = node._saved_stride
+        transposed = node._saved_transposed
+        weight = _unpack(node._raw_saved_weight, node)
+        grad_input_mask = [node._next_edges[0][0] is not None, node._next_edges[1][0] is not None, node._next_edges[2][0] is not None]
+        if any(grad_input_mask):
+            grad_0, grad_1, grad_2, = convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+        else:
+            grad_0 = grad_1 = grad_2 = None
+        return [grad_0, grad_1, grad_2]
+
+
+class ConstantPadNdBackward0(GeneratedNode):
+    """Backward of aten::constant_pad_nd."""
+
+    _saved_variables = ()
+    _saved_pad = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        pad = node._saved_pad
+        if node._next_edges[0][0] is not None:
+            grad_0 = constant_pad_nd_backward(grad, pad)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad1DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad1d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad1d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad1d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad1d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReflectionPad2DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad2d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad2d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReflectionPad3DBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad3d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReflectionPad3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::reflection_pad3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.reflection_pad3d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad1DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad1d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad1d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad1d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad1d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad2DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad2d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad2d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class ReplicationPad3DBackward0(GeneratedNode):
+    """Backward of aten::replication_pad3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad3d_backward(grad, self, padding)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class ReplicationPad3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::replication_pad3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.replication_pad3d(grad, padding)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaxPool2DWithIndicesBackward0(GeneratedNode):
+    """Backward of aten::max_pool2d_with_indices."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _saved_ceil_mode = None
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaxPool2DWithIndicesBackwardBackward0(GeneratedNode):
+    """Backward of aten::max_pool2d_with_indices_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 2)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class MaxPool3DWithIndicesBackward0(GeneratedNode):
+    """Backward of aten::max_pool3d_with_indices."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _saved_ceil_mode = None
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class MaxPool3DWithIndicesBackwardBackward0(GeneratedNode):
+    """Backward of aten::max_pool3d_with_indices_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 3)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AvgPool2DBackward0(GeneratedNode):
+    """Backward of aten::avg_pool2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AvgPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::avg_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AvgPool3DBackward0(GeneratedNode):
+    """Backward of aten::avg_pool3d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AvgPool3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::avg_pool3d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_ceil_mode = None
+    _saved_count_include_pad = None
+    _saved_divisor_override = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self = _unpack(node._raw_saved_self, node)
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AdaptiveAvgPool2DBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool2d."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool2d_backward(grad, self)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveAvgPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_adaptive_avg_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_self',)
+    _saved_grad_output_sizes = None
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        grad_output_sizes = node._saved_grad_output_sizes
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._adaptive_avg_pool2d(grad, list(grad_output_sizes[-2:]))
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class AdaptiveMaxPool2DBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool2d."""
+
+    _saved_variables = ('_raw_saved_self', '_raw_saved_result1')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+    _raw_saved_result1 = None
+    _saved_result1 = SavedTensor('_raw_saved_result1')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        self = _unpack(node._raw_saved_self, node)
+        result1 = _unpack(node._raw_saved_result1, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.adaptive_max_pool2d_backward(grad, self, result1)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class AdaptiveMaxPool2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::adaptive_max_pool2d_backward."""
+
+    _saved_variables = ('_raw_saved_indices', '_raw_saved_self')
+    _raw_saved_indices = None
+    _saved_indices = SavedTensor('_raw_saved_indices')
+    _raw_saved_self = None
+    _saved_self = SavedTensor('_raw_saved_self')
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        indices = _unpack(node._raw_saved_indices, node)
+        self = _unpack(node._raw_saved_self, node)
+        if node._next_edges[0][0] is not None:
+            grad_0 = max_pool_double_backward(grad, indices, 2)
+        else:
+            grad_0 = None
+        if node._next_edges[1][0] is not None:
+            grad_1 = zeros_like(self)
+        else:
+            grad_1 = None
+        return [grad_0, grad_1]
+
+
+class UpsampleNearest1DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest1d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest1d_backward(grad, output_size, list(self_sizes), scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest1d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest1d(grad, output_size, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact1DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact1d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact1d_backward(grad, output_size, list(self_sizes), scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact1d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact1d(grad, output_size, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest2d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest2d_backward(grad, output_size, list(self_sizes), scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest2d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest2d(grad, output_size, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact2DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact2d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact2d_backward(grad, output_size, list(self_sizes), scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact2d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact2d(grad, output_size, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest3DBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest3d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest3d_backward(grad, output_size, list(self_sizes), scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearest3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_nearest3d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_nearest3d(grad, output_size, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact3DBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact3d."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact3d_backward(grad, output_size, list(self_sizes), scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleNearestExact3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::_upsample_nearest_exact3d_backward."""
+
+    _saved_variables = ()
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at._upsample_nearest_exact3d(grad, output_size, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleLinear1DBackward0(GeneratedNode):
+    """Backward of aten::upsample_linear1d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_linear1d_backward(grad, output_size, list(self_sizes), align_corners, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleLinear1DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_linear1d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales = node._saved_scales
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_linear1d(grad, output_size, align_corners, scales)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBilinear2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_bilinear2d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bilinear2d_backward(grad, output_size, list(self_sizes), align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBilinear2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_bilinear2d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBicubic2DBackward0(GeneratedNode):
+    """Backward of aten::upsample_bicubic2d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bicubic2d_backward(grad, output_size, list(self_sizes), align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleBicubic2DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_bicubic2d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_bicubic2d(grad, output_size, align_corners, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleTrilinear3DBackward0(GeneratedNode):
+    """Backward of aten::upsample_trilinear3d."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_trilinear3d_backward(grad, output_size, list(self_sizes), align_corners, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class UpsampleTrilinear3DBackwardBackward0(GeneratedNode):
+    """Backward of aten::upsample_trilinear3d_backward."""
+
+    _saved_variables = ()
+    _saved_align_corners = None
+    _saved_output_size = None
+    _saved_scales_d = None
+    _saved_scales_h = None
+    _saved_scales_w = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        align_corners = node._saved_align_corners
+        output_size = node._saved_output_size
+        scales_d = node._saved_scales_d
+        scales_h = node._saved_scales_h
+        scales_w = node._saved_scales_w
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.upsample_trilinear3d(grad, output_size, align_corners, scales_d, scales_h, scales_w)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Im2ColBackward0(GeneratedNode):
+    """Backward of aten::im2col."""
+
+    _saved_variables = ()
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _saved_self_sizes = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        self_sizes = node._saved_self_sizes
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.col2im(grad, list(self_sizes[-2:]), kernel_size, dilation, padding, stride)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class Col2ImBackward0(GeneratedNode):
+    """Backward of aten::col2im."""
+
+    _saved_variables = ()
+    _saved_dilation = None
+    _saved_kernel_size = None
+    _saved_padding = None
+    _saved_stride = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dilation = node._saved_dilation
+        kernel_size = node._saved_kernel_size
+        padding = node._saved_padding
+        stride = node._saved_stride
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.im2col(grad, kernel_size, dilation, padding, stride)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PixelShuffleBackward0(GeneratedNode):
+    """Backward of aten::pixel_shuffle."""
+
+    _saved_variables = ()
+    _saved_upscale_factor = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        upscale_factor = node._saved_upscale_factor
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.pixel_unshuffle(grad, upscale_factor)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class PixelUnshuffleBackward0(GeneratedNode):
+    """Backward of aten::pixel_unshuffle."""
+
+    _saved_variables = ()
+    _saved_downscale_factor = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        downscale_factor = node._saved_downscale_factor
+        if node._next_edges[0][0] is not None:
+            grad_0 = at.pixel_shuffle(grad, downscale_factor)
         else:
             grad_0 = None
         return [grad_0]

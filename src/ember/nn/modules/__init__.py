@@ -60,3 +60,18 @@ __all__ += (
     + _normalization.__all__
     + _loss.__all__
 )
+
+
+from ember.nn.modules import conv as _conv  # noqa: E402
+from ember.nn.modules import padding as _padding  # noqa: E402
+from ember.nn.modules import pooling as _pooling  # noqa: E402
+from ember.nn.modules.conv import *  # noqa: E402,F401,F403
+from ember.nn.modules.padding import *  # noqa: E402,F401,F403
+from ember.nn.modules.pooling import *  # noqa: E402,F401,F403
+
+__all__ += _conv.__all__ + _padding.__all__ + _pooling.__all__
+
+from ember.nn.modules import upsampling as _upsampling  # noqa: E402
+from ember.nn.modules.upsampling import *  # noqa: E402,F401,F403
+
+__all__ += _upsampling.__all__

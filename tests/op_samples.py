@@ -498,6 +498,91 @@ for _alias, _target in (("multiply", "mul"), ("subtract", "sub"), ("divide", "di
         if f"{_target}.{_overload}" in S and not (_alias == "true_divide" and "mode" in _overload):
             S[f"{_alias}.{_overload}"] = S[f"{_target}.{_overload}"]
 
+# --- wLINALG: the decompositions (well-conditioned matrices: a leaf plus 4 I) ---
+
+
+def _square(T, *batch, n=3):
+    eye = T.lib.eye(n, dtype=T.lib.float64)
+    return T.f(*batch, n, n) + 4 * eye
+
+
+def _spd(T, n=3):
+    x = T.f(n, n)
+    return x @ x.mT + n * T.lib.eye(n, dtype=T.lib.float64)
+
+
+def _separated(T, m, n):
+    """A leaf near diag(3, 2, 1, ...): singular values (and eigenvalues) far apart. The signs
+    of singular vectors and eigenvectors are the LAPACK build's (PyTorch's MKL, NumPy's
+    OpenBLAS), which agree on such matrices but not on every matrix."""
+    k = min(m, n)
+    scale = T.lib.tensor([[float(k - i) if i == j else 0.0 for j in range(n)] for i in range(m)],
+                         dtype=T.lib.float64)  # fmt: skip
+    return 0.125 * T.f(m, n) + scale
+
+
+def _separated_spd(T, n=3):
+    x = _separated(T, n, n)
+    return x @ x.mT
+
+
+def _square1(T):
+    return (_square(T),), {}
+
+
+for _name in ("_linalg_det", "linalg_det", "det", "_linalg_slogdet", "linalg_slogdet",
+              "slogdet", "logdet", "linalg_inv_ex", "linalg_inv", "inverse"):  # fmt: skip
+    S[_name] = [_square1, lambda T: ((_square(T, 2),), {})]
+S["_linalg_check_errors"] = [
+    lambda T: ((T.lib.zeros(2, dtype=T.lib.int32), "linalg.inv"), {"is_matrix": False}),
+    lambda T: ((T.lib.tensor([0, 2], dtype=T.lib.int32), "linalg.inv"), {"is_matrix": False}),
+]
+for _name in ("_linalg_solve_ex", "linalg_solve_ex", "linalg_solve"):
+    S[_name] = [
+        lambda T: ((_square(T), T.f(3, 2)), {}),
+        lambda T: ((_square(T, 2), T.f(3)), {}),
+        lambda T: ((_square(T), T.f(2, 3)), {"left": False}),
+    ]
+for _name in ("linalg_cholesky_ex", "linalg_cholesky"):
+    S[_name] = [lambda T: ((_spd(T),), {}), lambda T: ((_spd(T),), {"upper": True})]
+S["linalg_qr"] = [
+    lambda T: ((T.f(4, 3),), {}),
+    lambda T: ((T.f(3, 4),), {"mode": "complete"}),
+    lambda T: ((T.c(3, 3),), {"mode": "r"}),
+]
+S["qr"] = [lambda T: ((T.f(4, 3),), {}), lambda T: ((T.f(3, 3), False), {})]
+S["_linalg_svd"] = [
+    lambda T: ((_separated(T, 5, 3),), {}),
+    lambda T: ((_separated(T, 3, 4), True), {}),
+    lambda T: ((T.f(3, 3), False, False), {}),
+]
+S["linalg_svd"] = [lambda T: ((_separated(T, 5, 3),), {"full_matrices": False})]
+S["linalg_svdvals"] = [lambda T: ((T.f(3, 4),), {})]
+S["svd"] = [lambda T: ((_separated(T, 5, 3),), {}), lambda T: ((T.f(3, 4), True, False), {})]
+S["_linalg_eigh"] = [
+    lambda T: ((_separated_spd(T),), {}),
+    lambda T: ((_spd(T), "U", False), {}),
+]
+S["linalg_eigh"] = [lambda T: ((_separated_spd(T),), {"UPLO": "U"})]
+S["linalg_eigvalsh"] = [lambda T: ((_spd(T),), {})]
+S["linalg_norm"] = [
+    lambda T: ((T.f(2, 3),), {}),
+    lambda T: ((T.f(2, 3), 1), {}),
+    lambda T: ((T.f(2, 3, 2), -1, [0, 2], True), {}),
+]
+S["linalg_norm.ord_str"] = [lambda T: ((T.f(2, 3), "nuc"), {})]
+S["linalg_matrix_norm"] = [
+    lambda T: ((T.f(2, 3), 1), {}),
+    lambda T: ((T.f(2, 3, 4), -2, [0, 2], True), {}),
+]
+S["linalg_matrix_norm.str_ord"] = [lambda T: ((T.f(2, 3),), {}), lambda T: ((T.f(3, 2), "nuc"), {})]
+S["linalg_solve_ex.out"] = [
+    lambda T: (
+        (_square(T), T.f(3, 2)),
+        {"result": T.c(0), "info": T.lib.zeros(0, dtype=T.lib.int32)},
+    )
+]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

@@ -25,6 +25,17 @@ from ember.autograd.formulas_linalg import (  # noqa: F401 (derivatives.yaml)
     linalg_lstsq_backward_b,
     linalg_lstsq_backward_self,
 )
+from ember.autograd.formulas_linalg_decomp import (  # noqa: F401 (derivatives.yaml)
+    cholesky_backward,
+    linalg_det_backward,
+    linalg_eigh_backward,
+    linalg_inv_backward,
+    linalg_qr_backward,
+    linalg_solve_backward_A,
+    linalg_solve_backward_B,
+    slogdet_backward,
+    svd_backward,
+)
 from ember.autograd.formulas_pointwise import (  # noqa: F401 (helpers of derivatives.yaml)
     add_scalar,
     conj_scalar,

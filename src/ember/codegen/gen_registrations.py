@@ -382,6 +382,16 @@ def write_backend_select(functions: list[NativeFunction]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _handle_names(chosen: list[NativeFunction]) -> dict[str, str]:
+    """Each kernel's handle variable: `_<kernel>`, unless that is another kernel's own name
+    (`linalg_svd.U`'s handle would be `_linalg_svd_U`, the kernel of `_linalg_svd.U`)."""
+    kernels = {f.kernel for f in chosen}
+    return {
+        f.kernel: f"_{f.kernel}" if f"_{f.kernel}" not in kernels else f"_handle_{f.kernel}"
+        for f in chosen
+    }
+
+
 def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     doc = "ADInplaceOrView kernels: version bumps for in-place and out= ops, view bookkeeping."
     lines = [HEADER + f'"""{doc}"""', ""]
@@ -396,19 +406,22 @@ def write_inplace_or_view(functions: list[NativeFunction]) -> str:
     chosen = [
         f for f in functions if f.is_view or ((f.is_out or f.func.is_mutable) and f.func.returns)
     ]
+    handles = _handle_names(chosen)
     for f in chosen:
         args = _arg_names(f, outs=True)
         mutated = [
             a.name for a in f.func.arguments if a.alias_info is not None and a.alias_info.is_write
         ]
-        lines += ["", "", f'_{f.kernel} = handle("{f.name}")', "", ""]
+        lines += ["", "", f'{handles[f.kernel]} = handle("{f.name}")', "", ""]
         lines.append(f"def {f.kernel}(keyset, {', '.join(args)}):")
         # AutoDispatchBelowADInplaceOrView, spelled out (a guard object per call costs more)
         lines.append("    ts = per_thread.state  # Note [Thread state per OS thread]")
         lines.append("    prev = ts.excluded")
         lines.append("    ts.excluded = prev | BELOW")
         lines.append("    try:")
-        lines.append(f"        result = _{f.kernel}.redispatch(keyset & AFTER, {', '.join(args)})")
+        lines.append(
+            f"        result = {handles[f.kernel]}.redispatch(keyset & AFTER, {', '.join(args)})"
+        )
         lines.append("    finally:")
         lines.append("        ts.excluded = prev")
         if f.is_view:

@@ -19,6 +19,17 @@ MODULE = 'ember'  # the functions' module in a __torch_function__ error
 _op__conj_physical = handle("_conj_physical")
 _op__efficientzerotensor = handle("_efficientzerotensor")
 _op__foobar = handle("_foobar")
+_op__linalg_check_errors = handle("_linalg_check_errors")
+_op__linalg_det = handle("_linalg_det")
+_op__linalg_det_result = handle("_linalg_det.result")
+_op__linalg_eigh = handle("_linalg_eigh")
+_op__linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
+_op__linalg_slogdet = handle("_linalg_slogdet")
+_op__linalg_slogdet_sign = handle("_linalg_slogdet.sign")
+_op__linalg_solve_ex = handle("_linalg_solve_ex")
+_op__linalg_solve_ex_result = handle("_linalg_solve_ex.result")
+_op__linalg_svd = handle("_linalg_svd")
+_op__linalg_svd_U = handle("_linalg_svd.U")
 _op__log_softmax_backward_data = handle("_log_softmax_backward_data")
 _op__log_softmax_backward_data_out = handle("_log_softmax_backward_data.out")
 _op__softmax_backward_data = handle("_softmax_backward_data")
@@ -133,6 +144,7 @@ _op_cumprod = handle("cumprod")
 _op_cumprod_out = handle("cumprod.out")
 _op_cumsum = handle("cumsum")
 _op_cumsum_out = handle("cumsum.out")
+_op_det = handle("det")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
@@ -189,6 +201,8 @@ _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
 _op_index_select_out = handle("index_select.out")
+_op_inverse = handle("inverse")
+_op_inverse_out = handle("inverse.out")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -212,6 +226,7 @@ _op_log2_out = handle("log2.out")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logdet = handle("logdet")
 _op_logical_and = handle("logical_and")
 _op_logical_and_out = handle("logical_and.out")
 _op_logical_not = handle("logical_not")
@@ -285,6 +300,8 @@ _op_pow_Tensor_Tensor_out = handle("pow.Tensor_Tensor_out")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
 _op_prod_int_out = handle("prod.int_out")
+_op_qr = handle("qr")
+_op_qr_Q = handle("qr.Q")
 _op_rand = handle("rand")
 _op_rand_generator = handle("rand.generator")
 _op_rand_generator_out = handle("rand.generator_out")
@@ -353,6 +370,8 @@ _op_sinh = handle("sinh")
 _op_sinh_out = handle("sinh.out")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slogdet = handle("slogdet")
+_op_slogdet_out = handle("slogdet.out")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -382,6 +401,8 @@ _op_subtract_out = handle("subtract.out")
 _op_sum = handle("sum")
 _op_sum_IntList_out = handle("sum.IntList_out")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_svd = handle("svd")
+_op_svd_U = handle("svd.U")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
@@ -495,6 +516,148 @@ def _foobar(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(_foobar, _parser_f__foobar, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_check_errors = PythonArgParser(
+    [
+        '_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix)',
+    ],
+)
+
+
+def _linalg_check_errors(*args, **kwargs):
+    """_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_check_errors.parse(args, kwargs)[1]
+        return _op__linalg_check_errors.call(v[0], v[1], v[2])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_check_errors, _parser_f__linalg_check_errors, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_det = PythonArgParser(
+    [
+        '_linalg_det(Tensor A, *, Tensor[3]? out=None)',
+    ],
+)
+
+
+def _linalg_det(*args, **kwargs):
+    """_linalg_det(Tensor A, *, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_det.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op__linalg_det.call(v[0])
+        return _op__linalg_det_result.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_det, _parser_f__linalg_det, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_eigh = PythonArgParser(
+    [
+        '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def _linalg_eigh(*args, **kwargs):
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_eigh.parse(args, kwargs)[1]
+        if v[3] is None:
+            return _op__linalg_eigh.call(v[0], v[1], v[2])
+        return _op__linalg_eigh_eigenvalues.call(v[0], v[1], v[2], *v[3])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_eigh, _parser_f__linalg_eigh, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_slogdet = PythonArgParser(
+    [
+        '_linalg_slogdet(Tensor A, *, Tensor[4]? out=None)',
+    ],
+)
+
+
+def _linalg_slogdet(*args, **kwargs):
+    """_linalg_slogdet(Tensor A, *, Tensor[4]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_slogdet.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op__linalg_slogdet.call(v[0])
+        return _op__linalg_slogdet_sign.call(v[0], *v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_slogdet, _parser_f__linalg_slogdet, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_solve_ex = PythonArgParser(
+    [
+        '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[4]? out=None)',
+    ],
+)
+
+
+def _linalg_solve_ex(*args, **kwargs):
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[4]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_solve_ex.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__linalg_solve_ex.call(v[0], v[1], v[2], v[3])
+        return _op__linalg_solve_ex_result.call(v[0], v[1], v[2], v[3], *v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_solve_ex, _parser_f__linalg_solve_ex, args, kwargs, MODULE)
+
+
+
+_parser_f__linalg_svd = PythonArgParser(
+    [
+        '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor[3]? out=None)',
+    ],
+)
+
+
+def _linalg_svd(*args, **kwargs):
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f__linalg_svd.parse(args, kwargs)[1]
+        if v[4] is None:
+            return _op__linalg_svd.call(v[0], v[1], v[2], v[3])
+        return _op__linalg_svd_U.call(v[0], v[1], v[2], v[3], *v[4])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(_linalg_svd, _parser_f__linalg_svd, args, kwargs, MODULE)
 
 
 
@@ -1806,6 +1969,32 @@ def cumsum(*args, **kwargs):
 
 
 
+_parser_f_det = PythonArgParser(
+    [
+        'det(Tensor input)',
+    ],
+)
+_tail_parser_f_det = [p.default for p in _parser_f_det.signatures[0].params[1:]]
+
+
+def det(*args, **kwargs):
+    """det(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_det]
+        else:
+            index, v = _parser_f_det.parse(args, kwargs)
+        return _op_det.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(det, _parser_f_det, args, kwargs, MODULE)
+
+
+
 _parser_f_detach = PythonArgParser(
     [
         'detach(Tensor input)',
@@ -2527,6 +2716,30 @@ def index_select(*args, **kwargs):
 
 
 
+_parser_f_inverse = PythonArgParser(
+    [
+        'inverse(Tensor input, *, Tensor? out=None)',
+    ],
+)
+
+
+def inverse(*args, **kwargs):
+    """inverse(Tensor input, *, Tensor? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_inverse.parse(args, kwargs)[1]
+        if v[1] is None:
+            return _op_inverse.call(v[0])
+        return _op_inverse_out.call(v[0], v[1])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(inverse, _parser_f_inverse, args, kwargs, MODULE)
+
+
+
 _parser_f_is_conj = PythonArgParser(
     [
         'is_conj(Tensor input)',
@@ -2905,6 +3118,32 @@ def log_softmax(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(log_softmax, _parser_f_log_softmax, args, kwargs, MODULE)
+
+
+
+_parser_f_logdet = PythonArgParser(
+    [
+        'logdet(Tensor input)',
+    ],
+)
+_tail_parser_f_logdet = [p.default for p in _parser_f_logdet.signatures[0].params[1:]]
+
+
+def logdet(*args, **kwargs):
+    """logdet(Tensor input)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        if not kwargs and len(args) == 1 and (args[0].__class__ is Tensor or plain_tensor(args[0])):
+            index, v = 0, [args[0], *_tail_parser_f_logdet]
+        else:
+            index, v = _parser_f_logdet.parse(args, kwargs)
+        return _op_logdet.call(v[0])
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(logdet, _parser_f_logdet, args, kwargs, MODULE)
 
 
 
@@ -3647,6 +3886,30 @@ def prod(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(prod, _parser_f_prod, args, kwargs, MODULE)
+
+
+
+_parser_f_qr = PythonArgParser(
+    [
+        'qr(Tensor input, bool some=True, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def qr(*args, **kwargs):
+    """qr(Tensor input, bool some=True, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_qr.parse(args, kwargs)[1]
+        if v[2] is None:
+            return return_types.qr(_op_qr.call(v[0], v[1]))
+        return return_types.qr_out(_op_qr_Q.call(v[0], v[1], *v[2]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(qr, _parser_f_qr, args, kwargs, MODULE)
 
 
 
@@ -4441,6 +4704,30 @@ def slice(*args, **kwargs):
 
 
 
+_parser_f_slogdet = PythonArgParser(
+    [
+        'slogdet(Tensor input, *, Tensor[2]? out=None)',
+    ],
+)
+
+
+def slogdet(*args, **kwargs):
+    """slogdet(Tensor input, *, Tensor[2]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_slogdet.parse(args, kwargs)[1]
+        if v[1] is None:
+            return return_types.slogdet(_op_slogdet.call(v[0]))
+        return return_types.slogdet_out(_op_slogdet_out.call(v[0], *v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(slogdet, _parser_f_slogdet, args, kwargs, MODULE)
+
+
+
 _parser_f_softmax = PythonArgParser(
     [
         'softmax(Tensor input, int dim, ScalarType? dtype=None)',
@@ -4760,6 +5047,30 @@ def sum(*args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_function(sum, _parser_f_sum, args, kwargs, MODULE)
+
+
+
+_parser_f_svd = PythonArgParser(
+    [
+        'svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3]? out=None)',
+    ],
+)
+
+
+def svd(*args, **kwargs):
+    """svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3]? out=None)"""
+    try:
+        if tf_state.anywhere:
+            raise_if_mode()
+        v = _parser_f_svd.parse(args, kwargs)[1]
+        if v[3] is None:
+            return return_types.svd(_op_svd.call(v[0], v[1], v[2]))
+        return return_types.svd_out(_op_svd_U.call(v[0], v[1], v[2], *v[3]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_function(svd, _parser_f_svd, args, kwargs, MODULE)
 
 
 
@@ -5313,4 +5624,4 @@ def zeros_like(*args, **kwargs):
     return handle_function(zeros_like, _parser_f_zeros_like, args, kwargs, MODULE)
 
 
-__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']
+__all__ = ['_conj_physical', '_efficientzerotensor', '_foobar', '_linalg_check_errors', '_linalg_det', '_linalg_eigh', '_linalg_slogdet', '_linalg_solve_ex', '_linalg_svd', '_log_softmax_backward_data', '_softmax_backward_data', 'abs', 'abs_', 'acos', 'acos_', 'add', 'addmm', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'cat', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumsum', 'det', 'detach', 'diagonal', 'div', 'divide', 'dot', 'dropout', 'empty', 'empty_like', 'empty_strided', 'eq', 'equal', 'exp', 'exp_', 'expm1', 'expm1_', 'eye', 'fill_', 'flatten', 'flip', 'floor_divide', 'full', 'full_like', 'gather', 'ge', 'gt', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'le', 'linspace', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'lt', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'neg_', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'qr', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'rsub', 'scatter', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 'tan', 'tan_', 'tanh', 'tanh_', 'threshold_backward', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'unbind', 'unflatten', 'unfold_backward', 'unsqueeze', 'var', 'where', 'zero_', 'zeros', 'zeros_like']

@@ -4543,6 +4543,370 @@ def norm_dtype_out(keyset, self, p, dim, keepdim, dtype, out):
     return finish_inplace(result, out)
 
 
+__linalg_det_result = handle("_linalg_det.result")
+
+
+def _linalg_det_result(keyset, A, result, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_det_result.redispatch(keyset & AFTER, A, result, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, result, LU, pivots)
+
+
+_linalg_det_out = handle("linalg_det.out")
+
+
+def linalg_det_out(keyset, A, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_det_out.redispatch(keyset & AFTER, A, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__linalg_slogdet_sign = handle("_linalg_slogdet.sign")
+
+
+def _linalg_slogdet_sign(keyset, A, sign, logabsdet, LU, pivots):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_slogdet_sign.redispatch(keyset & AFTER, A, sign, logabsdet, LU, pivots)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, sign, logabsdet, LU, pivots)
+
+
+_linalg_slogdet_out = handle("linalg_slogdet.out")
+
+
+def linalg_slogdet_out(keyset, A, sign, logabsdet):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_slogdet_out.redispatch(keyset & AFTER, A, sign, logabsdet)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, sign, logabsdet)
+
+
+_slogdet_out = handle("slogdet.out")
+
+
+def slogdet_out(keyset, self, sign, logabsdet):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _slogdet_out.redispatch(keyset & AFTER, self, sign, logabsdet)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, sign, logabsdet)
+
+
+_linalg_inv_ex_inverse = handle("linalg_inv_ex.inverse")
+
+
+def linalg_inv_ex_inverse(keyset, A, check_errors, inverse, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_inv_ex_inverse.redispatch(keyset & AFTER, A, check_errors, inverse, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, inverse, info)
+
+
+_linalg_inv_out = handle("linalg_inv.out")
+
+
+def linalg_inv_out(keyset, A, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_inv_out.redispatch(keyset & AFTER, A, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_inverse_out = handle("inverse.out")
+
+
+def inverse_out(keyset, self, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _inverse_out.redispatch(keyset & AFTER, self, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__linalg_solve_ex_result = handle("_linalg_solve_ex.result")
+
+
+def _linalg_solve_ex_result(keyset, A, B, left, check_errors, result, LU, pivots, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_solve_ex_result.redispatch(keyset & AFTER, A, B, left, check_errors, result, LU, pivots, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, result, LU, pivots, info)
+
+
+_linalg_solve_ex_out = handle("linalg_solve_ex.out")
+
+
+def linalg_solve_ex_out(keyset, A, B, left, check_errors, result, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_solve_ex_out.redispatch(keyset & AFTER, A, B, left, check_errors, result, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, result, info)
+
+
+_linalg_solve_out = handle("linalg_solve.out")
+
+
+def linalg_solve_out(keyset, A, B, left, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_solve_out.redispatch(keyset & AFTER, A, B, left, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_cholesky_ex_L = handle("linalg_cholesky_ex.L")
+
+
+def linalg_cholesky_ex_L(keyset, self, upper, check_errors, L, info):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_cholesky_ex_L.redispatch(keyset & AFTER, self, upper, check_errors, L, info)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, L, info)
+
+
+_linalg_cholesky_out = handle("linalg_cholesky.out")
+
+
+def linalg_cholesky_out(keyset, self, upper, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_cholesky_out.redispatch(keyset & AFTER, self, upper, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_qr_out = handle("linalg_qr.out")
+
+
+def linalg_qr_out(keyset, A, mode, Q, R):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_qr_out.redispatch(keyset & AFTER, A, mode, Q, R)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, Q, R)
+
+
+__linalg_svd_U = handle("_linalg_svd.U")
+
+
+def _linalg_svd_U(keyset, A, full_matrices, compute_uv, driver, U, S, Vh):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_svd_U.redispatch(keyset & AFTER, A, full_matrices, compute_uv, driver, U, S, Vh)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, U, S, Vh)
+
+
+_handle_linalg_svd_U = handle("linalg_svd.U")
+
+
+def linalg_svd_U(keyset, A, full_matrices, driver, U, S, Vh):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _handle_linalg_svd_U.redispatch(keyset & AFTER, A, full_matrices, driver, U, S, Vh)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, U, S, Vh)
+
+
+_linalg_svdvals_out = handle("linalg_svdvals.out")
+
+
+def linalg_svdvals_out(keyset, A, driver, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_svdvals_out.redispatch(keyset & AFTER, A, driver, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_svd_U = handle("svd.U")
+
+
+def svd_U(keyset, self, some, compute_uv, U, S, V):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _svd_U.redispatch(keyset & AFTER, self, some, compute_uv, U, S, V)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, U, S, V)
+
+
+__linalg_eigh_eigenvalues = handle("_linalg_eigh.eigenvalues")
+
+
+def _linalg_eigh_eigenvalues(keyset, A, UPLO, compute_v, eigenvalues, eigenvectors):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __linalg_eigh_eigenvalues.redispatch(keyset & AFTER, A, UPLO, compute_v, eigenvalues, eigenvectors)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, eigenvalues, eigenvectors)
+
+
+_linalg_eigh_eigvals = handle("linalg_eigh.eigvals")
+
+
+def linalg_eigh_eigvals(keyset, self, UPLO, eigvals, eigvecs):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eigh_eigvals.redispatch(keyset & AFTER, self, UPLO, eigvals, eigvecs)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, eigvals, eigvecs)
+
+
+_linalg_eigvalsh_out = handle("linalg_eigvalsh.out")
+
+
+def linalg_eigvalsh_out(keyset, self, UPLO, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_eigvalsh_out.redispatch(keyset & AFTER, self, UPLO, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_norm_out = handle("linalg_norm.out")
+
+
+def linalg_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_norm_ord_str_out = handle("linalg_norm.ord_str_out")
+
+
+def linalg_norm_ord_str_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_norm_ord_str_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_matrix_norm_out = handle("linalg_matrix_norm.out")
+
+
+def linalg_matrix_norm_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_matrix_norm_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_linalg_matrix_norm_str_ord_out = handle("linalg_matrix_norm.str_ord_out")
+
+
+def linalg_matrix_norm_str_ord_out(keyset, self, ord, dim, keepdim, dtype, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _linalg_matrix_norm_str_ord_out.redispatch(keyset & AFTER, self, ord, dim, keepdim, dtype, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_qr_Q = handle("qr.Q")
+
+
+def qr_Q(keyset, self, some, Q, R):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _qr_Q.redispatch(keyset & AFTER, self, some, Q, R)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, Q, R)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -4867,3 +5231,29 @@ impl("floor_divide_.Tensor", "ADInplaceOrView", floor_divide__Tensor, keyset_arg
 impl("floor_divide.out", "ADInplaceOrView", floor_divide_out, keyset_arg="raw")
 impl("floor_divide_.Scalar", "ADInplaceOrView", floor_divide__Scalar, keyset_arg="raw")
 impl("norm.dtype_out", "ADInplaceOrView", norm_dtype_out, keyset_arg="raw")
+impl("_linalg_det.result", "ADInplaceOrView", _linalg_det_result, keyset_arg="raw")
+impl("linalg_det.out", "ADInplaceOrView", linalg_det_out, keyset_arg="raw")
+impl("_linalg_slogdet.sign", "ADInplaceOrView", _linalg_slogdet_sign, keyset_arg="raw")
+impl("linalg_slogdet.out", "ADInplaceOrView", linalg_slogdet_out, keyset_arg="raw")
+impl("slogdet.out", "ADInplaceOrView", slogdet_out, keyset_arg="raw")
+impl("linalg_inv_ex.inverse", "ADInplaceOrView", linalg_inv_ex_inverse, keyset_arg="raw")
+impl("linalg_inv.out", "ADInplaceOrView", linalg_inv_out, keyset_arg="raw")
+impl("inverse.out", "ADInplaceOrView", inverse_out, keyset_arg="raw")
+impl("_linalg_solve_ex.result", "ADInplaceOrView", _linalg_solve_ex_result, keyset_arg="raw")
+impl("linalg_solve_ex.out", "ADInplaceOrView", linalg_solve_ex_out, keyset_arg="raw")
+impl("linalg_solve.out", "ADInplaceOrView", linalg_solve_out, keyset_arg="raw")
+impl("linalg_cholesky_ex.L", "ADInplaceOrView", linalg_cholesky_ex_L, keyset_arg="raw")
+impl("linalg_cholesky.out", "ADInplaceOrView", linalg_cholesky_out, keyset_arg="raw")
+impl("linalg_qr.out", "ADInplaceOrView", linalg_qr_out, keyset_arg="raw")
+impl("_linalg_svd.U", "ADInplaceOrView", _linalg_svd_U, keyset_arg="raw")
+impl("linalg_svd.U", "ADInplaceOrView", linalg_svd_U, keyset_arg="raw")
+impl("linalg_svdvals.out", "ADInplaceOrView", linalg_svdvals_out, keyset_arg="raw")
+impl("svd.U", "ADInplaceOrView", svd_U, keyset_arg="raw")
+impl("_linalg_eigh.eigenvalues", "ADInplaceOrView", _linalg_eigh_eigenvalues, keyset_arg="raw")
+impl("linalg_eigh.eigvals", "ADInplaceOrView", linalg_eigh_eigvals, keyset_arg="raw")
+impl("linalg_eigvalsh.out", "ADInplaceOrView", linalg_eigvalsh_out, keyset_arg="raw")
+impl("linalg_norm.out", "ADInplaceOrView", linalg_norm_out, keyset_arg="raw")
+impl("linalg_norm.ord_str_out", "ADInplaceOrView", linalg_norm_ord_str_out, keyset_arg="raw")
+impl("linalg_matrix_norm.out", "ADInplaceOrView", linalg_matrix_norm_out, keyset_arg="raw")
+impl("linalg_matrix_norm.str_ord_out", "ADInplaceOrView", linalg_matrix_norm_str_ord_out, keyset_arg="raw")
+impl("qr.Q", "ADInplaceOrView", qr_Q, keyset_arg="raw")

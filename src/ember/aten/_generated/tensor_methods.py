@@ -111,6 +111,7 @@ _op_cumprod = handle("cumprod")
 _op_cumprod_ = handle("cumprod_")
 _op_cumsum = handle("cumsum")
 _op_cumsum_ = handle("cumsum_")
+_op_det = handle("det")
 _op_detach = handle("detach")
 _op_diagonal = handle("diagonal")
 _op_div_Scalar_mode = handle("div.Scalar_mode")
@@ -159,6 +160,7 @@ _op_gt__Tensor = handle("gt_.Tensor")
 _op_index_put = handle("index_put")
 _op_index_put_ = handle("index_put_")
 _op_index_select = handle("index_select")
+_op_inverse = handle("inverse")
 _op_is_conj = handle("is_conj")
 _op_is_neg = handle("is_neg")
 _op_isclose = handle("isclose")
@@ -177,6 +179,7 @@ _op_log2 = handle("log2")
 _op_log2_ = handle("log2_")
 _op_log_ = handle("log_")
 _op_log_softmax_int = handle("log_softmax.int")
+_op_logdet = handle("logdet")
 _op_logical_and = handle("logical_and")
 _op_logical_and_ = handle("logical_and_")
 _op_logical_not = handle("logical_not")
@@ -239,6 +242,7 @@ _op_pow__Scalar = handle("pow_.Scalar")
 _op_pow__Tensor = handle("pow_.Tensor")
 _op_prod = handle("prod")
 _op_prod_dim_int = handle("prod.dim_int")
+_op_qr = handle("qr")
 _op_random_ = handle("random_")
 _op_random__from = handle("random_.from")
 _op_random__to = handle("random_.to")
@@ -276,6 +280,7 @@ _op_sin_ = handle("sin_")
 _op_sinh = handle("sinh")
 _op_sinh_ = handle("sinh_")
 _op_slice_Tensor = handle("slice.Tensor")
+_op_slogdet = handle("slogdet")
 _op_softmax_int = handle("softmax.int")
 _op_sort = handle("sort")
 _op_sort_stable = handle("sort.stable")
@@ -301,6 +306,7 @@ _op_subtract__Scalar = handle("subtract_.Scalar")
 _op_subtract__Tensor = handle("subtract_.Tensor")
 _op_sum = handle("sum")
 _op_sum_dim_IntList = handle("sum.dim_IntList")
+_op_svd = handle("svd")
 _op_swapaxes = handle("swapaxes")
 _op_swapdims = handle("swapdims")
 _op_t = handle("t")
@@ -1989,6 +1995,29 @@ def cumsum_(self, *args, **kwargs):
 
 
 
+_parser_m_det = PythonArgParser(
+    [
+        'det()',
+    ],
+)
+
+
+def det(self, *args, **kwargs):
+    """det()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'det', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_det.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(det, 'ember.Tensor.det', self, args, kwargs)
+
+
+
 _parser_m_detach = PythonArgParser(
     [
         'detach()',
@@ -2714,6 +2743,29 @@ def index_select(self, *args, **kwargs):
 
 
 
+_parser_m_inverse = PythonArgParser(
+    [
+        'inverse()',
+    ],
+)
+
+
+def inverse(self, *args, **kwargs):
+    """inverse()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'inverse', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_inverse.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(inverse, 'ember.Tensor.inverse', self, args, kwargs)
+
+
+
 _parser_m_is_conj = PythonArgParser(
     [
         'is_conj()',
@@ -3087,6 +3139,29 @@ def log_softmax(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(log_softmax, _parser_m_log_softmax, self, args, kwargs)
+
+
+
+_parser_m_logdet = PythonArgParser(
+    [
+        'logdet()',
+    ],
+)
+
+
+def logdet(self, *args, **kwargs):
+    """logdet()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'logdet', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return _op_logdet.call(self)
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(logdet, 'ember.Tensor.logdet', self, args, kwargs)
 
 
 
@@ -4190,6 +4265,28 @@ def prod(self, *args, **kwargs):
 
 
 
+_parser_m_qr = PythonArgParser(
+    [
+        'qr(bool some=True)',
+    ],
+)
+
+
+def qr(self, *args, **kwargs):
+    """qr(bool some=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_qr.parse(args, kwargs, self=self)[1]
+        return return_types.qr(_op_qr.call(self, v[0]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(qr, _parser_m_qr, self, args, kwargs)
+
+
+
 _parser_m_random_ = PythonArgParser(
     [
         'random_(*, Generator? generator=None)',
@@ -4835,6 +4932,29 @@ def slice(self, *args, **kwargs):
 
 
 
+_parser_m_slogdet = PythonArgParser(
+    [
+        'slogdet()',
+    ],
+)
+
+
+def slogdet(self, *args, **kwargs):
+    """slogdet()"""
+    try:
+        if args or kwargs:
+            no_arguments(self, 'slogdet', args, kwargs)
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        return return_types.slogdet(_op_slogdet.call(self))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_self(slogdet, 'ember.Tensor.slogdet', self, args, kwargs)
+
+
+
 _parser_m_softmax = PythonArgParser(
     [
         'softmax(int dim, ScalarType? dtype=None)',
@@ -5199,6 +5319,28 @@ def sum(self, *args, **kwargs):
     except TorchFunctionCall:
         pass
     return handle_method(sum, _parser_m_sum, self, args, kwargs)
+
+
+
+_parser_m_svd = PythonArgParser(
+    [
+        'svd(bool some=True, bool compute_uv=True)',
+    ],
+)
+
+
+def svd(self, *args, **kwargs):
+    """svd(bool some=True, bool compute_uv=True)"""
+    try:
+        if self.__class__ is not Tensor or tf_state.anywhere:
+            raise_if_overrides(self)
+        v = _parser_m_svd.parse(args, kwargs, self=self)[1]
+        return return_types.svd(_op_svd.call(self, v[0], v[1]))
+    except MemoryError as error:
+        raise translate_memory_error(error) from None
+    except TorchFunctionCall:
+        pass
+    return handle_method(svd, _parser_m_svd, self, args, kwargs)
 
 
 
@@ -5851,4 +5993,4 @@ def zero_(self, *args, **kwargs):
     return handle_self(zero_, 'ember.Tensor.zero_', self, args, kwargs)
 
 
-__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']
+__all__ = ['__and__', '__iand__', '__ilshift__', '__ior__', '__irshift__', '__ixor__', '__lshift__', '__or__', '__rshift__', '__xor__', 'abs', 'abs_', 'acos', 'acos_', 'add', 'add_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'alias', 'all', 'allclose', 'amax', 'amin', 'any', 'argmax', 'argmin', 'as_strided', 'as_strided_', 'asin', 'asin_', 'atan', 'atan_', 'bernoulli', 'bernoulli_', 'bitwise_and', 'bitwise_and_', 'bitwise_left_shift', 'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or', 'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor', 'bitwise_xor_', 'bmm', 'chunk', 'clamp', 'clamp_', 'clone', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'cos', 'cos_', 'cosh', 'cosh_', 'count_nonzero', 'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'det', 'detach', 'diagonal', 'div', 'div_', 'divide', 'divide_', 'dot', 'eq', 'eq_', 'equal', 'exp', 'exp_', 'expand', 'expand_as', 'expm1', 'expm1_', 'fill_', 'flatten', 'flip', 'floor_divide', 'floor_divide_', 'gather', 'ge', 'ge_', 'gt', 'gt_', 'index_put', 'index_put_', 'index_select', 'inverse', 'is_conj', 'is_neg', 'isclose', 'isnan', 'item', 'le', 'le_', 'log', 'log10', 'log10_', 'log1p', 'log1p_', 'log2', 'log2_', 'log_', 'log_softmax', 'logdet', 'logical_and', 'logical_and_', 'logical_not', 'logical_not_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_', 'logsumexp', 'lt', 'lt_', 'mT', 'masked_fill', 'masked_fill_', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'movedim', 'mul', 'mul_', 'multiply', 'multiply_', 'mv', 'narrow', 'ne', 'ne_', 'neg', 'neg_', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones', 'new_zeros', 'normal_', 'numpy_T', 'outer', 'permute', 'pow', 'pow_', 'prod', 'qr', 'random_', 'reciprocal', 'reciprocal_', 'record_stream', 'relu', 'relu_', 'remainder', 'remainder_', 'reshape', 'resize_', 'resolve_conj', 'resolve_neg', 'roll', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'select', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'sin', 'sin_', 'sinh', 'sinh_', 'slice', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'sqrt_', 'squeeze', 'squeeze_', 'std', 'sub', 'sub_', 'subtract', 'subtract_', 'sum', 'svd', 'swapaxes', 'swapdims', 't', 't_', 'tan', 'tan_', 'tanh', 'tanh_', 'topk', 'transpose', 'transpose_', 'tril', 'tril_', 'triu', 'triu_', 'true_divide', 'true_divide_', 'unbind', 'unflatten', 'unfold', 'uniform_', 'unsqueeze', 'unsqueeze_', 'var', 'view', 'view_as', 'where', 'zero_']

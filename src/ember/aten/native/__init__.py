@@ -21,7 +21,10 @@ from .indexing import *  # noqa: F403
 from .inplace_views import *  # noqa: F403
 from .joining import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .linalg_composite import *  # noqa: F403
+from .linalg_decomp import *  # noqa: F403
 from .linalg_lstsq import *  # noqa: F403
+from .linalg_norms import *  # noqa: F403
 from .linalg_out import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .pointwise import *  # noqa: F403

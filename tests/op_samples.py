@@ -583,6 +583,51 @@ S["linalg_solve_ex.out"] = [
     )
 ]
 
+# --- wLINALG: torch.fft ---
+
+
+def _c(T, *shape):
+    return T.f(*shape).to(T.lib.complex128)
+
+
+S["_fft_r2c"] = [
+    lambda T: ((T.f(2, 5), [1], 0, True), {}),
+    lambda T: ((T.f(2, 4), [0, 1], 2, False), {}),
+]
+S["_fft_c2c"] = [
+    lambda T: ((_c(T, 2, 4), [1], 1, True), {}),
+    lambda T: ((_c(T, 3), [0], 2, False), {}),
+]
+S["_fft_c2r"] = [
+    lambda T: ((_c(T, 2, 3), [1], 2, 4), {}),
+    lambda T: ((_c(T, 3, 3), [0, 1], 0, 5), {}),
+]
+# Constants where PyTorch takes a path ember cannot record alike: zero-padding a short
+# signal (PyTorch's constant_pad_nd, ember's cat) and the conjugate of ifft / ihfft / hfft
+# (PyTorch's lazily conjugated view, ConjBackward0; ember has no conjugate bit and records
+# ConjPhysicalBackward0).
+S["fft_fft"] = [lambda T: ((T.f(2, 5),), {}), lambda T: ((T.f(4), 3, 0, "ortho"), {}),
+                lambda T: ((T.c(4), 6), {}), lambda T: ((_c(T, 2, 3),), {"n": 2})]  # fmt: skip
+S["fft_rfft"] = [lambda T: ((T.f(2, 5),), {}), lambda T: ((T.f(4), 3, 0, "ortho"), {})]
+S["fft_ifft"] = [lambda T: ((_c(T, 2, 3),), {"norm": "forward"}), lambda T: ((T.c(2, 5),), {})]
+S["fft_ihfft"] = [lambda T: ((T.c(2, 5),), {}), lambda T: ((T.c(4), 6, 0, "ortho"), {})]
+S["fft_irfft"] = [lambda T: ((_c(T, 2, 5),), {}), lambda T: ((_c(T, 4), 5, 0, "forward"), {})]
+S["fft_hfft"] = [lambda T: ((T.c(2, 5).to(T.lib.complex128),), {})]
+for _name in ("fft2", "ifft2", "rfft2", "fftn", "ifftn", "rfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.f(2, 3, 4),), {}), lambda T: ((T.f(3, 4), [2, 3]), {})]
+for _name in ("ihfft2", "ihfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.c(2, 3, 4),), {}), lambda T: ((T.c(3, 4), [4, 2]), {})]
+for _name in ("irfft2", "irfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((_c(T, 2, 3, 4),), {}), lambda T: ((_c(T, 3, 4), [2, 5]), {})]
+for _name in ("hfft2", "hfftn"):
+    S[f"fft_{_name}"] = [lambda T: ((T.c(2, 3, 4).to(T.lib.complex128),), {})]
+S["fft_fftfreq"] = [lambda T: ((5,), {}), lambda T: ((4, 0.5), {"dtype": T.lib.float64})]
+S["fft_rfftfreq"] = [lambda T: ((5,), {}), lambda T: ((6, 2.0), {"dtype": T.lib.float64})]
+S["fft_fftfreq.out"] = [lambda T: ((5,), {"out": T.c(2)})]
+S["fft_rfftfreq.out"] = [lambda T: ((5,), {"out": T.c(2)})]
+S["fft_fftshift"] = [lambda T: ((T.f(3, 4),), {}), lambda T: ((T.f(3, 4), [1]), {})]
+S["fft_ifftshift"] = [lambda T: ((T.f(3, 5),), {}), lambda T: ((T.f(3, 5), [0]), {})]
+
 SAMPLES = S
 
 # Random or uninitialised results: only metadata is compared.

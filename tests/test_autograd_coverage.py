@@ -107,7 +107,8 @@ def _describe(value):
 def _values(value):
     if not isinstance(value, (ember.Tensor, torch.Tensor)):
         return None
-    return np.array(value.detach().tolist(), dtype=np.float64)
+    complex_values = value.dtype.is_complex
+    return np.array(value.detach().tolist(), dtype=np.complex128 if complex_values else np.float64)
 
 
 def _error(error: Exception):

@@ -85,6 +85,11 @@ from ember.autograd.formulas_shape import (  # noqa: F401 (helpers of derivative
     unsqueeze_to,
     zeros_with_options,
 )
+from ember.autograd.formulas_spectral import (  # noqa: F401 (derivatives.yaml)
+    fft_c2c_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
+)
 
 
 def _wrap_dims(dims, ndim: int) -> list[int]:

@@ -182,6 +182,22 @@ def zeros(keyset, size, dtype, layout, device, pin_memory):
     return _zeros.redispatch(keyset, size, dtype, layout, device, pin_memory)
 
 
+_fft_fftfreq = handle("fft_fftfreq")
+
+
+def fft_fftfreq(keyset, n, d, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _fft_fftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
+
+
+_fft_rfftfreq = handle("fft_rfftfreq")
+
+
+def fft_rfftfreq(keyset, n, d, dtype, layout, device, pin_memory):
+    keyset = backend_select_bits(keyset, dtype, layout, device)
+    return _fft_rfftfreq.redispatch(keyset, n, d, dtype, layout, device, pin_memory)
+
+
 impl("arange", "BackendSelect", arange, keyset_arg="raw")
 impl("arange.start", "BackendSelect", arange_start, keyset_arg="raw")
 impl("arange.start_step", "BackendSelect", arange_start_step, keyset_arg="raw")
@@ -204,3 +220,5 @@ impl("randn", "BackendSelect", randn, keyset_arg="raw")
 impl("randn.generator", "BackendSelect", randn_generator, keyset_arg="raw")
 impl("_efficientzerotensor", "BackendSelect", _efficientzerotensor, keyset_arg="raw")
 impl("zeros", "BackendSelect", zeros, keyset_arg="raw")
+impl("fft_fftfreq", "BackendSelect", fft_fftfreq, keyset_arg="raw")
+impl("fft_rfftfreq", "BackendSelect", fft_rfftfreq, keyset_arg="raw")

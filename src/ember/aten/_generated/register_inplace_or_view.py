@@ -4907,6 +4907,328 @@ def qr_Q(keyset, self, some, Q, R):
     return finish_inplace(result, Q, R)
 
 
+__fft_r2c_out = handle("_fft_r2c.out")
+
+
+def _fft_r2c_out(keyset, self, dim, normalization, onesided, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_r2c_out.redispatch(keyset & AFTER, self, dim, normalization, onesided, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__fft_c2r_out = handle("_fft_c2r.out")
+
+
+def _fft_c2r_out(keyset, self, dim, normalization, last_dim_size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_c2r_out.redispatch(keyset & AFTER, self, dim, normalization, last_dim_size, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+__fft_c2c_out = handle("_fft_c2c.out")
+
+
+def _fft_c2c_out(keyset, self, dim, normalization, forward, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = __fft_c2c_out.redispatch(keyset & AFTER, self, dim, normalization, forward, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_fft_out = handle("fft_fft.out")
+
+
+def fft_fft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_fft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ifft_out = handle("fft_ifft.out")
+
+
+def fft_ifft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ifft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_rfft_out = handle("fft_rfft.out")
+
+
+def fft_rfft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_rfft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_irfft_out = handle("fft_irfft.out")
+
+
+def fft_irfft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_irfft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_hfft_out = handle("fft_hfft.out")
+
+
+def fft_hfft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_hfft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ihfft_out = handle("fft_ihfft.out")
+
+
+def fft_ihfft_out(keyset, self, n, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ihfft_out.redispatch(keyset & AFTER, self, n, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_fft2_out = handle("fft_fft2.out")
+
+
+def fft_fft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_fft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ifft2_out = handle("fft_ifft2.out")
+
+
+def fft_ifft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ifft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_rfft2_out = handle("fft_rfft2.out")
+
+
+def fft_rfft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_rfft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_irfft2_out = handle("fft_irfft2.out")
+
+
+def fft_irfft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_irfft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_hfft2_out = handle("fft_hfft2.out")
+
+
+def fft_hfft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_hfft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ihfft2_out = handle("fft_ihfft2.out")
+
+
+def fft_ihfft2_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ihfft2_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_fftn_out = handle("fft_fftn.out")
+
+
+def fft_fftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_fftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ifftn_out = handle("fft_ifftn.out")
+
+
+def fft_ifftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ifftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_rfftn_out = handle("fft_rfftn.out")
+
+
+def fft_rfftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_rfftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_irfftn_out = handle("fft_irfftn.out")
+
+
+def fft_irfftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_irfftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_hfftn_out = handle("fft_hfftn.out")
+
+
+def fft_hfftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_hfftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_ihfftn_out = handle("fft_ihfftn.out")
+
+
+def fft_ihfftn_out(keyset, self, s, dim, norm, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_ihfftn_out.redispatch(keyset & AFTER, self, s, dim, norm, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_fftfreq_out = handle("fft_fftfreq.out")
+
+
+def fft_fftfreq_out(keyset, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_fftfreq_out.redispatch(keyset & AFTER, n, d, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
+_fft_rfftfreq_out = handle("fft_rfftfreq.out")
+
+
+def fft_rfftfreq_out(keyset, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW
+    try:
+        result = _fft_rfftfreq_out.redispatch(keyset & AFTER, n, d, out)
+    finally:
+        ts.excluded = prev
+    return finish_inplace(result, out)
+
+
 impl("abs_", "ADInplaceOrView", abs_, keyset_arg="raw")
 impl("abs.out", "ADInplaceOrView", abs_out, keyset_arg="raw")
 impl("conj", "ADInplaceOrView", conj, keyset_arg="raw")
@@ -5257,3 +5579,26 @@ impl("linalg_norm.ord_str_out", "ADInplaceOrView", linalg_norm_ord_str_out, keys
 impl("linalg_matrix_norm.out", "ADInplaceOrView", linalg_matrix_norm_out, keyset_arg="raw")
 impl("linalg_matrix_norm.str_ord_out", "ADInplaceOrView", linalg_matrix_norm_str_ord_out, keyset_arg="raw")
 impl("qr.Q", "ADInplaceOrView", qr_Q, keyset_arg="raw")
+impl("_fft_r2c.out", "ADInplaceOrView", _fft_r2c_out, keyset_arg="raw")
+impl("_fft_c2r.out", "ADInplaceOrView", _fft_c2r_out, keyset_arg="raw")
+impl("_fft_c2c.out", "ADInplaceOrView", _fft_c2c_out, keyset_arg="raw")
+impl("fft_fft.out", "ADInplaceOrView", fft_fft_out, keyset_arg="raw")
+impl("fft_ifft.out", "ADInplaceOrView", fft_ifft_out, keyset_arg="raw")
+impl("fft_rfft.out", "ADInplaceOrView", fft_rfft_out, keyset_arg="raw")
+impl("fft_irfft.out", "ADInplaceOrView", fft_irfft_out, keyset_arg="raw")
+impl("fft_hfft.out", "ADInplaceOrView", fft_hfft_out, keyset_arg="raw")
+impl("fft_ihfft.out", "ADInplaceOrView", fft_ihfft_out, keyset_arg="raw")
+impl("fft_fft2.out", "ADInplaceOrView", fft_fft2_out, keyset_arg="raw")
+impl("fft_ifft2.out", "ADInplaceOrView", fft_ifft2_out, keyset_arg="raw")
+impl("fft_rfft2.out", "ADInplaceOrView", fft_rfft2_out, keyset_arg="raw")
+impl("fft_irfft2.out", "ADInplaceOrView", fft_irfft2_out, keyset_arg="raw")
+impl("fft_hfft2.out", "ADInplaceOrView", fft_hfft2_out, keyset_arg="raw")
+impl("fft_ihfft2.out", "ADInplaceOrView", fft_ihfft2_out, keyset_arg="raw")
+impl("fft_fftn.out", "ADInplaceOrView", fft_fftn_out, keyset_arg="raw")
+impl("fft_ifftn.out", "ADInplaceOrView", fft_ifftn_out, keyset_arg="raw")
+impl("fft_rfftn.out", "ADInplaceOrView", fft_rfftn_out, keyset_arg="raw")
+impl("fft_irfftn.out", "ADInplaceOrView", fft_irfftn_out, keyset_arg="raw")
+impl("fft_hfftn.out", "ADInplaceOrView", fft_hfftn_out, keyset_arg="raw")
+impl("fft_ihfftn.out", "ADInplaceOrView", fft_ihfftn_out, keyset_arg="raw")
+impl("fft_fftfreq.out", "ADInplaceOrView", fft_fftfreq_out, keyset_arg="raw")
+impl("fft_rfftfreq.out", "ADInplaceOrView", fft_rfftfreq_out, keyset_arg="raw")

@@ -39,6 +39,8 @@ from .set_storage import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .softmax import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .spectral import *  # noqa: F403
+from .spectral_composite import *  # noqa: F403
 from .testing_ops import *  # noqa: F403
 from .unfold_backward import *  # noqa: F403
 from .view_backward import *  # noqa: F403

@@ -9707,6 +9707,193 @@ def _linalg_eigh_eigenvalues(ks, A, UPLO, compute_v, eigenvalues, eigenvectors):
     return result
 
 
+__fft_r2c = handle("_fft_r2c")
+
+
+def _fft_r2c(ks, self, dim, normalization, onesided):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftR2CBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+        node._saved_onesided = onesided
+        node._saved_self_sizes = self._sizes
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_r2c.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, onesided)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_r2c_out = handle("_fft_r2c.out")
+
+
+def _fft_r2c_out(ks, self, dim, normalization, onesided, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_r2c"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_r2c_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, onesided, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__fft_c2r = handle("_fft_c2r")
+
+
+def _fft_c2r(ks, self, dim, normalization, last_dim_size):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftC2RBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_c2r.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, last_dim_size)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_c2r_out = handle("_fft_c2r.out")
+
+
+def _fft_c2r_out(ks, self, dim, normalization, last_dim_size, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_c2r"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_c2r_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, last_dim_size, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+__fft_c2c = handle("_fft_c2c")
+
+
+def _fft_c2c(ks, self, dim, normalization, forward):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (self._requires_grad)
+    if requires:
+        node = nodes.FftC2CBackward0()
+        node._next_edges = (gradient_edge(self),)
+        node._saved_dim = dim
+        node._saved_forward = forward
+        node._saved_normalization = normalization
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = __fft_c2c.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, forward)
+    finally:
+        ts.excluded = prev
+    if requires:
+        set_history(result, node)
+    return result
+
+
+__fft_c2c_out = handle("_fft_c2c.out")
+
+
+def _fft_c2c_out(ks, self, dim, normalization, forward, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    if ts.grad_mode and (self._requires_grad or out._requires_grad):
+        raise RuntimeError(OUT_ERROR.format(name="_fft_c2c"))
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = __fft_c2c_out.redispatch(ks & AFTER_AUTOGRAD, self, dim, normalization, forward, out)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_fftfreq = handle("fft_fftfreq")
+
+
+def fft_fftfreq(ks, n, d, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fft_fftfreq.redispatch(ks & AFTER_AUTOGRAD, n, d, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_fftfreq_out = handle("fft_fftfreq.out")
+
+
+def fft_fftfreq_out(ks, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::fft_fftfreq")
+        node = NotImplementedNode("aten::fft_fftfreq")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fft_fftfreq_out.redispatch(ks & AFTER_AUTOGRAD, n, d, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
+_fft_rfftfreq = handle("fft_rfftfreq")
+
+
+def fft_rfftfreq(ks, n, d, dtype, layout, device, pin_memory):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AD_INPLACE_OR_VIEW
+    try:
+        result = _fft_rfftfreq.redispatch(ks & AFTER_AUTOGRAD, n, d, dtype, layout, device, pin_memory)
+    finally:
+        ts.excluded = prev
+    return result
+
+
+_fft_rfftfreq_out = handle("fft_rfftfreq.out")
+
+
+def fft_rfftfreq_out(ks, n, d, out):
+    ts = per_thread.state  # Note [Thread state per OS thread]
+    requires = ts.grad_mode and (out._requires_grad)
+    if requires:
+        check_out_mutable(out, "aten::fft_rfftfreq")
+        node = NotImplementedNode("aten::fft_rfftfreq")
+        node._next_edges = requiring_edges(out,)
+    prev = ts.excluded
+    ts.excluded = prev | BELOW_AUTOGRAD
+    try:
+        result = _fft_rfftfreq_out.redispatch(ks & AFTER_AUTOGRAD, n, d, out)
+    finally:
+        ts.excluded = prev
+    if requires:
+        not_implemented_history(node, (result,), (True,))
+    return result
+
+
 impl("abs", "Autograd", abs, keyset_arg="raw")
 impl("abs_", "Autograd", abs_, keyset_arg="raw")
 impl("abs.out", "Autograd", abs_out, keyset_arg="raw")
@@ -10204,3 +10391,13 @@ impl("_linalg_svd", "Autograd", _linalg_svd, keyset_arg="raw")
 impl("_linalg_svd.U", "Autograd", _linalg_svd_U, keyset_arg="raw")
 impl("_linalg_eigh", "Autograd", _linalg_eigh, keyset_arg="raw")
 impl("_linalg_eigh.eigenvalues", "Autograd", _linalg_eigh_eigenvalues, keyset_arg="raw")
+impl("_fft_r2c", "Autograd", _fft_r2c, keyset_arg="raw")
+impl("_fft_r2c.out", "Autograd", _fft_r2c_out, keyset_arg="raw")
+impl("_fft_c2r", "Autograd", _fft_c2r, keyset_arg="raw")
+impl("_fft_c2r.out", "Autograd", _fft_c2r_out, keyset_arg="raw")
+impl("_fft_c2c", "Autograd", _fft_c2c, keyset_arg="raw")
+impl("_fft_c2c.out", "Autograd", _fft_c2c_out, keyset_arg="raw")
+impl("fft_fftfreq", "Autograd", fft_fftfreq, keyset_arg="raw")
+impl("fft_fftfreq.out", "Autograd", fft_fftfreq_out, keyset_arg="raw")
+impl("fft_rfftfreq", "Autograd", fft_rfftfreq, keyset_arg="raw")
+impl("fft_rfftfreq.out", "Autograd", fft_rfftfreq_out, keyset_arg="raw")

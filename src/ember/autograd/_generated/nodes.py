@@ -22,6 +22,9 @@ from ember.autograd.formulas import (
     div_tensor_other_backward,
     div_tensor_self_backward,
     evenly_distribute_backward,
+    fft_c2c_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
     gather_backward,
     gelu_backward,
     handle_r_to_c,
@@ -3832,6 +3835,72 @@ class LinalgEighBackward0(GeneratedNode):
         eigenvectors = _unpack(node._raw_saved_eigenvectors, node)
         if node._next_edges[0][0] is not None:
             grad_0 = linalg_eigh_backward(grads[0], grads[1], eigenvalues, eigenvectors)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftR2CBackward0(GeneratedNode):
+    """Backward of aten::_fft_r2c."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_normalization = None
+    _saved_onesided = None
+    _saved_self_sizes = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        onesided = node._saved_onesided
+        self_sizes = node._saved_self_sizes
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_r2c_backward(grad, dim, normalization, onesided, self_sizes[dim[-1]])
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftC2RBackward0(GeneratedNode):
+    """Backward of aten::_fft_c2r."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_normalization = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_c2r_backward(grad, dim, normalization)
+        else:
+            grad_0 = None
+        return [grad_0]
+
+
+class FftC2CBackward0(GeneratedNode):
+    """Backward of aten::_fft_c2c."""
+
+    _saved_variables = ()
+    _saved_dim = None
+    _saved_forward = None
+    _saved_normalization = None
+
+    def apply(node, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(node._next_edges)
+        dim = node._saved_dim
+        forward = node._saved_forward
+        normalization = node._saved_normalization
+        if node._next_edges[0][0] is not None:
+            grad_0 = fft_c2c_backward(grad, dim, normalization, forward)
         else:
             grad_0 = None
         return [grad_0]
